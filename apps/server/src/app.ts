@@ -1,0 +1,51 @@
+// The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.js';
+import { type Db, schemaVersion } from './db/open-database.js';
+
+export interface AppDeps {
+  config: ServerConfig;
+  db: Db;
+  logger: Logger;
+  version?: string;
+}
+
+export function createApp({ config, db, logger, version = '0.0.0' }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  app.get('/healthz', (_req, res) => {
+    let database: { ok: boolean; schema_version?: number; error?: string };
+    try {
+      db.prepare('SELECT 1').get();
+      database = { ok: true, schema_version: schemaVersion(db) };
+    } catch (err) {
+      database = { ok: false, error: (err as Error).message };
+    }
+    res.status(database.ok ? 200 : 503).json({
+      ok: database.ok,
+      service: 'screen-service',
+      version,
+      base_url: config.baseUrl,
+      database,
+    });
+  });
+
+  app.use((req, res) => {
+    res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });
+  });
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const status =
+      typeof err?.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) logger.error({ err, path: req.path }, 'request failed');
+    res.status(status).json({
+      error: status === 500 ? 'internal_error' : 'invalid_request',
+      message: status === 500 ? 'Something went wrong on our side.' : String(err.message ?? err),
+    });
+  };
+  app.use(onError);
+  return app;
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toEqual({
+      port: 8787,
+      host: '0.0.0.0',
+      baseUrl: 'http://localhost:8787',
+      dataDir: path.resolve('/srv/app', 'data'),
+      logLevel: 'info',
+    });
+  });
+
+  it('derives the base URL from PORT and trims a trailing slash from SVC_BASE_URL', () => {
+    expect(loadConfig({ PORT: '9000' }, '/x').baseUrl).toBe('http://localhost:9000');
+    expect(loadConfig({ SVC_BASE_URL: 'https://svc.example.com/' }, '/x').baseUrl).toBe(
+      'https://svc.example.com',
+    );
+  });
+
+  it('resolves SVC_DATA_DIR against the working directory', () => {
+    expect(loadConfig({ SVC_DATA_DIR: 'var/svc' }, '/srv').dataDir).toBe(path.resolve('/srv/var/svc'));
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT: PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT: PORT must be a whole number/],
+    [{ SVC_BASE_URL: 'localhost:8787' }, /SVC_BASE_URL/],
+    [{ SVC_BASE_URL: 'ftp://x.example' }, /SVC_BASE_URL must start with http/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
+    expect(() => loadConfig(env, '/x')).toThrow(message);
+  });
+});

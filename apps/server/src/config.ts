@@ -1,0 +1,64 @@
+// The one place that reads the environment. Everything else takes a ServerConfig.
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface ServerConfig {
+  /** TCP port to listen on; 0 picks a free one. */
+  port: number;
+  /** Interface to bind. */
+  host: string;
+  /** Public base URL without trailing slash, e.g. http://localhost:8787. */
+  baseUrl: string;
+  /** Directory that holds the SQLite database and stored files. */
+  dataDir: string;
+  /** pino log level. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  readonly code = 'INVALID_CONFIG';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787')
+    .transform(Number)
+    .refine((n) => n <= 65535, 'PORT must be a whole number from 0 to 65535, for example PORT=8787')
+    .optional(),
+  HOST: z.string().min(1).optional(),
+  SVC_BASE_URL: z
+    .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
+    .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://')
+    .optional(),
+  SVC_DATA_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+/** Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR and LOG_LEVEL; throws ConfigError naming the bad variable. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): ServerConfig {
+  const picked = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const port = parsed.data.PORT ?? 8787;
+  const baseUrl = (parsed.data.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: parsed.data.HOST ?? '0.0.0.0',
+    baseUrl,
+    dataDir: path.resolve(cwd, parsed.data.SVC_DATA_DIR ?? './data'),
+    logLevel: parsed.data.LOG_LEVEL ?? 'info',
+  };
+}

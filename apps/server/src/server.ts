@@ -1,0 +1,60 @@
+// Starts the HTTP server on the configured port and stops it gracefully.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createApp } from './app.js';
+import type { ServerConfig } from './config.js';
+import { DATABASE_FILE, type Db, openDatabase } from './db/open-database.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes the database. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startServer(
+  config: ServerConfig,
+  logger: Logger = pino({ level: config.logLevel }),
+): Promise<RunningServer> {
+  const db = openDatabase(config.dataDir);
+  const app = createApp({ config, db, logger });
+  const server = http.createServer();
+  let closing: Promise<void> | undefined;
+  // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
+  server.on('request', (_req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+  });
+  server.on('request', app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = config.port === 0 ? config.baseUrl.replace(/:\d+$/, `:${port}`) : config.baseUrl;
+  logger.info(
+    { url, port, database: path.join(config.dataDir, DATABASE_FILE) },
+    `Screen Service listening on ${url} (data in ${config.dataDir})`,
+  );
+
+  const close = (graceMs = 4000): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      // Sockets that finish their last request after close() began are idle: close them as they appear.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        clearInterval(sweep);
+        db.close();
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url, port, db, logger, close };
+}
