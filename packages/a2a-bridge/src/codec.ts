@@ -56,9 +56,9 @@ function decodeState(v: unknown): TaskState {
   return (known as string[]).includes(s) ? (s as TaskState) : s === 'cancelled' ? 'canceled' : 'unknown';
 }
 
-function withOptional<T extends Json>(base: T, extra: Json): T {
+function withOptional<T extends object>(base: T, extra: Json): T & Json {
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (base as Json)[k] = v;
-  return base;
+  return base as T & Json;
 }
 
 // ---- 1.0: parts without kind, ROLE_*, TASK_STATE_*, wrapped results ----
@@ -76,14 +76,14 @@ function encodePart10(p: Part): Json {
 
 function decodePart10(p: unknown): Part | undefined {
   if (!isObject(p)) return undefined;
-  if (typeof p.text === 'string') return withOptional({ kind: 'text', text: p.text }, { metadata: meta(p.metadata) });
+  if (typeof p.text === 'string') return withOptional({ kind: 'text' as const, text: p.text }, { metadata: meta(p.metadata) });
   if (typeof p.url === 'string' || typeof p.raw === 'string') {
     return withOptional(
       { kind: 'file' },
       { url: p.url, bytes: p.raw, name: p.filename || undefined, mediaType: p.mediaType || undefined },
     ) as Part;
   }
-  if ('data' in p) return withOptional({ kind: 'data', data: p.data }, { metadata: meta(p.metadata) });
+  if ('data' in p) return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
   return undefined;
 }
 
@@ -172,21 +172,21 @@ export const codec10: WireCodec = {
 function encodePart03(p: Part): Json {
   switch (p.kind) {
     case 'text':
-      return withOptional({ kind: 'text', text: p.text }, { metadata: p.metadata });
+      return withOptional({ kind: 'text' as const, text: p.text }, { metadata: p.metadata });
     case 'file':
       return {
         kind: 'file',
         file: withOptional(p.url ? { uri: p.url } : { bytes: p.bytes ?? '' }, { mimeType: p.mediaType, name: p.name }),
       };
     case 'data':
-      return withOptional({ kind: 'data', data: p.data }, { metadata: p.metadata });
+      return withOptional({ kind: 'data' as const, data: p.data }, { metadata: p.metadata });
   }
 }
 
 function decodePart03(p: unknown): Part | undefined {
   if (!isObject(p)) return undefined;
   if (p.kind === 'text' && typeof p.text === 'string') {
-    return withOptional({ kind: 'text', text: p.text }, { metadata: meta(p.metadata) });
+    return withOptional({ kind: 'text' as const, text: p.text }, { metadata: meta(p.metadata) });
   }
   if (p.kind === 'file' && isObject(p.file)) {
     const f = p.file;
@@ -195,7 +195,7 @@ function decodePart03(p: unknown): Part | undefined {
       { url: f.uri, bytes: f.bytes, name: f.name || undefined, mediaType: f.mimeType || undefined },
     ) as Part;
   }
-  if (p.kind === 'data') return withOptional({ kind: 'data', data: p.data }, { metadata: meta(p.metadata) });
+  if (p.kind === 'data') return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
   return undefined;
 }
 
@@ -204,7 +204,9 @@ export const codec03: WireCodec = {
   version: '0.3',
   methods: { send: 'message/send', stream: 'message/stream', get: 'tasks/get', subscribe: 'tasks/resubscribe' },
   headers(_versionHeader, extensions) {
-    return extensions.length > 0 ? { 'X-A2A-Extensions': extensions.join(', ') } : {};
+    const h: Record<string, string> = {};
+    if (extensions.length > 0) h['X-A2A-Extensions'] = extensions.join(', ');
+    return h;
   },
   sendParams(message, blocking) {
     const m = withOptional(

@@ -7,6 +7,7 @@ export type BridgeErrorCode =
   | 'CARD_INVALID'
   | 'CARD_NO_JSONRPC'
   | 'CARD_VERSION_UNSUPPORTED'
+  | 'AGENT_UNREACHABLE'
   | 'RPC_HTTP_ERROR'
   | 'RPC_ERROR'
   | 'RPC_BAD_RESPONSE'

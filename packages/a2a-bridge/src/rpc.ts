@@ -42,8 +42,9 @@ async function post(target: RpcTarget, method: string, params: unknown, signal?:
       ...(signal ? { signal } : {}),
     });
   } catch (cause) {
+    if (signal?.aborted) throw cause;
     throw new BridgeError(
-      'RPC_HTTP_ERROR',
+      'AGENT_UNREACHABLE',
       `could not reach ${target.endpoint} for ${method} (${(cause as Error).message}); is the agent running?`,
       { cause },
     );
@@ -51,7 +52,7 @@ async function post(target: RpcTarget, method: string, params: unknown, signal?:
   const jsonRpcError = !res.ok && res.status !== 401 && res.status !== 403 && (res.headers.get('content-type') ?? '').includes('json');
   if (!res.ok && !jsonRpcError) {
     throw new BridgeError(
-      'RPC_HTTP_ERROR',
+      res.status >= 500 ? 'AGENT_UNREACHABLE' : 'RPC_HTTP_ERROR',
       `${target.endpoint} answered ${method} with HTTP ${res.status}` +
         (res.status === 401 || res.status === 403 ? '; the agent wants a key: pair again with --header' : ''),
     );
@@ -108,7 +109,7 @@ export async function* streamRpc(
   const reader = res.body.getReader();
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (cause) {

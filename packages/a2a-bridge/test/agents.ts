@@ -237,7 +237,7 @@ function executor03(seen: SeenMessage[]) {
             status: { state: step.state, timestamp: new Date().toISOString(), ...(step.text ? { message: msg(step.text) } : {}) },
             final,
           });
-        } else {
+        } else if ('artifact' in step || 'file' in step) {
           const parts = 'file' in step ? [{ kind: 'file', file: { uri: step.file, name: 'report.pdf', mimeType: 'application/pdf' } }] : [{ kind: 'text', text: step.artifact }];
           bus.publish({
             kind: 'artifact-update',

@@ -1,0 +1,67 @@
+// Owner-only JSON files written atomically: write a temp file beside the target, fsync, rename.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Directory mode for everything the bridge keeps on disk (owner only). */
+export const DIR_MODE = 0o700;
+/** File mode for everything the bridge keeps on disk (owner only). */
+export const FILE_MODE = 0o600;
+
+/**
+ * Creates a directory (and parents) readable by the owner only; tightens an existing one.
+ *
+ * @example
+ * ```ts
+ * await ensurePrivateDir('/home/me/.svc-a2a');
+ * ```
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  await chmod(dir, DIR_MODE);
+}
+
+/**
+ * Writes JSON so that a reader (or a crash) sees either the old file or the new one, never half of it.
+ *
+ * @example
+ * ```ts
+ * await writeJsonAtomic('/home/me/.svc-a2a/state.json', { version: 1, agents: {} });
+ * ```
+ */
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await ensurePrivateDir(dirname(path));
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', FILE_MODE);
+  try {
+    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Reads a JSON file; `undefined` when it does not exist. Throws `SyntaxError` on broken JSON.
+ *
+ * @example
+ * ```ts
+ * const state = await readJsonFile('/home/me/.svc-a2a/state.json');
+ * ```
+ */
+export async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return JSON.parse(text);
+}
