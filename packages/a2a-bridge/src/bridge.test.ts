@@ -1,7 +1,8 @@
 // The engine against real SDK servers of each kind: the mapping of a conversation, turn by turn.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
-import { GUIDE, type Harness, makeHarness } from '../test/harness.js';
+import { GUIDE, type Harness, makeHarness, tapText } from '../test/harness.js';
+import { createBridge } from './bridge.js';
 import { deriveMessageId } from './turn-message.js';
 
 describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => {
@@ -160,5 +161,67 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     const last = (await h.link.posts(h.agent.agentId)).at(-1)!;
     expect(last.kind).toBe('status');
     expect(last.text).toMatch(/could not take the message\.\n.*HTTP 401.*--header/);
+  });
+});
+
+describe('bridge reliability', () => {
+  let server: TestServer;
+  let h: Harness;
+  beforeAll(async () => {
+    server = await startTestServer('v10');
+  });
+  afterAll(() => server.close());
+  afterEach(() => h?.cleanup());
+
+  it('an answer written while the service is down waits in the outbox and is posted once', async () => {
+    h = await makeHarness(server.url('stream'));
+    const link = h.link;
+    let down = true;
+    const flaky = Object.assign(Object.create(link) as typeof link, {
+      post: async (p: Parameters<typeof link.post>[0]) => {
+        if (down && p.kind !== 'working') throw new Error('service down');
+        return link.post(p);
+      },
+    });
+    const bridge = createBridge({ link: flaky, state: h.state, outbox: h.outbox, formatTapLine: tapText });
+    await link.addRow(h.agent.agentId, { id: 'r1', text: 'hi' });
+    await expect(bridge.step(h.agent)).rejects.toThrow('service down');
+    expect((await h.outbox.list()).map((p) => p.text)).toEqual(['echo: hi']);
+    expect((await h.state.agent(h.agent.agentId)).turn).toBeUndefined();
+    down = false;
+    expect(await bridge.step(h.agent)).toBe('idle');
+    expect(await bridge.step(h.agent)).toBe('idle');
+    expect((await link.posts(h.agent.agentId)).filter((p) => p.kind === 'answer')).toHaveLength(1);
+    expect(server.seen.filter((m) => m.texts.includes('hi'))).toHaveLength(1);
+  });
+
+  it('an unreachable agent: the step fails after its attempts, the turn waits and is resent unchanged', async () => {
+    h = await makeHarness(server.url('stream'), { sendAttempts: 2 });
+    const gone = { ...h.agent, card: { ...h.card, endpoint: 'http://127.0.0.1:9/a2a' } };
+    await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'later' });
+    await expect(h.bridge.step(gone)).rejects.toMatchObject({ code: 'AGENT_UNREACHABLE' });
+    const turn = (await h.state.agent(h.agent.agentId)).turn!;
+    expect(turn).toMatchObject({ heard: false, messageId: deriveMessageId(h.agent.agentId, ['r1']) });
+    await h.bridge.step(h.agent);
+    expect(server.seen.at(-1)!.messageId).toBe(turn.messageId);
+    expect((await h.link.posts(h.agent.agentId)).at(-1)!.text).toBe('echo: later');
+  });
+
+  it('run() serves several agents side by side until aborted', async () => {
+    h = await makeHarness(server.url('stream'), { idleMs: 20 });
+    const other = { agentId: 'second', card: h.card };
+    await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'slow 600' });
+    await h.link.addRow('second', { id: 's1', text: 'slow 600' });
+    const controller = new AbortController();
+    const started = Date.now();
+    const running = h.bridge.run([h.agent, other], controller.signal);
+    while ((await h.link.pendingRows(h.agent.agentId)).length + (await h.link.pendingRows('second')).length > 0) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Side by side: both slow turns together take about one turn's time, not two.
+    expect(Date.now() - started).toBeLessThan(1150);
+    controller.abort();
+    await running;
+    expect((await h.link.posts('second')).at(-1)!.text).toBe('done slowly');
   });
 });
