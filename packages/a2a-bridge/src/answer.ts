@@ -1,5 +1,12 @@
 // Folding A2A events into a view of the task, and the view into the row the person reads.
-import { type A2AEvent, type Artifact, type Message, type Part, TURN_END_STATES, type TaskState } from './model.js';
+import {
+  type A2AEvent,
+  type Artifact,
+  type Message,
+  type Part,
+  type TaskState,
+  TURN_END_STATES,
+} from './model.js';
 
 /** What the bridge knows of a task so far. */
 export interface TaskView {
@@ -55,7 +62,10 @@ function setStatus(view: TaskView, state: TaskState, message: Message | undefine
  * ```
  */
 export function applyEvent(previous: TaskView, event: A2AEvent): TaskView {
-  const view: TaskView = { ...previous, artifacts: previous.artifacts.map((a) => ({ ...a, parts: [...a.parts] })) };
+  const view: TaskView = {
+    ...previous,
+    artifacts: previous.artifacts.map((a) => ({ ...a, parts: [...a.parts] })),
+  };
   switch (event.type) {
     case 'task': {
       const t = event.task;
@@ -97,7 +107,8 @@ function partsText(parts: Part[], joiner: string): string {
   const pieces: string[] = [];
   for (const p of parts) {
     if (p.kind === 'text') pieces.push(p.text);
-    else if (p.kind === 'file') pieces.push(`${joiner === '' ? '\n' : ''}${p.url ?? `[file ${p.name ?? 'without a name'}]`}`);
+    else if (p.kind === 'file')
+      pieces.push(`${joiner === '' ? '\n' : ''}${p.url ?? `[file ${p.name ?? 'without a name'}]`}`);
   }
   return pieces.join(joiner).trim();
 }
@@ -140,7 +151,11 @@ export function answerFor(view: TaskView, agentName: string): Answer {
     ...view.artifacts.flatMap((a) => tablesOf(a.parts)),
     ...(view.finalStatusMessage ? tablesOf(view.finalStatusMessage.parts) : []),
   ];
-  const withReason = (line: string) => ({ kind: 'status' as const, text: reason ? `${line}\n${reason}` : line, tables });
+  const withReason = (line: string) => ({
+    kind: 'status' as const,
+    text: reason ? `${line}\n${reason}` : line,
+    tables,
+  });
   switch (view.state) {
     case 'failed':
       return withReason(`${agentName} could not finish the task.`);

@@ -77,7 +77,7 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     ['fail', 'could not finish the task.\nthe disk is full'],
     ['reject', 'declined the task.\nI only talk about weather'],
     ['auth', 'needs you to sign in first.\nSign in at https://auth.example/login'],
-  ])('%s: one line saying so, then the agent\'s reason', async (word, line) => {
+  ])("%s: one line saying so, then the agent's reason", async (word, line) => {
     h = await makeHarness(server.url('stream'));
     await h.link.addRow(h.agent.agentId, { id: 'r1', text: word });
     const started = Date.now();
@@ -90,11 +90,17 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
 
   it('a direct message, a status-only answer and a file link', async () => {
     h = await makeHarness(server.url('stream'));
-    for (const [id, text] of [['r1', 'direct hi'], ['r2', 'status'], ['r3', 'file']]) {
+    for (const [id, text] of [
+      ['r1', 'direct hi'],
+      ['r2', 'status'],
+      ['r3', 'file'],
+    ]) {
       await h.link.addRow(h.agent.agentId, { id: id!, text: text! });
       await h.bridge.step(h.agent);
     }
-    const answers = (await h.link.posts(h.agent.agentId)).filter((p) => p.kind === 'answer').map((p) => p.text);
+    const answers = (await h.link.posts(h.agent.agentId))
+      .filter((p) => p.kind === 'answer')
+      .map((p) => p.text);
     expect(answers).toEqual(['direct: hi', 'only a status answer', 'https://files.example/report.pdf']);
   });
 
@@ -215,7 +221,10 @@ describe('bridge reliability', () => {
     const controller = new AbortController();
     const started = Date.now();
     const running = h.bridge.run([h.agent, other], controller.signal);
-    while ((await h.link.pendingRows(h.agent.agentId)).length + (await h.link.pendingRows('second')).length > 0) {
+    while (
+      (await h.link.pendingRows(h.agent.agentId)).length + (await h.link.pendingRows('second')).length >
+      0
+    ) {
       await new Promise((r) => setTimeout(r, 20));
     }
     // Side by side: both slow turns together take about one turn's time, not two.

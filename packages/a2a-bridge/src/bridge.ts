@@ -65,7 +65,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 const retryable = (e: unknown) =>
   e instanceof BridgeError && (e.code === 'AGENT_UNREACHABLE' || e.code === 'STREAM_DROPPED');
 
-const refused = (e: unknown) => e instanceof BridgeError && (e.code === 'RPC_ERROR' || e.code === 'RPC_HTTP_ERROR');
+const refused = (e: unknown) =>
+  e instanceof BridgeError && (e.code === 'RPC_ERROR' || e.code === 'RPC_HTTP_ERROR');
 
 /**
  * Creates the engine. Each step follows doc3: rows are marked delivered when the turn starts; the
@@ -93,14 +94,24 @@ export function createBridge(options: BridgeOptions): Bridge {
     if (!turn) {
       const rows = await link.pendingRows(agent.agentId);
       if (rows.length === 0) return 'idle';
-      turn = { messageId: deriveMessageId(agent.agentId, rows.map((r) => r.id)), rows, heard: false };
+      turn = {
+        messageId: deriveMessageId(
+          agent.agentId,
+          rows.map((r) => r.id),
+        ),
+        rows,
+        heard: false,
+      };
       if (saved.openTaskId) {
         turn.continues = saved.openTaskId;
         turn.taskId = saved.openTaskId;
       }
       const started = turn;
       await state.update(agent.agentId, (s) => ({ ...s, turn: started, workingPosted: false }));
-      await link.markDelivered(agent.agentId, rows.map((r) => r.id));
+      await link.markDelivered(
+        agent.agentId,
+        rows.map((r) => r.id),
+      );
     }
     const view = await new TurnRun(agent, turn, saved, signal).run();
     if (signal?.aborted && !endsTurn(view)) return 'idle';
@@ -222,7 +233,8 @@ export function createBridge(options: BridgeOptions): Bridge {
           if (endsTurn(this.view)) return this.view;
         } catch (error) {
           if (this.signal?.aborted) return this.view;
-          if (error instanceof BridgeError && error.rpcCode === A2A_RPC_CODES.taskNotFound) return this.restart();
+          if (error instanceof BridgeError && error.rpcCode === A2A_RPC_CODES.taskNotFound)
+            return this.restart();
           if (!retryable(error)) throw error;
         }
         await sleep(delay, this.signal);
@@ -256,7 +268,10 @@ export function createBridge(options: BridgeOptions): Bridge {
       if (endsTurn(this.view) && this.view.taskId && this.resumed) {
         // After a resume, a task read is the complete copy of artifacts streamed before the drop.
         try {
-          await this.observe({ type: 'task', task: await this.client.getTask(this.view.taskId, this.signal) });
+          await this.observe({
+            type: 'task',
+            task: await this.client.getTask(this.view.taskId, this.signal),
+          });
         } catch {
           // The stream's own view stands.
         }
@@ -284,7 +299,10 @@ export function createBridge(options: BridgeOptions): Bridge {
           agentId: this.agent.agentId,
           kind: 'working',
           text: `${this.agent.card.name} is working…`,
-          meta: { turn: this.turn.rows.map((r) => r.id), ...(this.view.taskId ? { taskId: this.view.taskId } : {}) },
+          meta: {
+            turn: this.turn.rows.map((r) => r.id),
+            ...(this.view.taskId ? { taskId: this.view.taskId } : {}),
+          },
         });
         await state.update(this.agent.agentId, (s) => ({ ...s, workingPosted: true }));
       } catch {

@@ -25,8 +25,16 @@ describe('readAgentCard', () => {
   const v03 = { url: 'https://agents.example/rpc03', protocolBinding: 'JSONRPC', protocolVersion: '0.3' };
 
   it('a card listing both versions gets 1.0', () => {
-    const card = readAgentCard({ name: 'Both', supportedInterfaces: [v03, v10], capabilities: { streaming: true } }, at);
-    expect(card).toMatchObject({ protocolVersion: '1.0', versionHeader: '1.0', endpoint: v10.url, streaming: true });
+    const card = readAgentCard(
+      { name: 'Both', supportedInterfaces: [v03, v10], capabilities: { streaming: true } },
+      at,
+    );
+    expect(card).toMatchObject({
+      protocolVersion: '1.0',
+      versionHeader: '1.0',
+      endpoint: v10.url,
+      streaming: true,
+    });
   });
 
   it('a 0.3 card: url with preferredTransport, or a JSON-RPC entry in additionalInterfaces', () => {
@@ -69,7 +77,13 @@ describe('readAgentCard', () => {
 
   it('refuses other versions and broken cards with the reason', () => {
     expect(() =>
-      readAgentCard({ name: 'New', supportedInterfaces: [{ url: 'https://a', protocolBinding: 'JSONRPC', protocolVersion: '2.0' }] }, at),
+      readAgentCard(
+        {
+          name: 'New',
+          supportedInterfaces: [{ url: 'https://a', protocolBinding: 'JSONRPC', protocolVersion: '2.0' }],
+        },
+        at,
+      ),
     ).toThrow(expect.objectContaining({ code: 'CARD_VERSION_UNSUPPORTED' }));
     expect(() => readAgentCard([], at)).toThrow(expect.objectContaining({ code: 'CARD_INVALID' }));
     expect(() => readAgentCard({ supportedInterfaces: [v10] }, at)).toThrow(/has no "name"/);

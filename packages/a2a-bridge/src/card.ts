@@ -107,12 +107,20 @@ function offersOf(card: Json): Offer[] {
   if (Array.isArray(card.supportedInterfaces)) {
     for (const i of card.supportedInterfaces) {
       if (!isObject(i)) continue;
-      offers.push({ url: str(i.url), binding: str(i.protocolBinding).toUpperCase(), version: str(i.protocolVersion) });
+      offers.push({
+        url: str(i.url),
+        binding: str(i.protocolBinding).toUpperCase(),
+        version: str(i.protocolVersion),
+      });
     }
   }
   const topVersion = str(card.protocolVersion);
   if (typeof card.url === 'string') {
-    offers.push({ url: card.url, binding: (str(card.preferredTransport) || 'JSONRPC').toUpperCase(), version: topVersion });
+    offers.push({
+      url: card.url,
+      binding: (str(card.preferredTransport) || 'JSONRPC').toUpperCase(),
+      version: topVersion,
+    });
   }
   if (Array.isArray(card.additionalInterfaces)) {
     for (const i of card.additionalInterfaces) {
@@ -139,9 +147,16 @@ function versionOf(spelling: string): ProtocolVersion | undefined {
  * info.protocolVersion; // '1.0'
  * ```
  */
-export function readAgentCard(json: unknown, cardUrl: string, options: ReadAgentCardOptions = {}): AgentCardInfo {
+export function readAgentCard(
+  json: unknown,
+  cardUrl: string,
+  options: ReadAgentCardOptions = {},
+): AgentCardInfo {
   if (!isObject(json)) {
-    throw new BridgeError('CARD_INVALID', `the card at ${cardUrl} is not a JSON object; check the agent's address`);
+    throw new BridgeError(
+      'CARD_INVALID',
+      `the card at ${cardUrl} is not a JSON object; check the agent's address`,
+    );
   }
   const name = str(json.name);
   if (name === '') {
@@ -164,7 +179,9 @@ export function readAgentCard(json: unknown, cardUrl: string, options: ReadAgent
     );
   }
   const v10 = jsonRpc.find((o) => versionOf(o.version) === '1.0');
-  const v03 = jsonRpc.find((o) => versionOf(o.version) === '0.3' || (o.version === '' && !('supportedInterfaces' in json)));
+  const v03 = jsonRpc.find(
+    (o) => versionOf(o.version) === '0.3' || (o.version === '' && !('supportedInterfaces' in json)),
+  );
   const chosen = v10 ?? v03;
   if (chosen === undefined) {
     const seen = [...new Set(jsonRpc.map((o) => o.version || 'none'))].join(', ');
@@ -177,14 +194,22 @@ export function readAgentCard(json: unknown, cardUrl: string, options: ReadAgent
   try {
     endpoint = new URL(chosen.url, cardUrl).toString();
   } catch {
-    throw new BridgeError('CARD_INVALID', `the card of "${name}" has an endpoint that is not a URL: "${chosen.url}"`);
+    throw new BridgeError(
+      'CARD_INVALID',
+      `the card of "${name}" has an endpoint that is not a URL: "${chosen.url}"`,
+    );
   }
   const capabilities = isObject(json.capabilities) ? json.capabilities : {};
   const extensions = Array.isArray(capabilities.extensions)
-    ? capabilities.extensions.filter(isObject).map((e) => str(e.uri)).filter((u) => u !== '')
+    ? capabilities.extensions
+        .filter(isObject)
+        .map((e) => str(e.uri))
+        .filter((u) => u !== '')
     : [];
   const skills = Array.isArray(json.skills)
-    ? json.skills.filter(isObject).map((s) => ({ id: str(s.id), name: str(s.name), description: str(s.description) }))
+    ? json.skills
+        .filter(isObject)
+        .map((s) => ({ id: str(s.id), name: str(s.name), description: str(s.description) }))
     : [];
   const graph = options.isGraphExtension ?? isGraphExtension;
   return {
@@ -221,7 +246,10 @@ export interface FetchAgentCardOptions extends ReadAgentCardOptions {
  * console.log(card.name, card.protocolVersion, card.endpoint);
  * ```
  */
-export async function fetchAgentCard(input: string, options: FetchAgentCardOptions = {}): Promise<AgentCardInfo> {
+export async function fetchAgentCard(
+  input: string,
+  options: FetchAgentCardOptions = {},
+): Promise<AgentCardInfo> {
   const url = cardUrlFor(input);
   const doFetch = options.fetch ?? fetch;
   let res: Response;

@@ -47,7 +47,9 @@ describe.each(['v10', 'compat', 'v03'] as const)('client against %s', (kind) => 
     const client = createA2AClient(await fetchAgentCard(server.url('stream')));
     const events: A2AEvent[] = [];
     for await (const e of client.stream(msg('chunks'))) events.push(e);
-    const texts = events.flatMap((e) => (e.type === 'artifact' ? e.artifact.parts.map((p) => (p.kind === 'text' ? p.text : '')) : []));
+    const texts = events.flatMap((e) =>
+      e.type === 'artifact' ? e.artifact.parts.map((p) => (p.kind === 'text' ? p.text : '')) : [],
+    );
     expect(texts).toEqual(['one ', 'two ', 'three']);
     const states = events.flatMap((e) => (e.type === 'status' ? [e.state] : []));
     expect(states.at(-1)).toBe('completed');
@@ -77,8 +79,13 @@ describe.each(['v10', 'compat', 'v03'] as const)('client against %s', (kind) => 
 
   it('a keyed agent refuses calls without the header and accepts them with it', async () => {
     const card = await fetchAgentCard(server.url('keyed'));
-    await expect(createA2AClient(card).send(msg('echo x'), true)).rejects.toMatchObject({ code: 'RPC_HTTP_ERROR' });
-    const ok = await createA2AClient(card, { headers: { Authorization: 'Bearer secret' } }).send(msg('echo x'), true);
+    await expect(createA2AClient(card).send(msg('echo x'), true)).rejects.toMatchObject({
+      code: 'RPC_HTTP_ERROR',
+    });
+    const ok = await createA2AClient(card, { headers: { Authorization: 'Bearer secret' } }).send(
+      msg('echo x'),
+      true,
+    );
     expect(ok.type).toBe('task');
   });
 });

@@ -48,13 +48,17 @@ export function createA2AClient(card: AgentCardInfo, options: A2AClientOptions =
   return {
     codec,
     async send(message, blocking, signal) {
-      return codec.decodeEvent(await callRpc(target, codec.methods.send, codec.sendParams(message, blocking), signal));
+      return codec.decodeEvent(
+        await callRpc(target, codec.methods.send, codec.sendParams(message, blocking), signal),
+      );
     },
     stream(message, signal) {
       return events(codec.methods.stream, codec.sendParams(message, true), signal);
     },
     async getTask(taskId, signal) {
-      const event = codec.decodeEvent(await callRpc(target, codec.methods.get, codec.taskParams(taskId), signal));
+      const event = codec.decodeEvent(
+        await callRpc(target, codec.methods.get, codec.taskParams(taskId), signal),
+      );
       if (event.type !== 'task') {
         return { id: taskId, contextId: '', state: 'unknown', artifacts: [], history: [] };
       }

@@ -68,7 +68,10 @@ function encodePart10(p: Part): Json {
     case 'text':
       return withOptional({ text: p.text }, { metadata: p.metadata });
     case 'file':
-      return withOptional(p.url ? { url: p.url } : { raw: p.bytes ?? '' }, { mediaType: p.mediaType, filename: p.name });
+      return withOptional(p.url ? { url: p.url } : { raw: p.bytes ?? '' }, {
+        mediaType: p.mediaType,
+        filename: p.name,
+      });
     case 'data':
       return withOptional({ data: p.data }, { metadata: p.metadata });
   }
@@ -76,14 +79,16 @@ function encodePart10(p: Part): Json {
 
 function decodePart10(p: unknown): Part | undefined {
   if (!isObject(p)) return undefined;
-  if (typeof p.text === 'string') return withOptional({ kind: 'text' as const, text: p.text }, { metadata: meta(p.metadata) });
+  if (typeof p.text === 'string')
+    return withOptional({ kind: 'text' as const, text: p.text }, { metadata: meta(p.metadata) });
   if (typeof p.url === 'string' || typeof p.raw === 'string') {
     return withOptional(
       { kind: 'file' },
       { url: p.url, bytes: p.raw, name: p.filename || undefined, mediaType: p.mediaType || undefined },
     ) as Part;
   }
-  if ('data' in p) return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
+  if ('data' in p)
+    return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
   return undefined;
 }
 
@@ -137,7 +142,12 @@ function decodeArtifactEvent(e: Json, decodePart: (p: unknown) => Part | undefin
 /** The A2A 1.0 JSON-RPC codec. */
 export const codec10: WireCodec = {
   version: '1.0',
-  methods: { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', subscribe: 'SubscribeToTask' },
+  methods: {
+    send: 'SendMessage',
+    stream: 'SendStreamingMessage',
+    get: 'GetTask',
+    subscribe: 'SubscribeToTask',
+  },
   headers(versionHeader, extensions) {
     const h: Record<string, string> = { 'A2A-Version': versionHeader };
     if (extensions.length > 0) h['A2A-Extensions'] = extensions.join(', ');
@@ -162,7 +172,8 @@ export const codec10: WireCodec = {
     if (isObject(r.statusUpdate)) return decodeStatus(r.statusUpdate, decodePart10);
     if (isObject(r.artifactUpdate)) return decodeArtifactEvent(r.artifactUpdate, decodePart10);
     // GetTask answers the bare task.
-    if (typeof r.id === 'string' && isObject(r.status)) return { type: 'task', task: decodeTask(r, decodePart10) };
+    if (typeof r.id === 'string' && isObject(r.status))
+      return { type: 'task', task: decodeTask(r, decodePart10) };
     return bad('a 1.0 result', r);
   },
 };
@@ -176,7 +187,10 @@ function encodePart03(p: Part): Json {
     case 'file':
       return {
         kind: 'file',
-        file: withOptional(p.url ? { uri: p.url } : { bytes: p.bytes ?? '' }, { mimeType: p.mediaType, name: p.name }),
+        file: withOptional(p.url ? { uri: p.url } : { bytes: p.bytes ?? '' }, {
+          mimeType: p.mediaType,
+          name: p.name,
+        }),
       };
     case 'data':
       return withOptional({ kind: 'data' as const, data: p.data }, { metadata: p.metadata });
@@ -195,14 +209,20 @@ function decodePart03(p: unknown): Part | undefined {
       { url: f.uri, bytes: f.bytes, name: f.name || undefined, mediaType: f.mimeType || undefined },
     ) as Part;
   }
-  if (p.kind === 'data') return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
+  if (p.kind === 'data')
+    return withOptional({ kind: 'data' as const, data: p.data }, { metadata: meta(p.metadata) });
   return undefined;
 }
 
 /** The A2A 0.3 JSON-RPC codec. Always sends `blocking` explicitly (a 1.x compat layer defaults it off). */
 export const codec03: WireCodec = {
   version: '0.3',
-  methods: { send: 'message/send', stream: 'message/stream', get: 'tasks/get', subscribe: 'tasks/resubscribe' },
+  methods: {
+    send: 'message/send',
+    stream: 'message/stream',
+    get: 'tasks/get',
+    subscribe: 'tasks/resubscribe',
+  },
   headers(_versionHeader, extensions) {
     const h: Record<string, string> = {};
     if (extensions.length > 0) h['X-A2A-Extensions'] = extensions.join(', ');

@@ -12,7 +12,13 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const post = (id: string): OutboundPost => ({ id, agentId: 'a1', kind: 'answer', text: id, meta: { turn: [id] } });
+const post = (id: string): OutboundPost => ({
+  id,
+  agentId: 'a1',
+  kind: 'answer',
+  text: id,
+  meta: { turn: [id] },
+});
 
 class FlakyLink extends MemoryServiceLink {
   failures = 1;
@@ -52,6 +58,9 @@ describe('Outbox', () => {
     const outbox = new Outbox(join(dir, 'outbox'));
     await outbox.put(post('a'));
     await writeFile(join(dir, 'outbox', 'broken.json'), '{');
-    await expect(outbox.list()).rejects.toMatchObject({ code: 'OUTBOX_ENTRY_INVALID', message: expect.stringMatching(/broken\.json.*move it away/) });
+    await expect(outbox.list()).rejects.toMatchObject({
+      code: 'OUTBOX_ENTRY_INVALID',
+      message: expect.stringMatching(/broken\.json.*move it away/),
+    });
   });
 });

@@ -45,14 +45,21 @@ export class Outbox {
       try {
         entry = await readJsonFile(path);
       } catch (cause) {
-        throw new BridgeError('OUTBOX_ENTRY_INVALID', `the outbox file ${path} is not valid JSON; move it away`, {
-          cause,
-        });
+        throw new BridgeError(
+          'OUTBOX_ENTRY_INVALID',
+          `the outbox file ${path} is not valid JSON; move it away`,
+          {
+            cause,
+          },
+        );
       }
       if (entry === undefined) continue;
       const e = entry as Partial<Entry>;
       if (typeof e.queuedAt !== 'number' || typeof e.post?.id !== 'string') {
-        throw new BridgeError('OUTBOX_ENTRY_INVALID', `the outbox file ${path} is not an outbox entry; move it away`);
+        throw new BridgeError(
+          'OUTBOX_ENTRY_INVALID',
+          `the outbox file ${path} is not an outbox entry; move it away`,
+        );
       }
       entries.push(e as Entry);
     }

@@ -12,7 +12,10 @@ export interface RpcTarget {
 let nextId = 1;
 
 function rpcError(error: unknown, method: string): BridgeError {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
   const code = typeof e.code === 'number' ? e.code : 0;
   const text = typeof e.message === 'string' ? e.message : JSON.stringify(error);
   return new BridgeError('RPC_ERROR', `the agent refused ${method} (${code}): ${text}`, { rpcCode: code });
@@ -21,7 +24,10 @@ function rpcError(error: unknown, method: string): BridgeError {
 // Unwraps one JSON-RPC response object: its result, or a thrown RPC_ERROR.
 function unwrap(body: unknown, method: string): unknown {
   if (typeof body !== 'object' || body === null) {
-    throw new BridgeError('RPC_BAD_RESPONSE', `the agent answered ${method} with something that is not JSON-RPC`);
+    throw new BridgeError(
+      'RPC_BAD_RESPONSE',
+      `the agent answered ${method} with something that is not JSON-RPC`,
+    );
   }
   const r = body as { result?: unknown; error?: unknown };
   if (r.error !== undefined) throw rpcError(r.error, method);
@@ -31,13 +37,22 @@ function unwrap(body: unknown, method: string): unknown {
   return r.result;
 }
 
-async function post(target: RpcTarget, method: string, params: unknown, signal?: AbortSignal): Promise<Response> {
+async function post(
+  target: RpcTarget,
+  method: string,
+  params: unknown,
+  signal?: AbortSignal,
+): Promise<Response> {
   const doFetch = target.fetch ?? fetch;
   let res: Response;
   try {
     res = await doFetch(target.endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...target.headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...target.headers,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
       ...(signal ? { signal } : {}),
     });
@@ -49,7 +64,11 @@ async function post(target: RpcTarget, method: string, params: unknown, signal?:
       { cause },
     );
   }
-  const jsonRpcError = !res.ok && res.status !== 401 && res.status !== 403 && (res.headers.get('content-type') ?? '').includes('json');
+  const jsonRpcError =
+    !res.ok &&
+    res.status !== 401 &&
+    res.status !== 403 &&
+    (res.headers.get('content-type') ?? '').includes('json');
   if (!res.ok && !jsonRpcError) {
     throw new BridgeError(
       res.status >= 500 ? 'AGENT_UNREACHABLE' : 'RPC_HTTP_ERROR',
@@ -68,15 +87,24 @@ async function post(target: RpcTarget, method: string, params: unknown, signal?:
  * const result = await callRpc({ endpoint, headers: { 'A2A-Version': '1.0' } }, 'GetTask', { id });
  * ```
  */
-export async function callRpc(target: RpcTarget, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+export async function callRpc(
+  target: RpcTarget,
+  method: string,
+  params: unknown,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const res = await post(target, method, params, signal);
   let body: unknown;
   try {
     body = await res.json();
   } catch (cause) {
-    throw new BridgeError('RPC_BAD_RESPONSE', `the agent answered ${method} with invalid JSON (HTTP ${res.status})`, {
-      cause,
-    });
+    throw new BridgeError(
+      'RPC_BAD_RESPONSE',
+      `the agent answered ${method} with invalid JSON (HTTP ${res.status})`,
+      {
+        cause,
+      },
+    );
   }
   return unwrap(body, method);
 }
@@ -114,7 +142,11 @@ export async function* streamRpc(
         chunk = await reader.read();
       } catch (cause) {
         if (signal?.aborted) return;
-        throw new BridgeError('STREAM_DROPPED', `the stream of ${method} broke: ${(cause as Error).message}`, { cause });
+        throw new BridgeError(
+          'STREAM_DROPPED',
+          `the stream of ${method} broke: ${(cause as Error).message}`,
+          { cause },
+        );
       }
       if (chunk.done) return;
       for (const frame of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
@@ -122,7 +154,9 @@ export async function* streamRpc(
         try {
           body = JSON.parse(frame.data);
         } catch (cause) {
-          throw new BridgeError('RPC_BAD_RESPONSE', `the agent sent an event that is not JSON in ${method}`, { cause });
+          throw new BridgeError('RPC_BAD_RESPONSE', `the agent sent an event that is not JSON in ${method}`, {
+            cause,
+          });
         }
         if (frame.event === 'error') {
           const e = body as { error?: unknown };

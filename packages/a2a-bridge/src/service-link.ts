@@ -92,7 +92,7 @@ export class MemoryServiceLink implements ServiceLink {
   /** Puts a row from the person into an agent's thread. */
   async addRow(agentId: string, row: InboundRow): Promise<void> {
     const data = await this.load();
-    (data.rows[agentId] ??= []).push(row);
+    data.rows[agentId] = [...(data.rows[agentId] ?? []), row];
     await this.save(data);
   }
 
@@ -147,7 +147,9 @@ export class FileServiceLink extends MemoryServiceLink {
     try {
       json = await readJsonFile(this.path);
     } catch (cause) {
-      throw new BridgeError('LINK_FAILED', `the link file ${this.path} is not valid JSON; remove it`, { cause });
+      throw new BridgeError('LINK_FAILED', `the link file ${this.path} is not valid JSON; remove it`, {
+        cause,
+      });
     }
     return json === undefined ? emptyData() : (json as LinkData);
   }

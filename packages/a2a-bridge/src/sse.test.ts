@@ -6,7 +6,8 @@ import { createSseParser } from './sse.js';
 describe('createSseParser', () => {
   it('reads data frames, named events, multi-line data; skips comments', () => {
     const p = createSseParser();
-    const text = ': keep-alive\n\ndata: {"a":1}\n\nevent: error\ndata: {"error":{}}\r\n\r\ndata: x\ndata: y\n\n';
+    const text =
+      ': keep-alive\n\ndata: {"a":1}\n\nevent: error\ndata: {"error":{}}\r\n\r\ndata: x\ndata: y\n\n';
     expect(p.feed(text)).toEqual([
       { event: 'message', data: '{"a":1}' },
       { event: 'error', data: '{"error":{}}' },

@@ -26,17 +26,28 @@ describe('StateFile', () => {
   it('serializes concurrent updates (none is lost)', async () => {
     const state = new StateFile(join(dir, 'state.json'));
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => state.update(`a${i % 4}`, (s) => ({ ...s, cardUrl: `${s.cardUrl ?? ''}${i},` }))),
+      Array.from({ length: 20 }, (_, i) =>
+        state.update(`a${i % 4}`, (s) => ({ ...s, cardUrl: `${s.cardUrl ?? ''}${i},` })),
+      ),
     );
     const json = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    const all = Object.values(json.agents as Record<string, { cardUrl: string }>).flatMap((a) => a.cardUrl.split(',').filter(Boolean));
-    expect(all.sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
+    const all = Object.values(json.agents as Record<string, { cardUrl: string }>).flatMap((a) =>
+      a.cardUrl.split(',').filter(Boolean),
+    );
+    expect(all.sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 20 }, (_, i) => String(i)),
+    );
   });
 
   it('refuses a broken or foreign file, saying what to do', async () => {
     await writeFile(join(dir, 'bad.json'), '{nope');
-    await expect(new StateFile(join(dir, 'bad.json')).read()).rejects.toMatchObject({ code: 'STATE_FILE_INVALID', message: expect.stringMatching(/move it away/) });
+    await expect(new StateFile(join(dir, 'bad.json')).read()).rejects.toMatchObject({
+      code: 'STATE_FILE_INVALID',
+      message: expect.stringMatching(/move it away/),
+    });
     await writeFile(join(dir, 'other.json'), '{"version":2}');
-    await expect(new StateFile(join(dir, 'other.json')).read()).rejects.toMatchObject({ code: 'STATE_FILE_INVALID' });
+    await expect(new StateFile(join(dir, 'other.json')).read()).rejects.toMatchObject({
+      code: 'STATE_FILE_INVALID',
+    });
   });
 });

@@ -32,7 +32,11 @@ describe('buildTurnMessage', () => {
       graphFramework: false,
       formatTapLine,
     });
-    expect(m).toMatchObject({ role: 'user', contextId: 'a1', messageId: deriveMessageId('a1', ['r1', 'r2', 'r3']) });
+    expect(m).toMatchObject({
+      role: 'user',
+      contextId: 'a1',
+      messageId: deriveMessageId('a1', ['r1', 'r2', 'r3']),
+    });
     expect(m.taskId).toBeUndefined();
     expect(m.parts).toEqual([
       { kind: 'text', text: 'GUIDE', metadata: { svc: 'channel_guide', version: 'g7' } },
@@ -45,21 +49,47 @@ describe('buildTurnMessage', () => {
   });
 
   it('a turn that continues a task carries its id and no guide', () => {
-    const m = buildTurnMessage({ agentId: 'a1', rows: [{ id: 'r4', text: 'Paris' }], taskId: 't1', guide, graphFramework: false, formatTapLine });
+    const m = buildTurnMessage({
+      agentId: 'a1',
+      rows: [{ id: 'r4', text: 'Paris' }],
+      taskId: 't1',
+      guide,
+      graphFramework: false,
+      formatTapLine,
+    });
     expect(m.taskId).toBe('t1');
     expect(m.parts).toEqual([{ kind: 'text', text: 'Paris' }]);
   });
 
   it('for the graph framework: one text part, then svc_channel_guide and svc_events as data', () => {
-    const m = buildTurnMessage({ agentId: 'a1', rows: [{ id: 'r1', text: 'hi' }, { id: 'r2', tap }], guide, graphFramework: true, formatTapLine });
+    const m = buildTurnMessage({
+      agentId: 'a1',
+      rows: [
+        { id: 'r1', text: 'hi' },
+        { id: 'r2', tap },
+      ],
+      guide,
+      graphFramework: true,
+      formatTapLine,
+    });
     expect(m.parts).toEqual([
       { kind: 'text', text: 'hi\n[svc] n1 choose value=yes' },
       {
         kind: 'data',
-        data: { svc_channel_guide: { version: 'g7', body: 'GUIDE' }, svc_events: [{ id: 'n1', preset: 'choose', value: 'yes', row: 'r2' }] },
+        data: {
+          svc_channel_guide: { version: 'g7', body: 'GUIDE' },
+          svc_events: [{ id: 'n1', preset: 'choose', value: 'yes', row: 'r2' }],
+        },
       },
     ]);
-    const next = buildTurnMessage({ agentId: 'a1', rows: [{ id: 'r3', text: 'more' }], taskId: 't', guide, graphFramework: true, formatTapLine });
+    const next = buildTurnMessage({
+      agentId: 'a1',
+      rows: [{ id: 'r3', text: 'more' }],
+      taskId: 't',
+      guide,
+      graphFramework: true,
+      formatTapLine,
+    });
     expect(next.parts).toEqual([{ kind: 'text', text: 'more' }]);
   });
 });

@@ -34,7 +34,9 @@ export interface TurnMessageInput {
  * ```
  */
 export function deriveMessageId(agentId: string, rowIds: readonly string[]): string {
-  const hex = createHash('sha256').update(JSON.stringify([agentId, ...rowIds])).digest('hex');
+  const hex = createHash('sha256')
+    .update(JSON.stringify([agentId, ...rowIds]))
+    .digest('hex');
   const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -59,9 +61,14 @@ export function buildTurnMessage(input: TurnMessageInput): Message {
   const newTask = input.taskId === undefined;
   const parts: Part[] = [];
   const metaTables = rows.flatMap((r) => (r.metaTables ? [r.metaTables] : []));
-  const tables = rows.flatMap((r) => (r.tables ? [{ kind: 'data' as const, data: { ...r.tables, svc: 'tables' } }] : []));
+  const tables = rows.flatMap((r) =>
+    r.tables ? [{ kind: 'data' as const, data: { ...r.tables, svc: 'tables' } }] : [],
+  );
   if (input.graphFramework) {
-    const words = [...metaTables, ...rows.flatMap((r) => [r.text, tapLine(r, input.formatTapLine)].filter(Boolean))];
+    const words = [
+      ...metaTables,
+      ...rows.flatMap((r) => [r.text, tapLine(r, input.formatTapLine)].filter(Boolean)),
+    ];
     parts.push({ kind: 'text', text: words.join('\n') });
     const data: Record<string, unknown> = {};
     if (newTask && guide) data.svc_channel_guide = { version: guide.version, body: guide.text };
@@ -73,7 +80,11 @@ export function buildTurnMessage(input: TurnMessageInput): Message {
     parts.push(...tables);
   } else {
     if (newTask && guide) {
-      parts.push({ kind: 'text', text: guide.text, metadata: { svc: 'channel_guide', version: guide.version } });
+      parts.push({
+        kind: 'text',
+        text: guide.text,
+        metadata: { svc: 'channel_guide', version: guide.version },
+      });
     }
     if (metaTables.length > 0) parts.push({ kind: 'text', text: metaTables.join('\n') });
     for (const row of rows) {
@@ -86,7 +97,10 @@ export function buildTurnMessage(input: TurnMessageInput): Message {
     parts.push(...tables);
   }
   const message: Message = {
-    messageId: deriveMessageId(input.agentId, rows.map((r) => r.id)),
+    messageId: deriveMessageId(
+      input.agentId,
+      rows.map((r) => r.id),
+    ),
     role: 'user',
     parts,
     contextId: input.agentId,

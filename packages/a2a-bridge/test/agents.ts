@@ -27,7 +27,10 @@ export type ServerKind = 'v10' | 'compat' | 'v03';
 
 /** One step of the scripted agent. */
 type Step =
-  | { state: 'working' | 'input-required' | 'completed' | 'failed' | 'rejected' | 'auth-required'; text?: string }
+  | {
+      state: 'working' | 'input-required' | 'completed' | 'failed' | 'rejected' | 'auth-required';
+      text?: string;
+    }
   | { artifact: string; append: boolean; artifactId: string }
   | { wait: number }
   | { message: string }
@@ -38,7 +41,10 @@ function script(text: string, followUp: boolean): Step[] {
   const [word = '', ...rest] = text.trim().split(/\s+/);
   const arg = rest.join(' ');
   if (followUp) {
-    return [{ artifact: `Weather in ${text.trim()}: sunny`, append: false, artifactId: 'a1' }, { state: 'completed' }];
+    return [
+      { artifact: `Weather in ${text.trim()}: sunny`, append: false, artifactId: 'a1' },
+      { state: 'completed' },
+    ];
   }
   switch (word) {
     case 'ask':
@@ -59,7 +65,11 @@ function script(text: string, followUp: boolean): Step[] {
     case 'reject':
       return [{ state: 'rejected', text: 'I only talk about weather' }];
     case 'auth':
-      return [{ state: 'working' }, { state: 'auth-required', text: 'Sign in at https://auth.example/login' }, { wait: 1500 }];
+      return [
+        { state: 'working' },
+        { state: 'auth-required', text: 'Sign in at https://auth.example/login' },
+        { wait: 1500 },
+      ];
     case 'slow':
       return [
         { state: 'working' },
@@ -70,11 +80,18 @@ function script(text: string, followUp: boolean): Step[] {
     case 'direct':
       return [{ message: `direct: ${arg}` }];
     case 'status':
-      return [{ state: 'working', text: 'thinking' }, { state: 'completed', text: 'only a status answer' }];
+      return [
+        { state: 'working', text: 'thinking' },
+        { state: 'completed', text: 'only a status answer' },
+      ];
     case 'file':
       return [{ file: 'https://files.example/report.pdf' }, { state: 'completed' }];
     default:
-      return [{ state: 'working' }, { artifact: `echo: ${text}`, append: false, artifactId: 'e1' }, { state: 'completed' }];
+      return [
+        { state: 'working' },
+        { artifact: `echo: ${text}`, append: false, artifactId: 'e1' },
+        { state: 'completed' },
+      ];
   }
 }
 
@@ -111,7 +128,12 @@ const STATE10: Record<string, TaskState> = {
 };
 
 function part10(text: string) {
-  return { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' };
+  return {
+    content: { $case: 'text' as const, value: text },
+    metadata: undefined,
+    filename: '',
+    mediaType: '',
+  };
 }
 
 function message10(text: string, ctx: { taskId: string; contextId: string }) {
@@ -140,7 +162,14 @@ function executor10(seen: SeenMessage[]): AgentExecutor {
           textMetadata.push(p.metadata);
         } else if (p.content?.$case === 'data') data.push(p.content.value);
       }
-      seen.push({ messageId: m.messageId, taskId: m.taskId || undefined, contextId: m.contextId || undefined, texts, textMetadata, data });
+      seen.push({
+        messageId: m.messageId,
+        taskId: m.taskId || undefined,
+        contextId: m.contextId || undefined,
+        texts,
+        textMetadata,
+        data,
+      });
       const ctx = { taskId: rc.taskId, contextId: rc.contextId };
       const person = texts.filter((_, i) => textMetadata[i]?.svc !== 'channel_guide').join('\n');
       const steps = script(person, rc.task !== undefined);
@@ -168,17 +197,34 @@ function executor10(seen: SeenMessage[]): AgentExecutor {
       for (const step of steps) {
         if ('wait' in step) await sleep(step.wait);
         else if ('state' in step) {
-          bus.publish({ kind: 'statusUpdate', data: { ...ctx, status: status(STATE10[step.state]!, step.text), metadata: undefined } });
+          bus.publish({
+            kind: 'statusUpdate',
+            data: { ...ctx, status: status(STATE10[step.state]!, step.text), metadata: undefined },
+          });
         } else if ('artifact' in step || 'file' in step) {
           const parts =
             'file' in step
-              ? [{ content: { $case: 'url' as const, value: step.file }, metadata: undefined, filename: 'report.pdf', mediaType: 'application/pdf' }]
+              ? [
+                  {
+                    content: { $case: 'url' as const, value: step.file },
+                    metadata: undefined,
+                    filename: 'report.pdf',
+                    mediaType: 'application/pdf',
+                  },
+                ]
               : [part10(step.artifact)];
           bus.publish({
             kind: 'artifactUpdate',
             data: {
               ...ctx,
-              artifact: { artifactId: 'artifactId' in step ? step.artifactId : 'f1', name: '', description: '', parts, metadata: undefined, extensions: [] },
+              artifact: {
+                artifactId: 'artifactId' in step ? step.artifactId : 'f1',
+                name: '',
+                description: '',
+                parts,
+                metadata: undefined,
+                extensions: [],
+              },
               append: 'append' in step ? step.append : false,
               lastChunk: false,
               metadata: undefined,
@@ -198,7 +244,10 @@ type Any03 = Record<string, unknown>;
 
 function executor03(seen: SeenMessage[]) {
   return {
-    async execute(rc: { userMessage: Any03; taskId: string; contextId: string; task?: Any03 }, bus: { publish(e: unknown): void; finished(): void }) {
+    async execute(
+      rc: { userMessage: Any03; taskId: string; contextId: string; task?: Any03 },
+      bus: { publish(e: unknown): void; finished(): void },
+    ) {
       const m = rc.userMessage as { messageId: string; taskId?: string; contextId?: string; parts: Any03[] };
       const texts: string[] = [];
       const textMetadata: (Record<string, unknown> | undefined)[] = [];
@@ -209,9 +258,22 @@ function executor03(seen: SeenMessage[]) {
           textMetadata.push(p.metadata as Record<string, unknown> | undefined);
         } else if (p.kind === 'data') data.push(p.data);
       }
-      seen.push({ messageId: m.messageId, taskId: m.taskId, contextId: m.contextId, texts, textMetadata, data });
+      seen.push({
+        messageId: m.messageId,
+        taskId: m.taskId,
+        contextId: m.contextId,
+        texts,
+        textMetadata,
+        data,
+      });
       const ctx = { taskId: rc.taskId, contextId: rc.contextId };
-      const msg = (text: string) => ({ kind: 'message', role: 'agent', messageId: randomUUID(), parts: [{ kind: 'text', text }], ...ctx });
+      const msg = (text: string) => ({
+        kind: 'message',
+        role: 'agent',
+        messageId: randomUUID(),
+        parts: [{ kind: 'text', text }],
+        ...ctx,
+      });
       const person = texts.filter((_, i) => textMetadata[i]?.svc !== 'channel_guide').join('\n');
       const steps = script(person, rc.task !== undefined);
       if (steps[0] && 'message' in steps[0]) {
@@ -234,11 +296,18 @@ function executor03(seen: SeenMessage[]) {
           bus.publish({
             kind: 'status-update',
             ...ctx,
-            status: { state: step.state, timestamp: new Date().toISOString(), ...(step.text ? { message: msg(step.text) } : {}) },
+            status: {
+              state: step.state,
+              timestamp: new Date().toISOString(),
+              ...(step.text ? { message: msg(step.text) } : {}),
+            },
             final,
           });
         } else if ('artifact' in step || 'file' in step) {
-          const parts = 'file' in step ? [{ kind: 'file', file: { uri: step.file, name: 'report.pdf', mimeType: 'application/pdf' } }] : [{ kind: 'text', text: step.artifact }];
+          const parts =
+            'file' in step
+              ? [{ kind: 'file', file: { uri: step.file, name: 'report.pdf', mimeType: 'application/pdf' } }]
+              : [{ kind: 'text', text: step.artifact }];
           bus.publish({
             kind: 'artifact-update',
             ...ctx,
@@ -266,7 +335,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const SKILLS10 = [{ id: 'echo', name: 'Echo', description: 'Says back what it hears', tags: ['test'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }];
+const SKILLS10 = [
+  {
+    id: 'echo',
+    name: 'Echo',
+    description: 'Says back what it hears',
+    tags: ['test'],
+    examples: [],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  },
+];
 
 function card10(kind: ServerKind, name: string, url: string, streaming: boolean) {
   const ifaces = [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }];
@@ -346,18 +426,41 @@ export async function startTestServer(kind: ServerKind): Promise<TestServer> {
     }
     app.use(`/${agent}/a2a`, express.json(), (req: Request, _res: Response, next: NextFunction) => {
       const body = req.body as { method?: string };
-      calls.push({ path: agent, method: String(body?.method), version: req.header('a2a-version'), extensions: req.header('a2a-extensions') ?? req.header('x-a2a-extensions'), body });
+      calls.push({
+        path: agent,
+        method: String(body?.method),
+        version: req.header('a2a-version'),
+        extensions: req.header('a2a-extensions') ?? req.header('x-a2a-extensions'),
+        body,
+      });
       next();
     });
     if (kind === 'v03') {
-      const handler = new DefaultRequestHandler03(card03(name, rpcUrl, streaming) as never, new InMemoryTaskStore03(), executor03(seen) as never);
+      const handler = new DefaultRequestHandler03(
+        card03(name, rpcUrl, streaming) as never,
+        new InMemoryTaskStore03(),
+        executor03(seen) as never,
+      );
       app.use(`/${agent}/.well-known/agent-card.json`, agentCardHandler03({ agentCardProvider: handler }));
-      app.use(`/${agent}/a2a`, jsonRpcHandler03({ requestHandler: handler, userBuilder: UserBuilder03.noAuthentication }));
+      app.use(
+        `/${agent}/a2a`,
+        jsonRpcHandler03({ requestHandler: handler, userBuilder: UserBuilder03.noAuthentication }),
+      );
     } else {
       const legacyCompat = { enabled: kind === 'compat' };
-      const handler = new DefaultRequestHandler(card10(kind, name, rpcUrl, streaming) as never, new InMemoryTaskStore(), executor10(seen));
-      app.use(`/${agent}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-      app.use(`/${agent}/a2a`, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+      const handler = new DefaultRequestHandler(
+        card10(kind, name, rpcUrl, streaming) as never,
+        new InMemoryTaskStore(),
+        executor10(seen),
+      );
+      app.use(
+        `/${agent}/.well-known/agent-card.json`,
+        agentCardHandler({ agentCardProvider: handler, legacyCompat }),
+      );
+      app.use(
+        `/${agent}/a2a`,
+        jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
+      );
     }
   }
   // A card that offers only gRPC and HTTP+JSON: the bridge must refuse it with a reason.

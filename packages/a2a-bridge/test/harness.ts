@@ -31,8 +31,26 @@ export async function makeHarness(cardUrl: string, extra: Partial<BridgeOptions>
   const link = new MemoryServiceLink();
   const state = new StateFile(join(dir, 'state.json'));
   const outbox = new Outbox(join(dir, 'outbox'));
-  const bridge = createBridge({ link, state, outbox, formatTapLine: tapText, guide: GUIDE, pollInitialMs: 20, pollMaxMs: 200, ...extra });
+  const bridge = createBridge({
+    link,
+    state,
+    outbox,
+    formatTapLine: tapText,
+    guide: GUIDE,
+    pollInitialMs: 20,
+    pollMaxMs: 200,
+    ...extra,
+  });
   const card = await fetchAgentCard(cardUrl);
   const agentId = `agent-${Math.random().toString(36).slice(2, 8)}`;
-  return { dir, link, state, outbox, bridge, card, agent: { agentId, card }, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    link,
+    state,
+    outbox,
+    bridge,
+    card,
+    agent: { agentId, card },
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 }
