@@ -1,7 +1,9 @@
 // The engine against real SDK servers of each kind: the mapping of a conversation, turn by turn.
+
+import { formatTapLine } from '@screen-service/screen-lines';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
-import { GUIDE, type Harness, makeHarness, tapText } from '../test/harness.js';
+import { GUIDE, type Harness, makeHarness } from '../test/harness.js';
 import { createBridge } from './bridge.js';
 import { deriveMessageId } from './turn-message.js';
 
@@ -124,7 +126,8 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     await h.link.addRow(h.agent.agentId, { id: 'r1', tap });
     await h.bridge.step(h.agent);
     const seen = server.seen.at(-1)!;
-    expect(seen.texts.slice(1)).toEqual(['[svc] lunch choose value=soup']);
+    expect(seen.texts.slice(1)).toEqual(['[svc] lunch choose choice=soup']);
+    expect(formatTapLine(tap).startsWith('[svc] lunch choose choice=soup\n')).toBe(true);
     expect(seen.data).toEqual([tap]);
   });
 
@@ -189,7 +192,7 @@ describe('bridge reliability', () => {
         return link.post(p);
       },
     });
-    const bridge = createBridge({ link: flaky, state: h.state, outbox: h.outbox, formatTapLine: tapText });
+    const bridge = createBridge({ link: flaky, state: h.state, outbox: h.outbox });
     await link.addRow(h.agent.agentId, { id: 'r1', text: 'hi' });
     await expect(bridge.step(h.agent)).rejects.toThrow('service down');
     expect((await h.outbox.list()).map((p) => p.text)).toEqual(['echo: hi']);

@@ -1,11 +1,16 @@
 // The engine: one turn at a time per agent, from the service's rows to the remote agent and back.
+import {
+  guide as screenGuide,
+  formatTapLine as screenTapLine,
+  type TapEvent,
+} from '@screen-service/screen-lines';
 import { type Answer, answerFor, applyEvent, emptyTaskView, endsTurn, type TaskView } from './answer.js';
 import { type AgentCardInfo, isGraphExtension } from './card.js';
 import { type A2AClient, createA2AClient } from './client.js';
 import { A2A_RPC_CODES, BridgeError } from './errors.js';
 import type { A2AEvent } from './model.js';
 import type { Outbox } from './outbox.js';
-import type { OutboundPost, ServiceLink, TapEvent } from './service-link.js';
+import type { OutboundPost, ServiceLink } from './service-link.js';
 import type { AgentState, StateFile, TurnState } from './state-file.js';
 import { buildTurnMessage, type ChannelGuide, deriveMessageId } from './turn-message.js';
 
@@ -22,10 +27,10 @@ export interface BridgeOptions {
   link: ServiceLink;
   state: StateFile;
   outbox: Outbox;
-  /** `formatTapLine` of `@screen-service/screen-lines`. */
-  formatTapLine: (event: TapEvent) => string;
-  /** The channel guide (`guide()` of screen-lines); none: the agent gets the person's words only. */
-  guide?: ChannelGuide;
+  /** Formats a tap; default: `formatTapLine` of `@screen-service/screen-lines`. */
+  formatTapLine?: (event: TapEvent) => string;
+  /** The channel guide; default: `guide()` of screen-lines; `false`: the agent gets the person's words only. */
+  guide?: ChannelGuide | false;
   fetch?: typeof fetch;
   /** First poll delay without streaming (default 1 000 ms); doubles up to `pollMaxMs` (default 30 000). */
   pollInitialMs?: number;
@@ -62,6 +67,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const pickGuide = (g: { text: string; version: string }): ChannelGuide => ({
+  text: g.text,
+  version: g.version,
+});
+
 const retryable = (e: unknown) =>
   e instanceof BridgeError && (e.code === 'AGENT_UNREACHABLE' || e.code === 'STREAM_DROPPED');
 
@@ -86,6 +96,9 @@ export function createBridge(options: BridgeOptions): Bridge {
   const pollInitial = options.pollInitialMs ?? 1000;
   const pollMax = options.pollMaxMs ?? 30_000;
   const attempts = options.sendAttempts ?? 5;
+  const formatTapLine = options.formatTapLine ?? screenTapLine;
+  const channelGuide: ChannelGuide | undefined =
+    options.guide === false ? undefined : (options.guide ?? pickGuide(screenGuide()));
 
   async function step(agent: BridgeAgent, signal?: AbortSignal): Promise<StepResult> {
     await outbox.flush(link);
@@ -139,6 +152,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     if (view.taskId) post.meta.taskId = view.taskId;
     if (!view.message && view.state !== 'unknown') post.meta.state = view.state;
     if (answer.tables.length > 0) post.meta.tables = answer.tables;
+    if (answer.tables.length > 0 && answer.text === '') post.meta.read = true;
     return post;
   }
 
@@ -179,9 +193,9 @@ export function createBridge(options: BridgeOptions): Bridge {
         agentId: this.agent.agentId,
         rows: this.turn.rows,
         ...(this.turn.continues ? { taskId: this.turn.continues } : {}),
-        ...(options.guide ? { guide: options.guide } : {}),
+        ...(channelGuide ? { guide: channelGuide } : {}),
         graphFramework: this.agent.card.graphFramework,
-        formatTapLine: options.formatTapLine,
+        formatTapLine,
       });
     }
 

@@ -34,7 +34,6 @@ export {
   type OutboundPost,
   type PostKind,
   type ServiceLink,
-  type TapEvent,
 } from './service-link.js';
 export { createSseParser, type SseFrame } from './sse.js';
 export { type AgentState, type BridgeState, StateFile, type TurnState } from './state-file.js';

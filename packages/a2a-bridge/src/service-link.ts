@@ -1,16 +1,8 @@
 // The bridge's interface to the service (rows in, answers out), with in-memory and file implementations.
+import type { TapEvent } from '@screen-service/screen-lines';
 import { readJsonFile, writeJsonAtomic } from './atomic-file.js';
 import { BridgeError } from './errors.js';
 import type { TaskState } from './model.js';
-
-/** A tap on a screen, as `@screen-service/screen-lines` defines it. */
-export interface TapEvent {
-  id: string;
-  preset: string;
-  value: unknown;
-  screen?: string;
-  [k: string]: unknown;
-}
 
 /** One row the person put in the agent's thread, waiting to go to the remote agent. */
 export interface InboundRow {
@@ -43,6 +35,8 @@ export interface OutboundPost {
     state?: TaskState;
     /** Table lines the agent sent as the data part `{svc:"tables", lines}`. */
     tables?: unknown;
+    /** The answer was only the tables data part: a read; the service runs it and sends rows back at once. */
+    read?: true;
   };
 }
 

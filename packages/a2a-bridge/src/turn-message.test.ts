@@ -1,9 +1,8 @@
 // A turn as one message: the messageId, the guide, taps, tables and the graph framework's parts.
+import { formatTapLine } from '@screen-service/screen-lines';
 import { describe, expect, it } from 'vitest';
 import { buildTurnMessage, deriveMessageId } from './turn-message.js';
 
-const formatTapLine = (e: { id: string; preset: string; value: unknown }) =>
-  `[svc] ${e.id} ${e.preset} value=${String(e.value)}\n${JSON.stringify(e)}`;
 const guide = { text: 'GUIDE', version: 'g7' };
 
 describe('deriveMessageId', () => {
@@ -42,7 +41,7 @@ describe('buildTurnMessage', () => {
       { kind: 'text', text: 'GUIDE', metadata: { svc: 'channel_guide', version: 'g7' } },
       { kind: 'text', text: '[svc] tables meals(3 rows: day, dish)' },
       { kind: 'text', text: 'hello' },
-      { kind: 'text', text: '[svc] n1 choose value=yes' },
+      { kind: 'text', text: '[svc] n1 choose choice=yes' },
       { kind: 'data', data: tap },
       { kind: 'data', data: { results: [{ cols: ['a'], rows: [[1]], count: 1 }], svc: 'tables' } },
     ]);
@@ -73,7 +72,7 @@ describe('buildTurnMessage', () => {
       formatTapLine,
     });
     expect(m.parts).toEqual([
-      { kind: 'text', text: 'hi\n[svc] n1 choose value=yes' },
+      { kind: 'text', text: 'hi\n[svc] n1 choose choice=yes' },
       {
         kind: 'data',
         data: {

@@ -1,7 +1,8 @@
 // A turn (the person's rows since the last answer) as one A2A message: parts, guide, taps, messageId.
 import { createHash } from 'node:crypto';
+import type { TapEvent } from '@screen-service/screen-lines';
 import type { Message, Part } from './model.js';
-import type { InboundRow, TapEvent } from './service-link.js';
+import type { InboundRow } from './service-link.js';
 
 /** The channel guide as `@screen-service/screen-lines` `guide()` gives it. */
 export interface ChannelGuide {

@@ -2,18 +2,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { guide } from '@screen-service/screen-lines';
 import { type Bridge, type BridgeOptions, createBridge } from '../src/bridge.js';
 import { type AgentCardInfo, fetchAgentCard } from '../src/card.js';
 import { Outbox } from '../src/outbox.js';
-import { MemoryServiceLink, type TapEvent } from '../src/service-link.js';
+import { MemoryServiceLink } from '../src/service-link.js';
 import { StateFile } from '../src/state-file.js';
 
-/** The tap text of doc1 (`[svc] <id> <preset> value=<value>` then the event JSON). */
-export function tapText(e: TapEvent): string {
-  return `[svc] ${e.id} ${e.preset} value=${String(e.value)}\n${JSON.stringify(e)}`;
-}
-
-export const GUIDE = { text: 'Answer with screens inside a fenced svc block.', version: 'test-1' };
+/** The real channel guide of screen-lines, as the bridge sends it. */
+export const GUIDE = { text: guide().text, version: guide().version };
 
 export interface Harness {
   dir: string;
@@ -35,8 +32,6 @@ export async function makeHarness(cardUrl: string, extra: Partial<BridgeOptions>
     link,
     state,
     outbox,
-    formatTapLine: tapText,
-    guide: GUIDE,
     pollInitialMs: 20,
     pollMaxMs: 200,
     ...extra,
