@@ -2,7 +2,7 @@
 
 import { formatTapLine } from '@screen-service/screen-lines';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/agents.js';
+import { GRAPH_EXTENSION, startTestServer, type TestServer } from '../test/agents.js';
 import { GUIDE, type Harness, makeHarness } from '../test/harness.js';
 import { createBridge } from './bridge.js';
 import { deriveMessageId } from './turn-message.js';
@@ -129,6 +129,25 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     expect(seen.texts.slice(1)).toEqual(['[svc] lunch choose choice=soup']);
     expect(formatTapLine(tap).startsWith('[svc] lunch choose choice=soup\n')).toBe(true);
     expect(seen.data).toEqual([tap]);
+  });
+
+  it('for a graph-framework card: one text part, svc_channel_guide and svc_events data, extension header', async () => {
+    h = await makeHarness(server.url('graph'));
+    expect(h.card.graphFramework).toBe(true);
+    const tap = { id: 'n1', preset: 'confirm', value: true };
+    await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'hello' });
+    await h.link.addRow(h.agent.agentId, { id: 'r2', tap });
+    await h.bridge.step(h.agent);
+    const seen = server.seen.at(-1)!;
+    expect(seen.texts).toHaveLength(1);
+    expect(seen.texts[0]).toMatch(/^hello\n\[svc\] n1 confirm /);
+    expect(seen.data).toEqual([
+      {
+        svc_channel_guide: { version: GUIDE.version, body: GUIDE.text },
+        svc_events: [{ id: 'n1', preset: 'confirm', value: true, row: 'r2' }],
+      },
+    ]);
+    expect(server.calls.filter((c) => c.path === 'graph').at(-1)!.extensions).toBe(GRAPH_EXTENSION);
   });
 
   it('a dropped stream is resumed (subscribe, then task read) and the answer is whole', async () => {

@@ -326,8 +326,8 @@ function executor03(seen: SeenMessage[]) {
 export interface TestServer {
   kind: ServerKind;
   base: string;
-  /** Card URL of an agent: `stream` (streaming), `poll` (no streaming), `keyed` (needs `Authorization: Bearer secret`). */
-  url(agent: 'stream' | 'poll' | 'keyed'): string;
+  /** Card URL of an agent: `stream` (streaming), `poll` (no streaming), `keyed` (needs `Authorization: Bearer secret`), `graph` (lists a graph-framework extension). */
+  url(agent: 'stream' | 'poll' | 'keyed' | 'graph'): string;
   seen: SeenMessage[];
   calls: SeenCall[];
   /** Cuts the next SSE response after this many event frames (the socket is destroyed). */
@@ -348,7 +348,13 @@ const SKILLS10 = [
   },
 ];
 
-function card10(kind: ServerKind, name: string, url: string, streaming: boolean) {
+/** The extension a graph-framework agent lists on its card (the bridge spots it by name). */
+export const GRAPH_EXTENSION = 'https://langchain.com/langgraph/a2a/thread';
+
+const extensionsFor = (graph: boolean) =>
+  graph ? [{ uri: GRAPH_EXTENSION, description: 'graph thread', required: false, params: undefined }] : [];
+
+function card10(kind: ServerKind, name: string, url: string, streaming: boolean, graph: boolean) {
   const ifaces = [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }];
   if (kind === 'compat') ifaces.push({ url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' });
   return {
@@ -357,7 +363,7 @@ function card10(kind: ServerKind, name: string, url: string, streaming: boolean)
     supportedInterfaces: ifaces,
     provider: undefined,
     version: '1.0.0',
-    capabilities: { streaming, pushNotifications: false, extensions: [] },
+    capabilities: { streaming, pushNotifications: false, extensions: extensionsFor(graph) },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -367,7 +373,7 @@ function card10(kind: ServerKind, name: string, url: string, streaming: boolean)
   };
 }
 
-function card03(name: string, url: string, streaming: boolean) {
+function card03(name: string, url: string, streaming: boolean, graph: boolean) {
   return {
     name,
     description: 'A scripted test agent',
@@ -375,7 +381,11 @@ function card03(name: string, url: string, streaming: boolean) {
     version: '1.0.0',
     url,
     preferredTransport: 'JSONRPC',
-    capabilities: { streaming, pushNotifications: false },
+    capabilities: {
+      streaming,
+      pushNotifications: false,
+      extensions: extensionsFor(graph).map(({ uri }) => ({ uri })),
+    },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [{ id: 'echo', name: 'Echo', description: 'Says back what it hears', tags: ['test'] }],
@@ -414,7 +424,7 @@ export async function startTestServer(kind: ServerKind): Promise<TestServer> {
     next();
   });
 
-  for (const agent of ['stream', 'poll', 'keyed'] as const) {
+  for (const agent of ['stream', 'poll', 'keyed', 'graph'] as const) {
     const rpcUrl = `${base}/${agent}/a2a`;
     const name = `${kind}-${agent}`;
     const streaming = agent !== 'poll';
@@ -437,7 +447,7 @@ export async function startTestServer(kind: ServerKind): Promise<TestServer> {
     });
     if (kind === 'v03') {
       const handler = new DefaultRequestHandler03(
-        card03(name, rpcUrl, streaming) as never,
+        card03(name, rpcUrl, streaming, agent === 'graph') as never,
         new InMemoryTaskStore03(),
         executor03(seen) as never,
       );
@@ -449,7 +459,7 @@ export async function startTestServer(kind: ServerKind): Promise<TestServer> {
     } else {
       const legacyCompat = { enabled: kind === 'compat' };
       const handler = new DefaultRequestHandler(
-        card10(kind, name, rpcUrl, streaming) as never,
+        card10(kind, name, rpcUrl, streaming, agent === 'graph') as never,
         new InMemoryTaskStore(),
         executor10(seen),
       );
