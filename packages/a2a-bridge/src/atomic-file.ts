@@ -8,6 +8,9 @@ export const DIR_MODE = 0o700;
 /** File mode for everything the bridge keeps on disk (owner only). */
 export const FILE_MODE = 0o600;
 
+// Directories this process already created or tightened; a write needs only its rename after that.
+const ensured = new Set<string>();
+
 /**
  * Creates a directory (and parents) readable by the owner only; tightens an existing one.
  *
@@ -30,9 +33,21 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * ```
  */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await ensurePrivateDir(dirname(path));
+  const dir = dirname(path);
+  if (!ensured.has(dir)) {
+    await ensurePrivateDir(dir);
+    ensured.add(dir);
+  }
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', FILE_MODE);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(temp, 'w', FILE_MODE);
+  } catch (error) {
+    // The directory went away since this process made it: make it again, once.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await ensurePrivateDir(dir);
+    handle = await open(temp, 'w', FILE_MODE);
+  }
   try {
     await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
     await handle.sync();

@@ -120,7 +120,7 @@ export function createBridge(options: BridgeOptions): Bridge {
         turn.taskId = saved.openTaskId;
       }
       const started = turn;
-      await state.update(agent.agentId, (s) => ({ ...s, turn: started, workingPosted: false }));
+      await state.update(agent.agentId, (s) => ({ ...s, turn: started }));
       await link.markDelivered(
         agent.agentId,
         rows.map((r) => r.id),
@@ -131,7 +131,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     const answer = answerFor(view, agent.card.name);
     await outbox.put(postFor(agent.agentId, turn, view, answer));
     await state.update(agent.agentId, (s) => {
-      const next: AgentState = { ...s, workingPosted: false };
+      const next: AgentState = { ...s };
       delete next.turn;
       delete next.openTaskId;
       if (view.state === 'input-required' && view.taskId && !view.message) next.openTaskId = view.taskId;
@@ -160,7 +160,8 @@ export function createBridge(options: BridgeOptions): Bridge {
   class TurnRun {
     private view: TaskView = emptyTaskView();
     private readonly client: A2AClient;
-    private workingPosted: boolean;
+    // One working row per run of a turn; after a restart the same post id makes a repeat harmless.
+    private workingPosted = false;
     /** Following a task after a drop or a crash (not the stream of the first send). */
     private resumed = false;
 
@@ -177,7 +178,6 @@ export function createBridge(options: BridgeOptions): Bridge {
         extensions,
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
-      this.workingPosted = saved.workingPosted === true;
     }
 
     async run(): Promise<TaskView> {
@@ -318,7 +318,6 @@ export function createBridge(options: BridgeOptions): Bridge {
             ...(this.view.taskId ? { taskId: this.view.taskId } : {}),
           },
         });
-        await state.update(this.agent.agentId, (s) => ({ ...s, workingPosted: true }));
       } catch {
         // A lost working row costs nothing; the answer still goes through the outbox.
       }

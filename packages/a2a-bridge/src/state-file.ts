@@ -23,8 +23,6 @@ export interface AgentState {
   turn?: TurnState;
   /** A task that asked back (`input-required`): the next turn continues it. */
   openTaskId?: string;
-  /** A working row was posted for the turn in flight. */
-  workingPosted?: boolean;
 }
 
 /** The whole file. */
