@@ -12,7 +12,6 @@ export type BridgeErrorCode =
   | 'RPC_ERROR'
   | 'RPC_BAD_RESPONSE'
   | 'STREAM_DROPPED'
-  | 'TASK_NOT_FOUND'
   | 'STATE_FILE_INVALID'
   | 'OUTBOX_ENTRY_INVALID'
   | 'LINK_FAILED';
