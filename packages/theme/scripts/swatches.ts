@@ -33,9 +33,9 @@ function card(id: string, title: string, subtitle: string, palette: Palette): st
   <div class="screen">
     <p class="q">How did you sleep?</p>
     <p class="muted">${escapeHtml(subtitle)}</p>
-    <div class="row"><button class="primary">Great</button><button class="outline">Okay</button><span class="chip">Restless</span></div>
-    <div class="row"><span class="input">Notes…</span><button class="outline focus">Focus</button></div>
-    <p><a>Open the weekly chart</a> · <span class="good">▲ 12%</span> <span class="bad">▼ 3%</span></p>
+    <div class="row"><button type="button" class="primary">Great</button><button type="button" class="outline">Okay</button><span class="chip">Restless</span></div>
+    <div class="row"><span class="input">Notes…</span><button type="button" class="outline focus">Focus</button></div>
+    <p><a href="#weekly">Open the weekly chart</a> · <span class="good">▲ 12%</span> <span class="bad">▼ 3%</span></p>
     <div class="chart">${bars}</div>
   </div>
   <footer class="muted">text ≥ ${lowest(4.5)}:1 · controls ≥ ${lowest(3)}:1</footer>
