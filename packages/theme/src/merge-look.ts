@@ -1,5 +1,5 @@
 // mergeLook: apply a theme line or a person's pick onto the saved look, honouring `at` and `by`.
-import { cleanLook } from './clean-look.js';
+import { cleanLook, LOOK_KEYS } from './clean-look.js';
 import { ThemeError } from './errors.js';
 import { normalizeTimestamp, parseTimestamp } from './timestamp.js';
 import { type Look, MOTION_PARTS } from './vocabulary.js';
@@ -14,18 +14,9 @@ export interface MergeLookOptions {
 }
 
 /** Keys a new `preset` resets unless the same change sets them again (the preset is a whole recipe). */
-const PRESET_PARTS = [
-  'accent',
-  'bg',
-  'radius',
-  'font',
-  'weight',
-  'motion',
-  'pace',
-  'ease',
-  'enter',
-  'pulse',
-] as const satisfies readonly (keyof Look)[];
+const PRESET_PARTS = LOOK_KEYS.filter(
+  (key) => key !== 'preset' && key !== 'style' && key !== 'at' && key !== 'by',
+);
 
 /**
  * Applies `incoming` (a theme line from the agent, or a pick by the person) onto `current`, both
