@@ -50,23 +50,27 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     expect(config).toEqual(kind === 'v03' ? { blocking: false } : { returnImmediately: true });
   });
 
-  it('input-required: the question lands, the next message continues the same task without the guide', async () => {
-    h = await makeHarness(server.url('stream'));
-    await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'ask' });
-    await h.bridge.step(h.agent);
-    const taskId = (await h.state.agent(h.agent.agentId)).openTaskId;
-    expect(taskId).toBeTruthy();
-    await h.link.addRow(h.agent.agentId, { id: 'r2', text: 'Paris' });
-    await h.bridge.step(h.agent);
-    expect(server.seen.at(-1)).toMatchObject({ taskId, texts: ['Paris'] });
-    expect(await texts()).toEqual([
-      `working: ${kind}-stream is working…`,
-      'answer: Which city?',
-      `working: ${kind}-stream is working…`,
-      'answer: Weather in Paris: sunny',
-    ]);
-    expect((await h.state.agent(h.agent.agentId)).openTaskId).toBeUndefined();
-  });
+  it.each(['stream', 'poll'] as const)(
+    'input-required (%s): the question lands, the next message continues the same task without the guide',
+    async (path) => {
+      h = await makeHarness(server.url(path));
+      await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'ask' });
+      await h.bridge.step(h.agent);
+      const taskId = (await h.state.agent(h.agent.agentId)).openTaskId;
+      expect(taskId).toBeTruthy();
+      await h.link.addRow(h.agent.agentId, { id: 'r2', text: 'Paris' });
+      await h.bridge.step(h.agent);
+      expect(server.seen.at(-1)).toMatchObject({ taskId, texts: ['Paris'] });
+      // The follow-up's task opens with the old question still in it: that is not a new question.
+      expect(await texts()).toEqual([
+        `working: ${kind}-${path} is working…`,
+        'answer: Which city?',
+        `working: ${kind}-${path} is working…`,
+        'answer: Weather in Paris: sunny',
+      ]);
+      expect((await h.state.agent(h.agent.agentId)).openTaskId).toBeUndefined();
+    },
+  );
 
   it('streamed chunks join into one answer, then the final status message that adds something', async () => {
     h = await makeHarness(server.url('stream'));

@@ -13,6 +13,8 @@ export interface TurnState {
   heard: boolean;
   /** The task that asked back and that this turn continues. */
   continues?: string;
+  /** The messageId of the question this turn answers (not to be taken for a new question). */
+  question?: string;
 }
 
 /** What the bridge keeps per agent. */
@@ -23,6 +25,8 @@ export interface AgentState {
   turn?: TurnState;
   /** A task that asked back (`input-required`): the next turn continues it. */
   openTaskId?: string;
+  /** The messageId of that task's question. */
+  openQuestion?: string;
 }
 
 /** The whole file. */

@@ -41,7 +41,10 @@ function script(text: string, followUp: boolean): Step[] {
   const [word = '', ...rest] = text.trim().split(/\s+/);
   const arg = rest.join(' ');
   if (followUp) {
+    // The task opens with its old snapshot (still asking); the agent takes a moment before working.
     return [
+      { wait: 80 },
+      { state: 'working' },
       { artifact: `Weather in ${text.trim()}: sunny`, append: false, artifactId: 'a1' },
       { state: 'completed' },
     ];
@@ -188,7 +191,7 @@ function executor10(seen: SeenMessage[]): AgentExecutor {
         data: {
           id: rc.taskId,
           contextId: rc.contextId,
-          status: status(rc.task ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED),
+          status: rc.task?.status ?? status(TaskState.TASK_STATE_SUBMITTED),
           artifacts: rc.task?.artifacts ?? [],
           history: [...(rc.task?.history ?? []), m],
           metadata: undefined,
@@ -285,7 +288,7 @@ function executor03(seen: SeenMessage[]) {
         kind: 'task',
         id: rc.taskId,
         contextId: rc.contextId,
-        status: { state: rc.task ? 'working' : 'submitted', timestamp: new Date().toISOString() },
+        status: rc.task?.status ?? { state: 'submitted', timestamp: new Date().toISOString() },
         artifacts: (rc.task?.artifacts as unknown[]) ?? [],
         history: [...((rc.task?.history as unknown[]) ?? []), m],
       });
