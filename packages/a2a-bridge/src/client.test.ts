@@ -1,7 +1,7 @@
 // The client against real SDK servers of each kind: cards, send, stream, read, resubscribe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
-import { fetchAgentCard } from './card.js';
+import { fetchAgentCard, readAgentCard } from './card.js';
 import { createA2AClient } from './client.js';
 import type { A2AEvent, Message } from './model.js';
 
@@ -87,5 +87,31 @@ describe.each(['v10', 'compat', 'v03'] as const)('client against %s', (kind) => 
       true,
     );
     expect(ok.type).toBe('task');
+  });
+});
+
+// The 1.3 compat layer speaking 0.3 to a 0.3 client: the bridge's 0.3 codec must pass through it too.
+describe('0.3 client against the 1.0 server with 0.3 compatibility', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('compat');
+  });
+  afterAll(() => server.close());
+
+  it('the card without A2A-Version is the 0.3 card; 0.3 calls work end to end', async () => {
+    const res = await fetch(`${server.url('stream')}/.well-known/agent-card.json`);
+    const json = (await res.json()) as { protocolVersion: string; url: string };
+    expect(json.protocolVersion).toMatch(/^0\.3/);
+    // It also embeds the 1.0 interfaces, so the bridge itself would pick 1.0; speak 0.3 on purpose here.
+    const card = { ...readAgentCard(json, res.url), protocolVersion: '0.3' as const, endpoint: json.url };
+    const client = createA2AClient(card);
+    const sent = await client.send(msg('echo compat'), true);
+    expect(sent.type === 'task' && sent.task.state).toBe('completed');
+    const events: A2AEvent[] = [];
+    for await (const e of client.stream(msg('chunks'))) events.push(e);
+    expect(events.filter((e) => e.type === 'artifact')).toHaveLength(3);
+    if (sent.type === 'task') expect((await client.getTask(sent.task.id)).state).toBe('completed');
+    const methods = server.calls.map((c) => `${c.method} ${c.version ?? 'none'}`);
+    expect(methods).toEqual(['message/send none', 'message/stream none', 'tasks/get none']);
   });
 });
