@@ -80,6 +80,38 @@ describe('parse: layout of the text', () => {
     expect(ops[0]).toMatchObject({ props: { seconds: 90, label: 'Tea' } });
   });
 
+  test('long texts (read in chunks) keep line numbers, spans, ids, groups and fences across chunks', () => {
+    const filler = Array.from(
+      { length: 400 },
+      (_, i) => `text line ${i + 2} with some words to make it long`,
+    );
+    const lines = ['group row', ...filler, 'choose "Q" Only', 'text@last end'];
+    for (const newline of ['\n', '\r\n', '\r']) {
+      const { ops, errors, spans } = parse(lines.join(newline));
+      expect(errors).toEqual([expect.objectContaining({ code: 'TOO_FEW_OPTIONS', line: 402 })]);
+      expect(spans[401]).toEqual({ line: 403, text: 'text@last end' });
+      expect(
+        spans
+          .slice(1, 401)
+          .every((span, i) => span.text === `text line ${i + 2} with some words to make it long`),
+      ).toBe(true);
+      expect(spans.slice(1, 401).every((span, i) => span.line === i + 2)).toBe(true);
+      expect(ops[401]).toEqual({
+        op: 'add',
+        preset: 'text',
+        id: 'last',
+        props: { text: 'end' },
+        group: 'g1',
+      });
+      expect(ops[400]).toMatchObject({ id: 'n400', group: 'g1' });
+      expect(ops).toHaveLength(402);
+      const fenced = parse(['prose', '```svc', ...filler, '```', 'more prose', 'chooze x'].join(newline));
+      expect(fenced.errors).toEqual([]);
+      expect(fenced.ops).toHaveLength(400);
+      expect(fenced.spans[399]!.line).toBe(402);
+    }
+  });
+
   test('a reply with a fenced svc block parses only the block', () => {
     const reply = 'Here you go:\n```svc\ntimer 5m Stretch\n```\nSee you.\n```js\nnot lines\n```';
     const { ops, errors } = parse(reply);

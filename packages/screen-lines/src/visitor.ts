@@ -41,6 +41,7 @@ class LinesVisitor extends BaseVisitor {
   private fenced = false;
   private inFence: 'svc' | 'other' | undefined;
   private lineNo = 1;
+  private firstLine = 1;
   private lineStart = 0;
   private lineEnd = 0;
 
@@ -49,18 +50,32 @@ class LinesVisitor extends BaseVisitor {
     this.validateVisitor();
   }
 
-  run(cst: CstNode, source: string, options: VisitOptions): VisitResult {
-    this.source = source;
+  /** Starts a parse of `text` (read next as one or more chunks of whole lines). */
+  begin(text: string, options: VisitOptions): void {
     this.result = { ops: [], errors: [], spans: [] };
     this.options = options;
     this.written = new Set();
     this.counter = options.idStart ?? 1;
     this.groups = 1;
     this.openGroup = undefined;
-    this.fenced = source.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
+    this.fenced = text.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(text);
     this.inFence = undefined;
+  }
+
+  /** Reads one chunk of whole lines whose first line is `firstLine` of the text; returns its line breaks. */
+  chunk(cst: CstNode, source: string, firstLine: number): number {
+    this.source = source;
+    this.firstLine = firstLine;
     this.visit(cst);
-    return this.result;
+    return (cst.children.Newline as IToken[] | undefined)?.length ?? 0;
+  }
+
+  /** Ends the parse and hands back what it produced. */
+  end(): VisitResult {
+    const result = this.result;
+    this.result = { ops: [], errors: [], spans: [] };
+    this.source = '';
+    return result;
   }
 
   /** Walks the lines, tracking line numbers and bounds from the Newline tokens (no second scan of the text). */
@@ -74,7 +89,7 @@ class LinesVisitor extends BaseVisitor {
         start = breaks[k]!.startOffset + breaks[k]!.image.length;
         k++;
       }
-      this.lineNo = k + 1;
+      this.lineNo = this.firstLine + k;
       this.lineStart = start;
       this.lineEnd = k < breaks.length ? breaks[k]!.startOffset : this.source.length;
       this.visit(line);
