@@ -135,7 +135,8 @@ function joinPiped(terms: Term[], at: number): { tokens: IToken[]; next: number 
 function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Record<string, unknown>): void {
   let i = 0;
   const lineEnd = terms.length > 0 ? terms[terms.length - 1]!.end : 0;
-  spec.slots.forEach((slot, index) => {
+  for (let index = 0; index < spec.slots.length; index++) {
+    const slot = spec.slots[index]!;
     const term = terms[i];
     if (slot.kind === 'text') {
       const next = spec.slots[index + 1];
@@ -157,11 +158,11 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       i = end;
       if (words.length > 0) props[slot.prop] = words.join(' ');
       else if (slot.required) missing(spec, slot, term?.start ?? lineEnd);
-      return;
+      continue;
     }
     if (!term) {
       if (slot.required) missing(spec, slot, lineEnd);
-      return;
+      continue;
     }
     const raw = source.slice(term.start, term.end);
     switch (slot.kind) {
@@ -176,13 +177,13 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           slot.min ?? 1,
           slot.max ?? 50,
         );
-        return;
+        continue;
       }
       case 'data': {
         const joined = joinPiped(terms, i);
         i = joined.next;
         props[slot.prop] = readData(spec, splitPipes(joined.tokens), source, term, slot.max ?? 100);
-        return;
+        continue;
       }
       case 'fields':
       case 'urls': {
@@ -190,7 +191,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         while (i < terms.length && startsSlot(slot, terms[i]!, source)) taken.push(terms[i++]!);
         if (taken.length === 0) {
           if (slot.required) missing(spec, slot, term.start);
-          return;
+          continue;
         }
         if (taken.length > (slot.max ?? 50)) {
           fail(
@@ -203,7 +204,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           slot.kind === 'urls'
             ? taken.map((t) => source.slice(t.start, t.end))
             : readFields(spec, taken, source);
-        return;
+        continue;
       }
       case 'word':
         if (slot.words!.includes(raw)) {
@@ -216,7 +217,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
             `${spec.name} needs ${slot.words!.join(', ')} here (got '${raw}'); usage: ${spec.usage}`,
           );
         }
-        return;
+        continue;
       case 'url':
         if (URL_START.test(raw)) {
           props[slot.prop] = raw;
@@ -224,7 +225,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         } else if (slot.required) {
           fail('BAD_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
         }
-        return;
+        continue;
       case 'duration': {
         const seconds = parseDuration(raw);
         if (seconds === undefined) {
@@ -236,21 +237,21 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         }
         props[slot.prop] = seconds;
         i++;
-        return;
+        continue;
       }
       case 'amount':
         Object.assign(props, readAmount(spec, raw, term));
         i++;
-        return;
+        continue;
       case 'value':
         props[slot.prop] =
           term.tokens.length === 1 && term.tokens[0]!.tokenType.name === 'NumberLit'
             ? Number(raw)
             : textOf(source, term.tokens);
         i++;
-        return;
+        continue;
     }
-  });
+  }
   if (i < terms.length) {
     const extra = terms[i]!;
     fail(
