@@ -64,7 +64,9 @@ const parsed = measure(() => {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const pad = (text) => text.padEnd(34);
-console.log(`corpus: ${LINES.toLocaleString('en-US')} mixed lines (${templates.length} kinds), median of 9 runs`);
+console.log(
+  `corpus: ${LINES.toLocaleString('en-US')} mixed lines (${templates.length} kinds), median of 9 runs`,
+);
 for (const clock of ['wall', 'cpu']) {
   const label = clock === 'wall' ? 'wall clock' : 'CPU time';
   console.log(`${label}:`);

@@ -121,3 +121,16 @@ describe('parse: layout of the text', () => {
     ]);
   });
 });
+
+describe('parse: large inputs stay linear', () => {
+  test('20,000 patch lines of unknown ids and a 200 KB line parse in well under five seconds', () => {
+    const patches = Array.from({ length: 20_000 }, (_, i) => `@x${i} value=${i}`).join('\n');
+    const started = performance.now();
+    expect(parse(patches).ops).toHaveLength(20_000);
+    const long = parse(`text ${'word '.repeat(40_000)}`);
+    expect(long.ops).toEqual([]);
+    expect(long.errors[0]?.message).toMatch(/^line 1: text markdown is too long \(at most 2000 characters\)/);
+    expect(parse(`choose "${'q'.repeat(200_000)}`).errors[0]?.code).toBe('UNTERMINATED_QUOTE');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -6,7 +6,7 @@ import type { ParseError } from './errors.js';
 import { LineFault } from './fault.js';
 import { BaseVisitor } from './grammar.js';
 import { ID_PATTERN, RESERVED_ID } from './names.js';
-import type { Op } from './ops.js';
+import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
 import { readPutLine, readTableLine } from './table-words.js';
@@ -40,6 +40,8 @@ class LinesVisitor extends BaseVisitor {
   private openGroup: string | undefined;
   private fenced = false;
   private inFence: 'svc' | 'other' | undefined;
+  private byId = new Map<string, AddOp>();
+  private indexed = 0;
   private lineNo = 1;
   private firstLine = 1;
   private lineStart = 0;
@@ -55,6 +57,8 @@ class LinesVisitor extends BaseVisitor {
     this.result = { ops: [], errors: [], spans: [] };
     this.options = options;
     this.written = new Set();
+    this.byId = new Map();
+    this.indexed = 0;
     this.counter = options.idStart ?? 1;
     this.groups = 1;
     this.openGroup = undefined;
@@ -257,14 +261,17 @@ class LinesVisitor extends BaseVisitor {
     return id;
   }
 
-  /** The component written earlier in this text under `id`, if any (patch lines are rare: a backward scan will do). */
-  private earlier(id: string): { preset: string; props: Record<string, unknown> } | undefined {
+  /**
+   * The component written earlier in this text under `id`, if any. The index is built lazily, only once a patch
+   * line asks, and extended as it goes (linear overall, and free for screens without patches).
+   */
+  private earlier(id: string): AddOp | undefined {
     const ops = this.result.ops;
-    for (let i = ops.length - 1; i >= 0; i--) {
-      const op = ops[i]!;
-      if (op.op === 'add' && op.id === id) return op;
+    for (; this.indexed < ops.length; this.indexed++) {
+      const op = ops[this.indexed]!;
+      if (op.op === 'add') this.byId.set(op.id, op);
     }
-    return undefined;
+    return this.byId.get(id);
   }
 }
 

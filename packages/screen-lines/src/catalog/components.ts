@@ -44,7 +44,7 @@ export const textComponent: ComponentSpec = {
   slots: [slot('text', 'rest', true, '<markdown>')],
   settings: [],
   flags: [],
-  props: z.object({ text: nonEmpty(2000, 'text') }),
+  props: z.object({ text: nonEmpty(2000, 'markdown') }),
   defaults: {},
   limits: { text: 2000 },
   staged: false,
