@@ -13,14 +13,16 @@ const URL_START = /^https?:\/\//;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
-  const [plus, word] = term.tokens;
+  const plus = term.tokens[0];
+  const word = term.tokens[1];
   if (term.tokens.length !== 2 || plus!.tokenType.name !== 'Plus') return undefined;
   return FLAG_NAME.test(word!.image) ? word!.image : undefined;
 }
 
 /** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
 export function settingOf(term: Term): { name: string; value: IToken[] } | undefined {
-  const [name, op] = term.tokens;
+  const name = term.tokens[0];
+  const op = term.tokens[1];
   if (op?.tokenType.name !== 'Op' || op.image !== '=' || !SETTING_NAME.test(name!.image)) return undefined;
   return { name: name!.image, value: term.tokens.slice(2) };
 }
@@ -142,7 +144,9 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       const next = spec.slots[index + 1];
       let end = terms.length;
       if (next) {
-        let found = terms.findIndex((t, k) => k >= i && startsSlot(next, t, source));
+        let found = -1;
+        for (let k = i; k < terms.length && found < 0; k++)
+          if (startsSlot(next, terms[k]!, source)) found = k;
         // `A | B`: the word before a spaced-out pipe already belongs to the options.
         if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.tokenType.name === 'Pipe')
           found--;
@@ -154,9 +158,11 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
               ? Math.max(i, terms.length - 1)
               : terms.length;
       }
-      const words = terms.slice(i, end).map((t) => textOf(source, t.tokens));
+      let text = '';
+      for (let k = i; k < end; k++) text += (k > i ? ' ' : '') + textOf(source, terms[k]!.tokens);
+      const any = end > i;
       i = end;
-      if (words.length > 0) props[slot.prop] = words.join(' ');
+      if (any) props[slot.prop] = text;
       else if (slot.required) missing(spec, slot, term?.start ?? lineEnd);
       continue;
     }

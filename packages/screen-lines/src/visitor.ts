@@ -5,6 +5,7 @@ import { readComponentArgs } from './component-args.js';
 import type { ParseError } from './errors.js';
 import { LineFault } from './fault.js';
 import { BaseVisitor } from './grammar.js';
+import { OpenQuote } from './lexer.js';
 import { ID_PATTERN, RESERVED_ID } from './names.js';
 import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
@@ -153,18 +154,15 @@ class LinesVisitor extends BaseVisitor {
       const id = this.checkId(name.slice(1), first.startOffset);
       return readPatch(id, args, source, head.end, this.earlier(id));
     }
-    if (name !== 'text' && name !== 'math') {
-      for (const term of terms) {
-        for (const token of term.tokens) {
-          if (token.tokenType.name === 'OpenQuote') {
-            throw new LineFault(
-              'UNTERMINATED_QUOTE',
-              token.startOffset,
-              'this quote never closes; end it with " (write \\" for a quote inside quotes)',
-            );
-          }
-        }
-      }
+    // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
+    const lastTerm = terms[terms.length - 1]!;
+    const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
+    if (last.tokenType === OpenQuote && name !== 'text' && name !== 'math') {
+      throw new LineFault(
+        'UNTERMINATED_QUOTE',
+        last.startOffset,
+        'this quote never closes; end it with " (write \\" for a quote inside quotes)',
+      );
     }
     if (head.tokens.length > 2 || (at && at.tokenType.name !== 'At')) {
       return unknownComponent(source.slice(head.start, head.end), head.start);

@@ -63,5 +63,7 @@ export const catalog: Readonly<Record<string, ComponentSpec>> = Object.freeze(
 
 /** Looks a component up by name (own keys only, so `constructor` is not a component). */
 export function componentOf(name: string): ComponentSpec | undefined {
-  return Object.hasOwn(catalog, name) ? catalog[name] : undefined;
+  return byName.get(name);
 }
+
+const byName = new Map(entries.map((entry) => [entry.name, entry]));
