@@ -1,6 +1,6 @@
 // Reads a component line's arguments (positional slots, name=value settings, +flags) into props, driven by the catalog.
 import type { IToken } from 'chevrotain';
-import { FIELD_TYPES } from './catalog/components.js';
+import { FIELD_TYPES } from './catalog/shared.js';
 import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';

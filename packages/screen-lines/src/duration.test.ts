@@ -1,3 +1,4 @@
+// Tests of duration: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { formatDuration, parseDuration } from './duration.js';
 

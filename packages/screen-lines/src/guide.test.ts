@@ -1,3 +1,4 @@
+// Tests of guide: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { catalog } from './catalog/index.js';
 import { guide } from './guide.js';

@@ -1,3 +1,4 @@
+// Tests of lexer: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { lineLexer } from './lexer.js';
 

@@ -1,3 +1,4 @@
+// Tests of parse: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { ScreenLinesError } from './errors.js';
 import { parse } from './parse.js';

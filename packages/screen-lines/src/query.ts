@@ -1,6 +1,6 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
 import type { IToken } from 'chevrotain';
-import { CHART_TYPES } from './catalog/components.js';
+import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
 import { lineLexer } from './lexer.js';

@@ -1,3 +1,4 @@
+// Tests of catalog: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { format } from '../format.js';
 import { parse } from '../parse.js';

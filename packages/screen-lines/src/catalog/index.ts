@@ -2,25 +2,27 @@
 import {
   askComponent,
   buttonsComponent,
-  chartComponent,
   checkinComponent,
   checklistComponent,
   chooseComponent,
   confirmComponent,
   deckComponent,
-  dividerComponent,
   formComponent,
+  photoComponent,
+  timerComponent,
+} from './ask-components.js';
+import { querySpec } from './query-spec.js';
+import {
+  chartComponent,
+  dividerComponent,
   galleryComponent,
   imageComponent,
   linkComponent,
   mathComponent,
-  photoComponent,
   progressComponent,
   statComponent,
   textComponent,
-  timerComponent,
-} from './components.js';
-import { querySpec } from './query-spec.js';
+} from './show-components.js';
 import type { ComponentSpec } from './types.js';
 
 const entries: ComponentSpec[] = [
