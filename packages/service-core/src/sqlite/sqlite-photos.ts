@@ -1,0 +1,37 @@
+// SQLite photo records (the bytes live in the data dir; see the server's photo storage).
+import type { PhotoRecord } from '../records.js';
+import type { PhotoRepository } from '../repositories.js';
+import { type SqliteDb, toPhoto } from './rows.js';
+
+export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
+  const insert = db.prepare(
+    `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, created_at)
+     VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @createdAt)`,
+  );
+  const byId = db.prepare('SELECT * FROM photos WHERE id = ?');
+  const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
+  const attachAll = db.transaction((ids: string[], messageId: string) => {
+    for (const id of ids) attach.run(messageId, id);
+  });
+  return {
+    async create(p: PhotoRecord) {
+      insert.run(p);
+      return p;
+    },
+    async get(id) {
+      const r = byId.get(id) as Record<string, unknown> | undefined;
+      return r ? toPhoto(r) : null;
+    },
+    async listByMessage(messageIds) {
+      if (messageIds.length === 0) return [];
+      const marks = messageIds.map(() => '?').join(', ');
+      const rows = db
+        .prepare(`SELECT * FROM photos WHERE message_id IN (${marks}) ORDER BY created_at, id`)
+        .all(...messageIds) as Record<string, unknown>[];
+      return rows.map(toPhoto);
+    },
+    async attach(ids, messageId) {
+      attachAll(ids, messageId);
+    },
+  };
+}
