@@ -1,4 +1,24 @@
 // @screen-service/service-core public API. Every export here is public; nothing else is.
+export {
+  ACCESS_TOKEN_TTL_S,
+  type Accounts,
+  type AccountsOptions,
+  APP_ROLE,
+  type AppPrincipal,
+  createAccounts,
+  REFRESH_TOKEN_TTL_MS,
+  type SessionTokens,
+} from './accounts.js';
+export {
+  type AgentStatus,
+  type AgentView,
+  CONNECTED_WINDOW_MS,
+  colorFromName,
+  deriveStatus,
+  HANDLE_PATTERN,
+  slugify,
+  toAgentView,
+} from './agent-status.js';
 export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
 export {
   type AccessTokenResolver,
@@ -11,6 +31,35 @@ export {
 export { digestsEqual, hashSecret, mintPairingCode, mintToken, newId, type TokenPrefix } from './crypto.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
+export {
+  createPairing,
+  type MintedCode,
+  PAIR_FAILURE_WINDOW_MS,
+  PAIR_MAX_FAILURES,
+  PAIRING_CODE_TTL_MS,
+  type PairInput,
+  type Pairing,
+  type PairingOptions,
+  type PairResult,
+} from './pairing.js';
+export { createArgon2idHasher, type PasswordHasher } from './password-hasher.js';
+export {
+  type AgentListItem,
+  type ConnectionView,
+  type CreateAgentInput,
+  createPersonAgents,
+  type PersonAgents,
+  type PersonAgentsOptions,
+  type UpdateAgentInput,
+} from './person-agents.js';
+export {
+  createPersonThreads,
+  MAX_PAGE,
+  MAX_PHOTOS_PER_ANSWER,
+  type MessageView,
+  type PersonThreads,
+  type ThreadPage,
+} from './person-threads.js';
 export {
   AGENT_COLORS,
   type AgentColor,

@@ -36,6 +36,8 @@ export interface SessionRepository {
   rotate(usedId: string, next: SessionRecord, at: number): Promise<boolean>;
   /** Revokes every session of a rotation family (sign out, or reuse of an old refresh token). */
   revokeFamily(familyId: string, at: number): Promise<void>;
+  /** True while the family has a session that is neither revoked nor expired (sign-out ends it at once). */
+  familyLive(familyId: string, at?: number): Promise<boolean>;
 }
 
 export interface NewAgent {
@@ -183,6 +185,8 @@ export interface PhotoRepository {
   create(photo: PhotoRecord): Promise<PhotoRecord>;
   get(id: string): Promise<PhotoRecord | null>;
   listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
+  /** Every photo of a user (to remove the files when the account is deleted). */
+  listByUser(userId: string): Promise<PhotoRecord[]>;
   /** Binds stored photos to the answer row that carries them. */
   attach(photoIds: string[], messageId: string): Promise<void>;
 }

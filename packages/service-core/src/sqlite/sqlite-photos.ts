@@ -9,6 +9,7 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
      VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @createdAt)`,
   );
   const byId = db.prepare('SELECT * FROM photos WHERE id = ?');
+  const byUser = db.prepare('SELECT * FROM photos WHERE user_id = ? ORDER BY created_at, id');
   const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const attachAll = db.transaction((ids: string[], messageId: string) => {
     for (const id of ids) attach.run(messageId, id);
@@ -29,6 +30,9 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
         .prepare(`SELECT * FROM photos WHERE message_id IN (${marks}) ORDER BY created_at, id`)
         .all(...messageIds) as Record<string, unknown>[];
       return rows.map(toPhoto);
+    },
+    async listByUser(userId) {
+      return (byUser.all(userId) as Record<string, unknown>[]).map(toPhoto);
     },
     async attach(ids, messageId) {
       attachAll(ids, messageId);

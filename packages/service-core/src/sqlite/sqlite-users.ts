@@ -55,6 +55,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
   const revokeFamily = db.prepare(
     'UPDATE app_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL',
   );
+  const live = db.prepare(
+    'SELECT 1 FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1',
+  );
   const rotate = db.transaction((usedId: string, next: SessionRecord, at: number) => {
     if (markUsed.run(at, usedId, at).changes !== 1) return false;
     insert.run(next);
@@ -74,6 +77,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
     },
     async revokeFamily(familyId, at) {
       revokeFamily.run(at, familyId);
+    },
+    async familyLive(familyId, at = Date.now()) {
+      return live.get(familyId, at) !== undefined;
     },
   };
 }
