@@ -96,11 +96,16 @@ export type {
   ThreadRepository,
   UserRepository,
 } from './repositories.js';
-export type { ScreenLinesError, ScreenLinesPort, ScreenLinesResult } from './screen-lines-port.js';
+export {
+  defaultScreenLines,
+  type ScreenLinesError,
+  type ScreenLinesPort,
+  type ScreenLinesResult,
+} from './screen-lines-port.js';
 export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
 export type { SqliteDb } from './sqlite/rows.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
-export { type ComputedTap, computeTap, echoOf } from './tap-event.js';
+export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps } from './thread-core.js';
 export {
   type AnswersInput,

@@ -53,7 +53,9 @@ describe('pairing', () => {
     const u = await seedUser(h.store);
     const { pairing: code } = await agents.create(u.id, { name: 'A' });
     await pairing.pair(pairReq(code!.code));
-    expect(await failCode(pairing.pair(pairReq(code!.code, { remote_ref: 'other' })))).toBe('INVALID_OR_EXPIRED_CODE');
+    expect(await failCode(pairing.pair(pairReq(code!.code, { remote_ref: 'other' })))).toBe(
+      'INVALID_OR_EXPIRED_CODE',
+    );
   });
 
   it('a code expires after 10 minutes', async () => {
@@ -69,7 +71,9 @@ describe('pairing', () => {
     const second = await agents.mintCode(u.id, agent.id);
     expect(await failCode(pairing.pair(pairReq(first!.code)))).toBe('INVALID_OR_EXPIRED_CODE');
     expect(await failCode(pairing.pair(pairReq(second.code)))).toBe('ok');
-    const rows = h.db.prepare('SELECT COUNT(*) AS n FROM pairing_codes WHERE agent_id = ?').get(agent.id) as { n: number };
+    const rows = h.db.prepare('SELECT COUNT(*) AS n FROM pairing_codes WHERE agent_id = ?').get(agent.id) as {
+      n: number;
+    };
     expect(rows.n).toBe(1);
   });
 
@@ -97,10 +101,15 @@ describe('pairing', () => {
     const first = await agents.create(u.id, { name: 'A' });
     const r1 = await pairing.pair(pairReq(first.pairing!.code));
     const second = await agents.create(u.id, { name: 'B' });
-    const r2 = await pairing.pair(pairReq(second.pairing!.code, { remote_ref: 'b', connectorToken: r1.connector_token }));
+    const r2 = await pairing.pair(
+      pairReq(second.pairing!.code, { remote_ref: 'b', connectorToken: r1.connector_token }),
+    );
     expect(r2.connector_token).toBeNull();
     expect(r2.connector.id).toBe(r1.connector.id);
-    expect((await h.store.agents.listByConnector(r1.connector.id)).map((a) => a.remoteRef)).toEqual(['claude', 'b']);
+    expect((await h.store.agents.listByConnector(r1.connector.id)).map((a) => a.remoteRef)).toEqual([
+      'claude',
+      'b',
+    ]);
   });
 
   it('refuses a profile already added to that connector, without using the code', async () => {

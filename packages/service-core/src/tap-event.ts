@@ -22,7 +22,7 @@ const DERIVED = new Set(['id', 'preset', 'screen', 'line', 'echo', 'via', 'quiet
  * @example
  * ```ts
  * const tap = computeTap(screen, { id: 'lunch', value: 'Pasta' }, screenLines);
- * tap.line; // '[svc] lunch choose value=Pasta\n{...}'
+ * tap.line; // '[svc] lunch choose choice=Pasta\n{...}'
  * ```
  */
 export function computeTap(screen: ScreenRecord, raw: unknown, screenLines: ScreenLinesPort): ComputedTap {
@@ -55,19 +55,25 @@ export function computeTap(screen: ScreenRecord, raw: unknown, screenLines: Scre
   return {
     event,
     line: screenLines.formatTapLine(event),
-    echo: echoOf(input.value),
-    quiet: input.quiet === true,
+    echo: screenLines.formatEcho(event),
+    quiet: isQuiet(event, input.quiet === true),
   };
 }
 
-/** The short text a thread shows for a tap's value. */
-export function echoOf(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (Array.isArray(value)) return value.map(echoOf).join(', ');
-  return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${echoOf(v)}`)
-    .join(', ');
+/**
+ * Quiet events of the catalog: a timer starting, a checklist tick (an `{item, checked}` value); a view may
+ * also mark an event quiet (a deck card turned). Quiet rows are written handled and never returned.
+ */
+export function isQuiet(event: { preset: string; value: unknown }, flagged: boolean): boolean {
+  if (flagged) return true;
+  if (event.preset === 'timer') return event.value === 'start';
+  if (event.preset === 'checklist') {
+    return (
+      typeof event.value === 'object' &&
+      event.value !== null &&
+      !Array.isArray(event.value) &&
+      'item' in event.value
+    );
+  }
+  return false;
 }

@@ -3,14 +3,15 @@ import { newId as defaultNewId } from './crypto.js';
 import type { Notifier } from './notifier.js';
 import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
 import type { NewMessage, NewScreen, Store } from './repositories.js';
-import type { ScreenLinesPort } from './screen-lines-port.js';
+import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 
 /** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
 export interface ThreadDeps {
   store: Store;
   notifier: Notifier;
-  screenLines: ScreenLinesPort;
+  /** Defaults to @screen-service/screen-lines. */
+  screenLines?: ScreenLinesPort;
   now?: () => number;
   newId?: (prefix: string) => string;
   /** Signed, expiring links for photos carried by answers (the server signs for 1 hour). */
@@ -39,7 +40,8 @@ export interface TapWrite {
 export type ThreadCore = ReturnType<typeof createThreadCore>;
 
 export function createThreadCore(deps: ThreadDeps) {
-  const { store, notifier, screenLines } = deps;
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
   const now = deps.now ?? Date.now;
   const newId = deps.newId ?? defaultNewId;
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, openHarness, seedConnection, seedUser } from '../test/harness.js';
-import { standInScreenLines } from '../test/stand-in-screen-lines.js';
 import { type ConnectionPrincipal, createConnectionAuth } from './connection-auth.js';
 import { ServiceError } from './errors.js';
 import { createNotifier, type Notifier } from './notifier.js';
@@ -17,7 +16,7 @@ let agentIds: string[];
 beforeEach(async () => {
   h = openHarness();
   notifier = createNotifier();
-  ops = createThreadOps({ store: h.store, notifier, screenLines: standInScreenLines });
+  ops = createThreadOps({ store: h.store, notifier });
   const user = await seedUser(h.store);
   userId = user.id;
   const { token, agents } = await seedConnection(h.store, user.id, ['coach', 'cook']);
@@ -30,18 +29,14 @@ const personTap = (screenId: string, id: string, value: unknown) =>
   h.store.threads
     .getScreen(screenId)
     .then((screen) =>
-      createThreadCore({ store: h.store, notifier, screenLines: standInScreenLines }).recordTap(
+      createThreadCore({ store: h.store, notifier }).recordTap(
         screen!,
         { id, value },
         { via: 'app', handled: false },
       ),
     );
 const personSay = (agentId: string, text: string) =>
-  createThreadCore({ store: h.store, notifier, screenLines: standInScreenLines }).appendPersonText(
-    userId,
-    agentId,
-    text,
-  );
+  createThreadCore({ store: h.store, notifier }).appendPersonText(userId, agentId, text);
 
 async function rejects(p: Promise<unknown>, code: string) {
   const err = await p.then(
@@ -100,7 +95,8 @@ describe('show', () => {
 
   it('refuses lines that do not parse with the parser message and writes nothing', async () => {
     const e = await rejects(ops.show(principal, { lines: 'timer 1m ok\nbogus thing' }), 'INVALID_LINES');
-    expect(e.message).toBe('line 2: unknown component');
+    expect(e.message).toMatch(/^line 2: unknown component 'bogus'/);
+    expect(e.details).toEqual([expect.objectContaining({ code: 'UNKNOWN_COMPONENT', line: 2 })]);
     expect(await h.store.threads.page({ agentId: agentIds[0]!, userId, limit: 5 })).toEqual([]);
     await rejects(ops.show(principal, { lines: '   ' }), 'INVALID_INPUT');
   });
@@ -132,7 +128,7 @@ describe('tap', () => {
       event: { id: 'lunch', value: 'Pasta', preset: 'fake', line: 'forged' },
     });
     expect(r.line).toBe(
-      `[svc] lunch choose value=Pasta\n${JSON.stringify({ id: 'lunch', preset: 'choose', value: 'Pasta', screen: screen_id })}`,
+      `[svc] lunch choose choice=Pasta\n${JSON.stringify({ id: 'lunch', preset: 'choose', value: 'Pasta', screen: screen_id })}`,
     );
     expect(r).toMatchObject({ echo: 'Pasta', handled: false });
     await rejects(ops.tap(principal, { screen_id, event: { id: 'dinner', value: 1 } }), 'NOT_ON_SCREEN');
@@ -231,5 +227,16 @@ describe('answers', () => {
     expect((await waiting).answers).toEqual([]);
     expect(Date.now() - t1).toBeLessThan(100);
     expect(notifier.listenerCount(userId)).toBe(0);
+  });
+});
+
+describe('quiet taps', () => {
+  it('writes a timer start and a checklist tick handled; they never reach answers', async () => {
+    const { screen_id } = await ops.show(principal, { lines: 'timer 5m Tea\nchecklist Pack Keys|Phone' });
+    await ops.tap(principal, { screen_id, event: { id: 'n1', value: 'start', seconds: 300 } });
+    await ops.tap(principal, { screen_id, event: { id: 'n2', value: { item: 'Keys', checked: true } } });
+    await ops.tap(principal, { screen_id, event: { id: 'n1', value: 'done', seconds: 300 } });
+    const { answers } = await ops.answers(principal, { screen_id });
+    expect(answers.map((a) => a.text.split('\n')[0])).toEqual(['[svc] n1 timer timer=done']);
   });
 });

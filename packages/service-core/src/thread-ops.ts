@@ -4,6 +4,7 @@ import { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
 import type { ConnectionPrincipal } from './connection-auth.js';
 import { ServiceError } from './errors.js';
 import type { AgentRecord, ScreenTap } from './records.js';
+import { defaultScreenLines } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -89,15 +90,15 @@ export interface ThreadOps {
  *
  * @example
  * ```ts
- * import * as screenLines from '@screen-service/screen-lines';
- * const ops = createThreadOps({ store, notifier, screenLines });
+ * const ops = createThreadOps({ store, notifier }); // parses with @screen-service/screen-lines
  * const principal = await auth.verify(req.headers.authorization);
  * const { screen_id } = await ops.show(principal, { lines: 'choose@lunch "Lunch?" Pasta|Salad' });
  * const { answers } = await ops.answers(principal, { screen_id, wait: 25, signal });
  * ```
  */
 export function createThreadOps(deps: ThreadDeps): ThreadOps {
-  const { store, notifier, screenLines } = deps;
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
   const core = createThreadCore(deps);
 
   const served = async (p: ConnectionPrincipal) =>
