@@ -43,7 +43,7 @@ export function client(base: string) {
   ): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: BodyInit | undefined;
+    let body: Uint8Array | string | undefined;
     if (opts.raw) {
       headers['content-type'] = opts.type ?? 'image/png';
       body = new Uint8Array(opts.raw);
