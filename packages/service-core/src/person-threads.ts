@@ -2,6 +2,7 @@
 // in-chat tap), attach photos, mark the thread open or closed (presence).
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
+import { ownAgent } from './own-agent.js';
 import type { AgentRecord, MessageRecord, PhotoRecord } from './records.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
@@ -65,15 +66,7 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
   const core = createThreadCore(deps);
   const newId = deps.newId ?? defaultNewId;
 
-  async function own(userId: string, agentId: string): Promise<AgentRecord> {
-    const a = await store.agents.get(agentId);
-    if (!a || a.userId !== userId) {
-      throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} in your account.`, {
-        field: 'agent_id',
-      });
-    }
-    return a;
-  }
+  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
 
   async function photoIds(userId: string, agentId: string, value: unknown): Promise<string[]> {
     if (value === undefined || value === null) return [];
