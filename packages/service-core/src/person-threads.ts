@@ -3,7 +3,7 @@
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import { ownAgent } from './own-agent.js';
-import type { AgentRecord, MessageRecord, PhotoRecord } from './records.js';
+import type { MessageRecord, PhotoRecord } from './records.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 
