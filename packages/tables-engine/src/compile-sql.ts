@@ -27,7 +27,10 @@ function filterSql(f: PlanFilter, column: string, params: CompiledQuery['params'
   if (f.value === null) return f.op === '=' ? `${column} IS NULL` : `${column} IS NOT NULL`;
   params.push(toSqlValue(f.value));
   if (f.op === '~') return `instr(lower(${column}), lower(?)) > 0`;
-  const left = f.byDay ? `substr(${column}, 1, 10)` : column;
+  let left = column;
+  if (f.byDay) left = `substr(${column}, 1, 10)`;
+  else if (f.type === 'date')
+    left = `(CASE WHEN length(${column}) = 10 THEN ${column} || 'T00:00' ELSE ${column} END)`;
   return `${left} ${f.op === '!=' ? '<>' : f.op} ?${collate(f.type)}`;
 }
 

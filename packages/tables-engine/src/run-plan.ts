@@ -21,6 +21,8 @@ function matches(row: PlanRow, f: PlanFilter): boolean {
   if (cell === null) return false;
   if (f.op === '~') return foldAscii(String(cell)).includes(foldAscii(String(f.value)));
   if (f.byDay) cell = String(cell).slice(0, 10);
+  // A day without a time counts as its midnight when compared with a day and time.
+  else if (f.type === 'date' && String(cell).length === 10) cell = `${cell}T00:00`;
   const c = compareValues(cell, f.value, f.type);
   switch (f.op) {
     case '=':
