@@ -56,13 +56,14 @@ export function drop(name: string): OpLine {
 
 let ids = 0;
 
+/** Where clauses as `[Col, op, value]`. */
+export type Where = [string, QueryProps['where'][number]['op'], Plain][];
+
+/** Query props with plain where clauses. */
+export type QueryInput = Partial<Omit<QueryProps, 'where'>> & { where?: Where };
+
 /** `query table ...` with props filled with the parser's defaults. */
-export function query(
-  name: string,
-  props: Partial<Omit<QueryProps, 'where'>> & {
-    where?: [string, QueryProps['where'][number]['op'], Plain][];
-  } = {},
-): OpLine {
+export function query(name: string, props: QueryInput = {}): OpLine {
   const { where = [], ...rest } = props;
   const full: QueryProps = {
     table: name,

@@ -9,7 +9,7 @@ import {
   runOps,
   type TableStore,
 } from '../src/index.js';
-import { drop, put, query, sort, table } from './ops.js';
+import { drop, put, query, sort, table, type Where } from './ops.js';
 
 /** How a store joins the suite. */
 export interface StoreConformanceOptions {
@@ -301,8 +301,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
       });
 
       it('where compares text without case, dates by day, and matches empty and filled', () => {
-        const notes = (where: Parameters<typeof query>[1]['where']) =>
-          rows(query('W', { where, cols: ['Note'] })).rows.map((r) => r[0]);
+        const notes = (where: Where) => rows(query('W', { where, cols: ['Note'] })).rows.map((r) => r[0]);
         expect(notes([['Note', '=', 'APPLE']])).toEqual(['Apple', 'apple']);
         expect(notes([['Note', '!=', 'apple']])).toEqual(['banana', 'cherry pie']);
         expect(notes([['Note', '~', 'PIE']])).toEqual(['cherry pie']);
@@ -327,7 +326,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
       });
 
       it('refuses where clauses that cannot run, with the reason in place of the view', () => {
-        const bad = (where: Parameters<typeof query>[1]['where']) => run([query('W', { where })]).results[0]!;
+        const bad = (where: Where) => run([query('W', { where })]).results[0]!;
         expect(bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'QUERY_INVALID' });
         expect(bad([['Weight', '~', 8]]).error).toBe('~ (contains) works on text; Weight is a number column');
         expect(bad([['Done', '>', true]]).code).toBe('QUERY_INVALID');

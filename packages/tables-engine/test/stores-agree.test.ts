@@ -132,13 +132,12 @@ function rounded(cells: Cell[][]): Cell[][] {
 let files = 0;
 const call = { owner: 'u', agent: 'a', now: new Date('2026-01-01T12:00:00Z'), timeZone: 'UTC' };
 
-function fill(
-  store: TableStore,
-  rows: fc.RecordValue<{ key: string | undefined; values: Partial<Record<Name, Cell>> }>[],
-) {
+function fill(store: TableStore, rows: { key: string | undefined; values: Partial<Record<Name, Cell>> }[]) {
   const ops = [table('R', 'T:text', 'N:number', 'D:date', 'B:bool')];
   for (const r of rows) {
-    const values = Object.fromEntries(Object.entries(r.values).map(([k, v]) => [k, lineValue(v ?? null)]));
+    const values = Object.fromEntries(
+      Object.entries(r.values).map(([k, v]) => [k, lineValue((v ?? null) as Cell)]),
+    );
     ops.push(put('R', r.key, values));
   }
   for (let i = 0; i < ops.length; i += 50) runOps(store, { ...call, ops: ops.slice(i, i + 50) });
