@@ -182,6 +182,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
       return entry;
     },
+    batch(fn) {
+      return fn();
+    },
     snapshot() {
       return {
         version: 1,

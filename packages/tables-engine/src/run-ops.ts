@@ -150,7 +150,6 @@ function runQuery(store: TableStore, op: QueryOp, ctx: WriteContext, rowsLeft: n
  */
 export function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }): LinesAnswer {
   const limits = checkCall(ctx);
-  const now = clock(ctx.now);
   const answer: LinesAnswer = { ok: [], failed: [], results: [], pending: [] };
   if (ctx.ops.length > limits.linesPerCall) {
     answer.failed.push({
@@ -163,6 +162,17 @@ export function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }):
     });
     return answer;
   }
+  store.batch(() => runEach(store, ctx, limits, answer));
+  return answer;
+}
+
+function runEach(
+  store: TableStore,
+  ctx: CallContext & { ops: OpLine[] },
+  limits: TableLimits,
+  answer: LinesAnswer,
+) {
+  const now = clock(ctx.now);
   let rowsLeft = limits.rowsPerCall;
   for (const { op, line } of ctx.ops) {
     const wctx: WriteContext = {
@@ -195,5 +205,4 @@ export function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }):
       });
     }
   }
-  return answer;
 }

@@ -76,9 +76,16 @@ function runTotals(rows: PlanRow[], plan: TotalsPlan): QueryRows {
   const groups = new Map<Cell, PlanRow[]>();
   const group = plan.group;
   if (!group) groups.set(null, rows);
+  // Many rows share a date; bucket each distinct date once.
+  const buckets = new Map<string, string>();
+  const bucketOf = (date: string, by: 'day' | 'week' | 'month') => {
+    let bucket = buckets.get(date);
+    if (bucket === undefined) buckets.set(date, (bucket = dateBucket(date, by)));
+    return bucket;
+  };
   for (const row of group ? rows : []) {
     let value = row.values[group!.col] ?? null;
-    if (value !== null && group!.by) value = dateBucket(String(value), group!.by);
+    if (value !== null && group!.by) value = bucketOf(String(value), group!.by);
     const list = groups.get(value);
     if (list) list.push(row);
     else groups.set(value, [row]);

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS te_tables (
   cols TEXT NOT NULL,
   next_row INTEGER NOT NULL DEFAULT 1,
   next_seq INTEGER NOT NULL DEFAULT 1,
+  row_count INTEGER NOT NULL DEFAULT 0,
   UNIQUE (owner, holder, name)
 );
 CREATE TABLE IF NOT EXISTS te_rows (
@@ -59,6 +60,7 @@ interface TableRow {
   cols: string;
   next_row: number;
   next_seq: number;
+  row_count: number;
 }
 
 interface PendingRow {
@@ -104,7 +106,10 @@ function pendingOf(r: PendingRow): PendingDelete {
  */
 export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOptions = {}): TableStore {
   const db: Db = typeof dbOrPath === 'string' ? new Database(dbOrPath) : dbOrPath;
-  if (typeof dbOrPath === 'string') db.pragma('journal_mode = WAL');
+  if (typeof dbOrPath === 'string') {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
   db.exec(SCHEMA);
   const cacheSize = options.statementCache ?? 200;
   const cache = new Map<string, Database.Statement>();
@@ -125,14 +130,12 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
       ref.name,
     ) as TableRow | undefined;
   const colsOf = (t: TableRow) => JSON.parse(t.cols) as SlotColumn[];
-  const countRows = (id: number) =>
-    (prepared('SELECT count(*) AS n FROM te_rows WHERE table_id = ?').get(id) as { n: number }).n;
   const infoOf = (t: TableRow): TableInfo => ({
     owner: t.owner,
     holder: t.holder,
     name: t.name,
     cols: publicCols(colsOf(t)),
-    rowCount: countRows(t.id),
+    rowCount: t.row_count,
   });
   const mustFind = (ref: TableRef) => {
     const t = findTable(ref);
@@ -228,11 +231,9 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
         prepared(
           `INSERT INTO te_rows (table_id, seq, key, ${SLOT_NAMES.join(', ')}) VALUES (?, ?, ?, ${SLOT_NAMES.map(() => '?').join(', ')})`,
         ).run(t.id, t.next_seq, assigned, ...cells);
-        prepared('UPDATE te_tables SET next_row = ?, next_seq = ? WHERE id = ?').run(
-          nextRow,
-          t.next_seq + 1,
-          t.id,
-        );
+        prepared(
+          'UPDATE te_tables SET next_row = ?, next_seq = ?, row_count = row_count + 1 WHERE id = ?',
+        ).run(nextRow, t.next_seq + 1, t.id);
         return assigned;
       });
     },
@@ -252,7 +253,12 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     deleteRow(ref, key) {
       const t = findTable(ref);
       if (!t) return false;
-      return prepared('DELETE FROM te_rows WHERE table_id = ? AND key = ?').run(t.id, key).changes > 0;
+      return transaction(() => {
+        if (prepared('DELETE FROM te_rows WHERE table_id = ? AND key = ?').run(t.id, key).changes === 0)
+          return false;
+        prepared('UPDATE te_tables SET row_count = row_count - 1 WHERE id = ?').run(t.id);
+        return true;
+      });
     },
     query(ref, plan: QueryPlan): QueryRows {
       const t = mustFind(ref);
@@ -283,6 +289,9 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
         'INSERT INTO te_pending (owner, holder, kind, tbl, key, line) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(p.owner, p.holder, p.kind, p.table, p.key ?? null, p.line);
       return { ...p, id: `p${result.lastInsertRowid}` };
+    },
+    batch(fn) {
+      return transaction(fn);
     },
     listPending(owner, holder) {
       const rows = (

@@ -41,6 +41,11 @@ export interface TableStore {
   /** Keeps a delete until the person taps; the store assigns the id. */
   addPending(pending: Omit<PendingDelete, 'id'>): PendingDelete;
   listPending(owner: string, holder?: string): PendingDelete[];
+  /**
+   * Runs a call's lines together for speed (one SQLite transaction). Each line is checked before it
+   * writes, so a refused line never needs a rollback; an unexpected throw undoes the whole batch.
+   */
+  batch<T>(fn: () => T): T;
   /** Removes and returns the pending delete, or undefined when it is gone. */
   takePending(owner: string, id: string): PendingDelete | undefined;
 }
