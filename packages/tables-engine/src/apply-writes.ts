@@ -1,9 +1,10 @@
 // Checks and applies one write line (table create, put, +delete, table drop) all or nothing.
+
+import type { DropOp, PutOp, TableOp } from '@screen-service/screen-lines';
 import { checkColumnName, checkKey, checkTableName } from './check-names.js';
 import type { TablesErrorCode } from './errors.js';
 import { fitValue } from './fit-value.js';
 import type { TableLimits } from './limits.js';
-import type { DropOp, PutOp, TableOp } from './line-ops.js';
 import type { Cell, Column, TableRef } from './model.js';
 import type { PendingDelete, TableStore } from './store.js';
 

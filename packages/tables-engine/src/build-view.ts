@@ -1,5 +1,5 @@
 // Turns a query's answer into the view data the renderer draws: table, list, chart, stat or send card.
-import type { QueryProps } from './line-ops.js';
+import type { QueryProps } from '@screen-service/screen-lines';
 import type { Cell } from './model.js';
 import type { PlanOutput } from './query-plan.js';
 

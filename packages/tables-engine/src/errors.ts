@@ -21,6 +21,8 @@ export type TablesErrorCode =
   | 'LIMIT_ROWS_BACK'
   | 'LIMIT_QUERY_ROWS'
   | 'LINE_INVALID'
+  | 'LINE_NOT_TABLE'
+  | 'PARSE_ERROR'
   | 'PENDING_NOT_FOUND'
   | 'TIME_ZONE_INVALID'
   | 'OPTIONS_INVALID';

@@ -1,7 +1,8 @@
 // Fits a written value (LineValue) to its column type, the same way for puts and for where clauses.
+
+import type { LineValue } from '@screen-service/screen-lines';
 import { isDay, isDayTime } from './dates.js';
 import type { TablesErrorCode } from './errors.js';
-import type { LineValue } from './line-ops.js';
 import type { Cell, Column, ColumnType } from './model.js';
 import { resolveNow, resolveToday } from './time-zone.js';
 

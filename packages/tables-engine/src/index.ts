@@ -15,7 +15,6 @@ export {
 export { isTablesError, TablesError, type TablesErrorCode } from './errors.js';
 export { convertCell, type FitContext, type FitResult, fitValue } from './fit-value.js';
 export { DEFAULT_LIMITS, type TableLimits } from './limits.js';
-export type { DropOp, LineValue, PutOp, QueryOp, QueryProps, TableOp } from './line-ops.js';
 export {
   createMemoryStore,
   type MemorySnapshot,
@@ -36,6 +35,7 @@ export type {
   TotalsPlan,
   WhereOp,
 } from './query-plan.js';
+export { type RunLinesOptions, runLines } from './run-lines.js';
 export {
   type CallContext,
   type LineFailure,
@@ -44,6 +44,7 @@ export {
   type OpLine,
   type PendingAnswer,
   pendingPrompt,
+  type QueryOp,
   type QueryResult,
   runOps,
 } from './run-ops.js';

@@ -1,8 +1,9 @@
 // Checks a query's props against its table and builds the QueryPlan; every reason is one a model can act on.
+
+import type { QueryProps } from '@screen-service/screen-lines';
 import type { TablesErrorCode } from './errors.js';
 import { fitValue, writtenText } from './fit-value.js';
 import type { TableLimits } from './limits.js';
-import type { QueryProps } from './line-ops.js';
 import type { Column, ColumnType } from './model.js';
 import type { PlanAggregate, PlanFilter, PlanOutput, QueryPlan } from './query-plan.js';
 

@@ -1,10 +1,11 @@
 // The tables call on parsed ops: writes, queries and pending deletes, answered as doc3 "Answer for lines".
+
+import type { DropOp, PutOp, QueryProps, TableOp } from '@screen-service/screen-lines';
 import { applyWrite, type WriteContext } from './apply-writes.js';
 import { buildView, type QueryView } from './build-view.js';
 import type { TablesErrorCode } from './errors.js';
 import { TablesError } from './errors.js';
 import { DEFAULT_LIMITS, type TableLimits } from './limits.js';
-import type { DropOp, PutOp, QueryOp, TableOp } from './line-ops.js';
 import type { Cell } from './model.js';
 import { planQuery } from './plan-query.js';
 import type { PlanOutput } from './query-plan.js';
@@ -21,6 +22,15 @@ export interface CallContext {
   timeZone: string;
   /** Overrides of doc3's limits (phone limits may grow). */
   limits?: Partial<TableLimits>;
+}
+
+/** A `query` line as the parser gives it. */
+export interface QueryOp {
+  op: 'add';
+  preset: 'query';
+  id: string;
+  props: QueryProps;
+  group?: string;
 }
 
 /** A table op with the line it came from. */

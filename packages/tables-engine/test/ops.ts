@@ -1,5 +1,6 @@
 // Test helpers that build table ops the way the screen-lines parser types them, without writing lines.
-import type { DropOp, LineValue, OpLine, PutOp, QueryOp, QueryProps, TableOp } from '../src/index.js';
+import type { DropOp, LineValue, PutOp, QueryProps, TableOp } from '@screen-service/screen-lines';
+import type { OpLine, QueryOp } from '../src/index.js';
 
 type Plain = number | string | boolean | null | LineValue;
 

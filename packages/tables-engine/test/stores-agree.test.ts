@@ -2,15 +2,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LineValue, QueryProps } from '@screen-service/screen-lines';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type Cell,
   createMemoryStore,
   DEFAULT_LIMITS,
-  type LineValue,
   planQuery,
-  type QueryProps,
   runOps,
   type TableStore,
 } from '../src/index.js';
