@@ -80,7 +80,10 @@ function runTotals(rows: PlanRow[], plan: TotalsPlan): QueryRows {
   const buckets = new Map<string, string>();
   const bucketOf = (date: string, by: 'day' | 'week' | 'month') => {
     let bucket = buckets.get(date);
-    if (bucket === undefined) buckets.set(date, (bucket = dateBucket(date, by)));
+    if (bucket === undefined) {
+      bucket = dateBucket(date, by);
+      buckets.set(date, bucket);
+    }
     return bucket;
   };
   for (const row of group ? rows : []) {
