@@ -1,5 +1,12 @@
 // Test helpers that build table ops the way the screen-lines parser types them, without writing lines.
-import type { DropOp, LineValue, PutOp, QueryProps, TableOp } from '@screen-service/screen-lines';
+import {
+  type DropOp,
+  type LineValue,
+  type PutOp,
+  parse,
+  type QueryProps,
+  type TableOp,
+} from '@screen-service/screen-lines';
 import type { OpLine, QueryOp } from '../src/index.js';
 
 type Plain = number | string | boolean | null | LineValue;
@@ -63,20 +70,12 @@ export type Where = [string, QueryProps['where'][number]['op'], Plain][];
 /** Query props with plain where clauses. */
 export type QueryInput = Partial<Omit<QueryProps, 'where'>> & { where?: Where };
 
-/** `query table ...` with props filled with the parser's defaults. */
+/** `query table ...`: the parser's props for a bare query, with `props` laid over them. */
 export function query(name: string, props: QueryInput = {}): OpLine {
   const { where = [], ...rest } = props;
+  const parsed = parse(`query ${name}`).ops[0] as unknown as QueryOp;
   const full: QueryProps = {
-    table: name,
-    sort: [],
-    cols: [],
-    y: [],
-    sum: [],
-    avg: [],
-    min: [],
-    max: [],
-    count: false,
-    as: 'table',
+    ...parsed.props,
     ...rest,
     where: where.map(([col, op, value]) => ({ col, op, value: lv(value) })),
   };

@@ -384,6 +384,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         const single = rows(query('W', { avg: ['Weight'], where: [['Note', '=', 'nobody']], count: true }));
         expect(single.rows).toEqual([[null, 0]]);
         expect(single.cols).toEqual(['Weight', 'Count']);
+        const kept = rows(
+          query('W', { group: { col: 'Done' }, sum: ['Weight'], count: true, cols: ['Count', 'Done'] }),
+        );
+        expect(kept.cols).toEqual(['Count', 'Done']);
+        expect(kept.rows).toEqual([
+          [1, false],
+          [1, true],
+          [2, null],
+        ]);
       });
 
       it('groups by day, week (Monday) and month across a year boundary, sorted on output columns', () => {
@@ -456,6 +465,23 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           unit: 'kg',
           max: 90,
           stack: false,
+        });
+        const stacked = rows(
+          query('W', {
+            as: 'chart',
+            cols: ['Note', 'Weight'],
+            y: ['Weight'],
+            chart: { min: 50, stack: true, unit: 'lb' },
+          }),
+        ).view;
+        expect(stacked).toMatchObject({
+          kind: 'chart',
+          type: 'line',
+          x: 'Note',
+          y: ['Weight'],
+          unit: 'lb',
+          min: 50,
+          stack: true,
         });
         expect(run([query('W', { as: 'chart', cols: ['Note'] })]).results[0]!.code).toBe('QUERY_INVALID');
       });
