@@ -72,6 +72,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   const seen = new Set<string>();
   const chart: NonNullable<QueryProps['chart']> = {};
   const title: string[] = [];
+  let boundAt: number | undefined;
   for (let i = 1; i < terms.length; i++) {
     const term = terms[i]!;
     const raw = source.slice(term.start, term.end);
@@ -131,8 +132,10 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
         break;
       case 'min':
       case 'max':
-        if (isNumber) chart[name] = Number(text);
-        else props[name] = columnList(value, source, term, name, false);
+        if (isNumber) {
+          chart[name] = Number(text);
+          boundAt ??= term.start;
+        } else props[name] = columnList(value, source, term, name, false);
         break;
       case 'cols':
       case 'sum':

@@ -132,6 +132,7 @@ export function formatLineValue(value: LineValue): string {
 
 /** Prints a number in plain decimal (never exponent notation, which the tokenizer would not read as a number). */
 export function formatNumber(n: number): string {
+  if (Object.is(n, -0)) return '-0';
   const s = String(n);
   if (!s.includes('e')) return s;
   if (Math.abs(n) >= 1) return BigInt(n).toString();

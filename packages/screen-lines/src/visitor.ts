@@ -174,21 +174,25 @@ class LinesVisitor extends BaseVisitor {
         return { op: 'end', id };
       }
       case 'group': {
-        const id = this.claimId(explicitId, at, () => `g${this.groups}`);
+        const op = readGroupLine(
+          this.claimId(explicitId, at, () => `g${this.groups}`),
+          args,
+          source,
+        );
+        // Counters move only for lines that land, so ids do not depend on refused lines (format round-trips).
         this.groups++;
-        const op = readGroupLine(id, args, source);
-        this.openGroup = id;
+        this.openGroup = op.id;
         return op;
       }
     }
     const spec = componentOf(name);
     if (!spec) return unknownComponent(name, first.startOffset);
-    const index = this.counter++;
-    const id = this.claimId(explicitId, at, () => `n${index}`);
     const props =
       name === 'query'
         ? (readQuery(args, source, head.end) as unknown as Record<string, unknown>)
         : checkProps(spec, readComponentArgs(spec, args, source), head.start);
+    const id = this.claimId(explicitId, at, () => `n${this.counter}`);
+    this.counter++;
     this.presets.set(id, { preset: name, props });
     const op: Op = { op: 'add', preset: name, id, props };
     if (this.openGroup !== undefined) op.group = this.openGroup;
