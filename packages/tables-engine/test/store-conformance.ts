@@ -589,6 +589,22 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         expect(owner.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES']);
       });
 
+      it('holds 5,000 rows and refuses the next one; keys of 64 and names of 32 characters fit', () => {
+        run([table('W', 'A:number')]);
+        for (let i = 0; i < 100; i++)
+          run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
+        expect(store.getTable(REF)!.rowCount).toBe(5000);
+        const answer = run([
+          put('W', undefined, { A: 1 }),
+          put('W', 'k'.repeat(64), { A: 1 }),
+          put('W', 'r5000', { A: -1 }),
+          table('T'.repeat(32), 'A:text'),
+        ]);
+        expect(answer.failed.map((f) => f.code)).toEqual(['LIMIT_ROWS', 'LIMIT_ROWS']);
+        expect(answer.ok.map((o) => o.key ?? o.table)).toEqual(['r5000', 'T'.repeat(32)]);
+        expect(store.getRow(REF, 'r5000')!.values.A).toBe(-1);
+      });
+
       it('hands back at most 500 rows per call', () => {
         run([table('W', 'A:number')]);
         for (let i = 0; i < 6; i++)
