@@ -242,9 +242,12 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     insertRow(ref, key, values) {
       return transaction(() => {
         const t = mustFind(ref);
+        const taken = prepared('SELECT 1 FROM te_rows WHERE table_id = ? AND key = ?');
+        if (key !== undefined && taken.get(t.id, key)) {
+          throw new TablesError('KEY_INVALID', `row ${key} already exists in ${ref.name}; update it instead`);
+        }
         let assigned = key;
         let nextRow = t.next_row;
-        const taken = prepared('SELECT 1 FROM te_rows WHERE table_id = ? AND key = ?');
         while (assigned === undefined || (key === undefined && taken.get(t.id, assigned))) {
           assigned = `r${nextRow++}`;
         }

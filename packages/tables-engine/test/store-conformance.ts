@@ -225,6 +225,26 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
+      it('store calls on a missing table or an existing key are refused', () => {
+        weights();
+        expect(() => store.insertRow(REF, 'r1', {})).toThrow(
+          expect.objectContaining({ code: 'KEY_INVALID' }),
+        );
+        const gone = { ...REF, name: 'Gone' };
+        expect(() => store.insertRow(gone, undefined, {})).toThrow(
+          expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
+        );
+        const plan = { kind: 'rows', where: [], cols: [], sort: [], limit: 5, output: [] } as const;
+        expect(() => store.query(gone, { ...plan, where: [], cols: [], sort: [], output: [] })).toThrow(
+          expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
+        );
+        expect(store.updateRow(gone, 'r1', {})).toBe(false);
+        expect(store.deleteRow(gone, 'r1')).toBe(false);
+        expect(store.dropTable(gone)).toBe(false);
+        expect(store.getRow(REF, 'nope')).toBeUndefined();
+        expect(store.takePending('u1', 'p999')).toBeUndefined();
+      });
+
       it('checks names, columns and types', () => {
         const answer = run([
           table('9lives', 'A:text'),
