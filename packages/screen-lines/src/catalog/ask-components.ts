@@ -18,7 +18,7 @@ export const timerComponent: ComponentSpec = {
   defaults: { label: '' },
   limits: { seconds: 86_400, label: 120 },
   staged: true,
-  tapKey: 'state',
+  tapKey: 'timer',
   events: [
     ev('the person starts it', true, { id: 'n1', preset: 'timer', value: 'start', seconds: 300 }),
     ev('it runs out', false, { id: 'n1', preset: 'timer', value: 'done', seconds: 300 }),
