@@ -1,6 +1,6 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
 import type { IToken } from 'chevrotain';
-import { CHART_TYPES } from './catalog/components.js';
+import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
 import { lineLexer } from './lexer.js';
@@ -83,8 +83,8 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
       else fail('UNKNOWN_FLAG', term.start, `query has no flag +${flag} (flags: +count, +stack)`);
       continue;
     }
-    const next = terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
-    if (raw === 'as' && (QUERY_VIEWS as readonly string[]).includes(next)) {
+    const next = raw === 'as' && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
+    if (next !== '' && (QUERY_VIEWS as readonly string[]).includes(next)) {
       once(seen, 'as', term);
       props.as = next as QueryProps['as'];
       i++;

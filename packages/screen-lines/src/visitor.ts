@@ -5,8 +5,9 @@ import { readComponentArgs } from './component-args.js';
 import type { ParseError } from './errors.js';
 import { LineFault } from './fault.js';
 import { BaseVisitor } from './grammar.js';
+import { OpenQuote } from './lexer.js';
 import { ID_PATTERN, RESERVED_ID } from './names.js';
-import type { Op } from './ops.js';
+import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
 import { readPutLine, readTableLine } from './table-words.js';
@@ -40,7 +41,10 @@ class LinesVisitor extends BaseVisitor {
   private openGroup: string | undefined;
   private fenced = false;
   private inFence: 'svc' | 'other' | undefined;
+  private byId = new Map<string, AddOp>();
+  private indexed = 0;
   private lineNo = 1;
+  private firstLine = 1;
   private lineStart = 0;
   private lineEnd = 0;
 
@@ -49,18 +53,34 @@ class LinesVisitor extends BaseVisitor {
     this.validateVisitor();
   }
 
-  run(cst: CstNode, source: string, options: VisitOptions): VisitResult {
-    this.source = source;
+  /** Starts a parse of `text` (read next as one or more chunks of whole lines). */
+  begin(text: string, options: VisitOptions): void {
     this.result = { ops: [], errors: [], spans: [] };
     this.options = options;
     this.written = new Set();
+    this.byId = new Map();
+    this.indexed = 0;
     this.counter = options.idStart ?? 1;
     this.groups = 1;
     this.openGroup = undefined;
-    this.fenced = source.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
+    this.fenced = text.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(text);
     this.inFence = undefined;
+  }
+
+  /** Reads one chunk of whole lines whose first line is `firstLine` of the text; returns its line breaks. */
+  chunk(cst: CstNode, source: string, firstLine: number): number {
+    this.source = source;
+    this.firstLine = firstLine;
     this.visit(cst);
-    return this.result;
+    return (cst.children.Newline as IToken[] | undefined)?.length ?? 0;
+  }
+
+  /** Ends the parse and hands back what it produced. */
+  end(): VisitResult {
+    const result = this.result;
+    this.result = { ops: [], errors: [], spans: [] };
+    this.source = '';
+    return result;
   }
 
   /** Walks the lines, tracking line numbers and bounds from the Newline tokens (no second scan of the text). */
@@ -74,7 +94,7 @@ class LinesVisitor extends BaseVisitor {
         start = breaks[k]!.startOffset + breaks[k]!.image.length;
         k++;
       }
-      this.lineNo = k + 1;
+      this.lineNo = this.firstLine + k;
       this.lineStart = start;
       this.lineEnd = k < breaks.length ? breaks[k]!.startOffset : this.source.length;
       this.visit(line);
@@ -134,18 +154,15 @@ class LinesVisitor extends BaseVisitor {
       const id = this.checkId(name.slice(1), first.startOffset);
       return readPatch(id, args, source, head.end, this.earlier(id));
     }
-    if (name !== 'text' && name !== 'math') {
-      for (const term of terms) {
-        for (const token of term.tokens) {
-          if (token.tokenType.name === 'OpenQuote') {
-            throw new LineFault(
-              'UNTERMINATED_QUOTE',
-              token.startOffset,
-              'this quote never closes; end it with " (write \\" for a quote inside quotes)',
-            );
-          }
-        }
-      }
+    // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
+    const lastTerm = terms[terms.length - 1]!;
+    const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
+    if (last.tokenType === OpenQuote && name !== 'text' && name !== 'math') {
+      throw new LineFault(
+        'UNTERMINATED_QUOTE',
+        last.startOffset,
+        'this quote never closes; end it with " (write \\" for a quote inside quotes)',
+      );
     }
     if (head.tokens.length > 2 || (at && at.tokenType.name !== 'At')) {
       return unknownComponent(source.slice(head.start, head.end), head.start);
@@ -242,14 +259,17 @@ class LinesVisitor extends BaseVisitor {
     return id;
   }
 
-  /** The component written earlier in this text under `id`, if any (patch lines are rare: a backward scan will do). */
-  private earlier(id: string): { preset: string; props: Record<string, unknown> } | undefined {
+  /**
+   * The component written earlier in this text under `id`, if any. The index is built lazily, only once a patch
+   * line asks, and extended as it goes (linear overall, and free for screens without patches).
+   */
+  private earlier(id: string): AddOp | undefined {
     const ops = this.result.ops;
-    for (let i = ops.length - 1; i >= 0; i--) {
-      const op = ops[i]!;
-      if (op.op === 'add' && op.id === id) return op;
+    for (; this.indexed < ops.length; this.indexed++) {
+      const op = ops[this.indexed]!;
+      if (op.op === 'add') this.byId.set(op.id, op);
     }
-    return undefined;
+    return this.byId.get(id);
   }
 }
 
