@@ -44,7 +44,8 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
     { name: 'screen-service', title: 'Screen Service', version: options.version ?? '0.1.0' },
     {
       instructions: texts.instructions,
-      capabilities: { tools: {}, prompts: {}, resources: {} },
+      // logging: clients may set a level; this server sends no log messages (stateless, JSON answers only).
+      capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
     },
   );
   const toolDeps = options.stopping
