@@ -71,6 +71,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
   });
   const photoLinks = photos.links;
   const pairing = createPairing({ store, now });
+  const stopping = new AbortController();
   return {
     config,
     store,
@@ -85,10 +86,10 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     pairing,
     agents: createPersonAgents({ store, pairing, notifier, now }),
     threads: createPersonThreads({ store, notifier, now, photoLinks }),
-    threadOps: createThreadOps({ store, notifier, now, photoLinks }),
+    threadOps: createThreadOps({ store, notifier, now, photoLinks, shutdown: stopping.signal }),
     connectionAuth: createConnectionAuth({ store, expectKind: 'mcp', now }),
     photos,
     mcpUrl: `${config.baseUrl}/functions/v1/svc-mcp`,
-    stopping: new AbortController(),
+    stopping,
   };
 }

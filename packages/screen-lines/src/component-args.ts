@@ -141,7 +141,10 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       const next = spec.slots[index + 1];
       let end = terms.length;
       if (next) {
-        const found = terms.findIndex((t, k) => k >= i && startsSlot(next, t, source));
+        let found = terms.findIndex((t, k) => k >= i && startsSlot(next, t, source));
+        // `A | B`: the word before a spaced-out pipe already belongs to the options.
+        if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.tokenType.name === 'Pipe')
+          found--;
         // With no obvious start of the next slot, a following options slot takes the last term.
         end =
           found >= 0

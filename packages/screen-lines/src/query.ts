@@ -72,6 +72,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   const seen = new Set<string>();
   const chart: NonNullable<QueryProps['chart']> = {};
   const title: string[] = [];
+  let boundAt: number | undefined;
   for (let i = 1; i < terms.length; i++) {
     const term = terms[i]!;
     const raw = source.slice(term.start, term.end);
@@ -131,8 +132,10 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
         break;
       case 'min':
       case 'max':
-        if (isNumber) chart[name] = Number(text);
-        else props[name] = columnList(value, source, term, name, false);
+        if (isNumber) {
+          chart[name] = Number(text);
+          boundAt ??= term.start;
+        } else props[name] = columnList(value, source, term, name, false);
         break;
       case 'cols':
       case 'sum':
@@ -179,7 +182,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   if ((chart.min !== undefined || chart.max !== undefined) && props.as !== 'chart') {
     fail(
       'BAD_AGGREGATE',
-      tableTerm.start,
+      boundAt ?? tableTerm.start,
       'query min=/max= take column names; a number is an axis bound and needs as chart',
     );
   }
@@ -251,11 +254,9 @@ function readWhere(value: IToken[], source: string, term: Term): QueryProps['whe
     }
     checkColumnName(col.image, offset, 'query where=', true);
     const rest = tokens.slice(2);
-    const parsed = lineValueOf(text, rest[0]?.tokenType.name === 'Space' ? [] : rest);
-    if (
-      rest[0]?.tokenType.name === 'Space' ||
-      (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')
-    ) {
+    const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
+    const parsed = lineValueOf(text, rest);
+    if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
       fail('BAD_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
     }
     return { col: col.image, op: op.image as WhereOperator, value: parsed };

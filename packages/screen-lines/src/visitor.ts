@@ -10,7 +10,7 @@ import type { Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
 import { readPutLine, readTableLine } from './table-words.js';
-import { type Term, termOf } from './terms.js';
+import { type Term, termsOf } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
 import { checkProps, unknownComponent } from './validate.js';
 
@@ -31,17 +31,18 @@ const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
 class LinesVisitor extends BaseVisitor {
   private source = '';
-  private lineStarts: number[] = [0];
-  private cursor = 0;
   private result: VisitResult = { ops: [], errors: [], spans: [] };
   private options: VisitOptions = {};
-  private ids = new Set<string>();
-  private presets = new Map<string, { preset: string; props: Record<string, unknown> }>();
+  /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
+  private written = new Set<string>();
   private counter = 1;
   private groups = 1;
   private openGroup: string | undefined;
   private fenced = false;
   private inFence: 'svc' | 'other' | undefined;
+  private lineNo = 1;
+  private lineStart = 0;
+  private lineEnd = 0;
 
   constructor() {
     super();
@@ -50,44 +51,50 @@ class LinesVisitor extends BaseVisitor {
 
   run(cst: CstNode, source: string, options: VisitOptions): VisitResult {
     this.source = source;
-    this.lineStarts = lineStartsOf(source);
-    this.cursor = 0;
     this.result = { ops: [], errors: [], spans: [] };
     this.options = options;
-    this.ids = new Set();
-    this.presets = new Map();
+    this.written = new Set();
     this.counter = options.idStart ?? 1;
     this.groups = 1;
     this.openGroup = undefined;
-    this.fenced = /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
+    this.fenced = source.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
     this.inFence = undefined;
     this.visit(cst);
     return this.result;
   }
 
-  document(ctx: { line?: CstNode[] }): void {
-    for (const line of ctx.line ?? []) this.visit(line);
+  /** Walks the lines, tracking line numbers and bounds from the Newline tokens (no second scan of the text). */
+  document(ctx: { line?: CstNode[]; Newline?: IToken[] }): void {
+    const breaks = ctx.Newline ?? [];
+    let k = 0;
+    let start = 0;
+    for (const line of ctx.line ?? []) {
+      const first = (line.children.Atom as IToken[])[0]!.startOffset;
+      while (k < breaks.length && breaks[k]!.startOffset < first) {
+        start = breaks[k]!.startOffset + breaks[k]!.image.length;
+        k++;
+      }
+      this.lineNo = k + 1;
+      this.lineStart = start;
+      this.lineEnd = k < breaks.length ? breaks[k]!.startOffset : this.source.length;
+      this.visit(line);
+    }
   }
 
-  line(ctx: { term?: CstNode[] }): void {
-    const terms = (ctx.term ?? []).map((node) => termOf(node.children.Atom as IToken[]));
-    if (terms.length === 0) return;
+  line(ctx: { Atom: IToken[] }): void {
+    const terms = termsOf(ctx.Atom);
     const head = terms[0]!;
     if (head.tokens[0]!.tokenType.name === 'Fence') {
       this.fence(head);
       return;
     }
     if (this.fenced ? this.inFence !== 'svc' : this.inFence !== undefined) return;
-    const lineNo = this.lineOf(head.start);
+    const lineNo = this.lineNo;
     try {
-      const op = this.readLine(head, terms.slice(1));
+      const op = this.readLine(head, terms);
       if (op) {
         this.result.ops.push(op);
-        const start = this.lineStarts[lineNo - 1]!;
-        this.result.spans.push({
-          line: lineNo,
-          text: this.source.slice(start, lineEndOf(this.source, start)),
-        });
+        this.result.spans.push({ line: lineNo, text: this.source.slice(this.lineStart, this.lineEnd) });
       }
     } catch (error) {
       const fault =
@@ -98,7 +105,7 @@ class LinesVisitor extends BaseVisitor {
               head.start,
               `could not read this line (${String(error)}); please report it`,
             );
-      const column = fault.offset - this.lineStarts[this.lineOf(fault.offset) - 1]! + 1;
+      const column = Math.max(1, fault.offset - this.lineStart + 1);
       this.result.errors.push({
         code: fault.code,
         line: lineNo,
@@ -107,8 +114,6 @@ class LinesVisitor extends BaseVisitor {
       });
     }
   }
-
-  term(): void {}
 
   private fence(head: Term): void {
     const image = head.tokens[0]!.image;
@@ -119,22 +124,28 @@ class LinesVisitor extends BaseVisitor {
     this.inFence = SVC_FENCE.test(image) ? 'svc' : 'other';
   }
 
-  private readLine(head: Term, args: Term[]): Op | undefined {
+  private readLine(head: Term, terms: Term[]): Op | undefined {
     const first = head.tokens[0]!;
     const name = first.image;
     const at = head.tokens[1];
     const source = this.source;
+    const args = terms.slice(1);
     if (first.tokenType.name === 'At' && head.tokens.length === 1) {
       const id = this.checkId(name.slice(1), first.startOffset);
-      return readPatch(id, args, source, head.end, this.presets.get(id));
+      return readPatch(id, args, source, head.end, this.earlier(id));
     }
-    const quoteAt = [head, ...args].flatMap((t) => t.tokens).find((t) => t.tokenType.name === 'OpenQuote');
-    if (quoteAt && name !== 'text' && name !== 'math') {
-      throw new LineFault(
-        'UNTERMINATED_QUOTE',
-        quoteAt.startOffset,
-        'this quote never closes; end it with " (write \\" for a quote inside quotes)',
-      );
+    if (name !== 'text' && name !== 'math') {
+      for (const term of terms) {
+        for (const token of term.tokens) {
+          if (token.tokenType.name === 'OpenQuote') {
+            throw new LineFault(
+              'UNTERMINATED_QUOTE',
+              token.startOffset,
+              'this quote never closes; end it with " (write \\" for a quote inside quotes)',
+            );
+          }
+        }
+      }
     }
     if (head.tokens.length > 2 || (at && at.tokenType.name !== 'At')) {
       return unknownComponent(source.slice(head.start, head.end), head.start);
@@ -174,22 +185,21 @@ class LinesVisitor extends BaseVisitor {
         return { op: 'end', id };
       }
       case 'group': {
-        const id = this.claimId(explicitId, at, () => `g${this.groups}`);
+        const op = readGroupLine(this.claimId(explicitId, at, 'g', this.groups), args, source);
+        // Counters move only for lines that land, so ids do not depend on refused lines (format round-trips).
         this.groups++;
-        const op = readGroupLine(id, args, source);
-        this.openGroup = id;
+        this.openGroup = op.id;
         return op;
       }
     }
     const spec = componentOf(name);
     if (!spec) return unknownComponent(name, first.startOffset);
-    const index = this.counter++;
-    const id = this.claimId(explicitId, at, () => `n${index}`);
     const props =
       name === 'query'
         ? (readQuery(args, source, head.end) as unknown as Record<string, unknown>)
         : checkProps(spec, readComponentArgs(spec, args, source), head.start);
-    this.presets.set(id, { preset: name, props });
+    const id = this.claimId(explicitId, at, 'n', this.counter);
+    this.counter++;
     const op: Op = { op: 'add', preset: name, id, props };
     if (this.openGroup !== undefined) op.group = this.openGroup;
     return op;
@@ -206,57 +216,41 @@ class LinesVisitor extends BaseVisitor {
     return id;
   }
 
-  private claimId(explicit: string | undefined, at: IToken | undefined, auto: () => string): string {
-    let id = auto();
-    if (explicit !== undefined) {
-      id = this.checkId(explicit, at!.startOffset);
-      if (RESERVED_ID.test(id)) {
-        throw new LineFault(
-          'RESERVED_ID',
-          at!.startOffset,
-          `@${id} looks like an automatic id (n1, g1, ...); pick a name like @lunch`,
-        );
-      }
+  private claimId(
+    explicit: string | undefined,
+    at: IToken | undefined,
+    prefix: string,
+    position: number,
+  ): string {
+    if (explicit === undefined) return `${prefix}${position}`;
+    const id = this.checkId(explicit, at!.startOffset);
+    if (RESERVED_ID.test(id)) {
+      throw new LineFault(
+        'RESERVED_ID',
+        at!.startOffset,
+        `@${id} looks like an automatic id (n1, g1, ...); pick a name like @lunch`,
+      );
     }
-    // Automatic ids are positional, so a written id can never take one (RESERVED_ID); only written ids can clash.
-    if (this.ids.has(id)) {
+    if (this.written.has(id)) {
       throw new LineFault(
         'DUPLICATE_ID',
-        at?.startOffset ?? 0,
+        at!.startOffset,
         `@${id} is used twice; every id on a screen must be different`,
       );
     }
-    this.ids.add(id);
+    this.written.add(id);
     return id;
   }
 
-  private lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    if (this.cursor >= starts.length || starts[this.cursor]! > offset) this.cursor = 0;
-    while (this.cursor + 1 < starts.length && starts[this.cursor + 1]! <= offset) this.cursor++;
-    return this.cursor + 1;
-  }
-}
-
-function lineStartsOf(source: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (source.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
+  /** The component written earlier in this text under `id`, if any (patch lines are rare: a backward scan will do). */
+  private earlier(id: string): { preset: string; props: Record<string, unknown> } | undefined {
+    const ops = this.result.ops;
+    for (let i = ops.length - 1; i >= 0; i--) {
+      const op = ops[i]!;
+      if (op.op === 'add' && op.id === id) return op;
     }
+    return undefined;
   }
-  return starts;
-}
-
-function lineEndOf(source: string, start: number): number {
-  for (let i = start; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10 || c === 13) return i;
-  }
-  return source.length;
 }
 
 /** The one visitor instance (its state is reset per run; parse is synchronous, so runs never overlap). */

@@ -4,6 +4,7 @@ import { type AgentView, colorFromName, slugify, toAgentView } from './agent-sta
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
+import { ownAgent } from './own-agent.js';
 import type { MintedCode, Pairing } from './pairing.js';
 import type { AgentRecord, ConnectorKind, ConnectorRecord } from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
@@ -77,15 +78,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
   const newId = options.newId ?? defaultNewId;
   const changed = (userId: string) => notifier?.publish({ type: 'agents', userId });
 
-  async function own(userId: string, agentId: string): Promise<AgentRecord> {
-    const a = await store.agents.get(agentId);
-    if (!a || a.userId !== userId) {
-      throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} in your account.`, {
-        field: 'agent_id',
-      });
-    }
-    return a;
-  }
+  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
   async function connectorsOf(userId: string) {
     return new Map((await store.connectors.listByUser(userId)).map((c) => [c.id, c]));
   }

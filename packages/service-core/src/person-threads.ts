@@ -2,7 +2,8 @@
 // in-chat tap), attach photos, mark the thread open or closed (presence).
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
-import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
+import { ownAgent } from './own-agent.js';
+import type { MessageRecord, PhotoRecord } from './records.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 
@@ -65,15 +66,7 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
   const core = createThreadCore(deps);
   const newId = deps.newId ?? defaultNewId;
 
-  async function own(userId: string, agentId: string): Promise<AgentRecord> {
-    const a = await store.agents.get(agentId);
-    if (!a || a.userId !== userId) {
-      throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} in your account.`, {
-        field: 'agent_id',
-      });
-    }
-    return a;
-  }
+  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
 
   async function photoIds(userId: string, agentId: string, value: unknown): Promise<string[]> {
     if (value === undefined || value === null) return [];
@@ -109,11 +102,7 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
     const screenIds = [
       ...new Set(rows.filter((r) => r.kind === 'screen' && r.screenId).map((r) => r.screenId!)),
     ];
-    const screens = new Map<string, ScreenRecord>();
-    for (const id of screenIds) {
-      const s = await store.threads.getScreen(id);
-      if (s) screens.set(id, s);
-    }
+    const screens = new Map((await store.threads.listScreens(screenIds)).map((sc) => [sc.id, sc]));
     const photos = await store.photos.listByMessage(rows.map((r) => r.id));
     const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
     return rows.map((r) => {
@@ -156,8 +145,11 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
       });
       if (query.before === undefined && rows.length > 0) {
         const newest = rows[0]!.seq;
-        await store.threads.markDelivered(key, newest, core.now());
-        await store.threads.markRead(key, newest);
+        // Reading the newest page marks it read; skip the writes when nothing new arrived.
+        if ((await store.threads.getState(key)).readSeq < newest) {
+          await store.threads.markDelivered(key, newest, core.now());
+          await store.threads.markRead(key, newest);
+        }
       }
       const oldestFirst = rows.reverse();
       return {

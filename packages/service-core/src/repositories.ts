@@ -160,6 +160,8 @@ export interface ThreadRepository {
     screen: NewScreen,
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
   getScreen(id: string): Promise<ScreenRecord | null>;
+  /** Screens by id (missing ids are left out). */
+  listScreens(ids: string[]): Promise<ScreenRecord[]>;
   getMessage(id: string): Promise<MessageRecord | null>;
   /**
    * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled

@@ -14,6 +14,8 @@ export interface ThreadDeps {
   screenLines?: ScreenLinesPort;
   now?: () => number;
   newId?: (prefix: string) => string;
+  /** Aborted when the process shuts down: waiting `answers` calls return [] at once. */
+  shutdown?: AbortSignal;
   /** Signed, expiring links for photos carried by answers (the server signs for 1 hour). */
   photoLinks?: (photos: PhotoRecord[]) => string[] | Promise<string[]>;
 }

@@ -240,3 +240,16 @@ describe('quiet taps', () => {
     expect(answers.map((a) => a.text.split('\n')[0])).toEqual(['[svc] n1 timer timer=done']);
   });
 });
+
+describe('shutdown', () => {
+  it('ends waiting answers at once when the process stops', async () => {
+    const stop = new AbortController();
+    const stoppable = createThreadOps({ store: h.store, notifier, shutdown: stop.signal });
+    const waiting = stoppable.answers(principal, { wait: 20 });
+    await new Promise((r) => setTimeout(r, 30));
+    const t0 = Date.now();
+    stop.abort();
+    expect((await waiting).answers).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(100);
+  });
+});

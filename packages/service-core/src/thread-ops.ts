@@ -192,7 +192,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         notifier,
         key,
         waitMs: wait * 1000,
-        signal: input.signal,
+        signal: anySignal(input.signal, deps.shutdown),
         claim: () => store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() }),
       });
       return { agent: toAgentRef(agent), answers: await core.toAnswers(rows) };
@@ -243,6 +243,11 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       };
     },
   };
+}
+
+function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((x): x is AbortSignal => x !== undefined);
+  return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
 /** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */

@@ -122,7 +122,7 @@ export const tapResult = z
 export const presenceBody = z.object({ open: z.boolean() }).meta({ id: 'Presence' });
 export const readBody = z.object({ seq: z.number().int().min(0) }).meta({ id: 'ReadMark' });
 export const photoCreated = z.object({ id, url: z.string() }).meta({ id: 'PhotoCreated' });
-export const photoQuery = z.object({ exp: z.string(), sig: z.string() });
+export const photoQuery = z.object({ exp: z.string().optional(), sig: z.string().optional() });
 
 export const connectionView = z
   .object({

@@ -144,3 +144,8 @@ export function isUniqueViolation(err: unknown, columns?: string): boolean {
   if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE') return false;
   return columns === undefined || (e.message ?? '').includes(columns);
 }
+
+/** The connector INSERT, shared by the connector repository and pairing's one-transaction claim. */
+export const INSERT_CONNECTOR_SQL = `INSERT INTO connectors
+  (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at)
+  VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt)`;

@@ -1,15 +1,12 @@
 // SQLite connectors (one per host machine or tool connection).
 import type { ConnectorRecord } from '../records.js';
 import type { ConnectorRepository } from '../repositories.js';
-import { type SqliteDb, toConnector } from './rows.js';
+import { INSERT_CONNECTOR_SQL, type SqliteDb, toConnector } from './rows.js';
 
 type Row = Record<string, unknown>;
 
 export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
-  const insert = db.prepare(
-    `INSERT INTO connectors (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at)
-     VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt)`,
-  );
+  const insert = db.prepare(INSERT_CONNECTOR_SQL);
   const byId = db.prepare('SELECT * FROM connectors WHERE id = ?');
   const byHash = db.prepare('SELECT * FROM connectors WHERE token_hash = ?');
   const byUser = db.prepare('SELECT * FROM connectors WHERE user_id = ? ORDER BY created_at, id');

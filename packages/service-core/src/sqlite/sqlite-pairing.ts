@@ -2,7 +2,7 @@
 import { ServiceError } from '../errors.js';
 import type { PairingCodeRecord } from '../records.js';
 import type { CompletePairing, PairingRepository } from '../repositories.js';
-import { isUniqueViolation, type SqliteDb, toPairingCode } from './rows.js';
+import { INSERT_CONNECTOR_SQL, isUniqueViolation, type SqliteDb, toPairingCode } from './rows.js';
 
 export function createSqlitePairing(db: SqliteDb): PairingRepository {
   const deleteUnused = db.prepare('DELETE FROM pairing_codes WHERE agent_id = ? AND used_at IS NULL');
@@ -18,10 +18,7 @@ export function createSqlitePairing(db: SqliteDb): PairingRepository {
   const claim = db.prepare(
     'UPDATE pairing_codes SET used_at = ?, connector_id = ? WHERE id = ? AND used_at IS NULL AND expires_at > ?',
   );
-  const insertConnector = db.prepare(
-    `INSERT INTO connectors (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at)
-     VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt)`,
-  );
+  const insertConnector = db.prepare(INSERT_CONNECTOR_SQL);
   const refTaken = db.prepare('SELECT 1 FROM agents WHERE connector_id = ? AND remote_ref = ? AND id <> ?');
   const bind = db.prepare(
     'UPDATE agents SET connector_id = ?, remote_ref = ?, kind = ?, updated_at = ? WHERE id = ?',

@@ -9,6 +9,9 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
      VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @createdAt)`,
   );
   const byId = db.prepare('SELECT * FROM photos WHERE id = ?');
+  const byMessages = db.prepare(
+    'SELECT * FROM photos WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id',
+  );
   const byUser = db.prepare('SELECT * FROM photos WHERE user_id = ? ORDER BY created_at, id');
   const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const attachAll = db.transaction((ids: string[], messageId: string) => {
@@ -25,11 +28,7 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
     },
     async listByMessage(messageIds) {
       if (messageIds.length === 0) return [];
-      const marks = messageIds.map(() => '?').join(', ');
-      const rows = db
-        .prepare(`SELECT * FROM photos WHERE message_id IN (${marks}) ORDER BY created_at, id`)
-        .all(...messageIds) as Record<string, unknown>[];
-      return rows.map(toPhoto);
+      return (byMessages.all(JSON.stringify(messageIds)) as Record<string, unknown>[]).map(toPhoto);
     },
     async listByUser(userId) {
       return (byUser.all(userId) as Record<string, unknown>[]).map(toPhoto);

@@ -17,6 +17,8 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   );
   const getScreen = db.prepare('SELECT * FROM screens WHERE id = ?');
   const getMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
+  // One prepared statement for any number of ids: the list travels as one JSON parameter.
+  const listScreens = db.prepare('SELECT * FROM screens WHERE id IN (SELECT value FROM json_each(?))');
   // One statement: SQLite runs it atomically, so concurrent callers never claim the same row.
   const claim = db.prepare(
     `UPDATE messages SET handled_at = @at
@@ -107,6 +109,10 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     async getScreen(id) {
       const r = getScreen.get(id) as Row | undefined;
       return r ? toScreen(r) : null;
+    },
+    async listScreens(ids) {
+      if (ids.length === 0) return [];
+      return (listScreens.all(JSON.stringify(ids)) as Row[]).map(toScreen);
     },
     async getMessage(id) {
       const r = getMessage.get(id) as Row | undefined;
