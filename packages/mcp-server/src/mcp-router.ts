@@ -28,8 +28,6 @@ export interface McpRouterOptions {
   rateLimit?: RateLimitOptions | RateLimiter;
   /** The in-chat renderer; without it `ui://svc/screen` is not served. */
   screenApp?: ScreenApp;
-  /** Aborted at shutdown: waiting svc_answers calls return at once. */
-  stopping?: AbortSignal;
   /** Largest POST body; default 1 MiB. */
   maxBodyBytes?: number;
   version?: string;
@@ -101,7 +99,6 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       ops: options.ops,
       ...(options.version ? { version: options.version } : {}),
       ...(options.screenApp ? { screenApp: options.screenApp } : {}),
-      ...(options.stopping ? { stopping: options.stopping } : {}),
     }),
   ).then((d) => {
     dispatcher = d;

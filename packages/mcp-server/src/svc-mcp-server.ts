@@ -25,8 +25,6 @@ export interface SvcMcpServerOptions {
   texts?: GuideTexts;
   /** Without it `ui://svc/screen` is not served (svc_show still names it; hosts fall back to text). */
   screenApp?: ScreenApp;
-  /** Aborted at shutdown: waiting svc_answers calls return at once. */
-  stopping?: AbortSignal;
 }
 
 /**
@@ -48,10 +46,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
       capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
     },
   );
-  const toolDeps = options.stopping
-    ? { ops: options.ops, texts, stopping: options.stopping }
-    : { ops: options.ops, texts };
-  registerThreadTools(server, toolDeps);
+  registerThreadTools(server, { ops: options.ops, texts });
 
   server.registerPrompt(
     'svc_guide',

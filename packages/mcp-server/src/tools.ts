@@ -23,8 +23,6 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export interface ToolDeps {
   ops: ThreadOps;
   texts: GuideTexts;
-  /** Aborted when the server shuts down: waiting svc_answers calls return at once. */
-  stopping?: AbortSignal;
 }
 
 /** The principal the HTTP layer verified; the dispatcher carries it in `authInfo.extra`. */
@@ -128,8 +126,8 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     },
     (args, extra) =>
       run(async () => {
-        const signal = deps.stopping ? AbortSignal.any([extra.signal, deps.stopping]) : extra.signal;
-        const r = await ops.answers(principalOf(extra), { ...args, signal });
+        // extra.signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+        const r = await ops.answers(principalOf(extra), { ...args, signal: extra.signal });
         return result(answersText(r), r);
       }),
   );

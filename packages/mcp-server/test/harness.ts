@@ -35,9 +35,9 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   const pairing = createPairing({ store });
   const agents = createPersonAgents({ store, pairing, notifier });
   const threads = createPersonThreads({ store, notifier });
-  const ops = createThreadOps({ store, notifier });
-  const auth = createConnectionAuth({ store, expectKind: 'mcp' });
   const stopping = new AbortController();
+  const ops = createThreadOps({ store, notifier, shutdown: stopping.signal });
+  const auth = createConnectionAuth({ store, expectKind: 'mcp' });
 
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +53,6 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
       ops,
       auth,
       mcpUrl,
-      stopping: stopping.signal,
       onError: (e) => errors.push(e),
       ...extra,
     }),
