@@ -169,10 +169,10 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         res.status(202).end();
         return;
       }
-      res
-        .status(200)
-        .type('application/json')
-        .send(JSON.stringify(parsed.batch ? answers : answers[0]));
+      // res.end, not res.send: Express would hash every answer for an ETag nobody revalidates.
+      res.statusCode = 200;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(parsed.batch ? answers : answers[0]));
     } catch (err) {
       if (err instanceof McpHttpError) {
         res.status(err.status).set(err.headers).json(err.body());
