@@ -274,3 +274,27 @@ describe('guide, prompt, resource, tool metadata', () => {
     expect(resources.map((r) => r.uri)).toEqual(['svc://guide']);
   });
 });
+
+describe('screenApp registration point', () => {
+  it('serves ui://svc/screen as an MCP App resource when the renderer HTML is given', async () => {
+    const withApp = await startStack({
+      screenApp: {
+        html: '<!doctype html><title>screen</title>',
+        resourceDomains: ['https://img.example.com'],
+      },
+    });
+    try {
+      const { token } = await withApp.newConnection('Apps');
+      const client = await withApp.connect(token);
+      const read = await client.readResource({ uri: 'ui://svc/screen' });
+      const content = read.contents[0] as { mimeType: string; text: string; _meta: Record<string, unknown> };
+      expect(content.mimeType).toBe('text/html;profile=mcp-app');
+      expect(content.text).toBe('<!doctype html><title>screen</title>');
+      expect(content._meta).toMatchObject({
+        ui: { csp: { connectDomains: [], resourceDomains: ['https://img.example.com'] } },
+      });
+    } finally {
+      await withApp.close();
+    }
+  });
+});
