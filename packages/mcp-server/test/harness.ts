@@ -17,6 +17,7 @@ import {
   createSqliteStore,
   createThreadOps,
   newId,
+  type SqliteDb,
 } from '@screen-service/service-core';
 import Database from 'better-sqlite3';
 import express from 'express';
@@ -26,7 +27,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-'));
-  const db = new Database(path.join(dir, 'svc.sqlite'));
+  const db: SqliteDb = new Database(path.join(dir, 'svc.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   for (const m of coreMigrations) db.exec(m.sql);
