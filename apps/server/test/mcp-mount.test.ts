@@ -1,4 +1,4 @@
-// The tool server is mounted at {base_url}/functions/v1/svc-mcp and answers without credentials with doc1's 401.
+// The tool server is mounted at {base_url}/functions/v1/svc-mcp: doc1's 401 without credentials, 405 on GET.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,9 @@ it('mounts the MCP tool server: 401 with resource_metadata, 405 on GET', async (
       /^Bearer resource_metadata=".*\/functions\/v1\/svc-mcp\/\.well-known\/oauth-protected-resource"$/,
     );
     expect((await fetch(url)).status).toBe(405);
+    // doc1 Errors: a client cold-starting discovery at the host root finds nothing there (404).
+    const root = await fetch(`http://127.0.0.1:${running.port}/.well-known/oauth-authorization-server`);
+    expect(root.status).toBe(404);
   } finally {
     await running.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
