@@ -1,0 +1,218 @@
+// Benchmark of the tool server against a plain JSON-RPC echo in the same run (issue 7's goals):
+// throughput and latency at 50 connections, tap-to-svc_answers wake latency, 5,000 waiting calls.
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 50;
+const WAITERS = Number(process.env.BENCH_WAITERS ?? 5000);
+const WAKES = 300;
+
+const child = fork(path.join(here, 'server.mjs'), [], {
+  execArgv: [
+    '--expose-gc',
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/mcp-prof'] : []),
+  ],
+  stdio: 'inherit',
+});
+process.on('exit', () => child.kill());
+process.on('uncaughtException', (e) => {
+  console.error(e);
+  process.exit(1);
+});
+process.on('unhandledRejection', (e) => {
+  console.error(e);
+  process.exit(1);
+});
+const replies = new Map();
+let nextId = 0;
+const ready = new Promise((resolve) => {
+  child.on('message', (m) => {
+    if (m.ready) resolve(m);
+    else replies.get(m.id)?.(m);
+  });
+});
+function ask(cmd, extra = {}) {
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    replies.set(id, (m) => {
+      replies.delete(id);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m.value);
+    });
+    child.send({ id, cmd, ...extra });
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+function postJson(url, body, headers = {}) {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const toolCall = (name, args, id) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+function pct(sorted, p) {
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** CONCURRENCY loops, each on its own keep-alive socket and connection token, for SECONDS. */
+async function load(label, url, makeBody, tokens) {
+  const latencies = [];
+  let failures = 0;
+  let firstFailure = '';
+  const until = performance.now() + SECONDS * 1000;
+  const warmUntil = performance.now() + 500;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
+      const headers = tokens ? { authorization: `Bearer ${tokens[w % tokens.length]}` } : {};
+      let i = 0;
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const r = await postJson(url, makeBody(w, ++i), headers);
+        const t1 = performance.now();
+        const bad = r.status !== 200 || r.text.includes('"isError":true');
+        if (bad) {
+          failures++;
+          firstFailure ||= `${r.status} ${r.text.slice(0, 200)}`;
+        }
+        if (t0 >= warmUntil) latencies.push(t1 - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const rate = latencies.length / (SECONDS - 0.5);
+  const row = { label, rate, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), failures };
+  console.log(
+    `${label.padEnd(34)} ${rate.toFixed(0).padStart(7)} calls/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms${failures ? `  FAILURES ${failures}: ${firstFailure}` : ''}`,
+  );
+  return row;
+}
+
+const info = await ready;
+const tokens = info.connections.map((c) => c.token);
+console.log(
+  `tool server bench: ${CONCURRENCY} connections, ${SECONDS} s per run (first 0.5 s not counted), Node ${process.version}`,
+);
+
+// 1. Throughput and latency against the echo baseline.
+const echoRow = await load('echo (plain Node HTTP JSON-RPC)', info.echoUrl, (w, i) => ({
+  jsonrpc: '2.0',
+  id: i,
+  method: 'echo',
+  params: { w },
+}));
+const threadsRow = await load('svc_threads', info.mcpUrl, (_w, i) => toolCall('svc_threads', {}, i), tokens);
+const showRow = await load(
+  'svc_show',
+  info.mcpUrl,
+  (_w, i) => toolCall('svc_show', { lines: 'choose@pick "Which one?" A|B|C' }, i),
+  tokens,
+);
+const sdkRow = await load(
+  'svc_threads, SDK McpServer per POST',
+  info.sdkUrl,
+  (_w, i) => toolCall('svc_threads', {}, i),
+  tokens,
+);
+const ratio = (r) => `${((r.rate / echoRow.rate) * 100).toFixed(0)}% of echo`;
+console.log(`svc_threads ${ratio(threadsRow)}, svc_show ${ratio(showRow)} (goal >= 30%)`);
+console.log(
+  `shared server vs SDK per-request server for svc_threads: ${(threadsRow.rate / sdkRow.rate).toFixed(2)}x throughput`,
+);
+
+// 2. Tap to svc_answers wake latency: a waiting call, then the person's tap in the server process.
+const c0 = info.connections[0];
+const shown = JSON.parse(
+  (
+    await postJson(info.mcpUrl, toolCall('svc_show', { lines: 'choose@pick "Which?" A|B' }, 1), {
+      authorization: `Bearer ${c0.token}`,
+    })
+  ).text,
+);
+const screenId = shown.result.structuredContent.screen_id;
+// Drain anything the load phase left in this thread.
+await postJson(info.mcpUrl, toolCall('svc_answers', {}, 2), { authorization: `Bearer ${c0.token}` });
+const wakes = [];
+for (let i = 0; i < WAKES; i++) {
+  const before = await ask('listeners');
+  const waiting = postJson(info.mcpUrl, toolCall('svc_answers', { screen_id: screenId, wait: 25 }, i), {
+    authorization: `Bearer ${c0.token}`,
+  });
+  while ((await ask('listeners')) === before) await new Promise((r) => setImmediate(r));
+  const t0 = performance.now();
+  await ask('tap', { userId: c0.userId, agentId: c0.agentId, screenId });
+  const r = await waiting;
+  wakes.push(performance.now() - t0);
+  if (!r.text.includes('[svc] pick')) throw new Error(`wake ${i} returned no tap: ${r.text.slice(0, 200)}`);
+}
+wakes.sort((a, b) => a - b);
+console.log(
+  `tap -> svc_answers wake (${WAKES} taps): p50 ${pct(wakes, 0.5).toFixed(2)} ms  p99 ${pct(wakes, 0.99).toFixed(2)} ms (goal p99 < 10 ms)`,
+);
+
+// 3. WAITERS concurrent svc_answers calls held open in one server process.
+const base = await ask('mem');
+const held = [];
+const waitersStart = performance.now();
+for (let i = 0; i < WAITERS; i++) {
+  const c = info.connections[i % info.connections.length];
+  held.push(
+    postJson(info.mcpUrl, toolCall('svc_answers', { wait: 10 }, i), { authorization: `Bearer ${c.token}` }),
+  );
+}
+for (;;) {
+  const n = await ask('listeners');
+  if (n >= WAITERS) break;
+  if (performance.now() - waitersStart > 9000) throw new Error(`only ${n} of ${WAITERS} calls are waiting`);
+  await new Promise((r) => setTimeout(r, 20));
+}
+const reachedS = (performance.now() - waitersStart) / 1000;
+const loaded = await ask('mem');
+const results = await Promise.all(held);
+const failed = results.filter((r) => r.status !== 200 || r.text.includes('"isError":true'));
+const perHeap = (loaded.heapUsed - base.heapUsed) / WAITERS / 1024;
+const perRss = (loaded.rss - base.rss) / WAITERS / 1024;
+console.log(
+  `${WAITERS} waiting svc_answers: all waiting ${reachedS.toFixed(1)} s after the first was sent, each answered [] after its 10 s wait; ${failed.length} errors; heap ${perHeap.toFixed(1)} KB and RSS ${perRss.toFixed(1)} KB per waiting call (goal < 20 KB)`,
+);
+if (failed.length > 0) console.log(`first error: ${failed[0].status} ${failed[0].text.slice(0, 200)}`);
+const serverErrors = await ask('errors');
+if (serverErrors.length > 0) console.log(`server errors: ${serverErrors.slice(0, 3).join(' | ')}`);
+
+await ask('stop');
+agent.destroy();

@@ -1,0 +1,167 @@
+// Bench server process: the real tool server (SQLite in a temp dir), a plain JSON-RPC echo, and the SDK's
+// per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  coreMigrations,
+  createConnectionAuth,
+  createNotifier,
+  createPairing,
+  createPersonAgents,
+  createPersonThreads,
+  createSqliteStore,
+  createThreadOps,
+  newId,
+} from '@screen-service/service-core';
+import Database from 'better-sqlite3';
+import express from 'express';
+import { createMcpRouter, createSvcMcpServer } from '../dist/index.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-bench-'));
+const db = new Database(path.join(dir, 'svc.sqlite'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+for (const m of coreMigrations) db.exec(m.sql);
+const store = createSqliteStore(db);
+const notifier = createNotifier();
+const pairing = createPairing({ store });
+const agents = createPersonAgents({ store, pairing, notifier });
+const threads = createPersonThreads({ store, notifier });
+const ops = createThreadOps({ store, notifier });
+const auth = createConnectionAuth({ store, expectKind: 'mcp' });
+const errors = [];
+
+const connections = [];
+for (let i = 0; i < CONNECTIONS; i++) {
+  const user = await store.users.create({
+    id: newId('usr_'),
+    email: `bench${i}@example.com`,
+    passwordHash: 'unused',
+    firstName: null,
+    createdAt: Date.now(),
+    suspendedAt: null,
+  });
+  const { agent, pairing: code } = await agents.create(user.id, { name: `Bench ${i}` });
+  const paired = await pairing.pair({
+    code: code.code,
+    remote_ref: `bench-${i}`,
+    kind: 'mcp',
+    host_name: 'bench',
+    clientAddr: '127.0.0.1',
+  });
+  connections.push({ userId: user.id, agentId: agent.id, token: paired.connector_token });
+}
+
+const server = http.createServer();
+server.keepAliveTimeout = 60_000;
+server.maxRequestsPerSocket = 0;
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const port = server.address().port;
+const mcpUrl = `http://127.0.0.1:${port}/functions/v1/svc-mcp`;
+
+const app = express();
+app.use(
+  '/functions/v1/svc-mcp',
+  createMcpRouter({
+    ops,
+    auth,
+    mcpUrl,
+    rateLimit: { burst: 1_000_000, perMinute: 60_000_000 },
+    onError: (e) => errors.push(String(e)),
+  }),
+);
+// The SDK's common stateless example: a new McpServer and transport for every POST (ADR 0060 compares).
+app.post('/sdk-per-request', async (req, res) => {
+  try {
+    const principal = await auth.verify(req.headers.authorization);
+    const mcp = createSvcMcpServer({ ops });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      transport.close();
+      mcp.close();
+    });
+    await mcp.connect(transport);
+    req.auth = { token: 'verified', clientId: principal.connectorId, scopes: [], extra: { principal } };
+    await transport.handleRequest(req, res);
+  } catch (e) {
+    errors.push(String(e));
+    if (!res.headersSent) res.status(500).end();
+  }
+});
+server.on('request', app);
+
+// The baseline: a plain Node HTTP server that parses a JSON-RPC request and echoes a result.
+const echo = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { echo: msg.params ?? null } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+});
+echo.keepAliveTimeout = 60_000;
+await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+
+function listeners() {
+  let n = 0;
+  for (const c of connections) n += notifier.listenerCount(c.userId);
+  return n;
+}
+
+process.on('message', async (m) => {
+  try {
+    switch (m.cmd) {
+      case 'listeners':
+        process.send({ id: m.id, value: listeners() });
+        break;
+      case 'say':
+        await threads.say(m.userId, m.agentId, { text: m.text });
+        process.send({ id: m.id, value: true });
+        break;
+      case 'tap':
+        await threads.tap(m.userId, m.agentId, { screen_id: m.screenId, event: { id: 'pick', value: 'A' } });
+        process.send({ id: m.id, value: true });
+        break;
+      case 'mem': {
+        for (let i = 0; i < 3; i++) globalThis.gc?.();
+        const u = process.memoryUsage();
+        process.send({ id: m.id, value: { heapUsed: u.heapUsed, rss: u.rss, external: u.external } });
+        break;
+      }
+      case 'errors':
+        process.send({ id: m.id, value: errors });
+        break;
+      case 'stop':
+        server.closeAllConnections();
+        echo.closeAllConnections();
+        server.close();
+        echo.close();
+        db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+        process.send({ id: m.id, value: true }, () => process.exit(0));
+        break;
+      default:
+        process.send({ id: m.id, error: `unknown command ${m.cmd}` });
+    }
+  } catch (e) {
+    process.send({ id: m.id, error: String(e) });
+  }
+});
+
+process.send({
+  ready: true,
+  mcpUrl,
+  sdkUrl: `http://127.0.0.1:${port}/sdk-per-request`,
+  echoUrl: `http://127.0.0.1:${echo.address().port}/`,
+  connections,
+});
