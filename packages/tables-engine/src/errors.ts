@@ -1,0 +1,54 @@
+// Stable error codes of the tables engine; line problems travel as data, misuse of the API throws TablesError.
+
+/** Every code a refused line, a failed query or a misused API call can carry. */
+export type TablesErrorCode =
+  | 'TABLE_NOT_FOUND'
+  | 'TABLE_NAME_INVALID'
+  | 'COLUMN_NAME_INVALID'
+  | 'COLUMN_DUPLICATE'
+  | 'COLUMN_NOT_FOUND'
+  | 'VALUE_DOES_NOT_FIT'
+  | 'KEY_INVALID'
+  | 'DELETE_NEEDS_KEY'
+  | 'QUERY_INVALID'
+  | 'LIMIT_TABLES'
+  | 'LIMIT_COLUMNS'
+  | 'LIMIT_ROWS'
+  | 'LIMIT_TEXT'
+  | 'LIMIT_KEY'
+  | 'LIMIT_TABLE_NAME'
+  | 'LIMIT_LINES'
+  | 'LIMIT_ROWS_BACK'
+  | 'LIMIT_QUERY_ROWS'
+  | 'LINE_INVALID'
+  | 'LINE_NOT_TABLE'
+  | 'PARSE_ERROR'
+  | 'PENDING_NOT_FOUND'
+  | 'TIME_ZONE_INVALID'
+  | 'OPTIONS_INVALID';
+
+/**
+ * The one error class of the package; `code` is stable, `message` says what is wrong and how to fix it.
+ *
+ * @example
+ * ```ts
+ * try { confirmPending(store, { owner, agent, id: 'p9' }); }
+ * catch (e) { if (e instanceof TablesError && e.code === 'PENDING_NOT_FOUND') showGone(); }
+ * ```
+ */
+export class TablesError extends Error {
+  readonly code: TablesErrorCode;
+
+  constructor(code: TablesErrorCode, message: string) {
+    super(message);
+    this.name = 'TablesError';
+    this.code = code;
+  }
+}
+
+/** True when `value` is a TablesError (also across bundle copies, by shape). */
+export function isTablesError(value: unknown): value is TablesError {
+  return (
+    value instanceof Error && value.name === 'TablesError' && typeof (value as TablesError).code === 'string'
+  );
+}

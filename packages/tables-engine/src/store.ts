@@ -1,0 +1,51 @@
+// The storage interface every table store implements; the rules (fitting, limits, deletes) live above it.
+import type { Cell, Column, StoredRow, TableDump, TableInfo, TableRef } from './model.js';
+import type { QueryPlan, QueryRows } from './query-plan.js';
+
+/** A delete waiting for the person's tap (doc3 "Deletes"). */
+export interface PendingDelete {
+  id: string;
+  owner: string;
+  holder: string;
+  kind: 'row' | 'table';
+  table: string;
+  key?: string;
+  /** The line as the agent wrote it. */
+  line: string;
+}
+
+/**
+ * One store of agent tables. Implementations: `createMemoryStore` and `createSqliteStore`; both pass
+ * the shared conformance suite. Callers check rules and limits before writing (see `runLines`); a store
+ * applies each call whole or not at all.
+ */
+export interface TableStore {
+  /** Tables the person owns, optionally only those one agent holds, in creation order. */
+  listTables(owner: string, holder?: string): TableInfo[];
+  getTable(ref: TableRef): TableInfo | undefined;
+  /** Creates the table, or changes its columns by doc3's alter rules (match by name, convert, drop, add). */
+  defineTable(ref: TableRef, cols: Column[]): void;
+  /** Removes the table with its rows; false when it did not exist. */
+  dropTable(ref: TableRef): boolean;
+  getRow(ref: TableRef, key: string): StoredRow | undefined;
+  /** Adds a row at the end; with no key the store assigns the next free `r1`, `r2`, ...; returns the key. */
+  insertRow(ref: TableRef, key: string | undefined, values: Record<string, Cell>): string;
+  /** Changes the named cells of an existing row; false when the row does not exist. */
+  updateRow(ref: TableRef, key: string, values: Record<string, Cell>): boolean;
+  /** Removes the row; false when it did not exist. */
+  deleteRow(ref: TableRef, key: string): boolean;
+  /** Runs a checked plan on the table's rows. */
+  query(ref: TableRef, plan: QueryPlan): QueryRows;
+  /** The whole table in first-written order, for backups and tests. */
+  exportTable(ref: TableRef): TableDump | undefined;
+  /** Keeps a delete until the person taps; the store assigns the id. */
+  addPending(pending: Omit<PendingDelete, 'id'>): PendingDelete;
+  listPending(owner: string, holder?: string): PendingDelete[];
+  /**
+   * Runs a call's lines together for speed (one SQLite transaction). Each line is checked before it
+   * writes, so a refused line never needs a rollback; an unexpected throw undoes the whole batch.
+   */
+  batch<T>(fn: () => T): T;
+  /** Removes and returns the pending delete, or undefined when it is gone. */
+  takePending(owner: string, id: string): PendingDelete | undefined;
+}

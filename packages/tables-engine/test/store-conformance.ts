@@ -1,0 +1,600 @@
+// The conformance suite every TableStore runs (hono style): written once, called by each store's test file.
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CallContext,
+  confirmPending,
+  keepPending,
+  type LinesAnswer,
+  type OpLine,
+  runOps,
+  type TableStore,
+} from '../src/index.js';
+import { drop, put, query, sort, table, type Where } from './ops.js';
+
+/** How a store joins the suite. */
+export interface StoreConformanceOptions {
+  name: string;
+  create: () => TableStore;
+}
+
+const NOW = new Date('2026-01-01T02:30:00Z');
+const CALL: CallContext = { owner: 'u1', agent: 'coach', now: NOW, timeZone: 'UTC' };
+const REF = { owner: 'u1', holder: 'coach', name: 'W' };
+
+/** Runs every rule of doc3's tables against the store `create` makes. */
+export function runStoreConformance({ name, create }: StoreConformanceOptions): void {
+  describe(`${name}: table store conformance`, () => {
+    let store: TableStore;
+    const run = (ops: OpLine[], extra: Partial<CallContext> = {}): LinesAnswer =>
+      runOps(store, { ...CALL, ...extra, ops });
+    const rows = (q: OpLine, extra: Partial<CallContext> = {}) => {
+      const result = run([q], extra).results[0]!;
+      expect(result.error, result.error).toBeUndefined();
+      return result;
+    };
+    const weights = () =>
+      run([
+        table('W', 'Date:date', 'Weight:number:kg', 'Note:text', 'Done:bool'),
+        put('W', undefined, { Date: '2026-01-02', Weight: 80, Note: 'Apple', Done: true }),
+        put('W', undefined, { Date: '2025-12-29T08:15', Weight: 81.5, Note: 'banana' }),
+        put('W', undefined, { Date: '2026-01-04', Note: 'cherry pie', Done: false }),
+        put('W', undefined, { Weight: 79, Note: 'apple' }),
+      ]);
+
+    beforeEach(() => {
+      store = create();
+    });
+
+    describe('writes', () => {
+      it('creates a table held by the agent and owned by the person', () => {
+        const answer = run([table('W', 'Date:date', 'Weight:number:kg')]);
+        expect(answer.failed).toEqual([]);
+        expect(store.getTable(REF)).toEqual({
+          ...REF,
+          cols: [
+            { name: 'Date', type: 'date' },
+            { name: 'Weight', type: 'number', unit: 'kg' },
+          ],
+          rowCount: 0,
+        });
+        expect(store.listTables('u1').map((t) => t.name)).toEqual(['W']);
+        expect(store.listTables('u1', 'other')).toEqual([]);
+      });
+
+      it("another agent's table reads as missing", () => {
+        weights();
+        const other = run([put('W', undefined, { Weight: 1 }), query('W')], { agent: 'other' });
+        expect(other.failed[0]).toMatchObject({ op: 'row', table: 'W', code: 'TABLE_NOT_FOUND' });
+        expect(other.results[0]).toMatchObject({ code: 'TABLE_NOT_FOUND', error: 'No table called W yet.' });
+      });
+
+      it('appends keyless rows as r1, r2, ... in first-written order', () => {
+        weights();
+        const keys = store.exportTable(REF)!.rows.map((r) => r.key);
+        expect(keys).toEqual(['r1', 'r2', 'r3', 'r4']);
+        run([
+          put('W', 'r6', { Weight: 1 }),
+          put('W', undefined, { Weight: 2 }),
+          put('W', undefined, { Weight: 3 }),
+        ]);
+        expect(store.exportTable(REF)!.rows.map((r) => r.key)).toEqual([
+          'r1',
+          'r2',
+          'r3',
+          'r4',
+          'r6',
+          'r5',
+          'r7',
+        ]);
+      });
+
+      it('a keyed put updates only the named columns, or adds the row', () => {
+        weights();
+        const answer = run([put('W', 'r2', { Weight: 82 }), put('W', 'mon', { Note: 'new' })]);
+        expect(answer.ok.map((o) => o.key)).toEqual(['r2', 'mon']);
+        expect(store.getRow(REF, 'r2')).toEqual({
+          key: 'r2',
+          values: { Date: '2025-12-29T08:15', Weight: 82, Note: 'banana', Done: null },
+        });
+        expect(store.getRow(REF, 'mon')!.values).toEqual({
+          Date: null,
+          Weight: null,
+          Note: 'new',
+          Done: null,
+        });
+      });
+
+      it('fits values: bools, empties, units, numbers as text, dates as written', () => {
+        run([table('T', 'A:text', 'N:number:kg', 'B:bool', 'D:date')]);
+        const answer = run([
+          put('T', 'k', { A: 42, N: '72.5kg', B: { kind: 'bool', value: true }, D: '2026-02-28T23:59' }),
+          put('T', 'k2', { A: true, N: '3 KG', B: 'off', D: '"2026-03-01"'.slice(1, -1) }),
+        ]);
+        expect(answer.failed).toEqual([]);
+        const t = { ...REF, name: 'T' };
+        expect(store.getRow(t, 'k')!.values).toEqual({ A: '42', N: 72.5, B: true, D: '2026-02-28T23:59' });
+        expect(store.getRow(t, 'k2')!.values).toEqual({ A: 'on', N: 3, B: false, D: '2026-03-01' });
+        run([put('T', 'k', { A: null, N: null })]);
+        expect(store.getRow(t, 'k')!.values).toMatchObject({ A: null, N: null, B: true });
+      });
+
+      it('resolves today, today±N and now in the given IANA time zone', () => {
+        run([table('T', 'D:date')]);
+        const t = { ...REF, name: 'T' };
+        const zone = { timeZone: 'America/New_York' };
+        run(
+          [put('T', 'a', { D: 'today' }), put('T', 'b', { D: 'today-1' }), put('T', 'c', { D: 'today+1' })],
+          zone,
+        );
+        run([put('T', 'd', { D: 'now' }), put('T', 'e', { D: 'now' })], { timeZone: 'Asia/Tokyo' });
+        run([put('T', 'f', { D: 'today' })]);
+        const dates = store.exportTable(t)!.rows.map((r) => r.values.D);
+        expect(dates).toEqual([
+          '2025-12-31',
+          '2025-12-30',
+          '2026-01-01',
+          '2026-01-01T11:30',
+          '2026-01-01T11:30',
+          '2026-01-01',
+        ]);
+      });
+
+      it('refuses a whole line when one value does not fit, leaving the table unchanged', () => {
+        weights();
+        const before = JSON.stringify(store.exportTable(REF));
+        const answer = run([
+          put('W', 'r1', { Note: 'changed', Weight: 'heavy' }),
+          put('W', undefined, { Note: 'x', Date: 'tomorrow' }),
+          put('W', undefined, { Note: 'x', Nope: 1 }),
+          put('W', 'r1', { Done: 7 }),
+          put('Nope', undefined, { A: 1 }),
+        ]);
+        expect(answer.ok).toEqual([]);
+        expect(answer.failed.map((f) => f.code)).toEqual([
+          'VALUE_DOES_NOT_FIT',
+          'VALUE_DOES_NOT_FIT',
+          'COLUMN_NOT_FOUND',
+          'VALUE_DOES_NOT_FIT',
+          'TABLE_NOT_FOUND',
+        ]);
+        expect(answer.failed[0]).toEqual({
+          op: 'row',
+          table: 'W',
+          key: 'r1',
+          code: 'VALUE_DOES_NOT_FIT',
+          error: "Weight is a number column and 'heavy' is not a number; write Weight=72.5",
+          line: 'put W r1 Note=changed Weight=heavy',
+        });
+        expect(answer.failed[2]!.error).toBe("W has no column 'Nope'; its columns: Date, Weight, Note, Done");
+        expect(JSON.stringify(store.exportTable(REF))).toBe(before);
+      });
+
+      it('changes columns by the alter rules and never drops rows', () => {
+        weights();
+        const same = run([table('W', 'Date:date', 'Weight:number:kg', 'Note:text', 'Done:bool')]);
+        expect(same.failed).toEqual([]);
+        run([put('W', 'r5', { Note: '12.5' })]);
+        const answer = run([table('W', 'Note:number', 'Weight:text', 'Extra:bool', 'Done:number')]);
+        expect(answer.failed).toEqual([]);
+        const dump = store.exportTable(REF)!;
+        expect(dump.cols.map((c) => `${c.name}:${c.type}`)).toEqual([
+          'Note:number',
+          'Weight:text',
+          'Extra:bool',
+          'Done:number',
+        ]);
+        expect(dump.rows.map((r) => r.values)).toEqual([
+          { Note: null, Weight: '80', Extra: null, Done: 1 },
+          { Note: null, Weight: '81.5', Extra: null, Done: null },
+          { Note: null, Weight: null, Extra: null, Done: 0 },
+          { Note: null, Weight: '79', Extra: null, Done: null },
+          { Note: 12.5, Weight: null, Extra: null, Done: null },
+        ]);
+        run([table('W', 'Note:number', 'Date:date')]);
+        expect(store.exportTable(REF)!.rows.map((r) => r.values.Date)).toEqual([
+          null,
+          null,
+          null,
+          null,
+          null,
+        ]);
+        run([table('W', 'Note:text', 'Date:date')]);
+        run([table('W', 'Note:bool')]);
+        expect(store.exportTable(REF)!.rows.map((r) => r.values.Note)).toEqual([
+          null,
+          null,
+          null,
+          null,
+          null,
+        ]);
+      });
+
+      it('converts text to dates and bools where it fits', () => {
+        run([
+          table('T', 'A:text', 'B:text'),
+          put('T', 'x', { A: '2026-05-01', B: 'on' }),
+          put('T', 'y', { A: 'soon', B: 'maybe' }),
+        ]);
+        run([table('T', 'A:date', 'B:bool')]);
+        const t = { ...REF, name: 'T' };
+        expect(store.exportTable(t)!.rows.map((r) => r.values)).toEqual([
+          { A: '2026-05-01', B: true },
+          { A: null, B: null },
+        ]);
+      });
+
+      it('checks names, columns and types', () => {
+        const answer = run([
+          table('9lives', 'A:text'),
+          table('T', 'key:text'),
+          table('T', 'A:text', 'A:number'),
+          table('T', 'A:money'),
+          table('T', '1A:text'),
+          table('T'),
+        ]);
+        expect(answer.failed.map((f) => f.code)).toEqual([
+          'TABLE_NAME_INVALID',
+          'COLUMN_NAME_INVALID',
+          'COLUMN_DUPLICATE',
+          'LINE_INVALID',
+          'COLUMN_NAME_INVALID',
+          'LINE_INVALID',
+        ]);
+        expect(store.listTables('u1')).toEqual([]);
+      });
+    });
+
+    describe('deletes wait for the person', () => {
+      it('put +delete comes back pending; Delete removes the row, Keep keeps it', () => {
+        weights();
+        const answer = run([put('W', 'r1', {}, true), put('W', 'r2', {}, true), put('W', 'zz', {}, true)]);
+        expect(answer.pending.map((p) => p.prompt)).toEqual([
+          'Delete row r1 from W?',
+          'Delete row r2 from W?',
+        ]);
+        expect(answer.ok).toEqual([
+          { op: 'put', table: 'W', key: 'zz', line: 'put W zz +delete', note: 'no such row' },
+        ]);
+        expect(store.getTable(REF)!.rowCount).toBe(4);
+        expect(store.listPending('u1', 'coach').map((p) => p.id)).toEqual(answer.pending.map((p) => p.id));
+        const tap = { owner: 'u1', agent: 'coach' };
+        expect(confirmPending(store, { ...tap, id: answer.pending[0]!.id }).deleted).toBe(true);
+        expect(keepPending(store, { ...tap, id: answer.pending[1]!.id }).key).toBe('r2');
+        expect(store.exportTable(REF)!.rows.map((r) => r.key)).toEqual(['r2', 'r3', 'r4']);
+        expect(() => confirmPending(store, { ...tap, id: answer.pending[1]!.id })).toThrow(
+          expect.objectContaining({ code: 'PENDING_NOT_FOUND' }),
+        );
+        expect(store.listPending('u1')).toEqual([]);
+      });
+
+      it('+delete needs a key and takes no values', () => {
+        weights();
+        const answer = run([put('W', undefined, {}, true), put('W', 'r1', { Weight: 1 }, true)]);
+        expect(answer.failed.map((f) => f.code)).toEqual(['DELETE_NEEDS_KEY', 'LINE_INVALID']);
+      });
+
+      it('table drop comes back pending and Delete drops the table', () => {
+        weights();
+        const answer = run([drop('W'), drop('Nope')]);
+        expect(answer.failed.map((f) => f.code)).toEqual(['TABLE_NOT_FOUND']);
+        expect(answer.pending).toEqual([
+          expect.objectContaining({ kind: 'table', table: 'W', prompt: 'Delete table W and all its rows?' }),
+        ]);
+        expect(store.getTable(REF)).toBeDefined();
+        confirmPending(store, { owner: 'u1', agent: 'coach', id: answer.pending[0]!.id });
+        expect(store.getTable(REF)).toBeUndefined();
+        expect(store.exportTable(REF)).toBeUndefined();
+      });
+    });
+
+    describe('queries', () => {
+      beforeEach(() => {
+        weights();
+      });
+
+      it('shows all columns in first-written order by default, with keys and count', () => {
+        const r = rows(query('W'));
+        expect(r.cols).toEqual(['Date', 'Weight', 'Note', 'Done']);
+        expect(r.keys).toEqual(['r1', 'r2', 'r3', 'r4']);
+        expect(r.count).toBe(4);
+        expect(r.rows[1]).toEqual(['2025-12-29T08:15', 81.5, 'banana', null]);
+      });
+
+      it('where compares text without case, dates by day, and matches empty and filled', () => {
+        const notes = (where: Where) => rows(query('W', { where, cols: ['Note'] })).rows.map((r) => r[0]);
+        expect(notes([['Note', '=', 'APPLE']])).toEqual(['Apple', 'apple']);
+        expect(notes([['Note', '!=', 'apple']])).toEqual(['banana', 'cherry pie']);
+        expect(notes([['Note', '~', 'PIE']])).toEqual(['cherry pie']);
+        expect(notes([['Note', '>', 'B']])).toEqual(['banana', 'cherry pie']);
+        expect(notes([['Date', '=', '2025-12-29']])).toEqual(['banana']);
+        expect(notes([['Date', '>=', '2026-01-02']])).toEqual(['Apple', 'cherry pie']);
+        expect(notes([['Date', '<', '2026-01-02T00:00']])).toEqual(['banana']);
+        expect(notes([['Date', '=', 'today+1']])).toEqual(['Apple']);
+        expect(notes([['Weight', '=', null]])).toEqual(['cherry pie']);
+        expect(notes([['Weight', '!=', null]])).toEqual(['Apple', 'banana', 'apple']);
+        expect(notes([['Weight', '>', 79]])).toEqual(['Apple', 'banana']);
+        expect(
+          notes([
+            ['Weight', '<=', 80],
+            ['Note', '=', 'apple'],
+          ]),
+        ).toEqual(['Apple', 'apple']);
+        expect(notes([['Done', '=', true]])).toEqual(['Apple']);
+        expect(notes([['Done', '!=', true]])).toEqual(['cherry pie']);
+        expect(notes([['key', '=', 'R3']])).toEqual(['cherry pie']);
+        expect(notes([['Weight', '!=', 80]])).toEqual(['banana', 'apple']);
+      });
+
+      it('refuses where clauses that cannot run, with the reason in place of the view', () => {
+        const bad = (where: Where) => run([query('W', { where })]).results[0]!;
+        expect(bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'QUERY_INVALID' });
+        expect(bad([['Weight', '~', 8]]).error).toBe('~ (contains) works on text; Weight is a number column');
+        expect(bad([['Done', '>', true]]).code).toBe('QUERY_INVALID');
+        expect(bad([['Weight', '>', null]]).code).toBe('QUERY_INVALID');
+        expect(bad([['Size', '=', 1]])).toMatchObject({
+          code: 'COLUMN_NOT_FOUND',
+          error: "W has no column 'Size'; its columns: Date, Weight, Note, Done",
+          rows: [],
+        });
+        expect(run([query('Nope')]).results[0]!.error).toBe('No table called Nope yet.');
+      });
+
+      it('sorts on several columns, empty cells last in both directions', () => {
+        const keys = (...terms: string[]) => rows(query('W', { sort: sort(...terms) })).keys;
+        expect(keys('Weight')).toEqual(['r4', 'r1', 'r2', 'r3']);
+        expect(keys('-Weight')).toEqual(['r2', 'r1', 'r4', 'r3']);
+        expect(keys('Date')).toEqual(['r2', 'r1', 'r3', 'r4']);
+        expect(keys('-Date')).toEqual(['r3', 'r1', 'r2', 'r4']);
+        expect(keys('Note')).toEqual(['r1', 'r4', 'r2', 'r3']);
+        expect(keys('-Done', 'Note')).toEqual(['r1', 'r3', 'r4', 'r2']);
+        expect(keys('-key')).toEqual(['r4', 'r3', 'r2', 'r1']);
+      });
+
+      it('limits rows and keeps the matched count; cols picks columns', () => {
+        const r = rows(query('W', { limit: 2, cols: ['Note', 'key'], sort: sort('-Weight') }));
+        expect(r.rows).toEqual([
+          ['banana', 'r2'],
+          ['Apple', 'r1'],
+        ]);
+        expect(r.count).toBe(4);
+        expect(run([query('W', { limit: 501 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
+        expect(run([query('W', { limit: 0 })]).results[0]!.code).toBe('QUERY_INVALID');
+        expect(run([query('W', { cols: ['Size'] })]).results[0]!.code).toBe('COLUMN_NOT_FOUND');
+      });
+
+      it('totals: group column, then sum, avg, min, max, Count; repeated columns named like avg Weight', () => {
+        const r = rows(
+          query('W', {
+            group: { col: 'Done' },
+            sum: ['Weight'],
+            avg: ['Weight'],
+            max: ['Date'],
+            count: true,
+          }),
+        );
+        expect(r.cols).toEqual(['Done', 'sum Weight', 'avg Weight', 'Date', 'Count']);
+        expect(r.rows).toEqual([
+          [false, null, null, '2026-01-04', 1],
+          [true, 80, 80, '2026-01-02', 1],
+          [null, 160.5, 80.25, '2025-12-29T08:15', 2],
+        ]);
+        const whole = rows(query('W', { sum: ['Weight'], min: ['Weight'], count: true }));
+        expect(whole.cols).toEqual(['sum Weight', 'min Weight', 'Count']);
+        expect(whole.rows).toEqual([[240.5, 79, 4]]);
+        const single = rows(query('W', { avg: ['Weight'], where: [['Note', '=', 'nobody']], count: true }));
+        expect(single.rows).toEqual([[null, 0]]);
+        expect(single.cols).toEqual(['Weight', 'Count']);
+        const kept = rows(
+          query('W', { group: { col: 'Done' }, sum: ['Weight'], count: true, cols: ['Count', 'Done'] }),
+        );
+        expect(kept.cols).toEqual(['Count', 'Done']);
+        expect(kept.rows).toEqual([
+          [1, false],
+          [1, true],
+          [2, null],
+        ]);
+      });
+
+      it('groups by day, week (Monday) and month across a year boundary, sorted on output columns', () => {
+        const byWeek = rows(query('W', { group: { col: 'Date', by: 'week' }, sum: ['Weight'], count: true }));
+        expect(byWeek.rows).toEqual([
+          ['2025-12-29', 161.5, 3],
+          [null, 79, 1],
+        ]);
+        const byDay = rows(
+          query('W', { group: { col: 'Date', by: 'day' }, count: true, sort: sort('-Date') }),
+        );
+        expect(byDay.rows).toEqual([
+          ['2026-01-04', 1],
+          ['2026-01-02', 1],
+          ['2025-12-29', 1],
+          [null, 1],
+        ]);
+        const byMonth = rows(
+          query('W', { group: { col: 'Date', by: 'month' }, count: true, sort: sort('-Count') }),
+        );
+        expect(byMonth.rows).toEqual([
+          ['2026-01', 2],
+          ['2025-12', 1],
+          [null, 1],
+        ]);
+        expect(run([query('W', { group: { col: 'Date' }, sort: sort('Weight') })]).results[0]!.code).toBe(
+          'QUERY_INVALID',
+        );
+        expect(run([query('W', { group: { col: 'Note', by: 'week' } })]).results[0]!.code).toBe(
+          'QUERY_INVALID',
+        );
+        expect(run([query('W', { sum: ['Note'] })]).results[0]!.code).toBe('QUERY_INVALID');
+      });
+    });
+
+    describe('views', () => {
+      beforeEach(() => {
+        weights();
+      });
+
+      it('list joins cells with · and check=Col makes the checkbox', () => {
+        const view = rows(
+          query('W', { as: 'list', cols: ['Note', 'Weight', 'Done'], check: 'Done', limit: 2 }),
+        ).view;
+        expect(view).toEqual({
+          kind: 'list',
+          check: 'Done',
+          items: [
+            { key: 'r1', text: 'Apple · 80 kg', checked: true },
+            { key: 'r2', text: 'banana · 81.5 kg', checked: false },
+          ],
+        });
+        expect(run([query('W', { as: 'list', check: 'Note' })]).results[0]!.code).toBe('QUERY_INVALID');
+      });
+
+      it('chart defaults x to the first column and y to the number columns', () => {
+        const view = rows(
+          query('W', {
+            as: 'chart',
+            group: { col: 'Date', by: 'day' },
+            avg: ['Weight'],
+            chart: { type: 'bar', max: 90 },
+          }),
+        ).view;
+        expect(view).toMatchObject({
+          kind: 'chart',
+          type: 'bar',
+          x: 'Date',
+          y: ['Weight'],
+          unit: 'kg',
+          max: 90,
+          stack: false,
+        });
+        const stacked = rows(
+          query('W', {
+            as: 'chart',
+            cols: ['Note', 'Weight'],
+            y: ['Weight'],
+            chart: { min: 50, stack: true, unit: 'lb' },
+          }),
+        ).view;
+        expect(stacked).toMatchObject({
+          kind: 'chart',
+          type: 'line',
+          x: 'Note',
+          y: ['Weight'],
+          unit: 'lb',
+          min: 50,
+          stack: true,
+        });
+        expect(run([query('W', { as: 'chart', cols: ['Note'] })]).results[0]!.code).toBe('QUERY_INVALID');
+      });
+
+      it('stat shows the last value, the change and a spark line', () => {
+        const view = rows(
+          query('W', { as: 'stat', where: [['Weight', '!=', null]], label: 'Weight', good: 'down' }),
+        ).view;
+        expect(view).toEqual({
+          kind: 'stat',
+          label: 'Weight',
+          y: 'Weight',
+          value: 79,
+          unit: 'kg',
+          change: -2.5,
+          spark: [80, 81.5, 79],
+          good: 'down',
+        });
+        const one = rows(query('W', { as: 'stat', y: ['Weight'], limit: 1, title: 'Now' })).view;
+        expect(one).toEqual({
+          kind: 'stat',
+          title: 'Now',
+          label: 'Weight',
+          y: 'Weight',
+          value: 80,
+          unit: 'kg',
+        });
+      });
+
+      it('send carries the card text, rows in cols order (dates as written) and the matched count', () => {
+        const view = rows(
+          query('W', { as: 'send', cols: ['Date', 'Note'], where: [['Date', '!=', null]] }),
+        ).view;
+        expect(view).toEqual({
+          kind: 'send',
+          text: 'Send 3 rows from W?',
+          table: 'W',
+          cols: ['Date', 'Note'],
+          rows: [
+            ['2026-01-02', 'Apple'],
+            ['2025-12-29T08:15', 'banana'],
+            ['2026-01-04', 'cherry pie'],
+          ],
+          count: 3,
+        });
+        expect(run([query('W', { as: 'send', limit: 201 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
+      });
+    });
+
+    describe('limits', () => {
+      it('refuses a call of more than 50 lines and writes nothing', () => {
+        const ops = [
+          table('W', 'A:number'),
+          ...Array.from({ length: 50 }, (_, i) => put('W', undefined, { A: i })),
+        ];
+        const answer = run(ops);
+        expect(answer.failed).toEqual([expect.objectContaining({ code: 'LIMIT_LINES' })]);
+        expect(store.listTables('u1')).toEqual([]);
+      });
+
+      it('caps rows per table, text, key, table name, columns and tables per agent', () => {
+        const small = { limits: { rowsPerTable: 3 } };
+        const answer = run(
+          [
+            table('W', 'A:text'),
+            ...Array.from({ length: 4 }, () => put('W', undefined, { A: 'x' })),
+            put('W', 'r1', { A: 'updates still land' }),
+            put('W', undefined, { A: 'a'.repeat(1001) }),
+            put('W', 'k'.repeat(65), { A: 'x' }),
+            table('T'.repeat(33), 'A:text'),
+            table('Wide', ...Array.from({ length: 13 }, (_, i) => `C${i}:text`)),
+          ],
+          small,
+        );
+        expect(answer.failed.map((f) => f.code)).toEqual([
+          'LIMIT_ROWS',
+          'LIMIT_TEXT',
+          'LIMIT_KEY',
+          'LIMIT_TABLE_NAME',
+          'LIMIT_COLUMNS',
+        ]);
+        expect(store.getTable(REF)!.rowCount).toBe(3);
+        run([
+          put('W', undefined, { A: 'a'.repeat(1000) }),
+          table('Wide', ...Array.from({ length: 12 }, (_, i) => `C${i}:text`)),
+        ]);
+        expect(store.getTable(REF)!.rowCount).toBe(4);
+        expect(store.getTable({ ...REF, name: 'Wide' })!.cols).toHaveLength(12);
+        const many = run(Array.from({ length: 20 }, (_, i) => table(`T${i}`, 'A:text')));
+        expect(many.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES', 'LIMIT_TABLES']);
+        expect(store.listTables('u1', 'coach')).toHaveLength(20);
+        expect(run([table('Mine', 'A:text')], { agent: 'other' }).failed).toEqual([]);
+        const owner = run([table('More', 'A:text')], { agent: 'third', limits: { tablesPerOwner: 21 } });
+        expect(owner.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES']);
+      });
+
+      it('hands back at most 500 rows per call', () => {
+        run([table('W', 'A:number')]);
+        for (let i = 0; i < 6; i++)
+          run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
+        const answer = run([
+          query('W', { limit: 300 }),
+          query('W', { limit: 200 }),
+          query('W', { limit: 1 }),
+        ]);
+        expect(answer.results.map((r) => r.rows.length)).toEqual([300, 200, 0]);
+        expect(answer.results[2]!.code).toBe('LIMIT_ROWS_BACK');
+        expect(run([query('W')]).results[0]!.rows).toHaveLength(50);
+        expect(run([query('W', { as: 'send' })]).results[0]!.view).toMatchObject({
+          text: 'Send 200 rows from W?',
+          count: 300,
+        });
+      });
+    });
+  });
+}
