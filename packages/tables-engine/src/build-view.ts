@@ -74,6 +74,37 @@ export interface ViewInput {
 /** A view, or why the view's props do not fit the answer. */
 export type ViewResult = { ok: true; view: QueryView } | { ok: false; message: string };
 
+/** The event the agent hears when the person taps Send (doc3 "Events"). */
+export interface SendEvent {
+  id: string;
+  preset: 'query';
+  op: 'query';
+  table: string;
+  cols: string[];
+  rows: Cell[][];
+  count: number;
+}
+
+/**
+ * The event for the person's Send tap on a send view of query `id`.
+ *
+ * @example
+ * ```ts
+ * if (result.view?.kind === 'send') relay(sendEvent(result.id, result.view));
+ * ```
+ */
+export function sendEvent(id: string, view: SendView): SendEvent {
+  return {
+    id,
+    preset: 'query',
+    op: 'query',
+    table: view.table,
+    cols: view.cols,
+    rows: view.rows,
+    count: view.count,
+  };
+}
+
 /** A cell as a person reads it: dates as written, bools on/off, numbers with their unit. */
 export function formatCell(cell: Cell, col: PlanOutput): string {
   if (cell === null) return '';

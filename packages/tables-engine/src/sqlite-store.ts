@@ -46,7 +46,12 @@ CREATE TABLE IF NOT EXISTS te_pending (
   tbl TEXT NOT NULL,
   key TEXT,
   line TEXT NOT NULL
-);`;
+);
+CREATE TABLE IF NOT EXISTS te_schema (version INTEGER NOT NULL);
+INSERT INTO te_schema (version) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM te_schema);`;
+
+/** The layout version this code writes; a later layout adds a numbered migration (ADR 0002). */
+const SCHEMA_VERSION = 1;
 
 interface SlotColumn extends Column {
   slot: number;
@@ -111,6 +116,13 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     db.pragma('synchronous = NORMAL');
   }
   db.exec(SCHEMA);
+  const version = (db.prepare('SELECT max(version) AS v FROM te_schema').get() as { v: number }).v;
+  if (version !== SCHEMA_VERSION) {
+    throw new TablesError(
+      'OPTIONS_INVALID',
+      `this database has tables-engine layout ${version}; this version reads layout ${SCHEMA_VERSION}; upgrade @screen-service/tables-engine`,
+    );
+  }
   const cacheSize = options.statementCache ?? 200;
   const cache = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
@@ -129,7 +141,17 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
       ref.holder,
       ref.name,
     ) as TableRow | undefined;
-  const colsOf = (t: TableRow) => JSON.parse(t.cols) as SlotColumn[];
+  // Parsed column lists by their JSON text: every line reads them, few tables change them.
+  const parsedCols = new Map<string, SlotColumn[]>();
+  const colsOf = (t: TableRow) => {
+    let cols = parsedCols.get(t.cols);
+    if (!cols) {
+      if (parsedCols.size >= cacheSize) parsedCols.clear();
+      cols = JSON.parse(t.cols) as SlotColumn[];
+      parsedCols.set(t.cols, cols);
+    }
+    return cols;
+  };
   const infoOf = (t: TableRow): TableInfo => ({
     owner: t.owner,
     holder: t.holder,

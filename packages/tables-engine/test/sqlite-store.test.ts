@@ -36,4 +36,13 @@ describe('sqlite store file', () => {
     expect(again.listPending('u1').map((p) => p.id)).toEqual([answer.pending[0]!.id]);
     db.close();
   });
+
+  it('refuses a database written by a newer layout', () => {
+    const file = join(dir, 'newer.sqlite');
+    createSqliteStore(file);
+    const db = new Database(file);
+    db.exec('UPDATE te_schema SET version = 2');
+    expect(() => createSqliteStore(db)).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+    db.close();
+  });
 });

@@ -7,6 +7,8 @@ import {
   type LinesAnswer,
   type OpLine,
   runOps,
+  type SendView,
+  sendEvent,
   type TableStore,
 } from '../src/index.js';
 import { drop, put, query, sort, table, type Where } from './ops.js';
@@ -525,6 +527,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
             ['2025-12-29T08:15', 'banana'],
             ['2026-01-04', 'cherry pie'],
           ],
+          count: 3,
+        });
+        expect(sendEvent('q9', view as SendView)).toEqual({
+          id: 'q9',
+          preset: 'query',
+          op: 'query',
+          table: 'W',
+          cols: ['Date', 'Note'],
+          rows: (view as SendView).rows,
           count: 3,
         });
         expect(run([query('W', { as: 'send', limit: 201 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
