@@ -120,7 +120,8 @@ export const SCREEN_VIEW_CSS = `
 .svc-list{margin:0;padding-left:20px}
 .svc-list.svc-checklist{padding-left:0}
 .svc-send-card{display:flex;flex-direction:column;gap:4px;padding:12px;border:1.5px dashed var(--svc-border);border-radius:var(--svc-radius)}
-.svc-pill{font:inherit;display:inline-flex;align-items:center;gap:8px;min-height:44px;padding:8px 16px;border-radius:999px;border:1.5px solid var(--svc-accent);background:var(--svc-accent-soft);color:var(--svc-text);font-weight:var(--svc-weight-strong);cursor:pointer;animation:svc-pulse var(--svc-pulse-duration) var(--svc-ease) infinite}
+.svc-pill{font:inherit;display:inline-flex;align-items:center;gap:8px;min-height:44px;padding:8px 16px;border-radius:999px;border:1.5px solid var(--svc-accent);background:var(--svc-accent-soft);color:var(--svc-text);font-weight:var(--svc-weight-strong);cursor:pointer;position:relative;isolation:isolate}
+.svc-pill::after{content:"";position:absolute;inset:-1.5px;border-radius:inherit;z-index:-1;pointer-events:none;animation:svc-pulse var(--svc-pulse-duration) var(--svc-ease) infinite}
 @keyframes svc-pulse{50%{transform:scale(var(--svc-pulse-scale));box-shadow:0 0 0 var(--svc-pulse-ring) var(--svc-accent-soft)}}
 .svc-staged-body{display:flex;flex-direction:column;gap:8px;align-items:flex-start}
 .svc-staged-body[hidden],.svc-pill[hidden]{display:none}
@@ -132,5 +133,5 @@ export const SCREEN_VIEW_CSS = `
 .svc-group-row{flex-direction:row;flex-wrap:wrap}
 .svc-group-row>.svc-c{flex:1 1 160px}
 .svc-group-card{padding:12px;border:1px solid var(--svc-divider);border-radius:var(--svc-radius-card);background:var(--svc-surface-alt)}
-@media (prefers-reduced-motion:reduce){.svc-screen,.svc-pill{animation:none}.svc-btn,.svc-bar-fill{transition:none}}
+@media (prefers-reduced-motion:reduce){.svc-screen,.svc-pill::after{animation:none}.svc-btn,.svc-bar-fill{transition:none}}
 `;
