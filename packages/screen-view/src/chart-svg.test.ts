@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisOf, drawChart, niceStep } from './chart-svg.js';
+import { axisOf, drawChart, niceStep, shortLabel } from './chart-svg.js';
 
 describe('charts as inline SVG', () => {
   it('picks nice axis steps and bounds; given bounds win', () => {
@@ -10,6 +10,11 @@ describe('charts as inline SVG', () => {
       hi: 6,
       ticks: [0, 2, 4, 6],
     });
+    expect([shortLabel('2026-11-18'), shortLabel('2026-11-18T09:30'), shortLabel('Wednesday!!')]).toEqual([
+      'Nov 18',
+      '09:30',
+      'Wednesday…',
+    ]);
     expect(axisOf({ type: 'line', labels: [], series: [], min: 60, max: 80 }, [72])).toMatchObject({
       lo: 60,
       hi: 80,

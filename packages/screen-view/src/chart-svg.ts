@@ -18,6 +18,15 @@ const H = 180;
 const PAD = { left: 40, right: 10, top: 12, bottom: 26 };
 const colour = (i: number) => `var(--svc-chart-${(i % 6) + 1})`;
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An x label as short as it reads well: ISO days become `Nov 18`, long words are cut. */
+export function shortLabel(label: string): string {
+  const day = /^\d{4}-(\d{2})-(\d{2})(?:T(\d{2}:\d{2}))?$/.exec(label);
+  if (day) return day[3] ?? `${MONTHS[Number(day[1]) - 1] ?? day[1]} ${Number(day[2])}`;
+  return label.length > 10 ? `${label.slice(0, 9)}…` : label;
+}
+
 /** Rounds a number for an axis label: integers plain, others to 2 significant decimals. */
 export function formatTick(value: number): string {
   if (Number.isInteger(value)) return String(value);
@@ -94,12 +103,20 @@ function cartesian(doc: Document, spec: ChartSpec, root: SVGElement): void {
       ),
     );
   }
-  const every = Math.ceil(n / 7);
+  const every = Math.ceil(n / 6);
   spec.labels.forEach((label, i) => {
-    if (i % every !== 0) return;
-    const short = label.length > 10 ? `${label.slice(0, 9)}…` : label;
+    const last = i === n - 1;
+    // Every `every`-th label, and the last one when it does not crowd the one before it.
+    if (i % every !== 0 && !(last && i % every >= every / 2)) return;
+    // The first and last labels of a line hug the plot's edges so they are not cut off.
+    const anchor = spec.type === 'bar' || n === 1 ? 'middle' : i === 0 ? 'start' : last ? 'end' : 'middle';
     root.append(
-      svg(doc, 'text', { x: x(i), y: H - 8, 'text-anchor': 'middle', class: 'svc-chart-tick' }, short),
+      svg(
+        doc,
+        'text',
+        { x: x(i), y: H - 8, 'text-anchor': anchor, class: 'svc-chart-tick' },
+        shortLabel(label),
+      ),
     );
   });
   const count = spec.series.length;

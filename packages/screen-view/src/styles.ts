@@ -92,7 +92,7 @@ export const SCREEN_VIEW_CSS = `
 .svc-bar{height:10px;border-radius:999px;background:var(--svc-surface-alt);border:1px solid var(--svc-border);overflow:hidden}
 .svc-bar-fill{height:100%;background:var(--svc-accent);border-radius:inherit;transition:width var(--svc-duration) var(--svc-ease)}
 .svc-math math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math","DejaVu Serif",serif;font-size:1.25em;overflow-x:auto;overflow-y:hidden;padding:4px 0}
-.svc-chart{margin:0}
+.svc-chart{margin:0;max-width:520px}
 .svc-chart figcaption{font-weight:var(--svc-weight-strong);margin-bottom:6px}
 .svc-chart-svg{display:block;width:100%;height:auto;overflow:visible}
 .svc-chart-grid{stroke:var(--svc-divider);stroke-width:1}
@@ -123,6 +123,7 @@ export const SCREEN_VIEW_CSS = `
 .svc-pill{font:inherit;display:inline-flex;align-items:center;gap:8px;min-height:44px;padding:8px 16px;border-radius:999px;border:1.5px solid var(--svc-accent);background:var(--svc-accent-soft);color:var(--svc-text);font-weight:var(--svc-weight-strong);cursor:pointer;position:relative;isolation:isolate}
 .svc-pill::after{content:"";position:absolute;inset:-1.5px;border-radius:inherit;z-index:-1;pointer-events:none;animation:svc-pulse var(--svc-pulse-duration) var(--svc-ease) infinite}
 @keyframes svc-pulse{50%{transform:scale(var(--svc-pulse-scale));box-shadow:0 0 0 var(--svc-pulse-ring) var(--svc-accent-soft)}}
+.svc-pill-icon{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
 .svc-staged-body{display:flex;flex-direction:column;gap:8px;align-items:flex-start}
 .svc-staged-body[hidden],.svc-pill[hidden]{display:none}
 .svc-clock{font-size:2.4em;font-weight:var(--svc-weight-strong);font-variant-numeric:tabular-nums;line-height:1.1}

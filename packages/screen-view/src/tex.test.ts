@@ -18,6 +18,7 @@ describe('texToMathml', () => {
     expect(xml('x_i^2')).toContain('<msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>');
     expect(xml('\\sum_{i=1}^{n} i')).toContain('<munderover>');
     expect(xml('\\text{speed} = 3.5')).toContain('<mtext>speed</mtext>');
+    expect(xml('1.5\\%')).toContain('<mn>1.5</mn><mo>%</mo>');
   });
 
   it('never throws: unknown commands show as written and stray braces are skipped', () => {

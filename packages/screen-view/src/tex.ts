@@ -98,6 +98,11 @@ const OPERATORS: Record<string, string> = {
   rbrace: '}',
   '{': '{',
   '}': '}',
+  '%': '%',
+  $: '$',
+  '#': '#',
+  '&': '&',
+  _: '_',
 };
 const BIG = new Set(['sum', 'prod', 'lim', 'int', 'oint']);
 const SPACES: Record<string, string> = {

@@ -1,7 +1,7 @@
 // Staged components: timer and deck start folded as a pill so a question on the same screen stays visible.
 import type { AddOp } from '@screen-service/screen-lines';
 import { button, frame, list, num, type RenderContext, str } from '../context.js';
-import { h } from '../dom.js';
+import { h, svg } from '../dom.js';
 
 /** `mm:ss` or `h:mm:ss`. */
 export function formatClock(seconds: number): string {
@@ -12,18 +12,30 @@ export function formatClock(seconds: number): string {
   return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
+/** Pill icons as SVG paths (24x24, stroked): no emoji font is needed. */
+const ICONS = {
+  timer: 'M12 8v5l3 2M9 2h6M12 5a8 8 0 1 0 0 16a8 8 0 0 0 0-16z',
+  deck: 'M7 4h10a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zM9 2h8a2 2 0 0 1 2 2',
+};
+
 function pill(
   ctx: RenderContext,
   op: AddOp,
-  icon: string,
+  icon: keyof typeof ICONS,
   text: string,
   onOpen: () => void,
 ): HTMLButtonElement {
+  const mark = svg(
+    ctx.doc,
+    'svg',
+    { viewBox: '0 0 24 24', class: 'svc-pill-icon', 'aria-hidden': 'true' },
+    svg(ctx.doc, 'path', { d: ICONS[icon] }),
+  );
   const el = h(
     ctx.doc,
     'button',
     { type: 'button', class: 'svc-pill', 'aria-expanded': 'false' },
-    h(ctx.doc, 'span', { 'aria-hidden': 'true', class: 'svc-pill-icon' }, icon),
+    mark,
     text,
   );
   el.addEventListener('click', () => {
@@ -74,7 +86,7 @@ export function drawTimer(ctx: RenderContext, op: AddOp): HTMLElement {
   const open = ctx.options.staged === 'open';
   card.hidden = !open;
   el.dataset.state = open ? 'open' : 'pill';
-  const folded = pill(ctx, op, '⏱', `${label || 'Timer'} · ${formatClock(seconds)}`, () => {
+  const folded = pill(ctx, op, 'timer', `${label || 'Timer'} · ${formatClock(seconds)}`, () => {
     folded.hidden = true;
     card.hidden = false;
     start();
@@ -127,7 +139,7 @@ export function drawDeck(ctx: RenderContext, op: AddOp): HTMLElement {
   const folded = pill(
     ctx,
     op,
-    '🂠',
+    'deck',
     `${cards.length} ${cards.length === 1 ? 'card' : 'cards'}${cards[0] ? ` · ${cards[0].slice(0, 24)}` : ''}`,
     () => {
       folded.hidden = true;
