@@ -1,4 +1,6 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-export default defineConfig(defineLibraryBuild({ entry: ['src/main.ts', 'src/index.ts'], dts: false }));
+export default defineConfig(
+  defineLibraryBuild({ entry: ['src/main.ts', 'src/index.ts', 'src/svc.ts'], dts: false }),
+);

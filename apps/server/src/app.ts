@@ -1,20 +1,29 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
+import { createConnectRouter } from '@screen-service/connect-api';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
+import { buildOpenApi } from './api/openapi.js';
+import { createPersonRouter } from './api/person-router.js';
+import { API_PREFIX } from './api/route-table.js';
+import { routes } from './api/routes.js';
 import type { ServerConfig } from './config.js';
 import { type Db, schemaVersion } from './db/open-database.js';
+import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
   config: ServerConfig;
   db: Db;
   logger: Logger;
   version?: string;
+  /** Built from config and db when absent. */
+  services?: Services;
 }
 
-export function createApp({ config, db, logger, version = '0.0.0' }: AppDeps): Express {
+export function createApp({ config, db, logger, version = '0.0.0', services }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  const svc = services ?? createServices(config, db);
 
   app.get('/healthz', (_req, res) => {
     let database: { ok: boolean; schema_version?: number; error?: string };
@@ -32,6 +41,19 @@ export function createApp({ config, db, logger, version = '0.0.0' }: AppDeps): E
       database,
     });
   });
+
+  const openapi = buildOpenApi(routes, { baseUrl: config.baseUrl, version });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use(
+    '/functions/v1/svc-connect',
+    createConnectRouter({
+      pairing: svc.pairing,
+      onError: (err) => logger.error({ err }, 'connect request failed'),
+    }),
+  );
+  app.use(API_PREFIX, createPersonRouter(svc, logger));
 
   app.use((req, res) => {
     res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });

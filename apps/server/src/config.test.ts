@@ -21,6 +21,10 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes SVC_SECRET when it is long enough', () => {
+    expect(loadConfig({ SVC_SECRET: 'k'.repeat(32) }, '/x').secret).toBe('k'.repeat(32));
+  });
+
   it('resolves SVC_DATA_DIR against the working directory', () => {
     expect(loadConfig({ SVC_DATA_DIR: 'var/svc' }, '/srv').dataDir).toBe(path.resolve('/srv/var/svc'));
   });
@@ -31,6 +35,7 @@ describe('loadConfig', () => {
     [{ SVC_BASE_URL: 'localhost:8787' }, /SVC_BASE_URL/],
     [{ SVC_BASE_URL: 'ftp://x.example' }, /SVC_BASE_URL must start with http/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ SVC_SECRET: 'short' }, /SVC_SECRET must be at least 32 characters/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(message);

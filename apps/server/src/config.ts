@@ -13,6 +13,8 @@ export interface ServerConfig {
   dataDir: string;
   /** pino log level. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Key for app access JWTs and photo links; absent = generated once and kept in the database. */
+  secret?: string;
 }
 
 export class ConfigError extends Error {
@@ -37,9 +39,13 @@ const envSchema = z.object({
     .optional(),
   SVC_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  SVC_SECRET: z
+    .string()
+    .min(32, 'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`')
+    .optional(),
 });
 
-/** Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR and LOG_LEVEL; throws ConfigError naming the bad variable. */
+/** Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL and SVC_SECRET; throws ConfigError naming the bad variable. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
@@ -60,5 +66,6 @@ export function loadConfig(
     baseUrl,
     dataDir: path.resolve(cwd, parsed.data.SVC_DATA_DIR ?? './data'),
     logLevel: parsed.data.LOG_LEVEL ?? 'info',
+    ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
   };
 }

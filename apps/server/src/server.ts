@@ -6,11 +6,13 @@ import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { DATABASE_FILE, type Db, openDatabase } from './db/open-database.js';
+import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   db: Db;
+  services: Services;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes the database. */
   close(graceMs?: number): Promise<void>;
@@ -21,7 +23,8 @@ export async function startServer(
   logger: Logger = pino({ level: config.logLevel }),
 ): Promise<RunningServer> {
   const db = openDatabase(config.dataDir);
-  const app = createApp({ config, db, logger });
+  const services = createServices(config, db);
+  const app = createApp({ config, db, logger, services });
   const server = http.createServer();
   let closing: Promise<void> | undefined;
   // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
@@ -42,6 +45,7 @@ export async function startServer(
 
   const close = (graceMs = 4000): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      services.stopping.abort();
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
       // Sockets that finish their last request after close() began are idle: close them as they appear.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -56,5 +60,5 @@ export async function startServer(
     });
     return closing;
   };
-  return { url, port, db, logger, close };
+  return { url, port, db, services, logger, close };
 }

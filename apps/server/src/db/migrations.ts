@@ -1,4 +1,7 @@
 // Versioned schema migrations. Append only: never edit a migration that has shipped.
+// Version 1 is the server's own; versions 2 to 49 come from @screen-service/service-core (ADR 0050).
+import { coreMigrations } from '@screen-service/service-core';
+
 export interface Migration {
   version: number;
   name: string;
@@ -16,4 +19,5 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  ...coreMigrations,
 ];

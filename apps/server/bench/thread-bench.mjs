@@ -1,0 +1,183 @@
+// Benchmark: requests/s and p99 latency for reading a thread page and for a tap, against a plain Node
+// HTTP JSON handler measured in the same run. Servers run in a child process; the load runs here.
+// Run: npm run bench -w apps/server (builds first). Never part of `npm test`.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
+const WARMUP_MS = 500;
+const CONCURRENCY = 16;
+const here = fileURLToPath(import.meta.url);
+
+if (process.argv[2] === 'child') await child(process.argv[3]);
+else await main();
+
+async function child(mode) {
+  if (mode === 'plain') {
+    // The baseline: parse the request, answer a JSON body of the same size as the service's page.
+    const page = fs.readFileSync(process.argv[4], 'utf8');
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        const out =
+          req.method === 'GET' ? page : JSON.stringify({ ok: true, echo: JSON.parse(body || '{}') });
+        res.writeHead(req.method === 'GET' ? 200 : 201, { 'content-type': 'application/json' });
+        res.end(out);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+    return;
+  }
+  const { loadConfig, startServer } = await import('../dist/index.js');
+  const pino = (await import('pino')).default;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const running = await startServer(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir }, '/'),
+    pino({ level: 'silent' }),
+  );
+  const base = `http://127.0.0.1:${running.port}/functions/v1/svc-app`;
+  const post = async (p, body, token) => {
+    const res = await fetch(base + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  };
+  const session = await post('/auth/signup', { email: 'bench@example.com', password: 'bench password' });
+  const created = await post('/agents', { name: 'Bench' }, session.access_token);
+  const paired = await running.services.pairing.pair({
+    code: created.pairing.code,
+    remote_ref: 'bench',
+    kind: 'mcp',
+    host_name: 'bench',
+    clientAddr: 'bench',
+  });
+  const principal = await running.services.connectionAuth.verify(paired.connector_token);
+  let screenId = '';
+  for (let i = 0; i < 25; i++) {
+    const s = await running.services.threadOps.show(principal, {
+      lines: `choose@pick "Question ${i}?" Yes|No|Later\ntimer 5m Break`,
+    });
+    screenId = s.screen_id;
+    await running.services.threadOps.say(principal, { text: `Message ${i}: a line of chat from the agent.` });
+  }
+  const page = await (
+    await fetch(`${base}/agents/${created.agent.id}/messages?limit=50`, {
+      headers: { authorization: `Bearer ${session.access_token}` },
+    })
+  ).text();
+  const pageFile = path.join(dataDir, 'page.json');
+  fs.writeFileSync(pageFile, page);
+  process.send({
+    port: running.port,
+    token: session.access_token,
+    agentId: created.agent.id,
+    screenId,
+    pageFile,
+  });
+  process.on(
+    'disconnect',
+    () => void running.close(200).then(() => fs.rmSync(dataDir, { recursive: true, force: true })),
+  );
+}
+
+function start(mode, extra = []) {
+  const proc = fork(here, ['child', mode, ...extra], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve) => proc.once('message', (m) => resolve({ proc, info: m })));
+}
+
+/** Closed-loop load: CONCURRENCY workers, each sending the next request when the last one answered. */
+async function load(port, request) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const t0 = process.hrtime.bigint();
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          agent,
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode >= 300) reject(new Error(`status ${res.statusCode} for ${request.path}`));
+            else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(request.body);
+    });
+  const run = async (ms, samples) => {
+    const until = Date.now() + ms;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < until) samples?.push(await once());
+      }),
+    );
+  };
+  await run(WARMUP_MS);
+  const samples = [];
+  const t0 = Date.now();
+  await run(DURATION_MS, samples);
+  const seconds = (Date.now() - t0) / 1000;
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  return { rps: samples.length / seconds, p99: samples[Math.floor(samples.length * 0.99)] };
+}
+
+async function main() {
+  const service = await start('service');
+  const plain = await start('plain', [service.info.pageFile]);
+  const auth = { authorization: `Bearer ${service.info.token}` };
+  const tapBody = JSON.stringify({ screen_id: service.info.screenId, event: { id: 'pick', value: 'Yes' } });
+  const jsonHeaders = (body) => ({
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  const cases = [
+    {
+      name: 'read a thread page (50 rows)',
+      service: {
+        method: 'GET',
+        path: `/functions/v1/svc-app/agents/${service.info.agentId}/messages?limit=50`,
+        headers: auth,
+      },
+      plain: { method: 'GET', path: '/page', headers: {} },
+    },
+    {
+      name: 'tap a component',
+      service: {
+        method: 'POST',
+        path: `/functions/v1/svc-app/agents/${service.info.agentId}/taps`,
+        headers: { ...auth, ...jsonHeaders(tapBody) },
+        body: tapBody,
+      },
+      plain: { method: 'POST', path: '/tap', headers: jsonHeaders(tapBody), body: tapBody },
+    },
+  ];
+  console.log(
+    `concurrency ${CONCURRENCY}, ${DURATION_MS} ms per case after ${WARMUP_MS} ms warm-up, ${os.cpus().length} cores`,
+  );
+  for (const c of cases) {
+    const base = await load(plain.info.port, c.plain);
+    const svc = await load(service.info.port, c.service);
+    console.log(
+      `${c.name}: service ${svc.rps.toFixed(0)} req/s, p99 ${svc.p99.toFixed(2)} ms | plain node ${base.rps.toFixed(0)} req/s, p99 ${base.p99.toFixed(2)} ms | throughput ratio ${(svc.rps / base.rps).toFixed(2)}, p99 ratio ${(svc.p99 / base.p99).toFixed(2)}`,
+    );
+  }
+  service.proc.disconnect();
+  plain.proc.kill();
+}

@@ -1,0 +1,148 @@
+// zod schemas of the person's API: request bodies and queries are validated with them, and the OpenAPI
+// document at /openapi.json is generated from the same objects.
+import { z } from 'zod';
+
+const id = z.string().min(1).max(100);
+const iso = z.string().meta({ format: 'date-time' });
+export const colorSchema = z.enum(['lavender', 'mint', 'butter', 'brand']);
+
+export const credentialsBody = z
+  .object({
+    email: z.string().max(254).meta({ example: 'ada@example.com' }),
+    password: z.string().min(8).max(1024),
+  })
+  .meta({ id: 'Credentials' });
+export const refreshBody = z.object({ refresh_token: z.string().min(1) }).meta({ id: 'RefreshRequest' });
+export const deleteAccountBody = z
+  .object({ password: z.string().min(1) })
+  .meta({ id: 'DeleteAccountRequest' });
+
+export const sessionTokens = z
+  .object({
+    access_token: z.string().meta({ description: 'JWT, role svc_user, valid 15 minutes' }),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int(),
+    refresh_token: z
+      .string()
+      .meta({ description: 'svc_ar_..., usable once; each refresh returns a new one' }),
+    user: z.object({ id, email: z.string() }),
+  })
+  .meta({ id: 'SessionTokens' });
+
+export const me = z.object({ id, email: z.string(), created_at: iso }).meta({ id: 'Me' });
+
+export const agentView = z
+  .object({
+    id,
+    name: z.string(),
+    handle: z.string(),
+    color: colorSchema,
+    avatar: z.string().nullable(),
+    theme: z.record(z.string(), z.unknown()),
+    push_muted: z.boolean(),
+    kind: z.enum(['hostfw', 'http', 'mcp', 'hosted']),
+    status: z.enum(['pending', 'connected', 'offline']),
+    is_default: z.boolean(),
+    sort: z.number().int(),
+    remote_ref: z.string().nullable(),
+    connector: z.object({ id, name: z.string(), kind: z.string() }).nullable(),
+    commands: z.array(z.unknown()).nullable(),
+    client_safe: z.boolean(),
+    created_at: iso,
+    updated_at: iso,
+  })
+  .meta({ id: 'Agent' });
+export const agentListItem = agentView
+  .extend({ unread: z.number().int(), last_message_at: iso.nullable() })
+  .meta({ id: 'AgentListItem' });
+export const agentList = z.object({ agents: z.array(agentListItem) }).meta({ id: 'AgentList' });
+export const mintedCode = z
+  .object({ code: z.string().regex(/^\d{6}$/), expires_at: iso })
+  .meta({ id: 'PairingCode' });
+
+export const createAgentBody = z
+  .object({ name: z.string().min(1).max(40), color: colorSchema.optional() })
+  .meta({ id: 'CreateAgentRequest' });
+export const createdAgent = z
+  .object({ agent: agentView, pairing: mintedCode.nullable() })
+  .meta({ id: 'CreatedAgent' });
+export const updateAgentBody = z
+  .object({
+    name: z.string().min(1).max(40).optional(),
+    color: colorSchema.optional(),
+    avatar: z.enum(['svc']).nullable().optional(),
+    theme: z.record(z.string(), z.unknown()).optional(),
+    push_muted: z.boolean().optional(),
+    sort: z.number().int().optional(),
+    is_default: z.literal(true).optional(),
+  })
+  .meta({ id: 'UpdateAgentRequest' });
+export const reorderBody = z.object({ ids: z.array(id) }).meta({ id: 'ReorderRequest' });
+
+export const messageView = z
+  .object({
+    id,
+    seq: z.number().int(),
+    sender: z.enum(['agent', 'person']),
+    kind: z.enum(['text', 'screen', 'tap']),
+    body: z.string(),
+    meta: z.record(z.string(), z.unknown()),
+    screen: z
+      .object({ id, lines: z.string(), ops: z.array(z.unknown()), tap_ids: z.array(z.string()) })
+      .nullable(),
+    photos: z.array(z.string().meta({ description: 'signed link, valid 1 hour' })),
+    created_at: iso,
+    delivered_at: iso.nullable(),
+    handled_at: iso.nullable(),
+  })
+  .meta({ id: 'Message' });
+export const threadPage = z
+  .object({ messages: z.array(messageView), next_before: z.number().int().nullable() })
+  .meta({ id: 'ThreadPage' });
+export const pageQuery = z.object({
+  before: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+export const sayBody = z
+  .object({ text: z.string().min(1).max(4000), photo_ids: z.array(id).max(8).optional() })
+  .meta({ id: 'SendTextRequest' });
+export const tapBody = z
+  .object({
+    screen_id: id,
+    event: z
+      .object({ id: z.string().min(1), value: z.unknown().optional() })
+      .catchall(z.unknown())
+      .meta({ description: 'the tapped component id and its value; preset, line and echo are computed' }),
+    photo_ids: z.array(id).max(8).optional(),
+  })
+  .meta({ id: 'TapRequest' });
+export const tapResult = z
+  .object({ message: messageView, line: z.string(), echo: z.string() })
+  .meta({ id: 'TapResult' });
+export const presenceBody = z.object({ open: z.boolean() }).meta({ id: 'Presence' });
+export const readBody = z.object({ seq: z.number().int().min(0) }).meta({ id: 'ReadMark' });
+export const photoCreated = z.object({ id, url: z.string() }).meta({ id: 'PhotoCreated' });
+export const photoQuery = z.object({ exp: z.string().optional(), sig: z.string().optional() });
+
+export const connectionView = z
+  .object({
+    id,
+    name: z.string(),
+    kind: z.string(),
+    created_at: iso,
+    last_seen_at: iso.nullable(),
+    revoked_at: iso.nullable(),
+    agents: z.array(z.object({ id, name: z.string(), handle: z.string() })),
+  })
+  .meta({ id: 'Connection' });
+export const connectionList = z
+  .object({ connections: z.array(connectionView) })
+  .meta({ id: 'ConnectionList' });
+
+export const errorBody = z
+  .object({
+    error: z.string().meta({ description: 'stable snake_case code' }),
+    message: z.string(),
+    field: z.string().optional(),
+  })
+  .meta({ id: 'Error' });

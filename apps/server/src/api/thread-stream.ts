@@ -1,0 +1,52 @@
+// GET /stream: Server-Sent Events of the person's threads, so the app redraws without polling.
+import type { MessageRecord } from '@screen-service/service-core';
+import type { RouteContext } from './route-table.js';
+
+/** A comment line this often keeps proxies from closing an idle stream. */
+export const STREAM_KEEPALIVE_MS = 25_000;
+
+export function openThreadStream({ services, user, req, res }: RouteContext): void {
+  res.status(200);
+  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache, no-transform');
+  res.setHeader('x-accel-buffering', 'no');
+  res.flushHeaders();
+  res.write(': connected\n\n');
+  const send = (event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const unsubscribe = services.notifier.subscribe(user.userId, (e) => {
+    if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
+    else if (e.type === 'agents') send('agents', {});
+    else send('read', { agent_id: e.agentId, seq: e.seq });
+  });
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
+  const stopping = services.stopping.signal;
+  const close = () => {
+    clearInterval(keepalive);
+    unsubscribe();
+    stopping.removeEventListener('abort', end);
+  };
+  const end = () => {
+    close();
+    res.end();
+  };
+  req.on('close', close);
+  res.on('error', close);
+  if (stopping.aborted) end();
+  else stopping.addEventListener('abort', end);
+}
+
+/** The row without anything the app must fetch through the thread page (photo links, screen ops). */
+function brief(m: MessageRecord) {
+  return {
+    id: m.id,
+    seq: m.seq,
+    sender: m.sender,
+    kind: m.kind,
+    body: m.body,
+    meta: m.meta,
+    screen_id: m.screenId,
+    created_at: new Date(m.createdAt).toISOString(),
+    handled_at: m.handledAt === null ? null : new Date(m.handledAt).toISOString(),
+  };
+}

@@ -1,0 +1,174 @@
+// `svc`: the operator CLI. Parses arguments, runs one command, and turns errors into exit codes.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
+import { readPassword } from './cli/read-password.js';
+import { ConfigError, loadConfig, type ServerConfig } from './config.js';
+import { startServer } from './server.js';
+
+const HELP: Record<string, string> = {
+  main: `svc: run and administer a Screen Service
+
+Usage: svc <command> [options]
+
+Commands:
+  serve                                       start the server (same as npm start)
+  user add --email E [--password P]           create an account (password from stdin when omitted)
+  connect --email E --agent NAME [--host-name H]
+                                              create an agent, pair it, print {mcp_url, connector_token, agent}
+
+Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
+Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused (e.g. email taken).`,
+  serve: `svc serve [--port N] [--host H] [--data-dir DIR]
+
+Starts the server (defaults from the environment: PORT 8787, HOST 0.0.0.0, SVC_DATA_DIR ./data).
+Stop it with Ctrl-C.`,
+  user: `svc user add --email E [--password P]
+
+Creates an account. Without --password the password is read from stdin (one line), so it stays out of
+your shell history: printf '%s\\n' "$PW" | svc user add --email you@example.com`,
+  connect: `svc connect --email E --agent NAME [--host-name H]
+
+Creates an agent named NAME in the account E, pairs it as an MCP connection from host H (default: this
+machine's name), and prints JSON {"mcp_url", "connector_token", "agent"}. The token is shown once:
+configure your MCP client with URL mcp_url and header "Authorization: Bearer <connector_token>".`,
+};
+
+type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
+
+/** Runs the CLI; resolves to the exit code (never calls process.exit itself, except via `serve`'s signals). */
+export async function runCli(
+  argv: string[],
+  io: Out = defaultIo,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.stdout(`${HELP.main}\n`);
+      return command === undefined ? EXIT.USAGE : EXIT.OK;
+    }
+    switch (command) {
+      case 'serve':
+        return await serve(rest, io);
+      case 'user':
+        return await user(rest, io, stdin);
+      case 'connect':
+        return await connectCommand(rest, io);
+      default:
+        throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
+    }
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr(`svc: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr(`svc: invalid configuration: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    if (
+      (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
+      (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+    ) {
+      io.stderr(`svc: ${(err as Error).message}\n`);
+      return EXIT.USAGE;
+    }
+    io.stderr(`svc: failed: ${(err as Error).stack ?? String(err)}\n`);
+    return EXIT.FAILURE;
+  }
+}
+
+const defaultIo: Out = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+function args<T extends Record<string, { type: 'string' | 'boolean' }>>(argv: string[], options: T) {
+  return parseArgs({
+    args: argv,
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+    allowPositionals: true,
+  });
+}
+
+function required(value: string | boolean | undefined, flag: string, help: string): string {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new CliError(`${flag} is required.\n\n${help}`, EXIT.USAGE);
+  return value;
+}
+
+function config(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return { ...loadConfig(), ...overrides };
+}
+
+async function serve(argv: string[], io: Out): Promise<number> {
+  const { values } = args(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(`${HELP.serve}\n`);
+    return EXIT.OK;
+  }
+  const overrides: Partial<ServerConfig> = {};
+  if (values.port !== undefined) {
+    if (!/^\d+$/.test(values.port) || Number(values.port) > 65535)
+      throw new CliError('--port must be a whole number from 0 to 65535.', EXIT.USAGE);
+    overrides.port = Number(values.port);
+  }
+  if (values.host !== undefined) overrides.host = values.host;
+  if (values['data-dir'] !== undefined)
+    overrides.dataDir = (await import('node:path')).resolve(values['data-dir']);
+  const c = config(overrides);
+  if (overrides.port !== undefined && !process.env.SVC_BASE_URL)
+    c.baseUrl = `http://localhost:${overrides.port}`;
+  const running = await startServer(c);
+  await new Promise<void>((resolve) => {
+    const stop = () => void running.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return EXIT.OK;
+}
+
+async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    io.stdout(`${HELP.user}\n`);
+    return sub === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (sub !== 'add')
+    throw new CliError(`Unknown command "user ${sub}". Did you mean \`svc user add\`?`, EXIT.USAGE);
+  const { values } = args(rest, { email: { type: 'string' }, password: { type: 'string' } });
+  if (values.help) {
+    io.stdout(`${HELP.user}\n`);
+    return EXIT.OK;
+  }
+  const email = required(values.email, '--email', HELP.user!);
+  const password = values.password ?? (await readPassword(stdin, io.stderr));
+  const created = await userAdd(config(), { email, password });
+  io.stdout(`${JSON.stringify(created)}\n`);
+  return EXIT.OK;
+}
+
+async function connectCommand(argv: string[], io: Out): Promise<number> {
+  const { values } = args(argv, {
+    email: { type: 'string' },
+    agent: { type: 'string' },
+    'host-name': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(`${HELP.connect}\n`);
+    return EXIT.OK;
+  }
+  const out = await connect(config(), {
+    email: required(values.email, '--email', HELP.connect!),
+    agent: required(values.agent, '--agent', HELP.connect!),
+    hostName: values['host-name'] ?? os.hostname(),
+  });
+  io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  return EXIT.OK;
+}

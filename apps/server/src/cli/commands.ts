@@ -1,0 +1,90 @@
+// The operator CLI's commands as functions over an injected environment, so tests run them in-process.
+import { isServiceError } from '@screen-service/service-core';
+import type { ServerConfig } from '../config.js';
+import { openDatabase } from '../db/open-database.js';
+import { createServices } from '../services.js';
+
+/** Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused by a rule. */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, REFUSED: 3 } as const;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface UserAddInput {
+  email: string;
+  password: string;
+}
+
+/** `svc user add`: creates an account (argon2id-hashed password). */
+export async function userAdd(
+  config: ServerConfig,
+  input: UserAddInput,
+): Promise<{ id: string; email: string }> {
+  const db = openDatabase(config.dataDir);
+  try {
+    return await refusals(() => createServices(config, db).accounts.createUser(input));
+  } finally {
+    db.close();
+  }
+}
+
+export interface ConnectInput {
+  email: string;
+  agent: string;
+  hostName: string;
+}
+
+export interface ConnectOutput {
+  mcp_url: string;
+  connector_token: string;
+  agent: { id: string; name: string; handle: string };
+}
+
+/** `svc connect`: creates an agent for the account, pairs it as an MCP connection, returns the token once. */
+export async function connect(config: ServerConfig, input: ConnectInput): Promise<ConnectOutput> {
+  const db = openDatabase(config.dataDir);
+  try {
+    const services = createServices(config, db);
+    const user = await services.store.users.findByEmail(input.email.trim().toLowerCase());
+    if (!user) {
+      throw new CliError(
+        `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
+        EXIT.REFUSED,
+      );
+    }
+    return await refusals(async () => {
+      const { agent, pairing } = await services.agents.create(user.id, { name: input.agent });
+      const paired = await services.pairing.pair({
+        code: pairing!.code,
+        remote_ref: agent.handle,
+        kind: 'mcp',
+        host_name: input.hostName,
+        clientAddr: 'svc-cli',
+      });
+      return {
+        mcp_url: services.mcpUrl,
+        connector_token: paired.connector_token!,
+        agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
+      };
+    });
+  } finally {
+    db.close();
+  }
+}
+
+async function refusals<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isServiceError(err))
+      throw new CliError(err.message, err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED);
+    throw err;
+  }
+}

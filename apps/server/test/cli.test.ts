@@ -1,0 +1,121 @@
+// The `svc` CLI as a process (dist/svc.js, as `npx svc` runs it after the launcher builds): the
+// three-command quickstart, --help everywhere, and exit codes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = path.join(here, '..', 'dist', 'svc.js');
+let dataDir: string;
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function svc(
+  args: string[],
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: {
+        ...process.env,
+        SVC_DATA_DIR: dataDir,
+        SVC_BASE_URL: 'https://svc.example.com',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+describe('svc (process)', () => {
+  it('is built', () => {
+    expect(fs.existsSync(bin), 'nx builds apps/server before its tests').toBe(true);
+  });
+
+  it('user add (password on stdin), then connect prints {mcp_url, connector_token, agent}', async () => {
+    const added = await svc(['user', 'add', '--email', 'Ada@Example.com'], 'a long passphrase\n');
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ email: 'ada@example.com' });
+
+    const connected = await svc([
+      'connect',
+      '--email',
+      'ada@example.com',
+      '--agent',
+      'Claude Code',
+      '--host-name',
+      'laptop',
+    ]);
+    expect(connected.code, connected.stderr).toBe(0);
+    const out = JSON.parse(connected.stdout);
+    expect(out).toEqual({
+      mcp_url: 'https://svc.example.com/functions/v1/svc-mcp',
+      connector_token: expect.stringMatching(/^svc_ct_[A-Za-z0-9_-]{43}$/),
+      agent: { id: expect.any(String), name: 'Claude Code', handle: 'claude-code' },
+    });
+  });
+
+  it('exits 3 when a rule refuses, 2 on usage errors, 0 for --help on every command', async () => {
+    expect((await svc(['user', 'add', '--email', 'ada@example.com', '--password', 'another one'])).code).toBe(
+      3,
+    );
+    const nobody = await svc(['connect', '--email', 'nobody@example.com', '--agent', 'X']);
+    expect(nobody.code).toBe(3);
+    expect(nobody.stderr).toMatch(/svc user add --email nobody@example.com/);
+    expect((await svc(['user', 'add', '--email', 'short@example.com', '--password', 'short'])).code).toBe(2);
+    expect((await svc(['connect', '--email', 'ada@example.com'])).code).toBe(2);
+    expect((await svc(['connect', '--nope'])).code).toBe(2);
+    expect((await svc(['bogus'])).code).toBe(2);
+    expect((await svc([])).code).toBe(2);
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['user', '--help'],
+      ['user', 'add', '--help'],
+      ['connect', '--help'],
+    ]) {
+      const r = await svc(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/svc/);
+    }
+  });
+
+  it('serve starts the server and stops on SIGTERM with exit 0', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+      env: { ...process.env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const line = await new Promise<{ port: number }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start line: ${out}`)), 10_000);
+      child.stdout.on('data', (c) => {
+        out += c;
+        const l = out.split('\n').find((x) => x.includes('listening on'));
+        if (l) {
+          clearTimeout(timer);
+          resolve(JSON.parse(l));
+        }
+      });
+    });
+    const res = await fetch(`http://127.0.0.1:${line.port}/healthz`);
+    expect(res.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await new Promise((r) => child.on('exit', r))).toBe(0);
+  });
+});

@@ -1,0 +1,230 @@
+// Isolation, table-driven over every route of the person's API: person A can read or change nothing of B's.
+import { CORE_TABLES } from '@screen-service/service-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../src/api/routes.js';
+import { API, client, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+let call: ReturnType<typeof client>;
+
+interface Person {
+  id: string;
+  token: string;
+  refresh: string;
+  password: string;
+  email: string;
+  agentId: string;
+  screenId: string;
+  photoId: string;
+  photoUrl: string;
+  connectorId: string;
+  connectorToken: string;
+}
+
+async function person(email: string, password: string): Promise<Person> {
+  const s = (await call('POST', '/auth/signup', { body: { email, password } })).body;
+  const token = s.access_token as string;
+  const created = (await call('POST', '/agents', { token, body: { name: `${email} agent` } })).body;
+  const paired = await call('POST', '/functions/v1/svc-connect', {
+    body: {
+      action: 'pair',
+      code: created.pairing.code,
+      remote_ref: 'main',
+      kind: 'mcp',
+      host_name: `${email} host`,
+    },
+  });
+  const { threadOps, connectionAuth } = t.running.services;
+  const principal = await connectionAuth.verify(paired.body.connector_token);
+  const shown = await threadOps.show(principal, { lines: 'choose@q "Q?" Yes|No' });
+  await call('POST', `/agents/${created.agent.id}/messages`, {
+    token,
+    body: { text: `hello from ${email}` },
+  });
+  const photo = (await call('POST', `/agents/${created.agent.id}/photos`, { token, raw: PNG })).body;
+  return {
+    id: s.user.id,
+    token,
+    refresh: s.refresh_token,
+    password,
+    email,
+    agentId: created.agent.id,
+    screenId: shown.screen_id,
+    photoId: photo.id,
+    photoUrl: photo.url,
+    connectorId: paired.body.connector.id,
+    connectorToken: paired.body.connector_token,
+  };
+}
+
+/** Every row B owns, straight from the database. */
+function snapshot(userId: string) {
+  const out: Record<string, unknown[]> = {};
+  for (const table of CORE_TABLES) {
+    if (table === 'pair_attempts') continue; // holds no user data
+    const where = table === 'users' ? 'id = ?' : 'user_id = ?';
+    out[table] = t.running.db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId);
+  }
+  return out;
+}
+
+let a: Person;
+let b: Person;
+beforeAll(async () => {
+  t = await startTestServer();
+  call = client(t.base);
+  a = await person('a@example.com', 'password of a!');
+  b = await person('b@example.com', 'password of b!');
+});
+afterAll(() => t.close());
+
+type Case = () => Promise<void>;
+const notFound = (r: Reply) =>
+  expect([r.status, r.body?.error]).toEqual([404, expect.stringMatching(/not_found$/)]);
+
+// One entry per route: what A tries against B, and what A must get.
+const cases: Record<string, Case> = {
+  'post /auth/signup': async () => {
+    const r = await call('POST', '/auth/signup', { body: { email: b.email, password: 'taking over b' } });
+    expect(r.status).toBe(409);
+  },
+  'post /auth/signin': async () => {
+    const r = await call('POST', '/auth/signin', { body: { email: b.email, password: a.password } });
+    expect(r.status).toBe(401);
+  },
+  'post /auth/refresh': async () => {
+    const r = await call('POST', '/auth/refresh', { body: { refresh_token: a.refresh } });
+    expect(r.body.user.id).toBe(a.id);
+    a.token = r.body.access_token;
+    a.refresh = r.body.refresh_token;
+  },
+  'post /auth/signout': async () => {
+    const second = (await call('POST', '/auth/signin', { body: { email: a.email, password: a.password } }))
+      .body;
+    expect((await call('POST', '/auth/signout', { token: second.access_token })).status).toBe(204);
+    expect((await call('GET', '/me', { token: b.token })).status).toBe(200);
+    expect((await call('GET', '/me', { token: a.token })).status).toBe(200);
+  },
+  'get /me': async () => {
+    expect((await call('GET', '/me', { token: a.token })).body.id).toBe(a.id);
+  },
+  'delete /me': async () => {
+    const r = await call('DELETE', '/me', { token: a.token, body: { password: b.password } });
+    expect(r.status).toBe(401);
+  },
+  'get /agents': async () => {
+    const r = await call('GET', '/agents', { token: a.token });
+    expect(JSON.stringify(r.body)).not.toContain(b.agentId);
+  },
+  'post /agents': async () => {
+    const r = await call('POST', '/agents', { token: a.token, body: { name: 'Another' } });
+    expect(r.status).toBe(201);
+    expect((await t.running.services.store.agents.get(r.body.agent.id))?.userId).toBe(a.id);
+  },
+  'put /agents/order': async () => {
+    const r = await call('PUT', '/agents/order', { token: a.token, body: { ids: [b.agentId] } });
+    expect(r.status).toBe(400);
+  },
+  'get /agents/:agentId': async () => notFound(await call('GET', `/agents/${b.agentId}`, { token: a.token })),
+  'patch /agents/:agentId': async () =>
+    notFound(
+      await call('PATCH', `/agents/${b.agentId}`, {
+        token: a.token,
+        body: { name: 'Mine now', is_default: true },
+      }),
+    ),
+  'delete /agents/:agentId': async () =>
+    notFound(await call('DELETE', `/agents/${b.agentId}`, { token: a.token })),
+  'post /agents/:agentId/code': async () =>
+    notFound(await call('POST', `/agents/${b.agentId}/code`, { token: a.token })),
+  'get /agents/:agentId/messages': async () =>
+    notFound(await call('GET', `/agents/${b.agentId}/messages`, { token: a.token })),
+  'post /agents/:agentId/messages': async () => {
+    notFound(await call('POST', `/agents/${b.agentId}/messages`, { token: a.token, body: { text: 'hi' } }));
+    // B's photo cannot ride on A's own message either.
+    const r = await call('POST', `/agents/${a.agentId}/messages`, {
+      token: a.token,
+      body: { text: 'stolen photo', photo_ids: [b.photoId] },
+    });
+    expect(r.status).toBe(400);
+  },
+  'post /agents/:agentId/taps': async () => {
+    const event = { id: 'q', value: 'Yes' };
+    notFound(
+      await call('POST', `/agents/${b.agentId}/taps`, {
+        token: a.token,
+        body: { screen_id: b.screenId, event },
+      }),
+    );
+    notFound(
+      await call('POST', `/agents/${a.agentId}/taps`, {
+        token: a.token,
+        body: { screen_id: b.screenId, event },
+      }),
+    );
+  },
+  'put /agents/:agentId/presence': async () =>
+    notFound(await call('PUT', `/agents/${b.agentId}/presence`, { token: a.token, body: { open: true } })),
+  'post /agents/:agentId/read': async () =>
+    notFound(await call('POST', `/agents/${b.agentId}/read`, { token: a.token, body: { seq: 999 } })),
+  'post /agents/:agentId/photos': async () =>
+    notFound(await call('POST', `/agents/${b.agentId}/photos`, { token: a.token, raw: PNG })),
+  'get /photos/:photoId': async () => {
+    const own = new URL(a.photoUrl);
+    // A's valid signature does not open B's photo, and no signature opens nothing.
+    notFound(await call('GET', `${API}/photos/${b.photoId}${own.search}`));
+    notFound(await call('GET', `${API}/photos/${b.photoId}`));
+  },
+  'get /connections': async () => {
+    const r = await call('GET', '/connections', { token: a.token });
+    expect(JSON.stringify(r.body)).not.toContain(b.connectorId);
+  },
+  'delete /connections/:connectorId': async () =>
+    notFound(await call('DELETE', `/connections/${b.connectorId}`, { token: a.token })),
+  'get /stream': async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${t.base}${API}/stream`, {
+      headers: { authorization: `Bearer ${a.token}` },
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read(); // ': connected'
+    await call('POST', `/agents/${b.agentId}/messages`, { token: b.token, body: { text: 'secret of b' } });
+    const next = await Promise.race([
+      reader.read().then((r) => new TextDecoder().decode(r.value)),
+      new Promise<string>((r) => setTimeout(() => r('nothing'), 300)),
+    ]);
+    controller.abort();
+    expect(next).toBe('nothing');
+  },
+};
+
+describe('isolation between people (every route)', () => {
+  it('has a case for every route in the table', () => {
+    expect(Object.keys(cases).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('every route refuses or ignores A acting on B, and B keeps every row as it was', async () => {
+    const before = snapshot(b.id);
+    for (const r of routes) {
+      const key = `${r.method} ${r.path}`;
+      await cases[key]!().catch((err: Error) => {
+        throw new Error(`${key}: ${err.message}`);
+      });
+    }
+    const after = snapshot(b.id);
+    // B's own message during the stream case is the only new row, written by B.
+    after.messages = after.messages!.filter((m) => (m as { body: string }).body !== 'secret of b');
+    expect(after).toEqual(before);
+  });
+
+  it('refuses every user route without a token, or with a connector token in place of an app token', async () => {
+    for (const r of routes.filter((x) => x.auth === 'user')) {
+      const p = r.path.replace(':agentId', a.agentId).replace(':connectorId', a.connectorId);
+      const res = await call(r.method.toUpperCase(), p, {});
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+      const withHostToken = await call(r.method.toUpperCase(), p, { token: a.connectorToken });
+      expect(withHostToken.status, `${r.method} ${r.path} with svc_ct_`).toBe(401);
+    }
+  });
+});

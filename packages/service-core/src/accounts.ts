@@ -1,0 +1,244 @@
+// The person's accounts: sign up, sign in, 15-minute access JWTs (role svc_user), rotating refresh
+// tokens, sign out, and account deletion (every row cascades from the user).
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { newId as defaultNewId, hashSecret, mintToken } from './crypto.js';
+import { ServiceError } from './errors.js';
+import type { PasswordHasher } from './password-hasher.js';
+import type { Store } from './repositories.js';
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const APP_ROLE = 'svc_user';
+
+export interface AccountsOptions {
+  store: Store;
+  hasher: PasswordHasher;
+  /** HMAC key for access JWTs (HS256), at least 32 bytes. */
+  jwtSecret: Uint8Array;
+  /** JWT issuer, e.g. the base URL. */
+  issuer: string;
+  now?: () => number;
+  newId?: (prefix: string) => string;
+}
+
+export interface SessionTokens {
+  access_token: string;
+  token_type: 'bearer';
+  /** Seconds until the access token expires (900). */
+  expires_in: number;
+  /** `svc_ar_...`, usable once: each refresh returns a new one. */
+  refresh_token: string;
+  user: { id: string; email: string };
+}
+
+/** Who an app access token speaks for. */
+export interface AppPrincipal {
+  userId: string;
+  sessionFamily: string;
+}
+
+export interface Accounts {
+  signUp(input: { email: unknown; password: unknown }): Promise<SessionTokens>;
+  signIn(input: { email: unknown; password: unknown }): Promise<SessionTokens>;
+  refresh(refreshToken: unknown): Promise<SessionTokens>;
+  /** Ends this sign-in (its access and refresh tokens stop at once). */
+  signOut(principal: AppPrincipal): Promise<void>;
+  verifyAccess(token: string | null | undefined): Promise<AppPrincipal>;
+  /** Checks the password again, then deletes the user and every row they own. */
+  deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
+  /** For the operator CLI: creates an account without signing in. */
+  createUser(input: { email: unknown; password: unknown }): Promise<{ id: string; email: string }>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * @example
+ * ```ts
+ * const accounts = createAccounts({ store, hasher: createArgon2idHasher(), jwtSecret, issuer: baseUrl });
+ * const s = await accounts.signUp({ email: 'ada@example.com', password: 'a long passphrase' });
+ * const me = await accounts.verifyAccess(s.access_token); // { userId, sessionFamily }
+ * ```
+ */
+export function createAccounts(options: AccountsOptions): Accounts {
+  const { store, hasher, jwtSecret, issuer } = options;
+  if (jwtSecret.byteLength < 32) throw new Error('createAccounts: jwtSecret must be at least 32 bytes.');
+  const now = options.now ?? Date.now;
+  const newId = options.newId ?? defaultNewId;
+  const invalidRefresh = () =>
+    new ServiceError(
+      'INVALID_REFRESH_TOKEN',
+      'That refresh token is unknown, used or expired: sign in again.',
+    );
+
+  async function issue(
+    userId: string,
+    email: string,
+    familyId: string,
+    refreshToken: string,
+  ): Promise<SessionTokens> {
+    const iat = Math.floor(now() / 1000);
+    const access = await new SignJWT({ role: APP_ROLE, sid: familyId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(issuer)
+      .setAudience(APP_ROLE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_S)
+      .sign(jwtSecret);
+    return {
+      access_token: access,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_TTL_S,
+      refresh_token: refreshToken,
+      user: { id: userId, email },
+    };
+  }
+
+  async function startSession(userId: string, email: string) {
+    const refreshToken = mintToken('svc_ar_');
+    const familyId = newId('fam_');
+    const at = now();
+    await store.sessions.create({
+      id: newId('ses_'),
+      userId,
+      familyId,
+      refreshHash: hashSecret(refreshToken),
+      createdAt: at,
+      expiresAt: at + REFRESH_TOKEN_TTL_MS,
+      usedAt: null,
+      revokedAt: null,
+    });
+    return issue(userId, email, familyId, refreshToken);
+  }
+
+  function credentials(input: { email: unknown; password: unknown }) {
+    if (typeof input.email !== 'string' || !EMAIL.test(input.email.trim()) || input.email.length > 254) {
+      throw new ServiceError('INVALID_INPUT', 'email must be an address like ada@example.com.', {
+        field: 'email',
+      });
+    }
+    if (typeof input.password !== 'string' || input.password.length < 8 || input.password.length > 1024) {
+      throw new ServiceError('INVALID_INPUT', 'password must be 8 to 1024 characters.', {
+        field: 'password',
+      });
+    }
+    return { email: input.email.trim().toLowerCase(), password: input.password };
+  }
+
+  async function createUser(input: { email: unknown; password: unknown }) {
+    const { email, password } = credentials(input);
+    if (await store.users.findByEmail(email)) {
+      throw new ServiceError('EMAIL_TAKEN', `An account with ${email} already exists; sign in instead.`, {
+        field: 'email',
+      });
+    }
+    const user = await store.users.create({
+      id: newId('usr_'),
+      email,
+      passwordHash: await hasher.hash(password),
+      firstName: null,
+      createdAt: now(),
+      suspendedAt: null,
+    });
+    return { id: user.id, email: user.email };
+  }
+
+  const accounts: Accounts = {
+    createUser,
+    async signUp(input) {
+      const user = await createUser(input);
+      return startSession(user.id, user.email);
+    },
+
+    async signIn(input) {
+      const { email, password } = credentials(input);
+      const user = await store.users.findByEmail(email);
+      // Hash even for an unknown email so the response time does not reveal which emails exist.
+      const ok = await hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
+      if (!user || !ok) throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.');
+      if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
+      return startSession(user.id, user.email);
+    },
+
+    async refresh(refreshToken) {
+      if (typeof refreshToken !== 'string' || !refreshToken.startsWith('svc_ar_')) throw invalidRefresh();
+      const session = await store.sessions.findByRefreshHash(hashSecret(refreshToken));
+      if (!session) throw invalidRefresh();
+      const at = now();
+      if (session.usedAt !== null) {
+        // A used refresh token came back: someone holds a copy. End the whole sign-in.
+        await store.sessions.revokeFamily(session.familyId, at);
+        throw invalidRefresh();
+      }
+      if (session.revokedAt !== null || session.expiresAt <= at) throw invalidRefresh();
+      const user = await store.users.findById(session.userId);
+      if (!user) throw invalidRefresh();
+      if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
+      const next = mintToken('svc_ar_');
+      const rotated = await store.sessions.rotate(
+        session.id,
+        {
+          id: newId('ses_'),
+          userId: user.id,
+          familyId: session.familyId,
+          refreshHash: hashSecret(next),
+          createdAt: at,
+          expiresAt: at + REFRESH_TOKEN_TTL_MS,
+          usedAt: null,
+          revokedAt: null,
+        },
+        at,
+      );
+      if (!rotated) {
+        await store.sessions.revokeFamily(session.familyId, at);
+        throw invalidRefresh();
+      }
+      return issue(user.id, user.email, session.familyId, next);
+    },
+
+    async signOut(principal) {
+      await store.sessions.revokeFamily(principal.sessionFamily, now());
+    },
+
+    async verifyAccess(token) {
+      const unauthorized = (why: string) => new ServiceError('UNAUTHORIZED', why);
+      if (!token) throw unauthorized('Sign in first: send Authorization: Bearer <access_token>.');
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(token, jwtSecret, {
+          issuer,
+          audience: APP_ROLE,
+          algorithms: ['HS256'],
+          currentDate: new Date(now()),
+        }));
+      } catch (err) {
+        if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token expired: refresh it.');
+        throw unauthorized('The access token is not valid: sign in again.');
+      }
+      if (payload.role !== APP_ROLE || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+        throw unauthorized('The access token is not an app token: sign in again.');
+      }
+      if (!(await store.sessions.familyLive(payload.sid))) {
+        throw unauthorized('This sign-in has ended: sign in again.');
+      }
+      return { userId: payload.sub, sessionFamily: payload.sid };
+    },
+
+    async deleteAccount(principal, password) {
+      const user = await store.users.findById(principal.userId);
+      if (!user) throw new ServiceError('UNAUTHORIZED', 'This account no longer exists.');
+      if (typeof password !== 'string' || !(await hasher.verify(user.passwordHash, password))) {
+        throw new ServiceError('INVALID_CREDENTIALS', 'Type your password to confirm deleting the account.', {
+          field: 'password',
+        });
+      }
+      await store.users.delete(user.id);
+    },
+  };
+  return accounts;
+}
+
+// A valid argon2id hash of a random string, verified against when the email is unknown.
+const DUMMY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$tW2xKNMOf36aa6XO9DSVYQ$Q1EdNRBycqSJqIqTBWGxpC+dJgULy/eA4lb2/ZHQAdQ';

@@ -1,0 +1,99 @@
+// Derived agent status (doc2 "States"), the person-facing agent view, and the defaults a new agent gets.
+import type { AgentColor, AgentRecord, ConnectorRecord } from './records.js';
+
+export type AgentStatus = 'pending' | 'connected' | 'offline';
+
+/** A host counts as connected while its last heartbeat (or tool call) is at most this old. */
+export const CONNECTED_WINDOW_MS = 2 * 60 * 1000;
+
+/**
+ * `pending` until a connector claims the agent; `connected` while the connector is unrevoked and was seen
+ * in the last 2 minutes; `offline` otherwise.
+ *
+ * @example
+ * ```ts
+ * deriveStatus(agent, connector, Date.now()); // 'connected'
+ * ```
+ */
+export function deriveStatus(
+  agent: AgentRecord,
+  connector: ConnectorRecord | null | undefined,
+  now: number,
+): AgentStatus {
+  if (agent.connectorId === null || !connector) return 'pending';
+  if (connector.revokedAt !== null) return 'offline';
+  if (connector.lastSeenAt !== null && now - connector.lastSeenAt <= CONNECTED_WINDOW_MS) return 'connected';
+  return 'offline';
+}
+
+/** An agent as the person's app and the host API show it (never a hash, never another user's data). */
+export interface AgentView {
+  id: string;
+  name: string;
+  handle: string;
+  color: AgentColor;
+  avatar: string | null;
+  theme: Record<string, unknown>;
+  push_muted: boolean;
+  kind: AgentRecord['kind'];
+  status: AgentStatus;
+  is_default: boolean;
+  sort: number;
+  remote_ref: string | null;
+  connector: { id: string; name: string; kind: ConnectorRecord['kind'] } | null;
+  commands: unknown[] | null;
+  client_safe: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toAgentView(
+  agent: AgentRecord,
+  connector: ConnectorRecord | null | undefined,
+  now: number,
+): AgentView {
+  return {
+    id: agent.id,
+    name: agent.name,
+    handle: agent.handle,
+    color: agent.color,
+    avatar: agent.avatar,
+    theme: agent.theme,
+    push_muted: agent.pushMuted,
+    kind: agent.kind,
+    status: deriveStatus(agent, connector, now),
+    is_default: agent.isDefault,
+    sort: agent.sort,
+    remote_ref: agent.remoteRef,
+    connector: connector ? { id: connector.id, name: connector.name, kind: connector.kind } : null,
+    commands: agent.commands,
+    client_safe: agent.clientSafe,
+    created_at: new Date(agent.createdAt).toISOString(),
+    updated_at: new Date(agent.updatedAt).toISOString(),
+  };
+}
+
+const PASTELS: readonly AgentColor[] = ['lavender', 'mint', 'butter'];
+
+/** A stable pastel picked from the name (doc2: colour defaults from the profile name). */
+export function colorFromName(name: string): AgentColor {
+  let h = 0;
+  for (const ch of name.toLowerCase()) h = (h * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
+  return PASTELS[h % PASTELS.length]!;
+}
+
+/** A handle slug from a name: lower-case letters, digits and dashes, at most 40 characters. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/g, '');
+  return slug === '' ? 'agent' : slug;
+}
+
+/** Handle rule: a slug of 1 to 40 characters starting with a letter or digit. */
+export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;

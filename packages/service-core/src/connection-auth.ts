@@ -1,0 +1,105 @@
+// Turns a bearer credential into the connection principal the thread operations are scoped by.
+import { digestsEqual, hashSecret } from './crypto.js';
+import { ServiceError } from './errors.js';
+import type { ConnectorKind, ConnectorRecord } from './records.js';
+import type { Store } from './repositories.js';
+
+/**
+ * Who is calling a tool: one connection (a paired host or an OAuth approval) of one user. The agents it
+ * serves are the agents bound to `connectorId`, read fresh on every operation.
+ */
+export interface ConnectionPrincipal {
+  userId: string;
+  connectorId: string;
+  connectorKind: ConnectorKind;
+  /** How the caller proved itself. */
+  via: 'connector_token' | 'oauth';
+}
+
+/** Resolves an OAuth access token (`svc_at_...`) to the connector it was issued for, or null. */
+export type AccessTokenResolver = (token: string) => Promise<{ connectorId: string } | null>;
+
+export interface ConnectionAuthOptions {
+  store: Store;
+  now?: () => number;
+  /** Plugged in by the OAuth package; without it `svc_at_` tokens are refused as unknown. */
+  resolveAccessToken?: AccessTokenResolver;
+  /** When set, a connector of another kind is refused (`NOT_AN_MCP_CONNECTOR` when this is `mcp`). */
+  expectKind?: ConnectorKind;
+  /** last_seen_at is written at most this often per connector (ms); default 30 s. */
+  touchEveryMs?: number;
+}
+
+export interface ConnectionAuth {
+  /** Verifies a raw token or an `Authorization` header value (`Bearer ...`). */
+  verify(credential: string | undefined | null): Promise<ConnectionPrincipal>;
+}
+
+/**
+ * Verifies connector tokens (`svc_ct_`: SHA-256 lookup, constant-time compare, revoked and suspended
+ * checks) and, once OAuth plugs in a resolver, access tokens (`svc_at_`).
+ *
+ * @example
+ * ```ts
+ * const auth = createConnectionAuth({ store, expectKind: 'mcp' });
+ * const principal = await auth.verify(req.headers.authorization); // throws ServiceError UNAUTHORIZED
+ * ```
+ */
+export function createConnectionAuth(options: ConnectionAuthOptions): ConnectionAuth {
+  const { store, resolveAccessToken, expectKind } = options;
+  const now = options.now ?? Date.now;
+  const touchEveryMs = options.touchEveryMs ?? 30_000;
+  const unauthorized = () =>
+    new ServiceError(
+      'UNAUTHORIZED',
+      'Missing or invalid credentials: send Authorization: Bearer svc_ct_<token>.',
+    );
+
+  async function checkConnector(c: ConnectorRecord | null, via: ConnectionPrincipal['via']) {
+    if (!c) throw unauthorized();
+    if (c.revokedAt !== null) {
+      throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app; pair again.');
+    }
+    if (c.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This connection is suspended.');
+    const user = await store.users.findById(c.userId);
+    if (!user) throw unauthorized();
+    if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
+    if (expectKind && c.kind !== expectKind) {
+      throw new ServiceError(
+        expectKind === 'mcp' ? 'NOT_AN_MCP_CONNECTOR' : 'FORBIDDEN',
+        `This token belongs to a "${c.kind}" connector; this endpoint takes "${expectKind}" connections.`,
+      );
+    }
+    const t = now();
+    if (c.lastSeenAt === null || t - c.lastSeenAt >= touchEveryMs) await store.connectors.touch(c.id, t);
+    return { userId: c.userId, connectorId: c.id, connectorKind: c.kind, via };
+  }
+
+  return {
+    async verify(credential) {
+      const token = bearerToken(credential);
+      if (!token) throw unauthorized();
+      if (token.startsWith('svc_ct_')) {
+        const hash = hashSecret(token);
+        const c = await store.connectors.findByTokenHash(hash);
+        // The lookup is by index; the compare guards an implementation that matches loosely.
+        if (c && !digestsEqual(c.tokenHash, hash)) throw unauthorized();
+        return checkConnector(c, 'connector_token');
+      }
+      if (token.startsWith('svc_at_') && resolveAccessToken) {
+        const hit = await resolveAccessToken(token);
+        if (!hit) throw unauthorized();
+        return checkConnector(await store.connectors.get(hit.connectorId), 'oauth');
+      }
+      throw unauthorized();
+    },
+  };
+}
+
+/** The token of `Bearer <token>` (case-insensitive scheme) or a bare token; null when absent. */
+export function bearerToken(value: string | undefined | null): string | null {
+  if (!value) return null;
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
+  if (m) return m[1]!;
+  return /^\S+$/.test(value.trim()) && value.trim().startsWith('svc_') ? value.trim() : null;
+}

@@ -1,0 +1,127 @@
+// @screen-service/service-core public API. Every export here is public; nothing else is.
+export {
+  ACCESS_TOKEN_TTL_S,
+  type Accounts,
+  type AccountsOptions,
+  APP_ROLE,
+  type AppPrincipal,
+  createAccounts,
+  REFRESH_TOKEN_TTL_MS,
+  type SessionTokens,
+} from './accounts.js';
+export {
+  type AgentStatus,
+  type AgentView,
+  CONNECTED_WINDOW_MS,
+  colorFromName,
+  deriveStatus,
+  HANDLE_PATTERN,
+  slugify,
+  toAgentView,
+} from './agent-status.js';
+export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
+export {
+  type AccessTokenResolver,
+  bearerToken,
+  type ConnectionAuth,
+  type ConnectionAuthOptions,
+  type ConnectionPrincipal,
+  createConnectionAuth,
+} from './connection-auth.js';
+export { digestsEqual, hashSecret, mintPairingCode, mintToken, newId, type TokenPrefix } from './crypto.js';
+export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
+export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
+export {
+  createPairing,
+  type MintedCode,
+  PAIR_FAILURE_WINDOW_MS,
+  PAIR_MAX_FAILURES,
+  PAIRING_CODE_TTL_MS,
+  type PairInput,
+  type Pairing,
+  type PairingOptions,
+  type PairResult,
+} from './pairing.js';
+export { createArgon2idHasher, type PasswordHasher } from './password-hasher.js';
+export {
+  type AgentListItem,
+  type ConnectionView,
+  type CreateAgentInput,
+  createPersonAgents,
+  type PersonAgents,
+  type PersonAgentsOptions,
+  type UpdateAgentInput,
+} from './person-agents.js';
+export {
+  createPersonThreads,
+  MAX_PAGE,
+  MAX_PHOTOS_PER_ANSWER,
+  type MessageView,
+  type PersonThreads,
+  type ThreadPage,
+} from './person-threads.js';
+export {
+  AGENT_COLORS,
+  type AgentColor,
+  type AgentRecord,
+  CONNECTOR_KINDS,
+  type ConnectorKind,
+  type ConnectorRecord,
+  type MessageKind,
+  type MessageRecord,
+  type MessageSender,
+  type PairingCodeRecord,
+  type PhotoRecord,
+  type PushIntentRecord,
+  type ScreenRecord,
+  type ScreenTap,
+  type SessionRecord,
+  type ThreadStateRecord,
+  type UserRecord,
+} from './records.js';
+export type {
+  AgentPatch,
+  AgentRepository,
+  CompletePairing,
+  ConnectorRepository,
+  NewAgent,
+  NewMessage,
+  NewScreen,
+  PairingRepository,
+  PhotoRepository,
+  SessionRepository,
+  Store,
+  ThreadKey,
+  ThreadPageQuery,
+  ThreadRepository,
+  UserRepository,
+} from './repositories.js';
+export {
+  defaultScreenLines,
+  type ScreenLinesError,
+  type ScreenLinesPort,
+  type ScreenLinesResult,
+} from './screen-lines-port.js';
+export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
+export type { SqliteDb } from './sqlite/rows.js';
+export { createSqliteStore } from './sqlite/sqlite-store.js';
+export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
+export type { Answer, ThreadDeps } from './thread-core.js';
+export {
+  type AnswersInput,
+  type AnswersResult,
+  createThreadOps,
+  MAX_LINES_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_WAIT_SECONDS,
+  type SayInput,
+  type SayResult,
+  type ShowInput,
+  type ShowResult,
+  type TapInput,
+  type TapResult,
+  type ThreadOps,
+  type ThreadSummary,
+  type ThreadsResult,
+  tapsOf,
+} from './thread-ops.js';

@@ -1,0 +1,64 @@
+// In-process fan-out of thread changes: wakes waiting `answers` calls and feeds the person's live stream.
+// A multi-process deployment swaps this for LISTEN/NOTIFY or similar behind the same interface.
+import type { MessageRecord } from './records.js';
+
+/** Something changed in one (agent, user) thread. */
+export type ThreadEvent =
+  | { type: 'message'; userId: string; agentId: string; message: MessageRecord }
+  | { type: 'agents'; userId: string }
+  | { type: 'read'; userId: string; agentId: string; seq: number };
+
+export type ThreadListener = (event: ThreadEvent) => void;
+
+/**
+ * Publish/subscribe keyed by user. Listeners run synchronously in publish order; a throwing listener
+ * does not stop the others.
+ *
+ * @example
+ * ```ts
+ * const notifier = createNotifier();
+ * const stop = notifier.subscribe(userId, (e) => console.log(e.type));
+ * notifier.publish({ type: 'agents', userId });
+ * stop();
+ * ```
+ */
+export interface Notifier {
+  publish(event: ThreadEvent): void;
+  subscribe(userId: string, listener: ThreadListener): () => void;
+  /** Live listeners for a user (tests use it to prove nothing leaks after a call ends). */
+  listenerCount(userId: string): number;
+}
+
+export function createNotifier(): Notifier {
+  const byUser = new Map<string, Set<ThreadListener>>();
+  return {
+    publish(event) {
+      const set = byUser.get(event.userId);
+      if (!set) return;
+      for (const listener of [...set]) {
+        try {
+          listener(event);
+        } catch {
+          // One broken subscriber (a closed stream) must not starve the rest.
+        }
+      }
+    },
+    subscribe(userId, listener) {
+      let set = byUser.get(userId);
+      if (!set) {
+        set = new Set();
+        byUser.set(userId, set);
+      }
+      set.add(listener);
+      return () => {
+        const s = byUser.get(userId);
+        if (!s) return;
+        s.delete(listener);
+        if (s.size === 0) byUser.delete(userId);
+      };
+    },
+    listenerCount(userId) {
+      return byUser.get(userId)?.size ?? 0;
+    },
+  };
+}

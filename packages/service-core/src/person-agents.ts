@@ -1,0 +1,231 @@
+// The person's own agents and connections: list with derived status and unread counts, create (with a
+// pairing code), edit, reorder, set default, mute, delete; list and remove connections.
+import { type AgentView, colorFromName, slugify, toAgentView } from './agent-status.js';
+import { newId as defaultNewId } from './crypto.js';
+import { ServiceError } from './errors.js';
+import type { Notifier } from './notifier.js';
+import { ownAgent } from './own-agent.js';
+import type { MintedCode, Pairing } from './pairing.js';
+import type { AgentRecord, ConnectorKind, ConnectorRecord } from './records.js';
+import type { AgentPatch, Store } from './repositories.js';
+import * as check from './validate.js';
+
+export interface PersonAgentsOptions {
+  store: Store;
+  pairing: Pairing;
+  notifier?: Notifier;
+  now?: () => number;
+  newId?: (prefix: string) => string;
+}
+
+/** An agent in the person's list: the view plus unread count and the newest row's time. */
+export interface AgentListItem extends AgentView {
+  unread: number;
+  last_message_at: string | null;
+}
+
+export interface CreateAgentInput {
+  name: unknown;
+  color?: unknown;
+  /** Mint a pairing code with the new agent (default true). */
+  pair?: boolean;
+  kind?: ConnectorKind;
+}
+
+export interface UpdateAgentInput {
+  name?: unknown;
+  color?: unknown;
+  avatar?: unknown;
+  theme?: unknown;
+  push_muted?: unknown;
+  sort?: unknown;
+  is_default?: unknown;
+}
+
+export interface ConnectionView {
+  id: string;
+  name: string;
+  kind: ConnectorKind;
+  created_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  agents: { id: string; name: string; handle: string }[];
+}
+
+export interface PersonAgents {
+  list(userId: string): Promise<AgentListItem[]>;
+  get(userId: string, agentId: string): Promise<AgentView>;
+  create(userId: string, input: CreateAgentInput): Promise<{ agent: AgentView; pairing: MintedCode | null }>;
+  mintCode(userId: string, agentId: string): Promise<MintedCode>;
+  update(userId: string, agentId: string, input: UpdateAgentInput): Promise<AgentView>;
+  reorder(userId: string, ids: unknown): Promise<AgentListItem[]>;
+  delete(userId: string, agentId: string): Promise<void>;
+  connections(userId: string): Promise<ConnectionView[]>;
+  /** Revokes a connection: its tokens stop at once; its agents show offline. */
+  removeConnection(userId: string, connectorId: string): Promise<void>;
+}
+
+/**
+ * @example
+ * ```ts
+ * const agents = createPersonAgents({ store, pairing: createPairing({ store }) });
+ * const { agent, pairing } = await agents.create(userId, { name: 'Claude Desktop' });
+ * ```
+ */
+export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
+  const { store, pairing, notifier } = options;
+  const now = options.now ?? Date.now;
+  const newId = options.newId ?? defaultNewId;
+  const changed = (userId: string) => notifier?.publish({ type: 'agents', userId });
+
+  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
+  async function connectorsOf(userId: string) {
+    return new Map((await store.connectors.listByUser(userId)).map((c) => [c.id, c]));
+  }
+  async function view(a: AgentRecord): Promise<AgentView> {
+    return toAgentView(a, a.connectorId ? await store.connectors.get(a.connectorId) : null, now());
+  }
+  async function freeHandle(userId: string, name: string): Promise<string> {
+    const base = slugify(name);
+    for (let i = 1; ; i++) {
+      const suffix = i === 1 ? '' : `-${i}`;
+      const candidate = base.slice(0, 40 - suffix.length) + suffix;
+      if (!(await store.agents.findByHandle(userId, candidate))) return candidate;
+    }
+  }
+
+  const api: PersonAgents = {
+    async list(userId) {
+      const [agents, connectors, unread, last] = await Promise.all([
+        store.agents.listByUser(userId),
+        connectorsOf(userId),
+        store.threads.unreadByAgent(userId),
+        store.threads.lastByAgent(userId),
+      ]);
+      const t = now();
+      return agents.map((a) => {
+        const lastRow = last.get(a.id);
+        return {
+          ...toAgentView(a, a.connectorId ? connectors.get(a.connectorId) : null, t),
+          unread: unread.get(a.id) ?? 0,
+          last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
+        };
+      });
+    },
+
+    async get(userId, agentId) {
+      return view(await own(userId, agentId));
+    },
+
+    async create(userId, input) {
+      const name = check.agentName(input.name);
+      const color = input.color === undefined ? colorFromName(name) : check.agentColor(input.color);
+      const agent = await store.agents.create({
+        id: newId('agt_'),
+        userId,
+        name,
+        handle: await freeHandle(userId, name),
+        color,
+        kind: input.kind ?? 'mcp',
+        createdAt: now(),
+      });
+      const code = input.pair === false ? null : await pairing.mintCode(userId, agent.id);
+      changed(userId);
+      return { agent: await view(agent), pairing: code };
+    },
+
+    async mintCode(userId, agentId) {
+      await own(userId, agentId);
+      return pairing.mintCode(userId, agentId);
+    },
+
+    async update(userId, agentId, input) {
+      const current = await own(userId, agentId);
+      const patch: AgentPatch = {};
+      if (input.name !== undefined) patch.name = check.agentName(input.name);
+      if (input.color !== undefined) patch.color = check.agentColor(input.color);
+      if (input.avatar !== undefined) {
+        if (input.avatar !== null && input.avatar !== 'svc') {
+          throw new ServiceError('INVALID_INPUT', 'avatar must be null (initial chip) or "svc".', {
+            field: 'avatar',
+          });
+        }
+        patch.avatar = input.avatar;
+      }
+      if (input.theme !== undefined) patch.theme = check.theme(input.theme);
+      if (input.push_muted !== undefined) patch.pushMuted = bool(input.push_muted, 'push_muted');
+      if (input.sort !== undefined) {
+        if (!Number.isInteger(input.sort)) {
+          throw new ServiceError('INVALID_INPUT', 'sort must be a whole number.', { field: 'sort' });
+        }
+        patch.sort = input.sort as number;
+      }
+      let updated = await store.agents.update(current.id, patch, now());
+      if (input.is_default !== undefined) {
+        if (input.is_default !== true) {
+          throw new ServiceError(
+            'INVALID_INPUT',
+            'is_default can only be set to true: pick another agent instead.',
+            {
+              field: 'is_default',
+            },
+          );
+        }
+        updated = await store.agents.setDefault(userId, current.id, now());
+      }
+      changed(userId);
+      return view(updated!);
+    },
+
+    async reorder(userId, ids) {
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+        throw new ServiceError('INVALID_INPUT', 'ids must be a list of agent ids.', { field: 'ids' });
+      }
+      await store.agents.reorder(userId, ids as string[], now());
+      changed(userId);
+      return api.list(userId);
+    },
+
+    async delete(userId, agentId) {
+      await own(userId, agentId);
+      await store.agents.delete(agentId);
+      changed(userId);
+    },
+
+    async connections(userId) {
+      const [connectors, agents] = await Promise.all([
+        store.connectors.listByUser(userId),
+        store.agents.listByUser(userId),
+      ]);
+      return connectors.map((c: ConnectorRecord) => ({
+        id: c.id,
+        name: c.name,
+        kind: c.kind,
+        created_at: new Date(c.createdAt).toISOString(),
+        last_seen_at: c.lastSeenAt === null ? null : new Date(c.lastSeenAt).toISOString(),
+        revoked_at: c.revokedAt === null ? null : new Date(c.revokedAt).toISOString(),
+        agents: agents
+          .filter((a) => a.connectorId === c.id)
+          .map((a) => ({ id: a.id, name: a.name, handle: a.handle })),
+      }));
+    },
+
+    async removeConnection(userId, connectorId) {
+      const c = await store.connectors.get(connectorId);
+      if (!c || c.userId !== userId) {
+        throw new ServiceError('CONNECTOR_NOT_FOUND', `No connection ${connectorId} in your account.`, {
+          field: 'connector_id',
+        });
+      }
+      await store.connectors.revoke(connectorId, now());
+      changed(userId);
+    },
+  };
+  return api;
+}
+
+function bool(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean')
+    throw new ServiceError('INVALID_INPUT', `${field} must be true or false.`, { field });
+  return value;
+}

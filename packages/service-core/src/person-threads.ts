@@ -1,0 +1,226 @@
+// The person's side of a thread: read pages, send typed text, tap a component (the same event path as an
+// in-chat tap), attach photos, mark the thread open or closed (presence).
+import { newId as defaultNewId } from './crypto.js';
+import { ServiceError } from './errors.js';
+import { ownAgent } from './own-agent.js';
+import type { MessageRecord, PhotoRecord } from './records.js';
+import { createThreadCore, type ThreadDeps } from './thread-core.js';
+import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
+
+export const MAX_PAGE = 100;
+export const MAX_PHOTOS_PER_ANSWER = 8;
+
+/** A thread row as the person's app reads it. */
+export interface MessageView {
+  id: string;
+  seq: number;
+  sender: MessageRecord['sender'];
+  kind: MessageRecord['kind'];
+  body: string;
+  meta: Record<string, unknown>;
+  screen: { id: string; lines: string; ops: unknown[]; tap_ids: string[] } | null;
+  photos: string[];
+  created_at: string;
+  delivered_at: string | null;
+  handled_at: string | null;
+}
+
+export interface ThreadPage {
+  /** Oldest first within the page. */
+  messages: MessageView[];
+  /** Pass as `before` for the next older page; null at the start of the thread. */
+  next_before: number | null;
+}
+
+export interface PersonThreads {
+  /** Newest page when `before` is absent (which also marks the thread read and delivered). */
+  page(userId: string, agentId: string, query?: { before?: number; limit?: number }): Promise<ThreadPage>;
+  say(userId: string, agentId: string, input: { text: unknown; photo_ids?: unknown }): Promise<MessageView>;
+  tap(
+    userId: string,
+    agentId: string,
+    input: { screen_id: unknown; event: unknown; photo_ids?: unknown },
+  ): Promise<{ message: MessageView; line: string; echo: string }>;
+  setPresence(userId: string, agentId: string, open: unknown): Promise<{ open: boolean }>;
+  markRead(userId: string, agentId: string, seq: unknown): Promise<void>;
+  /** Records a stored photo file for a later answer in this thread. */
+  addPhoto(
+    userId: string,
+    agentId: string,
+    file: { file: string; contentType: string; bytes: number },
+  ): Promise<PhotoRecord>;
+  /** A photo of this user (for serving its file), or null. */
+  photo(userId: string, photoId: string): Promise<PhotoRecord | null>;
+}
+
+/**
+ * @example
+ * ```ts
+ * const threads = createPersonThreads({ store, notifier, screenLines, photoLinks });
+ * const { messages } = await threads.page(userId, agentId);
+ * await threads.tap(userId, agentId, { screen_id, event: { id: 'lunch', value: 'Pasta' } });
+ * ```
+ */
+export function createPersonThreads(deps: ThreadDeps): PersonThreads {
+  const { store, notifier } = deps;
+  const core = createThreadCore(deps);
+  const newId = deps.newId ?? defaultNewId;
+
+  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
+
+  async function photoIds(userId: string, agentId: string, value: unknown): Promise<string[]> {
+    if (value === undefined || value === null) return [];
+    if (
+      !Array.isArray(value) ||
+      value.length > MAX_PHOTOS_PER_ANSWER ||
+      value.some((v) => typeof v !== 'string')
+    ) {
+      throw new ServiceError(
+        'INVALID_INPUT',
+        `photo_ids must be a list of at most ${MAX_PHOTOS_PER_ANSWER} photo ids.`,
+        {
+          field: 'photo_ids',
+        },
+      );
+    }
+    for (const id of value as string[]) {
+      const p = await store.photos.get(id);
+      if (!p || p.userId !== userId || p.agentId !== agentId || p.messageId !== null) {
+        throw new ServiceError(
+          'INVALID_INPUT',
+          `Photo ${id} is not an unsent photo of this thread; upload it first.`,
+          {
+            field: 'photo_ids',
+          },
+        );
+      }
+    }
+    return value as string[];
+  }
+
+  async function views(rows: MessageRecord[]): Promise<MessageView[]> {
+    const screenIds = [
+      ...new Set(rows.filter((r) => r.kind === 'screen' && r.screenId).map((r) => r.screenId!)),
+    ];
+    const screens = new Map((await store.threads.listScreens(screenIds)).map((sc) => [sc.id, sc]));
+    const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+    const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
+    return rows.map((r) => {
+      const s = r.kind === 'screen' && r.screenId ? screens.get(r.screenId) : undefined;
+      return {
+        id: r.id,
+        seq: r.seq,
+        sender: r.sender,
+        kind: r.kind,
+        body: r.body,
+        meta: r.meta,
+        screen: s ? { id: s.id, lines: s.lines, ops: s.ops, tap_ids: s.taps.map((t) => t.id) } : null,
+        photos: photos.flatMap((p, i) => (p.messageId === r.id && links[i] ? [links[i]] : [])),
+        created_at: iso(r.createdAt)!,
+        delivered_at: iso(r.deliveredAt),
+        handled_at: iso(r.handledAt),
+      };
+    });
+  }
+
+  return {
+    async page(userId, agentId, query = {}) {
+      await own(userId, agentId);
+      const limit = query.limit ?? 50;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+        throw new ServiceError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE}.`, {
+          field: 'limit',
+        });
+      }
+      if (query.before !== undefined && (!Number.isInteger(query.before) || query.before < 1)) {
+        throw new ServiceError('INVALID_INPUT', 'before must be a message seq from a previous page.', {
+          field: 'before',
+        });
+      }
+      const key = { agentId, userId };
+      const rows = await store.threads.page({
+        ...key,
+        limit,
+        ...(query.before ? { beforeSeq: query.before } : {}),
+      });
+      if (query.before === undefined && rows.length > 0) {
+        const newest = rows[0]!.seq;
+        // Reading the newest page marks it read; skip the writes when nothing new arrived.
+        if ((await store.threads.getState(key)).readSeq < newest) {
+          await store.threads.markDelivered(key, newest, core.now());
+          await store.threads.markRead(key, newest);
+        }
+      }
+      const oldestFirst = rows.reverse();
+      return {
+        messages: await views(oldestFirst),
+        next_before: rows.length === limit ? oldestFirst[0]!.seq : null,
+      };
+    },
+
+    async say(userId, agentId, input) {
+      await own(userId, agentId);
+      const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
+      const ids = await photoIds(userId, agentId, input.photo_ids);
+      const m = await core.appendPersonText(userId, agentId, text, ids);
+      return (await views([m]))[0]!;
+    },
+
+    async tap(userId, agentId, input) {
+      await own(userId, agentId);
+      if (typeof input.screen_id !== 'string') {
+        throw new ServiceError('INVALID_INPUT', 'screen_id is required.', { field: 'screen_id' });
+      }
+      const screen = await store.threads.getScreen(input.screen_id);
+      if (!screen || screen.userId !== userId || screen.agentId !== agentId) {
+        throw new ServiceError('SCREEN_NOT_FOUND', `No screen ${input.screen_id} in this thread.`, {
+          field: 'screen_id',
+        });
+      }
+      const ids = await photoIds(userId, agentId, input.photo_ids);
+      const w = await core.recordTap(screen, input.event, { via: 'app', handled: false, photoIds: ids });
+      return { message: (await views([w.message]))[0]!, line: w.line, echo: w.echo };
+    },
+
+    async setPresence(userId, agentId, open) {
+      await own(userId, agentId);
+      if (typeof open !== 'boolean') {
+        throw new ServiceError('INVALID_INPUT', 'open must be true or false.', { field: 'open' });
+      }
+      await store.threads.setOpen({ agentId, userId }, open, core.now());
+      return { open };
+    },
+
+    async markRead(userId, agentId, seq) {
+      await own(userId, agentId);
+      if (!Number.isInteger(seq) || (seq as number) < 0) {
+        throw new ServiceError('INVALID_INPUT', 'seq must be a message seq.', { field: 'seq' });
+      }
+      await store.threads.markRead({ agentId, userId }, seq as number);
+      notifier.publish({ type: 'read', userId, agentId, seq: seq as number });
+    },
+
+    async addPhoto(userId, agentId, file) {
+      await own(userId, agentId);
+      return store.photos.create({
+        id: newId('pho_'),
+        userId,
+        agentId,
+        messageId: null,
+        file: file.file,
+        contentType: file.contentType,
+        bytes: file.bytes,
+        createdAt: core.now(),
+      });
+    },
+
+    async photo(userId, photoId) {
+      const p = await store.photos.get(photoId);
+      return p && p.userId === userId ? p : null;
+    },
+  };
+}
+
+function iso(t: number | null): string | null {
+  return t === null ? null : new Date(t).toISOString();
+}

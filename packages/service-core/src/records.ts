@@ -1,0 +1,143 @@
+// The stored records of doc1/doc2, as the rules see them (times are epoch milliseconds).
+
+/** Host kinds of doc2: `hostfw` for the first host framework; `http`, `mcp`, `hosted` reserved for hosts. */
+export type ConnectorKind = 'hostfw' | 'http' | 'mcp' | 'hosted';
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['hostfw', 'http', 'mcp', 'hosted'];
+
+/** Agent accent colours of doc2 (`brand` is legacy). */
+export type AgentColor = 'lavender' | 'mint' | 'butter' | 'brand';
+export const AGENT_COLORS: readonly AgentColor[] = ['lavender', 'mint', 'butter', 'brand'];
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  firstName: string | null;
+  createdAt: number;
+  suspendedAt: number | null;
+}
+
+/** One app sign-in: a refresh token (hash only) in a rotation family. */
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  familyId: string;
+  refreshHash: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface ConnectorRecord {
+  id: string;
+  userId: string;
+  name: string;
+  kind: ConnectorKind;
+  tokenHash: string;
+  createdAt: number;
+  lastSeenAt: number | null;
+  revokedAt: number | null;
+  suspendedAt: number | null;
+}
+
+export interface AgentRecord {
+  id: string;
+  userId: string;
+  name: string;
+  handle: string;
+  color: AgentColor;
+  avatar: string | null;
+  theme: Record<string, unknown>;
+  pushMuted: boolean;
+  kind: ConnectorKind;
+  connectorId: string | null;
+  remoteRef: string | null;
+  isDefault: boolean;
+  sort: number;
+  commands: unknown[] | null;
+  commandsAt: number | null;
+  clientSafe: boolean;
+  sandbox: unknown;
+  clientSafeAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PairingCodeRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  codeHash: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  connectorId: string | null;
+}
+
+export type MessageSender = 'agent' | 'person';
+export type MessageKind = 'text' | 'screen' | 'tap';
+
+/** One row of an agent's thread. `seq` orders the whole store; later rows have larger seq. */
+export interface MessageRecord {
+  seq: number;
+  id: string;
+  userId: string;
+  agentId: string;
+  sender: MessageSender;
+  kind: MessageKind;
+  body: string;
+  meta: Record<string, unknown>;
+  screenId: string | null;
+  connectorId: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+  handledAt: number | null;
+}
+
+/** A tappable component of a screen: its tap id and component name. */
+export interface ScreenTap {
+  id: string;
+  preset: string;
+}
+
+export interface ScreenRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  messageId: string;
+  messageSeq: number;
+  lines: string;
+  ops: unknown[];
+  taps: ScreenTap[];
+  createdAt: number;
+}
+
+export interface PhotoRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  messageId: string | null;
+  file: string;
+  contentType: string;
+  bytes: number;
+  createdAt: number;
+}
+
+/** The person's side of a thread: how far they have read and whether it is open on a phone. */
+export interface ThreadStateRecord {
+  agentId: string;
+  userId: string;
+  readSeq: number;
+  open: boolean;
+  openChangedAt: number | null;
+}
+
+export interface PushIntentRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  messageId: string;
+  createdAt: number;
+  sentAt: number | null;
+}

@@ -1,0 +1,205 @@
+// Repository interfaces: the only way rules touch storage. Each method is one atomic unit, so a
+// PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
+import type {
+  AgentRecord,
+  ConnectorKind,
+  ConnectorRecord,
+  MessageRecord,
+  PairingCodeRecord,
+  PhotoRecord,
+  PushIntentRecord,
+  ScreenRecord,
+  SessionRecord,
+  ThreadStateRecord,
+  UserRecord,
+} from './records.js';
+
+/** A thread is keyed by (agent, user): the owner's thread today, a grant holder's later. */
+export interface ThreadKey {
+  agentId: string;
+  userId: string;
+}
+
+export interface UserRepository {
+  /** Inserts; throws ServiceError EMAIL_TAKEN when the (lower-cased) email exists. */
+  create(user: UserRecord): Promise<UserRecord>;
+  findById(id: string): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  /** Deletes the user and, by cascade, every row they own. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface SessionRepository {
+  create(session: SessionRecord): Promise<SessionRecord>;
+  findByRefreshHash(hash: string): Promise<SessionRecord | null>;
+  /** Marks a refresh token used and inserts its successor, only if it was unused and live; else false. */
+  rotate(usedId: string, next: SessionRecord, at: number): Promise<boolean>;
+  /** Revokes every session of a rotation family (sign out, or reuse of an old refresh token). */
+  revokeFamily(familyId: string, at: number): Promise<void>;
+  /** True while the family has a session that is neither revoked nor expired (sign-out ends it at once). */
+  familyLive(familyId: string, at?: number): Promise<boolean>;
+}
+
+export interface NewAgent {
+  id: string;
+  userId: string;
+  name: string;
+  handle: string;
+  color: AgentRecord['color'];
+  kind: ConnectorKind;
+  avatar?: string | null;
+  theme?: Record<string, unknown>;
+  connectorId?: string | null;
+  remoteRef?: string | null;
+  /** When true (or when the user has no agent yet) the new agent becomes the default. */
+  isDefault?: boolean;
+  createdAt: number;
+}
+
+export interface AgentPatch {
+  name?: string;
+  handle?: string;
+  color?: AgentRecord['color'];
+  avatar?: string | null;
+  theme?: Record<string, unknown>;
+  pushMuted?: boolean;
+  sort?: number;
+}
+
+export interface AgentRepository {
+  /** Inserts at the end of the user's order; the first agent of a user, or `isDefault`, takes the default. */
+  create(agent: NewAgent): Promise<AgentRecord>;
+  get(id: string): Promise<AgentRecord | null>;
+  /** The user's agents by `sort`, then creation. */
+  listByUser(userId: string): Promise<AgentRecord[]>;
+  /** Agents bound to a connector, default first, then by `sort`. */
+  listByConnector(connectorId: string): Promise<AgentRecord[]>;
+  findByHandle(userId: string, handle: string): Promise<AgentRecord | null>;
+  findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
+  /** Applies a patch; throws HANDLE_TAKEN when the handle is used by another agent of the user. */
+  update(id: string, patch: AgentPatch, at: number): Promise<AgentRecord | null>;
+  /** Makes the agent the user's default and clears the old one in the same write. */
+  setDefault(userId: string, agentId: string, at: number): Promise<AgentRecord | null>;
+  /** Sets `sort` to each id's position; ids must be exactly the user's agents. */
+  reorder(userId: string, ids: string[], at: number): Promise<void>;
+  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface ConnectorRepository {
+  create(connector: ConnectorRecord): Promise<ConnectorRecord>;
+  get(id: string): Promise<ConnectorRecord | null>;
+  findByTokenHash(hash: string): Promise<ConnectorRecord | null>;
+  listByUser(userId: string): Promise<ConnectorRecord[]>;
+  touch(id: string, at: number): Promise<void>;
+  /** Sets revoked_at (once); every token of the connector stops at the next request. */
+  revoke(id: string, at: number): Promise<boolean>;
+  /** Deletes the connector; its agents keep their rows with connector_id set null. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface CompletePairing {
+  codeId: string;
+  at: number;
+  agentId: string;
+  remoteRef: string;
+  kind: ConnectorKind;
+  /** A connector to insert first (first pairing of a host); absent when reusing `connectorId`. */
+  newConnector?: ConnectorRecord;
+  connectorId: string;
+}
+
+export interface PairingRepository {
+  /** Deletes the agent's unused codes and inserts this one; false if an unused code has the same hash. */
+  mint(code: PairingCodeRecord): Promise<boolean>;
+  /** The unused code with this hash (expired or not), or null. */
+  findUnused(codeHash: string): Promise<PairingCodeRecord | null>;
+  /**
+   * In one transaction: marks the code used (only if still unused and unexpired), inserts `newConnector`
+   * when given, binds the agent to the connector and remote_ref. False when the code was taken meanwhile.
+   * Throws PROFILE_ALREADY_ADDED when the connector already has that remote_ref.
+   */
+  complete(input: CompletePairing): Promise<boolean>;
+  /** Records one wrong code from a client address and drops records older than `pruneBefore`. */
+  recordFailure(clientAddr: string, at: number, pruneBefore: number): Promise<void>;
+  countFailures(clientAddr: string, since: number): Promise<number>;
+}
+
+export interface NewMessage {
+  id: string;
+  userId: string;
+  agentId: string;
+  sender: MessageRecord['sender'];
+  kind: MessageRecord['kind'];
+  body: string;
+  meta?: Record<string, unknown>;
+  screenId?: string | null;
+  connectorId?: string | null;
+  createdAt: number;
+  handledAt?: number | null;
+}
+
+export interface NewScreen {
+  id: string;
+  lines: string;
+  ops: unknown[];
+  taps: ScreenRecord['taps'];
+}
+
+export interface ThreadPageQuery extends ThreadKey {
+  /** Only rows with seq below this (older page); absent for the newest page. */
+  beforeSeq?: number;
+  limit: number;
+}
+
+export interface ThreadRepository {
+  append(message: NewMessage): Promise<MessageRecord>;
+  /** Writes the screen's message row and the screen in one transaction. */
+  appendScreen(
+    message: NewMessage,
+    screen: NewScreen,
+  ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
+  getScreen(id: string): Promise<ScreenRecord | null>;
+  /** Screens by id (missing ids are left out). */
+  listScreens(ids: string[]): Promise<ScreenRecord[]>;
+  getMessage(id: string): Promise<MessageRecord | null>;
+  /**
+   * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
+   * and returns them. Two concurrent callers never receive the same row.
+   */
+  claimAnswers(query: ThreadKey & { afterSeq: number; limit: number; at: number }): Promise<MessageRecord[]>;
+  countUnhandled(key: ThreadKey): Promise<number>;
+  /** Newest first. */
+  page(query: ThreadPageQuery): Promise<MessageRecord[]>;
+  /** Agent rows after the person's read mark, per agent of the user. */
+  unreadByAgent(userId: string): Promise<Map<string, number>>;
+  /** The newest row per agent of the user (for list previews and derived recency). */
+  lastByAgent(userId: string): Promise<Map<string, MessageRecord>>;
+  getState(key: ThreadKey): Promise<ThreadStateRecord>;
+  markRead(key: ThreadKey, seq: number): Promise<void>;
+  markDelivered(key: ThreadKey, upToSeq: number, at: number): Promise<void>;
+  setOpen(key: ThreadKey, open: boolean, at: number): Promise<void>;
+  addPushIntent(intent: PushIntentRecord): Promise<void>;
+  listPushIntents(userId: string): Promise<PushIntentRecord[]>;
+}
+
+export interface PhotoRepository {
+  create(photo: PhotoRecord): Promise<PhotoRecord>;
+  get(id: string): Promise<PhotoRecord | null>;
+  listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
+  /** Every photo of a user (to remove the files when the account is deleted). */
+  listByUser(userId: string): Promise<PhotoRecord[]>;
+  /** Binds stored photos to the answer row that carries them. */
+  attach(photoIds: string[], messageId: string): Promise<void>;
+}
+
+/** Every repository of the service, backed by one database. */
+export interface Store {
+  users: UserRepository;
+  sessions: SessionRepository;
+  agents: AgentRepository;
+  connectors: ConnectorRepository;
+  pairing: PairingRepository;
+  threads: ThreadRepository;
+  photos: PhotoRepository;
+}

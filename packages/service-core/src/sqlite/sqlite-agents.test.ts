@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, openHarness, seedUser } from '../../test/harness.js';
+import { newId } from '../crypto.js';
+
+let h: Harness;
+beforeEach(() => {
+  h = openHarness();
+});
+afterEach(() => h.close());
+
+async function addAgent(userId: string, handle: string, isDefault = false) {
+  return h.store.agents.create({
+    id: newId('agt_'),
+    userId,
+    name: handle,
+    handle,
+    color: 'butter',
+    kind: 'mcp',
+    isDefault,
+    createdAt: Date.now(),
+  });
+}
+
+describe('SQLite agents (schema-level guards; the shared rules are in the conformance suite)', () => {
+  it('refuses a reorder that does not list exactly the user agents', async () => {
+    const u = await seedUser(h.store);
+    const a = await addAgent(u.id, 'a');
+    await addAgent(u.id, 'b');
+    await expect(h.store.agents.reorder(u.id, [a.id], Date.now())).rejects.toThrow(/exactly once/);
+  });
+
+  it('enforces name length and theme size in the schema too', async () => {
+    const u = await seedUser(h.store);
+    await expect(
+      h.store.agents.create({
+        id: 'x',
+        userId: u.id,
+        name: '',
+        handle: 'x',
+        color: 'mint',
+        kind: 'mcp',
+        createdAt: 1,
+      }),
+    ).rejects.toThrow(/CHECK/);
+    const a = await addAgent(u.id, 'a');
+    await expect(h.store.agents.update(a.id, { theme: { accent: 'x'.repeat(2100) } }, 1)).rejects.toThrow(
+      /CHECK/,
+    );
+  });
+});

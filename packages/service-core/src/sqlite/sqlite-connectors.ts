@@ -1,0 +1,42 @@
+// SQLite connectors (one per host machine or tool connection).
+import type { ConnectorRecord } from '../records.js';
+import type { ConnectorRepository } from '../repositories.js';
+import { INSERT_CONNECTOR_SQL, type SqliteDb, toConnector } from './rows.js';
+
+type Row = Record<string, unknown>;
+
+export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
+  const insert = db.prepare(INSERT_CONNECTOR_SQL);
+  const byId = db.prepare('SELECT * FROM connectors WHERE id = ?');
+  const byHash = db.prepare('SELECT * FROM connectors WHERE token_hash = ?');
+  const byUser = db.prepare('SELECT * FROM connectors WHERE user_id = ? ORDER BY created_at, id');
+  const touch = db.prepare('UPDATE connectors SET last_seen_at = ? WHERE id = ?');
+  const del = db.prepare('DELETE FROM connectors WHERE id = ?');
+  const revoke = db.prepare('UPDATE connectors SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  return {
+    async create(c: ConnectorRecord) {
+      insert.run(c);
+      return c;
+    },
+    async get(id) {
+      const r = byId.get(id) as Row | undefined;
+      return r ? toConnector(r) : null;
+    },
+    async findByTokenHash(hash) {
+      const r = byHash.get(hash) as Row | undefined;
+      return r ? toConnector(r) : null;
+    },
+    async listByUser(userId) {
+      return (byUser.all(userId) as Row[]).map(toConnector);
+    },
+    async touch(id, at) {
+      touch.run(at, id);
+    },
+    async revoke(id, at) {
+      return revoke.run(at, id).changes > 0;
+    },
+    async delete(id) {
+      return del.run(id).changes > 0;
+    },
+  };
+}

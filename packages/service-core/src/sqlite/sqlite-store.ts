@@ -1,0 +1,31 @@
+// The SQLite Store: every repository over one better-sqlite3 connection whose schema is already migrated.
+import type { Store } from '../repositories.js';
+import type { SqliteDb } from './rows.js';
+import { createSqliteAgents } from './sqlite-agents.js';
+import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqlitePairing } from './sqlite-pairing.js';
+import { createSqlitePhotos } from './sqlite-photos.js';
+import { createSqliteThreads } from './sqlite-threads.js';
+import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
+
+/**
+ * Builds the Store over an open database that already carries `coreMigrations`.
+ *
+ * @example
+ * ```ts
+ * const db = openDatabase(dataDir); // the server applies coreMigrations
+ * const store = createSqliteStore(db);
+ * const agents = await store.agents.listByUser(userId);
+ * ```
+ */
+export function createSqliteStore(db: SqliteDb): Store {
+  return {
+    users: createSqliteUsers(db),
+    sessions: createSqliteSessions(db),
+    agents: createSqliteAgents(db),
+    connectors: createSqliteConnectors(db),
+    pairing: createSqlitePairing(db),
+    threads: createSqliteThreads(db),
+    photos: createSqlitePhotos(db),
+  };
+}

@@ -1,0 +1,182 @@
+// SQLite thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING.
+import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
+import type { NewMessage, NewScreen, ThreadRepository } from '../repositories.js';
+import { type SqliteDb, toMessage, toScreen } from './rows.js';
+
+type Row = Record<string, unknown>;
+
+export function createSqliteThreads(db: SqliteDb): ThreadRepository {
+  const insert = db.prepare(
+    `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at)
+     VALUES (@id, @userId, @agentId, @sender, @kind, @body, @meta, @screenId, @connectorId, @createdAt, @handledAt)
+     RETURNING *`,
+  );
+  const insertScreen = db.prepare(
+    `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+     VALUES (@id, @userId, @agentId, @messageId, @messageSeq, @lines, @ops, @taps, @createdAt) RETURNING *`,
+  );
+  const getScreen = db.prepare('SELECT * FROM screens WHERE id = ?');
+  const getMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
+  // One prepared statement for any number of ids: the list travels as one JSON parameter.
+  const listScreens = db.prepare('SELECT * FROM screens WHERE id IN (SELECT value FROM json_each(?))');
+  // One statement: SQLite runs it atomically, so concurrent callers never claim the same row.
+  const claim = db.prepare(
+    `UPDATE messages SET handled_at = @at
+     WHERE seq IN (
+       SELECT seq FROM messages
+       WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq
+       ORDER BY seq LIMIT @limit)
+     RETURNING *`,
+  );
+  const countUnhandled = db.prepare(
+    `SELECT COUNT(*) AS n FROM messages
+     WHERE agent_id = ? AND user_id = ? AND sender = 'person' AND handled_at IS NULL`,
+  );
+  const pageNewest = db.prepare(
+    'SELECT * FROM messages WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT ?',
+  );
+  const pageBefore = db.prepare(
+    'SELECT * FROM messages WHERE agent_id = ? AND user_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+  );
+  const unread = db.prepare(
+    `SELECT m.agent_id AS agent_id, COUNT(*) AS n FROM messages m
+     LEFT JOIN thread_state s ON s.agent_id = m.agent_id AND s.user_id = m.user_id
+     WHERE m.user_id = ? AND m.sender = 'agent' AND m.seq > COALESCE(s.read_seq, 0)
+     GROUP BY m.agent_id`,
+  );
+  const last = db.prepare(
+    `SELECT m.* FROM messages m
+     JOIN (SELECT agent_id, MAX(seq) AS seq FROM messages WHERE user_id = ? GROUP BY agent_id) t ON t.seq = m.seq`,
+  );
+  const getState = db.prepare('SELECT * FROM thread_state WHERE agent_id = ? AND user_id = ?');
+  const markRead = db.prepare(
+    `INSERT INTO thread_state (agent_id, user_id, read_seq) VALUES (?, ?, ?)
+     ON CONFLICT (agent_id, user_id) DO UPDATE SET read_seq = MAX(read_seq, excluded.read_seq)`,
+  );
+  const markDelivered = db.prepare(
+    `UPDATE messages SET delivered_at = ?
+     WHERE agent_id = ? AND user_id = ? AND sender = 'agent' AND delivered_at IS NULL AND seq <= ?`,
+  );
+  const setOpen = db.prepare(
+    `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
+  );
+  const addPush = db.prepare(
+    `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+     VALUES (@id, @userId, @agentId, @messageId, @createdAt, @sentAt)`,
+  );
+  const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');
+
+  const row = (m: NewMessage) => ({
+    id: m.id,
+    userId: m.userId,
+    agentId: m.agentId,
+    sender: m.sender,
+    kind: m.kind,
+    body: m.body,
+    meta: JSON.stringify(m.meta ?? {}),
+    screenId: m.screenId ?? null,
+    connectorId: m.connectorId ?? null,
+    createdAt: m.createdAt,
+    handledAt: m.handledAt ?? null,
+  });
+
+  const appendScreen = db.transaction((m: NewMessage, s: NewScreen) => {
+    const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
+    const screen = toScreen(
+      insertScreen.get({
+        id: s.id,
+        userId: m.userId,
+        agentId: m.agentId,
+        messageId: message.id,
+        messageSeq: message.seq,
+        lines: s.lines,
+        ops: JSON.stringify(s.ops),
+        taps: JSON.stringify(s.taps),
+        createdAt: m.createdAt,
+      }) as Row,
+    );
+    return { message, screen };
+  });
+
+  return {
+    async append(m) {
+      return toMessage(insert.get(row(m)) as Row);
+    },
+    async appendScreen(m, s) {
+      return appendScreen(m, s);
+    },
+    async getScreen(id) {
+      const r = getScreen.get(id) as Row | undefined;
+      return r ? toScreen(r) : null;
+    },
+    async listScreens(ids) {
+      if (ids.length === 0) return [];
+      return (listScreens.all(JSON.stringify(ids)) as Row[]).map(toScreen);
+    },
+    async getMessage(id) {
+      const r = getMessage.get(id) as Row | undefined;
+      return r ? toMessage(r) : null;
+    },
+    async claimAnswers(q) {
+      const rows = (claim.all(q) as Row[]).map(toMessage);
+      // RETURNING order is unspecified: restore oldest first.
+      return rows.sort((a: MessageRecord, b: MessageRecord) => a.seq - b.seq);
+    },
+    async countUnhandled(k) {
+      return (countUnhandled.get(k.agentId, k.userId) as { n: number }).n;
+    },
+    async page(q) {
+      const rows =
+        q.beforeSeq === undefined
+          ? pageNewest.all(q.agentId, q.userId, q.limit)
+          : pageBefore.all(q.agentId, q.userId, q.beforeSeq, q.limit);
+      return (rows as Row[]).map(toMessage);
+    },
+    async unreadByAgent(userId) {
+      const out = new Map<string, number>();
+      for (const r of unread.all(userId) as { agent_id: string; n: number }[]) out.set(r.agent_id, r.n);
+      return out;
+    },
+    async lastByAgent(userId) {
+      const out = new Map<string, MessageRecord>();
+      for (const r of last.all(userId) as Row[]) {
+        const m = toMessage(r);
+        out.set(m.agentId, m);
+      }
+      return out;
+    },
+    async getState(k): Promise<ThreadStateRecord> {
+      const r = getState.get(k.agentId, k.userId) as Row | undefined;
+      return {
+        agentId: k.agentId,
+        userId: k.userId,
+        readSeq: (r?.read_seq as number | undefined) ?? 0,
+        open: r?.open === 1,
+        openChangedAt: (r?.open_changed_at as number | null | undefined) ?? null,
+      };
+    },
+    async markRead(k, seq) {
+      markRead.run(k.agentId, k.userId, seq);
+    },
+    async markDelivered(k, upToSeq, at) {
+      markDelivered.run(at, k.agentId, k.userId, upToSeq);
+    },
+    async setOpen(k, open, at) {
+      setOpen.run(k.agentId, k.userId, open ? 1 : 0, at);
+    },
+    async addPushIntent(p: PushIntentRecord) {
+      addPush.run(p);
+    },
+    async listPushIntents(userId) {
+      return (listPush.all(userId) as Row[]).map((r) => ({
+        id: r.id as string,
+        userId: r.user_id as string,
+        agentId: r.agent_id as string,
+        messageId: r.message_id as string,
+        createdAt: r.created_at as number,
+        sentAt: (r.sent_at as number | null) ?? null,
+      }));
+    },
+  };
+}

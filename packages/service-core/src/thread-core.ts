@@ -1,0 +1,182 @@
+// Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
+import { newId as defaultNewId } from './crypto.js';
+import type { Notifier } from './notifier.js';
+import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
+import type { NewMessage, NewScreen, Store } from './repositories.js';
+import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { computeTap } from './tap-event.js';
+
+/** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
+export interface ThreadDeps {
+  store: Store;
+  notifier: Notifier;
+  /** Defaults to @screen-service/screen-lines. */
+  screenLines?: ScreenLinesPort;
+  now?: () => number;
+  newId?: (prefix: string) => string;
+  /** Aborted when the process shuts down: waiting `answers` calls return [] at once. */
+  shutdown?: AbortSignal;
+  /** Signed, expiring links for photos carried by answers (the server signs for 1 hour). */
+  photoLinks?: (photos: PhotoRecord[]) => string[] | Promise<string[]>;
+}
+
+/** One thing the person sent back, as `answers` returns it. */
+export interface Answer {
+  id: string;
+  kind: 'tap' | 'text';
+  /** The tap line (`[svc] <id> <preset> <key>=<value>` plus the event JSON) or the typed text. */
+  text: string;
+  screen_id: string | null;
+  event: Record<string, unknown> | null;
+  photos: string[];
+  at: string;
+}
+
+export interface TapWrite {
+  message: MessageRecord;
+  line: string;
+  echo: string;
+  handled: boolean;
+}
+
+export type ThreadCore = ReturnType<typeof createThreadCore>;
+
+export function createThreadCore(deps: ThreadDeps) {
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
+  const now = deps.now ?? Date.now;
+  const newId = deps.newId ?? defaultNewId;
+
+  async function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord) {
+    const state = await store.threads.getState({ agentId: agent.id, userId });
+    // Every screen and message buzzes the phone unless that thread is open (doc1) or the agent is muted (doc2).
+    if (!state.open && !agent.pushMuted) {
+      await store.threads.addPushIntent({
+        id: newId('push_'),
+        userId,
+        agentId: agent.id,
+        messageId: message.id,
+        createdAt: message.createdAt,
+        sentAt: null,
+      });
+    }
+    notifier.publish({ type: 'message', userId, agentId: agent.id, message });
+  }
+
+  return {
+    now,
+    newId,
+    async appendAgentText(
+      agent: AgentRecord,
+      body: string,
+      meta: Record<string, unknown>,
+      connectorId: string | null,
+    ) {
+      const message = await store.threads.append({
+        id: newId('msg_'),
+        userId: agent.userId,
+        agentId: agent.id,
+        sender: 'agent',
+        kind: 'text',
+        body,
+        meta,
+        connectorId,
+        createdAt: now(),
+      });
+      await afterAgentWrite(agent, agent.userId, message);
+      return message;
+    },
+
+    async appendAgentScreen(
+      agent: AgentRecord,
+      message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
+      screen: NewScreen,
+    ) {
+      const written = await store.threads.appendScreen(
+        {
+          ...message,
+          id: newId('msg_'),
+          userId: agent.userId,
+          agentId: agent.id,
+          sender: 'agent',
+          kind: 'screen',
+          createdAt: now(),
+        },
+        screen,
+      );
+      await afterAgentWrite(agent, agent.userId, written.message);
+      return written;
+    },
+
+    async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
+      const message = await store.threads.append({
+        id: newId('msg_'),
+        userId,
+        agentId,
+        sender: 'person',
+        kind: 'text',
+        body,
+        meta: photoIds.length > 0 ? { photos: photoIds } : {},
+        createdAt: now(),
+      });
+      if (photoIds.length > 0) await store.photos.attach(photoIds, message.id);
+      notifier.publish({ type: 'message', userId, agentId, message });
+      return message;
+    },
+
+    /** The one event path of a tap, from the phone or from an in-chat view. */
+    async recordTap(
+      screen: ScreenRecord,
+      raw: unknown,
+      opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
+    ): Promise<TapWrite> {
+      const tap = computeTap(screen, raw, screenLines);
+      const at = now();
+      const handled = opts.handled || tap.quiet;
+      const photoIds = opts.photoIds ?? [];
+      const message = await store.threads.append({
+        id: newId('msg_'),
+        userId: screen.userId,
+        agentId: screen.agentId,
+        sender: 'person',
+        kind: 'tap',
+        body: tap.line,
+        meta: {
+          id: tap.event.id,
+          preset: tap.event.preset,
+          value: tap.event.value,
+          echo: tap.echo,
+          via: opts.via,
+          event: tap.event,
+          ...(tap.quiet ? { quiet: true } : {}),
+          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+        },
+        screenId: screen.id,
+        connectorId: opts.connectorId ?? null,
+        createdAt: at,
+        handledAt: handled ? at : null,
+      });
+      if (photoIds.length > 0) await store.photos.attach(photoIds, message.id);
+      notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
+      return { message, line: tap.line, echo: tap.echo, handled };
+    },
+
+    async toAnswers(rows: MessageRecord[]): Promise<Answer[]> {
+      const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+      const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
+      const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
+      return rows.map((r) => ({
+        id: r.id,
+        kind: r.kind === 'tap' ? 'tap' : 'text',
+        text: r.body,
+        screen_id: r.screenId,
+        event: r.kind === 'tap' ? ((r.meta.event as Record<string, unknown> | undefined) ?? null) : null,
+        photos: photos
+          .filter((p) => p.messageId === r.id)
+          .map((p) => linkOf.get(p.id))
+          .filter((l): l is string => typeof l === 'string'),
+        at: new Date(r.createdAt).toISOString(),
+      }));
+    },
+  };
+}

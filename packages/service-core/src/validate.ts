@@ -1,0 +1,60 @@
+// Small input checks shared by the rules; each failure names the field and how to fix it.
+import { ServiceError } from './errors.js';
+import { AGENT_COLORS, type AgentColor, CONNECTOR_KINDS, type ConnectorKind } from './records.js';
+
+export function agentName(value: unknown, field = 'name'): string {
+  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 40) {
+    throw new ServiceError('INVALID_INPUT', `${field} must be 1 to 40 characters.`, { field });
+  }
+  return value.trim();
+}
+
+export function agentColor(value: unknown): AgentColor {
+  if (!AGENT_COLORS.includes(value as AgentColor)) {
+    throw new ServiceError('INVALID_INPUT', `color must be one of ${AGENT_COLORS.join(', ')}.`, {
+      field: 'color',
+    });
+  }
+  return value as AgentColor;
+}
+
+export function connectorKind(value: unknown): ConnectorKind {
+  if (!CONNECTOR_KINDS.includes(value as ConnectorKind)) {
+    throw new ServiceError('INVALID_INPUT', `kind must be one of ${CONNECTOR_KINDS.join(', ')}.`, {
+      field: 'kind',
+    });
+  }
+  return value as ConnectorKind;
+}
+
+/** remote_ref: letters, digits, `.`, `_`, `-` (doc1), 1 to 64 characters. */
+export function remoteRef(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(value)) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'remote_ref must be 1 to 64 letters, digits, ".", "_" or "-" (the host profile name).',
+      { field: 'remote_ref' },
+    );
+  }
+  return value;
+}
+
+export function hostName(value: unknown): string {
+  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 80) {
+    throw new ServiceError('INVALID_INPUT', 'host_name must be 1 to 80 characters (the machine name).', {
+      field: 'host_name',
+    });
+  }
+  return value.trim();
+}
+
+/** A theme: a JSON object of at most 2 KB once serialised. */
+export function theme(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ServiceError('INVALID_INPUT', 'theme must be a JSON object.', { field: 'theme' });
+  }
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > 2048) {
+    throw new ServiceError('INVALID_INPUT', 'theme must be at most 2 KB of JSON.', { field: 'theme' });
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,221 @@
+// The Store contract, written once: every implementation (SQLite today, PostgreSQL later) runs it.
+// Each rule the services rely on for atomicity or cascade is pinned here.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashSecret, newId } from '../src/crypto.js';
+import { ServiceError } from '../src/errors.js';
+import type { Store } from '../src/repositories.js';
+
+export interface StoreFixture {
+  store: Store;
+  close(): void;
+}
+
+export function describeStoreConformance(name: string, open: () => StoreFixture) {
+  describe(`Store conformance: ${name}`, () => {
+    let f: StoreFixture;
+    let store: Store;
+    beforeEach(() => {
+      f = open();
+      store = f.store;
+    });
+    afterEach(() => f.close());
+
+    const user = async () =>
+      store.users.create({
+        id: newId('usr_'),
+        email: `${newId()}@example.com`.toLowerCase(),
+        passwordHash: 'x',
+        firstName: null,
+        createdAt: 1,
+        suspendedAt: null,
+      });
+    const agent = (
+      userId: string,
+      handle: string,
+      extra: { isDefault?: boolean; connectorId?: string } = {},
+    ) =>
+      store.agents.create({
+        id: newId('agt_'),
+        userId,
+        name: handle,
+        handle,
+        color: 'mint',
+        kind: 'mcp',
+        createdAt: Date.now(),
+        ...extra,
+      });
+    const connector = (userId: string) =>
+      store.connectors.create({
+        id: newId('con_'),
+        userId,
+        name: 'h',
+        kind: 'mcp',
+        tokenHash: hashSecret(newId()),
+        createdAt: 1,
+        lastSeenAt: null,
+        revokedAt: null,
+        suspendedAt: null,
+      });
+    const defaults = async (userId: string) =>
+      (await store.agents.listByUser(userId)).filter((a) => a.isDefault).map((a) => a.handle);
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+      );
+
+    it('users: email unique, delete cascades to every owned row', async () => {
+      const u = await user();
+      expect(await code(store.users.create({ ...u, id: newId('usr_') }))).toBe('EMAIL_TAKEN');
+      const c = await connector(u.id);
+      const a = await agent(u.id, 'a', { connectorId: c.id });
+      await store.threads.append({
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: a.id,
+        sender: 'agent',
+        kind: 'text',
+        body: 'hi',
+        createdAt: 1,
+      });
+      await store.users.delete(u.id);
+      expect(await store.agents.get(a.id)).toBeNull();
+      expect(await store.connectors.get(c.id)).toBeNull();
+      expect(await store.threads.page({ agentId: a.id, userId: u.id, limit: 10 })).toEqual([]);
+    });
+
+    it('agents: first is default, setDefault clears the old, delete hands over to the first remaining', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const b = await agent(u.id, 'b');
+      const c = await agent(u.id, 'c', { isDefault: true });
+      expect(await defaults(u.id)).toEqual(['c']);
+      await store.agents.setDefault(u.id, a.id, 2);
+      expect(await defaults(u.id)).toEqual(['a']);
+      await store.agents.reorder(u.id, [c.id, b.id, a.id], 3);
+      await store.agents.delete(a.id);
+      expect(await defaults(u.id)).toEqual(['c']);
+      expect((await store.agents.listByUser(u.id)).map((x) => x.handle)).toEqual(['c', 'b']);
+    });
+
+    it('agents: handle unique per user, remote_ref unique per connector', async () => {
+      const u = await user();
+      const v = await user();
+      await agent(u.id, 'same');
+      await agent(v.id, 'same');
+      expect(await code(agent(u.id, 'same'))).toBe('HANDLE_TAKEN');
+      const c = await connector(u.id);
+      const mk = (handle: string) =>
+        store.agents.create({
+          id: newId('agt_'),
+          userId: u.id,
+          name: handle,
+          handle,
+          color: 'mint',
+          kind: 'mcp',
+          connectorId: c.id,
+          remoteRef: 'ref',
+          createdAt: 1,
+        });
+      await mk('r1');
+      expect(await code(mk('r2'))).toBe('PROFILE_ALREADY_ADDED');
+    });
+
+    it('pairing: mint replaces unused codes; complete claims once', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const row = (id: string, secret: string) => ({
+        id,
+        userId: u.id,
+        agentId: a.id,
+        codeHash: hashSecret(secret),
+        createdAt: 1,
+        expiresAt: Date.now() + 60_000,
+        usedAt: null,
+        connectorId: null,
+      });
+      expect(await store.pairing.mint(row('p1', '111111'))).toBe(true);
+      expect(await store.pairing.mint(row('p2', '222222'))).toBe(true);
+      expect(await store.pairing.findUnused(hashSecret('111111'))).toBeNull();
+      const c = await connector(u.id);
+      const claim = () =>
+        store.pairing.complete({
+          codeId: 'p2',
+          at: Date.now(),
+          agentId: a.id,
+          remoteRef: 'r',
+          kind: 'mcp',
+          connectorId: c.id,
+        });
+      expect(await Promise.all([claim(), claim()])).toEqual([true, false]);
+      expect((await store.agents.get(a.id))?.connectorId).toBe(c.id);
+    });
+
+    it('sessions: a refresh token rotates once; revoking the family ends it', async () => {
+      const u = await user();
+      const s = {
+        id: 's1',
+        userId: u.id,
+        familyId: 'f1',
+        refreshHash: 'h1',
+        createdAt: 1,
+        expiresAt: Date.now() + 60_000,
+        usedAt: null,
+        revokedAt: null,
+      };
+      await store.sessions.create(s);
+      const next = (id: string) => ({ ...s, id, refreshHash: `h-${id}` });
+      expect(await store.sessions.rotate('s1', next('s2'), Date.now())).toBe(true);
+      expect(await store.sessions.rotate('s1', next('s3'), Date.now())).toBe(false);
+      expect(await store.sessions.familyLive('f1')).toBe(true);
+      await store.sessions.revokeFamily('f1', Date.now());
+      expect(await store.sessions.familyLive('f1')).toBe(false);
+    });
+
+    it('threads: claimAnswers returns person rows oldest first after a seq, each once', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const key = { agentId: a.id, userId: u.id };
+      const write = (sender: 'agent' | 'person', body: string) =>
+        store.threads.append({ id: newId('msg_'), ...key, sender, kind: 'text', body, createdAt: 1 });
+      const p1 = await write('person', 'p1');
+      await write('agent', 'a1');
+      await write('person', 'p2');
+      await write('person', 'p3');
+      const claim = (afterSeq: number, limit = 10) =>
+        store.threads.claimAnswers({ ...key, afterSeq, limit, at: 5 });
+      const [x, y] = await Promise.all([claim(p1.seq, 1), claim(p1.seq, 1)]);
+      expect([...x!, ...y!].map((m) => m.body).sort()).toEqual(['p2', 'p3']);
+      expect((await claim(0)).map((m) => m.body)).toEqual(['p1']);
+      expect(await claim(0)).toEqual([]);
+      expect(await store.threads.countUnhandled(key)).toBe(0);
+    });
+
+    it('threads: unread counts agent rows after the read mark; pages go newest first', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const key = { agentId: a.id, userId: u.id };
+      const rows = [];
+      for (const body of ['1', '2', '3']) {
+        rows.push(
+          await store.threads.append({
+            id: newId('msg_'),
+            ...key,
+            sender: 'agent',
+            kind: 'text',
+            body,
+            createdAt: 1,
+          }),
+        );
+      }
+      expect((await store.threads.unreadByAgent(u.id)).get(a.id)).toBe(3);
+      await store.threads.markRead(key, rows[1]!.seq);
+      await store.threads.markRead(key, rows[0]!.seq); // never moves back
+      expect((await store.threads.unreadByAgent(u.id)).get(a.id)).toBe(1);
+      expect((await store.threads.page({ ...key, limit: 2 })).map((m) => m.body)).toEqual(['3', '2']);
+      expect(
+        (await store.threads.page({ ...key, limit: 2, beforeSeq: rows[1]!.seq })).map((m) => m.body),
+      ).toEqual(['1']);
+    });
+  });
+}
