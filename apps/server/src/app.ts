@@ -1,5 +1,6 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter } from '@screen-service/connect-api';
+import { webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { buildOpenApi } from './api/openapi.js';
@@ -54,6 +55,15 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     }),
   );
   app.use(API_PREFIX, createPersonRouter(svc, logger));
+  // The person's web app (apps/web) at the base URL; the service worker is never cached by HTTP.
+  app.use(
+    express.static(webRoot, {
+      maxAge: '5m',
+      setHeaders: (res, file) => {
+        if (file.endsWith('sw.js')) res.setHeader('cache-control', 'no-cache');
+      },
+    }),
+  );
 
   app.use((req, res) => {
     res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });

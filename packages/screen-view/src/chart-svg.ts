@@ -232,7 +232,7 @@ export function drawChart(doc: Document, spec: ChartSpec): HTMLElement {
   });
   if (spec.type === 'pie' || spec.type === 'donut') round(doc, spec, root);
   else cartesian(doc, spec, root);
-  const figure = h(doc, 'figure', { class: 'svc-chart' });
+  const figure = h(doc, 'figure', { class: 'svc-chart-box' });
   if (spec.title) figure.append(h(doc, 'figcaption', { class: 'svc-title' }, spec.title));
   figure.append(root);
   const round2 = spec.type === 'pie' || spec.type === 'donut';

@@ -92,8 +92,8 @@ export const SCREEN_VIEW_CSS = `
 .svc-bar{height:10px;border-radius:999px;background:var(--svc-surface-alt);border:1px solid var(--svc-border);overflow:hidden}
 .svc-bar-fill{height:100%;background:var(--svc-accent);border-radius:inherit;transition:width var(--svc-duration) var(--svc-ease)}
 .svc-math math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math","DejaVu Serif",serif;font-size:1.25em;overflow-x:auto;overflow-y:hidden;padding:4px 0}
-.svc-chart{margin:0;max-width:520px}
-.svc-chart figcaption{font-weight:var(--svc-weight-strong);margin-bottom:6px}
+.svc-chart-box{margin:0;max-width:520px}
+.svc-chart-box figcaption{font-weight:var(--svc-weight-strong);margin-bottom:6px}
 .svc-chart-svg{display:block;width:100%;height:auto;overflow:visible}
 .svc-chart-grid{stroke:var(--svc-divider);stroke-width:1}
 .svc-chart-tick{fill:var(--svc-text-muted);font-size:10px;font-family:var(--svc-font)}
