@@ -50,7 +50,13 @@ describe('the person and an AI app, end to end', () => {
     const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pair', code, remote_ref: 'claude-desktop', kind: 'mcp', host_name: 'Test laptop' }),
+      body: JSON.stringify({
+        action: 'pair',
+        code,
+        remote_ref: 'claude-desktop',
+        kind: 'mcp',
+        host_name: 'Test laptop',
+      }),
     });
     expect(res.status).toBe(200);
     token = ((await res.json()) as { connector_token: string }).connector_token;
@@ -71,8 +77,13 @@ describe('the person and an AI app, end to end', () => {
       }).observe(document.body, { childList: true, subtree: true });
     });
     const shownAt = Date.now();
-    const shown = await service.services.threadOps.show(agent, { lines: 'choose@lunch "Lunch?" Soup|Salad|Pizza', text: 'Quick one' });
-    await expect.poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt ?? 0)).toBeGreaterThan(0);
+    const shown = await service.services.threadOps.show(agent, {
+      lines: 'choose@lunch "Lunch?" Soup|Salad|Pizza',
+      text: 'Quick one',
+    });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt ?? 0))
+      .toBeGreaterThan(0);
     const visibleMs = (await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt)) - shownAt;
     console.log(`svc_show to visible: ${visibleMs} ms (goal < 100 ms)`);
     expect(visibleMs).toBeLessThan(1000);
@@ -112,14 +123,16 @@ describe('the person and an AI app, end to end', () => {
   it('screenshots of the thread in light and dark', async () => {
     await service.services.threadOps.say(agent, { text: 'Here is your plan for today.' });
     await service.services.threadOps.show(agent, {
-      lines: 'timer 10m Stretch\ncheckin mood "How do you feel?"\nchart bar Mon=3|Tue=5|Wed=2 "Runs this week" unit=km',
+      lines:
+        'timer 10m Stretch\ncheckin mood "How do you feel?"\nchart bar Mon=3|Tue=5|Wed=2 "Runs this week" unit=km',
     });
     await page.locator('.svc-chart').waitFor();
     mkdirSync(shots, { recursive: true });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(300);
-      await page.screenshot({ path: join(shots, `thread-${scheme}.png`), fullPage: true });
+      await page.locator('.composer').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, `thread-${scheme}.png`) });
     }
     await page.emulateMedia({ colorScheme: 'light' });
   });

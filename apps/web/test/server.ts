@@ -21,18 +21,23 @@ export interface Running {
   services: {
     connectionAuth: { verify(credential: string): Promise<Principal> };
     threadOps: {
-      show(p: Principal, input: { lines: string; text?: string }): Promise<{ screen_id: string; tap_ids: string[] }>;
+      show(
+        p: Principal,
+        input: { lines: string; text?: string },
+      ): Promise<{ screen_id: string; tap_ids: string[] }>;
       say(p: Principal, input: { text: string }): Promise<unknown>;
       answers(p: Principal, input: { screen_id?: string; wait?: number }): Promise<{ answers: Answer[] }>;
     };
   };
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startService(): Promise<Running & { dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
   const entry = new URL('../../server/dist/index.js', import.meta.url).href;
-  const { startServer } = (await import(/* @vite-ignore */ entry)) as { startServer(config: unknown, logger?: unknown): Promise<Running> };
+  const { startServer } = (await import(/* @vite-ignore */ entry)) as {
+    startServer(config: unknown, logger?: unknown): Promise<Running>;
+  };
   // A real port up front, so the base URL (and signed photo links) name it.
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -40,7 +45,13 @@ export async function startService(): Promise<Running & { dispose(): Promise<voi
       probe.close(() => resolve(p));
     });
   });
-  const running = await startServer({ port, host: '127.0.0.1', baseUrl: `http://127.0.0.1:${port}`, dataDir, logLevel: 'silent' });
+  const running = await startServer({
+    port,
+    host: '127.0.0.1',
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    logLevel: 'silent',
+  });
   return {
     ...running,
     async dispose() {

@@ -44,7 +44,8 @@ export const SCREEN_VIEW_CSS = `
 .svc-screen :focus-visible,.svc-file:focus-visible+.svc-pick{outline:3px solid var(--svc-focus);outline-offset:2px}
 .svc-scale{gap:6px}
 .svc-scale .svc-step{flex:1 0 44px;padding:8px 0}
-.svc-scale-mood .svc-step{font-size:1.6em;line-height:1}
+.svc-face{width:28px;height:28px;fill:none;stroke:currentColor;stroke-width:1.6;stroke-linecap:round}
+.svc-face .svc-eye{fill:currentColor;stroke:none}
 .svc-scale-rating .svc-step{font-size:1.5em;color:var(--svc-text-muted);border-color:transparent;background:transparent}
 .svc-scale-rating .svc-step.svc-lit,.svc-scale-rating .svc-step.svc-picked{color:var(--svc-accent-text);background:transparent;border-color:transparent}
 .svc-checklist{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:2px}

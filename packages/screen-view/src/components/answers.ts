@@ -1,7 +1,7 @@
 // Components answered with one tap: choose (and +multi), confirm, buttons and checkin.
 import type { AddOp } from '@screen-service/screen-lines';
 import { button, frame, list, num, question, type RenderContext, str } from '../context.js';
-import { h } from '../dom.js';
+import { h, svg } from '../dom.js';
 
 /** `choose`: one button per option; with +multi toggles and a Send button. */
 export function drawChoose(ctx: RenderContext, op: AddOp): HTMLElement {
@@ -90,7 +90,26 @@ export function drawButtons(ctx: RenderContext, op: AddOp): HTMLElement {
   return frame(ctx, op, prompt && question(ctx, op, prompt), row);
 }
 
-const MOODS = ['😞', '🙁', '😐', '🙂', '😄'];
+/** Mouth curves of the five mood faces, from awful to great (drawn as SVG: no emoji font needed). */
+const MOUTHS = [
+  'M8 17q4-4 8 0',
+  'M8.5 16.5q3.5-2 7 0',
+  'M8.5 15.5h7',
+  'M8.5 15q3.5 2 7 0',
+  'M8 14.5q4 4.5 8 0',
+];
+
+function moodFace(doc: Document, level: number): SVGElement {
+  return svg(
+    doc,
+    'svg',
+    { viewBox: '0 0 24 24', class: 'svc-face', 'aria-hidden': 'true' },
+    svg(doc, 'circle', { cx: 12, cy: 12, r: 10 }),
+    svg(doc, 'circle', { cx: 9, cy: 10, r: 1.2, class: 'svc-eye' }),
+    svg(doc, 'circle', { cx: 15, cy: 10, r: 1.2, class: 'svc-eye' }),
+    svg(doc, 'path', { d: MOUTHS[level] }),
+  );
+}
 const MOOD_WORDS = ['awful', 'low', 'okay', 'good', 'great'];
 
 /** `checkin`: scale (numbers), mood (five faces) or rating (stars); the value is the number picked. */
@@ -104,14 +123,14 @@ export function drawCheckin(ctx: RenderContext, op: AddOp): HTMLElement {
     'aria-labelledby': `svc-q-${op.id}`,
   });
   for (let v = lo; v <= hi; v++) {
-    const face = kind === 'mood' ? MOODS[Math.round(((v - lo) / Math.max(1, hi - lo)) * 4)]! : undefined;
+    const level = Math.round(((v - lo) / Math.max(1, hi - lo)) * 4);
     const label =
       kind === 'mood'
-        ? `${v}: ${MOOD_WORDS[MOODS.indexOf(face!)]}`
+        ? `${v}: ${MOOD_WORDS[level]}`
         : kind === 'rating'
           ? `${v} ${v === 1 ? 'star' : 'stars'}`
           : `${v} of ${hi}`;
-    const text = kind === 'mood' ? face! : kind === 'rating' ? '★' : String(v);
+    const text = kind === 'mood' ? '' : kind === 'rating' ? '★' : String(v);
     const el = button(
       ctx,
       text,
@@ -126,6 +145,7 @@ export function drawCheckin(ctx: RenderContext, op: AddOp): HTMLElement {
       },
       { class: 'svc-btn svc-step', 'data-value': String(v), 'aria-label': label, title: label },
     );
+    if (kind === 'mood') el.append(moodFace(ctx.doc, level));
     row.append(el);
   }
   return frame(ctx, op, question(ctx, op, str(op.props, 'question')), row);

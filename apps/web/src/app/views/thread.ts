@@ -8,6 +8,19 @@ import { landScreenTables, queryFor, writeRow } from '../phone-tables.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
 import { commandMenu } from './commands.js';
 
+/** A camera outline (SVG: no emoji font needed). */
+function cameraIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const icon = document.createElementNS(ns, 'svg');
+  icon.setAttribute('viewBox', '0 0 24 24');
+  icon.setAttribute('class', 'icon');
+  icon.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M4 8h3l2-3h6l2 3h3v11H4zM12 10.5a3.5 3.5 0 1 0 0 7a3.5 3.5 0 0 0 0-7z');
+  icon.append(path);
+  return icon;
+}
+
 /** Uploads one picked image; returns its id and signed link. */
 async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
   return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
@@ -54,7 +67,7 @@ export function threadView(agentId: string): View {
       el(
         'label',
         { for: 'attach', class: 'svc-btn attach', title: 'Attach a photo' },
-        el('span', { 'aria-hidden': 'true' }, '📷'),
+        cameraIcon(),
         el('span', { class: 'sr-only' }, 'Attach a photo'),
       ),
       file,
@@ -160,6 +173,9 @@ export function threadView(agentId: string): View {
   async function loadAgent(): Promise<void> {
     agent = await call<Agent>('GET', `/agents/${agentId}`);
     applyLook(agent.theme, agent.handle);
+    const title = document.querySelector('.bar h1');
+    if (title) title.textContent = agent.name;
+    document.title = `${agent.name} · Screen Service`;
     header.replaceChildren(
       chip(agent, 32),
       el('div', {}, el('p', { class: 'agent-name' }, agent.name), statusLine(agent)),
