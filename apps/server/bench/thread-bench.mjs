@@ -90,7 +90,15 @@ async function child(mode) {
 }
 
 function start(mode, extra = []) {
-  const proc = fork(here, ['child', mode, ...extra], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_PROFILE=<dir> writes a CPU profile of the service process there (for finding hot spots).
+  const execArgv =
+    process.env.BENCH_PROFILE && mode === 'service'
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+      : [];
+  const proc = fork(here, ['child', mode, ...extra], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   return new Promise((resolve) => proc.once('message', (m) => resolve({ proc, info: m })));
 }
 

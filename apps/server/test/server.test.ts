@@ -39,32 +39,38 @@ describe('startServer (real HTTP on 127.0.0.1)', () => {
     expect(fs.existsSync(path.join(dataDir, DATABASE_FILE))).toBe(true);
   });
 
-  it('lets an in-flight request finish during shutdown', async () => {
+  it('lets an exchange in progress finish during shutdown, then closes its socket', async () => {
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: tempDir() }, '/');
     const running = await startServer(config, pino({ level: 'silent' }));
-    // A request whose body arrives slowly stays in flight while close() runs.
-    const inflight = new Promise<number>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port: running.port,
-          path: '/healthz',
-          method: 'GET',
-          headers: { 'content-length': '2' },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.write('a');
-      setTimeout(() => req.end('b'), 200);
+    // The client sends half its body, waits until the server has answered, and only then do we close:
+    // the socket is busy (body still arriving), so close() must wait for it rather than cut it.
+    const req = http.request({
+      host: '127.0.0.1',
+      port: running.port,
+      path: '/healthz',
+      method: 'GET',
+      headers: { 'content-length': '2' },
     });
-    await new Promise((r) => setTimeout(r, 50));
+    const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+      req.on('response', resolve);
+      req.on('error', reject);
+    });
+    req.write('a');
+    const res = await answered;
+    const body = new Promise<string>((resolve) => {
+      let text = '';
+      res.on('data', (c) => {
+        text += c;
+      });
+      res.on('end', () => resolve(text));
+    });
+    const t0 = Date.now();
     const closed = running.close();
-    expect(await inflight).toBe(200);
+    req.end('b');
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(await body)).toMatchObject({ ok: true });
     await closed;
+    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
 

@@ -1,6 +1,6 @@
 // Reads a component line's arguments (positional slots, name=value settings, +flags) into props, driven by the catalog.
 import type { IToken } from 'chevrotain';
-import { FIELD_TYPES } from './catalog/components.js';
+import { FIELD_TYPES } from './catalog/shared.js';
 import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
@@ -13,14 +13,16 @@ const URL_START = /^https?:\/\//;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
-  const [plus, word] = term.tokens;
+  const plus = term.tokens[0];
+  const word = term.tokens[1];
   if (term.tokens.length !== 2 || plus!.tokenType.name !== 'Plus') return undefined;
   return FLAG_NAME.test(word!.image) ? word!.image : undefined;
 }
 
 /** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
 export function settingOf(term: Term): { name: string; value: IToken[] } | undefined {
-  const [name, op] = term.tokens;
+  const name = term.tokens[0];
+  const op = term.tokens[1];
   if (op?.tokenType.name !== 'Op' || op.image !== '=' || !SETTING_NAME.test(name!.image)) return undefined;
   return { name: name!.image, value: term.tokens.slice(2) };
 }
@@ -135,13 +137,16 @@ function joinPiped(terms: Term[], at: number): { tokens: IToken[]; next: number 
 function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Record<string, unknown>): void {
   let i = 0;
   const lineEnd = terms.length > 0 ? terms[terms.length - 1]!.end : 0;
-  spec.slots.forEach((slot, index) => {
+  for (let index = 0; index < spec.slots.length; index++) {
+    const slot = spec.slots[index]!;
     const term = terms[i];
     if (slot.kind === 'text') {
       const next = spec.slots[index + 1];
       let end = terms.length;
       if (next) {
-        let found = terms.findIndex((t, k) => k >= i && startsSlot(next, t, source));
+        let found = -1;
+        for (let k = i; k < terms.length && found < 0; k++)
+          if (startsSlot(next, terms[k]!, source)) found = k;
         // `A | B`: the word before a spaced-out pipe already belongs to the options.
         if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.tokenType.name === 'Pipe')
           found--;
@@ -153,15 +158,17 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
               ? Math.max(i, terms.length - 1)
               : terms.length;
       }
-      const words = terms.slice(i, end).map((t) => textOf(source, t.tokens));
+      let text = '';
+      for (let k = i; k < end; k++) text += (k > i ? ' ' : '') + textOf(source, terms[k]!.tokens);
+      const any = end > i;
       i = end;
-      if (words.length > 0) props[slot.prop] = words.join(' ');
+      if (any) props[slot.prop] = text;
       else if (slot.required) missing(spec, slot, term?.start ?? lineEnd);
-      return;
+      continue;
     }
     if (!term) {
       if (slot.required) missing(spec, slot, lineEnd);
-      return;
+      continue;
     }
     const raw = source.slice(term.start, term.end);
     switch (slot.kind) {
@@ -176,13 +183,13 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           slot.min ?? 1,
           slot.max ?? 50,
         );
-        return;
+        continue;
       }
       case 'data': {
         const joined = joinPiped(terms, i);
         i = joined.next;
         props[slot.prop] = readData(spec, splitPipes(joined.tokens), source, term, slot.max ?? 100);
-        return;
+        continue;
       }
       case 'fields':
       case 'urls': {
@@ -190,7 +197,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         while (i < terms.length && startsSlot(slot, terms[i]!, source)) taken.push(terms[i++]!);
         if (taken.length === 0) {
           if (slot.required) missing(spec, slot, term.start);
-          return;
+          continue;
         }
         if (taken.length > (slot.max ?? 50)) {
           fail(
@@ -203,7 +210,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           slot.kind === 'urls'
             ? taken.map((t) => source.slice(t.start, t.end))
             : readFields(spec, taken, source);
-        return;
+        continue;
       }
       case 'word':
         if (slot.words!.includes(raw)) {
@@ -216,7 +223,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
             `${spec.name} needs ${slot.words!.join(', ')} here (got '${raw}'); usage: ${spec.usage}`,
           );
         }
-        return;
+        continue;
       case 'url':
         if (URL_START.test(raw)) {
           props[slot.prop] = raw;
@@ -224,7 +231,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         } else if (slot.required) {
           fail('BAD_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
         }
-        return;
+        continue;
       case 'duration': {
         const seconds = parseDuration(raw);
         if (seconds === undefined) {
@@ -236,21 +243,21 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         }
         props[slot.prop] = seconds;
         i++;
-        return;
+        continue;
       }
       case 'amount':
         Object.assign(props, readAmount(spec, raw, term));
         i++;
-        return;
+        continue;
       case 'value':
         props[slot.prop] =
           term.tokens.length === 1 && term.tokens[0]!.tokenType.name === 'NumberLit'
             ? Number(raw)
             : textOf(source, term.tokens);
         i++;
-        return;
+        continue;
     }
-  });
+  }
   if (i < terms.length) {
     const extra = terms[i]!;
     fail(

@@ -1,7 +1,7 @@
-// The Screen Lines grammar: a document is lines, a line is terms split by spaces, a term is adjacent atoms.
-// Meaning (which component, which argument) lives in the visitor; the grammar only groups tokens.
+// The Screen Lines grammar: a document is lines, a line is atoms (spaces are skipped by the lexer; the visitor
+// groups adjacent atoms into terms by offset). Meaning (which component, which argument) lives in the visitor.
 import { type CstNode, CstParser, type IToken } from 'chevrotain';
-import { Atom, allTokens, Newline, Space } from './lexer.js';
+import { Atom, allTokens, Newline } from './lexer.js';
 
 class LinesParser extends CstParser {
   constructor() {
@@ -16,12 +16,6 @@ class LinesParser extends CstParser {
   });
 
   readonly line = this.RULE('line', () => {
-    this.AT_LEAST_ONE(() => {
-      this.OR([{ ALT: () => this.CONSUME(Space) }, { ALT: () => this.SUBRULE(this.term) }]);
-    });
-  });
-
-  readonly term = this.RULE('term', () => {
     this.AT_LEAST_ONE(() => this.CONSUME(Atom));
   });
 }

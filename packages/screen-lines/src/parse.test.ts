@@ -1,3 +1,4 @@
+// Tests of parse: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { ScreenLinesError } from './errors.js';
 import { parse } from './parse.js';
@@ -80,6 +81,38 @@ describe('parse: layout of the text', () => {
     expect(ops[0]).toMatchObject({ props: { seconds: 90, label: 'Tea' } });
   });
 
+  test('long texts (read in chunks) keep line numbers, spans, ids, groups and fences across chunks', () => {
+    const filler = Array.from(
+      { length: 400 },
+      (_, i) => `text line ${i + 2} with some words to make it long`,
+    );
+    const lines = ['group row', ...filler, 'choose "Q" Only', 'text@last end'];
+    for (const newline of ['\n', '\r\n', '\r']) {
+      const { ops, errors, spans } = parse(lines.join(newline));
+      expect(errors).toEqual([expect.objectContaining({ code: 'TOO_FEW_OPTIONS', line: 402 })]);
+      expect(spans[401]).toEqual({ line: 403, text: 'text@last end' });
+      expect(
+        spans
+          .slice(1, 401)
+          .every((span, i) => span.text === `text line ${i + 2} with some words to make it long`),
+      ).toBe(true);
+      expect(spans.slice(1, 401).every((span, i) => span.line === i + 2)).toBe(true);
+      expect(ops[401]).toEqual({
+        op: 'add',
+        preset: 'text',
+        id: 'last',
+        props: { text: 'end' },
+        group: 'g1',
+      });
+      expect(ops[400]).toMatchObject({ id: 'n400', group: 'g1' });
+      expect(ops).toHaveLength(402);
+      const fenced = parse(['prose', '```svc', ...filler, '```', 'more prose', 'chooze x'].join(newline));
+      expect(fenced.errors).toEqual([]);
+      expect(fenced.ops).toHaveLength(400);
+      expect(fenced.spans[399]!.line).toBe(402);
+    }
+  });
+
   test('a reply with a fenced svc block parses only the block', () => {
     const reply = 'Here you go:\n```svc\ntimer 5m Stretch\n```\nSee you.\n```js\nnot lines\n```';
     const { ops, errors } = parse(reply);
@@ -87,5 +120,18 @@ describe('parse: layout of the text', () => {
     expect(ops).toEqual([
       { op: 'add', preset: 'timer', id: 'n1', props: { seconds: 300, label: 'Stretch' } },
     ]);
+  });
+});
+
+describe('parse: large inputs stay linear', () => {
+  test('20,000 patch lines of unknown ids and a 200 KB line parse in well under five seconds', () => {
+    const patches = Array.from({ length: 20_000 }, (_, i) => `@x${i} value=${i}`).join('\n');
+    const started = performance.now();
+    expect(parse(patches).ops).toHaveLength(20_000);
+    const long = parse(`text ${'word '.repeat(40_000)}`);
+    expect(long.ops).toEqual([]);
+    expect(long.errors[0]?.message).toMatch(/^line 1: text markdown is too long \(at most 2000 characters\)/);
+    expect(parse(`choose "${'q'.repeat(200_000)}`).errors[0]?.code).toBe('UNTERMINATED_QUOTE');
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

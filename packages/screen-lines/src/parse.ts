@@ -45,9 +45,17 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult {
     );
   }
   try {
-    const lexed = lineLexer.tokenize(text);
-    const { cst } = parseDocument(lexed.tokens);
-    return visitor.run(cst, text, { ...options, idStart });
+    visitor.begin(text, { ...options, idStart });
+    // Long texts are read in chunks of whole lines: lines are independent, and small chunks keep the tokens
+    // short-lived (one 10,000-line token array costs more in garbage collection than all the parsing).
+    let line = 1;
+    for (let start = 0; start < text.length; ) {
+      const end = chunkEnd(text, start);
+      const source = text.slice(start, end);
+      line += visitor.chunk(parseDocument(lineLexer.tokenize(source).tokens).cst, source, line);
+      start = end;
+    }
+    return visitor.end();
   } catch (error) {
     // The grammar accepts every token sequence and the visitor catches per line; this is a last guard.
     return {
@@ -63,4 +71,18 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult {
       spans: [],
     };
   }
+}
+
+const CHUNK = 8192;
+
+/** End of the chunk starting at `start`: just after the first line break at or past CHUNK characters. */
+function chunkEnd(text: string, start: number): number {
+  if (text.length - start <= CHUNK) return text.length;
+  const at = start + CHUNK;
+  const lf = text.indexOf('\n', at);
+  const cr = text.indexOf('\r', at);
+  if (lf < 0 && cr < 0) return text.length;
+  // A CR directly followed by LF is one break (\r\n); otherwise the earliest break ends the chunk.
+  const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }

@@ -1,6 +1,6 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
 import type { IToken } from 'chevrotain';
-import { CHART_TYPES } from './catalog/components.js';
+import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
 import { lineLexer } from './lexer.js';
@@ -83,8 +83,8 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
       else fail('UNKNOWN_FLAG', term.start, `query has no flag +${flag} (flags: +count, +stack)`);
       continue;
     }
-    const next = terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
-    if (raw === 'as' && (QUERY_VIEWS as readonly string[]).includes(next)) {
+    const next = raw === 'as' && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
+    if (next !== '' && (QUERY_VIEWS as readonly string[]).includes(next)) {
       once(seen, 'as', term);
       props.as = next as QueryProps['as'];
       i++;
@@ -182,7 +182,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   if ((chart.min !== undefined || chart.max !== undefined) && props.as !== 'chart') {
     fail(
       'BAD_AGGREGATE',
-      tableTerm.start,
+      boundAt ?? tableTerm.start,
       'query min=/max= take column names; a number is an axis bound and needs as chart',
     );
   }
@@ -254,11 +254,9 @@ function readWhere(value: IToken[], source: string, term: Term): QueryProps['whe
     }
     checkColumnName(col.image, offset, 'query where=', true);
     const rest = tokens.slice(2);
-    const parsed = lineValueOf(text, rest[0]?.tokenType.name === 'Space' ? [] : rest);
-    if (
-      rest[0]?.tokenType.name === 'Space' ||
-      (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')
-    ) {
+    const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
+    const parsed = lineValueOf(text, rest);
+    if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
       fail('BAD_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
     }
     return { col: col.image, op: op.image as WhereOperator, value: parsed };

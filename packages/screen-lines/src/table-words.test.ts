@@ -1,3 +1,4 @@
+// Tests of table-words: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import { parse } from './parse.js';
 

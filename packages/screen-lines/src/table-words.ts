@@ -166,7 +166,8 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
 
 /** `Col=value` (exactly `=`, column-shaped name) as [col, value]. */
 function columnValue(term: Term, source: string): [string, LineValue] | undefined {
-  const [name, op] = term.tokens;
+  const name = term.tokens[0];
+  const op = term.tokens[1];
   if (op?.tokenType.name !== 'Op' || op.image !== '=' || name!.tokenType.name === 'Quoted') return undefined;
   return [name!.image, lineValueOf(source, term.tokens.slice(2))];
 }

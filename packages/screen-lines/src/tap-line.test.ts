@@ -1,3 +1,4 @@
+// Tests of tap-line: behaviour through the public functions, with real inputs.
 import { describe, expect, test } from 'vitest';
 import type { TapEvent } from './ops.js';
 import { formatEcho, formatTapLine, parseTapLine } from './tap-line.js';

@@ -9,11 +9,21 @@ export interface Term {
   end: number;
 }
 
-/** Builds a term from adjacent tokens. */
-export function termOf(tokens: IToken[]): Term {
-  const first = tokens[0]!;
-  const last = tokens[tokens.length - 1]!;
-  return { tokens, start: first.startOffset, end: last.startOffset + last.image.length };
+/** Groups a line's tokens into terms: a new term starts wherever skipped whitespace sat between two tokens. */
+export function termsOf(tokens: IToken[]): Term[] {
+  const terms: Term[] = [];
+  let current: Term | undefined;
+  for (const token of tokens) {
+    const end = token.startOffset + token.image.length;
+    if (current && current.end === token.startOffset) {
+      current.tokens.push(token);
+      current.end = end;
+    } else {
+      current = { tokens: [token], start: token.startOffset, end };
+      terms.push(current);
+    }
+  }
+  return terms;
 }
 
 /** Removes the quotes of a quoted token and resolves `\"`, `\\`, `\n`, `\t` (other escapes stay as written). */

@@ -1,5 +1,5 @@
 // Theme lines (`theme <key>=<value> ...`, doc2 "Look") and group lines (`group[@id] [row|stack|card] ["<title>"]`).
-import { CHART_TYPES, GALLERY_VIEWS } from './catalog/components.js';
+import { CHART_TYPES, GALLERY_VIEWS } from './catalog/shared.js';
 import { settingOf } from './component-args.js';
 import { fail } from './fault.js';
 import type { GroupOp, ThemeOp } from './ops.js';

@@ -5,12 +5,13 @@ import { readComponentArgs } from './component-args.js';
 import type { ParseError } from './errors.js';
 import { LineFault } from './fault.js';
 import { BaseVisitor } from './grammar.js';
+import { OpenQuote } from './lexer.js';
 import { ID_PATTERN, RESERVED_ID } from './names.js';
-import type { Op } from './ops.js';
+import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
 import { readPutLine, readTableLine } from './table-words.js';
-import { type Term, termOf } from './terms.js';
+import { type Term, termsOf } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
 import { checkProps, unknownComponent } from './validate.js';
 
@@ -31,63 +32,89 @@ const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
 class LinesVisitor extends BaseVisitor {
   private source = '';
-  private lineStarts: number[] = [0];
-  private cursor = 0;
   private result: VisitResult = { ops: [], errors: [], spans: [] };
   private options: VisitOptions = {};
-  private ids = new Set<string>();
-  private presets = new Map<string, { preset: string; props: Record<string, unknown> }>();
+  /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
+  private written = new Set<string>();
   private counter = 1;
   private groups = 1;
   private openGroup: string | undefined;
   private fenced = false;
   private inFence: 'svc' | 'other' | undefined;
+  private byId = new Map<string, AddOp>();
+  private indexed = 0;
+  private lineNo = 1;
+  private firstLine = 1;
+  private lineStart = 0;
+  private lineEnd = 0;
 
   constructor() {
     super();
     this.validateVisitor();
   }
 
-  run(cst: CstNode, source: string, options: VisitOptions): VisitResult {
-    this.source = source;
-    this.lineStarts = lineStartsOf(source);
-    this.cursor = 0;
+  /** Starts a parse of `text` (read next as one or more chunks of whole lines). */
+  begin(text: string, options: VisitOptions): void {
     this.result = { ops: [], errors: [], spans: [] };
     this.options = options;
-    this.ids = new Set();
-    this.presets = new Map();
+    this.written = new Set();
+    this.byId = new Map();
+    this.indexed = 0;
     this.counter = options.idStart ?? 1;
     this.groups = 1;
     this.openGroup = undefined;
-    this.fenced = /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
+    this.fenced = text.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(text);
     this.inFence = undefined;
+  }
+
+  /** Reads one chunk of whole lines whose first line is `firstLine` of the text; returns its line breaks. */
+  chunk(cst: CstNode, source: string, firstLine: number): number {
+    this.source = source;
+    this.firstLine = firstLine;
     this.visit(cst);
-    return this.result;
+    return (cst.children.Newline as IToken[] | undefined)?.length ?? 0;
   }
 
-  document(ctx: { line?: CstNode[] }): void {
-    for (const line of ctx.line ?? []) this.visit(line);
+  /** Ends the parse and hands back what it produced. */
+  end(): VisitResult {
+    const result = this.result;
+    this.result = { ops: [], errors: [], spans: [] };
+    this.source = '';
+    return result;
   }
 
-  line(ctx: { term?: CstNode[] }): void {
-    const terms = (ctx.term ?? []).map((node) => termOf(node.children.Atom as IToken[]));
-    if (terms.length === 0) return;
+  /** Walks the lines, tracking line numbers and bounds from the Newline tokens (no second scan of the text). */
+  document(ctx: { line?: CstNode[]; Newline?: IToken[] }): void {
+    const breaks = ctx.Newline ?? [];
+    let k = 0;
+    let start = 0;
+    for (const line of ctx.line ?? []) {
+      const first = (line.children.Atom as IToken[])[0]!.startOffset;
+      while (k < breaks.length && breaks[k]!.startOffset < first) {
+        start = breaks[k]!.startOffset + breaks[k]!.image.length;
+        k++;
+      }
+      this.lineNo = this.firstLine + k;
+      this.lineStart = start;
+      this.lineEnd = k < breaks.length ? breaks[k]!.startOffset : this.source.length;
+      this.visit(line);
+    }
+  }
+
+  line(ctx: { Atom: IToken[] }): void {
+    const terms = termsOf(ctx.Atom);
     const head = terms[0]!;
     if (head.tokens[0]!.tokenType.name === 'Fence') {
       this.fence(head);
       return;
     }
     if (this.fenced ? this.inFence !== 'svc' : this.inFence !== undefined) return;
-    const lineNo = this.lineOf(head.start);
+    const lineNo = this.lineNo;
     try {
-      const op = this.readLine(head, terms.slice(1));
+      const op = this.readLine(head, terms);
       if (op) {
         this.result.ops.push(op);
-        const start = this.lineStarts[lineNo - 1]!;
-        this.result.spans.push({
-          line: lineNo,
-          text: this.source.slice(start, lineEndOf(this.source, start)),
-        });
+        this.result.spans.push({ line: lineNo, text: this.source.slice(this.lineStart, this.lineEnd) });
       }
     } catch (error) {
       const fault =
@@ -98,7 +125,7 @@ class LinesVisitor extends BaseVisitor {
               head.start,
               `could not read this line (${String(error)}); please report it`,
             );
-      const column = fault.offset - this.lineStarts[this.lineOf(fault.offset) - 1]! + 1;
+      const column = Math.max(1, fault.offset - this.lineStart + 1);
       this.result.errors.push({
         code: fault.code,
         line: lineNo,
@@ -107,8 +134,6 @@ class LinesVisitor extends BaseVisitor {
       });
     }
   }
-
-  term(): void {}
 
   private fence(head: Term): void {
     const image = head.tokens[0]!.image;
@@ -119,20 +144,23 @@ class LinesVisitor extends BaseVisitor {
     this.inFence = SVC_FENCE.test(image) ? 'svc' : 'other';
   }
 
-  private readLine(head: Term, args: Term[]): Op | undefined {
+  private readLine(head: Term, terms: Term[]): Op | undefined {
     const first = head.tokens[0]!;
     const name = first.image;
     const at = head.tokens[1];
     const source = this.source;
+    const args = terms.slice(1);
     if (first.tokenType.name === 'At' && head.tokens.length === 1) {
       const id = this.checkId(name.slice(1), first.startOffset);
-      return readPatch(id, args, source, head.end, this.presets.get(id));
+      return readPatch(id, args, source, head.end, this.earlier(id));
     }
-    const quoteAt = [head, ...args].flatMap((t) => t.tokens).find((t) => t.tokenType.name === 'OpenQuote');
-    if (quoteAt && name !== 'text' && name !== 'math') {
+    // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
+    const lastTerm = terms[terms.length - 1]!;
+    const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
+    if (last.tokenType === OpenQuote && name !== 'text' && name !== 'math') {
       throw new LineFault(
         'UNTERMINATED_QUOTE',
-        quoteAt.startOffset,
+        last.startOffset,
         'this quote never closes; end it with " (write \\" for a quote inside quotes)',
       );
     }
@@ -174,11 +202,7 @@ class LinesVisitor extends BaseVisitor {
         return { op: 'end', id };
       }
       case 'group': {
-        const op = readGroupLine(
-          this.claimId(explicitId, at, () => `g${this.groups}`),
-          args,
-          source,
-        );
+        const op = readGroupLine(this.claimId(explicitId, at, 'g', this.groups), args, source);
         // Counters move only for lines that land, so ids do not depend on refused lines (format round-trips).
         this.groups++;
         this.openGroup = op.id;
@@ -191,9 +215,8 @@ class LinesVisitor extends BaseVisitor {
       name === 'query'
         ? (readQuery(args, source, head.end) as unknown as Record<string, unknown>)
         : checkProps(spec, readComponentArgs(spec, args, source), head.start);
-    const id = this.claimId(explicitId, at, () => `n${this.counter}`);
+    const id = this.claimId(explicitId, at, 'n', this.counter);
     this.counter++;
-    this.presets.set(id, { preset: name, props });
     const op: Op = { op: 'add', preset: name, id, props };
     if (this.openGroup !== undefined) op.group = this.openGroup;
     return op;
@@ -210,57 +233,44 @@ class LinesVisitor extends BaseVisitor {
     return id;
   }
 
-  private claimId(explicit: string | undefined, at: IToken | undefined, auto: () => string): string {
-    let id = auto();
-    if (explicit !== undefined) {
-      id = this.checkId(explicit, at!.startOffset);
-      if (RESERVED_ID.test(id)) {
-        throw new LineFault(
-          'RESERVED_ID',
-          at!.startOffset,
-          `@${id} looks like an automatic id (n1, g1, ...); pick a name like @lunch`,
-        );
-      }
+  private claimId(
+    explicit: string | undefined,
+    at: IToken | undefined,
+    prefix: string,
+    position: number,
+  ): string {
+    if (explicit === undefined) return `${prefix}${position}`;
+    const id = this.checkId(explicit, at!.startOffset);
+    if (RESERVED_ID.test(id)) {
+      throw new LineFault(
+        'RESERVED_ID',
+        at!.startOffset,
+        `@${id} looks like an automatic id (n1, g1, ...); pick a name like @lunch`,
+      );
     }
-    // Automatic ids are positional, so a written id can never take one (RESERVED_ID); only written ids can clash.
-    if (this.ids.has(id)) {
+    if (this.written.has(id)) {
       throw new LineFault(
         'DUPLICATE_ID',
-        at?.startOffset ?? 0,
+        at!.startOffset,
         `@${id} is used twice; every id on a screen must be different`,
       );
     }
-    this.ids.add(id);
+    this.written.add(id);
     return id;
   }
 
-  private lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    if (this.cursor >= starts.length || starts[this.cursor]! > offset) this.cursor = 0;
-    while (this.cursor + 1 < starts.length && starts[this.cursor + 1]! <= offset) this.cursor++;
-    return this.cursor + 1;
-  }
-}
-
-function lineStartsOf(source: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (source.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
+  /**
+   * The component written earlier in this text under `id`, if any. The index is built lazily, only once a patch
+   * line asks, and extended as it goes (linear overall, and free for screens without patches).
+   */
+  private earlier(id: string): AddOp | undefined {
+    const ops = this.result.ops;
+    for (; this.indexed < ops.length; this.indexed++) {
+      const op = ops[this.indexed]!;
+      if (op.op === 'add') this.byId.set(op.id, op);
     }
+    return this.byId.get(id);
   }
-  return starts;
-}
-
-function lineEndOf(source: string, start: number): number {
-  for (let i = start; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10 || c === 13) return i;
-  }
-  return source.length;
 }
 
 /** The one visitor instance (its state is reset per run; parse is synchronous, so runs never overlap). */

@@ -112,6 +112,17 @@ describe('pairing', () => {
     ]);
   });
 
+  it("refuses to put another person's agent on my connector", async () => {
+    const u = await seedUser(h.store);
+    const v = await seedUser(h.store);
+    const mine = await pairing.pair(pairReq((await agents.create(u.id, { name: 'Mine' })).pairing!.code));
+    const theirs = await agents.create(v.id, { name: 'Theirs' });
+    const attempt = pairReq(theirs.pairing!.code, { remote_ref: 'x', connectorToken: mine.connector_token });
+    expect(await failCode(pairing.pair(attempt))).toBe('FORBIDDEN');
+    expect((await h.store.agents.get(theirs.agent.id))?.connectorId).toBeNull();
+    expect((await h.store.agents.listByConnector(mine.connector.id)).map((a) => a.userId)).toEqual([u.id]);
+  });
+
   it('refuses a profile already added to that connector, without using the code', async () => {
     const u = await seedUser(h.store);
     const first = await agents.create(u.id, { name: 'A' });

@@ -29,4 +29,26 @@ describe('compileQuery', () => {
     );
     expect(params).toEqual([3, 'run', 10]);
   });
+
+  it('counts matched rows apart so ORDER BY + LIMIT keeps a top-N sort', () => {
+    const plan: QueryPlan = {
+      kind: 'rows',
+      where: [{ col: 'Date', isKey: false, type: 'date', op: '>=', value: '2026-01-01', byDay: true }],
+      cols: ['key', 'Km'],
+      sort: [{ col: 'Km', isKey: false, type: 'number', desc: true }],
+      limit: 5,
+      output: [
+        { name: 'key', type: 'text' },
+        { name: 'Km', type: 'number' },
+      ],
+    };
+    const slots: Record<string, string> = { Date: 'c0', Km: 'c1' };
+    expect(compileQuery(plan, 1, (c) => slots[c]!)).toEqual({
+      sql:
+        'SELECT key, key, c1 FROM te_rows WHERE table_id = ? AND substr(c0, 1, 10) >= ? ' +
+        'ORDER BY (c1 IS NULL), c1 DESC, seq LIMIT ?',
+      params: [1, '2026-01-01', 5],
+      countSql: 'SELECT count(*) FROM te_rows WHERE table_id = ? AND substr(c0, 1, 10) >= ?',
+    });
+  });
 });

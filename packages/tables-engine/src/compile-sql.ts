@@ -2,10 +2,15 @@
 import type { Cell, ColumnType } from './model.js';
 import type { PlanFilter, QueryPlan } from './query-plan.js';
 
-/** SQL text plus its parameters; the first result column `n` is the count before LIMIT. */
+/**
+ * SQL text plus its parameters. Totals: the first result column `n` is the number of groups before
+ * LIMIT. Rows: `countSql` (same parameters minus the limit) counts the matched rows, so the row query
+ * can keep SQLite's top-N sort for ORDER BY + LIMIT.
+ */
 export interface CompiledQuery {
   sql: string;
   params: (string | number | null)[];
+  countSql?: string;
 }
 
 /** Turns a cell into an SQLite parameter (booleans as 1/0). */
@@ -60,8 +65,9 @@ export function compileQuery(plan: QueryPlan, tableId: number, slot: (col: strin
     );
     params.push(plan.limit);
     return {
-      sql: `SELECT count(*) OVER () AS n, ${select} FROM te_rows WHERE ${where} ORDER BY ${order} LIMIT ?`,
+      sql: `SELECT ${select} FROM te_rows WHERE ${where} ORDER BY ${order} LIMIT ?`,
       params,
+      countSql: `SELECT count(*) FROM te_rows WHERE ${where}`,
     };
   }
   const outputs: string[] = [];

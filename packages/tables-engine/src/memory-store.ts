@@ -127,6 +127,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     insertRow(ref, key, values) {
       const t = tables.get(idOf(ref));
       if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
+      if (key !== undefined && t.byKey.has(key)) {
+        throw new TablesError('KEY_INVALID', `row ${key} already exists in ${ref.name}; update it instead`);
+      }
       let assigned = key;
       while (assigned === undefined || (key === undefined && t.byKey.has(assigned))) {
         assigned = `r${t.nextRow++}`;
@@ -156,7 +159,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     query(ref, plan: QueryPlan): QueryRows {
       const t = tables.get(idOf(ref));
-      return runPlan(t ? t.rows : [], plan);
+      if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
+      return runPlan(t.rows, plan);
     },
     exportTable(ref): TableDump | undefined {
       const t = tables.get(idOf(ref));

@@ -32,10 +32,10 @@ describe('runLines', () => {
       'put Weights Date=today-7 Weight=73.5 Note="after run" +Done',
       'put Weights mon Date=today Weight=72kg Note=on Done=off',
     ]);
-    expect(answer.failed.map((f) => [f.code, f.table, f.line])).toEqual([
-      ['PARSE_ERROR', '', 'bogus line'],
-      ['LINE_NOT_TABLE', '', 'timer 5m Stretch'],
-      ['VALUE_DOES_NOT_FIT', 'Weights', 'put Weights Weight=abc'],
+    expect(answer.failed.map((f) => [f.lineNumber, f.code, f.table, f.line])).toEqual([
+      [4, 'VALUE_DOES_NOT_FIT', 'Weights', 'put Weights Weight=abc'],
+      [5, 'LINE_NOT_TABLE', '', 'timer 5m Stretch'],
+      [6, 'PARSE_ERROR', '', 'bogus line'],
     ]);
     expect(answer.results.map(({ cols, rows, count }) => ({ cols, rows, count }))).toEqual([
       { cols: ['Date', 'Weight'], rows: [['2025-12-29', 73.5]], count: 1 },

@@ -21,8 +21,9 @@ export interface RunLinesOptions extends CallContext {
 
 const TABLE_OF = /^\s*(?:put|query|table\s+(?:create|drop))\s+"?([^\s"]+)/;
 
-function failure(line: string, code: LineFailure['code'], error: string): LineFailure {
-  return { op: 'row', table: TABLE_OF.exec(line)?.[1] ?? '', key: '', error, line, code };
+function failure(line: string, code: LineFailure['code'], error: string, lineNumber?: number): LineFailure {
+  const table = TABLE_OF.exec(line)?.[1] ?? '';
+  return { op: 'row', table, key: '', error, line, code, ...(lineNumber ? { lineNumber } : {}) };
 }
 
 function tableOp(op: Op): OpLine['op'] | undefined {
@@ -56,23 +57,26 @@ export function runLines(store: TableStore, options: RunLinesOptions): LinesAnsw
   }
   const parsed = parse(options.lines, options.screen === undefined ? {} : { screen: options.screen });
   const failed: LineFailure[] = parsed.errors.map((e) =>
-    failure(source[e.line - 1] ?? '', 'PARSE_ERROR', e.message),
+    failure(source[e.line - 1] ?? '', 'PARSE_ERROR', e.message, e.line),
   );
   const ops: OpLine[] = [];
   parsed.ops.forEach((op, i) => {
-    const line = parsed.spans[i]?.text ?? '';
+    const { line: lineNumber, text: line } = parsed.spans[i]!;
     const table = tableOp(op);
-    if (table) ops.push({ op: table, line });
+    if (table) ops.push({ op: table, line, lineNumber });
     else {
       failed.push(
         failure(
           line,
           'LINE_NOT_TABLE',
           `only table create, table drop, put and query lines go in a tables call; '${line.trim().split(/\s+/)[0]}' is not one`,
+          lineNumber,
         ),
       );
     }
   });
   const answer = runOps(store, { ...options, ops });
-  return { ...answer, failed: [...failed, ...answer.failed] };
+  // Refusals in the order of the lines, whichever step refused them.
+  const all = [...failed, ...answer.failed].sort((a, b) => (a.lineNumber ?? 0) - (b.lineNumber ?? 0));
+  return { ...answer, failed: all };
 }

@@ -37,6 +37,8 @@ export interface QueryOp {
 export interface OpLine {
   op: TableOp | DropOp | PutOp | QueryOp;
   line: string;
+  /** 1-based line number in the call's text, copied onto a refusal. */
+  lineNumber?: number;
 }
 
 /** A write that landed. */
@@ -56,6 +58,8 @@ export interface LineFailure {
   error: string;
   line: string;
   code: TablesErrorCode;
+  /** 1-based line number in the call's text, when known. */
+  lineNumber?: number;
 }
 
 /** A delete waiting for the person's Delete or Keep tap. */
@@ -184,7 +188,7 @@ function runEach(
 ) {
   const now = clock(ctx.now);
   let rowsLeft = limits.rowsPerCall;
-  for (const { op, line } of ctx.ops) {
+  for (const { op, line, lineNumber } of ctx.ops) {
     const wctx: WriteContext = {
       owner: ctx.owner,
       agent: ctx.agent,
@@ -201,7 +205,7 @@ function runEach(
     const outcome = applyWrite(store, op, line, wctx);
     if (outcome.kind === 'refused') {
       const { table, key, code, error } = outcome;
-      answer.failed.push({ op: 'row', table, key, error, line, code });
+      answer.failed.push({ op: 'row', table, key, error, line, code, ...(lineNumber ? { lineNumber } : {}) });
     } else if (outcome.kind === 'pending') {
       answer.pending.push({ ...outcome.pending, prompt: pendingPrompt(outcome.pending) });
     } else {

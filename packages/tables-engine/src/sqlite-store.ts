@@ -242,9 +242,12 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     insertRow(ref, key, values) {
       return transaction(() => {
         const t = mustFind(ref);
+        const taken = prepared('SELECT 1 FROM te_rows WHERE table_id = ? AND key = ?');
+        if (key !== undefined && taken.get(t.id, key)) {
+          throw new TablesError('KEY_INVALID', `row ${key} already exists in ${ref.name}; update it instead`);
+        }
         let assigned = key;
         let nextRow = t.next_row;
-        const taken = prepared('SELECT 1 FROM te_rows WHERE table_id = ? AND key = ?');
         while (assigned === undefined || (key === undefined && taken.get(t.id, assigned))) {
           assigned = `r${nextRow++}`;
         }
@@ -285,14 +288,23 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     query(ref, plan: QueryPlan): QueryRows {
       const t = mustFind(ref);
       const slots = new Map(colsOf(t).map((c) => [c.name, `c${c.slot}`]));
-      const { sql, params } = compileQuery(plan, t.id, (name) => slots.get(name)!);
+      const { sql, params, countSql } = compileQuery(plan, t.id, (name) => slots.get(name)!);
       const raw = prepared(sql)
         .raw()
         .all(...params) as unknown[][];
-      const offset = plan.kind === 'rows' ? 2 : 1;
+      if (countSql !== undefined) {
+        const count = prepared(countSql)
+          .pluck()
+          .get(...params.slice(0, -1)) as number;
+        return {
+          rows: raw.map((r) => plan.output.map((o, i) => fromSql(r[i + 1], o.type))),
+          keys: raw.map((r) => r[0] as string),
+          count,
+        };
+      }
       return {
-        rows: raw.map((r) => plan.output.map((o, i) => fromSql(r[i + offset], o.type))),
-        keys: plan.kind === 'rows' ? raw.map((r) => r[1] as string) : [],
+        rows: raw.map((r) => plan.output.map((o, i) => fromSql(r[i + 1], o.type))),
+        keys: [],
         count: raw.length > 0 ? (raw[0]![0] as number) : 0,
       };
     },

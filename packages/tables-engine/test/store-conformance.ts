@@ -225,6 +225,26 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
+      it('store calls on a missing table or an existing key are refused', () => {
+        weights();
+        expect(() => store.insertRow(REF, 'r1', {})).toThrow(
+          expect.objectContaining({ code: 'KEY_INVALID' }),
+        );
+        const gone = { ...REF, name: 'Gone' };
+        expect(() => store.insertRow(gone, undefined, {})).toThrow(
+          expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
+        );
+        const plan = { kind: 'rows', where: [], cols: [], sort: [], limit: 5, output: [] } as const;
+        expect(() => store.query(gone, { ...plan, where: [], cols: [], sort: [], output: [] })).toThrow(
+          expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
+        );
+        expect(store.updateRow(gone, 'r1', {})).toBe(false);
+        expect(store.deleteRow(gone, 'r1')).toBe(false);
+        expect(store.dropTable(gone)).toBe(false);
+        expect(store.getRow(REF, 'nope')).toBeUndefined();
+        expect(store.takePending('u1', 'p999')).toBeUndefined();
+      });
+
       it('checks names, columns and types', () => {
         const answer = run([
           table('9lives', 'A:text'),
@@ -587,6 +607,22 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         expect(run([table('Mine', 'A:text')], { agent: 'other' }).failed).toEqual([]);
         const owner = run([table('More', 'A:text')], { agent: 'third', limits: { tablesPerOwner: 21 } });
         expect(owner.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES']);
+      });
+
+      it('holds 5,000 rows and refuses the next one; keys of 64 and names of 32 characters fit', () => {
+        run([table('W', 'A:number')]);
+        for (let i = 0; i < 100; i++)
+          run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
+        expect(store.getTable(REF)!.rowCount).toBe(5000);
+        const answer = run([
+          put('W', undefined, { A: 1 }),
+          put('W', 'k'.repeat(64), { A: 1 }),
+          put('W', 'r5000', { A: -1 }),
+          table('T'.repeat(32), 'A:text'),
+        ]);
+        expect(answer.failed.map((f) => f.code)).toEqual(['LIMIT_ROWS', 'LIMIT_ROWS']);
+        expect(answer.ok.map((o) => o.key ?? o.table)).toEqual(['r5000', 'T'.repeat(32)]);
+        expect(store.getRow(REF, 'r5000')!.values.A).toBe(-1);
       });
 
       it('hands back at most 500 rows per call', () => {

@@ -142,7 +142,35 @@ function fill(store: TableStore, rows: { key: string | undefined; values: Partia
   for (let i = 0; i < ops.length; i += 50) runOps(store, { ...call, ops: ops.slice(i, i + 50) });
 }
 
+const TYPES = ['text', 'number', 'date', 'bool'] as const;
+/** A `table create R ...` that keeps, retypes or drops each column, and may add one. */
+const alter = fc
+  .record({
+    types: fc.tuple(...NAMES.map(() => fc.option(fc.constantFrom(...TYPES), { nil: undefined }))),
+    extra: fc.boolean(),
+  })
+  .map(({ types, extra }) => [
+    ...NAMES.flatMap((n, i) => (types[i] ? [`${n}:${types[i]}`] : [])),
+    ...(extra || types.every((t) => t === undefined) ? ['X:number'] : []),
+  ]);
+
 describe('memory and SQLite stores agree', () => {
+  it('on changing a table’s columns (conversions, drops, new columns)', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 30 }), alter, (rows, cols) => {
+        const memory = createMemoryStore();
+        const sqlite = createSqliteStore(join(dir, `a${++files}.sqlite`));
+        fill(memory, rows);
+        fill(sqlite, rows);
+        for (const store of [memory, sqlite]) runOps(store, { ...call, ops: [table('R', ...cols)] });
+        const ref = { owner: 'u', holder: 'a', name: 'R' };
+        expect(sqlite.exportTable(ref)).toEqual(memory.exportTable(ref));
+        expect(memory.exportTable(ref)!.rows).toHaveLength(new Set(rows.map((r, i) => r.key ?? i)).size);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('on random tables and random queries', () => {
     fc.assert(
       fc.property(

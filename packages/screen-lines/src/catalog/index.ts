@@ -2,25 +2,27 @@
 import {
   askComponent,
   buttonsComponent,
-  chartComponent,
   checkinComponent,
   checklistComponent,
   chooseComponent,
   confirmComponent,
   deckComponent,
-  dividerComponent,
   formComponent,
+  photoComponent,
+  timerComponent,
+} from './ask-components.js';
+import { querySpec } from './query-spec.js';
+import {
+  chartComponent,
+  dividerComponent,
   galleryComponent,
   imageComponent,
   linkComponent,
   mathComponent,
-  photoComponent,
   progressComponent,
   statComponent,
   textComponent,
-  timerComponent,
-} from './components.js';
-import { querySpec } from './query-spec.js';
+} from './show-components.js';
 import type { ComponentSpec } from './types.js';
 
 const entries: ComponentSpec[] = [
@@ -63,5 +65,7 @@ export const catalog: Readonly<Record<string, ComponentSpec>> = Object.freeze(
 
 /** Looks a component up by name (own keys only, so `constructor` is not a component). */
 export function componentOf(name: string): ComponentSpec | undefined {
-  return Object.hasOwn(catalog, name) ? catalog[name] : undefined;
+  return byName.get(name);
 }
+
+const byName = new Map(entries.map((entry) => [entry.name, entry]));

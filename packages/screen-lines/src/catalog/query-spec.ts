@@ -1,6 +1,6 @@
 // The `query` entry of the catalog: its arguments are read by query.ts; this is the data the guide and renderer use.
 import { z } from 'zod';
-import { CHART_TYPES } from './components.js';
+import { CHART_TYPES } from './shared.js';
 import type { ComponentSpec } from './types.js';
 
 const lineValue = z.union([

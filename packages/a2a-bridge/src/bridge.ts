@@ -1,0 +1,166 @@
+// The engine: one turn at a time per agent, from the service's rows to the remote agent and back.
+import {
+  guide as screenGuide,
+  formatTapLine as screenTapLine,
+  type TapEvent,
+} from '@screen-service/screen-lines';
+import { type Answer, answerFor, type TaskView } from './answer.js';
+import type { AgentCardInfo } from './card.js';
+import type { Outbox } from './outbox.js';
+import type { OutboundPost, ServiceLink } from './service-link.js';
+import { sleep } from './sleep.js';
+import type { AgentState, StateFile, TurnState } from './state-file.js';
+import { type ChannelGuide, deriveMessageId } from './turn-message.js';
+import { runTurn, type TurnRunContext } from './turn-run.js';
+
+/** One paired agent: the service agent's id and the remote agent's card. */
+export interface BridgeAgent {
+  agentId: string;
+  card: AgentCardInfo;
+  /** Headers for the remote agent; default: the ones kept in the state file. */
+  headers?: Record<string, string>;
+}
+
+/** Options for {@link createBridge}. */
+export interface BridgeOptions {
+  link: ServiceLink;
+  state: StateFile;
+  outbox: Outbox;
+  /** Formats a tap; default: `formatTapLine` of `@screen-service/screen-lines`. */
+  formatTapLine?: (event: TapEvent) => string;
+  /** The channel guide; default: `guide()` of screen-lines; `false`: the agent gets the person's words only. */
+  guide?: ChannelGuide | false;
+  fetch?: typeof fetch;
+  /** First poll delay without streaming (default 1 000 ms); doubles up to `pollMaxMs` (default 30 000). */
+  pollInitialMs?: number;
+  pollMaxMs?: number;
+  /** Sends of one message while its task id is unheard before a step gives up (default 5). */
+  sendAttempts?: number;
+  /** Wait between looks for new rows in `run` (default 1 000 ms). */
+  idleMs?: number;
+  /** Told about each failed step in `run` (the turn stays and is tried again). */
+  onError?: (agentId: string, error: unknown) => void;
+}
+
+/** What one step did. */
+export type StepResult = 'idle' | 'answered';
+
+/** The engine. */
+export interface Bridge {
+  /** Flushes the outbox, then runs one turn for the agent (resuming one in flight). */
+  step(agent: BridgeAgent, signal?: AbortSignal): Promise<StepResult>;
+  /** Runs all agents side by side until `signal` aborts. */
+  run(agents: BridgeAgent[], signal: AbortSignal): Promise<void>;
+}
+
+const pickGuide = (g: { text: string; version: string }): ChannelGuide => ({
+  text: g.text,
+  version: g.version,
+});
+
+/**
+ * Creates the engine. Each step follows doc3: rows are marked delivered when the turn starts; the
+ * turn's message (id fixed by its rows) is stored before it is sent and resent unchanged until the
+ * server names the task; the task id is stored as soon as named; a dropped stream is resumed by
+ * subscribing, then by a task read; the answer is queued in the outbox before the turn is cleared,
+ * and posted with a stable id so a crash at any point writes it once.
+ *
+ * @example
+ * ```ts
+ * const bridge = createBridge({ link, state: new StateFile(p), outbox: new Outbox(dir), formatTapLine, guide: guide() });
+ * await bridge.run([{ agentId: 'a1', card: await fetchAgentCard(url) }], controller.signal);
+ * ```
+ */
+export function createBridge(options: BridgeOptions): Bridge {
+  const { link, state, outbox } = options;
+  const context: TurnRunContext = {
+    link,
+    state,
+    formatTapLine: options.formatTapLine ?? screenTapLine,
+    guide: options.guide === false ? undefined : (options.guide ?? pickGuide(screenGuide())),
+    fetch: options.fetch,
+    pollInitialMs: options.pollInitialMs ?? 1000,
+    pollMaxMs: options.pollMaxMs ?? 30_000,
+    sendAttempts: options.sendAttempts ?? 5,
+  };
+
+  async function step(agent: BridgeAgent, signal?: AbortSignal): Promise<StepResult> {
+    await outbox.flush(link);
+    const saved = await state.agent(agent.agentId);
+    let turn = saved.turn;
+    if (!turn) {
+      const rows = await link.pendingRows(agent.agentId);
+      if (rows.length === 0) return 'idle';
+      turn = {
+        messageId: deriveMessageId(
+          agent.agentId,
+          rows.map((r) => r.id),
+        ),
+        rows,
+        heard: false,
+      };
+      if (saved.openTaskId) {
+        turn.continues = saved.openTaskId;
+        turn.taskId = saved.openTaskId;
+        if (saved.openQuestion) turn.question = saved.openQuestion;
+      }
+      const started = turn;
+      await state.update(agent.agentId, (s) => ({ ...s, turn: started }));
+      await link.markDelivered(
+        agent.agentId,
+        rows.map((r) => r.id),
+      );
+    }
+    const view = await runTurn(context, agent, turn, saved, signal);
+    if (!view) return 'idle';
+    const answer = answerFor(view, agent.card.name);
+    await outbox.put(postFor(agent.agentId, turn, view, answer));
+    await state.update(agent.agentId, (s) => {
+      const next: AgentState = { ...s };
+      delete next.turn;
+      delete next.openTaskId;
+      delete next.openQuestion;
+      if (view.state === 'input-required' && view.taskId && !view.message) {
+        next.openTaskId = view.taskId;
+        const question = view.finalStatusMessage?.messageId;
+        if (question) next.openQuestion = question;
+      }
+      return next;
+    });
+    await outbox.flush(link);
+    return 'answered';
+  }
+
+  function postFor(agentId: string, turn: TurnState, view: TaskView, answer: Answer): OutboundPost {
+    const post: OutboundPost = {
+      id: `${turn.messageId}:answer`,
+      agentId,
+      kind: answer.kind,
+      text: answer.text,
+      meta: { turn: turn.rows.map((r) => r.id) },
+    };
+    if (view.taskId) post.meta.taskId = view.taskId;
+    if (!view.message && view.state !== 'unknown') post.meta.state = view.state;
+    if (answer.tables.length > 0) post.meta.tables = answer.tables;
+    if (answer.tables.length > 0 && answer.text === '') post.meta.read = true;
+    return post;
+  }
+
+  return {
+    step,
+    async run(agents, signal) {
+      await Promise.all(
+        agents.map(async (agent) => {
+          while (!signal.aborted) {
+            try {
+              if ((await step(agent, signal)) === 'idle') await sleep(options.idleMs ?? 1000, signal);
+            } catch (error) {
+              options.onError?.(agent.agentId, error);
+              await sleep(options.idleMs ?? 1000, signal);
+            }
+          }
+        }),
+      );
+    },
+  };
+}

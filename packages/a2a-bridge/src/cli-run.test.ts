@@ -1,0 +1,76 @@
+// The CLI: help, card against real servers, clear errors with a next step, exit codes.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test/agents.js';
+import { runCli } from './cli-run.js';
+
+async function cli(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+describe('svc-a2a', () => {
+  let v10: TestServer;
+  let v03: TestServer;
+  beforeAll(async () => {
+    [v10, v03] = await Promise.all([startTestServer('compat'), startTestServer('v03')]);
+  });
+  afterAll(() => Promise.all([v10.close(), v03.close()]));
+
+  it('--help lists the command surface', async () => {
+    const { code, out } = await cli('--help');
+    expect(code).toBe(0);
+    expect(out).toMatch(/svc-a2a card <url>/);
+    expect(out).toMatch(/pair <code> --card <url>/);
+  });
+
+  it('card prints name, protocol version, endpoint and skills for both versions', async () => {
+    const a = await cli('card', v10.url('stream'));
+    expect(a.code).toBe(0);
+    expect(a.out).toContain('Name:      compat-stream');
+    expect(a.out).toContain('Protocol:  A2A 1.0 (JSON-RPC)');
+    expect(a.out).toContain(`Endpoint:  ${v10.base}/stream/a2a`);
+    expect(a.out).toContain('  - Echo: Says back what it hears');
+    const b = await cli('card', v03.url('poll'));
+    expect(b.out).toContain('Protocol:  A2A 0.3 (JSON-RPC)');
+    expect(b.out).toContain('Streaming: no (the bridge polls the task)');
+  });
+
+  it('a card with only gRPC and HTTP+JSON is refused with the reason and what to do', async () => {
+    const { code, err } = await cli('card', `${v10.base}/grpc`);
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /offers only GRPC, HTTP\+JSON; the bridge speaks the JSON-RPC binding.*enable its JSON-RPC interface.*\[CARD_NO_JSONRPC\]/s,
+    );
+  });
+
+  it('usage errors exit 2 and say how to fix them', async () => {
+    expect(await cli('card')).toMatchObject({ code: 2, err: expect.stringMatching(/card takes one URL/) });
+    expect(await cli('card', 'x', '--header', 'nocolon')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--header needs/),
+    });
+    expect(await cli('pair', '123456')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/not in this version yet/),
+    });
+    expect(await cli('frob')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown command "frob"/),
+    });
+    expect(await cli('card', 'not a url')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/is not a URL/),
+    });
+  });
+
+  it('the executable runs and prints help', () => {
+    const entry = fileURLToPath(new URL('./cli.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', entry, '--help'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^svc-a2a: bring an A2A agent/);
+  });
+});

@@ -1,0 +1,45 @@
+// Public API of @screen-service/a2a-bridge: every export here is public and follows semver.
+export { type Answer, answerFor, applyEvent, emptyTaskView, endsTurn, type TaskView } from './answer.js';
+export {
+  type Bridge,
+  type BridgeAgent,
+  type BridgeOptions,
+  createBridge,
+  type StepResult,
+} from './bridge.js';
+export {
+  type AgentCardInfo,
+  type CardSkill,
+  cardUrlFor,
+  type FetchAgentCardOptions,
+  fetchAgentCard,
+  isGraphExtension,
+  type ProtocolVersion,
+  type ReadAgentCardOptions,
+  readAgentCard,
+} from './card.js';
+export { type CliIo, HELP, runCli } from './cli-run.js';
+export { type A2AClient, type A2AClientOptions, createA2AClient } from './client.js';
+export { codec03, codec10, codecFor, type WireCodec } from './codec.js';
+export { type CardCommandOptions, cardCommand, formatCard } from './commands/card.js';
+export { A2A_RPC_CODES, BridgeError, type BridgeErrorCode } from './errors.js';
+export type { A2AEvent, Artifact, Message, Part, Task, TaskState } from './model.js';
+export { TURN_END_STATES } from './model.js';
+export { Outbox } from './outbox.js';
+export { callRpc, type RpcTarget, streamRpc } from './rpc.js';
+export {
+  FileServiceLink,
+  type InboundRow,
+  MemoryServiceLink,
+  type OutboundPost,
+  type PostKind,
+  type ServiceLink,
+} from './service-link.js';
+export { createSseParser, type SseFrame } from './sse.js';
+export { type AgentState, type BridgeState, StateFile, type TurnState } from './state-file.js';
+export {
+  buildTurnMessage,
+  type ChannelGuide,
+  deriveMessageId,
+  type TurnMessageInput,
+} from './turn-message.js';
