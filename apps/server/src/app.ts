@@ -1,5 +1,6 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter } from '@screen-service/connect-api';
+import { createMcpRouter } from '@screen-service/mcp-server';
 import { webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
@@ -55,6 +56,17 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     }),
   );
   app.use(API_PREFIX, createPersonRouter(svc, logger));
+  app.use(
+    '/functions/v1/svc-mcp',
+    createMcpRouter({
+      ops: svc.threadOps,
+      auth: svc.connectionAuth,
+      mcpUrl: svc.mcpUrl,
+      rateLimit: config.mcpRate,
+      version,
+      onError: (err) => logger.error({ err }, 'tool server request failed'),
+    }),
+  );
   // The person's web app (apps/web) at the base URL; the service worker is never cached by HTTP.
   app.use(
     express.static(webRoot, {

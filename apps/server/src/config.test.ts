@@ -11,7 +11,14 @@ describe('loadConfig', () => {
       baseUrl: 'http://localhost:8787',
       dataDir: path.resolve('/srv/app', 'data'),
       logLevel: 'info',
+      mcpRate: { burst: 60, perMinute: 30 },
     });
+  });
+
+  it('reads the tool server rate bucket from SVC_MCP_RATE_BURST and SVC_MCP_RATE_PER_MINUTE', () => {
+    const c = loadConfig({ SVC_MCP_RATE_BURST: '5000', SVC_MCP_RATE_PER_MINUTE: '100000' }, '/x');
+    expect(c.mcpRate).toEqual({ burst: 5000, perMinute: 100000 });
+    expect(() => loadConfig({ SVC_MCP_RATE_BURST: '0' }, '/x')).toThrow(/SVC_MCP_RATE_BURST/);
   });
 
   it('derives the base URL from PORT and trims a trailing slash from SVC_BASE_URL', () => {

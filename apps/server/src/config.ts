@@ -15,6 +15,8 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Key for app access JWTs and photo links; absent = generated once and kept in the database. */
   secret?: string;
+  /** Rate bucket `mcp` of the tool server, per connection (doc1: burst 60, 30 per minute). */
+  mcpRate: { burst: number; perMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -39,6 +41,16 @@ const envSchema = z.object({
     .optional(),
   SVC_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  SVC_MCP_RATE_BURST: z
+    .string()
+    .regex(/^[1-9]\d*$/, 'SVC_MCP_RATE_BURST must be a whole number above 0, for example 60')
+    .transform(Number)
+    .optional(),
+  SVC_MCP_RATE_PER_MINUTE: z
+    .string()
+    .regex(/^[1-9]\d*$/, 'SVC_MCP_RATE_PER_MINUTE must be a whole number above 0, for example 30')
+    .transform(Number)
+    .optional(),
   SVC_SECRET: z
     .string()
     .min(32, 'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`')
@@ -66,6 +78,10 @@ export function loadConfig(
     baseUrl,
     dataDir: path.resolve(cwd, parsed.data.SVC_DATA_DIR ?? './data'),
     logLevel: parsed.data.LOG_LEVEL ?? 'info',
+    mcpRate: {
+      burst: parsed.data.SVC_MCP_RATE_BURST ?? 60,
+      perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,
+    },
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
   };
 }

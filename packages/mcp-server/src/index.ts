@@ -1,0 +1,29 @@
+// @screen-service/mcp-server public API. Every export here is public; nothing else is.
+export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
+export { connectDispatcher, type DispatchContext, type Dispatcher, REQUEST_CANCELLED } from './dispatcher.js';
+export { McpHttpError, type McpServerErrorCode, type ToolErrorResult, toToolError } from './errors.js';
+export { buildGuideTexts, type GuideTexts } from './guide-texts.js';
+export { createHostCheck } from './host-check.js';
+export {
+  type BodyParse,
+  INVALID_REQUEST,
+  MAX_BATCH,
+  PARSE_ERROR,
+  parseJsonRpcBody,
+} from './json-rpc-body.js';
+export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
+export {
+  createRateLimiter,
+  MCP_RATE_DEFAULTS,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimitOptions,
+} from './rate-limiter.js';
+export {
+  createSvcMcpServer,
+  GUIDE_RESOURCE_URI,
+  SCREEN_APP_MIME,
+  type ScreenApp,
+  type SvcMcpServerOptions,
+} from './svc-mcp-server.js';
+export { principalOf, registerThreadTools, SCREEN_RESOURCE_URI, type ToolDeps } from './tools.js';

@@ -1,0 +1,196 @@
+// The HTTP face of the tool server: stateless streamable HTTP (POST in, application/json out) as an Express router.
+import type { IncomingMessage } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectionAuth, ThreadOps } from '@screen-service/service-core';
+import express, { type Request, type Response, type Router } from 'express';
+import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
+import { connectDispatcher, type Dispatcher } from './dispatcher.js';
+import { McpHttpError } from './errors.js';
+import { createHostCheck } from './host-check.js';
+import { INVALID_REQUEST, parseJsonRpcBody } from './json-rpc-body.js';
+import {
+  createRateLimiter,
+  MCP_RATE_DEFAULTS,
+  type RateLimiter,
+  type RateLimitOptions,
+} from './rate-limiter.js';
+import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
+
+export interface McpRouterOptions {
+  ops: ThreadOps;
+  /** The core's verifier built with `expectKind: 'mcp'` (and, with OAuth, an access-token resolver). */
+  auth: ConnectionAuth;
+  /** Public `{base_url}/functions/v1/svc-mcp`: the Host check and the 401's metadata URL come from it. */
+  mcpUrl: string;
+  /** More Host header values to accept (e.g. an internal name behind a proxy). */
+  allowedHosts?: string[];
+  /** Bucket `mcp` per connection; default burst 60, 30 per minute. Or a limiter of your own. */
+  rateLimit?: RateLimitOptions | RateLimiter;
+  /** The in-chat renderer; without it `ui://svc/screen` is not served. */
+  screenApp?: ScreenApp;
+  /** Largest POST body; default 1 MiB. */
+  maxBodyBytes?: number;
+  version?: string;
+  /** Unexpected errors (answered 500). */
+  onError?: (err: unknown) => void;
+}
+
+const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+function isLimiter(v: McpRouterOptions['rateLimit']): v is RateLimiter {
+  return typeof v === 'object' && v !== null && typeof (v as RateLimiter).take === 'function';
+}
+
+function jsonRpcError(res: Response, status: number, code: number, message: string) {
+  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept === '') return true;
+  return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
+}
+
+function isJsonContentType(ct: string | undefined): boolean {
+  return ct !== undefined && ct.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The tool server as an Express router; mount it at `/functions/v1/svc-mcp`. One MCP server instance
+ * serves every request (ADR 0060); each POST is verified, rate-limited per connection and answered as JSON.
+ *
+ * @example
+ * ```ts
+ * app.use('/functions/v1/svc-mcp', createMcpRouter({
+ *   ops: services.threadOps,
+ *   auth: services.connectionAuth,
+ *   mcpUrl: `${baseUrl}/functions/v1/svc-mcp`,
+ * }));
+ * ```
+ */
+export function createMcpRouter(options: McpRouterOptions): Router {
+  const mcpUrl = options.mcpUrl.replace(/\/+$/, '');
+  const metadataUrl = resourceMetadataUrl(mcpUrl);
+  const hostAllowed = createHostCheck(mcpUrl, options.allowedHosts);
+  const limiter = isLimiter(options.rateLimit)
+    ? options.rateLimit
+    : createRateLimiter(options.rateLimit ?? MCP_RATE_DEFAULTS);
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  let dispatcher: Dispatcher | undefined;
+  const ready = connectDispatcher(
+    createSvcMcpServer({
+      ops: options.ops,
+      ...(options.version ? { version: options.version } : {}),
+      ...(options.screenApp ? { screenApp: options.screenApp } : {}),
+    }),
+  ).then((d) => {
+    dispatcher = d;
+    return d;
+  });
+
+  const router = express.Router();
+
+  router.post('/', async (req: Request, res: Response) => {
+    try {
+      if (!hostAllowed(req.headers.host)) {
+        throw new McpHttpError(
+          'HOST_NOT_ALLOWED',
+          403,
+          `Host ${req.headers.host ?? '(none)'} is not this service.`,
+        );
+      }
+      const principal = await authenticate(options.auth, req.headers.authorization, metadataUrl);
+      if (!acceptsJson(req.headers.accept)) {
+        jsonRpcError(res, 406, -32000, 'Not Acceptable: this server answers application/json; accept it.');
+        return;
+      }
+      if (!isJsonContentType(req.headers['content-type'])) {
+        jsonRpcError(res, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json.');
+        return;
+      }
+      const version = req.headers['mcp-protocol-version'];
+      if (typeof version === 'string' && !SUPPORTED.has(version)) {
+        jsonRpcError(
+          res,
+          400,
+          INVALID_REQUEST,
+          `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+        );
+        return;
+      }
+      const text = await readBody(req, maxBody);
+      if (text === null) {
+        jsonRpcError(res, 413, INVALID_REQUEST, `The body is larger than ${maxBody} bytes.`);
+        return;
+      }
+      const parsed = parseJsonRpcBody(text);
+      if (!parsed.ok) {
+        jsonRpcError(res, 400, parsed.code, parsed.message);
+        return;
+      }
+      const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
+      if (!decision.ok) {
+        throw new McpHttpError(
+          'RATE_LIMITED',
+          429,
+          `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
+          { 'retry-after': String(decision.retryAfterS) },
+        );
+      }
+      const closed = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) closed.abort();
+      });
+      const d = dispatcher ?? (await ready);
+      const answers = await d.dispatch(parsed.messages, {
+        authInfo: { token: 'verified', clientId: principal.connectorId, scopes: [], extra: { principal } },
+        requestInfo: { headers: req.headers },
+        signal: closed.signal,
+      });
+      if (closed.signal.aborted) return;
+      if (parsed.requests === 0) {
+        res.status(202).end();
+        return;
+      }
+      res
+        .status(200)
+        .type('application/json')
+        .send(JSON.stringify(parsed.batch ? answers : answers[0]));
+    } catch (err) {
+      if (err instanceof McpHttpError) {
+        res.status(err.status).set(err.headers).json(err.body());
+        return;
+      }
+      options.onError?.(err);
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error on our side.');
+    }
+  });
+
+  router.all('/', (_req, res) => {
+    const e = new McpHttpError(
+      'METHOD_NOT_ALLOWED',
+      405,
+      'This tool server is stateless: POST JSON-RPC messages; there is no event stream and no session to delete.',
+      { allow: 'POST' },
+    );
+    res.status(e.status).set(e.headers).json(e.body());
+  });
+  return router;
+}

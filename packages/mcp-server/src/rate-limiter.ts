@@ -1,0 +1,67 @@
+// The `mcp` rate bucket: a token bucket per connection (burst, then a sustained rate per minute).
+/** Doc1's limits for bucket `mcp`. */
+export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
+
+export interface RateLimitOptions {
+  /** Calls allowed at once from a full bucket. */
+  burst: number;
+  /** Calls regained per minute. */
+  perMinute: number;
+  now?: () => number;
+}
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
+
+/** Decides per key; an in-process implementation today, a shared store behind the same interface later. */
+export interface RateLimiter {
+  take(key: string, cost?: number): RateDecision;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * An in-memory token bucket per key. Full buckets are forgotten, so memory follows active connections.
+ *
+ * @example
+ * ```ts
+ * const limiter = createRateLimiter(MCP_RATE_DEFAULTS);
+ * const d = limiter.take(connectorId);
+ * if (!d.ok) res.status(429).set('retry-after', String(d.retryAfterS));
+ * ```
+ */
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const { burst, perMinute } = options;
+  if (!(burst >= 1) || !(perMinute > 0)) {
+    throw new RangeError('createRateLimiter: burst must be at least 1 and perMinute above 0.');
+  }
+  const now = options.now ?? Date.now;
+  const perMs = perMinute / 60_000;
+  const buckets = new Map<string, Bucket>();
+  let sweepAt = 0;
+
+  function sweep(t: number) {
+    for (const [key, b] of buckets) if (b.tokens + (t - b.at) * perMs >= burst) buckets.delete(key);
+  }
+
+  return {
+    take(key, cost = 1) {
+      const t = now();
+      const need = Math.min(cost, burst);
+      if (t >= sweepAt) {
+        sweepAt = t + 60_000;
+        sweep(t);
+      }
+      const b = buckets.get(key) ?? { tokens: burst, at: t };
+      const tokens = Math.min(burst, b.tokens + (t - b.at) * perMs);
+      if (tokens >= need) {
+        buckets.set(key, { tokens: tokens - need, at: t });
+        return { ok: true };
+      }
+      buckets.set(key, { tokens, at: t });
+      return { ok: false, retryAfterS: Math.max(1, Math.ceil((need - tokens) / perMs / 1000)) };
+    },
+  };
+}

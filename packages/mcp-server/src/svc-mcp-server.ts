@@ -1,0 +1,93 @@
+// Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ThreadOps } from '@screen-service/service-core';
+import { buildGuideTexts, type GuideTexts } from './guide-texts.js';
+import { registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
+
+/** MIME type of an MCP Apps view. */
+export const SCREEN_APP_MIME = 'text/html;profile=mcp-app';
+export const GUIDE_RESOURCE_URI = 'svc://guide';
+
+/** The in-chat renderer (one HTML file) the web package builds; registered as `ui://svc/screen`. */
+export interface ScreenApp {
+  html: string;
+  /** Origins the view may load images from (the service's storage, the image CDN). */
+  resourceDomains?: string[];
+  description?: string;
+  prefersBorder?: boolean;
+}
+
+export interface SvcMcpServerOptions {
+  ops: ThreadOps;
+  /** Server version in the initialize answer; default the package version. */
+  version?: string;
+  /** Default: built from @screen-service/screen-lines `guide()`. */
+  texts?: GuideTexts;
+  /** Without it `ui://svc/screen` is not served (svc_show still names it; hosts fall back to text). */
+  screenApp?: ScreenApp;
+}
+
+/**
+ * The Screen Service MCP server, ready to connect to a transport.
+ *
+ * @example
+ * ```ts
+ * const server = createSvcMcpServer({ ops: createThreadOps({ store, notifier }) });
+ * const dispatcher = await connectDispatcher(server);
+ * ```
+ */
+export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
+  const texts = options.texts ?? buildGuideTexts();
+  const server = new McpServer(
+    { name: 'screen-service', title: 'Screen Service', version: options.version ?? '0.1.0' },
+    {
+      instructions: texts.instructions,
+      // logging: clients may set a level; this server sends no log messages (stateless, JSON answers only).
+      capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
+    },
+  );
+  registerThreadTools(server, { ops: options.ops, texts });
+
+  server.registerPrompt(
+    'svc_guide',
+    {
+      title: 'Screen Service guide',
+      description: 'The full Screen Lines guide, with how to use svc_show and svc_answers.',
+    },
+    () => ({
+      description: `Screen Lines guide ${texts.version}`,
+      messages: [{ role: 'user', content: { type: 'text', text: texts.prompt } }],
+    }),
+  );
+
+  server.registerResource(
+    'svc_guide',
+    GUIDE_RESOURCE_URI,
+    { title: 'Screen Lines guide', description: 'The full Screen Lines guide.', mimeType: 'text/markdown' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: texts.resource }] }),
+  );
+
+  if (options.screenApp) registerScreenApp(server, options.screenApp);
+  return server;
+}
+
+function registerScreenApp(server: McpServer, app: ScreenApp): void {
+  const resourceDomains = app.resourceDomains ?? [];
+  const meta = {
+    ui: { csp: { connectDomains: [], resourceDomains }, prefersBorder: app.prefersBorder ?? false },
+    'openai/widgetCSP': { connect_domains: [], resource_domains: resourceDomains },
+    'openai/widgetPrefersBorder': app.prefersBorder ?? false,
+    ...(app.description ? { 'openai/widgetDescription': app.description } : {}),
+  };
+  server.registerResource(
+    'svc_screen',
+    SCREEN_RESOURCE_URI,
+    {
+      title: 'Screen',
+      description: app.description ?? 'Draws a Screen Lines screen.',
+      mimeType: SCREEN_APP_MIME,
+      _meta: meta,
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: SCREEN_APP_MIME, text: app.html, _meta: meta }] }),
+  );
+}

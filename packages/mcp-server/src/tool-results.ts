@@ -1,0 +1,34 @@
+// The text half of each tool result: what a host that reads only text shows the model.
+import type { AnswersResult, ShowResult, TapResult, ThreadsResult } from '@screen-service/service-core';
+
+export function showText(r: ShowResult): string {
+  const taps = r.tap_ids.length > 0 ? r.tap_ids.join(', ') : 'none';
+  return [
+    `Screen ${r.screen_id} is on @${r.agent.handle}'s thread. Tap ids: ${taps}.`,
+    `Wait for the answer: svc_answers(screen_id="${r.screen_id}", wait=25), again while it returns nothing.`,
+  ].join('\n');
+}
+
+export function answersText(r: AnswersResult): string {
+  if (r.answers.length === 0) {
+    return `Nothing new from the person in @${r.agent.handle}'s thread yet. Call svc_answers again (wait=25) to keep waiting.`;
+  }
+  return r.answers
+    .map((a) => {
+      const head = a.kind === 'tap' ? a.text : `The person wrote: ${a.text}`;
+      return [head, ...a.photos.map((p) => `photo: ${p}`)].join('\n');
+    })
+    .join('\n\n');
+}
+
+export function threadsText(r: ThreadsResult): string {
+  if (r.agents.length === 0)
+    return 'This connection serves no agent yet: pair an agent code with this token.';
+  return r.agents
+    .map((a, i) => `@${a.handle} (${a.name}) id=${a.id} unread=${a.unread}${i === 0 ? ' (default)' : ''}`)
+    .join('\n');
+}
+
+export function tapText(r: TapResult): string {
+  return `${r.line}\n${r.handled ? 'Recorded as handled (the host took the message).' : 'Recorded; svc_answers will return it.'}`;
+}

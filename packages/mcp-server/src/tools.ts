@@ -1,0 +1,192 @@
+// The five thread tools: zod input schemas, descriptions from the guide, each a thin call into ThreadOps.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ConnectionPrincipal,
+  MAX_LINES_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_WAIT_SECONDS,
+  ServiceError,
+  type ThreadOps,
+} from '@screen-service/service-core';
+import { z } from 'zod';
+import { toToolError } from './errors.js';
+import type { GuideTexts } from './guide-texts.js';
+import { answersText, showText, tapText, threadsText } from './tool-results.js';
+
+/** The MCP Apps resource svc_show names; its HTML comes from the web package (`screenApp` option). */
+export const SCREEN_RESOURCE_URI = 'ui://svc/screen';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ToolDeps {
+  ops: ThreadOps;
+  texts: GuideTexts;
+}
+
+/** The principal the HTTP layer verified; the dispatcher carries it in `authInfo.extra`. */
+export function principalOf(extra: Extra): ConnectionPrincipal {
+  const p = extra.authInfo?.extra?.principal as ConnectionPrincipal | undefined;
+  if (!p) throw new ServiceError('UNAUTHORIZED', 'No verified connection for this call.');
+  return p;
+}
+
+const agent = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('Agent handle (e.g. "coach" or "@coach") or id (agt_...); omit for the default agent.');
+
+function result<T extends object>(text: string, structured: T) {
+  return {
+    content: [{ type: 'text' as const, text }],
+    structuredContent: structured as Record<string, unknown>,
+  };
+}
+
+async function run<T>(fn: () => Promise<T>) {
+  try {
+    return await fn();
+  } catch (err) {
+    return toToolError(err);
+  }
+}
+
+/**
+ * Registers svc_show, svc_answers, svc_say, svc_threads and svc_tap on `server`.
+ *
+ * @example
+ * ```ts
+ * registerThreadTools(server, { ops, texts: buildGuideTexts() });
+ * ```
+ */
+export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
+  const { ops, texts } = deps;
+
+  server.registerTool(
+    'svc_show',
+    {
+      title: 'Show a screen',
+      description: texts.tools.svc_show,
+      inputSchema: {
+        lines: z
+          .string()
+          .min(1)
+          .max(MAX_LINES_CHARS)
+          .describe('Screen Lines: one component per line, no code fence.'),
+        text: z.string().max(MAX_TEXT_CHARS).optional().describe('Optional chat line shown with the screen.'),
+        agent,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: {
+        ui: { resourceUri: SCREEN_RESOURCE_URI },
+        'ui/resourceUri': SCREEN_RESOURCE_URI,
+        'openai/outputTemplate': SCREEN_RESOURCE_URI,
+        'openai/toolInvocation/invoking': 'Putting the screen on the phone',
+        'openai/toolInvocation/invoked': 'Screen shown',
+      },
+    },
+    (args, extra) =>
+      run(async () => {
+        const r = await ops.show(principalOf(extra), args);
+        return result(showText(r), {
+          screen_id: r.screen_id,
+          message_id: r.message_id,
+          agent: r.agent,
+          tap_ids: r.tap_ids,
+          taps: r.taps,
+          lines: r.lines,
+        });
+      }),
+  );
+
+  server.registerTool(
+    'svc_answers',
+    {
+      title: 'Read answers',
+      description: texts.tools.svc_answers,
+      inputSchema: {
+        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
+        wait: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_WAIT_SECONDS)
+          .optional()
+          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
+        agent,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: {
+        'openai/toolInvocation/invoking': 'Waiting for the person',
+        'openai/toolInvocation/invoked': 'Checked',
+      },
+    },
+    (args, extra) =>
+      run(async () => {
+        // extra.signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+        const r = await ops.answers(principalOf(extra), { ...args, signal: extra.signal });
+        return result(answersText(r), r);
+      }),
+  );
+
+  server.registerTool(
+    'svc_say',
+    {
+      title: 'Say a chat line',
+      description: texts.tools.svc_say,
+      inputSchema: {
+        text: z.string().min(1).max(MAX_TEXT_CHARS).describe('The message.'),
+        agent,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    (args, extra) =>
+      run(async () => {
+        const r = await ops.say(principalOf(extra), args);
+        return result(`Sent to @${r.agent.handle}'s thread (${r.message_id}).`, r);
+      }),
+  );
+
+  server.registerTool(
+    'svc_threads',
+    {
+      title: 'List threads',
+      description: texts.tools.svc_threads,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (extra) =>
+      run(async () => {
+        const r = await ops.threads(principalOf(extra));
+        return result(threadsText(r), r);
+      }),
+  );
+
+  server.registerTool(
+    'svc_tap',
+    {
+      title: 'Record an in-chat tap',
+      description: texts.tools.svc_tap,
+      inputSchema: {
+        screen_id: z.string().min(1).describe('The screen the tap belongs to.'),
+        event: z
+          .looseObject({ id: z.string().min(1).describe('Tap id of the component.'), value: z.unknown() })
+          .describe('The view event: { id, value, ... }. Preset, line and echo are computed on the server.'),
+        told_model: z.boolean().describe("True when the host took the tap line as the person's message."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: {
+        ui: { visibility: ['app'] },
+        'openai/visibility': 'private',
+        'openai/widgetAccessible': true,
+      },
+    },
+    (args, extra) =>
+      run(async () => {
+        const r = await ops.tap(principalOf(extra), args);
+        return result(tapText(r), r);
+      }),
+  );
+}
