@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
-import { type Principal, startService } from './server.js';
+import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { startService } from './server.js';
 
 const shots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'screenshots');
 const PNG = Buffer.from(
@@ -16,7 +17,7 @@ const PNG = Buffer.from(
 let service: Awaited<ReturnType<typeof startService>>;
 let browser: Chromium;
 let page: Page;
-let agent: Principal;
+let agent: McpAgent;
 let token: string;
 
 beforeAll(async () => {
@@ -27,12 +28,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await agent?.close();
   await browser?.close();
   await service?.dispose();
 });
 
-const answers = async (screen_id?: string) =>
-  (await service.services.threadOps.answers(agent, { ...(screen_id ? { screen_id } : {}), wait: 5 })).answers;
+const answers = (screen_id?: string) => agent.answers(screen_id);
 
 describe('the person and an AI app, end to end', () => {
   it('a person signs up and adds an agent; the app pairs with the code shown on the page', async () => {
@@ -61,12 +62,12 @@ describe('the person and an AI app, end to end', () => {
     expect(res.status).toBe(200);
     token = ((await res.json()) as { connector_token: string }).connector_token;
     expect(token).toMatch(/^svc_ct_/);
-    agent = await service.services.connectionAuth.verify(`Bearer ${token}`);
+    agent = await connectMcpAgent(service.url, token);
     await page.getByRole('link', { name: 'Open the thread' }).click();
     await expect.poll(() => page.locator('.thread-head').textContent()).toContain('Claude');
   });
 
-  it('a choose shown by the app appears live; the tap on the page comes back as the answer', async () => {
+  it('a choose shown by a real MCP client appears live; the tap on the page comes back as the answer', async () => {
     await page.evaluate(() => {
       const w = window as unknown as { seenAt?: number };
       new MutationObserver((_, obs) => {
@@ -77,15 +78,12 @@ describe('the person and an AI app, end to end', () => {
       }).observe(document.body, { childList: true, subtree: true });
     });
     const shownAt = Date.now();
-    const shown = await service.services.threadOps.show(agent, {
-      lines: 'choose@lunch "Lunch?" Soup|Salad|Pizza',
-      text: 'Quick one',
-    });
+    const shown = await agent.show('choose@lunch "Lunch?" Soup|Salad|Pizza', 'Quick one');
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt ?? 0))
       .toBeGreaterThan(0);
     const visibleMs = (await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt)) - shownAt;
-    console.log(`svc_show to visible: ${visibleMs} ms (goal < 100 ms)`);
+    console.log(`svc_show (MCP) to visible: ${visibleMs} ms (goal < 100 ms)`);
     expect(visibleMs).toBeLessThan(1000);
     await page.getByRole('button', { name: 'Pizza' }).click();
     const [tap] = await answers(shown.screen_id);
@@ -110,7 +108,7 @@ describe('the person and an AI app, end to end', () => {
   });
 
   it('a photo screen: the person picks a photo in the screen and the answer carries its link', async () => {
-    const shown = await service.services.threadOps.show(agent, { lines: 'photo@rash "Show me the rash"' });
+    const shown = await agent.show('photo@rash "Show me the rash"');
     const input = page.locator('[data-id="rash"] input[type=file]');
     await input.waitFor({ state: 'attached' });
     await input.setInputFiles({ name: 'rash.png', mimeType: 'image/png', buffer: PNG });
@@ -121,11 +119,10 @@ describe('the person and an AI app, end to end', () => {
   });
 
   it('screenshots of the thread in light and dark', async () => {
-    await service.services.threadOps.say(agent, { text: 'Here is your plan for today.' });
-    await service.services.threadOps.show(agent, {
-      lines:
-        'timer 10m Stretch\ncheckin mood "How do you feel?"\nchart bar Mon=3|Tue=5|Wed=2 "Runs this week" unit=km',
-    });
+    await agent.say('Here is your plan for today.');
+    await agent.show(
+      'timer 10m Stretch\ncheckin mood "How do you feel?"\nchart bar Mon=3|Tue=5|Wed=2 "Runs this week" unit=km',
+    );
     await page.locator('.svc-chart').waitFor();
     mkdirSync(shots, { recursive: true });
     for (const scheme of ['light', 'dark'] as const) {

@@ -9,25 +9,10 @@ export interface Principal {
   userId: string;
   connectorId: string;
 }
-interface Answer {
-  kind: 'tap' | 'text';
-  text: string;
-  screen_id: string | null;
-  event: Record<string, unknown> | null;
-  photos?: string[];
-}
 export interface Running {
   url: string;
   services: {
     connectionAuth: { verify(credential: string): Promise<Principal> };
-    threadOps: {
-      show(
-        p: Principal,
-        input: { lines: string; text?: string },
-      ): Promise<{ screen_id: string; tap_ids: string[] }>;
-      say(p: Principal, input: { text: string }): Promise<unknown>;
-      answers(p: Principal, input: { screen_id?: string; wait?: number }): Promise<{ answers: Answer[] }>;
-    };
   };
   close(graceMs?: number): Promise<void>;
 }
