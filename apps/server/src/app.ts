@@ -1,7 +1,7 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter } from '@screen-service/connect-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
-import { webRoot } from '@screen-service/web';
+import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { buildOpenApi } from './api/openapi.js';
@@ -64,6 +64,13 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       mcpUrl: svc.mcpUrl,
       rateLimit: config.mcpRate,
       version,
+      // The in-chat view built by apps/web; images only from the service's own origin (photo links).
+      screenApp: {
+        html: readScreenApp(),
+        resourceDomains: [config.baseUrl],
+        description: 'Shows the screen an AI app put in the thread; taps go back as the next message.',
+        prefersBorder: true,
+      },
       onError: (err) => logger.error({ err }, 'tool server request failed'),
     }),
   );

@@ -20,6 +20,12 @@ const zodSlim: Plugin = {
   name: 'zod-slim',
   setup(b) {
     b.onResolve({ filter: /^zod$/ }, (args) => (args.importer === slimZod ? undefined : { path: slimZod }));
+    // The MCP SDK and ext-apps import `z` from `zod/v4`, which keeps `z.locales` (about 250 KB): the locale
+    // index loads empty. English, the default, stays: zod's schemas import it directly.
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export {};',
+      loader: 'js',
+    }));
   },
 };
 
@@ -58,7 +64,37 @@ await build({
 });
 writeFileSync(
   join(dist, 'index.d.ts'),
-  '/** Absolute path of the built static files (index.html, app.js, playground, manifest, service worker). */\nexport declare const webRoot: string;\n',
+  [
+    '/** Absolute path of the built static files (index.html, app.js, playground, manifest, service worker). */',
+    'export declare const webRoot: string;',
+    '/** The in-chat view `ui://svc/screen`: one self-contained HTML file (MIME text/html;profile=mcp-app). */',
+    'export declare function readScreenApp(): string;',
+    '',
+  ].join('\n'),
+);
+
+// The in-chat view: the renderer and the host bridge inlined into one HTML file (no external requests).
+const view = await build({
+  entryPoints: [join(root, 'src', 'screen-app', 'main.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  write: false,
+  plugins: [zodSlim],
+  logLevel: 'warning',
+});
+const script = view.outputFiles[0]!.text.replace(/<\/(script)/gi, '<\\/$1');
+const html = readFileSync(join(root, 'src', 'screen-app', 'screen-app.html'), 'utf8').replace(
+  '/*SCRIPT*/',
+  () => script,
+);
+writeFileSync(join(dist, 'screen-app.html'), html);
+const htmlBytes = Buffer.byteLength(html);
+console.log(
+  `screen-app.html: ${(htmlBytes / 1024).toFixed(1)} KB, gzipped ${(gzipSync(html).length / 1024).toFixed(1)} KB (goal 250 KB)`,
 );
 
 for (const page of pages) {

@@ -11,6 +11,8 @@ export interface Answer {
 }
 
 export interface McpAgent {
+  /** The SDK client itself, for raw calls (resources, svc_tap from a test host). */
+  client: Client;
   show(lines: string, text?: string): Promise<{ screen_id: string; tap_ids: string[] }>;
   say(text: string): Promise<void>;
   answers(screen_id?: string, wait?: number): Promise<Answer[]>;
@@ -31,6 +33,7 @@ export async function connectMcpAgent(baseUrl: string, token: string): Promise<M
     return r.structuredContent as T;
   };
   return {
+    client,
     show: (lines, text) => call('svc_show', { lines, ...(text ? { text } : {}) }),
     say: async (text) => {
       await call('svc_say', { text });
