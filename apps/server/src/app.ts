@@ -1,6 +1,7 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter } from '@screen-service/connect-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
+import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { buildOpenApi } from './api/openapi.js';
@@ -63,7 +64,23 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       mcpUrl: svc.mcpUrl,
       rateLimit: config.mcpRate,
       version,
+      // The in-chat view built by apps/web; images only from the service's own origin (photo links).
+      screenApp: {
+        html: readScreenApp(),
+        resourceDomains: [config.baseUrl],
+        description: 'Shows the screen an AI app put in the thread; taps go back as the next message.',
+        prefersBorder: true,
+      },
       onError: (err) => logger.error({ err }, 'tool server request failed'),
+    }),
+  );
+  // The person's web app (apps/web) at the base URL; the service worker is never cached by HTTP.
+  app.use(
+    express.static(webRoot, {
+      maxAge: '5m',
+      setHeaders: (res, file) => {
+        if (file.endsWith('sw.js')) res.setHeader('cache-control', 'no-cache');
+      },
     }),
   );
 

@@ -1,0 +1,105 @@
+// Builds the web app: esbuild bundles each page (minified, local files only, no network), copies public/, prints sizes.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Plugin } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const pub = join(dist, 'public');
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(pub, { recursive: true });
+cpSync(join(root, 'public'), pub, { recursive: true });
+
+// The Screen Lines catalog imports zod's `z` namespace, which keeps every zod locale in a browser bundle;
+// pointing `zod` at a file that imports only the builders it calls saves about 350 KB (ADR 0072).
+const slimZod = join(root, 'src', 'shared', 'zod-slim.ts');
+const zodSlim: Plugin = {
+  name: 'zod-slim',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, (args) => (args.importer === slimZod ? undefined : { path: slimZod }));
+    // The MCP SDK and ext-apps import `z` from `zod/v4`, which keeps `z.locales` (about 250 KB): the locale
+    // index loads empty. English, the default, stays: zod's schemas import it directly.
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export {};',
+      loader: 'js',
+    }));
+  },
+};
+
+const pages = ['playground', 'app'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));
+await build({
+  entryPoints: Object.fromEntries(pages.map((p) => [p, join(root, 'src', p, 'main.ts')])),
+  outdir: pub,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  plugins: [zodSlim],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+if (existsSync(join(root, 'src', 'sw.ts')))
+  await build({
+    entryPoints: { sw: join(root, 'src', 'sw.ts') },
+    outdir: pub,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  });
+await build({
+  entryPoints: [join(root, 'src', 'index.ts')],
+  outfile: join(dist, 'index.js'),
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  logLevel: 'warning',
+});
+writeFileSync(
+  join(dist, 'index.d.ts'),
+  [
+    '/** Absolute path of the built static files (index.html, app.js, playground, manifest, service worker). */',
+    'export declare const webRoot: string;',
+    '/** The in-chat view `ui://svc/screen`: one self-contained HTML file (MIME text/html;profile=mcp-app). */',
+    'export declare function readScreenApp(): string;',
+    '',
+  ].join('\n'),
+);
+
+// The in-chat view: the renderer and the host bridge inlined into one HTML file (no external requests).
+const view = await build({
+  entryPoints: [join(root, 'src', 'screen-app', 'main.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  write: false,
+  plugins: [zodSlim],
+  logLevel: 'warning',
+});
+const script = view.outputFiles[0]!.text.replace(/<\/(script)/gi, '<\\/$1');
+const html = readFileSync(join(root, 'src', 'screen-app', 'screen-app.html'), 'utf8').replace(
+  '/*SCRIPT*/',
+  () => script,
+);
+writeFileSync(join(dist, 'screen-app.html'), html);
+const htmlBytes = Buffer.byteLength(html);
+console.log(
+  `screen-app.html: ${(htmlBytes / 1024).toFixed(1)} KB, gzipped ${(gzipSync(html).length / 1024).toFixed(1)} KB (goal 250 KB)`,
+);
+
+for (const page of pages) {
+  const js = readFileSync(join(pub, `${page}.js`));
+  console.log(
+    `${page}.js: ${(js.length / 1024).toFixed(1)} KB, gzipped ${(gzipSync(js).length / 1024).toFixed(1)} KB`,
+  );
+}

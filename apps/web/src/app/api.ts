@@ -1,0 +1,151 @@
+// The person's API client: tokens in localStorage, one refresh on 401, errors with the server's message.
+
+export const API = '/functions/v1/svc-app';
+const TOKENS = 'svc-app-session';
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string; email: string };
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  handle: string;
+  color: 'lavender' | 'mint' | 'butter' | 'brand';
+  theme: Record<string, unknown>;
+  push_muted: boolean;
+  kind: string;
+  status: 'pending' | 'connected' | 'offline';
+  is_default: boolean;
+  commands: { name: string; description?: string; args?: string }[] | null;
+  connector: { id: string; name: string; kind: string } | null;
+  unread?: number;
+  last_message_at?: string | null;
+}
+
+export interface Message {
+  id: string;
+  seq: number;
+  sender: 'agent' | 'person';
+  kind: 'text' | 'screen' | 'tap';
+  body: string;
+  meta: Record<string, unknown>;
+  screen: { id: string; lines: string; ops: unknown[]; tap_ids: string[] } | null;
+  photos: string[];
+  created_at: string;
+}
+
+export interface Connection {
+  id: string;
+  name: string;
+  kind: string;
+  created_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  agents: { id: string; name: string; handle: string }[];
+}
+
+/** An API refusal: `code` is the server's stable snake_case error. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function session(): Session | null {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS) ?? 'null') as Session | null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(s: Session | null): void {
+  if (s) localStorage.setItem(TOKENS, JSON.stringify(s));
+  else localStorage.removeItem(TOKENS);
+}
+
+let refreshing: Promise<boolean> | undefined;
+
+async function refresh(): Promise<boolean> {
+  const s = session();
+  if (!s) return false;
+  refreshing ??= fetch(`${API}/auth/refresh`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: s.refresh_token }),
+  })
+    .then(async (res) => {
+      if (!res.ok) {
+        saveSession(null);
+        return false;
+      }
+      saveSession((await res.json()) as Session);
+      return true;
+    })
+    .finally(() => {
+      refreshing = undefined;
+    });
+  return refreshing;
+}
+
+/** Calls the API; JSON in and out, a raw body for photos. Throws ApiError with the server's message. */
+export async function call<T>(method: string, path: string, body?: unknown, raw?: Blob): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const headers: Record<string, string> = {};
+    const token = session()?.access_token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (raw) headers['content-type'] = raw.type || 'application/octet-stream';
+    else if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${API}${path}`, {
+      method,
+      headers,
+      ...(raw ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (res.status === 401 && attempt === 0 && token && (await refresh())) continue;
+    if (res.status === 204) return undefined as T;
+    const data = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
+    if (!res.ok)
+      throw new ApiError(
+        res.status,
+        data.error ?? 'error',
+        data.message ?? `The server answered ${res.status}.`,
+      );
+    return data as T;
+  }
+}
+
+/** Opens the live stream of the person's threads; reconnects with a fresh token when it drops. */
+export function openStream(onEvent: (type: string, data: Record<string, unknown>) => void): () => void {
+  let source: EventSource | undefined;
+  let stopped = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const connect = () => {
+    const token = session()?.access_token;
+    if (!token || stopped) return;
+    source = new EventSource(`${API}/stream?access_token=${encodeURIComponent(token)}`);
+    for (const type of ['message', 'agents', 'read']) {
+      source.addEventListener(type, (e) => onEvent(type, JSON.parse((e as MessageEvent<string>).data)));
+    }
+    source.onerror = () => {
+      source?.close();
+      if (stopped) return;
+      retry = setTimeout(async () => {
+        await refresh();
+        connect();
+      }, 1000);
+    };
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    source?.close();
+  };
+}

@@ -1,0 +1,62 @@
+// The person's app: hash routes over the person's API, one live stream, the service worker for offline start.
+import { el } from '../shared/dom.js';
+import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
+import { openStream, session } from './api.js';
+import type { View } from './shell.js';
+import { addAgentView } from './views/add-agent.js';
+import { agentsView } from './views/agents.js';
+import { connectionsView } from './views/connections.js';
+import { settingsView } from './views/settings.js';
+import { signInView } from './views/signin.js';
+import { threadView } from './views/thread.js';
+
+useScreenCss();
+applyLook({});
+applyScheme(savedScheme());
+
+const root = document.getElementById('app')!;
+let current: View | undefined;
+let closeStream: (() => void) | undefined;
+
+function route(): View {
+  const hash = location.hash || '#/';
+  if (!session()) return signInView();
+  const thread = /^#\/a\/([^/]+)$/.exec(hash);
+  if (thread) return threadView(decodeURIComponent(thread[1]!));
+  const settings = /^#\/a\/([^/]+)\/settings$/.exec(hash);
+  if (settings) return settingsView(decodeURIComponent(settings[1]!));
+  if (hash === '#/add') return addAgentView();
+  if (hash === '#/connections') return connectionsView();
+  if (hash === '#/signin') return agentsView();
+  return agentsView();
+}
+
+function show(): void {
+  current?.leave?.();
+  current = route();
+  const bar = el(
+    'header',
+    { class: 'bar' },
+    current.back
+      ? el('a', { href: current.back, class: 'icon-link', 'aria-label': 'Back' }, '‹')
+      : el('span', { class: 'bar-mark', 'aria-hidden': 'true' }),
+    el('h1', {}, current.title),
+    el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
+  );
+  root.replaceChildren(bar, el('main', { class: 'page', id: 'main' }, current.body));
+  document.title = `${current.title} · Screen Service`;
+  if (session() && !closeStream) closeStream = openStream((type, data) => current?.onEvent?.(type, data));
+  if (!session() && closeStream) {
+    closeStream();
+    closeStream = undefined;
+  }
+}
+
+window.addEventListener('hashchange', show);
+show();
+
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  navigator.serviceWorker.register('sw.js').catch(() => {
+    // The app works without it; only offline start is lost.
+  });
+}

@@ -1,0 +1,69 @@
+// The agent list: colour chip, name, status and unread count; add an agent; links to connections.
+import { el } from '../../shared/dom.js';
+import { type Agent, call, saveSession } from '../api.js';
+import { chip, go, problem, statusLine, type View } from '../shell.js';
+
+export function agentsView(): View {
+  const list = el('ul', { class: 'agent-list', 'aria-label': 'Agents' });
+  const body = el(
+    'div',
+    { class: 'stack' },
+    list,
+    el('a', { href: '#/add', class: 'svc-btn svc-primary wide' }, '+ Add an agent'),
+    el(
+      'nav',
+      { class: 'foot-links', 'aria-label': 'More' },
+      el('a', { href: '#/connections' }, 'Connections'),
+      el('a', { href: 'playground.html' }, 'Playground'),
+      el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
+    ),
+  );
+  body.querySelector('#signout')!.addEventListener('click', async () => {
+    await call('POST', '/auth/signout').catch(() => {});
+    saveSession(null);
+    go('#/signin');
+  });
+  const load = async () => {
+    try {
+      const { agents } = await call<{ agents: Agent[] }>('GET', '/agents');
+      list.replaceChildren(
+        ...(agents.length === 0
+          ? [el('li', { class: 'empty' }, 'No agents yet. Add one, then pair your AI app with its code.')]
+          : agents.map((a) =>
+              el(
+                'li',
+                {},
+                el(
+                  'a',
+                  { href: `#/a/${a.id}`, class: 'agent-row', 'data-agent': a.id },
+                  chip(a),
+                  el(
+                    'span',
+                    { class: 'agent-main' },
+                    el(
+                      'span',
+                      { class: 'agent-name' },
+                      a.name,
+                      a.is_default ? el('span', { class: 'tag' }, 'default') : null,
+                      a.push_muted ? el('span', { class: 'tag' }, 'muted') : null,
+                    ),
+                    statusLine(a),
+                  ),
+                  a.unread
+                    ? el('span', { class: 'badge', 'aria-label': `${a.unread} unread` }, String(a.unread))
+                    : null,
+                ),
+              ),
+            )),
+      );
+    } catch (error) {
+      list.replaceChildren(el('li', {}, problem(error)));
+    }
+  };
+  void load();
+  return {
+    title: 'Agents',
+    body,
+    onEvent: (type) => (type === 'agents' || type === 'message' ? void load() : undefined),
+  };
+}

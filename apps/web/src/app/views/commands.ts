@@ -1,0 +1,50 @@
+// The composer's `/` menu: the host's commands for this agent, filtered as typed; a tap fills the composer.
+import { el } from '../../shared/dom.js';
+import type { Agent } from '../api.js';
+
+export function commandMenu(
+  text: HTMLTextAreaElement,
+  commands: () => Agent['commands'],
+): { el: HTMLElement; open(): boolean } {
+  const list = el('ul', {
+    class: 'commands',
+    role: 'listbox',
+    id: 'commands',
+    'aria-label': 'Commands',
+    hidden: true,
+  });
+  text.setAttribute('aria-controls', 'commands');
+  const update = () => {
+    const value = text.value;
+    const all = commands() ?? [];
+    const m = /^\/(\S*)$/.exec(value);
+    if (!m || all.length === 0) {
+      list.hidden = true;
+      text.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    const prefix = m[1]!.toLowerCase();
+    const shown = all.filter((c) => c.name.startsWith(prefix)).slice(0, 20);
+    list.replaceChildren(
+      ...shown.map((c) => {
+        const item = el(
+          'li',
+          { role: 'option', tabindex: -1, 'data-command': c.name },
+          el('strong', {}, `/${c.name}`),
+          c.args ? el('span', { class: 'svc-muted' }, ` ${c.args}`) : null,
+          c.description ? el('span', { class: 'svc-muted' }, ` — ${c.description}`) : null,
+        );
+        item.addEventListener('click', () => {
+          text.value = `/${c.name}${c.args ? ' ' : ''}`;
+          list.hidden = true;
+          text.focus();
+        });
+        return item;
+      }),
+    );
+    list.hidden = shown.length === 0;
+    text.setAttribute('aria-expanded', String(!list.hidden));
+  };
+  text.addEventListener('input', update);
+  return { el: list, open: () => !list.hidden };
+}

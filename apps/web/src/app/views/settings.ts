@@ -1,0 +1,117 @@
+// Agent settings: name, colour, look, mute, default, a fresh pairing code, delete.
+import { PRESET_NAMES } from '@screen-service/theme';
+import { el } from '../../shared/dom.js';
+import { applyLook } from '../../shared/look.js';
+import { type Agent, call } from '../api.js';
+import { go, problem, type View } from '../shell.js';
+import { codeCard } from './add-agent.js';
+
+const COLORS = ['lavender', 'mint', 'butter', 'brand'] as const;
+
+export function settingsView(agentId: string): View {
+  const body = el('div', { class: 'stack narrow' });
+  const status = el('div', { 'aria-live': 'polite' });
+  let stop = () => {};
+  void (async () => {
+    try {
+      const agent = await call<Agent>('GET', `/agents/${agentId}`);
+      applyLook(agent.theme, agent.handle);
+      const name = el('input', {
+        id: 's-name',
+        class: 'svc-input',
+        value: agent.name,
+        maxlength: 40,
+        required: true,
+      });
+      const colors = el(
+        'fieldset',
+        { class: 'colors' },
+        el('legend', {}, 'Colour'),
+        ...COLORS.map((c) =>
+          el(
+            'label',
+            { class: 'color-pick' },
+            el('input', { type: 'radio', name: 'color', value: c, checked: agent.color === c }),
+            ` ${c}`,
+          ),
+        ),
+      );
+      const look = el(
+        'select',
+        { id: 's-look', class: 'svc-input' },
+        el('option', { value: '' }, 'Its own (from the name)'),
+        ...PRESET_NAMES.map((p) => el('option', { value: p, selected: agent.theme.preset === p }, p)),
+      );
+      look.addEventListener('change', () =>
+        applyLook(look.value ? { preset: look.value } : {}, agent.handle),
+      );
+      const mute = el('input', { id: 's-mute', type: 'checkbox', checked: agent.push_muted });
+      const form = el(
+        'form',
+        { class: 'stack' },
+        el('div', { class: 'svc-field' }, el('label', { for: 's-name' }, 'Name'), name),
+        colors,
+        el('div', { class: 'svc-field' }, el('label', { for: 's-look' }, 'Look'), look),
+        el('label', { class: 'svc-check' }, mute, el('span', {}, 'Mute: never buzz my phone for this agent')),
+        el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Save'),
+        status,
+      );
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        const color = (form.querySelector('input[name=color]:checked') as HTMLInputElement | null)?.value;
+        const stamp = { by: 'user', at: new Date().toISOString() };
+        try {
+          await call('PATCH', `/agents/${agentId}`, {
+            name: name.value.trim(),
+            ...(color ? { color } : {}),
+            theme: look.value ? { preset: look.value, ...stamp } : stamp,
+            push_muted: mute.checked,
+          });
+          status.replaceChildren(el('p', { class: 'ok', role: 'status' }, 'Saved.'));
+        } catch (error) {
+          status.replaceChildren(problem(error));
+        }
+      });
+      const makeDefault = el(
+        'button',
+        { type: 'button', class: 'svc-btn', disabled: agent.is_default },
+        agent.is_default ? 'This is the default agent' : 'Make default',
+      );
+      makeDefault.addEventListener('click', async () => {
+        try {
+          await call('PATCH', `/agents/${agentId}`, { is_default: true });
+          makeDefault.disabled = true;
+          makeDefault.textContent = 'This is the default agent';
+        } catch (error) {
+          status.replaceChildren(problem(error));
+        }
+      });
+      const code = el('button', { type: 'button', class: 'svc-btn' }, 'New pairing code');
+      code.addEventListener('click', async () => {
+        try {
+          const pairing = await call<{ code: string; expires_at: string }>('POST', `/agents/${agentId}/code`);
+          stop();
+          const card = codeCard(agentId, pairing);
+          stop = card.stop;
+          code.replaceWith(card.el);
+        } catch (error) {
+          status.replaceChildren(problem(error));
+        }
+      });
+      const del = el('button', { type: 'button', class: 'svc-btn danger' }, 'Delete agent and thread');
+      del.addEventListener('click', async () => {
+        if (!confirm(`Delete ${agent.name} and its whole thread?`)) return;
+        try {
+          await call('DELETE', `/agents/${agentId}`);
+          go('#/');
+        } catch (error) {
+          status.replaceChildren(problem(error));
+        }
+      });
+      body.replaceChildren(form, el('div', { class: 'row' }, makeDefault, code), el('hr'), del);
+    } catch (error) {
+      body.replaceChildren(problem(error));
+    }
+  })();
+  return { title: 'Agent settings', back: `#/a/${agentId}`, body, leave: () => stop() };
+}

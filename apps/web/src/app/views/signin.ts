@@ -1,0 +1,67 @@
+// Sign in or create an account with email and password.
+import { el } from '../../shared/dom.js';
+import { call, type Session, saveSession } from '../api.js';
+import { go, problem, type View } from '../shell.js';
+
+export function signInView(): View {
+  const email = el('input', {
+    id: 'email',
+    type: 'email',
+    autocomplete: 'email',
+    required: true,
+    class: 'svc-input',
+  });
+  const password = el('input', {
+    id: 'password',
+    type: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    minlength: 8,
+    class: 'svc-input',
+  });
+  const status = el('div', { 'aria-live': 'polite' });
+  const signIn = el('button', { type: 'submit', class: 'svc-btn svc-primary', value: 'signin' }, 'Sign in');
+  const signUp = el('button', { type: 'submit', class: 'svc-btn', value: 'signup' }, 'Create account');
+  const form = el(
+    'form',
+    { class: 'stack narrow' },
+    el(
+      'p',
+      { class: 'lead' },
+      'Screens from your AI apps, on your phone. Tap an answer and it goes straight back.',
+    ),
+    el('div', { class: 'svc-field' }, el('label', { for: 'email' }, 'Email'), email),
+    el(
+      'div',
+      { class: 'svc-field' },
+      el('label', { for: 'password' }, 'Password (8 characters or more)'),
+      password,
+    ),
+    status,
+    el('div', { class: 'row' }, signIn, signUp),
+    el(
+      'p',
+      { class: 'svc-muted' },
+      'No account needed to try the ',
+      el('a', { href: 'playground.html' }, 'Screen Lines playground'),
+      '.',
+    ),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const mode =
+      ((e as SubmitEvent).submitter as HTMLButtonElement | null)?.value === 'signup' ? 'signup' : 'signin';
+    status.replaceChildren();
+    try {
+      const s = await call<Session>('POST', `/auth/${mode}`, {
+        email: email.value.trim(),
+        password: password.value,
+      });
+      saveSession(s);
+      go('#/');
+    } catch (error) {
+      status.replaceChildren(problem(error));
+    }
+  });
+  return { title: 'Screen Service', body: form };
+}

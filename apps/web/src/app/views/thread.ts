@@ -1,0 +1,245 @@
+// One agent's thread: chat lines and screens arriving live, taps, typed replies with photos, `/` commands.
+import type { Op, TapEvent } from '@screen-service/screen-lines';
+import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
+import { el } from '../../shared/dom.js';
+import { applyLook } from '../../shared/look.js';
+import { type Agent, call, type Message } from '../api.js';
+import { landScreenTables, queryFor, writeRow } from '../phone-tables.js';
+import { chip, problem, statusLine, type View } from '../shell.js';
+import { commandMenu } from './commands.js';
+
+/** A camera outline (SVG: no emoji font needed). */
+function cameraIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const icon = document.createElementNS(ns, 'svg');
+  icon.setAttribute('viewBox', '0 0 24 24');
+  icon.setAttribute('class', 'icon');
+  icon.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M4 8h3l2-3h6l2 3h3v11H4zM12 10.5a3.5 3.5 0 1 0 0 7a3.5 3.5 0 0 0 0-7z');
+  icon.append(path);
+  return icon;
+}
+
+/** Uploads one picked image; returns its id and signed link. */
+async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
+  return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
+}
+
+export function threadView(agentId: string): View {
+  const log = el('ol', { class: 'thread', 'aria-label': 'Messages', 'aria-live': 'polite' });
+  const header = el('div', { class: 'thread-head' });
+  const screens = new Map<string, ScreenHandle>();
+  const seen = new Set<string>();
+  const photoIdOf = new Map<string, string>();
+  let lastSeq = 0;
+  let agent: Agent | undefined;
+
+  const status = el('div', { 'aria-live': 'polite' });
+  const text = el('textarea', {
+    id: 'composer',
+    class: 'svc-input composer-text',
+    rows: 1,
+    placeholder: 'Message',
+    'aria-label': 'Message',
+    autocomplete: 'off',
+  });
+  const file = el('input', {
+    id: 'attach',
+    type: 'file',
+    accept: 'image/*',
+    capture: 'environment',
+    multiple: true,
+    class: 'sr-only',
+  });
+  const attached = el('div', { class: 'attached', 'aria-live': 'polite' });
+  const send = el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Send');
+  const menu = commandMenu(text, () => agent?.commands ?? null);
+  let picked: File[] = [];
+  const composer = el(
+    'form',
+    { class: 'composer' },
+    menu.el,
+    attached,
+    el(
+      'div',
+      { class: 'composer-row' },
+      el(
+        'label',
+        { for: 'attach', class: 'svc-btn attach', title: 'Attach a photo' },
+        cameraIcon(),
+        el('span', { class: 'sr-only' }, 'Attach a photo'),
+      ),
+      file,
+      text,
+      send,
+    ),
+    status,
+  );
+
+  const tapOf = (m: Message): TapEvent | null =>
+    m.kind === 'tap' && m.meta.event && typeof m.meta.event === 'object' ? (m.meta.event as TapEvent) : null;
+
+  async function onTap(screenId: string, tap: ScreenTap): Promise<void> {
+    const { event } = tap;
+    if (event.preset === 'query' && event.op === 'row' && typeof event.table === 'string') {
+      writeRow(agentId, event.table, String(event.key), event.values as Record<string, boolean>);
+      screens.get(screenId)?.refresh();
+    }
+    const { photos, screen: _screen, ...rest } = event;
+    const photo_ids = Array.isArray(photos)
+      ? photos.map((u) => photoIdOf.get(String(u))).filter((x): x is string => !!x)
+      : [];
+    try {
+      await call('POST', `/agents/${agentId}/taps`, {
+        screen_id: screenId,
+        event: rest,
+        ...(photo_ids.length ? { photo_ids } : {}),
+      });
+    } catch (error) {
+      status.replaceChildren(problem(error));
+    }
+  }
+
+  function bubble(m: Message): HTMLElement | null {
+    const mine = m.sender === 'person';
+    if (m.kind === 'tap') {
+      const event = tapOf(m);
+      if (m.meta.quiet || !event) return null;
+      return el(
+        'li',
+        { class: 'msg mine tap', 'data-seq': m.seq },
+        el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
+        ...m.photos.map((src) => el('img', { src, alt: 'Photo you sent', class: 'photo' })),
+      );
+    }
+    const item = el('li', { class: `msg ${mine ? 'mine' : 'theirs'}`, 'data-seq': m.seq });
+    if (m.kind === 'screen' && m.screen) {
+      const id = m.screen.id;
+      const ops = m.screen.ops as Op[];
+      landScreenTables(agentId, id, ops);
+      if (m.body && m.body !== m.screen.lines) item.append(el('p', { class: 'bubble' }, m.body));
+      const handle = renderScreen(ops, {
+        screen: id,
+        onTap: (tap) => void onTap(id, tap),
+        query: queryFor(agentId),
+        onTheme: (look) => agent && applyLook({ ...agent.theme, ...look }, agent.handle),
+        uploadPhotos: async (files) => {
+          const done = await Promise.all(files.map((f) => upload(agentId, f)));
+          for (const d of done) photoIdOf.set(d.url, d.id);
+          return done.map((d) => d.url);
+        },
+        answers: pendingAnswers.get(id) ?? [],
+      });
+      screens.set(id, handle);
+      item.append(handle.element);
+      return item;
+    }
+    item.append(
+      el('p', { class: 'bubble' }, m.body),
+      ...m.photos.map((src) => el('img', { src, alt: mine ? 'Photo you sent' : 'Photo', class: 'photo' })),
+    );
+    return item;
+  }
+
+  /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
+  const pendingAnswers = new Map<string, TapEvent[]>();
+
+  function add(messages: Message[]): void {
+    for (const m of messages) {
+      const event = tapOf(m);
+      const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
+      if (event && screenId) pendingAnswers.set(screenId, [...(pendingAnswers.get(screenId) ?? []), event]);
+    }
+    for (const m of messages.sort((a, b) => a.seq - b.seq)) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      lastSeq = Math.max(lastSeq, m.seq);
+      const event = tapOf(m);
+      const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
+      if (event && screenId) screens.get(screenId)?.answer(event);
+      const node = bubble(m);
+      if (node) log.append(node);
+    }
+    log.lastElementChild?.scrollIntoView({ block: 'end' });
+  }
+
+  async function loadNewest(): Promise<void> {
+    const page = await call<{ messages: Message[] }>('GET', `/agents/${agentId}/messages?limit=50`);
+    add(page.messages);
+    if (lastSeq > 0) void call('POST', `/agents/${agentId}/read`, { seq: lastSeq }).catch(() => {});
+  }
+
+  async function loadAgent(): Promise<void> {
+    agent = await call<Agent>('GET', `/agents/${agentId}`);
+    applyLook(agent.theme, agent.handle);
+    const title = document.querySelector('.bar h1');
+    if (title) title.textContent = agent.name;
+    document.title = `${agent.name} · Screen Service`;
+    header.replaceChildren(
+      chip(agent, 32),
+      el('div', {}, el('p', { class: 'agent-name' }, agent.name), statusLine(agent)),
+    );
+  }
+
+  composer.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const body = text.value.trim();
+    if (!body && picked.length === 0) return;
+    send.disabled = true;
+    status.replaceChildren();
+    try {
+      const photo_ids = (await Promise.all(picked.map((f) => upload(agentId, f)))).map((p) => p.id);
+      const m = await call<Message>('POST', `/agents/${agentId}/messages`, {
+        text: body || '(photo)',
+        ...(photo_ids.length ? { photo_ids } : {}),
+      });
+      text.value = '';
+      picked = [];
+      attached.replaceChildren();
+      add([m]);
+    } catch (error) {
+      status.replaceChildren(problem(error));
+    } finally {
+      send.disabled = false;
+    }
+  });
+  text.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !menu.open()) {
+      e.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+  file.addEventListener('change', () => {
+    picked = [...(file.files ?? [])].slice(0, 8);
+    attached.replaceChildren(...picked.map((f) => el('span', { class: 'tag' }, f.name)));
+  });
+
+  void (async () => {
+    try {
+      await loadAgent();
+      await loadNewest();
+      await call('PUT', `/agents/${agentId}/presence`, { open: true });
+    } catch (error) {
+      log.replaceChildren(el('li', {}, problem(error)));
+    }
+  })();
+
+  return {
+    title: 'Thread',
+    back: '#/',
+    actions: [
+      el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
+    ],
+    body: el('div', { class: 'thread-view' }, header, log, composer),
+    leave: () => {
+      for (const s of screens.values()) s.destroy();
+      void call('PUT', `/agents/${agentId}/presence`, { open: false }).catch(() => {});
+      applyLook({});
+    },
+    onEvent: (type, data) => {
+      if (type === 'message' && data.agent_id === agentId) void loadNewest();
+      if (type === 'agents') void loadAgent();
+    },
+  };
+}

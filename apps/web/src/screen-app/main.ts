@@ -1,0 +1,58 @@
+// The in-chat view `ui://svc/screen`: draws svc_show's lines; a tap becomes the person's next message, then svc_tap.
+import { parse, type TapEvent } from '@screen-service/screen-lines';
+import {
+  lookCss,
+  renderScreen,
+  SCREEN_VIEW_CSS,
+  type ScreenHandle,
+  setScheme,
+} from '@screen-service/screen-view';
+import { connectHost, type Host, type ShowOutput } from './bridge.js';
+
+const root = document.getElementById('screen')!;
+const style = document.createElement('style');
+style.textContent = SCREEN_VIEW_CSS;
+document.head.append(style);
+const look = document.createElement('style');
+document.head.append(look);
+let host: Host | undefined;
+let screen: ScreenHandle | undefined;
+let shown = '';
+
+async function tap(screenId: string, event: TapEvent, line: string, quiet: boolean): Promise<void> {
+  if (!host) return;
+  // Quiet events stay on the screen: nothing for the model, but the thread keeps them like a phone tap.
+  const told = quiet ? false : await host.sendMessage(line);
+  const { screen: _s, preset: _p, ...rest } = event;
+  await host.callTool('svc_tap', { screen_id: screenId, event: rest, told_model: told }).catch(() => {
+    root.dataset.error = 'tap-not-recorded';
+  });
+}
+
+function draw(output: ShowOutput): void {
+  if (output.screen_id === shown) return;
+  shown = output.screen_id;
+  look.textContent = lookCss(
+    {},
+    { selector: '.svc-root', ...(output.agent?.handle ? { handle: output.agent.handle } : {}) },
+  );
+  screen?.destroy();
+  screen = renderScreen(parse(output.lines).ops, {
+    screen: output.screen_id,
+    onTap: ({ event, line, quiet }) => void tap(output.screen_id, event, line, quiet),
+  });
+  root.replaceChildren(screen.element);
+  root.dataset.ready = 'true';
+}
+
+connectHost({
+  onOutput: draw,
+  onTheme: (theme) => setScheme(document.documentElement, theme ?? 'auto'),
+})
+  .then((h) => {
+    host = h;
+    document.documentElement.dataset.host = h.kind;
+  })
+  .catch((error: unknown) => {
+    root.textContent = error instanceof Error ? error.message : String(error);
+  });

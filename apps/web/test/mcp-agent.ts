@@ -1,0 +1,46 @@
+// The AI app's side in the browser tests: a real MCP SDK client on the service's tool server.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export interface Answer {
+  kind: 'tap' | 'text';
+  text: string;
+  screen_id: string | null;
+  event: Record<string, unknown> | null;
+  photos?: string[];
+}
+
+export interface McpAgent {
+  /** The SDK client itself, for raw calls (resources, svc_tap from a test host). */
+  client: Client;
+  show(lines: string, text?: string): Promise<{ screen_id: string; tap_ids: string[] }>;
+  say(text: string): Promise<void>;
+  answers(screen_id?: string, wait?: number): Promise<Answer[]>;
+  close(): Promise<void>;
+}
+
+/** Connects with `Authorization: Bearer svc_ct_...` (doc1 pairing step 3) and calls the thread tools. */
+export async function connectMcpAgent(baseUrl: string, token: string): Promise<McpAgent> {
+  const client = new Client({ name: 'browser-test-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/functions/v1/svc-mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  const call = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
+    const r = await client.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+    return r.structuredContent as T;
+  };
+  return {
+    client,
+    show: (lines, text) => call('svc_show', { lines, ...(text ? { text } : {}) }),
+    say: async (text) => {
+      await call('svc_say', { text });
+    },
+    answers: async (screen_id, wait = 5) =>
+      (await call<{ answers: Answer[] }>('svc_answers', { ...(screen_id ? { screen_id } : {}), wait }))
+        .answers,
+    close: () => client.close(),
+  };
+}

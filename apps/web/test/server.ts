@@ -1,0 +1,47 @@
+// Starts the real service (apps/server, built) in this process on 127.0.0.1 with a temp data dir.
+// It is imported by path, not as a package: apps/server depends on apps/web, so a package link back would be a cycle.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Principal {
+  userId: string;
+  connectorId: string;
+}
+export interface Running {
+  url: string;
+  services: {
+    connectionAuth: { verify(credential: string): Promise<Principal> };
+  };
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startService(): Promise<Running & { dispose(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
+  const entry = new URL('../../server/dist/index.js', import.meta.url).href;
+  const { startServer } = (await import(/* @vite-ignore */ entry)) as {
+    startServer(config: unknown, logger?: unknown): Promise<Running>;
+  };
+  // A real port up front, so the base URL (and signed photo links) name it.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as { port: number };
+      probe.close(() => resolve(p));
+    });
+  });
+  const running = await startServer({
+    port,
+    host: '127.0.0.1',
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    logLevel: 'silent',
+  });
+  return {
+    ...running,
+    async dispose() {
+      await running.close(500);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

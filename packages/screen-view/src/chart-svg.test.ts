@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { axisOf, drawChart, niceStep, shortLabel } from './chart-svg.js';
+
+describe('charts as inline SVG', () => {
+  it('picks nice axis steps and bounds; given bounds win', () => {
+    expect(niceStep(10)).toBe(2.5);
+    expect(niceStep(100)).toBe(25);
+    expect(axisOf({ type: 'bar', labels: [], series: [] }, [3, 5, 2])).toMatchObject({
+      lo: 0,
+      hi: 6,
+      ticks: [0, 2, 4, 6],
+    });
+    expect([shortLabel('2026-11-18'), shortLabel('2026-11-18T09:30'), shortLabel('Wednesday!!')]).toEqual([
+      'Nov 18',
+      '09:30',
+      'Wednesday…',
+    ]);
+    expect(axisOf({ type: 'line', labels: [], series: [], min: 60, max: 80 }, [72])).toMatchObject({
+      lo: 60,
+      hi: 80,
+    });
+  });
+
+  it('draws each type with palette colours and a full text description', () => {
+    const spec = {
+      labels: ['Mon', 'Tue', 'Wed'],
+      series: [{ name: 'Km', values: [3, 5, null] }],
+      unit: 'km',
+    };
+    const bar = drawChart(document, { ...spec, type: 'bar' });
+    expect(bar.querySelectorAll('rect.svc-chart-bar')).toHaveLength(2);
+    expect(bar.querySelector('rect')!.getAttribute('style')).toContain('var(--svc-chart-1)');
+    expect(bar.querySelector('svg')!.getAttribute('aria-label')).toBe(
+      'bar chart: Mon 3 km, Tue 5 km, Wed none km',
+    );
+    expect(
+      drawChart(document, { ...spec, type: 'line' }).querySelectorAll('path.svc-chart-line'),
+    ).toHaveLength(1);
+    expect(
+      drawChart(document, { ...spec, type: 'area' }).querySelectorAll('path.svc-chart-area'),
+    ).toHaveLength(1);
+    expect(drawChart(document, { ...spec, type: 'scatter' }).querySelectorAll('circle')).toHaveLength(2);
+    const pie = drawChart(document, { ...spec, type: 'pie' });
+    expect(pie.querySelectorAll('path.svc-chart-slice')).toHaveLength(2);
+    expect(pie.querySelectorAll('.svc-chart-legend li')).toHaveLength(3);
+    expect(drawChart(document, { ...spec, type: 'donut' }).querySelector('.svc-chart-hole')).not.toBeNull();
+  });
+
+  it('stacks series and shows a legend for several', () => {
+    const chart = drawChart(document, {
+      type: 'bar',
+      stack: true,
+      labels: ['a', 'b'],
+      series: [
+        { name: 'x', values: [1, 2] },
+        { name: 'y', values: [3, 4] },
+      ],
+    });
+    expect(chart.querySelectorAll('rect')).toHaveLength(4);
+    expect([...chart.querySelectorAll('.svc-chart-legend li')].map((li) => li.textContent)).toEqual([
+      'x',
+      'y',
+    ]);
+  });
+});

@@ -1,0 +1,29 @@
+// Page side of the browser test: draws lines with the real renderer and records every tap on window.taps.
+import { parse } from '@screen-service/screen-lines';
+import { createMemoryStore, runLines } from '@screen-service/tables-engine';
+import { createStoreQuery, lookCss, renderScreen, SCREEN_VIEW_CSS, type ScreenTap } from '../../src/index.js';
+
+declare global {
+  interface Window {
+    taps: ScreenTap[];
+    show(lines: string, tables?: string): void;
+  }
+}
+
+const ctx = { owner: 'me', agent: 'coach', now: () => Date.now(), timeZone: 'UTC' };
+const style = document.createElement('style');
+style.textContent = SCREEN_VIEW_CSS + lookCss({ preset: 'ocean' }, { selector: '.svc-root' });
+document.head.append(style);
+document.body.className = 'svc-root';
+window.taps = [];
+window.show = (lines, tables = '') => {
+  const store = createMemoryStore();
+  if (tables) runLines(store, { ...ctx, lines: tables });
+  const screen = renderScreen(parse(lines).ops, {
+    screen: 's1',
+    onTap: (tap) => window.taps.push(tap),
+    query: createStoreQuery(store, ctx),
+    uploadPhotos: async (files) => files.map((f) => `https://svc.test/photos/${f.name}`),
+  });
+  document.body.replaceChildren(screen.element);
+};

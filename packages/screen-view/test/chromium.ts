@@ -1,0 +1,42 @@
+// Launches Debian's Chromium through playwright-core: headless, fresh profile, no network helpers (toolchain.md).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Chromium {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** One persistent context per test file with a fresh --user-data-dir that is removed on close. */
+export async function launchChromium(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Chromium> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+    viewport: { width: 420, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+    timeout: 20_000,
+  });
+  context.setDefaultTimeout(5_000);
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type { Browser };

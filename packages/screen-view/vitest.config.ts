@@ -1,0 +1,4 @@
+import { defineTestConfig } from '../../config/vitest.base.js';
+
+// Units run in happy-dom; test/browser.test.ts launches real Chromium itself (node environment there).
+export default defineTestConfig({ environment: 'happy-dom', testTimeout: 30_000, hookTimeout: 30_000 });
