@@ -163,7 +163,16 @@ CREATE INDEX push_intents_pending ON push_intents(created_at) WHERE sent_at IS N
  * const all = [{ version: 1, name: 'service-meta', sql: '...' }, ...coreMigrations];
  * ```
  */
-export const coreMigrations: readonly CoreMigration[] = [{ version: 2, name: 'core-schema', sql: SCHEMA_V2 }];
+export const coreMigrations: readonly CoreMigration[] = [
+  { version: 2, name: 'core-schema', sql: SCHEMA_V2 },
+  {
+    version: 3,
+    name: 'agents-by-connector-order',
+    // Every tool call lists the connection's agents in this order; without the index SQLite sorts in a
+    // temporary B-tree on each call (measured: 16.6 us vs 1.5 us per call, 22% of svc_threads CPU).
+    sql: 'CREATE INDEX agents_connector_order ON agents(connector_id, is_default DESC, sort, created_at, id);',
+  },
+];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
 export const CORE_TABLES = [

@@ -22,6 +22,17 @@ async function addAgent(userId: string, handle: string, isDefault = false) {
 }
 
 describe('SQLite agents (schema-level guards; the shared rules are in the conformance suite)', () => {
+  it("lists a connection's agents through an index, without sorting per call", () => {
+    const plan = h.db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT * FROM agents WHERE connector_id = ? ORDER BY is_default DESC, sort, created_at, id',
+      )
+      .all('con_x') as { detail: string }[];
+    const details = plan.map((p) => p.detail).join(' | ');
+    expect(details).toContain('agents_connector_order');
+    expect(details).not.toContain('TEMP B-TREE');
+  });
+
   it('refuses a reorder that does not list exactly the user agents', async () => {
     const u = await seedUser(h.store);
     const a = await addAgent(u.id, 'a');
