@@ -1,5 +1,80 @@
-// The parts of zod the Screen Lines catalog calls, imported by name so the bundle leaves out zod's locales
-// and JSON Schema code (about 300 KB). The build points `zod` at this file for code under packages/.
-import { array, boolean, enum as enumOf, literal, number, object, string, union } from 'zod/v4';
+// The parts of zod v4 the browser bundles call, imported by name so a bundle leaves out what the `z` namespace
+// would keep (locales, JSON Schema conversion, the JIT compiler: about 350 KB). The build points `zod` and
+// `zod/v4` at this file for every importer but itself (ADR 0072, ADR 0074). A builder missing here is
+// undefined at load time, which the browser tests catch: the catalog and the MCP SDK build their schemas
+// when their modules load.
+import {
+  any,
+  array,
+  boolean,
+  config,
+  custom,
+  discriminatedUnion,
+  enum as enumOf,
+  intersection,
+  iso,
+  literal,
+  looseObject,
+  never,
+  null as nullOf,
+  number,
+  object,
+  optional,
+  preprocess,
+  record,
+  string,
+  undefined as undefinedOf,
+  union,
+  unknown,
+} from 'zod/v4';
 
-export const z = { array, boolean, enum: enumOf, literal, number, object, string, union };
+export {
+  any,
+  array,
+  boolean,
+  config,
+  custom,
+  discriminatedUnion,
+  enumOf as enum,
+  intersection,
+  iso,
+  literal,
+  looseObject,
+  never,
+  nullOf as null,
+  number,
+  object,
+  optional,
+  preprocess,
+  record,
+  string,
+  undefinedOf as undefined,
+  union,
+  unknown,
+};
+
+/** For `import { z } from 'zod'` (the Screen Lines catalog, ext-apps): the same builders as one object. */
+export const z = {
+  any,
+  array,
+  boolean,
+  config,
+  custom,
+  discriminatedUnion,
+  enum: enumOf,
+  intersection,
+  iso,
+  literal,
+  looseObject,
+  never,
+  null: nullOf,
+  number,
+  object,
+  optional,
+  preprocess,
+  record,
+  string,
+  undefined: undefinedOf,
+  union,
+  unknown,
+};
