@@ -16,13 +16,14 @@ cpSync(join(root, 'public'), pub, { recursive: true });
 // The Screen Lines catalog imports zod's `z` namespace, which keeps every zod locale in a browser bundle;
 // pointing `zod` at a file that imports only the builders it calls saves about 350 KB (ADR 0072).
 const slimZod = join(root, 'src', 'shared', 'zod-slim.ts');
+const zodBuilders = join(root, 'src', 'shared', 'zod-builders.ts');
 const zodSlim: Plugin = {
   name: 'zod-slim',
   setup(b) {
     // The MCP SDK and ext-apps import `zod/v4` as a namespace (`z`), which keeps its JSON Schema code and
     // compiler; they take the slim file too (ADR 0074).
     b.onResolve({ filter: /^zod(\/v4)?$/ }, (args) =>
-      args.importer === slimZod ? undefined : { path: slimZod },
+      args.importer === zodBuilders ? undefined : { path: slimZod },
     );
     // Anything still reaching zod's locale index (about 250 KB) loads it empty. English, the default, stays:
     // zod's schemas import it directly.

@@ -1,80 +1,8 @@
-// The parts of zod v4 the browser bundles call, imported by name so a bundle leaves out what the `z` namespace
-// would keep (locales, JSON Schema conversion, the JIT compiler: about 350 KB). The build points `zod` and
-// `zod/v4` at this file for every importer but itself (ADR 0072, ADR 0074). A builder missing here is
-// undefined at load time, which the browser tests catch: the catalog and the MCP SDK build their schemas
-// when their modules load.
-import {
-  any,
-  array,
-  boolean,
-  config,
-  custom,
-  discriminatedUnion,
-  enum as enumOf,
-  intersection,
-  iso,
-  literal,
-  looseObject,
-  never,
-  null as nullOf,
-  number,
-  object,
-  optional,
-  preprocess,
-  record,
-  string,
-  undefined as undefinedOf,
-  union,
-  unknown,
-} from 'zod/v4';
+// What the browser builds load for `zod` and `zod/v4`: only the builders in zod-builders.ts, by name and as
+// `z`, so a bundle leaves out what zod's `z` namespace would keep (locales, JSON Schema conversion, the JIT
+// compiler: about 350 KB; ADR 0072, ADR 0074). A builder missing there is undefined at load time, which the
+// browser tests catch: the catalog and the MCP SDK build their schemas when their modules load.
+import * as z from './zod-builders.js';
 
-export {
-  any,
-  array,
-  boolean,
-  config,
-  custom,
-  discriminatedUnion,
-  enumOf as enum,
-  intersection,
-  iso,
-  literal,
-  looseObject,
-  never,
-  nullOf as null,
-  number,
-  object,
-  optional,
-  preprocess,
-  record,
-  string,
-  undefinedOf as undefined,
-  union,
-  unknown,
-};
-
-/** For `import { z } from 'zod'` (the Screen Lines catalog, ext-apps): the same builders as one object. */
-export const z = {
-  any,
-  array,
-  boolean,
-  config,
-  custom,
-  discriminatedUnion,
-  enum: enumOf,
-  intersection,
-  iso,
-  literal,
-  looseObject,
-  never,
-  null: nullOf,
-  number,
-  object,
-  optional,
-  preprocess,
-  record,
-  string,
-  undefined: undefinedOf,
-  union,
-  unknown,
-};
+export * from './zod-builders.js';
+export { z };
