@@ -1,4 +1,7 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-export default defineConfig(defineLibraryBuild());
+// Two entries sharing chunks: `./catalog` (no parser, for renderers) and the full package.
+export default defineConfig(
+  defineLibraryBuild({ entry: { index: 'src/index.ts', catalog: 'src/catalog-entry.ts' }, splitting: true }),
+);

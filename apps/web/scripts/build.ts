@@ -16,12 +16,17 @@ cpSync(join(root, 'public'), pub, { recursive: true });
 // The Screen Lines catalog imports zod's `z` namespace, which keeps every zod locale in a browser bundle;
 // pointing `zod` at a file that imports only the builders it calls saves about 350 KB (ADR 0072).
 const slimZod = join(root, 'src', 'shared', 'zod-slim.ts');
+const zodBuilders = join(root, 'src', 'shared', 'zod-builders.ts');
 const zodSlim: Plugin = {
   name: 'zod-slim',
   setup(b) {
-    b.onResolve({ filter: /^zod$/ }, (args) => (args.importer === slimZod ? undefined : { path: slimZod }));
-    // The MCP SDK and ext-apps import `z` from `zod/v4`, which keeps `z.locales` (about 250 KB): the locale
-    // index loads empty. English, the default, stays: zod's schemas import it directly.
+    // The MCP SDK and ext-apps import `zod/v4` as a namespace (`z`), which keeps its JSON Schema code and
+    // compiler; they take the slim file too (ADR 0074).
+    b.onResolve({ filter: /^zod(\/v4)?$/ }, (args) =>
+      args.importer === zodBuilders ? undefined : { path: slimZod },
+    );
+    // Anything still reaching zod's locale index (about 250 KB) loads it empty. English, the default, stays:
+    // zod's schemas import it directly.
     b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
       contents: 'export {};',
       loader: 'js',
@@ -82,6 +87,7 @@ const view = await build({
   target: 'es2022',
   minify: true,
   legalComments: 'none',
+  charset: 'utf8',
   write: false,
   plugins: [zodSlim],
   logLevel: 'warning',

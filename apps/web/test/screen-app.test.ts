@@ -62,10 +62,13 @@ async function hostPage(): Promise<Page> {
 }
 
 describe('ui://svc/screen', () => {
-  it('is one self-contained HTML file within its size budget', () => {
-    console.log(`ui://svc/screen: ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB (goal 250 KB)`);
+  it('is one self-contained HTML file within its size budget (250 KB)', () => {
+    const bytes = Buffer.byteLength(html);
+    console.log(`ui://svc/screen: ${(bytes / 1024).toFixed(1)} KB (goal 250 KB)`);
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    // The budget from issue 8: the view carries no parser and only the zod builders it calls (ADR 0074).
+    expect(bytes).toBeLessThanOrEqual(250 * 1024);
   });
 
   it('in an AppBridge host: a tap becomes ui/message, then a handled svc_tap that svc_answers does not return', async () => {
@@ -106,6 +109,21 @@ describe('ui://svc/screen', () => {
     const [answer] = await agent.answers(result.structuredContent.screen_id, 2);
     expect(answer).toMatchObject({ kind: 'tap', event: { id: 'n1', preset: 'confirm', value: true } });
     await page.locator('iframe').screenshot({ path: join(shots, 'in-chat-light.png') });
+    await page.close();
+  });
+
+  it('shows the lines as text when a result carries no ops (an older server)', async () => {
+    const page = await hostPage();
+    const result = await showTool('choose@tea "Tea?" Green|Black');
+    const { ops: _ops, ...older } = result.structuredContent as Record<string, unknown>;
+    await page.evaluate(([h, r]) => window.openView(h as string, r, 'light', true), [
+      html,
+      { ...result, structuredContent: older },
+    ] as const);
+    const view = page.frameLocator('iframe');
+    await expect.poll(() => view.locator('#screen').getAttribute('data-ready')).toBe('text');
+    expect(await view.locator('#screen pre').textContent()).toBe('choose@tea "Tea?" Green|Black');
+    expect(await view.getByRole('button').count()).toBe(0);
     await page.close();
   });
 

@@ -98,6 +98,8 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
           tap_ids: r.tap_ids,
           taps: r.taps,
           lines: r.lines,
+          // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
+          ops: r.ops,
         });
       }),
   );

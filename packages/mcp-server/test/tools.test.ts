@@ -37,6 +37,17 @@ describe('the typical turn', () => {
     expect(sc.tap_ids).toEqual(['lunch']);
     expect(sc.agent.handle).toBe(agent.handle);
     expect(sc).toMatchObject({ lines: 'choose@lunch "Lunch?" Pasta|Salad' });
+    // The parsed ops ride along so the in-chat view draws without a parser.
+    expect(sc).toMatchObject({
+      ops: [
+        {
+          op: 'add',
+          preset: 'choose',
+          id: 'lunch',
+          props: { question: 'Lunch?', options: ['Pasta', 'Salad'], multi: false },
+        },
+      ],
+    });
     expect(shown.content[0]!.text).toContain(sc.screen_id);
 
     const started = Date.now();

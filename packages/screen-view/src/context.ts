@@ -1,5 +1,5 @@
 // What every component builder gets: the document, the tap callback and the services the page provides.
-import type { AddOp, TapEvent } from '@screen-service/screen-lines';
+import type { AddOp, TapEvent } from '@screen-service/screen-lines/catalog';
 import { h } from './dom.js';
 import type { ScreenViewOptions } from './types.js';
 

@@ -7,7 +7,7 @@ import {
   type GroupOp,
   type PatchOp,
   type TapEvent,
-} from '@screen-service/screen-lines';
+} from '@screen-service/screen-lines/catalog';
 import { drawButtons, drawCheckin, drawChoose, drawConfirm } from './components/answers.js';
 import {
   drawDivider,

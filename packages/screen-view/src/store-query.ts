@@ -1,5 +1,5 @@
 // createStoreQuery: answers query components from a tables-engine store (the phone's or the playground's).
-import type { QueryProps } from '@screen-service/screen-lines';
+import type { QueryProps } from '@screen-service/screen-lines/catalog';
 import { type CallContext, runOps, type TableStore } from '@screen-service/tables-engine';
 import type { QueryAnswer } from './types.js';
 

@@ -1,5 +1,5 @@
 // The renderer's public option and result types.
-import type { Op, PatchOp, QueryProps, TapEvent } from '@screen-service/screen-lines';
+import type { Op, PatchOp, QueryProps, TapEvent } from '@screen-service/screen-lines/catalog';
 import type { QueryView } from '@screen-service/tables-engine';
 
 /** A tap as the renderer reports it: the catalog event, whether it is quiet, and its tap line and echo. */

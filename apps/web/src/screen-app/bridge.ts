@@ -1,10 +1,13 @@
 // Talks to the chat host: the MCP Apps bridge (ext-apps), or the older `window.openai` global when the bridge never answers.
 import { App, PostMessageTransport } from '@modelcontextprotocol/ext-apps';
+import type { Op } from '@screen-service/screen-lines';
 
 /** What svc_show's structuredContent carries (doc1 "In-chat view"). */
 export interface ShowOutput {
   screen_id: string;
   lines: string;
+  /** The parsed ops the core stored; results from before they were sent lack them (ADR 0074). */
+  ops?: Op[];
   tap_ids?: string[];
   agent?: { id?: string; handle?: string; name?: string };
 }

@@ -1,5 +1,5 @@
-// The in-chat view `ui://svc/screen`: draws svc_show's lines; a tap becomes the person's next message, then svc_tap.
-import { parse, type TapEvent } from '@screen-service/screen-lines';
+// The in-chat view `ui://svc/screen`: draws svc_show's ops; a tap becomes the person's next message, then svc_tap.
+import type { TapEvent } from '@screen-service/screen-lines';
 import {
   lookCss,
   renderScreen,
@@ -37,12 +37,24 @@ function draw(output: ShowOutput): void {
     { selector: '.svc-root', ...(output.agent?.handle ? { handle: output.agent.handle } : {}) },
   );
   screen?.destroy();
-  screen = renderScreen(parse(output.lines).ops, {
-    screen: output.screen_id,
-    onTap: ({ event, line, quiet }) => void tap(output.screen_id, event, line, quiet),
-  });
-  root.replaceChildren(screen.element);
-  root.dataset.ready = 'true';
+  screen = undefined;
+  if (Array.isArray(output.ops)) {
+    screen = renderScreen(output.ops, {
+      screen: output.screen_id,
+      onTap: ({ event, line, quiet }) => void tap(output.screen_id, event, line, quiet),
+    });
+    root.replaceChildren(screen.element);
+    root.dataset.ready = 'true';
+    return;
+  }
+  // No ops (a result from an older server): the view carries no parser (size budget, ADR 0074), so it shows
+  // the lines as written; the person can still answer in the chat or on the phone.
+  const note = document.createElement('p');
+  note.textContent = 'This screen can be answered on your phone. Its lines:';
+  const pre = document.createElement('pre');
+  pre.textContent = output.lines;
+  root.replaceChildren(note, pre);
+  root.dataset.ready = 'text';
 }
 
 connectHost({

@@ -1,5 +1,8 @@
-// The parts of zod the Screen Lines catalog calls, imported by name so the bundle leaves out zod's locales
-// and JSON Schema code (about 300 KB). The build points `zod` at this file for code under packages/.
-import { array, boolean, enum as enumOf, literal, number, object, string, union } from 'zod/v4';
+// What the browser builds load for `zod` and `zod/v4`: only the builders in zod-builders.ts, by name and as
+// `z`, so a bundle leaves out what zod's `z` namespace would keep (locales, JSON Schema conversion, the JIT
+// compiler: about 350 KB; ADR 0072, ADR 0074). A builder missing there is undefined at load time, which the
+// browser tests catch: the catalog and the MCP SDK build their schemas when their modules load.
+import * as z from './zod-builders.js';
 
-export const z = { array, boolean, enum: enumOf, literal, number, object, string, union };
+export * from './zod-builders.js';
+export { z };

@@ -1,7 +1,8 @@
 // Catalog entries for components a person answers: questions, check-ins, forms, photos, timers and decks.
-import { z } from 'zod';
+
 import { ev, FIELD_TYPES, nonEmpty, OPTION, QUESTION, slot, text } from './shared.js';
 import type { ComponentSpec } from './types.js';
+import { z } from './zod.js';
 
 export const timerComponent: ComponentSpec = {
   name: 'timer',

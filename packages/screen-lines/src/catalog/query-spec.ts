@@ -1,7 +1,8 @@
 // The `query` entry of the catalog: its arguments are read by query.ts; this is the data the guide and renderer use.
-import { z } from 'zod';
+
 import { CHART_TYPES } from './shared.js';
 import type { ComponentSpec } from './types.js';
+import { z } from './zod.js';
 
 const lineValue = z.union([
   z.object({ kind: z.literal('number'), value: z.number(), text: z.string() }),

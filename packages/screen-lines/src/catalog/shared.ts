@@ -1,6 +1,7 @@
 // Helpers and word lists shared by the catalog's component entries.
-import { z } from 'zod';
+
 import type { EventSpec, SlotSpec } from './types.js';
+import { z } from './zod.js';
 
 export const text = (max: number, what: string) =>
   z.string().max(max, `${what} is too long (at most ${max} characters)`);

@@ -1,7 +1,8 @@
 // Catalog entries for components that show something: text, images, charts, numbers, math, links.
-import { z } from 'zod';
+
 import { CHART_TYPES, GALLERY_VIEWS, nonEmpty, OPTION, QUESTION, slot, text, url } from './shared.js';
 import type { ComponentSpec } from './types.js';
+import { z } from './zod.js';
 
 export const textComponent: ComponentSpec = {
   name: 'text',

@@ -1,5 +1,5 @@
 // Components answered with one tap: choose (and +multi), confirm, buttons and checkin.
-import type { AddOp } from '@screen-service/screen-lines';
+import type { AddOp } from '@screen-service/screen-lines/catalog';
 import { button, frame, list, num, question, type RenderContext, str } from '../context.js';
 import { h, svg } from '../dom.js';
 

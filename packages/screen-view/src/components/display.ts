@@ -1,5 +1,5 @@
 // Components that show rather than ask: text, image, gallery, link, divider, stat, progress, math and chart.
-import type { AddOp } from '@screen-service/screen-lines';
+import type { AddOp } from '@screen-service/screen-lines/catalog';
 import { drawChart, drawSpark } from '../chart-svg.js';
 import { frame, list, num, type RenderContext, str } from '../context.js';
 import { h } from '../dom.js';

@@ -1,5 +1,5 @@
 // Components the person fills in: checklist (quiet ticks, then Done), ask, form and photo.
-import type { AddOp } from '@screen-service/screen-lines';
+import type { AddOp } from '@screen-service/screen-lines/catalog';
 import { button, frame, list, num, question, type RenderContext, str } from '../context.js';
 import { h } from '../dom.js';
 

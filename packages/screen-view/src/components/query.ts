@@ -1,5 +1,5 @@
 // `query`: draws the tables engine's view data (table, list, chart, stat, send) live from the person's tables.
-import type { AddOp, QueryProps } from '@screen-service/screen-lines';
+import type { AddOp, QueryProps } from '@screen-service/screen-lines/catalog';
 import type { ChartView, ListView, QueryView, SendView, TableView } from '@screen-service/tables-engine';
 import { formatCell } from '@screen-service/tables-engine';
 import { drawChart } from '../chart-svg.js';

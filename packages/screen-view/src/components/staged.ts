@@ -1,5 +1,5 @@
 // Staged components: timer and deck start folded as a pill so a question on the same screen stays visible.
-import type { AddOp } from '@screen-service/screen-lines';
+import type { AddOp } from '@screen-service/screen-lines/catalog';
 import { button, frame, list, num, type RenderContext, str } from '../context.js';
 import { h, svg } from '../dom.js';
 

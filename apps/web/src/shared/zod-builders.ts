@@ -1,0 +1,26 @@
+// The zod v4 builders the browser bundles call (the Screen Lines catalog, the MCP SDK's types, ext-apps'
+// App), re-exported by name so a bundle keeps only these. `config` is here because ext-apps sets jitless.
+export {
+  any,
+  array,
+  boolean,
+  config,
+  custom,
+  discriminatedUnion,
+  enum,
+  intersection,
+  iso,
+  literal,
+  looseObject,
+  never,
+  null,
+  number,
+  object,
+  optional,
+  preprocess,
+  record,
+  string,
+  undefined,
+  union,
+  unknown,
+} from 'zod/v4';
