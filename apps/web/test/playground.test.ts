@@ -1,13 +1,13 @@
 // The playground in real Chromium: lines draw live, errors show inline, taps are logged, tables persist.
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { screenshotDir } from './screenshot-dir.js';
 import { serveStatic } from './static-server.js';
 
-const shots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'screenshots');
+const shots = screenshotDir;
 let browser: Chromium;
 let server: Awaited<ReturnType<typeof serveStatic>>;
 let page: Page;

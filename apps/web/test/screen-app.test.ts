@@ -8,11 +8,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
 import { signUpAndPair } from './signup-and-pair.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const shots = join(here, '..', '..', '..', 'docs', 'screenshots');
+const shots = screenshotDir;
 let service: Awaited<ReturnType<typeof startService>>;
 let browser: Chromium;
 let agent: McpAgent;
