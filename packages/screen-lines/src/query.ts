@@ -1,5 +1,6 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
 import type { IToken } from 'chevrotain';
+import { emptyQueryProps } from './catalog/query-spec.js';
 import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
@@ -56,19 +57,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
     );
   const table = source.slice(tableTerm.start, tableTerm.end);
   checkTableName(table, tableTerm.start, 'query');
-  const props: QueryProps = {
-    table,
-    where: [],
-    sort: [],
-    cols: [],
-    y: [],
-    sum: [],
-    avg: [],
-    min: [],
-    max: [],
-    count: false,
-    as: 'table',
-  };
+  const props = emptyQueryProps(table);
   const seen = new Set<string>();
   const chart: NonNullable<QueryProps['chart']> = {};
   const title: string[] = [];

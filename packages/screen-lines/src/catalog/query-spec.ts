@@ -1,5 +1,6 @@
 // The `query` entry of the catalog: its arguments are read by query.ts; this is the data the guide and renderer use.
 
+import type { QueryProps } from '../ops.js';
 import { CHART_TYPES } from './shared.js';
 import type { ComponentSpec } from './types.js';
 import { z } from './zod.js';
@@ -13,6 +14,25 @@ const lineValue = z.union([
   z.object({ kind: z.literal('empty') }),
 ]);
 const cols = z.array(z.string());
+
+/** A query's props before its clauses are read: every list empty, no count, drawn as a table. */
+export function emptyQueryProps(table: string): QueryProps {
+  return {
+    table,
+    where: [],
+    sort: [],
+    cols: [],
+    y: [],
+    sum: [],
+    avg: [],
+    min: [],
+    max: [],
+    count: false,
+    as: 'table',
+  };
+}
+
+const { table: _table, ...queryDefaults } = emptyQueryProps('');
 
 export const querySpec: ComponentSpec = {
   name: 'query',
@@ -83,18 +103,7 @@ export const querySpec: ComponentSpec = {
     good: z.enum(['up', 'down']).optional(),
     title: z.string().optional(),
   }),
-  defaults: {
-    where: [],
-    sort: [],
-    cols: [],
-    y: [],
-    sum: [],
-    avg: [],
-    min: [],
-    max: [],
-    count: false,
-    as: 'table',
-  },
+  defaults: queryDefaults,
   limits: { limit: 500, defaultLimit: 50, sendRows: 200 },
   staged: false,
   tapKey: 'row',
