@@ -91,7 +91,12 @@ function show(view: ConsentRequest): void {
     return;
   }
   if (view.status === 'finished') {
-    ending('This sign-in is done', `Go back to ${view.client.name}; you are connected there.`);
+    ending(
+      'This sign-in is finished',
+      view.agent
+        ? `Go back to ${view.client.name}; it talks to you as ${view.agent.name}.`
+        : `Go back to ${view.client.name}; it was not connected.`,
+    );
     return;
   }
   if (document.getElementById('code')) return;

@@ -60,8 +60,13 @@ export function approveView(requestId: string, here: boolean): View {
   const body = el('div', { class: 'stack narrow' }, el('p', { class: 'boot' }, 'Loading the sign-in…'));
   let clientName = '';
   const done = (req: OAuthRequest, title: string, ...lines: (HTMLElement | string | null)[]) => {
-    const heading = el('p', { class: 'ok lead', role: 'status', tabindex: -1 }, title);
-    body.replaceChildren(requestCard(req), heading, ...lines.filter((l) => l !== null));
+    const tone = req.status === 'approved' || req.agent ? 'ok lead' : 'lead';
+    const heading = el('p', { class: tone, role: 'status', tabindex: -1 }, title);
+    body.replaceChildren(
+      requestCard(req),
+      heading,
+      ...lines.map((l) => (typeof l === 'string' ? el('p', {}, l) : l)).filter((l) => l !== null),
+    );
     heading.focus();
   };
   const returnHere = (req: OAuthRequest, title: string) => {
@@ -75,7 +80,7 @@ export function approveView(requestId: string, here: boolean): View {
       returnHere(req, `${req.status === 'approved' ? 'Approved' : 'Denied'} — returning you to ${client}…`);
       return true;
     }
-    if (req.status === 'approved' || req.status === 'finished')
+    if (req.status === 'approved' || (req.status === 'finished' && req.agent))
       done(
         req,
         `Approved. Go back to ${client} on your computer.`,
@@ -89,7 +94,8 @@ export function approveView(requestId: string, here: boolean): View {
             )
           : null,
       );
-    else if (req.status === 'denied') done(req, 'Denied.', `${client} was not connected.`);
+    else if (req.status === 'denied' || req.status === 'finished')
+      done(req, 'Denied.', `${client} was not connected.`);
     else
       body.replaceChildren(
         requestCard(req),
@@ -131,7 +137,7 @@ export function approveView(requestId: string, here: boolean): View {
             'div',
             { class: 'choice-head' },
             newPick,
-            el('label', { for: 'pick-new' }, 'A new agent named\u00a0', named),
+            el('label', { for: 'pick-new' }, el('span', {}, 'A new agent named ', named)),
           ),
           el(
             'div',
