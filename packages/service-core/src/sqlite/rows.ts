@@ -52,6 +52,7 @@ export function toConnector(r: Row): ConnectorRecord {
     lastSeenAt: num(r.last_seen_at),
     revokedAt: num(r.revoked_at),
     suspendedAt: num(r.suspended_at),
+    via: (r.via as ConnectorRecord['via']) ?? 'pairing',
   };
 }
 
@@ -147,5 +148,10 @@ export function isUniqueViolation(err: unknown, columns?: string): boolean {
 
 /** The connector INSERT, shared by the connector repository and pairing's one-transaction claim. */
 export const INSERT_CONNECTOR_SQL = `INSERT INTO connectors
-  (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at)
-  VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt)`;
+  (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at, via)
+  VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt, @via)`;
+
+/** The named parameters of INSERT_CONNECTOR_SQL (`via` defaults to pairing). */
+export function connectorParams(c: ConnectorRecord): ConnectorRecord & { via: string } {
+  return { ...c, via: c.via ?? 'pairing' };
+}
