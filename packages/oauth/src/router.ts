@@ -78,6 +78,11 @@ function cors(res: Response): void {
   res.setHeader('access-control-max-age', '600');
 }
 
+function withCors(_req: Request, res: Response, next: NextFunction): void {
+  cors(res);
+  next();
+}
+
 type Handler = (req: Request, res: Response) => Promise<void>;
 
 /**
@@ -170,10 +175,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
 
   router.post(
     '/register',
-    (_req, res, next) => {
-      cors(res);
-      next();
-    },
+    withCors,
     json,
     handle('register', async (req, res) => {
       if (!req.is('application/json')) {
@@ -206,10 +208,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
 
   router.post(
     '/token',
-    (_req, res, next) => {
-      cors(res);
-      next();
-    },
+    withCors,
     form,
     handle('token', async (req, res) => {
       const body = needsForm(req);
@@ -223,10 +222,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
 
   router.post(
     '/revoke',
-    (_req, res, next) => {
-      cors(res);
-      next();
-    },
+    withCors,
     form,
     handle('token', async (req, res) => {
       const body = needsForm(req);

@@ -1,62 +1,16 @@
 // SQLite OAuth clients, authorization requests and tokens. Every multi-row change is one transaction.
-import type { OAuthClientRecord, OAuthRequestRecord, OAuthTokenRecord } from '../records.js';
+import type { OAuthTokenRecord } from '../records.js';
 import type { OAuthRepository, RedeemCode, RedeemOutcome } from '../repositories.js';
-import { connectorParams, INSERT_CONNECTOR_SQL, type SqliteDb } from './rows.js';
+import {
+  connectorParams,
+  INSERT_CONNECTOR_SQL,
+  type SqliteDb,
+  toOAuthClient,
+  toOAuthRequest,
+  toOAuthToken,
+} from './rows.js';
 
 type Row = Record<string, unknown>;
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-function toClient(r: Row): OAuthClientRecord {
-  return {
-    id: r.id as string,
-    secretHash: str(r.secret_hash),
-    authMethod: r.auth_method as OAuthClientRecord['authMethod'],
-    name: r.name as string,
-    redirectUris: JSON.parse(r.redirect_uris as string) as string[],
-    metadata: JSON.parse(r.metadata as string) as Record<string, unknown>,
-    createdAt: r.created_at as number,
-  };
-}
-
-function toRequest(r: Row): OAuthRequestRecord {
-  return {
-    id: r.id as string,
-    clientId: r.client_id as string,
-    redirectUri: r.redirect_uri as string,
-    state: str(r.state),
-    codeChallenge: r.code_challenge as string,
-    scope: r.scope as string,
-    resource: r.resource as string,
-    browserHash: r.browser_hash as string,
-    createdAt: r.created_at as number,
-    expiresAt: r.expires_at as number,
-    status: r.status as OAuthRequestRecord['status'],
-    userId: str(r.user_id),
-    agentId: str(r.agent_id),
-    decidedAt: num(r.decided_at),
-    finishedAt: num(r.finished_at),
-    codeHash: str(r.code_hash),
-    codeExpiresAt: num(r.code_expires_at),
-    codeUsedAt: num(r.code_used_at),
-    connectorId: str(r.connector_id),
-  };
-}
-
-function toToken(r: Row): OAuthTokenRecord {
-  return {
-    id: r.id as string,
-    kind: r.kind as OAuthTokenRecord['kind'],
-    tokenHash: r.token_hash as string,
-    connectorId: r.connector_id as string,
-    userId: r.user_id as string,
-    clientId: r.client_id as string,
-    createdAt: r.created_at as number,
-    expiresAt: r.expires_at as number,
-    usedAt: num(r.used_at),
-    revokedAt: num(r.revoked_at),
-  };
-}
 
 export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
   const insertClient = db.prepare(
@@ -128,7 +82,7 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
   const redeem = db.transaction((p: RedeemCode): RedeemOutcome => {
     const row = requestById.get(p.requestId) as Row | undefined;
     if (!row) return 'not_approved';
-    const req = toRequest(row);
+    const req = toOAuthRequest(row);
     if (req.status !== 'approved' || req.userId === null || req.finishedAt === null) return 'not_approved';
     if (req.codeUsedAt !== null) return 'code_used';
     if (req.codeExpiresAt === null || req.codeExpiresAt <= p.at) return 'code_expired';
@@ -169,7 +123,7 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
     },
     async getClient(id) {
       const r = clientById.get(id) as Row | undefined;
-      return r ? toClient(r) : null;
+      return r ? toOAuthClient(r) : null;
     },
     async createRequest(r) {
       insertRequest.run(r);
@@ -177,16 +131,16 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
     },
     async getRequest(id) {
       const r = requestById.get(id) as Row | undefined;
-      return r ? toRequest(r) : null;
+      return r ? toOAuthRequest(r) : null;
     },
     async findRequestByCodeHash(hash) {
       const r = requestByCode.get(hash) as Row | undefined;
-      return r ? toRequest(r) : null;
+      return r ? toOAuthRequest(r) : null;
     },
     async decide(id, d) {
       const changed = decide.run({ id, status: d.status, userId: d.userId, agentId: d.agentId, at: d.at });
       if (changed.changes !== 1) return null;
-      return toRequest(requestById.get(id) as Row);
+      return toOAuthRequest(requestById.get(id) as Row);
     },
     async approveWithPairingCode(id, input) {
       try {
@@ -204,7 +158,7 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
     },
     async findToken(hash) {
       const r = tokenByHash.get(hash) as Row | undefined;
-      return r ? toToken(r) : null;
+      return r ? toOAuthToken(r) : null;
     },
     async rotateRefresh(usedId, next, at) {
       return rotate(usedId, next, at);
