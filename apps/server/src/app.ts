@@ -1,6 +1,12 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter } from '@screen-service/connect-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
+import {
+  createOAuthRouter,
+  createResourceMetadataRouter,
+  pathInsertedMetadataPath,
+  resourceMetadataHandler,
+} from '@screen-service/oauth';
 import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
@@ -56,6 +62,17 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     }),
   );
   app.use(API_PREFIX, createPersonRouter(svc, logger));
+  // OAuth 2.1 (doc1): the authorization server, its metadata under the tool server's URL, and the
+  // RFC 9728 path-inserted resource metadata. The host's bare root .well-known paths stay unanswered.
+  app.use(
+    '/functions/v1/svc-oauth',
+    createOAuthRouter({
+      oauth: svc.oauth,
+      onError: (err) => logger.error({ err }, 'oauth request failed'),
+    }),
+  );
+  app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth: svc.oauth }));
+  app.get(pathInsertedMetadataPath(svc.mcpUrl), resourceMetadataHandler({ oauth: svc.oauth }));
   app.use(
     '/functions/v1/svc-mcp',
     createMcpRouter({
@@ -78,6 +95,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
   app.use(
     express.static(webRoot, {
       maxAge: '5m',
+      // `{base}/connect` is the consent page (connect.html).
+      extensions: ['html'],
       setHeaders: (res, file) => {
         if (file.endsWith('sw.js')) res.setHeader('cache-control', 'no-cache');
       },

@@ -39,8 +39,14 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   const url = config.port === 0 ? config.baseUrl.replace(/:\d+$/, `:${port}`) : config.baseUrl;
   logger.info(
-    { url, port, database: path.join(config.dataDir, DATABASE_FILE) },
-    `Screen Service listening on ${url} (data in ${config.dataDir})`,
+    {
+      url,
+      port,
+      database: path.join(config.dataDir, DATABASE_FILE),
+      mcp_url: `${url}/functions/v1/svc-mcp`,
+      oauth_issuer: `${url}/functions/v1/svc-oauth`,
+    },
+    `Screen Service listening on ${url} (data in ${config.dataDir}); MCP clients connect to ${url}/functions/v1/svc-mcp`,
   );
 
   const close = (graceMs = 4000): Promise<void> => {

@@ -1,6 +1,7 @@
 // Builds the rules over one open database: the Store, the notifier and every operation the routes use.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import {
   type Accounts,
   type ConnectionAuth,
@@ -35,6 +36,8 @@ export interface Services {
   threads: PersonThreads;
   threadOps: ThreadOps;
   connectionAuth: ConnectionAuth;
+  /** OAuth 2.1 sign-in for MCP clients (issuer `{base}/functions/v1/svc-oauth`). */
+  oauth: OAuthServer;
   photos: PhotoStore;
   /** `{base}/functions/v1/svc-mcp`, what `svc connect` prints. */
   mcpUrl: string;
@@ -72,6 +75,20 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
   const photoLinks = photos.links;
   const pairing = createPairing({ store, now });
   const stopping = new AbortController();
+  const agents = createPersonAgents({ store, pairing, notifier, now });
+  const mcpUrl = `${config.baseUrl}/functions/v1/svc-mcp`;
+  const oauth = createOAuthServer({
+    store,
+    agents,
+    notifier,
+    now,
+    urls: {
+      baseUrl: config.baseUrl,
+      oauthUrl: `${config.baseUrl}/functions/v1/svc-oauth`,
+      mcpUrl,
+      connectPageUrl: `${config.baseUrl}/connect`,
+    },
+  });
   return {
     config,
     store,
@@ -84,12 +101,18 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
       now,
     }),
     pairing,
-    agents: createPersonAgents({ store, pairing, notifier, now }),
+    agents,
     threads: createPersonThreads({ store, notifier, now, photoLinks }),
     threadOps: createThreadOps({ store, notifier, now, photoLinks, shutdown: stopping.signal }),
-    connectionAuth: createConnectionAuth({ store, expectKind: 'mcp', now }),
+    connectionAuth: createConnectionAuth({
+      store,
+      expectKind: 'mcp',
+      now,
+      resolveAccessToken: oauth.resolveAccessToken,
+    }),
+    oauth,
     photos,
-    mcpUrl: `${config.baseUrl}/functions/v1/svc-mcp`,
+    mcpUrl,
     stopping,
   };
 }

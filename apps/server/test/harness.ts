@@ -1,5 +1,7 @@
 // Test harness: the real server on 127.0.0.1 over a temp data dir, and a small JSON client for it.
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -16,7 +18,22 @@ export interface TestServer {
 
 export async function startTestServer(): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-http-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir }, '/');
+  // A real port up front, so the base URL (OAuth issuer, resource, links) names the address tests call.
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  const config = loadConfig(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_BASE_URL: `http://127.0.0.1:${port}`,
+    },
+    '/',
+  );
   const running = await startServer(config, pino({ level: 'silent' }));
   return {
     running,
@@ -79,3 +96,69 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+export const OAUTH = '/functions/v1/svc-oauth';
+
+/**
+ * The browser's part of an OAuth sign-in, done over HTTP: follow `/authorize` to the consent page, let the
+ * person decide through the person's API, and follow `/finish` back. Returns where the client was sent.
+ */
+export async function approveInBrowser(
+  base: string,
+  authorizeUrl: string,
+  personToken: string,
+  decision: Record<string, unknown> = { decision: 'allow' },
+): Promise<{ location: string; requestId: string }> {
+  const start = await fetch(authorizeUrl, { redirect: 'manual' });
+  const consent = start.headers.get('location');
+  if (start.status !== 302 || !consent) throw new Error(`authorize: ${start.status} ${await start.text()}`);
+  const requestId = new URL(consent).searchParams.get('request')!;
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const decided = await client(base)('POST', `/oauth/requests/${requestId}/decision`, {
+    token: personToken,
+    body: decision,
+  });
+  if (decided.status !== 200) throw new Error(`decision: ${decided.status} ${JSON.stringify(decided.body)}`);
+  const back = await fetch(`${base}${OAUTH}/requests/${requestId}/finish`, {
+    redirect: 'manual',
+    headers: { cookie },
+  });
+  return { location: back.headers.get('location') ?? '', requestId };
+}
+
+/** A full public-client sign-in for a person: a registered client and its first tokens. */
+export async function oauthSignIn(base: string, personToken: string, clientName = 'OAuth app') {
+  const redirect = 'http://127.0.0.1:7777/cb';
+  const call = client(base);
+  const reg = await call('POST', `${OAUTH}/register`, {
+    body: { client_name: clientName, redirect_uris: [redirect], token_endpoint_auth_method: 'none' },
+  });
+  const verifier = randomBytes(32).toString('base64url');
+  const url = new URL(`${base}${OAUTH}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: reg.body.client_id,
+    redirect_uri: redirect,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${base}/functions/v1/svc-mcp`,
+    scope: 'svc',
+    state: 'x',
+  }).toString();
+  const { location, requestId } = await approveInBrowser(base, url.href, personToken);
+  const code = new URL(location).searchParams.get('code');
+  const res = await fetch(`${base}${OAUTH}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: code ?? '',
+      code_verifier: verifier,
+      redirect_uri: redirect,
+      client_id: reg.body.client_id,
+    }),
+  });
+  const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+  if (!tokens.access_token) throw new Error(`token: ${JSON.stringify(tokens)}`);
+  return { clientId: reg.body.client_id as string, requestId, ...tokens };
+}

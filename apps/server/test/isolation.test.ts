@@ -2,7 +2,7 @@
 import { CORE_TABLES } from '@screen-service/service-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/api/routes.js';
-import { API, client, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
+import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -19,6 +19,9 @@ interface Person {
   photoUrl: string;
   connectorId: string;
   connectorToken: string;
+  /** An OAuth sign-in the person approved (a second connection, via oauth). */
+  oauthRequestId: string;
+  oauthAccess: string;
 }
 
 async function person(email: string, password: string): Promise<Person> {
@@ -42,6 +45,7 @@ async function person(email: string, password: string): Promise<Person> {
     body: { text: `hello from ${email}` },
   });
   const photo = (await call('POST', `/agents/${created.agent.id}/photos`, { token, raw: PNG })).body;
+  const signedIn = await oauthSignIn(t.base, token, `${email} app`);
   return {
     id: s.user.id,
     token,
@@ -54,6 +58,8 @@ async function person(email: string, password: string): Promise<Person> {
     photoUrl: photo.url,
     connectorId: paired.body.connector.id,
     connectorToken: paired.body.connector_token,
+    oauthRequestId: signedIn.requestId,
+    oauthAccess: signedIn.access_token,
   };
 }
 
@@ -181,6 +187,32 @@ const cases: Record<string, Case> = {
   },
   'delete /connections/:connectorId': async () =>
     notFound(await call('DELETE', `/connections/${b.connectorId}`, { token: a.token })),
+  'get /oauth/requests/:requestId': async () =>
+    notFound(await call('GET', `/oauth/requests/${b.oauthRequestId}`, { token: a.token })),
+  'post /oauth/requests/:requestId/decision': async () => {
+    notFound(
+      await call('POST', `/oauth/requests/${b.oauthRequestId}/decision`, {
+        token: a.token,
+        body: { decision: 'allow', agent_id: a.agentId },
+      }),
+    );
+    // B's agent cannot be what A's own sign-in talks as.
+    const { oauth } = t.running.services;
+    const started = await oauth.authorize({
+      response_type: 'code',
+      client_id: (await t.running.services.store.oauth.getRequest(a.oauthRequestId))!.clientId,
+      redirect_uri: 'http://127.0.0.1:7777/cb',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: t.running.services.mcpUrl,
+    });
+    notFound(
+      await call('POST', `/oauth/requests/${started.requestId}/decision`, {
+        token: a.token,
+        body: { decision: 'allow', agent_id: b.agentId },
+      }),
+    );
+  },
   'get /stream': async () => {
     const controller = new AbortController();
     const res = await fetch(`${t.base}${API}/stream`, {
@@ -220,11 +252,16 @@ describe('isolation between people (every route)', () => {
 
   it('refuses every user route without a token, or with a connector token in place of an app token', async () => {
     for (const r of routes.filter((x) => x.auth === 'user')) {
-      const p = r.path.replace(':agentId', a.agentId).replace(':connectorId', a.connectorId);
+      const p = r.path
+        .replace(':agentId', a.agentId)
+        .replace(':connectorId', a.connectorId)
+        .replace(':requestId', a.oauthRequestId);
       const res = await call(r.method.toUpperCase(), p, {});
       expect(res.status, `${r.method} ${r.path}`).toBe(401);
       const withHostToken = await call(r.method.toUpperCase(), p, { token: a.connectorToken });
       expect(withHostToken.status, `${r.method} ${r.path} with svc_ct_`).toBe(401);
+      const withOAuthToken = await call(r.method.toUpperCase(), p, { token: a.oauthAccess });
+      expect(withOAuthToken.status, `${r.method} ${r.path} with svc_at_`).toBe(401);
     }
   });
 });

@@ -11,14 +11,7 @@ export {
   PARSE_ERROR,
   parseJsonRpcBody,
 } from './json-rpc-body.js';
-export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
-export {
-  createRateLimiter,
-  MCP_RATE_DEFAULTS,
-  type RateDecision,
-  type RateLimiter,
-  type RateLimitOptions,
-} from './rate-limiter.js';
+export { createMcpRouter, MCP_RATE_DEFAULTS, type McpRouterOptions } from './mcp-router.js';
 export {
   createSvcMcpServer,
   GUIDE_RESOURCE_URI,

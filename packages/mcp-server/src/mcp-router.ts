@@ -1,20 +1,23 @@
 // The HTTP face of the tool server: stateless streamable HTTP (POST in, application/json out) as an Express router.
 import type { IncomingMessage } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionAuth, ThreadOps } from '@screen-service/service-core';
+import {
+  type ConnectionAuth,
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  type ThreadOps,
+} from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { McpHttpError } from './errors.js';
 import { createHostCheck } from './host-check.js';
 import { INVALID_REQUEST, parseJsonRpcBody } from './json-rpc-body.js';
-import {
-  createRateLimiter,
-  MCP_RATE_DEFAULTS,
-  type RateLimiter,
-  type RateLimitOptions,
-} from './rate-limiter.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
+
+/** Doc1's limits for bucket `mcp`: a token bucket per connection. */
+export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
 
 export interface McpRouterOptions {
   ops: ThreadOps;

@@ -57,6 +57,10 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
 
   async function checkConnector(c: ConnectorRecord | null, via: ConnectionPrincipal['via']) {
     if (!c) throw unauthorized();
+    // A removed OAuth connection answers like an unknown token (401), so the client signs in again.
+    if (c.revokedAt !== null && via === 'oauth') {
+      throw new ServiceError('UNAUTHORIZED', 'This sign-in was removed in the app; sign in again.');
+    }
     if (c.revokedAt !== null) {
       throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app; pair again.');
     }

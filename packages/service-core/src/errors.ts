@@ -22,7 +22,10 @@ export type ServiceErrorCode =
   | 'INVALID_CREDENTIALS'
   | 'INVALID_REFRESH_TOKEN'
   | 'HANDLE_TAKEN'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'OAUTH_REQUEST_NOT_FOUND'
+  | 'OAUTH_REQUEST_DECIDED'
+  | 'OAUTH_REQUEST_EXPIRED';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

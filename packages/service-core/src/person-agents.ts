@@ -6,7 +6,7 @@ import { ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
 import { ownAgent } from './own-agent.js';
 import type { MintedCode, Pairing } from './pairing.js';
-import type { AgentRecord, ConnectorKind, ConnectorRecord } from './records.js';
+import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
 import * as check from './validate.js';
 
@@ -46,6 +46,8 @@ export interface ConnectionView {
   id: string;
   name: string;
   kind: ConnectorKind;
+  /** `pairing` (a connection token) or `oauth` (a sign-in approval). */
+  via: ConnectorVia;
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;
@@ -201,6 +203,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         id: c.id,
         name: c.name,
         kind: c.kind,
+        via: c.via ?? 'pairing',
         created_at: new Date(c.createdAt).toISOString(),
         last_seen_at: c.lastSeenAt === null ? null : new Date(c.lastSeenAt).toISOString(),
         revoked_at: c.revokedAt === null ? null : new Date(c.revokedAt).toISOString(),

@@ -29,12 +29,21 @@ export interface SessionRecord {
   revokedAt: number | null;
 }
 
+/** How a connection proves itself: a connector token from pairing, or OAuth tokens from an approval. */
+export type ConnectorVia = 'pairing' | 'oauth';
+
 export interface ConnectorRecord {
   id: string;
   userId: string;
   name: string;
   kind: ConnectorKind;
+  /**
+   * SHA-256 of the connector token. An OAuth connection has no connector token: its hash is of a random
+   * secret that was never handed out, so no bearer can match it.
+   */
   tokenHash: string;
+  /** Absent means `pairing` (records written before OAuth existed). */
+  via?: ConnectorVia;
   createdAt: number;
   lastSeenAt: number | null;
   revokedAt: number | null;
@@ -140,4 +149,67 @@ export interface PushIntentRecord {
   messageId: string;
   createdAt: number;
   sentAt: number | null;
+}
+
+/** How a registered OAuth client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
+export type OAuthClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
+
+/** A dynamically registered OAuth client (RFC 7591). Registration is anonymous: no user owns a client. */
+export interface OAuthClientRecord {
+  id: string;
+  /** SHA-256 of the client secret; null for public clients. */
+  secretHash: string | null;
+  authMethod: OAuthClientAuthMethod;
+  name: string;
+  redirectUris: string[];
+  /** The other registered metadata, echoed back (client_uri, logo_uri, software_id, ...). */
+  metadata: Record<string, unknown>;
+  createdAt: number;
+}
+
+export type OAuthRequestStatus = 'pending' | 'approved' | 'denied';
+
+/**
+ * One authorization request from `/authorize` to the token exchange: pending until the person decides,
+ * then finished once the browser is sent back (with a code when approved), then redeemed once.
+ */
+export interface OAuthRequestRecord {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  state: string | null;
+  codeChallenge: string;
+  scope: string;
+  resource: string;
+  /** SHA-256 of the secret in the cookie of the browser that started the flow. */
+  browserHash: string;
+  createdAt: number;
+  expiresAt: number;
+  status: OAuthRequestStatus;
+  userId: string | null;
+  agentId: string | null;
+  decidedAt: number | null;
+  finishedAt: number | null;
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  codeUsedAt: number | null;
+  /** The connection the code was redeemed into. */
+  connectorId: string | null;
+}
+
+export type OAuthTokenKind = 'access' | 'refresh';
+
+/** An OAuth access (`svc_at_`) or refresh (`svc_rt_`) token of one connection; hash only. */
+export interface OAuthTokenRecord {
+  id: string;
+  kind: OAuthTokenKind;
+  tokenHash: string;
+  connectorId: string;
+  userId: string;
+  clientId: string;
+  createdAt: number;
+  expiresAt: number;
+  /** Refresh tokens: when it was traded (single use). */
+  usedAt: number | null;
+  revokedAt: number | null;
 }

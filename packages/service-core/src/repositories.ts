@@ -5,6 +5,9 @@ import type {
   ConnectorKind,
   ConnectorRecord,
   MessageRecord,
+  OAuthClientRecord,
+  OAuthRequestRecord,
+  OAuthTokenRecord,
   PairingCodeRecord,
   PhotoRecord,
   PushIntentRecord,
@@ -193,6 +196,69 @@ export interface PhotoRepository {
   attach(photoIds: string[], messageId: string): Promise<void>;
 }
 
+export interface OAuthDecision {
+  status: 'approved' | 'denied';
+  /** Who decided (null when the consent page itself cancelled). */
+  userId: string | null;
+  /** The agent the connection will talk as (approvals only). */
+  agentId: string | null;
+  at: number;
+}
+
+export interface RedeemCode {
+  requestId: string;
+  at: number;
+  /** The connection to create (kind `mcp`, via `oauth`) for the request's user. */
+  connector: ConnectorRecord;
+  /** The bound agent's remote_ref on the new connection. */
+  remoteRef: string;
+  /** The first access and refresh tokens, for `connector`. */
+  tokens: OAuthTokenRecord[];
+}
+
+/** Why a code could not be redeemed; `ok` when the connection and tokens were written. */
+export type RedeemOutcome = 'ok' | 'code_used' | 'code_expired' | 'not_approved' | 'agent_gone';
+
+export interface OAuthRepository {
+  createClient(client: OAuthClientRecord): Promise<OAuthClientRecord>;
+  getClient(id: string): Promise<OAuthClientRecord | null>;
+  createRequest(request: OAuthRequestRecord): Promise<OAuthRequestRecord>;
+  getRequest(id: string): Promise<OAuthRequestRecord | null>;
+  /** The request whose authorization code has this hash (used or not). */
+  findRequestByCodeHash(hash: string): Promise<OAuthRequestRecord | null>;
+  /** Decides a request that is still pending and unexpired; null when it was not. */
+  decide(id: string, decision: OAuthDecision): Promise<OAuthRequestRecord | null>;
+  /**
+   * In one transaction: claims a 6-digit pairing code (unused, unexpired) and approves the pending request
+   * as that code's agent. `code_taken` when the code went meanwhile, `not_pending` when the request did.
+   */
+  approveWithPairingCode(
+    id: string,
+    input: { codeId: string; userId: string; agentId: string; at: number },
+  ): Promise<'ok' | 'code_taken' | 'not_pending'>;
+  /**
+   * Marks a decided request finished (the browser goes back to the client) and, for an approval, stores
+   * the authorization code's hash and expiry. False when it was not decided or already finished.
+   */
+  finish(
+    id: string,
+    input: { at: number; codeHash: string | null; codeExpiresAt: number | null },
+  ): Promise<boolean>;
+  /**
+   * In one transaction: marks the code used, creates the connection, binds the agent to it and stores the
+   * first tokens. Anything but `ok` writes nothing (a missing agent still uses the code up).
+   */
+  redeemCode(input: RedeemCode): Promise<RedeemOutcome>;
+  findToken(hash: string): Promise<OAuthTokenRecord | null>;
+  /** Marks a refresh token used and stores its successors, only if it was unused, unrevoked and unexpired. */
+  rotateRefresh(usedId: string, next: OAuthTokenRecord[], at: number): Promise<boolean>;
+  revokeToken(id: string, at: number): Promise<void>;
+  /** Ends a whole connection: the connector is revoked and every token of it with it. */
+  revokeConnection(connectorId: string, at: number): Promise<void>;
+  /** Deletes requests that expired and tokens that lapsed before `before`. */
+  prune(before: number): Promise<void>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -202,4 +268,5 @@ export interface Store {
   pairing: PairingRepository;
   threads: ThreadRepository;
   photos: PhotoRepository;
+  oauth: OAuthRepository;
 }

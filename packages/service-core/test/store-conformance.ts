@@ -191,6 +191,217 @@ export function describeStoreConformance(name: string, open: () => StoreFixture)
       expect(await store.threads.countUnhandled(key)).toBe(0);
     });
 
+    const client = () =>
+      store.oauth.createClient({
+        id: newId('cl_'),
+        secretHash: null,
+        authMethod: 'none',
+        name: 'Test client',
+        redirectUris: ['http://127.0.0.1/cb'],
+        metadata: { client_uri: 'https://example.com' },
+        createdAt: 1,
+      });
+    const request = async (clientId: string, expiresAt = Date.now() + 600_000) =>
+      store.oauth.createRequest({
+        id: newId('ar_'),
+        clientId,
+        redirectUri: 'http://127.0.0.1/cb',
+        state: 's',
+        codeChallenge: 'c'.repeat(43),
+        scope: 'svc',
+        resource: 'http://h/mcp',
+        browserHash: hashSecret('browser'),
+        createdAt: 1,
+        expiresAt,
+        status: 'pending',
+        userId: null,
+        agentId: null,
+        decidedAt: null,
+        finishedAt: null,
+        codeHash: null,
+        codeExpiresAt: null,
+        codeUsedAt: null,
+        connectorId: null,
+      });
+    const token = (kind: 'access' | 'refresh', connectorId: string, userId: string, clientId: string) => ({
+      id: newId('tok_'),
+      kind,
+      tokenHash: hashSecret(newId()),
+      connectorId,
+      userId,
+      clientId,
+      createdAt: 1,
+      expiresAt: Date.now() + 3_600_000,
+      usedAt: null,
+      revokedAt: null,
+    });
+    const oauthConnector = (userId: string) => ({
+      id: newId('con_'),
+      userId,
+      name: 'Test client',
+      kind: 'mcp' as const,
+      tokenHash: hashSecret(newId()),
+      createdAt: 1,
+      lastSeenAt: null,
+      revokedAt: null,
+      suspendedAt: null,
+      via: 'oauth' as const,
+    });
+    /** A request approved for `agentId` and finished with code `secret` valid for a minute. */
+    const approved = async (clientId: string, userId: string, agentId: string, secret: string) => {
+      const r = await request(clientId);
+      const at = Date.now();
+      expect(await store.oauth.decide(r.id, { status: 'approved', userId, agentId, at })).toMatchObject({
+        status: 'approved',
+        userId,
+        agentId,
+      });
+      expect(
+        await store.oauth.finish(r.id, { at, codeHash: hashSecret(secret), codeExpiresAt: at + 60_000 }),
+      ).toBe(true);
+      return r;
+    };
+
+    it('oauth: a request is decided once, only while pending and unexpired, and finished once', async () => {
+      const c = await client();
+      expect((await store.oauth.getClient(c.id))?.metadata).toEqual({ client_uri: 'https://example.com' });
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const r = await request(c.id);
+      expect(await store.oauth.finish(r.id, { at: 2, codeHash: null, codeExpiresAt: null })).toBe(false);
+      const at = Date.now();
+      const decided = await store.oauth.decide(r.id, { status: 'approved', userId: u.id, agentId: a.id, at });
+      expect(decided?.decidedAt).toBe(at);
+      expect(
+        await store.oauth.decide(r.id, { status: 'denied', userId: null, agentId: null, at }),
+      ).toBeNull();
+      expect(await store.oauth.finish(r.id, { at, codeHash: hashSecret('k'), codeExpiresAt: at + 1 })).toBe(
+        true,
+      );
+      expect(await store.oauth.finish(r.id, { at, codeHash: hashSecret('k2'), codeExpiresAt: at + 1 })).toBe(
+        false,
+      );
+      expect((await store.oauth.findRequestByCodeHash(hashSecret('k')))?.id).toBe(r.id);
+      const old = await request(c.id, 5);
+      expect(
+        await store.oauth.decide(old.id, { status: 'denied', userId: null, agentId: null, at }),
+      ).toBeNull();
+    });
+
+    it('oauth: redeeming a code creates the connection, binds the agent and stores tokens, once', async () => {
+      const c = await client();
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const r = await approved(c.id, u.id, a.id, 'code-1');
+      const con = oauthConnector(u.id);
+      const tokens = [token('access', con.id, u.id, c.id), token('refresh', con.id, u.id, c.id)];
+      const at = Date.now();
+      const redeem = (connector = con) =>
+        store.oauth.redeemCode({ requestId: r.id, at, connector, remoteRef: 'oauth', tokens });
+      expect(await redeem()).toBe('ok');
+      expect(await store.connectors.get(con.id)).toMatchObject({ via: 'oauth', kind: 'mcp' });
+      expect((await store.agents.listByConnector(con.id)).map((x) => x.id)).toEqual([a.id]);
+      expect(await store.oauth.findToken(tokens[0]!.tokenHash)).toMatchObject({
+        kind: 'access',
+        usedAt: null,
+      });
+      expect(await redeem(oauthConnector(u.id))).toBe('code_used');
+      expect((await store.oauth.getRequest(r.id))?.connectorId).toBe(con.id);
+    });
+
+    it('oauth: an expired code, a request never approved and a deleted agent write nothing', async () => {
+      const c = await client();
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const r = await approved(c.id, u.id, a.id, 'code-2');
+      const con = oauthConnector(u.id);
+      const input = (requestId: string, at: number) => ({
+        requestId,
+        at,
+        connector: con,
+        remoteRef: 'oauth',
+        tokens: [token('access', con.id, u.id, c.id)],
+      });
+      expect(await store.oauth.redeemCode(input(r.id, Date.now() + 120_000))).toBe('code_expired');
+      const pending = await request(c.id);
+      expect(await store.oauth.redeemCode(input(pending.id, Date.now()))).toBe('not_approved');
+      await store.agents.delete(a.id);
+      expect(await store.oauth.redeemCode(input(r.id, Date.now()))).toBe('agent_gone');
+      expect(await store.connectors.get(con.id)).toBeNull();
+      expect((await store.oauth.getRequest(r.id))?.codeUsedAt).not.toBeNull();
+    });
+
+    it('oauth: a refresh token rotates once; revoking the connection ends the connector and its tokens', async () => {
+      const c = await client();
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const r = await approved(c.id, u.id, a.id, 'code-3');
+      const con = oauthConnector(u.id);
+      const first = token('refresh', con.id, u.id, c.id);
+      const at = Date.now();
+      await store.oauth.redeemCode({
+        requestId: r.id,
+        at,
+        connector: con,
+        remoteRef: 'oauth',
+        tokens: [first],
+      });
+      const next = [token('access', con.id, u.id, c.id), token('refresh', con.id, u.id, c.id)];
+      expect(await store.oauth.rotateRefresh(first.id, next, at)).toBe(true);
+      expect(await store.oauth.rotateRefresh(first.id, [token('refresh', con.id, u.id, c.id)], at)).toBe(
+        false,
+      );
+      expect((await store.oauth.findToken(first.tokenHash))?.usedAt).toBe(at);
+      await store.oauth.revokeToken(next[0]!.id, at + 1);
+      expect((await store.oauth.findToken(next[0]!.tokenHash))?.revokedAt).toBe(at + 1);
+      await store.oauth.revokeConnection(con.id, at + 2);
+      expect((await store.connectors.get(con.id))?.revokedAt).toBe(at + 2);
+      expect((await store.oauth.findToken(next[1]!.tokenHash))?.revokedAt).toBe(at + 2);
+      expect(await store.oauth.rotateRefresh(next[1]!.id, [], at + 3)).toBe(false);
+      await store.users.delete(u.id);
+      expect(await store.oauth.findToken(next[1]!.tokenHash)).toBeNull();
+      expect(await store.oauth.getRequest(r.id)).toBeNull();
+    });
+
+    it('oauth: approving with a pairing code claims the code and the request together', async () => {
+      const c = await client();
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const codeRow = {
+        id: newId('pc_'),
+        userId: u.id,
+        agentId: a.id,
+        codeHash: hashSecret('654321'),
+        createdAt: 1,
+        expiresAt: Date.now() + 60_000,
+        usedAt: null,
+        connectorId: null,
+      };
+      await store.pairing.mint(codeRow);
+      const r = await request(c.id);
+      const input = { codeId: codeRow.id, userId: u.id, agentId: a.id, at: Date.now() };
+      expect(await store.oauth.approveWithPairingCode(r.id, input)).toBe('ok');
+      expect(await store.oauth.getRequest(r.id)).toMatchObject({ status: 'approved', agentId: a.id });
+      expect(await store.pairing.findUnused(codeRow.codeHash)).toBeNull();
+      expect(await store.oauth.approveWithPairingCode((await request(c.id)).id, input)).toBe('code_taken');
+      // A request no longer pending rolls the code claim back.
+      await store.pairing.mint({ ...codeRow, id: newId('pc_'), codeHash: hashSecret('111222') });
+      const fresh = await store.pairing.findUnused(hashSecret('111222'));
+      expect(await store.oauth.approveWithPairingCode(r.id, { ...input, codeId: fresh!.id })).toBe(
+        'not_pending',
+      );
+      expect(await store.pairing.findUnused(hashSecret('111222'))).not.toBeNull();
+    });
+
+    it('oauth: prune drops lapsed requests and tokens', async () => {
+      const c = await client();
+      const old = await request(c.id, 10);
+      const live = await request(c.id);
+      await store.oauth.prune(1000);
+      expect(await store.oauth.getRequest(old.id)).toBeNull();
+      expect(await store.oauth.getRequest(live.id)).not.toBeNull();
+    });
+
     it('threads: unread counts agent rows after the read mark; pages go newest first', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');

@@ -276,6 +276,28 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'get',
+    path: '/oauth/requests/:requestId',
+    summary: 'An app asking to sign in: its name, where it returns to, and the state of the request',
+    auth: 'user',
+    response: s.oauthRequestView,
+    handler: ({ services, user, params }) => services.oauth.personView(user.userId, params.requestId!),
+  },
+  {
+    method: 'post',
+    path: '/oauth/requests/:requestId/decision',
+    summary: 'Allow (as a new or an existing agent) or deny an app asking to sign in',
+    auth: 'user',
+    body: s.oauthDecisionBody,
+    response: s.oauthRequestView,
+    handler: ({ services, user, params, body }) =>
+      services.oauth.decide(
+        user.userId,
+        params.requestId!,
+        body as { decision: 'allow' | 'deny'; agent_id?: string; agent_name?: string },
+      ),
+  },
+  {
+    method: 'get',
     path: '/stream',
     summary:
       "Server-sent events for the person's threads (message, agents, read); token also as ?access_token=",

@@ -129,6 +129,9 @@ export const connectionView = z
     id,
     name: z.string(),
     kind: z.string(),
+    via: z
+      .enum(['pairing', 'oauth'])
+      .meta({ description: 'paired with a code, or approved through sign-in' }),
     created_at: iso,
     last_seen_at: iso.nullable(),
     revoked_at: iso.nullable(),
@@ -138,6 +141,33 @@ export const connectionView = z
 export const connectionList = z
   .object({ connections: z.array(connectionView) })
   .meta({ id: 'ConnectionList' });
+
+export const oauthRequestView = z
+  .object({
+    id,
+    status: z.enum(['pending', 'approved', 'denied', 'expired', 'finished']),
+    client: z.object({ name: z.string(), uri: z.string().nullable(), logo_uri: z.string().nullable() }),
+    redirect: z.object({ uri: z.string(), host: z.string() }),
+    expires_at: iso,
+    agent: z.object({ id, name: z.string() }).nullable(),
+  })
+  .meta({ id: 'OAuthRequest', description: 'An app asking to sign in (from the consent page link)' });
+export const oauthDecisionBody = z
+  .object({
+    decision: z.enum(['allow', 'deny']),
+    agent_id: id
+      .optional()
+      .meta({ description: 'allow as this existing agent (it moves to this connection)' }),
+    agent_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .optional()
+      .meta({ description: "name of the new agent; default the app's name" }),
+  })
+  .strict()
+  .meta({ id: 'OAuthDecision' });
 
 export const errorBody = z
   .object({

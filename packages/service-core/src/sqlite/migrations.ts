@@ -155,6 +155,65 @@ CREATE TABLE push_intents (
 CREATE INDEX push_intents_pending ON push_intents(created_at) WHERE sent_at IS NULL;
 `;
 
+// OAuth 2.1 sign-in (doc1): registered clients, authorization requests (consent, code) and tokens.
+// Each approval is a connector (via 'oauth'); its tokens cascade from it, so removing or deleting the
+// connection ends them. Only hashes of the client secret, browser secret, code and tokens are stored.
+const SCHEMA_V4_OAUTH = `
+ALTER TABLE connectors ADD COLUMN via TEXT NOT NULL DEFAULT 'pairing' CHECK (via IN ('pairing', 'oauth'));
+
+CREATE TABLE oauth_clients (
+  id TEXT PRIMARY KEY,
+  secret_hash TEXT,
+  auth_method TEXT NOT NULL CHECK (auth_method IN ('none', 'client_secret_post', 'client_secret_basic')),
+  name TEXT NOT NULL,
+  redirect_uris TEXT NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  created_at INTEGER NOT NULL,
+  CHECK ((auth_method = 'none') = (secret_hash IS NULL))
+) STRICT;
+
+CREATE TABLE oauth_requests (
+  id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
+  redirect_uri TEXT NOT NULL,
+  state TEXT,
+  code_challenge TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  browser_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'denied')),
+  user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+  agent_id TEXT REFERENCES agents(id) ON DELETE SET NULL,
+  decided_at INTEGER,
+  finished_at INTEGER,
+  code_hash TEXT UNIQUE,
+  code_expires_at INTEGER,
+  code_used_at INTEGER,
+  connector_id TEXT REFERENCES connectors(id) ON DELETE CASCADE
+) STRICT;
+CREATE INDEX oauth_requests_expiry ON oauth_requests(expires_at);
+CREATE INDEX oauth_requests_user ON oauth_requests(user_id);
+CREATE INDEX oauth_requests_connector ON oauth_requests(connector_id);
+
+CREATE TABLE oauth_tokens (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+  token_hash TEXT NOT NULL UNIQUE,
+  connector_id TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  client_id TEXT NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER,
+  revoked_at INTEGER
+) STRICT;
+CREATE INDEX oauth_tokens_connector ON oauth_tokens(connector_id);
+CREATE INDEX oauth_tokens_user ON oauth_tokens(user_id);
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
+`;
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -172,6 +231,7 @@ export const coreMigrations: readonly CoreMigration[] = [
     // temporary B-tree on each call (measured: 16.6 us vs 1.5 us per call, 22% of svc_threads CPU).
     sql: 'CREATE INDEX agents_connector_order ON agents(connector_id, is_default DESC, sort, created_at, id);',
   },
+  { version: 4, name: 'oauth', sql: SCHEMA_V4_OAUTH },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -187,4 +247,6 @@ export const CORE_TABLES = [
   'photos',
   'thread_state',
   'push_intents',
+  'oauth_requests',
+  'oauth_tokens',
 ] as const;

@@ -4,6 +4,9 @@ import type {
   AgentRecord,
   ConnectorRecord,
   MessageRecord,
+  OAuthClientRecord,
+  OAuthRequestRecord,
+  OAuthTokenRecord,
   PairingCodeRecord,
   PhotoRecord,
   ScreenRecord,
@@ -52,6 +55,7 @@ export function toConnector(r: Row): ConnectorRecord {
     lastSeenAt: num(r.last_seen_at),
     revokedAt: num(r.revoked_at),
     suspendedAt: num(r.suspended_at),
+    via: (r.via as ConnectorRecord['via']) ?? 'pairing',
   };
 }
 
@@ -147,5 +151,63 @@ export function isUniqueViolation(err: unknown, columns?: string): boolean {
 
 /** The connector INSERT, shared by the connector repository and pairing's one-transaction claim. */
 export const INSERT_CONNECTOR_SQL = `INSERT INTO connectors
-  (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at)
-  VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt)`;
+  (id, user_id, name, kind, token_hash, created_at, last_seen_at, revoked_at, suspended_at, via)
+  VALUES (@id, @userId, @name, @kind, @tokenHash, @createdAt, @lastSeenAt, @revokedAt, @suspendedAt, @via)`;
+
+/** The named parameters of INSERT_CONNECTOR_SQL (`via` defaults to pairing). */
+export function connectorParams(c: ConnectorRecord): ConnectorRecord & { via: string } {
+  return { ...c, via: c.via ?? 'pairing' };
+}
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export function toOAuthClient(r: Row): OAuthClientRecord {
+  return {
+    id: r.id as string,
+    secretHash: str(r.secret_hash),
+    authMethod: r.auth_method as OAuthClientRecord['authMethod'],
+    name: r.name as string,
+    redirectUris: JSON.parse(r.redirect_uris as string) as string[],
+    metadata: JSON.parse(r.metadata as string) as Record<string, unknown>,
+    createdAt: r.created_at as number,
+  };
+}
+
+export function toOAuthRequest(r: Row): OAuthRequestRecord {
+  return {
+    id: r.id as string,
+    clientId: r.client_id as string,
+    redirectUri: r.redirect_uri as string,
+    state: str(r.state),
+    codeChallenge: r.code_challenge as string,
+    scope: r.scope as string,
+    resource: r.resource as string,
+    browserHash: r.browser_hash as string,
+    createdAt: r.created_at as number,
+    expiresAt: r.expires_at as number,
+    status: r.status as OAuthRequestRecord['status'],
+    userId: str(r.user_id),
+    agentId: str(r.agent_id),
+    decidedAt: num(r.decided_at),
+    finishedAt: num(r.finished_at),
+    codeHash: str(r.code_hash),
+    codeExpiresAt: num(r.code_expires_at),
+    codeUsedAt: num(r.code_used_at),
+    connectorId: str(r.connector_id),
+  };
+}
+
+export function toOAuthToken(r: Row): OAuthTokenRecord {
+  return {
+    id: r.id as string,
+    kind: r.kind as OAuthTokenRecord['kind'],
+    tokenHash: r.token_hash as string,
+    connectorId: r.connector_id as string,
+    userId: r.user_id as string,
+    clientId: r.client_id as string,
+    createdAt: r.created_at as number,
+    expiresAt: r.expires_at as number,
+    usedAt: num(r.used_at),
+    revokedAt: num(r.revoked_at),
+  };
+}

@@ -1,7 +1,7 @@
 // SQLite connectors (one per host machine or tool connection).
 import type { ConnectorRecord } from '../records.js';
 import type { ConnectorRepository } from '../repositories.js';
-import { INSERT_CONNECTOR_SQL, type SqliteDb, toConnector } from './rows.js';
+import { connectorParams, INSERT_CONNECTOR_SQL, type SqliteDb, toConnector } from './rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
   const revoke = db.prepare('UPDATE connectors SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   return {
     async create(c: ConnectorRecord) {
-      insert.run(c);
+      insert.run(connectorParams(c));
       return c;
     },
     async get(id) {

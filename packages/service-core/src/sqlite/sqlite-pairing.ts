@@ -2,7 +2,13 @@
 import { ServiceError } from '../errors.js';
 import type { PairingCodeRecord } from '../records.js';
 import type { CompletePairing, PairingRepository } from '../repositories.js';
-import { INSERT_CONNECTOR_SQL, isUniqueViolation, type SqliteDb, toPairingCode } from './rows.js';
+import {
+  connectorParams,
+  INSERT_CONNECTOR_SQL,
+  isUniqueViolation,
+  type SqliteDb,
+  toPairingCode,
+} from './rows.js';
 
 export function createSqlitePairing(db: SqliteDb): PairingRepository {
   const deleteUnused = db.prepare('DELETE FROM pairing_codes WHERE agent_id = ? AND used_at IS NULL');
@@ -41,7 +47,7 @@ export function createSqlitePairing(db: SqliteDb): PairingRepository {
         field: 'remote_ref',
       });
     }
-    if (p.newConnector) insertConnector.run(p.newConnector);
+    if (p.newConnector) insertConnector.run(connectorParams(p.newConnector));
     if (claim.run(p.at, p.connectorId, p.codeId, p.at).changes !== 1) {
       // Roll the connector insert back with the rest of the transaction.
       throw new CodeTaken();

@@ -3,6 +3,7 @@ import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
 import { createSqliteThreads } from './sqlite-threads.js';
@@ -27,5 +28,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     pairing: createSqlitePairing(db),
     threads: createSqliteThreads(db),
     photos: createSqlitePhotos(db),
+    oauth: createSqliteOAuth(db),
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, MCP_RATE_DEFAULTS } from './rate-limiter.js';
+import { createRateLimiter } from './rate-limiter.js';
+
+const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 };
 
 describe('createRateLimiter', () => {
   it('allows the burst, then refuses with Retry-After until the sustained rate refills', () => {

@@ -1,6 +1,5 @@
-// The `mcp` rate bucket: a token bucket per connection (burst, then a sustained rate per minute).
-/** Doc1's limits for bucket `mcp`. */
-export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
+// Rate buckets (doc1's `mcp`, the OAuth endpoints): a token bucket per key (burst, then a sustained rate
+// per minute).
 
 export interface RateLimitOptions {
   /** Calls allowed at once from a full bucket. */
@@ -23,11 +22,11 @@ interface Bucket {
 }
 
 /**
- * An in-memory token bucket per key. Full buckets are forgotten, so memory follows active connections.
+ * An in-memory token bucket per key. Full buckets are forgotten, so memory follows active keys.
  *
  * @example
  * ```ts
- * const limiter = createRateLimiter(MCP_RATE_DEFAULTS);
+ * const limiter = createRateLimiter({ burst: 60, perMinute: 30 });
  * const d = limiter.take(connectorId);
  * if (!d.ok) res.status(429).set('retry-after', String(d.retryAfterS));
  * ```

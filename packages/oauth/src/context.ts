@@ -1,0 +1,15 @@
+// What every OAuth rule works with: the store, the addresses, the clock and the wake-ups of waiting pages.
+import type { Notifier, PersonAgents, Store } from '@screen-service/service-core';
+import type { DecisionWaits } from './decision-waits.js';
+import type { OAuthUrls } from './metadata.js';
+
+export interface OAuthContext {
+  store: Store;
+  /** Creates the new agent an approval asks for (named after the client). */
+  agents: Pick<PersonAgents, 'create' | 'delete'>;
+  notifier: Notifier | undefined;
+  urls: OAuthUrls;
+  now: () => number;
+  newId: (prefix: string) => string;
+  waits: DecisionWaits;
+}

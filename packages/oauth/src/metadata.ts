@@ -1,0 +1,78 @@
+// The discovery documents: authorization-server metadata (RFC 8414, also served as OpenID discovery) and
+// protected-resource metadata (RFC 9728).
+import { SCOPE } from './limits.js';
+
+/** Where everything lives. `oauthUrl` is the issuer. */
+export interface OAuthUrls {
+  /** `{base_url}`: the person's app (and the approval link) live here. */
+  baseUrl: string;
+  /** `{base_url}/functions/v1/svc-oauth`: the issuer and the endpoints under it. */
+  oauthUrl: string;
+  /** `{base_url}/functions/v1/svc-mcp`: the one resource tokens are for. */
+  mcpUrl: string;
+  /** `{connect_page}`: the consent page (the request id goes in `?request=`). */
+  connectPageUrl: string;
+}
+
+const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
+
+/**
+ * RFC 8414 metadata. The same document answers `openid-configuration` (the MCP client's third discovery
+ * try), so it carries the fields an OpenID discovery parser requires; no `openid` scope is offered, so no
+ * ID token is ever issued and the key set is empty.
+ *
+ * @example
+ * ```ts
+ * authorizationServerMetadata(urls).token_endpoint; // 'https://svc.example/functions/v1/svc-oauth/token'
+ * ```
+ */
+export function authorizationServerMetadata(urls: OAuthUrls) {
+  const o = urls.oauthUrl;
+  return {
+    issuer: o,
+    authorization_endpoint: `${o}/authorize`,
+    token_endpoint: `${o}/token`,
+    registration_endpoint: `${o}/register`,
+    revocation_endpoint: `${o}/revoke`,
+    jwks_uri: `${o}/jwks`,
+    scopes_supported: [SCOPE],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    authorization_response_iss_parameter_supported: true,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    service_documentation: `${urls.baseUrl}/`,
+  };
+}
+
+/**
+ * RFC 9728 metadata of the tool server.
+ *
+ * @example
+ * ```ts
+ * protectedResourceMetadata(urls).authorization_servers; // [urls.oauthUrl]
+ * ```
+ */
+export function protectedResourceMetadata(urls: OAuthUrls) {
+  return {
+    resource: urls.mcpUrl,
+    authorization_servers: [urls.oauthUrl],
+    scopes_supported: [SCOPE],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Screen Service',
+    resource_documentation: `${urls.baseUrl}/`,
+  };
+}
+
+/**
+ * The RFC 9728 path-inserted location of a resource's metadata on its host:
+ * `https://h/p/mcp` → `/.well-known/oauth-protected-resource/p/mcp`.
+ */
+export function pathInsertedMetadataPath(resourceUrl: string): string {
+  const path = new URL(resourceUrl).pathname.replace(/\/+$/, '');
+  return `/.well-known/oauth-protected-resource${path}`;
+}

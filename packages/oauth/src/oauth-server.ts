@@ -1,0 +1,67 @@
+// The OAuth rules in one object: registration, authorize, the consent handshake, tokens and revocation.
+// Protocol refusals are OAuthErrors; the person's-API operations throw service-core ServiceErrors.
+import {
+  newId as defaultNewId,
+  type Notifier,
+  type PersonAgents,
+  type Store,
+} from '@screen-service/service-core';
+import { createAuthorize } from './authorize.js';
+import { createConsent } from './consent.js';
+import type { OAuthContext } from './context.js';
+import { createDecisionWaits } from './decision-waits.js';
+import { authorizationServerMetadata, type OAuthUrls, protectedResourceMetadata } from './metadata.js';
+import { createTokens } from './tokens.js';
+
+export interface OAuthServerOptions {
+  store: Store;
+  /** Makes the new agent an approval asks for (service-core's `createPersonAgents`). */
+  agents: Pick<PersonAgents, 'create' | 'delete'>;
+  urls: OAuthUrls;
+  /** Told when an approval or revocation changes a person's agents (their live app updates). */
+  notifier?: Notifier;
+  now?: () => number;
+  newId?: (prefix: string) => string;
+}
+
+/**
+ * @example
+ * ```ts
+ * const oauth = createOAuthServer({ store, agents, urls: { baseUrl, oauthUrl, mcpUrl, connectPageUrl } });
+ * const auth = createConnectionAuth({ store, expectKind: 'mcp', resolveAccessToken: oauth.resolveAccessToken });
+ * app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth }));
+ * ```
+ */
+export function createOAuthServer(options: OAuthServerOptions) {
+  const ctx: OAuthContext = {
+    store: options.store,
+    agents: options.agents,
+    notifier: options.notifier,
+    urls: options.urls,
+    now: options.now ?? Date.now,
+    newId: options.newId ?? defaultNewId,
+    waits: createDecisionWaits(),
+  };
+  const tokens = createTokens(ctx);
+  const consent = createConsent(ctx);
+  return {
+    urls: ctx.urls,
+    metadata: () => authorizationServerMetadata(ctx.urls),
+    resourceMetadata: () => protectedResourceMetadata(ctx.urls),
+    authorize: createAuthorize(ctx),
+    register: tokens.register,
+    token: tokens.token,
+    revoke: tokens.revoke,
+    resolveAccessToken: tokens.resolveAccessToken,
+    pageView: consent.pageView,
+    enterCode: consent.enterCode,
+    cancel: consent.cancel,
+    finish: consent.finish,
+    personView: consent.personView,
+    decide: consent.decide,
+    /** Consent pages waiting on a decision right now. */
+    waitingPages: () => ctx.waits.size(),
+  };
+}
+
+export type OAuthServer = ReturnType<typeof createOAuthServer>;

@@ -1,0 +1,349 @@
+// The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
+// headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
+import { createRateLimiter, type RateLimiter, type RateLimitOptions } from '@screen-service/service-core';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { readClientCredentials } from './client-auth.js';
+import { isOAuthError, OAuthError } from './errors.js';
+import type { OAuthServer } from './oauth-server.js';
+
+/** Per client address: registrations, authorization starts, token and revocation calls, consent-page calls. */
+export interface OAuthRateLimits {
+  register: RateLimitOptions | RateLimiter;
+  authorize: RateLimitOptions | RateLimiter;
+  token: RateLimitOptions | RateLimiter;
+  consent: RateLimitOptions | RateLimiter;
+}
+
+export const OAUTH_RATE_DEFAULTS: Readonly<Record<keyof OAuthRateLimits, RateLimitOptions>> = {
+  register: { burst: 30, perMinute: 0.5 },
+  authorize: { burst: 30, perMinute: 30 },
+  token: { burst: 60, perMinute: 60 },
+  consent: { burst: 120, perMinute: 120 },
+};
+
+export interface OAuthRouterOptions {
+  oauth: OAuthServer;
+  rateLimits?: Partial<OAuthRateLimits>;
+  /** Called with unexpected errors (answered 500 server_error). */
+  onError?: (err: unknown) => void;
+}
+
+const COOKIE = 'svc_oauth';
+
+function limiter(v: RateLimitOptions | RateLimiter): RateLimiter {
+  return typeof (v as RateLimiter).take === 'function'
+    ? (v as RateLimiter)
+    : createRateLimiter(v as RateLimitOptions);
+}
+
+/** Sends a refusal as RFC 6749 JSON (no-store), or as a small page when a person's browser asked. */
+function sendError(req: Request, res: Response, err: OAuthError, asPage = false): void {
+  res.setHeader('cache-control', 'no-store');
+  if (err.redirect) {
+    res.redirect(302, err.redirect);
+    return;
+  }
+  if (err.status === 401 && /^\s*basic\s/i.test(req.headers.authorization ?? '')) {
+    res.setHeader('www-authenticate', 'Basic realm="svc-oauth", charset="UTF-8"');
+  }
+  if (asPage && req.accepts(['json', 'html']) === 'html') {
+    res.status(err.status).type('html').send(errorPage(err));
+    return;
+  }
+  res.status(err.status).json(err.toJSON());
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function errorPage(err: OAuthError): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Sign-in problem · Screen Service</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f1d2b}
+@media (prefers-color-scheme:dark){body{background:#15141b;color:#eeeef3}}code{font-size:.9em}</style></head>
+<body><h1>This sign-in cannot go on</h1><p>${escapeHtml(err.message)}</p><p><small>Error <code>${err.error}</code></small></p></body></html>`;
+}
+
+function readCookie(req: Request): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === COOKIE) return v.join('=');
+  }
+  return undefined;
+}
+
+function cors(res: Response): void {
+  res.setHeader('access-control-allow-origin', '*');
+  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  res.setHeader('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version');
+  res.setHeader('access-control-max-age', '600');
+}
+
+function withCors(_req: Request, res: Response, next: NextFunction): void {
+  cors(res);
+  next();
+}
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+/**
+ * The authorization server at `{oauth_url}`: metadata, `/register`, `/authorize`, `/token`, `/revoke`, and
+ * the consent page's `/requests/:id` endpoints.
+ *
+ * @example
+ * ```ts
+ * app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth }));
+ * ```
+ */
+export function createOAuthRouter(options: OAuthRouterOptions): Router {
+  const { oauth } = options;
+  const limits = { ...OAUTH_RATE_DEFAULTS, ...options.rateLimits };
+  const buckets = {
+    register: limiter(limits.register),
+    authorize: limiter(limits.authorize),
+    token: limiter(limits.token),
+    consent: limiter(limits.consent),
+  };
+  const cookiePath = `${new URL(oauth.urls.oauthUrl).pathname.replace(/\/+$/, '')}/requests/`;
+  const secure = oauth.urls.baseUrl.startsWith('https:');
+  const router = express.Router();
+
+  const handle =
+    (bucket: keyof typeof buckets | null, fn: Handler, asPage = false) =>
+    async (req: Request, res: Response) => {
+      try {
+        if (bucket) {
+          const d = buckets[bucket].take(req.ip ?? 'unknown');
+          if (!d.ok) {
+            res.setHeader('retry-after', String(d.retryAfterS));
+            throw new OAuthError(
+              'temporarily_unavailable',
+              `Too many requests from this address; try again in ${d.retryAfterS} s.`,
+            );
+          }
+        }
+        await fn(req, res);
+      } catch (err) {
+        if (isOAuthError(err)) return sendError(req, res, err, asPage);
+        options.onError?.(err);
+        sendError(
+          req,
+          res,
+          new OAuthError('server_error', 'Something went wrong on our side; try again.'),
+          asPage,
+        );
+      }
+    };
+
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+  const json = express.json({ limit: '32kb' });
+  const needsForm = (req: Request) => {
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw new OAuthError('invalid_request', 'Send the request as application/x-www-form-urlencoded.');
+    }
+    return (req.body ?? {}) as Record<string, unknown>;
+  };
+
+  router.use((_req, res, next) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
+
+  const publicPaths = [
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration',
+    '/jwks',
+    '/register',
+    '/token',
+    '/revoke',
+  ];
+  router.options(publicPaths, (_req, res) => {
+    cors(res);
+    res.status(204).end();
+  });
+
+  for (const p of publicPaths.slice(0, 2)) {
+    router.get(p, (_req, res) => {
+      cors(res);
+      res.setHeader('cache-control', 'public, max-age=300');
+      res.json(oauth.metadata());
+    });
+  }
+  router.get('/jwks', (_req, res) => {
+    cors(res);
+    res.json({ keys: [] });
+  });
+
+  router.post(
+    '/register',
+    withCors,
+    json,
+    handle('register', async (req, res) => {
+      if (!req.is('application/json')) {
+        throw new OAuthError('invalid_client_metadata', 'Send the client metadata as application/json.');
+      }
+      res.setHeader('cache-control', 'no-store');
+      res.status(201).json(await oauth.register(req.body));
+    }),
+  );
+
+  router.get(
+    '/authorize',
+    handle(
+      'authorize',
+      async (req, res) => {
+        const started = await oauth.authorize(req.query as Record<string, unknown>);
+        res.cookie(COOKIE, started.browserSecret, {
+          path: cookiePath + started.requestId,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          maxAge: started.maxAgeS * 1000,
+        });
+        res.setHeader('cache-control', 'no-store');
+        res.redirect(302, started.location);
+      },
+      true,
+    ),
+  );
+
+  router.post(
+    '/token',
+    withCors,
+    form,
+    handle('token', async (req, res) => {
+      const body = needsForm(req);
+      const presented = readClientCredentials(req.headers.authorization, body);
+      const tokens = await oauth.token(presented, body);
+      res.setHeader('cache-control', 'no-store');
+      res.setHeader('pragma', 'no-cache');
+      res.json(tokens);
+    }),
+  );
+
+  router.post(
+    '/revoke',
+    withCors,
+    form,
+    handle('token', async (req, res) => {
+      const body = needsForm(req);
+      await oauth.revoke(readClientCredentials(req.headers.authorization, body), body);
+      res.setHeader('cache-control', 'no-store');
+      res.status(200).end();
+    }),
+  );
+
+  router.get(
+    '/requests/:id',
+    handle('consent', async (req, res) => {
+      const wait = Number(req.query.wait ?? 0);
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      const view = await oauth.pageView(
+        String(req.params.id),
+        readCookie(req),
+        Number.isFinite(wait) ? wait : 0,
+        gone.signal,
+      );
+      res.setHeader('cache-control', 'no-store');
+      if (!res.writableEnded && !gone.signal.aborted) res.json(view);
+    }),
+  );
+  router.post(
+    '/requests/:id/code',
+    json,
+    handle('consent', async (req, res) => {
+      const body = (req.body ?? {}) as { code?: unknown };
+      res.setHeader('cache-control', 'no-store');
+      res.json(await oauth.enterCode(String(req.params.id), readCookie(req), body.code, req.ip ?? 'unknown'));
+    }),
+  );
+  router.post(
+    '/requests/:id/cancel',
+    handle('consent', async (req, res) => {
+      res.setHeader('cache-control', 'no-store');
+      res.json(await oauth.cancel(String(req.params.id), readCookie(req)));
+    }),
+  );
+  router.get(
+    '/requests/:id/finish',
+    handle(
+      'consent',
+      async (req, res) => {
+        const location = await oauth.finish(String(req.params.id), readCookie(req));
+        res.clearCookie(COOKIE, {
+          path: cookiePath + String(req.params.id),
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+        });
+        res.setHeader('cache-control', 'no-store');
+        res.redirect(302, location);
+      },
+      true,
+    ),
+  );
+
+  for (const p of ['/register', '/token', '/revoke', '/authorize']) {
+    router.all(p, (req, res) => {
+      res
+        .status(405)
+        .setHeader('allow', p === '/authorize' ? 'GET' : 'POST, OPTIONS')
+        .json({ error: 'invalid_request', error_description: `${req.method} is not allowed on ${p}.` });
+    });
+  }
+  router.use((req, res) => {
+    res
+      .status(404)
+      .json({ error: 'invalid_request', error_description: `No OAuth endpoint ${req.method} ${req.path}.` });
+  });
+  // Body parser refusals (malformed JSON, too large) arrive here.
+  router.use((err: { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    const tooLarge = err?.type === 'entity.too.large';
+    const e = new OAuthError(
+      req.path === '/register' ? 'invalid_client_metadata' : 'invalid_request',
+      tooLarge
+        ? 'The request body is too large.'
+        : 'The request body could not be read; send valid JSON or form data.',
+      { status: tooLarge ? 413 : 400 },
+    );
+    sendError(req, res, e);
+  });
+  return router;
+}
+
+/**
+ * The metadata under `{mcp_url}`: `/.well-known/oauth-protected-resource` (RFC 9728) and the authorization
+ * server's documents (`oauth-authorization-server`, `openid-configuration`). Mount it at the MCP path
+ * before the tool server.
+ *
+ * @example
+ * ```ts
+ * app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth }));
+ * app.get(pathInsertedMetadataPath(mcpUrl), resourceMetadataHandler({ oauth }));
+ * ```
+ */
+export function createResourceMetadataRouter({ oauth }: { oauth: OAuthServer }): Router {
+  const router = express.Router();
+  const send = (body: () => unknown) => (_req: Request, res: Response) => {
+    cors(res);
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.json(body());
+  };
+  router.get('/.well-known/oauth-protected-resource', send(oauth.resourceMetadata));
+  router.get('/.well-known/oauth-authorization-server', send(oauth.metadata));
+  router.get('/.well-known/openid-configuration', send(oauth.metadata));
+  router.options('/.well-known/*rest', (_req, res) => {
+    cors(res);
+    res.status(204).end();
+  });
+  return router;
+}
+
+/** The protected-resource metadata as one handler, for the RFC 9728 path-inserted location on the host. */
+export function resourceMetadataHandler({ oauth }: { oauth: OAuthServer }) {
+  return (_req: Request, res: Response) => {
+    cors(res);
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.json(oauth.resourceMetadata());
+  };
+}

@@ -1,0 +1,147 @@
+// A real authorization server for tests: a SQLite file with the core schema, the rules, and the routers
+// on 127.0.0.1, plus helpers that walk a browser's part of the flow over plain HTTP.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  coreMigrations,
+  createNotifier,
+  createPairing,
+  createPersonAgents,
+  createSqliteStore,
+  newId,
+  type Store,
+} from '@screen-service/service-core';
+import Database from 'better-sqlite3';
+import express from 'express';
+import { pathInsertedMetadataPath } from '../src/metadata.js';
+import { createOAuthServer, type OAuthServer } from '../src/oauth-server.js';
+import {
+  createOAuthRouter,
+  createResourceMetadataRouter,
+  type OAuthRateLimits,
+  resourceMetadataHandler,
+} from '../src/router.js';
+
+export interface TestAuthServer {
+  base: string;
+  oauthUrl: string;
+  mcpUrl: string;
+  store: Store;
+  oauth: OAuthServer;
+  agents: ReturnType<typeof createPersonAgents>;
+  pairing: ReturnType<typeof createPairing>;
+  /** Moves the rules' clock (ms) forward. */
+  advance(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Promise<TestAuthServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-oauth-'));
+  const db = new Database(path.join(dir, 'svc.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  for (const m of coreMigrations) db.exec(m.sql);
+  const store = createSqliteStore(db);
+  let skew = 0;
+  const now = () => Date.now() + skew;
+  const notifier = createNotifier();
+  const pairing = createPairing({ store, now });
+  const agents = createPersonAgents({ store, pairing, notifier, now });
+  const app = express();
+  app.set('trust proxy', 'loopback');
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const urls = {
+    baseUrl: base,
+    oauthUrl: `${base}/functions/v1/svc-oauth`,
+    mcpUrl: `${base}/functions/v1/svc-mcp`,
+    connectPageUrl: `${base}/connect`,
+  };
+  const oauth = createOAuthServer({ store, agents, urls, notifier, now });
+  app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth, ...(rateLimits ? { rateLimits } : {}) }));
+  app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth }));
+  app.get(pathInsertedMetadataPath(urls.mcpUrl), resourceMetadataHandler({ oauth }));
+  return {
+    base,
+    oauthUrl: urls.oauthUrl,
+    mcpUrl: urls.mcpUrl,
+    store,
+    oauth,
+    agents,
+    pairing,
+    advance(ms) {
+      skew += ms;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A person with one account (rows written straight through the store). */
+export async function seedPerson(store: Store, email = `${newId()}@example.com`) {
+  return store.users.create({
+    id: newId('usr_'),
+    email: email.toLowerCase(),
+    passwordHash: 'not-a-real-hash',
+    firstName: null,
+    createdAt: Date.now(),
+    suspendedAt: null,
+  });
+}
+
+/** The browser's first step: `/authorize` answers 302 to the consent page with the request's cookie. */
+export async function startAuthorize(url: string) {
+  const res = await fetch(url, { redirect: 'manual' });
+  const location = res.headers.get('location') ?? '';
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const requestId = location ? new URL(location).searchParams.get('request') : null;
+  return { status: res.status, location, cookie, requestId, res };
+}
+
+/** The browser's last step: `/requests/:id/finish` answers 302 to the client's redirect URI. */
+export async function finish(oauthUrl: string, requestId: string, cookie: string) {
+  const res = await fetch(`${oauthUrl}/requests/${requestId}/finish`, {
+    redirect: 'manual',
+    headers: { cookie },
+  });
+  return { status: res.status, location: res.headers.get('location') ?? '', res };
+}
+
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form),
+  });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // keep text
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+export async function postJson(url: string, json: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(json),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field
+  const body: any = await res.json().catch(() => null);
+  return { status: res.status, body, headers: res.headers };
+}
