@@ -162,6 +162,11 @@ describe('the consent page', () => {
     expect(token.body.access_token).toMatch(/^svc_at_/);
     const { agents } = await call<{ agents: { id: string; status: string }[] }>('GET', '/agents');
     expect(agents).toEqual([expect.objectContaining({ id: created.agent.id, status: 'connected' })]);
+    // Back from the client: finishing cleared the browser's cookie, so the page says how to start over.
+    await page.goBack();
+    await expect
+      .poll(() => page.locator('#consent-title').textContent())
+      .toBe('This sign-in is not open in this browser');
   });
 
   it('a signed-out phone signs up at the approval link, lands back on it, and Deny sends access_denied', async () => {
@@ -236,8 +241,8 @@ describe('the consent page', () => {
     await other.goto(page.url());
     await expect
       .poll(() => other.locator('#consent-title').textContent())
-      .toBe('Finish this sign-in in the browser that started it');
-    expect(await other.locator('main').textContent()).toContain('start the sign-in again');
+      .toBe('This sign-in is not open in this browser');
+    expect(await other.locator('main').textContent()).toContain('start the sign-in again from it');
     await other.goto(`${service.url}/connect?request=ar_AAAAAAAAAAAAAAAAAAAAAA`);
     await expect.poll(() => other.locator('#consent-title').textContent()).toBe('This sign-in was not found');
     await other.goto(`${service.url}/connect`);

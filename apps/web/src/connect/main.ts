@@ -57,8 +57,8 @@ function refused(error: OAuthCallError): void {
   const said = el('p', { class: 'svc-muted small' }, error.message);
   if (error.status === 403)
     ending(
-      'Finish this sign-in in the browser that started it',
-      'This page only works in the browser window your AI app opened. Go back to the app you were connecting and start the sign-in again there.',
+      'This sign-in is not open in this browser',
+      'This page works only in the browser window your AI app opened, and only until it sends you back to the app. If the app is not connected, start the sign-in again from it.',
       said,
     );
   else if (error.status === 404)
@@ -87,7 +87,12 @@ function show(view: ConsentRequest): void {
     return;
   }
   if (view.status === 'expired') {
-    ending('This sign-in expired', `Start again from ${view.client.name}; it opens a fresh page.`);
+    // The finish URL tells the client it was not approved (access_denied), so it can offer to start over.
+    ending(
+      'This sign-in expired',
+      `Start again from ${view.client.name}; it opens a fresh page.`,
+      el('a', { href: finishUrl(view.id), class: 'svc-btn' }, `Back to ${view.client.name}`),
+    );
     return;
   }
   if (view.status === 'finished') {
