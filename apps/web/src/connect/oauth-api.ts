@@ -1,12 +1,9 @@
 // The consent page's calls to `{oauth}/requests/<id>`: same origin, the browser-binding cookie goes along.
-import type { OAuthRequest } from '../shared/oauth-request.js';
+import type { ConsentRequest } from '../shared/oauth-request.js';
+
+export type { ConsentRequest };
 
 export const OAUTH = '/functions/v1/svc-oauth';
-
-/** The consent page's view of a request: the person's app link to scan or open. */
-export interface ConsentRequest extends OAuthRequest {
-  approve_url: string;
-}
 
 /** A refusal in OAuth style (`error`, `error_description`), or a network failure (`status` 0). */
 export class OAuthCallError extends Error {

@@ -1,16 +1,14 @@
 // The pending OAuth sign-in as the consent page and the person's app see it (oauth-contract.md).
 
-export type OAuthRequestStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'finished';
-
-/** `GET {app}/oauth/requests/:id` (the consent page's `GET {oauth}/requests/:id` adds `approve_url`). */
-export interface OAuthRequest {
-  id: string;
-  status: OAuthRequestStatus;
-  client: { name: string; uri: string | null; logo_uri: string | null };
-  redirect: { uri: string; host: string };
-  expires_at: string;
-  agent: { id: string; name: string } | null;
-}
+/**
+ * `GET {app}/oauth/requests/:id`; the consent page's `GET {oauth}/requests/:id` adds `approve_url`.
+ * The server's own types, imported for their shape only (nothing of the package reaches a bundle).
+ */
+export type {
+  PageView as ConsentRequest,
+  RequestStatus as OAuthRequestStatus,
+  RequestView as OAuthRequest,
+} from '@screen-service/oauth';
 
 /** Where the person's app shows a request: `{base}/#/approve/<id>`; `/here` finishes in the same browser. */
 export function approveHash(id: string, here = false): string {
