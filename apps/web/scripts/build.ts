@@ -34,7 +34,7 @@ const zodSlim: Plugin = {
   },
 };
 
-const pages = ['playground', 'app'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));
+const pages = ['playground', 'app', 'connect'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));
 await build({
   entryPoints: Object.fromEntries(pages.map((p) => [p, join(root, 'src', p, 'main.ts')])),
   outdir: pub,

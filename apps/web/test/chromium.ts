@@ -5,6 +5,14 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 export interface Chromium {
   context: BrowserContext;
@@ -19,14 +27,7 @@ export async function launchChromium(
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
+    args: ARGS,
     viewport: options.viewport ?? { width: 420, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     timeout: 20_000,
@@ -39,6 +40,14 @@ export async function launchChromium(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One Chromium for a test file that needs several devices at once (a computer and a phone): each
+ * `browser.newContext()` is a fresh profile with its own cookies and storage.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS, timeout: 20_000 });
 }
 
 export type { Browser };

@@ -5,6 +5,7 @@ import { openStream, session } from './api.js';
 import type { View } from './shell.js';
 import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
+import { approveView } from './views/approve.js';
 import { connectionsView } from './views/connections.js';
 import { settingsView } from './views/settings.js';
 import { signInView } from './views/signin.js';
@@ -20,7 +21,10 @@ let closeStream: (() => void) | undefined;
 
 function route(): View {
   const hash = location.hash || '#/';
-  if (!session()) return signInView();
+  // Signed out, the hash stays: sign-in returns to it (an app's approval link opened on a fresh phone).
+  if (!session()) return signInView(hash);
+  const approve = /^#\/approve\/([^/]+)(\/here)?$/.exec(hash);
+  if (approve) return approveView(decodeURIComponent(approve[1]!), approve[2] !== undefined);
   const thread = /^#\/a\/([^/]+)$/.exec(hash);
   if (thread) return threadView(decodeURIComponent(thread[1]!));
   const settings = /^#\/a\/([^/]+)\/settings$/.exec(hash);

@@ -3,7 +3,10 @@ import { el } from '../../shared/dom.js';
 import { call, type Session, saveSession } from '../api.js';
 import { go, problem, type View } from '../shell.js';
 
-export function signInView(): View {
+/** `pending` is the hash the person was going to; after signing in or up they land there. */
+export function signInView(pending = '#/'): View {
+  const next = pending === '#/signin' || pending === '' ? '#/' : pending;
+  const approving = next.startsWith('#/approve/');
   const email = el('input', {
     id: 'email',
     type: 'email',
@@ -28,7 +31,9 @@ export function signInView(): View {
     el(
       'p',
       { class: 'lead' },
-      'Screens from your AI apps, on your phone. Tap an answer and it goes straight back.',
+      approving
+        ? 'Sign in (or create an account) to connect the AI app that sent you here.'
+        : 'Screens from your AI apps, on your phone. Tap an answer and it goes straight back.',
     ),
     el('div', { class: 'svc-field' }, el('label', { for: 'email' }, 'Email'), email),
     el(
@@ -58,7 +63,7 @@ export function signInView(): View {
         password: password.value,
       });
       saveSession(s);
-      go('#/');
+      go(next);
     } catch (error) {
       status.replaceChildren(problem(error));
     }

@@ -1,0 +1,66 @@
+// The consent page's calls to `{oauth}/requests/<id>`: same origin, the browser-binding cookie goes along.
+import type { ConsentRequest } from '../shared/oauth-request.js';
+
+export type { ConsentRequest };
+
+export const OAUTH = '/functions/v1/svc-oauth';
+
+/** A refusal in OAuth style (`error`, `error_description`), or a network failure (`status` 0). */
+export class OAuthCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function requestUrl(id: string, rest = ''): string {
+  return `${OAUTH}/requests/${encodeURIComponent(id)}${rest}`;
+}
+
+/** Where the page goes once the request is decided: the server answers 302 to the client. */
+export function finishUrl(id: string): string {
+  return requestUrl(id, '/finish');
+}
+
+async function send(url: string, init: RequestInit = {}): Promise<ConsentRequest> {
+  let res: Response;
+  try {
+    res = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' }, ...init });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new OAuthCallError(0, 'network', 'Screen Service could not be reached. Check your connection.');
+  }
+  const data = (await res.json().catch(() => ({}))) as Partial<ConsentRequest> & {
+    error?: string;
+    error_description?: string;
+  };
+  if (!res.ok)
+    throw new OAuthCallError(
+      res.status,
+      data.error ?? 'server_error',
+      data.error_description ?? `Screen Service answered ${res.status}.`,
+    );
+  return data as ConsentRequest;
+}
+
+/** Reads the request; with `wait` the server holds the answer while it is pending (long poll, up to 25 s). */
+export function readRequest(id: string, wait = 0, signal?: AbortSignal): Promise<ConsentRequest> {
+  return send(requestUrl(id, wait > 0 ? `?wait=${wait}` : ''), signal ? { signal } : {});
+}
+
+/** Approves with a 6-digit pairing code from the person's app. */
+export function enterCode(id: string, code: string): Promise<ConsentRequest> {
+  return send(requestUrl(id, '/code'), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+}
+
+/** Cancels the sign-in: the client gets `error=access_denied`. */
+export function cancelRequest(id: string): Promise<ConsentRequest> {
+  return send(requestUrl(id, '/cancel'), { method: 'POST' });
+}
