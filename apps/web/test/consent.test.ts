@@ -142,6 +142,9 @@ describe('the consent page', () => {
     expect(agents).toEqual([expect.objectContaining({ name: 'Claude', status: 'connected' })]);
     await phone.goto(`${service.url}/#/`);
     await expect.poll(() => phone.locator('.agent-list').textContent()).toContain('Connected');
+    // The approval is one line in the connections list, marked as a sign-in, with the same kill switch.
+    await phone.goto(`${service.url}/#/connections`);
+    await expect.poll(() => phone.locator('.conn-list').textContent()).toMatch(/Claude\s*signed in/);
   });
 
   it('the code-entry path: the code of an agent added in the app approves, typed as "123 456"', async () => {

@@ -41,6 +41,8 @@ export interface Connection {
   id: string;
   name: string;
   kind: string;
+  /** `pairing` (a connection token from a 6-digit code) or `oauth` (approved through sign-in). */
+  via: 'pairing' | 'oauth';
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;

@@ -36,7 +36,12 @@ export function connectionsView(): View {
                 el(
                   'div',
                   {},
-                  el('p', { class: 'agent-name' }, c.name, el('span', { class: 'tag' }, c.kind)),
+                  el(
+                    'p',
+                    { class: 'agent-name' },
+                    c.name,
+                    el('span', { class: 'tag' }, c.via === 'oauth' ? 'signed in' : 'paired'),
+                  ),
                   el(
                     'p',
                     { class: 'svc-muted small' },
