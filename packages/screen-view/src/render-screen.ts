@@ -56,14 +56,17 @@ const DRAWERS: Readonly<Record<string, Draw>> = {
 
 /** Whether an event that arrived from elsewhere is one of the catalog's quiet ones. */
 /**
- * The components this renderer draws (every entry of the screen-lines catalog).
+ * The components this renderer draws (every entry of the screen-lines catalog). Marked pure, so a page
+ * that imports only the CSS helpers (the OAuth consent page) leaves the drawers out of its bundle.
  *
  * @example
  * ```ts
  * DRAWN_COMPONENTS.includes('choose'); // true
  * ```
  */
-export const DRAWN_COMPONENTS: readonly string[] = Object.freeze(Object.keys(DRAWERS));
+export const DRAWN_COMPONENTS: readonly string[] = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ Object.keys(DRAWERS),
+);
 
 function isQuiet(event: TapEvent, op: AddOp): boolean {
   if (event.preset === 'timer') return event.value === 'start';
