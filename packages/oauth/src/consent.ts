@@ -106,6 +106,11 @@ export function createConsent(ctx: OAuthContext) {
     ctx.waits.changed(id);
   }
 
+  const decidedMeanwhile = () =>
+    new OAuthError('invalid_request', 'This sign-in was decided or expired meanwhile; reload the page.', {
+      status: 409,
+    });
+
   const refuseLate = (r: OAuthRequestRecord, at: number) => {
     const s = statusOf(r, at);
     if (s === 'pending') return;
@@ -178,15 +183,7 @@ export function createConsent(ctx: OAuthContext) {
         at,
       });
       if (outcome === 'code_taken') throw await wrong();
-      if (outcome === 'not_pending') {
-        throw new OAuthError(
-          'invalid_request',
-          'This sign-in was decided or expired meanwhile; reload the page.',
-          {
-            status: 409,
-          },
-        );
-      }
+      if (outcome === 'not_pending') throw decidedMeanwhile();
       decided(id);
       ctx.notifier?.publish({ type: 'agents', userId: row.userId });
       return pageView((await store.oauth.getRequest(id))!);
@@ -198,15 +195,7 @@ export function createConsent(ctx: OAuthContext) {
       const at = ctx.now();
       refuseLate(r, at);
       const done = await store.oauth.decide(id, { status: 'denied', userId: null, agentId: null, at });
-      if (!done) {
-        throw new OAuthError(
-          'invalid_request',
-          'This sign-in was decided or expired meanwhile; reload the page.',
-          {
-            status: 409,
-          },
-        );
-      }
+      if (!done) throw decidedMeanwhile();
       decided(id);
       return pageView(done);
     },

@@ -78,6 +78,15 @@ function cors(res: Response): void {
   res.setHeader('access-control-max-age', '600');
 }
 
+/** A discovery document: open to any origin, cacheable for five minutes. */
+function sendMetadata(body: () => unknown) {
+  return (_req: Request, res: Response) => {
+    cors(res);
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.json(body());
+  };
+}
+
 function withCors(_req: Request, res: Response, next: NextFunction): void {
   cors(res);
   next();
@@ -148,26 +157,14 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     next();
   });
 
-  const publicPaths = [
-    '/.well-known/oauth-authorization-server',
-    '/.well-known/openid-configuration',
-    '/jwks',
-    '/register',
-    '/token',
-    '/revoke',
-  ];
+  const metadataPaths = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+  const publicPaths = [...metadataPaths, '/jwks', '/register', '/token', '/revoke'];
   router.options(publicPaths, (_req, res) => {
     cors(res);
     res.status(204).end();
   });
 
-  for (const p of publicPaths.slice(0, 2)) {
-    router.get(p, (_req, res) => {
-      cors(res);
-      res.setHeader('cache-control', 'public, max-age=300');
-      res.json(oauth.metadata());
-    });
-  }
+  router.get(metadataPaths, sendMetadata(oauth.metadata));
   router.get('/jwks', (_req, res) => {
     cors(res);
     res.json({ keys: [] });
@@ -324,14 +321,11 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
  */
 export function createResourceMetadataRouter({ oauth }: { oauth: OAuthServer }): Router {
   const router = express.Router();
-  const send = (body: () => unknown) => (_req: Request, res: Response) => {
-    cors(res);
-    res.setHeader('cache-control', 'public, max-age=300');
-    res.json(body());
-  };
-  router.get('/.well-known/oauth-protected-resource', send(oauth.resourceMetadata));
-  router.get('/.well-known/oauth-authorization-server', send(oauth.metadata));
-  router.get('/.well-known/openid-configuration', send(oauth.metadata));
+  router.get('/.well-known/oauth-protected-resource', sendMetadata(oauth.resourceMetadata));
+  router.get(
+    ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+    sendMetadata(oauth.metadata),
+  );
   router.options('/.well-known/*rest', (_req, res) => {
     cors(res);
     res.status(204).end();
@@ -341,9 +335,5 @@ export function createResourceMetadataRouter({ oauth }: { oauth: OAuthServer }):
 
 /** The protected-resource metadata as one handler, for the RFC 9728 path-inserted location on the host. */
 export function resourceMetadataHandler({ oauth }: { oauth: OAuthServer }) {
-  return (_req: Request, res: Response) => {
-    cors(res);
-    res.setHeader('cache-control', 'public, max-age=300');
-    res.json(oauth.resourceMetadata());
-  };
+  return sendMetadata(oauth.resourceMetadata);
 }

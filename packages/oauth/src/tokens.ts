@@ -130,9 +130,10 @@ export function createTokens(ctx: OAuthContext) {
     const redirectUri = field(form, 'redirect_uri', false);
     checkResource(form);
     const at = ctx.now();
-    const req = await store.oauth.findRequestByCodeHash(hashSecret(code));
+    const codeHash = hashSecret(code);
+    const req = await store.oauth.findRequestByCodeHash(codeHash);
     const invalid = (why: string) => new OAuthError('invalid_grant', why);
-    if (!req || req.codeHash === null || !digestsEqual(req.codeHash, hashSecret(code))) {
+    if (!req || req.codeHash === null || !digestsEqual(req.codeHash, codeHash)) {
       throw invalid('Unknown authorization code; start the sign-in again.');
     }
     if (req.clientId !== client.id) throw invalid('This code was issued to another app.');

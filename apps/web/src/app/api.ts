@@ -1,4 +1,7 @@
 // The person's API client: tokens in localStorage, one refresh on 401, errors with the server's message.
+import { ApiError } from '../shared/api-error.js';
+
+export { ApiError };
 
 export const API = '/functions/v1/svc-app';
 const TOKENS = 'svc-app-session';
@@ -47,17 +50,6 @@ export interface Connection {
   last_seen_at: string | null;
   revoked_at: string | null;
   agents: { id: string; name: string; handle: string }[];
-}
-
-/** An API refusal: `code` is the server's stable snake_case error. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function session(): Session | null {

@@ -3,11 +3,11 @@
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import {
+  ApiError,
   type ConsentRequest,
   cancelRequest,
   enterCode,
   finishUrl,
-  OAuthCallError,
   readRequest,
 } from './oauth-api.js';
 import { clientCard, codeForm, openHere, scanWithPhone } from './sections.js';
@@ -53,7 +53,7 @@ function ending(title: string, ...lines: (string | HTMLElement)[]): void {
   heading.focus();
 }
 
-function refused(error: OAuthCallError): void {
+function refused(error: ApiError): void {
   const said = el('p', { class: 'svc-muted small' }, error.message);
   if (error.status === 403)
     ending(
@@ -151,7 +151,7 @@ function show(view: ConsentRequest): void {
 
 /** The server's sentence for a refused code or cancel; a request decided meanwhile is re-read and shown. */
 function decisionProblem(error: unknown): string {
-  if (error instanceof OAuthCallError && error.status === 409) void readRequest(id).then(show, () => {});
+  if (error instanceof ApiError && error.status === 409) void readRequest(id).then(show, () => {});
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -167,14 +167,13 @@ async function start(): Promise<void> {
     show(view);
     if (view.status !== 'pending') return;
   } catch (error) {
-    if (error instanceof OAuthCallError && error.status >= 400 && error.status < 500) return refused(error);
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return refused(error);
     live.replaceChildren(el('p', { class: 'problem' }, `${(error as Error).message} Retrying…`));
   }
   stopWatch = watchRequest({
     id,
-    onView: (view) => {
-      if (!document.getElementById('code') || view.status !== 'pending') show(view);
-    },
+    // show() keeps a drawn pending page as it is (what was typed stays).
+    onView: show,
     onRefused: refused,
     onTrouble: (delay) =>
       live.replaceChildren(

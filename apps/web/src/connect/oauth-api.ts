@@ -1,20 +1,11 @@
 // The consent page's calls to `{oauth}/requests/<id>`: same origin, the browser-binding cookie goes along.
+import { ApiError } from '../shared/api-error.js';
 import type { ConsentRequest } from '../shared/oauth-request.js';
 
 export type { ConsentRequest };
+export { ApiError };
 
 export const OAUTH = '/functions/v1/svc-oauth';
-
-/** A refusal in OAuth style (`error`, `error_description`), or a network failure (`status` 0). */
-export class OAuthCallError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 function requestUrl(id: string, rest = ''): string {
   return `${OAUTH}/requests/${encodeURIComponent(id)}${rest}`;
@@ -31,14 +22,14 @@ async function send(url: string, init: RequestInit = {}): Promise<ConsentRequest
     res = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' }, ...init });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new OAuthCallError(0, 'network', 'Screen Service could not be reached. Check your connection.');
+    throw new ApiError(0, 'network', 'Screen Service could not be reached. Check your connection.');
   }
   const data = (await res.json().catch(() => ({}))) as Partial<ConsentRequest> & {
     error?: string;
     error_description?: string;
   };
   if (!res.ok)
-    throw new OAuthCallError(
+    throw new ApiError(
       res.status,
       data.error ?? 'server_error',
       data.error_description ?? `Screen Service answered ${res.status}.`,

@@ -1,13 +1,13 @@
 // Learns of the decision without a reload: long-polls `GET {oauth}/requests/<id>?wait=25` in a loop, backing
 // off on network trouble, until the request leaves `pending` or the server refuses.
-import { type ConsentRequest, OAuthCallError, readRequest } from './oauth-api.js';
+import { ApiError, type ConsentRequest, readRequest } from './oauth-api.js';
 
 export interface WatchOptions {
   id: string;
   /** Every answer, pending or not; the watch stops after the first one that is not pending. */
   onView(view: ConsentRequest): void;
   /** A refusal that retrying cannot fix (403 wrong browser, 404 unknown): the watch stops. */
-  onRefused(error: OAuthCallError): void;
+  onRefused(error: ApiError): void;
   /** Network trouble or a 5xx; the next try is in `delayMs` (0 once it works again). */
   onTrouble?(delayMs: number): void;
   /** Seconds the server may hold each answer. */
@@ -58,7 +58,7 @@ export function watchRequest(options: WatchOptions): () => void {
         if (elapsed < MIN_INTERVAL_MS) await pause(MIN_INTERVAL_MS - elapsed);
       } catch (error) {
         if (stopper.signal.aborted) return;
-        const call = error instanceof OAuthCallError ? error : undefined;
+        const call = error instanceof ApiError ? error : undefined;
         if (call && call.status >= 400 && call.status < 500 && call.status !== 429) {
           onRefused(call);
           return;
