@@ -7,15 +7,14 @@ import {
   pathInsertedMetadataPath,
   resourceMetadataHandler,
 } from '@screen-service/oauth';
+import { API_PREFIX, buildOpenApi, createPersonRouter, personRoutes } from '@screen-service/person-api';
+import { toHttpError } from '@screen-service/service-core';
 import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
-import { buildOpenApi } from './api/openapi.js';
-import { createPersonRouter } from './api/person-router.js';
-import { API_PREFIX } from './api/route-table.js';
-import { routes } from './api/routes.js';
 import type { ServerConfig } from './config.js';
 import { type Db, schemaVersion } from './db/open-database.js';
+import { personServices } from './person-services.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -50,7 +49,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     });
   });
 
-  const openapi = buildOpenApi(routes, { baseUrl: config.baseUrl, version });
+  const openapi = buildOpenApi(personRoutes, { baseUrl: config.baseUrl, version });
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -61,7 +60,14 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       onError: (err) => logger.error({ err }, 'connect request failed'),
     }),
   );
-  app.use(API_PREFIX, createPersonRouter(svc, logger));
+  app.use(
+    API_PREFIX,
+    createPersonRouter({
+      services: personServices(svc),
+      shutdown: svc.stopping.signal,
+      onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
+    }),
+  );
   // OAuth 2.1 (doc1): the authorization server, its metadata under the tool server's URL, and the
   // RFC 9728 path-inserted resource metadata. The host's bare root .well-known paths stay unanswered.
   app.use(
@@ -107,14 +113,15 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });
   });
 
+  // Anything that escaped a router (a body parser's failure included) gets the one error contract.
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const status =
-      typeof err?.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
-    if (status >= 500) logger.error({ err, path: req.path }, 'request failed');
-    res.status(status).json({
-      error: status === 500 ? 'internal_error' : 'invalid_request',
-      message: status === 500 ? 'Something went wrong on our side.' : String(err.message ?? err),
-    });
+    const wire = toHttpError(err);
+    if (wire.status >= 500) logger.error({ err, path: req.path }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(wire.status).json(wire.body);
   };
   app.use(onError);
   return app;

@@ -25,7 +25,14 @@ export type ServiceErrorCode =
   | 'CONFLICT'
   | 'OAUTH_REQUEST_NOT_FOUND'
   | 'OAUTH_REQUEST_DECIDED'
-  | 'OAUTH_REQUEST_EXPIRED';
+  | 'OAUTH_REQUEST_EXPIRED'
+  | 'INVALID_JSON'
+  | 'BODY_TOO_LARGE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HOST_NOT_ALLOWED'
+  | 'RATE_LIMITED';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

@@ -42,6 +42,15 @@ export {
   type PairingOptions,
   type PairResult,
 } from './pairing.js';
+export {
+  fromBodyParserError,
+  type HttpError,
+  type HttpErrorBody,
+  SERVICE_ERROR_CODES,
+  SERVICE_ERROR_STATUS,
+  toHttpError,
+  wireCode,
+} from './http-errors.js';
 export { createArgon2idHasher, type PasswordHasher } from './password-hasher.js';
 export {
   type AgentListItem,

@@ -157,7 +157,7 @@ export const oauthDecisionBody = z
     decision: z.enum(['allow', 'deny']),
     agent_id: id
       .optional()
-      .meta({ description: 'allow as this existing agent (it moves to this connection)' }),
+      .meta({ description: 'allow as this existing agent' }),
     agent_name: z
       .string()
       .trim()
@@ -176,3 +176,25 @@ export const errorBody = z
     field: z.string().optional(),
   })
   .meta({ id: 'Error' });
+
+// Types of the wire, for clients (apps/web imports these type-only) and for the use cases above.
+export type Credentials = z.input<typeof credentialsBody>;
+export type SessionTokens = z.output<typeof sessionTokens>;
+export type Me = z.output<typeof me>;
+export type Agent = z.output<typeof agentView>;
+export type AgentListItem = z.output<typeof agentListItem>;
+export type AgentColor = z.output<typeof colorSchema>;
+export type PairingCode = z.output<typeof mintedCode>;
+export type CreatedAgent = z.output<typeof createdAgent>;
+export type CreateAgentInput = z.input<typeof createAgentBody>;
+export type UpdateAgentInput = z.input<typeof updateAgentBody>;
+export type Message = z.output<typeof messageView>;
+export type ThreadPage = z.output<typeof threadPage>;
+export type SendTextInput = z.input<typeof sayBody>;
+export type TapInput = z.input<typeof tapBody>;
+export type TapResult = z.output<typeof tapResult>;
+export type PhotoCreated = z.output<typeof photoCreated>;
+export type Connection = z.output<typeof connectionView>;
+export type OAuthRequestView = z.output<typeof oauthRequestView>;
+export type OAuthDecisionInput = z.output<typeof oauthDecisionBody>;
+export type ErrorBody = z.output<typeof errorBody>;

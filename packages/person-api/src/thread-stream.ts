@@ -1,11 +1,29 @@
 // GET /stream: Server-Sent Events of the person's threads, so the app redraws without polling.
-import type { MessageRecord } from '@screen-service/service-core';
-import type { RouteContext } from './route-table.js';
+import type { MessageRecord, Notifier } from '@screen-service/service-core';
+import type { Request, Response } from 'express';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const STREAM_KEEPALIVE_MS = 25_000;
 
-export function openThreadStream({ services, user, req, res }: RouteContext): void {
+/** What one stream needs: whose events, the exchange, and the server's shutdown signal. */
+export interface ThreadStreamOptions {
+  notifier: Pick<Notifier, 'subscribe'>;
+  userId: string;
+  req: Request;
+  res: Response;
+  shutdown: AbortSignal;
+}
+
+/**
+ * Answers with `text/event-stream` and forwards the person's `message`, `agents` and `read` events until
+ * the client goes away or the server shuts down.
+ *
+ * @example
+ * ```ts
+ * openThreadStream({ notifier, userId: user.userId, req, res, shutdown: stopping.signal });
+ * ```
+ */
+export function openThreadStream({ notifier, userId, req, res, shutdown }: ThreadStreamOptions): void {
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache, no-transform');
@@ -14,17 +32,16 @@ export function openThreadStream({ services, user, req, res }: RouteContext): vo
   res.write(': connected\n\n');
   const send = (event: string, data: unknown) =>
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const unsubscribe = services.notifier.subscribe(user.userId, (e) => {
+  const unsubscribe = notifier.subscribe(userId, (e) => {
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
     else send('read', { agent_id: e.agentId, seq: e.seq });
   });
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
-  const stopping = services.stopping.signal;
   const close = () => {
     clearInterval(keepalive);
     unsubscribe();
-    stopping.removeEventListener('abort', end);
+    shutdown.removeEventListener('abort', end);
   };
   const end = () => {
     close();
@@ -32,8 +49,8 @@ export function openThreadStream({ services, user, req, res }: RouteContext): vo
   };
   req.on('close', close);
   res.on('error', close);
-  if (stopping.aborted) end();
-  else stopping.addEventListener('abort', end);
+  if (shutdown.aborted) end();
+  else shutdown.addEventListener('abort', end);
 }
 
 /** The row without anything the app must fetch through the thread page (photo links, screen ops). */

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the person's API, generated from the route table's zod schemas.
 import { z } from 'zod';
-import { API_PREFIX, type RouteDef } from './route-table.js';
+import { API_PREFIX, type RouteDef } from './route.js';
 import { errorBody } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
  * app.get('/openapi.json', (_req, res) => res.json(buildOpenApi(routes, { baseUrl, version })));
  * ```
  */
-export function buildOpenApi(routes: RouteDef[], o: { baseUrl: string; version: string }): Json {
+export function buildOpenApi(routes: readonly RouteDef[], o: { baseUrl: string; version: string }): Json {
   const components: Record<string, Json> = {};
   // Schemas with `.meta({ id })` come out under $defs; they move to components.schemas and refs follow.
   const collect = (schema: z.ZodType, io: 'input' | 'output'): Json => {
@@ -60,6 +60,8 @@ export function buildOpenApi(routes: RouteDef[], o: { baseUrl: string; version: 
         '400': { description: 'bad input', ...error },
         ...(r.auth === 'user' ? { '401': { description: 'sign in first', ...error } } : {}),
         '404': { description: 'not found (or not yours)', ...error },
+        ...(r.body || r.raw?.request ? { '413': { description: 'body too large', ...error } } : {}),
+        '429': { description: 'too many attempts; wait as the message says', ...error },
       },
     };
     if (r.auth === 'user') op.security = [{ appToken: [] }];

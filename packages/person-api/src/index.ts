@@ -1,0 +1,51 @@
+// @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
+// Every export here is public API.
+export { buildOpenApi } from './openapi.js';
+export {
+  API_PREFIX,
+  defineRoute,
+  type Method,
+  type PathParamNames,
+  type RouteAuth,
+  type RouteContext,
+  type RouteDef,
+  type RouteSpec,
+} from './route.js';
+export {
+  createPersonRouter,
+  JSON_BODY_LIMIT,
+  type PersonRouterOptions,
+  ResponseMismatchError,
+} from './router.js';
+export { personRoutes } from './routes/index.js';
+export type {
+  Agent,
+  AgentColor,
+  AgentListItem,
+  Connection,
+  CreateAgentInput,
+  CreatedAgent,
+  Credentials,
+  ErrorBody,
+  Me,
+  Message,
+  OAuthDecisionInput,
+  OAuthRequestView,
+  PairingCode,
+  PhotoCreated,
+  SendTextInput,
+  SessionTokens,
+  TapInput,
+  TapResult,
+  ThreadPage,
+  UpdateAgentInput,
+} from './schemas.js';
+export * as schemas from './schemas.js';
+export type {
+  MeView,
+  OpenedPhoto,
+  PersonApiServices,
+  PersonOAuth,
+  UploadedPhoto,
+} from './services.js';
+export { openThreadStream, STREAM_KEEPALIVE_MS, type ThreadStreamOptions } from './thread-stream.js';

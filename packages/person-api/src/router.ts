@@ -1,0 +1,128 @@
+// Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
+import { type AppPrincipal, bearerToken, ServiceError, toHttpError } from '@screen-service/service-core';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Router,
+} from 'express';
+import type { z } from 'zod';
+import type { RouteDef } from './route.js';
+import { personRoutes } from './routes/index.js';
+import type { PersonApiServices } from './services.js';
+
+/** Largest JSON body the API reads. */
+export const JSON_BODY_LIMIT = '256kb';
+
+export interface PersonRouterOptions {
+  services: PersonApiServices;
+  /** Aborted when the server begins shutting down: live streams end at once. */
+  shutdown?: AbortSignal;
+  /** Called with unexpected errors (answered 500 with a generic message). */
+  onError?: (err: unknown, req: Request) => void;
+  /** The table to serve; default every route of the API. */
+  routes?: readonly RouteDef[];
+  /**
+   * Check every JSON answer against its route's response schema; a mismatch is answered 500 and reported
+   * to `onError`. Tests turn this on so the schemas (and so `/openapi.json`) cannot drift from the code.
+   */
+  checkResponses?: boolean;
+}
+
+/** Thrown (in `checkResponses` mode) when a handler's answer does not match its route's schema. */
+export class ResponseMismatchError extends Error {
+  constructor(route: RouteDef, issues: z.core.$ZodIssue[]) {
+    const first = issues[0];
+    super(
+      `${route.method.toUpperCase()} ${route.path} answered outside its schema: ` +
+        `${first?.path.join('.') || '(root)'}: ${first?.message ?? 'mismatch'}`,
+    );
+    this.name = 'ResponseMismatchError';
+  }
+}
+
+function validate(schema: z.ZodType | undefined, value: unknown, where: 'body' | 'query'): unknown {
+  if (!schema) return value;
+  const parsed = schema.safeParse(value ?? (where === 'query' ? {} : undefined));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? issue.path.join('.') : where;
+  throw new ServiceError('INVALID_INPUT', `${field}: ${issue.message}`, { field });
+}
+
+function accessToken(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+    return m ? m[1]! : bearerToken(header);
+  }
+  // EventSource cannot set headers, so the stream also takes ?access_token=.
+  return typeof req.query.access_token === 'string' ? req.query.access_token : null;
+}
+
+/**
+ * The person's API as an Express router; mount it at `/functions/v1/svc-app`.
+ *
+ * @example
+ * ```ts
+ * app.use(API_PREFIX, createPersonRouter({ services, shutdown: stopping.signal, onError: log }));
+ * ```
+ */
+export function createPersonRouter(options: PersonRouterOptions): Router {
+  const { services } = options;
+  const routes = options.routes ?? personRoutes;
+  const shutdown = options.shutdown ?? new AbortController().signal;
+  const router = express.Router();
+  const json = express.json({ limit: JSON_BODY_LIMIT });
+  const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
+  const limits = { json: '256 KB', image: `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB` };
+
+  const send = (req: Request, res: express.Response, err: unknown, bodyLimit: string) => {
+    const wire = toHttpError(err, { bodyLimit });
+    if (wire.status >= 500) options.onError?.(err, req);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(wire.status).json(wire.body);
+  };
+
+  for (const route of routes) {
+    const bodyLimit = route.raw?.request ? limits.image : limits.json;
+    const handler: RequestHandler = async (req, res) => {
+      try {
+        const user: AppPrincipal | undefined =
+          route.auth === 'user' ? await services.accounts.verifyAccess(accessToken(req)) : undefined;
+        const result = await route.handler({
+          services,
+          user,
+          params: req.params as Record<string, string>,
+          query: validate(route.query, req.query, 'query'),
+          body: route.raw?.request ? req.body : validate(route.body, req.body, 'body'),
+          req,
+          res,
+          shutdown,
+        });
+        if (res.headersSent) return;
+        if (route.response && !route.raw?.response) {
+          if (options.checkResponses) {
+            const checked = route.response.safeParse(result);
+            if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
+          }
+          res.status(route.status ?? 200).json(result);
+        } else res.status(route.status ?? 204).end();
+      } catch (err) {
+        send(req, res, err, bodyLimit);
+      }
+    };
+    const parsers = route.raw?.request ? [image] : route.body ? [json] : [];
+    router[route.method](route.path, ...parsers, handler);
+  }
+
+  // Body parser failures (bad JSON, too large) come here and get the API's own codes and shape.
+  const parserErrors: ErrorRequestHandler = (err, req, res, _next) => {
+    send(req, res, err, req.is('application/json') === false ? limits.image : limits.json);
+  };
+  router.use(parserErrors);
+  return router;
+}

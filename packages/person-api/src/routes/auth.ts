@@ -1,0 +1,63 @@
+// Accounts: sign up, sign in, refresh, sign out, the account's own view and its deletion.
+import { defineRoute } from '../route.js';
+import * as s from '../schemas.js';
+
+export const authRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/auth/signup',
+    summary: 'Create an account and sign in',
+    auth: 'none',
+    body: s.credentialsBody,
+    response: s.sessionTokens,
+    status: 201,
+    handler: ({ services, body }) => services.accounts.signUp(body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/signin',
+    summary: 'Sign in with email and password',
+    auth: 'none',
+    body: s.credentialsBody,
+    response: s.sessionTokens,
+    handler: ({ services, body }) => services.accounts.signIn(body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/refresh',
+    summary: 'Trade a refresh token (usable once) for new tokens',
+    auth: 'none',
+    body: s.refreshBody,
+    response: s.sessionTokens,
+    handler: ({ services, body }) => services.accounts.refresh(body.refresh_token),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/signout',
+    summary: 'End this sign-in (access and refresh tokens stop at once)',
+    auth: 'user',
+    handler: async ({ services, user }) => {
+      await services.accounts.signOut(user);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/me',
+    summary: 'The signed-in account',
+    auth: 'user',
+    response: s.me,
+    handler: ({ services, user }) => services.accounts.me(user),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/me',
+    summary: 'Delete the account and everything in it (confirm with the password)',
+    auth: 'user',
+    body: s.deleteAccountBody,
+    handler: async ({ services, user, body }) => {
+      await services.accounts.deleteAccount(user, body.password);
+      return undefined;
+    },
+  }),
+];

@@ -1,0 +1,56 @@
+// One agent's thread: read a page, send text, tap, presence and read marks.
+import { defineRoute } from '../route.js';
+import * as s from '../schemas.js';
+
+export const threadRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/agents/:agentId/messages',
+    summary: 'Read a page of the thread (newest page marks it read)',
+    auth: 'user',
+    query: s.pageQuery,
+    response: s.threadPage,
+    handler: ({ services, user, params, query }) => services.threads.page(user.userId, params.agentId, query),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/agents/:agentId/messages',
+    summary: 'Send typed text (optionally with uploaded photos)',
+    auth: 'user',
+    body: s.sayBody,
+    response: s.messageView,
+    status: 201,
+    handler: ({ services, user, params, body }) => services.threads.say(user.userId, params.agentId, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/agents/:agentId/taps',
+    summary: 'Tap a component of a screen in this thread',
+    auth: 'user',
+    body: s.tapBody,
+    response: s.tapResult,
+    status: 201,
+    handler: ({ services, user, params, body }) => services.threads.tap(user.userId, params.agentId, body),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/agents/:agentId/presence',
+    summary: 'Mark the thread open or closed on this phone (open threads do not buzz)',
+    auth: 'user',
+    body: s.presenceBody,
+    response: s.presenceBody,
+    handler: ({ services, user, params, body }) =>
+      services.threads.setPresence(user.userId, params.agentId, body.open),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/agents/:agentId/read',
+    summary: 'Mark the thread read up to a message seq',
+    auth: 'user',
+    body: s.readBody,
+    handler: async ({ services, user, params, body }) => {
+      await services.threads.markRead(user.userId, params.agentId, body.seq);
+      return undefined;
+    },
+  }),
+];
