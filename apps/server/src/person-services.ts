@@ -46,18 +46,30 @@ export function personServices(svc: Services): PersonApiServices {
       async upload(userId, agentId, { contentType, bytes }) {
         const type = contentType.split(';')[0]!.trim().toLowerCase();
         if (!PHOTO_TYPES[type]) {
-          throw new ServiceError('INVALID_INPUT', `Send the photo as ${Object.keys(PHOTO_TYPES).join(', ')}.`, {
-            field: 'content-type',
-          });
+          throw new ServiceError(
+            'INVALID_INPUT',
+            `Send the photo as ${Object.keys(PHOTO_TYPES).join(', ')}.`,
+            {
+              field: 'content-type',
+            },
+          );
         }
         if (!bytes || bytes.length === 0) {
-          throw new ServiceError('INVALID_INPUT', `The body must be the image bytes, up to ${MAX_PHOTO_BYTES} bytes.`, {
-            field: 'body',
-          });
+          throw new ServiceError(
+            'INVALID_INPUT',
+            `The body must be the image bytes, up to ${MAX_PHOTO_BYTES} bytes.`,
+            {
+              field: 'body',
+            },
+          );
         }
         await svc.agents.get(userId, agentId);
         const file = await svc.photos.save(Buffer.from(bytes), type);
-        const photo = await svc.threads.addPhoto(userId, agentId, { file, contentType: type, bytes: bytes.length });
+        const photo = await svc.threads.addPhoto(userId, agentId, {
+          file,
+          contentType: type,
+          bytes: bytes.length,
+        });
         return { id: photo.id, url: svc.photos.links([photo])[0]! };
       },
       async open(photoId, exp, sig) {

@@ -98,7 +98,7 @@ describe('POST svc-connect action pair (real HTTP)', () => {
     [{ action: 'pair', code: '123456', remote_ref: 'x', kind: 'nope', host_name: 'h' }, 400, 'invalid_kind'],
     [{ action: 'dance' }, 400, 'invalid_action'],
     ['[1,2]', 400, 'invalid_body'],
-    ['{not json', 400, 'invalid_body'],
+    ['{not json', 400, 'invalid_json'],
   ])('refuses %j with %i %s', async (body, status, error) => {
     expect(await post(body)).toMatchObject({ status, body: { error } });
   });

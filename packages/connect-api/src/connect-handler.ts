@@ -1,5 +1,5 @@
 // POST {connect_url}: the host API. Parses the JSON body, dispatches on `action`, maps errors to doc2's.
-import { bearerToken, type Pairing } from '@screen-service/service-core';
+import { bearerToken, type Pairing, ServiceError } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
 
@@ -37,11 +37,10 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
 
   router.post('/', express.json({ limit: '64kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      res.status(400).json({ error: 'invalid_body', message: 'Send a JSON object with an "action".' });
-      return;
-    }
     try {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new ServiceError('INVALID_INPUT', 'Send a JSON object with an "action".', { field: 'body' });
+      }
       switch (body.action) {
         case 'pair': {
           const result = await options.pairing.pair({
@@ -56,10 +55,11 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
           return;
         }
         default:
-          res.status(400).json({
-            error: 'invalid_action',
-            message: `Unknown action ${JSON.stringify(body.action)}; this server serves: ${CONNECT_ACTIONS.join(', ')}.`,
-          });
+          throw new ServiceError(
+            'INVALID_INPUT',
+            `Unknown action ${JSON.stringify(body.action)}; this server serves: ${CONNECT_ACTIONS.join(', ')}.`,
+            { field: 'action' },
+          );
       }
     } catch (err) {
       fail(res, err);
@@ -67,22 +67,13 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
   });
 
   router.all('/', (_req, res) => {
-    res
-      .status(405)
-      .set('allow', 'POST')
-      .json({ error: 'invalid_method', message: 'Use POST with a JSON body.' });
+    res.set('allow', 'POST');
+    fail(res, new ServiceError('METHOD_NOT_ALLOWED', 'Use POST with a JSON body.'));
   });
 
-  // Malformed JSON bodies: answer in the API's own shape.
-  router.use((err: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') {
-      res
-        .status(e.status ?? 400)
-        .json({ error: 'invalid_body', message: 'The body must be a JSON object up to 64 KB.' });
-      return;
-    }
-    next(err);
+  // Body parser failures (bad JSON, too large) get the same mapping as the rules' refusals.
+  router.use((err: unknown, _req: Request, res: Response, _next: (e?: unknown) => void) => {
+    fail(res, err);
   });
   return router;
 }

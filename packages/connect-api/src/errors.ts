@@ -1,7 +1,14 @@
-// Wire errors of the host API (doc2 "Errors"): `{"error":"<code>"}` bodies with these statuses.
-import { ServiceError } from '@screen-service/service-core';
+// Wire errors of the host API (doc2 "Errors"): `{"error": "<code>", "message"}` bodies. Statuses come from
+// service-core's one table (ADR 0095); this module only renames the few codes doc2 spells its own way.
+import {
+  fromBodyParserError,
+  SERVICE_ERROR_STATUS,
+  ServiceError,
+  type ServiceErrorCode,
+  wireCode,
+} from '@screen-service/service-core';
 
-/** Codes this API answers with. */
+/** Codes this API answers with: doc2's list, `invalid_<field>` for bad input, and the shared table's codes. */
 export type ConnectErrorCode =
   | 'unauthorized'
   | 'forbidden'
@@ -14,7 +21,18 @@ export type ConnectErrorCode =
   | 'invalid_action'
   | 'invalid_body'
   | `invalid_${string}`
-  | 'internal_error';
+  | 'internal_error'
+  | (string & {});
+
+/** Where doc2 names a condition differently from the shared wire code. */
+export const DOC2_CODE_ALIASES: Readonly<Partial<Record<ServiceErrorCode, ConnectErrorCode>>> = Object.freeze(
+  {
+    SUSPENDED: 'forbidden',
+    NOT_AN_MCP_CONNECTOR: 'forbidden',
+    AGENT_NOT_FOUND: 'not_found',
+    INVALID_CREDENTIALS: 'unauthorized',
+  },
+);
 
 export interface WireError {
   status: number;
@@ -22,8 +40,8 @@ export interface WireError {
 }
 
 /**
- * Maps an error from the rules to doc2's status and code. `INVALID_INPUT` on field `code` becomes
- * `invalid_code` (400), and so on for each field.
+ * Maps an error from the rules (or a body parser) to doc2's status and code. `INVALID_INPUT` on field
+ * `code` becomes `invalid_code` (400), and so on for each field.
  *
  * @example
  * ```ts
@@ -31,36 +49,13 @@ export interface WireError {
  * ```
  */
 export function toWireError(err: unknown): WireError {
-  if (!(err instanceof ServiceError)) {
+  const e = err instanceof ServiceError ? err : fromBodyParserError(err, '64 KB');
+  if (!e) {
     return { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side.' } };
   }
-  const wire = (status: number, error: ConnectErrorCode) => ({
-    status,
-    body: { error, message: err.message },
-  });
-  switch (err.code) {
-    case 'INVALID_OR_EXPIRED_CODE':
-      return wire(401, 'invalid_or_expired_code');
-    case 'PROFILE_ALREADY_ADDED':
-      return wire(409, 'profile_already_added');
-    case 'TOO_MANY_ATTEMPTS':
-      return wire(429, 'too_many_attempts');
-    case 'UNAUTHORIZED':
-      return wire(401, 'unauthorized');
-    case 'CONNECTOR_REVOKED':
-      return wire(409, 'connector_revoked');
-    case 'FORBIDDEN':
-    case 'SUSPENDED':
-    case 'NOT_AN_MCP_CONNECTOR':
-      return wire(403, 'forbidden');
-    case 'CONNECTOR_NOT_FOUND':
-      return wire(404, 'connector_not_found');
-    case 'NOT_FOUND':
-    case 'AGENT_NOT_FOUND':
-      return wire(404, 'not_found');
-    case 'INVALID_INPUT':
-      return wire(400, `invalid_${(err.field ?? 'body').replace(/[^a-z0-9_]/gi, '_')}`);
-    default:
-      return wire(400, 'invalid_body');
-  }
+  const error =
+    e.code === 'INVALID_INPUT'
+      ? `invalid_${(e.field ?? 'body').replace(/[^a-z0-9_]/gi, '_')}`
+      : (DOC2_CODE_ALIASES[e.code] ?? wireCode(e.code));
+  return { status: SERVICE_ERROR_STATUS[e.code], body: { error, message: e.message } };
 }

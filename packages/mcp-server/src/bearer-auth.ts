@@ -15,7 +15,7 @@ export function resourceMetadataUrl(mcpUrl: string): string {
 /**
  * Verifies `Authorization` (`Bearer svc_ct_...` today, `Bearer svc_at_...` once OAuth gives the core a
  * resolver) and maps refusals: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`, 403
- * `not_an_mcp_connector`, 403 `connection_revoked`, 403 `suspended`.
+ * `not_an_mcp_connector`, 409 `connector_revoked` (as on every surface, ADR 0095), 403 `suspended`.
  *
  * @example
  * ```ts
@@ -33,21 +33,18 @@ export async function authenticate(
     if (!isServiceError(err)) throw err;
     switch (err.code) {
       case 'NOT_AN_MCP_CONNECTOR':
-        return refuse('NOT_AN_MCP_CONNECTOR', 403, err.message);
       case 'CONNECTOR_REVOKED':
-        return refuse('CONNECTION_REVOKED', 403, err.message);
       case 'SUSPENDED':
-        return refuse('SUSPENDED', 403, err.message);
+        return refuse(err.code, err.message);
       default: {
         const sent = bearerToken(header) !== null;
         const challenge = `Bearer ${sent ? 'error="invalid_token", ' : ''}resource_metadata="${metadataUrl}"`;
         return refuse(
           'UNAUTHORIZED',
-          401,
           sent
             ? 'The bearer token is not valid: pair again to get a connection token (svc_ct_...), or sign in.'
             : 'Send Authorization: Bearer svc_ct_<token> (from pairing) or an OAuth access token.',
-          { 'www-authenticate': challenge },
+          { headers: { 'www-authenticate': challenge } },
         );
       }
     }

@@ -1,45 +1,68 @@
 // Stable codes of the tool server's refusals: HTTP-level ones (before any tool runs) and how rule errors become tool errors.
-import { isServiceError } from '@screen-service/service-core';
+import {
+  isServiceError,
+  SERVICE_ERROR_STATUS,
+  type ServiceErrorCode,
+  wireCode,
+} from '@screen-service/service-core';
 
-/** Codes of HTTP-level refusals; the body is `{"error": "<lower_snake code>", "message": "..."}`. */
-export type McpServerErrorCode =
-  | 'UNAUTHORIZED'
-  | 'NOT_AN_MCP_CONNECTOR'
-  | 'CONNECTION_REVOKED'
-  | 'SUSPENDED'
-  | 'HOST_NOT_ALLOWED'
-  | 'RATE_LIMITED'
-  | 'METHOD_NOT_ALLOWED';
+/** The JSON-RPC error code an HTTP-level refusal carries (no request ran, so `id` is null). */
+export const RPC_PARSE_ERROR = -32700;
+export const RPC_INVALID_REQUEST = -32600;
+/** Transport refusals that are not about the JSON-RPC text (auth, host, rate, media types). */
+export const RPC_SERVER_REFUSAL = -32000;
+export const RPC_INTERNAL_ERROR = -32603;
+
+/** The one body of every HTTP-level refusal of the tool server (ADR 0095). */
+export interface McpErrorBody {
+  jsonrpc: '2.0';
+  id: null;
+  error: { code: number; message: string; data: { error: string } };
+}
 
 /**
- * An HTTP-level refusal: `status`, the wire `error` code, and headers to send with it.
+ * An HTTP-level refusal (before any tool runs): the status comes from the service's one error table, the
+ * body is a JSON-RPC error without an id whose `data.error` is the stable lower-snake code.
  *
  * @example
  * ```ts
- * const e = new McpHttpError('RATE_LIMITED', 429, 'Too many calls; retry in 2 s.', { 'retry-after': '2' });
- * e.body(); // { error: 'rate_limited', message: 'Too many calls; retry in 2 s.' }
+ * const e = new McpHttpError('RATE_LIMITED', 'Too many calls; retry in 2 s.', { headers: { 'retry-after': '2' } });
+ * e.status; // 429
+ * e.body(); // { jsonrpc: '2.0', id: null, error: { code: -32000, message: '...', data: { error: 'rate_limited' } } }
  * ```
  */
 export class McpHttpError extends Error {
-  readonly code: McpServerErrorCode;
+  readonly code: ServiceErrorCode;
   readonly status: number;
+  readonly rpcCode: number;
   readonly headers: Record<string, string>;
   constructor(
-    code: McpServerErrorCode,
-    status: number,
+    code: ServiceErrorCode,
     message: string,
-    headers: Record<string, string> = {},
+    options: { headers?: Record<string, string>; rpcCode?: number } = {},
   ) {
     super(message);
     this.name = 'McpHttpError';
     this.code = code;
-    this.status = status;
-    this.headers = headers;
+    this.status = SERVICE_ERROR_STATUS[code];
+    this.rpcCode = options.rpcCode ?? rpcCodeOf(code);
+    this.headers = options.headers ?? {};
   }
   /** The JSON body sent with the status. */
-  body(): { error: string; message: string } {
-    return { error: this.code.toLowerCase(), message: this.message };
+  body(): McpErrorBody {
+    return errorBody(this.rpcCode, this.message, wireCode(this.code));
   }
+}
+
+function rpcCodeOf(code: ServiceErrorCode): number {
+  if (code === 'INVALID_JSON') return RPC_PARSE_ERROR;
+  if (code === 'INVALID_INPUT' || code === 'BODY_TOO_LARGE') return RPC_INVALID_REQUEST;
+  return RPC_SERVER_REFUSAL;
+}
+
+/** The body of a refusal, for the few answers that are not an McpHttpError (the 500). */
+export function errorBody(rpcCode: number, message: string, error: string): McpErrorBody {
+  return { jsonrpc: '2.0', id: null, error: { code: rpcCode, message, data: { error } } };
 }
 
 /** A tool result that reports a refusal to the model (`isError: true`), never a protocol error. */
@@ -51,8 +74,8 @@ export interface ToolErrorResult {
 }
 
 /**
- * Turns an error from the rules into a tool error the model can act on: `<CODE>: <message>` as text and
- * the code, field and details (the parser's diagnostics for `INVALID_LINES`) as structured content.
+ * Turns an error from the rules into a tool error the model can act on: `<code>: <message>` as text and
+ * the lower-snake code (the same one the HTTP APIs send), field and details (the parser's diagnostics for `INVALID_LINES`) as structured content.
  * Anything else is rethrown (the SDK reports it as an internal tool error).
  *
  * @example
@@ -62,12 +85,13 @@ export interface ToolErrorResult {
  */
 export function toToolError(err: unknown): ToolErrorResult {
   if (!isServiceError(err)) throw err;
-  const error: ToolErrorResult['structuredContent']['error'] = { code: err.code, message: err.message };
+  const code = wireCode(err.code);
+  const error: ToolErrorResult['structuredContent']['error'] = { code, message: err.message };
   if (err.field !== undefined) error.field = err.field;
   if (err.details !== undefined) error.details = err.details;
   return {
     isError: true,
-    content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+    content: [{ type: 'text', text: `${code}: ${err.message}` }],
     structuredContent: { error },
   };
 }

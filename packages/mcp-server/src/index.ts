@@ -1,7 +1,17 @@
 // @screen-service/mcp-server public API. Every export here is public; nothing else is.
 export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 export { connectDispatcher, type DispatchContext, type Dispatcher, REQUEST_CANCELLED } from './dispatcher.js';
-export { McpHttpError, type McpServerErrorCode, type ToolErrorResult, toToolError } from './errors.js';
+export {
+  errorBody,
+  type McpErrorBody,
+  McpHttpError,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_REQUEST,
+  RPC_PARSE_ERROR,
+  RPC_SERVER_REFUSAL,
+  type ToolErrorResult,
+  toToolError,
+} from './errors.js';
 export { buildGuideTexts, type GuideTexts } from './guide-texts.js';
 export { createHostCheck } from './host-check.js';
 export {

@@ -11,9 +11,9 @@ import {
 import express, { type Request, type Response, type Router } from 'express';
 import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
-import { McpHttpError } from './errors.js';
+import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';
 import { createHostCheck } from './host-check.js';
-import { INVALID_REQUEST, parseJsonRpcBody } from './json-rpc-body.js';
+import { parseJsonRpcBody } from './json-rpc-body.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
 
 /** Doc1's limits for bucket `mcp`: a token bucket per connection. */
@@ -42,10 +42,6 @@ const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
 function isLimiter(v: McpRouterOptions['rateLimit']): v is RateLimiter {
   return typeof v === 'object' && v !== null && typeof (v as RateLimiter).take === 'function';
-}
-
-function jsonRpcError(res: Response, status: number, code: number, message: string) {
-  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } });
 }
 
 function acceptsJson(accept: string | undefined): boolean {
@@ -115,46 +111,49 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       if (!hostAllowed(req.headers.host)) {
         throw new McpHttpError(
           'HOST_NOT_ALLOWED',
-          403,
           `Host ${req.headers.host ?? '(none)'} is not this service.`,
         );
       }
       const principal = await authenticate(options.auth, req.headers.authorization, metadataUrl);
       if (!acceptsJson(req.headers.accept)) {
-        jsonRpcError(res, 406, -32000, 'Not Acceptable: this server answers application/json; accept it.');
-        return;
+        throw new McpHttpError(
+          'NOT_ACCEPTABLE',
+          'Not Acceptable: this server answers application/json; accept it.',
+        );
       }
       if (!isJsonContentType(req.headers['content-type'])) {
-        jsonRpcError(res, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json.');
-        return;
+        throw new McpHttpError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Unsupported Media Type: send Content-Type: application/json.',
+        );
       }
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !SUPPORTED.has(version)) {
-        jsonRpcError(
-          res,
-          400,
-          INVALID_REQUEST,
+        throw new McpHttpError(
+          'INVALID_INPUT',
           `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
         );
-        return;
       }
       const text = await readBody(req, maxBody);
       if (text === null) {
-        jsonRpcError(res, 413, INVALID_REQUEST, `The body is larger than ${maxBody} bytes.`);
-        return;
+        throw new McpHttpError('BODY_TOO_LARGE', `The body is larger than ${maxBody} bytes: send less.`);
       }
       const parsed = parseJsonRpcBody(text);
       if (!parsed.ok) {
-        jsonRpcError(res, 400, parsed.code, parsed.message);
-        return;
+        throw new McpHttpError(
+          parsed.code === RPC_PARSE_ERROR ? 'INVALID_JSON' : 'INVALID_INPUT',
+          parsed.message,
+          {
+            rpcCode: parsed.code,
+          },
+        );
       }
       const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
         throw new McpHttpError(
           'RATE_LIMITED',
-          429,
           `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
-          { 'retry-after': String(decision.retryAfterS) },
+          { headers: { 'retry-after': String(decision.retryAfterS) } },
         );
       }
       const closed = new AbortController();
@@ -182,16 +181,17 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         return;
       }
       options.onError?.(err);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error on our side.');
+      if (!res.headersSent) {
+        res.status(500).json(errorBody(RPC_INTERNAL_ERROR, 'Internal error on our side.', 'internal_error'));
+      }
     }
   });
 
   router.all('/', (_req, res) => {
     const e = new McpHttpError(
       'METHOD_NOT_ALLOWED',
-      405,
       'This tool server is stateless: POST JSON-RPC messages; there is no event stream and no session to delete.',
-      { allow: 'POST' },
+      { headers: { allow: 'POST' } },
     );
     res.status(e.status).set(e.headers).json(e.body());
   });

@@ -65,7 +65,7 @@ describe('transport', () => {
       const r = await fetch(stack.mcpUrl, { method, headers: { accept: 'text/event-stream' } });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('POST');
-      expect(await r.json()).toMatchObject({ error: 'method_not_allowed' });
+      expect(await r.json()).toMatchObject({ error: { data: { error: 'method_not_allowed' } } });
     }
   });
 
@@ -73,7 +73,11 @@ describe('transport', () => {
     const { token } = await stack.newConnection();
     const bad = await post(stack.mcpUrl, '{not json', auth(token));
     expect(bad.status).toBe(400);
-    expect(bad.json).toMatchObject({ error: { code: -32700 } });
+    expect(bad.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, data: { error: 'invalid_json' } },
+    });
     const invalid = await post(stack.mcpUrl, { jsonrpc: '1.0', id: 1, method: 'ping' }, auth(token));
     expect(invalid.status).toBe(400);
     expect(invalid.json).toMatchObject({
@@ -128,7 +132,7 @@ describe("doc1's Errors table", () => {
     const none = await post(stack.mcpUrl, ping);
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
-    expect(none.json).toMatchObject({ error: 'unauthorized' });
+    expect(none.json).toMatchObject({ error: { data: { error: 'unauthorized' } } });
     for (const token of ['svc_ct_wrong', 'svc_at_not_yet_known', 'something-else']) {
       const r = await post(stack.mcpUrl, ping, auth(token));
       expect(r.status).toBe(401);
@@ -142,7 +146,7 @@ describe("doc1's Errors table", () => {
     const host = await stack.pairAgent(user.id, 'Desk', { kind: 'hostfw' });
     const r = await post(stack.mcpUrl, ping, auth(host.token));
     expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({ error: 'not_an_mcp_connector' });
+    expect(r.json).toMatchObject({ error: { data: { error: 'not_an_mcp_connector' } } });
   });
 
   it('a suspended account or connection: 403', async () => {
@@ -150,23 +154,23 @@ describe("doc1's Errors table", () => {
     stack.db.prepare('UPDATE users SET suspended_at = ? WHERE id = ?').run(Date.now(), a.user.id);
     const r1 = await post(stack.mcpUrl, ping, auth(a.token));
     expect(r1.status).toBe(403);
-    expect(r1.json).toMatchObject({ error: 'suspended' });
+    expect(r1.json).toMatchObject({ error: { data: { error: 'suspended' } } });
     const b = await stack.newConnection('Held');
     stack.db.prepare('UPDATE connectors SET suspended_at = ? WHERE id = ?').run(Date.now(), b.connectorId);
     const r2 = await post(stack.mcpUrl, ping, auth(b.token));
     expect(r2.status).toBe(403);
-    expect(r2.json).toMatchObject({ error: 'suspended' });
+    expect(r2.json).toMatchObject({ error: { data: { error: 'suspended' } } });
   });
 
-  it('removing the connection in the app stops its token at once (403 connection_revoked)', async () => {
+  it('removing the connection in the app stops its token at once (409 connector_revoked, as on every surface)', async () => {
     const c = await stack.newConnection('Gone');
     const client = await stack.connect(c.token);
     expect((await client.callTool({ name: 'svc_threads' })).isError).toBeFalsy();
     await stack.agents.removeConnection(c.user.id, c.connectorId);
     const r = await post(stack.mcpUrl, ping, auth(c.token));
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({ error: 'connection_revoked' });
-    await expect(client.callTool({ name: 'svc_threads' })).rejects.toThrow(/connection_revoked/);
+    expect(r.status).toBe(409);
+    expect(r.json).toMatchObject({ error: { data: { error: 'connector_revoked' } } });
+    await expect(client.callTool({ name: 'svc_threads' })).rejects.toThrow(/connector_revoked/);
   });
 
   it('a waiting svc_answers whose HTTP request closes claims nothing and leaves no listener', async () => {
@@ -210,7 +214,7 @@ describe('rate bucket mcp', () => {
       expect(over.status).toBe(429);
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(10);
-      expect(over.json).toMatchObject({ error: 'rate_limited' });
+      expect(over.json).toMatchObject({ error: { data: { error: 'rate_limited' } } });
       expect((await post(limited.mcpUrl, ping, auth(b.token))).status).toBe(200);
       // A batch costs one call per request in it.
       const batch = await post(

@@ -139,7 +139,7 @@ describe('agents and scope', () => {
     expect((byDefault.structuredContent as { agent: { id: string } }).agent.id).toBe(coach.agent.id);
     const unknown = await call(client, 'svc_say', { text: 'x', agent: 'nobody' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.content[0]!.text).toMatch(/^AGENT_NOT_FOUND: .*coach, chef/);
+    expect(unknown.content[0]!.text).toMatch(/^agent_not_found: .*coach, chef/);
   });
 
   it("another agent's or another account's thread is out of reach", async () => {
@@ -159,14 +159,14 @@ describe('agents and scope', () => {
     for (const screen_id of [theirScreen, farScreen]) {
       const answers = await call(me, 'svc_answers', { screen_id });
       expect(answers.isError).toBe(true);
-      expect(answers.content[0]!.text).toMatch(/^SCREEN_NOT_FOUND/);
+      expect(answers.content[0]!.text).toMatch(/^screen_not_found/);
       const tap = await call(me, 'svc_tap', { screen_id, event: { id: 'x', value: 'A' }, told_model: false });
       expect(tap.isError).toBe(true);
-      expect(tap.content[0]!.text).toMatch(/^SCREEN_NOT_FOUND/);
+      expect(tap.content[0]!.text).toMatch(/^screen_not_found/);
     }
     for (const agentRef of [other.agent.handle, other.agent.id, stranger.agent.id]) {
       const say = await call(me, 'svc_say', { text: 'psst', agent: agentRef });
-      expect(say.content[0]!.text).toMatch(/^AGENT_NOT_FOUND/);
+      expect(say.content[0]!.text).toMatch(/^agent_not_found/);
     }
     const page = await stack.threads.page(user.id, other.agent.id);
     expect(page.messages.map((m) => m.kind)).toEqual(['screen']);
@@ -179,9 +179,9 @@ describe('svc_show and svc_say writes', () => {
     const client = await stack.connect(token);
     const bad = await call(client, 'svc_show', { lines: 'choose "Only one?" Yes' });
     expect(bad.isError).toBe(true);
-    expect(bad.content[0]!.text).toMatch(/^INVALID_LINES: line 1: /);
+    expect(bad.content[0]!.text).toMatch(/^invalid_lines: line 1: /);
     const err = (bad.structuredContent as { error: { code: string; details: { line: number }[] } }).error;
-    expect(err.code).toBe('INVALID_LINES');
+    expect(err.code).toBe('invalid_lines');
     expect(err.details[0]!.line).toBe(1);
     expect((await stack.threads.page(user.id, agent.id)).messages).toEqual([]);
     expect(await stack.store.threads.listPushIntents(user.id)).toEqual([]);
@@ -243,7 +243,7 @@ describe('svc_tap (in-chat view)', () => {
       told_model: false,
     });
     expect(off.isError).toBe(true);
-    expect(off.content[0]!.text).toMatch(/^NOT_ON_SCREEN/);
+    expect(off.content[0]!.text).toMatch(/^not_on_screen/);
   });
 });
 

@@ -1,11 +1,6 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
 import { type AppPrincipal, bearerToken, ServiceError, toHttpError } from '@screen-service/service-core';
-import express, {
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Router,
-} from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 import type { RouteDef } from './route.js';
 import { personRoutes } from './routes/index.js';

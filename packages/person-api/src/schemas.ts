@@ -46,7 +46,14 @@ export const agentView = z
     sort: z.number().int(),
     remote_ref: z.string().nullable(),
     connector: z.object({ id, name: z.string(), kind: z.string() }).nullable(),
-    commands: z.array(z.unknown()).nullable(),
+    commands: z
+      .array(
+        z
+          .object({ name: z.string(), description: z.string(), args: z.string().optional() })
+          .meta({ id: 'Command' }),
+      )
+      .nullable()
+      .meta({ description: "the host's commands for the composer's / menu (cleaned by doc2's rules)" }),
     client_safe: z.boolean(),
     created_at: iso,
     updated_at: iso,
@@ -155,9 +162,7 @@ export const oauthRequestView = z
 export const oauthDecisionBody = z
   .object({
     decision: z.enum(['allow', 'deny']),
-    agent_id: id
-      .optional()
-      .meta({ description: 'allow as this existing agent' }),
+    agent_id: id.optional().meta({ description: 'allow as this existing agent' }),
     agent_name: z
       .string()
       .trim()

@@ -1,4 +1,6 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
+
+import type { Readable } from 'node:stream';
 import type {
   Accounts,
   AppPrincipal,
@@ -6,7 +8,6 @@ import type {
   PersonAgents,
   PersonThreads,
 } from '@screen-service/service-core';
-import type { Readable } from 'node:stream';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
 /** The account's own view (`GET /me`). */

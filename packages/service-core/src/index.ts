@@ -30,6 +30,15 @@ export {
 } from './connection-auth.js';
 export { digestsEqual, hashSecret, mintPairingCode, mintToken, newId, type TokenPrefix } from './crypto.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
+export {
+  fromBodyParserError,
+  type HttpError,
+  type HttpErrorBody,
+  SERVICE_ERROR_CODES,
+  SERVICE_ERROR_STATUS,
+  toHttpError,
+  wireCode,
+} from './http-errors.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
 export {
   createPairing,
@@ -42,15 +51,6 @@ export {
   type PairingOptions,
   type PairResult,
 } from './pairing.js';
-export {
-  fromBodyParserError,
-  type HttpError,
-  type HttpErrorBody,
-  SERVICE_ERROR_CODES,
-  SERVICE_ERROR_STATUS,
-  toHttpError,
-  wireCode,
-} from './http-errors.js';
 export { createArgon2idHasher, type PasswordHasher } from './password-hasher.js';
 export {
   type AgentListItem,

@@ -1,4 +1,5 @@
 // The person's API client: tokens in localStorage, one refresh on 401, errors with the server's message.
+import type { SessionTokens as Session } from '@screen-service/person-api';
 import { ApiError } from '../shared/api-error.js';
 
 export { ApiError };
@@ -6,51 +7,13 @@ export { ApiError };
 export const API = '/functions/v1/svc-app';
 const TOKENS = 'svc-app-session';
 
-export interface Session {
-  access_token: string;
-  refresh_token: string;
-  user: { id: string; email: string };
-}
-
-export interface Agent {
-  id: string;
-  name: string;
-  handle: string;
-  color: 'lavender' | 'mint' | 'butter' | 'brand';
-  theme: Record<string, unknown>;
-  push_muted: boolean;
-  kind: string;
-  status: 'pending' | 'connected' | 'offline';
-  is_default: boolean;
-  commands: { name: string; description?: string; args?: string }[] | null;
-  connector: { id: string; name: string; kind: string } | null;
-  unread?: number;
-  last_message_at?: string | null;
-}
-
-export interface Message {
-  id: string;
-  seq: number;
-  sender: 'agent' | 'person';
-  kind: 'text' | 'screen' | 'tap';
-  body: string;
-  meta: Record<string, unknown>;
-  screen: { id: string; lines: string; ops: unknown[]; tap_ids: string[] } | null;
-  photos: string[];
-  created_at: string;
-}
-
-export interface Connection {
-  id: string;
-  name: string;
-  kind: string;
-  /** `pairing` (a connection token from a 6-digit code) or `oauth` (approved through sign-in). */
-  via: 'pairing' | 'oauth';
-  created_at: string;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-  agents: { id: string; name: string; handle: string }[];
-}
+/** The wire types are the person's API's own (type-only: nothing of the package reaches the bundle). */
+export type {
+  AgentListItem as Agent,
+  Connection,
+  Message,
+  SessionTokens as Session,
+} from '@screen-service/person-api';
 
 export function session(): Session | null {
   try {
