@@ -1,5 +1,5 @@
 // Derived agent status (doc2 "States"), the person-facing agent view, and the defaults a new agent gets.
-import type { AgentColor, AgentRecord, ConnectorRecord } from './records.js';
+import type { AgentColor, AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
 
 export type AgentStatus = 'pending' | 'connected' | 'offline';
 
@@ -41,7 +41,7 @@ export interface AgentView {
   sort: number;
   remote_ref: string | null;
   connector: { id: string; name: string; kind: ConnectorRecord['kind'] } | null;
-  commands: unknown[] | null;
+  commands: CommandEntry[] | null;
   client_safe: boolean;
   created_at: string;
   updated_at: string;

@@ -80,6 +80,7 @@ export {
   type AgentColor,
   type AgentRecord,
   CONNECTOR_KINDS,
+  type CommandEntry,
   type ConnectorKind,
   type ConnectorRecord,
   type ConnectorVia,

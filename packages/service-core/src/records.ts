@@ -50,6 +50,13 @@ export interface ConnectorRecord {
   suspendedAt: number | null;
 }
 
+/** One entry of a host's commands list (doc2 Commands entry), as `cleanCommands` leaves it. */
+export interface CommandEntry {
+  name: string;
+  description: string;
+  args?: string;
+}
+
 export interface AgentRecord {
   id: string;
   userId: string;
@@ -64,7 +71,7 @@ export interface AgentRecord {
   remoteRef: string | null;
   isDefault: boolean;
   sort: number;
-  commands: unknown[] | null;
+  commands: CommandEntry[] | null;
   commandsAt: number | null;
   clientSafe: boolean;
   sandbox: unknown;

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type {
   AgentRecord,
+  CommandEntry,
   ConnectorRecord,
   MessageRecord,
   OAuthClientRecord,
@@ -74,7 +75,7 @@ export function toAgent(r: Row): AgentRecord {
     remoteRef: (r.remote_ref as string | null) ?? null,
     isDefault: r.is_default === 1,
     sort: r.sort as number,
-    commands: json(r.commands) as unknown[] | null,
+    commands: json(r.commands) as CommandEntry[] | null,
     commandsAt: num(r.commands_at),
     clientSafe: r.client_safe === 1,
     sandbox: json(r.sandbox),
