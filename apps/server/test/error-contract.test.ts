@@ -119,7 +119,7 @@ describe('body-parser failures and a removed connection, over the live service',
         host_name: 'h',
       }),
     );
-    const token = (await paired.json()).connector_token as string;
+    const token = ((await paired.json()) as { connector_token: string }).connector_token;
     const mcp = await send(MCP, '{nope', { authorization: `Bearer ${token}` });
     expect(mcp.status).toBe(400);
     expect(await mcp.json()).toMatchObject({ error: { code: -32700, data: { error: 'invalid_json' } } });
@@ -139,7 +139,7 @@ describe('body-parser failures and a removed connection, over the live service',
     const call = client(t.base);
     const person = await signUp(call, 'removed@example.com');
     const created = await call('POST', '/agents', { token: person.access_token, body: { name: 'Gone' } });
-    const paired = await (
+    const paired = (await (
       await send(
         CONNECT,
         JSON.stringify({
@@ -150,8 +150,8 @@ describe('body-parser failures and a removed connection, over the live service',
           host_name: 'h',
         }),
       )
-    ).json();
-    const token = paired.connector_token as string;
+    ).json()) as { connector_token: string; connector: { id: string } };
+    const token = paired.connector_token;
     const removed = await call('DELETE', `/connections/${paired.connector.id}`, {
       token: person.access_token,
     });
