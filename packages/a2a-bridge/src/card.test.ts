@@ -85,7 +85,7 @@ describe('readAgentCard', () => {
         at,
       ),
     ).toThrow(expect.objectContaining({ code: 'CARD_VERSION_UNSUPPORTED' }));
-    expect(() => readAgentCard([], at)).toThrow(expect.objectContaining({ code: 'CARD_INVALID' }));
+    expect(() => readAgentCard([], at)).toThrow(expect.objectContaining({ code: 'INVALID_CARD' }));
     expect(() => readAgentCard({ supportedInterfaces: [v10] }, at)).toThrow(/has no "name"/);
     expect(() => readAgentCard({ name: 'X' }, at)).toThrow(/names no endpoint/);
   });

@@ -56,13 +56,13 @@ export function cardUrlFor(input: string): string {
     url = new URL(input.trim());
   } catch {
     throw new BridgeError(
-      'CARD_URL_INVALID',
+      'INVALID_CARD_URL',
       `"${input}" is not a URL; give the agent's address, e.g. https://agent.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new BridgeError(
-      'CARD_URL_INVALID',
+      'INVALID_CARD_URL',
       `"${input}" uses ${url.protocol}; give an http:// or https:// address for the agent`,
     );
   }
@@ -139,7 +139,7 @@ function versionOf(spelling: string): ProtocolVersion | undefined {
 
 /**
  * Reads a card (either version's shape) and picks the JSON-RPC endpoint and protocol version; pure.
- * Throws `CARD_INVALID`, `CARD_NO_JSONRPC` or `CARD_VERSION_UNSUPPORTED` with the reason and a next step.
+ * Throws `INVALID_CARD`, `CARD_NO_JSONRPC` or `CARD_VERSION_UNSUPPORTED` with the reason and a next step.
  *
  * @example
  * ```ts
@@ -154,18 +154,18 @@ export function readAgentCard(
 ): AgentCardInfo {
   if (!isObject(json)) {
     throw new BridgeError(
-      'CARD_INVALID',
+      'INVALID_CARD',
       `the card at ${cardUrl} is not a JSON object; check the agent's address`,
     );
   }
   const name = str(json.name);
   if (name === '') {
-    throw new BridgeError('CARD_INVALID', `the card at ${cardUrl} has no "name"; is this an A2A agent card?`);
+    throw new BridgeError('INVALID_CARD', `the card at ${cardUrl} has no "name"; is this an A2A agent card?`);
   }
   const offers = offersOf(json);
   if (offers.length === 0) {
     throw new BridgeError(
-      'CARD_INVALID',
+      'INVALID_CARD',
       `the card of "${name}" names no endpoint (no supportedInterfaces[] and no url); ask its operator to publish one`,
     );
   }
@@ -195,7 +195,7 @@ export function readAgentCard(
     endpoint = new URL(chosen.url, cardUrl).toString();
   } catch {
     throw new BridgeError(
-      'CARD_INVALID',
+      'INVALID_CARD',
       `the card of "${name}" has an endpoint that is not a URL: "${chosen.url}"`,
     );
   }
@@ -276,7 +276,7 @@ export async function fetchAgentCard(
   try {
     json = await res.json();
   } catch (cause) {
-    throw new BridgeError('CARD_INVALID', `${url} did not answer JSON; is this an A2A agent?`, { cause });
+    throw new BridgeError('INVALID_CARD', `${url} did not answer JSON; is this an A2A agent?`, { cause });
   }
   return readAgentCard(json, url, options);
 }

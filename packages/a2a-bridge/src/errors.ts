@@ -2,9 +2,9 @@
 
 /** Every code a {@link BridgeError} can carry. Stable: callers may switch on them. */
 export type BridgeErrorCode =
-  | 'CARD_URL_INVALID'
+  | 'INVALID_CARD_URL'
   | 'CARD_FETCH_FAILED'
-  | 'CARD_INVALID'
+  | 'INVALID_CARD'
   | 'CARD_NO_JSONRPC'
   | 'CARD_VERSION_UNSUPPORTED'
   | 'AGENT_UNREACHABLE'
@@ -12,8 +12,8 @@ export type BridgeErrorCode =
   | 'RPC_ERROR'
   | 'RPC_BAD_RESPONSE'
   | 'STREAM_DROPPED'
-  | 'STATE_FILE_INVALID'
-  | 'OUTBOX_ENTRY_INVALID'
+  | 'INVALID_STATE_FILE'
+  | 'INVALID_OUTBOX_ENTRY'
   | 'LINK_FAILED';
 
 /**

@@ -59,7 +59,7 @@ describe('Outbox', () => {
     await outbox.put(post('a'));
     await writeFile(join(dir, 'outbox', 'broken.json'), '{');
     await expect(outbox.list()).rejects.toMatchObject({
-      code: 'OUTBOX_ENTRY_INVALID',
+      code: 'INVALID_OUTBOX_ENTRY',
       message: expect.stringMatching(/broken\.json.*move it away/),
     });
   });

@@ -46,7 +46,7 @@ export class Outbox {
         entry = await readJsonFile(path);
       } catch (cause) {
         throw new BridgeError(
-          'OUTBOX_ENTRY_INVALID',
+          'INVALID_OUTBOX_ENTRY',
           `the outbox file ${path} is not valid JSON; move it away`,
           {
             cause,
@@ -57,7 +57,7 @@ export class Outbox {
       const e = entry as Partial<Entry>;
       if (typeof e.queuedAt !== 'number' || typeof e.post?.id !== 'string') {
         throw new BridgeError(
-          'OUTBOX_ENTRY_INVALID',
+          'INVALID_OUTBOX_ENTRY',
           `the outbox file ${path} is not an outbox entry; move it away`,
         );
       }

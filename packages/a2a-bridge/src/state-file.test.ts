@@ -42,12 +42,12 @@ describe('StateFile', () => {
   it('refuses a broken or foreign file, saying what to do', async () => {
     await writeFile(join(dir, 'bad.json'), '{nope');
     await expect(new StateFile(join(dir, 'bad.json')).read()).rejects.toMatchObject({
-      code: 'STATE_FILE_INVALID',
+      code: 'INVALID_STATE_FILE',
       message: expect.stringMatching(/move it away/),
     });
     await writeFile(join(dir, 'other.json'), '{"version":2}');
     await expect(new StateFile(join(dir, 'other.json')).read()).rejects.toMatchObject({
-      code: 'STATE_FILE_INVALID',
+      code: 'INVALID_STATE_FILE',
     });
   });
 });

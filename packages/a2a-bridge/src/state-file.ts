@@ -59,7 +59,7 @@ export class StateFile {
       json = await readJsonFile(this.path);
     } catch (cause) {
       throw new BridgeError(
-        'STATE_FILE_INVALID',
+        'INVALID_STATE_FILE',
         `the state file ${this.path} is not valid JSON; move it away and pair the agents again`,
         { cause },
       );
@@ -70,7 +70,7 @@ export class StateFile {
       const s = json as Partial<BridgeState>;
       if (s.version !== 1 || typeof s.agents !== 'object' || s.agents === null) {
         throw new BridgeError(
-          'STATE_FILE_INVALID',
+          'INVALID_STATE_FILE',
           `the state file ${this.path} is not a version 1 bridge state; move it away and pair the agents again`,
         );
       }
