@@ -72,7 +72,7 @@ export function createTokens(ctx: OAuthContext) {
     clientId: string,
     at: number,
   ) {
-    const token = mintToken(kind === 'access' ? 'svc_at_' : 'svc_rt_');
+    const token = mintToken(kind === 'access' ? 'svc_at_' : 'svc_rt_', ctx.random);
     const record: OAuthTokenRecord = {
       id: ctx.newId('tok_'),
       kind,
@@ -166,7 +166,7 @@ export function createTokens(ctx: OAuthContext) {
       name: client.name,
       kind: 'mcp',
       // No connector token exists for an OAuth connection: this hash is of a secret nobody holds.
-      tokenHash: hashSecret(randomSecret()),
+      tokenHash: hashSecret(randomSecret(ctx.random)),
       createdAt: at,
       lastSeenAt: at,
       revokedAt: null,
@@ -233,7 +233,7 @@ export function createTokens(ctx: OAuthContext) {
     async register(body: unknown) {
       const meta = readClientMetadata(body);
       const at = ctx.now();
-      const secret = meta.authMethod === 'none' ? null : randomSecret('svc_cs_');
+      const secret = meta.authMethod === 'none' ? null : randomSecret(ctx.random, 'svc_cs_');
       const client: OAuthClientRecord = {
         id: ctx.newId('cl_'),
         secretHash: secret ? hashSecret(secret) : null,

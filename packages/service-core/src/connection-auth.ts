@@ -1,8 +1,10 @@
 // Turns a bearer credential into the connection principal the thread operations are scoped by.
+
 import { digestsEqual, hashSecret } from './crypto.js';
 import { ServiceError } from './errors.js';
 import type { ConnectorKind, ConnectorRecord } from './records.js';
 import type { Store } from './repositories.js';
+import { systemClock } from './system.js';
 
 /**
  * Who is calling a tool: one connection (a paired host or an OAuth approval) of one user. The agents it
@@ -47,7 +49,7 @@ export interface ConnectionAuth {
  */
 export function createConnectionAuth(options: ConnectionAuthOptions): ConnectionAuth {
   const { store, resolveAccessToken, expectKind } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const touchEveryMs = options.touchEveryMs ?? 30_000;
   const unauthorized = () =>
     new ServiceError(

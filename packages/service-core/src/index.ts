@@ -28,7 +28,15 @@ export {
   type ConnectionPrincipal,
   createConnectionAuth,
 } from './connection-auth.js';
-export { digestsEqual, hashSecret, mintPairingCode, mintToken, newId, type TokenPrefix } from './crypto.js';
+export {
+  digestsEqual,
+  hashSecret,
+  mintPairingCode,
+  mintToken,
+  newId,
+  normalizeCode,
+  type TokenPrefix,
+} from './crypto.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
 export {
@@ -92,6 +100,12 @@ export {
   type ThreadStateRecord,
   type UserRecord,
 } from './records.js';
+export {
+  PAIR_FAILURE_WINDOW_MS as CODE_FAILURE_WINDOW_MS,
+  PAIR_MAX_FAILURES as CODE_MAX_FAILURES,
+  type RedeemCodeInput,
+  redeemCode,
+} from './redeem-code.js';
 export type {
   AgentPatch,
   AgentRepository,
@@ -120,6 +134,7 @@ export {
 export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
 export type { SqliteDb } from './sqlite/rows.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
+export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps } from './thread-core.js';
 export {

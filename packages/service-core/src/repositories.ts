@@ -40,7 +40,7 @@ export interface SessionRepository {
   /** Revokes every session of a rotation family (sign out, or reuse of an old refresh token). */
   revokeFamily(familyId: string, at: number): Promise<void>;
   /** True while the family has a session that is neither revoked nor expired (sign-out ends it at once). */
-  familyLive(familyId: string, at?: number): Promise<boolean>;
+  familyLive(familyId: string, at: number): Promise<boolean>;
 }
 
 export interface NewAgent {
@@ -85,8 +85,8 @@ export interface AgentRepository {
   setDefault(userId: string, agentId: string, at: number): Promise<AgentRecord | null>;
   /** Sets `sort` to each id's position; ids must be exactly the user's agents. */
   reorder(userId: string, ids: string[], at: number): Promise<void>;
-  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it. */
-  delete(id: string): Promise<boolean>;
+  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it (at `at`). */
+  delete(id: string, at: number): Promise<boolean>;
 }
 
 export interface ConnectorRepository {

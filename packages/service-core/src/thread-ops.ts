@@ -192,6 +192,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         notifier,
         key,
         waitMs: wait * 1000,
+        now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
         claim: () => store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() }),
       });

@@ -72,13 +72,13 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     return get(agentId);
   });
 
-  const remove = db.transaction((id: string) => {
+  const remove = db.transaction((id: string, at: number) => {
     const a = get(id);
     if (!a) return false;
     del.run(id);
     if (a.isDefault) {
       const next = firstRemaining.get(a.userId) as { id: string } | undefined;
-      if (next) makeDefault.run(Date.now(), next.id, a.userId);
+      if (next) makeDefault.run(at, next.id, a.userId);
     }
     return true;
   });
@@ -166,8 +166,8 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     async reorder(userId, ids, at) {
       reorder(userId, ids, at);
     },
-    async delete(id) {
-      return remove(id);
+    async delete(id, at) {
+      return remove(id, at);
     },
   };
 }
