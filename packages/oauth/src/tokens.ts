@@ -4,6 +4,8 @@ import {
   digestsEqual,
   hashSecret,
   mintToken,
+  connectionState,
+  resolveAccessToken,
   type OAuthClientRecord,
   type OAuthTokenRecord,
 } from '@screen-service/service-core';
@@ -217,12 +219,10 @@ export function createTokens(ctx: OAuthContext) {
     if (t.usedAt !== null) throw await replay();
     if (t.expiresAt <= at) throw invalid('This refresh token expired (60 days); sign in again.');
     const connector = await store.connectors.get(t.connectorId);
-    if (!connector || connector.revokedAt !== null)
+    const state = connectionState(connector, await store.users.findById(t.userId));
+    if (state === 'missing' || state === 'revoked')
       throw invalid('This connection was removed in the app; sign in again.');
-    const user = await store.users.findById(t.userId);
-    if (!user || user.suspendedAt !== null || connector.suspendedAt !== null) {
-      throw invalid('This account or connection is suspended.');
-    }
+    if (state !== 'live') throw invalid('This account or connection is suspended.');
     const issued = pair(client, t.connectorId, t.userId, at);
     if (!(await store.oauth.rotateRefresh(t.id, issued.records, at))) throw await replay();
     return issued.response;
@@ -291,12 +291,8 @@ export function createTokens(ctx: OAuthContext) {
     },
 
     /** For the tool server's auth: the connection a live `svc_at_` token belongs to, or null. */
-    async resolveAccessToken(token: string): Promise<{ connectorId: string } | null> {
-      const hash = hashSecret(token);
-      const t = await store.oauth.findToken(hash);
-      if (t?.kind !== 'access' || !digestsEqual(t.tokenHash, hash)) return null;
-      if (t.revokedAt !== null || t.expiresAt <= ctx.now()) return null;
-      return { connectorId: t.connectorId };
+    resolveAccessToken(token: string): Promise<{ connectorId: string } | null> {
+      return resolveAccessToken(store, token, ctx.now());
     },
   };
 }

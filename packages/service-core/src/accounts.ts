@@ -4,7 +4,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { newId as defaultNewId, hashSecret, mintToken } from './crypto.js';
 import { ServiceError } from './errors.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from './password-hasher-port.js';
 import type { Store } from './repositories.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 
@@ -50,6 +50,8 @@ export interface Accounts {
   verifyAccess(token: string | null | undefined): Promise<AppPrincipal>;
   /** Checks the password again, then deletes the user and every row they own. */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
+  /** `GET /me`: the signed-in account as the app shows it. */
+  me(userId: string): Promise<{ id: string; email: string; created_at: string }>;
   /** For the operator CLI: creates an account without signing in. */
   createUser(input: { email: unknown; password: unknown }): Promise<{ id: string; email: string }>;
 }
@@ -228,6 +230,12 @@ export function createAccounts(options: AccountsOptions): Accounts {
         throw unauthorized('This sign-in has ended: sign in again.');
       }
       return { userId: payload.sub, sessionFamily: payload.sid };
+    },
+
+    async me(userId) {
+      const u = await store.users.findById(userId);
+      if (!u) throw new ServiceError('UNAUTHORIZED', 'This account no longer exists.');
+      return { id: u.id, email: u.email, created_at: new Date(u.createdAt).toISOString() };
     },
 
     async deleteAccount(principal, password) {

@@ -200,11 +200,9 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     },
 
     async connections(userId) {
-      const [connectors, agents] = await Promise.all([
-        store.connectors.listByUser(userId),
-        store.agents.listByUser(userId),
-      ]);
-      return connectors.map((c: ConnectorRecord) => ({
+      const connectors = await store.connectors.listByUser(userId);
+      const served = await Promise.all(connectors.map((c) => store.agents.listByConnector(c.id)));
+      return connectors.map((c: ConnectorRecord, i) => ({
         id: c.id,
         name: c.name,
         kind: c.kind,
@@ -212,9 +210,11 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         created_at: new Date(c.createdAt).toISOString(),
         last_seen_at: c.lastSeenAt === null ? null : new Date(c.lastSeenAt).toISOString(),
         revoked_at: c.revokedAt === null ? null : new Date(c.revokedAt).toISOString(),
-        agents: agents
-          .filter((a) => a.connectorId === c.id)
-          .map((a) => ({ id: a.id, name: a.name, handle: a.handle })),
+        agents: served[i]!.filter((a) => a.userId === userId).map((a) => ({
+          id: a.id,
+          name: a.name,
+          handle: a.handle,
+        })),
       }));
     },
 

@@ -75,7 +75,7 @@ export interface AgentRepository {
   get(id: string): Promise<AgentRecord | null>;
   /** The user's agents by `sort`, then creation. */
   listByUser(userId: string): Promise<AgentRecord[]>;
-  /** Agents bound to a connector, default first, then by `sort`. */
+  /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */
   listByConnector(connectorId: string): Promise<AgentRecord[]>;
   findByHandle(userId: string, handle: string): Promise<AgentRecord | null>;
   findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
@@ -194,6 +194,10 @@ export interface PhotoRepository {
   listByUser(userId: string): Promise<PhotoRecord[]>;
   /** Binds stored photos to the answer row that carries them. */
   attach(photoIds: string[], messageId: string): Promise<void>;
+  /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
+  pendingRemovals(limit: number): Promise<string[]>;
+  /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
+  settleRemovals(removed: string[], failed: string[]): Promise<void>;
 }
 
 export interface OAuthDecision {

@@ -9,8 +9,12 @@ type Row = Record<string, unknown>;
 export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const byId = db.prepare('SELECT * FROM agents WHERE id = ?');
   const byUser = db.prepare('SELECT * FROM agents WHERE user_id = ? ORDER BY sort, created_at, id');
+  // The agents a connection serves: those it is the primary connection of, and those bound to it as an
+  // extra connection (agent_connections, ADR 0091).
   const byConnector = db.prepare(
-    'SELECT * FROM agents WHERE connector_id = ? ORDER BY is_default DESC, sort, created_at, id',
+    `SELECT * FROM agents WHERE connector_id = @c
+       OR id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)
+     ORDER BY is_default DESC, sort, created_at, id`,
   );
   const byHandle = db.prepare('SELECT * FROM agents WHERE user_id = ? AND handle = ?');
   const byRemoteRef = db.prepare('SELECT * FROM agents WHERE connector_id = ? AND remote_ref = ?');
@@ -127,7 +131,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       return (byUser.all(userId) as Row[]).map(toAgent);
     },
     async listByConnector(connectorId) {
-      return (byConnector.all(connectorId) as Row[]).map(toAgent);
+      return (byConnector.all({ c: connectorId }) as Row[]).map(toAgent);
     },
     async findByHandle(userId, handle) {
       const r = byHandle.get(userId, handle) as Row | undefined;
