@@ -1,13 +1,13 @@
 // `/register`, `/token`, `/revoke` and the access-token lookup the tool server uses.
 import {
   type ConnectorRecord,
+  connectionState,
   digestsEqual,
   hashSecret,
   mintToken,
-  connectionState,
-  resolveAccessToken,
   type OAuthClientRecord,
   type OAuthTokenRecord,
+  resolveAccessToken,
 } from '@screen-service/service-core';
 import type { PresentedClient } from './client-auth.js';
 import type { OAuthContext } from './context.js';

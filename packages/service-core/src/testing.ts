@@ -78,10 +78,26 @@ export interface TestClock {
   set(ms: number): void;
 }
 
-/** A movable clock starting at `start` (default: the wall clock when it is made). */
-export function createTestClock(start?: number): TestClock {
-  // The one wall-clock read of the kit: a clock near real time keeps JWT and cookie checks realistic.
-  let t = start ?? new Date().getTime();
+/**
+ * A movable clock. `frozen` (the default) stands at `start` (default: the wall clock when it is made)
+ * until moved; `running` follows the wall clock plus whatever the test added, for stacks whose timers
+ * (long polls, HTTP keep-alive) run in real time.
+ */
+export function createTestClock(start?: number, mode: 'frozen' | 'running' = 'frozen'): TestClock {
+  // The kit's wall-clock reads: a clock near real time keeps JWT and cookie checks realistic.
+  let skew = (start ?? Date.now()) - Date.now();
+  let t = start ?? Date.now();
+  if (mode === 'running') {
+    return {
+      now: () => Date.now() + skew,
+      advance(ms) {
+        skew += ms;
+      },
+      set(ms) {
+        skew = ms - Date.now();
+      },
+    };
+  }
   return {
     now: () => t,
     advance(ms) {
@@ -121,6 +137,8 @@ export interface TestCoreOptions extends Partial<Omit<CoreOptions, 'store' | 'cl
   seed?: number;
   /** Start of the movable clock (ms); default: the wall clock. */
   clockStart?: number;
+  /** `frozen` (default) or `running` (wall clock plus advances); see {@link createTestClock}. */
+  clockMode?: 'frozen' | 'running';
   /** Use this store instead of a fresh one (it is still closed by `close`). */
   testStore?: TestStore;
 }
@@ -138,9 +156,9 @@ export interface TestCoreOptions extends Partial<Omit<CoreOptions, 'store' | 'cl
  * ```
  */
 export function createTestCore(options: TestCoreOptions = {}): TestCore {
-  const { seed, clockStart, testStore: given, ...rest } = options;
+  const { seed, clockStart, clockMode, testStore: given, ...rest } = options;
   const testStore = given ?? createTestStore();
-  const testClock = createTestClock(clockStart);
+  const testClock = createTestClock(clockStart, clockMode);
   const random: Random = seed === undefined ? systemRandom : seededRandom(seed);
   const photoDir = path.join(testStore.dir, 'photos');
   const core = createCore({
@@ -174,7 +192,7 @@ export interface SeedOptions {
   random?: Random;
 }
 
-const stamp = (o: SeedOptions) => o.at ?? new Date().getTime();
+const stamp = (o: SeedOptions) => o.at ?? Date.now();
 
 /**
  * A user row written straight through the store (password hash not usable for sign-in: use
