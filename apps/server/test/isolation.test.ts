@@ -1,5 +1,5 @@
 // Isolation, table-driven over every route of the person's API: person A can read or change nothing of B's.
-import { CORE_TABLES } from '@screen-service/service-core';
+import { CORE_TABLES } from '@screen-service/service-core/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/api/routes.js';
 import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
