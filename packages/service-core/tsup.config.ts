@@ -1,4 +1,16 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-export default defineConfig(defineLibraryBuild());
+// Four entries: the rules (no native module), the SQLite store, the argon2id hasher and the test kit;
+// splitting keeps one copy of the shared code, so `instanceof ServiceError` holds across entries.
+export default defineConfig(
+  defineLibraryBuild({
+    entry: {
+      index: 'src/index.ts',
+      sqlite: 'src/sqlite.ts',
+      argon2: 'src/argon2.ts',
+      testing: 'src/testing.ts',
+    },
+    splitting: true,
+  }),
+);

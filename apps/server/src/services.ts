@@ -1,118 +1,79 @@
-// Builds the rules over one open database: the Store, the notifier and every operation the routes use.
-import { randomBytes } from 'node:crypto';
+// Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import {
-  type Accounts,
-  type ConnectionAuth,
-  createAccounts,
-  createArgon2idHasher,
-  createConnectionAuth,
-  createNotifier,
-  createPairing,
-  createPersonAgents,
-  createPersonThreads,
-  createSqliteStore,
-  createThreadOps,
-  type Notifier,
-  type Pairing,
+  type Core,
+  createCore,
+  createDiskPhotoFiles,
   type PasswordHasher,
-  type PersonAgents,
-  type PersonThreads,
-  type Store,
-  type ThreadOps,
+  type Random,
+  systemRandom,
 } from '@screen-service/service-core';
+import { createArgon2idHasher } from '@screen-service/service-core/argon2';
+import { createSqliteStore } from '@screen-service/service-core/sqlite';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/open-database.js';
 import { createPhotoStore, type PhotoStore } from './photos/photo-store.js';
 
-export interface Services {
+/** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
+export interface Services extends Omit<Core, 'photos'> {
   config: ServerConfig;
-  store: Store;
-  notifier: Notifier;
-  accounts: Accounts;
-  pairing: Pairing;
-  agents: PersonAgents;
-  threads: PersonThreads;
-  threadOps: ThreadOps;
-  connectionAuth: ConnectionAuth;
-  /** OAuth 2.1 sign-in for MCP clients (issuer `{base}/functions/v1/svc-oauth`). */
+  /** OAuth 2.1 sign-in for MCP clients (issuer `urls.oauthUrl`). */
   oauth: OAuthServer;
+  /** The core's photo use cases (`upload`, `open`, `sweep`) plus the older file-level calls. */
   photos: PhotoStore;
-  /** `{base}/functions/v1/svc-mcp`, what `svc connect` prints. */
+  /** `urls.mcpUrl`, what `svc connect` prints. */
   mcpUrl: string;
-  /** Aborted when the server begins shutting down: live streams and waiting calls end at once. */
-  stopping: AbortController;
 }
 
 export interface ServicesOptions {
   now?: () => number;
+  random?: Random;
   hasher?: PasswordHasher;
 }
 
 /** The service's secret: SVC_SECRET when set, else one generated on first start and kept in service_meta. */
-export function serviceSecret(db: Db, configured: string | undefined): Uint8Array {
+export function serviceSecret(
+  db: Db,
+  configured: string | undefined,
+  random: Random = systemRandom,
+): Uint8Array {
   if (configured) return new TextEncoder().encode(configured);
   db.prepare('INSERT OR IGNORE INTO service_meta (key, value) VALUES (?, ?)').run(
     'secret',
-    randomBytes(32).toString('base64url'),
+    Buffer.from(random.bytes(32)).toString('base64url'),
   );
   const row = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as { value: string };
   return new TextEncoder().encode(row.value);
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
-  const now = options.now ?? Date.now;
-  const store = createSqliteStore(db);
-  const notifier = createNotifier();
-  const secret = serviceSecret(db, config.secret);
-  const photos = createPhotoStore({
-    dir: path.join(config.dataDir, 'photos'),
-    secret,
-    baseUrl: `${config.baseUrl}/functions/v1/svc-app/photos`,
-    now,
+  const random = options.random ?? systemRandom;
+  const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
+  const core = createCore({
+    store: createSqliteStore(db),
+    hasher: options.hasher ?? createArgon2idHasher(),
+    secret: serviceSecret(db, config.secret, random),
+    urls: config.baseUrl,
+    photoFiles: files,
+    random,
+    ...(options.now ? { clock: options.now } : {}),
   });
-  const photoLinks = photos.links;
-  const pairing = createPairing({ store, now });
-  const stopping = new AbortController();
-  const agents = createPersonAgents({ store, pairing, notifier, now });
-  const mcpUrl = `${config.baseUrl}/functions/v1/svc-mcp`;
   const oauth = createOAuthServer({
-    store,
-    agents,
-    notifier,
-    now,
-    urls: {
-      baseUrl: config.baseUrl,
-      oauthUrl: `${config.baseUrl}/functions/v1/svc-oauth`,
-      mcpUrl,
-      connectPageUrl: `${config.baseUrl}/connect`,
-    },
+    store: core.store,
+    agents: core.agents,
+    notifier: core.notifier,
+    urls: core.urls,
+    now: core.clock,
+    random: core.random,
   });
+  // Files whose removal failed before (a crash, a busy disk) are retried once at start.
+  void core.photos.sweep().catch(() => {});
   return {
+    ...core,
     config,
-    store,
-    notifier,
-    accounts: createAccounts({
-      store,
-      hasher: options.hasher ?? createArgon2idHasher(),
-      jwtSecret: secret,
-      issuer: config.baseUrl,
-      now,
-    }),
-    pairing,
-    agents,
-    threads: createPersonThreads({ store, notifier, now, photoLinks }),
-    threadOps: createThreadOps({ store, notifier, now, photoLinks, shutdown: stopping.signal }),
-    connectionAuth: createConnectionAuth({
-      store,
-      expectKind: 'mcp',
-      now,
-      resolveAccessToken: oauth.resolveAccessToken,
-    }),
     oauth,
-    photos,
-    mcpUrl,
-    stopping,
+    photos: createPhotoStore(core, files),
+    mcpUrl: core.urls.mcpUrl,
   };
 }

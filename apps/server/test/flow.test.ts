@@ -2,7 +2,8 @@
 // host pairing, screens and answers, photos, presence, the live stream, connections, account deletion.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORE_TABLES, createConnectionAuth, hashSecret } from '@screen-service/service-core';
+import { createConnectionAuth, hashSecret } from '@screen-service/service-core';
+import { CORE_TABLES } from '@screen-service/service-core/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../src/index.js';
 import { client, PNG, signUp, startTestServer, type TestServer } from './harness.js';

@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { MOUNTS } from '@screen-service/service-core';
 import pino from 'pino';
 import { loadConfig, type RunningServer, startServer } from '../src/index.js';
 
-export const API = '/functions/v1/svc-app';
+export const API = MOUNTS.app;
 
 export interface TestServer {
   running: RunningServer;
@@ -97,7 +98,7 @@ export const PNG = Buffer.from(
   'base64',
 );
 
-export const OAUTH = '/functions/v1/svc-oauth';
+export const OAUTH = MOUNTS.oauth;
 
 /**
  * The browser's part of an OAuth sign-in, done over HTTP: follow `/authorize` to the consent page, let the
@@ -141,7 +142,7 @@ export async function oauthSignIn(base: string, personToken: string, clientName 
     redirect_uri: redirect,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
-    resource: `${base}/functions/v1/svc-mcp`,
+    resource: `${base}${MOUNTS.mcp}`,
     scope: 'svc',
     state: 'x',
   }).toString();

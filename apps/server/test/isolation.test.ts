@@ -1,7 +1,7 @@
 // Isolation, table-driven over every route of the person's API: person A can read or change nothing of B's.
 
 import { personRoutes as routes } from '@screen-service/person-api';
-import { CORE_TABLES } from '@screen-service/service-core';
+import { CORE_TABLES } from '@screen-service/service-core/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
 

@@ -1,54 +1,29 @@
-import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  coreMigrations,
-  createPairing,
-  createPersonAgents,
-  createSqliteStore,
-  newId,
-  type Store,
-} from '@screen-service/service-core';
-import Database from 'better-sqlite3';
+import { createTestCore, seedUser, type TestCore } from '@screen-service/service-core/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectRouter } from './connect-handler.js';
 
-let dir: string;
-let db: Database.Database;
-let store: Store;
+let core: TestCore;
 let server: Server;
 let url: string;
 let userId: string;
-const agentsFor = () => createPersonAgents({ store, pairing: createPairing({ store }) });
+const agentsFor = () => core.agents;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-connect-'));
-  db = new Database(path.join(dir, 'svc.sqlite'));
-  db.pragma('foreign_keys = ON');
-  for (const m of coreMigrations) db.exec(m.sql);
-  store = createSqliteStore(db);
-  userId = newId('usr_');
-  await store.users.create({
-    id: userId,
-    email: 'a@example.com',
-    passwordHash: 'x',
-    firstName: null,
-    createdAt: 1,
-    suspendedAt: null,
-  });
+  // The shared test kit: a real SQLite file with the core schema and the core's rules over it.
+  core = createTestCore({ clockMode: 'running' });
+  userId = (await seedUser(core.store, { email: 'a@example.com', at: 1 })).id;
   const app = express();
-  app.use('/functions/v1/svc-connect', createConnectRouter({ pairing: createPairing({ store }) }));
+  app.use('/functions/v1/svc-connect', createConnectRouter({ pairing: core.pairing }));
   server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1/svc-connect`;
 });
 afterAll(async () => {
   await new Promise((r) => server.close(r));
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  core.close();
 });
 
 async function post(body: unknown, headers: Record<string, string> = {}) {

@@ -1,55 +1,34 @@
 // Test harness: the real stack on 127.0.0.1 (SQLite file in a temp dir, the connect endpoint, the tool server).
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createConnectRouter } from '@screen-service/connect-api';
-import {
-  coreMigrations,
-  createConnectionAuth,
-  createNotifier,
-  createPairing,
-  createPersonAgents,
-  createPersonThreads,
-  createSqliteStore,
-  createThreadOps,
-  newId,
-  type SqliteDb,
-} from '@screen-service/service-core';
-import Database from 'better-sqlite3';
+import { MOUNTS, serviceUrls } from '@screen-service/service-core';
+import { createTestCore, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
 import { createMcpRouter, type McpRouterOptions } from '../src/index.js';
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 export async function startStack(extra: Partial<McpRouterOptions> = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-'));
-  const db: SqliteDb = new Database(path.join(dir, 'svc.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  for (const m of coreMigrations) db.exec(m.sql);
-  const store = createSqliteStore(db);
-  const notifier = createNotifier();
-  const pairing = createPairing({ store });
-  const agents = createPersonAgents({ store, pairing, notifier });
-  const threads = createPersonThreads({ store, notifier });
-  const stopping = new AbortController();
-  const ops = createThreadOps({ store, notifier, shutdown: stopping.signal });
-  const auth = createConnectionAuth({ store, expectKind: 'mcp' });
-
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  const mcpUrl = `${base}/functions/v1/svc-mcp`;
+  const urls = serviceUrls(base);
+  const mcpUrl = urls.mcpUrl;
+  // The shared test kit: a real SQLite file in a temp dir with the core schema and every rule over it.
+  const core = createTestCore({ urls, clockMode: 'running' });
+  const { db, store, notifier, agents, threads, pairing, stopping } = core;
+  const ops = core.threadOps;
+  const auth = core.connectionAuth;
+  const dir = core.testStore.dir;
   const errors: unknown[] = [];
   const app = express();
-  app.use('/functions/v1/svc-connect', createConnectRouter({ pairing }));
+  app.use(MOUNTS.connect, createConnectRouter({ pairing }));
   app.use(
-    '/functions/v1/svc-mcp',
+    MOUNTS.mcp,
     createMcpRouter({
       ops,
       auth,
@@ -62,20 +41,13 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   const clients: Client[] = [];
 
   async function newUser() {
-    return store.users.create({
-      id: newId('usr_'),
-      email: `${newId()}@example.com`,
-      passwordHash: 'unused',
-      firstName: null,
-      createdAt: Date.now(),
-      suspendedAt: null,
-    });
+    return seedUser(store, { passwordHash: 'unused' });
   }
 
   /** The app's "add an agent" (mints a code), then the host's `pair` over HTTP. */
   async function pairAgent(userId: string, name: string, opts: { token?: string; kind?: string } = {}) {
     const { agent, pairing: minted } = await agents.create(userId, { name });
-    const res = await fetch(`${base}/functions/v1/svc-connect`, {
+    const res = await fetch(urls.connectUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -135,8 +107,7 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      core.close();
     },
   };
 }

@@ -124,7 +124,7 @@ export function createAuthorize(ctx: OAuthContext) {
       throw back('invalid_scope', `Only the scope "${SCOPE}" is offered; ask for scope=${SCOPE}.`);
     }
 
-    const browserSecret = randomSecret();
+    const browserSecret = randomSecret(ctx.random);
     const request: OAuthRequestRecord = {
       id: ctx.newId('ar_'),
       clientId: client.id,

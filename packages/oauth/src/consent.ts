@@ -4,10 +4,10 @@
 import {
   digestsEqual,
   hashSecret,
+  isServiceError,
   type OAuthClientRecord,
   type OAuthRequestRecord,
-  PAIR_FAILURE_WINDOW_MS,
-  PAIR_MAX_FAILURES,
+  redeemCode,
   ServiceError,
 } from '@screen-service/service-core';
 import type { OAuthContext } from './context.js';
@@ -40,6 +40,25 @@ export interface DecisionInput {
   agent_id?: string | undefined;
   /** The new agent's name; default the client's name. */
   agent_name?: string | undefined;
+}
+
+/** A code refusal of service-core's `redeemCode` as this page's OAuth error (anything else unchanged). */
+function codeRefusal(err: unknown): unknown {
+  if (!isServiceError(err)) return err;
+  if (err.code === 'TOO_MANY_ATTEMPTS') return new OAuthError('temporarily_unavailable', err.message);
+  if (err.code === 'INVALID_INPUT') {
+    return new OAuthError(
+      'invalid_request',
+      'Type the 6 digits the app shows for the agent (spaces or a dash between them are fine).',
+    );
+  }
+  if (err.code === 'INVALID_OR_EXPIRED_CODE') {
+    return new OAuthError(
+      'invalid_grant',
+      'That code is unknown, used or expired: add the agent again in the app for a new code.',
+    );
+  }
+  return err;
 }
 
 export function createConsent(ctx: OAuthContext) {
@@ -156,36 +175,33 @@ export function createConsent(ctx: OAuthContext) {
       const r = await ownRequest(id, browserSecret);
       const at = ctx.now();
       refuseLate(r, at);
-      const failures = await store.pairing.countFailures(clientAddr, at - PAIR_FAILURE_WINDOW_MS);
-      if (failures >= PAIR_MAX_FAILURES) {
-        throw new OAuthError(
-          'temporarily_unavailable',
-          'Too many wrong codes from this address; wait 10 minutes.',
-        );
+      // The one redemption rule of service-core (same normalisation and throttle as host pairing); its
+      // refusals become this endpoint's OAuth errors.
+      let userId = '';
+      try {
+        await redeemCode({
+          store,
+          code,
+          clientAddr,
+          at,
+          async claim(row) {
+            const outcome = await store.oauth.approveWithPairingCode(id, {
+              codeId: row.id,
+              userId: row.userId,
+              agentId: row.agentId,
+              at,
+            });
+            if (outcome === 'code_taken') return null;
+            if (outcome === 'not_pending') throw decidedMeanwhile();
+            userId = row.userId;
+            return outcome;
+          },
+        });
+      } catch (err) {
+        throw codeRefusal(err);
       }
-      const digits = typeof code === 'string' ? code.replace(/[\s-]/g, '') : '';
-      if (!/^\d{6}$/.test(digits)) {
-        throw new OAuthError('invalid_request', 'Type the 6 digits the app shows for the agent.');
-      }
-      const row = await store.pairing.findUnused(hashSecret(digits));
-      const wrong = async () => {
-        await store.pairing.recordFailure(clientAddr, at, at - PAIR_FAILURE_WINDOW_MS);
-        return new OAuthError(
-          'invalid_grant',
-          'That code is unknown, used or expired: add the agent again in the app for a new code.',
-        );
-      };
-      if (!row || row.expiresAt <= at) throw await wrong();
-      const outcome = await store.oauth.approveWithPairingCode(id, {
-        codeId: row.id,
-        userId: row.userId,
-        agentId: row.agentId,
-        at,
-      });
-      if (outcome === 'code_taken') throw await wrong();
-      if (outcome === 'not_pending') throw decidedMeanwhile();
       decided(id);
-      ctx.notifier?.publish({ type: 'agents', userId: row.userId });
+      ctx.notifier?.publish({ type: 'agents', userId });
       return pageView((await store.oauth.getRequest(id))!);
     },
 
@@ -225,7 +241,7 @@ export function createConsent(ctx: OAuthContext) {
       if (s === 'expired') {
         return back({ error: 'access_denied', error_description: 'The sign-in was not approved in time.' });
       }
-      const code = s === 'approved' ? randomSecret() : null;
+      const code = s === 'approved' ? randomSecret(ctx.random) : null;
       const ok = await store.oauth.finish(id, {
         at,
         codeHash: code ? hashSecret(code) : null,

@@ -1,5 +1,5 @@
 // What every OAuth rule works with: the store, the addresses, the clock and the wake-ups of waiting pages.
-import type { Notifier, PersonAgents, Store } from '@screen-service/service-core';
+import type { Notifier, PersonAgents, Random, Store } from '@screen-service/service-core';
 import type { DecisionWaits } from './decision-waits.js';
 import type { OAuthUrls } from './metadata.js';
 
@@ -11,5 +11,7 @@ export interface OAuthContext {
   urls: OAuthUrls;
   now: () => number;
   newId: (prefix: string) => string;
+  /** Where secrets, codes and tokens come from (service-core's `systemRandom` unless a test seeds one). */
+  random: Random;
   waits: DecisionWaits;
 }

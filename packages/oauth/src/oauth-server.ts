@@ -4,7 +4,10 @@ import {
   newId as defaultNewId,
   type Notifier,
   type PersonAgents,
+  type Random,
   type Store,
+  systemClock,
+  systemRandom,
 } from '@screen-service/service-core';
 import { createAuthorize } from './authorize.js';
 import { createConsent } from './consent.js';
@@ -21,6 +24,8 @@ export interface OAuthServerOptions {
   /** Told when an approval or revocation changes a person's agents (their live app updates). */
   notifier?: Notifier;
   now?: () => number;
+  /** Randomness for ids, secrets, codes and tokens (default: the OS CSPRNG). */
+  random?: Random;
   newId?: (prefix: string) => string;
 }
 
@@ -33,13 +38,15 @@ export interface OAuthServerOptions {
  * ```
  */
 export function createOAuthServer(options: OAuthServerOptions) {
+  const random = options.random ?? systemRandom;
   const ctx: OAuthContext = {
     store: options.store,
     agents: options.agents,
     notifier: options.notifier,
     urls: options.urls,
-    now: options.now ?? Date.now,
-    newId: options.newId ?? defaultNewId,
+    now: options.now ?? systemClock,
+    newId: options.newId ?? ((prefix: string) => defaultNewId(prefix, random)),
+    random,
     waits: createDecisionWaits(),
   };
   const tokens = createTokens(ctx);

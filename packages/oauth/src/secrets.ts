@@ -1,9 +1,9 @@
 // Random secrets and the resource comparison.
-import { randomBytes } from 'node:crypto';
+import type { Random } from '@screen-service/service-core';
 
-/** 32 random bytes, base64url: browser-binding secrets, authorization codes, client secrets. */
-export function randomSecret(prefix = ''): string {
-  return prefix + randomBytes(32).toString('base64url');
+/** 32 random bytes from the rules' `random`, base64url: browser-binding secrets, authorization codes, client secrets. */
+export function randomSecret(random: Random, prefix = ''): string {
+  return prefix + Buffer.from(random.bytes(32)).toString('base64url');
 }
 
 /** Whether a `resource` parameter names the tool server (as URLs: scheme and host case, default port). */

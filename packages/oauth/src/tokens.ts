@@ -1,11 +1,13 @@
 // `/register`, `/token`, `/revoke` and the access-token lookup the tool server uses.
 import {
   type ConnectorRecord,
+  connectionState,
   digestsEqual,
   hashSecret,
   mintToken,
   type OAuthClientRecord,
   type OAuthTokenRecord,
+  resolveAccessToken,
 } from '@screen-service/service-core';
 import type { PresentedClient } from './client-auth.js';
 import type { OAuthContext } from './context.js';
@@ -72,7 +74,7 @@ export function createTokens(ctx: OAuthContext) {
     clientId: string,
     at: number,
   ) {
-    const token = mintToken(kind === 'access' ? 'svc_at_' : 'svc_rt_');
+    const token = mintToken(kind === 'access' ? 'svc_at_' : 'svc_rt_', ctx.random);
     const record: OAuthTokenRecord = {
       id: ctx.newId('tok_'),
       kind,
@@ -166,7 +168,7 @@ export function createTokens(ctx: OAuthContext) {
       name: client.name,
       kind: 'mcp',
       // No connector token exists for an OAuth connection: this hash is of a secret nobody holds.
-      tokenHash: hashSecret(randomSecret()),
+      tokenHash: hashSecret(randomSecret(ctx.random)),
       createdAt: at,
       lastSeenAt: at,
       revokedAt: null,
@@ -217,12 +219,10 @@ export function createTokens(ctx: OAuthContext) {
     if (t.usedAt !== null) throw await replay();
     if (t.expiresAt <= at) throw invalid('This refresh token expired (60 days); sign in again.');
     const connector = await store.connectors.get(t.connectorId);
-    if (!connector || connector.revokedAt !== null)
+    const state = connectionState(connector, await store.users.findById(t.userId));
+    if (state === 'missing' || state === 'revoked')
       throw invalid('This connection was removed in the app; sign in again.');
-    const user = await store.users.findById(t.userId);
-    if (!user || user.suspendedAt !== null || connector.suspendedAt !== null) {
-      throw invalid('This account or connection is suspended.');
-    }
+    if (state !== 'live') throw invalid('This account or connection is suspended.');
     const issued = pair(client, t.connectorId, t.userId, at);
     if (!(await store.oauth.rotateRefresh(t.id, issued.records, at))) throw await replay();
     return issued.response;
@@ -233,7 +233,7 @@ export function createTokens(ctx: OAuthContext) {
     async register(body: unknown) {
       const meta = readClientMetadata(body);
       const at = ctx.now();
-      const secret = meta.authMethod === 'none' ? null : randomSecret('svc_cs_');
+      const secret = meta.authMethod === 'none' ? null : randomSecret(ctx.random, 'svc_cs_');
       const client: OAuthClientRecord = {
         id: ctx.newId('cl_'),
         secretHash: secret ? hashSecret(secret) : null,
@@ -291,12 +291,8 @@ export function createTokens(ctx: OAuthContext) {
     },
 
     /** For the tool server's auth: the connection a live `svc_at_` token belongs to, or null. */
-    async resolveAccessToken(token: string): Promise<{ connectorId: string } | null> {
-      const hash = hashSecret(token);
-      const t = await store.oauth.findToken(hash);
-      if (t?.kind !== 'access' || !digestsEqual(t.tokenHash, hash)) return null;
-      if (t.revokedAt !== null || t.expiresAt <= ctx.now()) return null;
-      return { connectorId: t.connectorId };
+    resolveAccessToken(token: string): Promise<{ connectorId: string } | null> {
+      return resolveAccessToken(store, token, ctx.now());
     },
   };
 }

@@ -1,19 +1,8 @@
 // A real authorization server for tests: a SQLite file with the core schema, the rules, and the routers
 // on 127.0.0.1, plus helpers that walk a browser's part of the flow over plain HTTP.
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  coreMigrations,
-  createNotifier,
-  createPairing,
-  createPersonAgents,
-  createSqliteStore,
-  newId,
-  type Store,
-} from '@screen-service/service-core';
-import Database from 'better-sqlite3';
+import { type Store, serviceUrls } from '@screen-service/service-core';
+import { createTestCore, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
 import { pathInsertedMetadataPath } from '../src/metadata.js';
 import { createOAuthServer, type OAuthServer } from '../src/oauth-server.js';
@@ -30,37 +19,24 @@ export interface TestAuthServer {
   mcpUrl: string;
   store: Store;
   oauth: OAuthServer;
-  agents: ReturnType<typeof createPersonAgents>;
-  pairing: ReturnType<typeof createPairing>;
+  agents: ReturnType<typeof createTestCore>['agents'];
+  pairing: ReturnType<typeof createTestCore>['pairing'];
   /** Moves the rules' clock (ms) forward. */
   advance(ms: number): void;
   close(): Promise<void>;
 }
 
 export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Promise<TestAuthServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-oauth-'));
-  const db = new Database(path.join(dir, 'svc.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  for (const m of coreMigrations) db.exec(m.sql);
-  const store = createSqliteStore(db);
-  let skew = 0;
-  const now = () => Date.now() + skew;
-  const notifier = createNotifier();
-  const pairing = createPairing({ store, now });
-  const agents = createPersonAgents({ store, pairing, notifier, now });
   const app = express();
   app.set('trust proxy', 'loopback');
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const urls = {
-    baseUrl: base,
-    oauthUrl: `${base}/functions/v1/svc-oauth`,
-    mcpUrl: `${base}/functions/v1/svc-mcp`,
-    connectPageUrl: `${base}/connect`,
-  };
-  const oauth = createOAuthServer({ store, agents, urls, notifier, now });
+  const urls = serviceUrls(base);
+  // The shared test kit: a real SQLite file with the core schema and the core's rules over it.
+  const core = createTestCore({ urls, clockMode: 'running' });
+  const { store, agents, pairing, notifier } = core;
+  const oauth = createOAuthServer({ store, agents, urls, notifier, now: core.clock, random: core.random });
   app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth, ...(rateLimits ? { rateLimits } : {}) }));
   app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth }));
   app.get(pathInsertedMetadataPath(urls.mcpUrl), resourceMetadataHandler({ oauth }));
@@ -72,28 +48,18 @@ export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Pr
     oauth,
     agents,
     pairing,
-    advance(ms) {
-      skew += ms;
-    },
+    advance: core.advance,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      core.close();
     },
   };
 }
 
 /** A person with one account (rows written straight through the store). */
-export async function seedPerson(store: Store, email = `${newId()}@example.com`) {
-  return store.users.create({
-    id: newId('usr_'),
-    email: email.toLowerCase(),
-    passwordHash: 'not-a-real-hash',
-    firstName: null,
-    createdAt: Date.now(),
-    suspendedAt: null,
-  });
+export async function seedPerson(store: Store, email?: string) {
+  return seedUser(store, email === undefined ? {} : { email });
 }
 
 /** The browser's first step: `/authorize` answers 302 to the consent page with the request's cookie. */

@@ -1,10 +1,12 @@
 // The person's accounts: sign up, sign in, 15-minute access JWTs (role svc_user), rotating refresh
 // tokens, sign out, and account deletion (every row cascades from the user).
+
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { newId as defaultNewId, hashSecret, mintToken } from './crypto.js';
 import { ServiceError } from './errors.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from './password-hasher-port.js';
 import type { Store } from './repositories.js';
+import { type Random, systemClock, systemRandom } from './system.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -18,6 +20,8 @@ export interface AccountsOptions {
   /** JWT issuer, e.g. the base URL. */
   issuer: string;
   now?: () => number;
+  /** Randomness for ids and tokens (default: the OS CSPRNG). */
+  random?: Random;
   newId?: (prefix: string) => string;
 }
 
@@ -46,6 +50,8 @@ export interface Accounts {
   verifyAccess(token: string | null | undefined): Promise<AppPrincipal>;
   /** Checks the password again, then deletes the user and every row they own. */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
+  /** `GET /me`: the signed-in account as the app shows it. */
+  me(userId: string): Promise<{ id: string; email: string; created_at: string }>;
   /** For the operator CLI: creates an account without signing in. */
   createUser(input: { email: unknown; password: unknown }): Promise<{ id: string; email: string }>;
 }
@@ -63,8 +69,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function createAccounts(options: AccountsOptions): Accounts {
   const { store, hasher, jwtSecret, issuer } = options;
   if (jwtSecret.byteLength < 32) throw new Error('createAccounts: jwtSecret must be at least 32 bytes.');
-  const now = options.now ?? Date.now;
-  const newId = options.newId ?? defaultNewId;
+  const now = options.now ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
   const invalidRefresh = () =>
     new ServiceError(
       'INVALID_REFRESH_TOKEN',
@@ -96,7 +103,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
   }
 
   async function startSession(userId: string, email: string) {
-    const refreshToken = mintToken('svc_ar_');
+    const refreshToken = mintToken('svc_ar_', random);
     const familyId = newId('fam_');
     const at = now();
     await store.sessions.create({
@@ -175,7 +182,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
       const user = await store.users.findById(session.userId);
       if (!user) throw invalidRefresh();
       if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
-      const next = mintToken('svc_ar_');
+      const next = mintToken('svc_ar_', random);
       const rotated = await store.sessions.rotate(
         session.id,
         {
@@ -219,10 +226,16 @@ export function createAccounts(options: AccountsOptions): Accounts {
       if (payload.role !== APP_ROLE || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
         throw unauthorized('The access token is not an app token: sign in again.');
       }
-      if (!(await store.sessions.familyLive(payload.sid))) {
+      if (!(await store.sessions.familyLive(payload.sid, now()))) {
         throw unauthorized('This sign-in has ended: sign in again.');
       }
       return { userId: payload.sub, sessionFamily: payload.sid };
+    },
+
+    async me(userId) {
+      const u = await store.users.findById(userId);
+      if (!u) throw new ServiceError('UNAUTHORIZED', 'This account no longer exists.');
+      return { id: u.id, email: u.email, created_at: new Date(u.createdAt).toISOString() };
     },
 
     async deleteAccount(principal, password) {

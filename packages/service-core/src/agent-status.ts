@@ -1,4 +1,6 @@
 // Derived agent status (doc2 "States"), the person-facing agent view, and the defaults a new agent gets.
+import { seedColor } from '@screen-service/theme';
+import { isConnectionLive } from './connection-live.js';
 import type { AgentColor, AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
 
 export type AgentStatus = 'pending' | 'connected' | 'offline';
@@ -21,7 +23,7 @@ export function deriveStatus(
   now: number,
 ): AgentStatus {
   if (agent.connectorId === null || !connector) return 'pending';
-  if (connector.revokedAt !== null) return 'offline';
+  if (!isConnectionLive(connector)) return 'offline';
   if (connector.lastSeenAt !== null && now - connector.lastSeenAt <= CONNECTED_WINDOW_MS) return 'connected';
   return 'offline';
 }
@@ -73,13 +75,17 @@ export function toAgentView(
   };
 }
 
-const PASTELS: readonly AgentColor[] = ['lavender', 'mint', 'butter'];
-
-/** A stable pastel picked from the name (doc2: colour defaults from the profile name). */
+/**
+ * The colour a new agent gets from its name: theme's `seedColor`, the colour name nearest the hue of the
+ * accent `seedAccent` seeds for the same name, so the pill and the seeded look agree (doc2).
+ *
+ * @example
+ * ```ts
+ * colorFromName('Weather'); // the same name every time: 'lavender', 'mint' or 'butter'
+ * ```
+ */
 export function colorFromName(name: string): AgentColor {
-  let h = 0;
-  for (const ch of name.toLowerCase()) h = (h * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
-  return PASTELS[h % PASTELS.length]!;
+  return seedColor(name);
 }
 
 /** A handle slug from a name: lower-case letters, digits and dashes, at most 40 characters. */

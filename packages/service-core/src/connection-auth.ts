@@ -1,8 +1,11 @@
 // Turns a bearer credential into the connection principal the thread operations are scoped by.
+
+import { connectionState } from './connection-live.js';
 import { digestsEqual, hashSecret } from './crypto.js';
 import { ServiceError } from './errors.js';
 import type { ConnectorKind, ConnectorRecord } from './records.js';
 import type { Store } from './repositories.js';
+import { systemClock } from './system.js';
 
 /**
  * Who is calling a tool: one connection (a paired host or an OAuth approval) of one user. The agents it
@@ -47,7 +50,7 @@ export interface ConnectionAuth {
  */
 export function createConnectionAuth(options: ConnectionAuthOptions): ConnectionAuth {
   const { store, resolveAccessToken, expectKind } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const touchEveryMs = options.touchEveryMs ?? 30_000;
   const unauthorized = () =>
     new ServiceError(
@@ -56,18 +59,18 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
     );
 
   async function checkConnector(c: ConnectorRecord | null, via: ConnectionPrincipal['via']) {
-    if (!c) throw unauthorized();
+    const user = c ? await store.users.findById(c.userId) : null;
+    const state = connectionState(c, user);
     // A removed OAuth connection answers like an unknown token (401), so the client signs in again.
-    if (c.revokedAt !== null && via === 'oauth') {
+    if (state === 'revoked' && via === 'oauth') {
       throw new ServiceError('UNAUTHORIZED', 'This sign-in was removed in the app; sign in again.');
     }
-    if (c.revokedAt !== null) {
+    if (state === 'revoked') {
       throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app; pair again.');
     }
-    if (c.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This connection is suspended.');
-    const user = await store.users.findById(c.userId);
-    if (!user) throw unauthorized();
-    if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
+    if (state === 'suspended') throw new ServiceError('SUSPENDED', 'This connection is suspended.');
+    if (state === 'account_suspended') throw new ServiceError('SUSPENDED', 'This account is suspended.');
+    if (!c || state !== 'live') throw unauthorized();
     if (expectKind && c.kind !== expectKind) {
       throw new ServiceError(
         expectKind === 'mcp' ? 'NOT_AN_MCP_CONNECTOR' : 'FORBIDDEN',

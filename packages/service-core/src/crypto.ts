@@ -1,5 +1,6 @@
 // Opaque tokens, numeric codes and their SHA-256 hashes. Only hashes are ever stored.
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type Random, systemRandom } from './system.js';
 
 /** Token prefixes of doc1/doc2: connector, OAuth access, OAuth refresh, management, app refresh. */
 export type TokenPrefix = 'svc_ct_' | 'svc_at_' | 'svc_rt_' | 'svc_mt_' | 'svc_ar_';
@@ -12,13 +13,35 @@ export type TokenPrefix = 'svc_ct_' | 'svc_at_' | 'svc_rt_' | 'svc_mt_' | 'svc_a
  * const token = mintToken('svc_ct_'); // 'svc_ct_Qm9...'
  * ```
  */
-export function mintToken(prefix: TokenPrefix): string {
-  return prefix + randomBytes(32).toString('base64url');
+export function mintToken(prefix: TokenPrefix, random: Random = systemRandom): string {
+  return prefix + Buffer.from(random.bytes(32)).toString('base64url');
 }
 
 /** A 6-digit pairing code, uniformly random, leading zeros kept. */
-export function mintPairingCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+export function mintPairingCode(random: Random = systemRandom): string {
+  // Rejection sampling over 24 bits keeps the 10^6 codes equally likely (16,777,216 is not a multiple).
+  const limit = 16_000_000;
+  for (;;) {
+    const b = random.bytes(3);
+    const n = (b[0]! << 16) | (b[1]! << 8) | b[2]!;
+    if (n < limit) return String(n % 1_000_000).padStart(6, '0');
+  }
+}
+
+/**
+ * The 6 digits of a typed code, or null: spaces and dashes between digits are ignored, so `123456`,
+ * `123 456` and `123-456` are the same code on every surface that takes one (pairing, OAuth consent).
+ *
+ * @example
+ * ```ts
+ * normalizeCode('123-456'); // '123456'
+ * normalizeCode('12345');   // null
+ * ```
+ */
+export function normalizeCode(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 32) return null;
+  const digits = value.replace(/[\s-]/g, '');
+  return /^\d{6}$/.test(digits) ? digits : null;
 }
 
 /**
@@ -41,6 +64,6 @@ export function digestsEqual(a: string, b: string): boolean {
 }
 
 /** A random id for a row: a prefix and 16 random bytes in base64url. */
-export function newId(prefix = ''): string {
-  return prefix + randomBytes(16).toString('base64url');
+export function newId(prefix = '', random: Random = systemRandom): string {
+  return prefix + Buffer.from(random.bytes(16)).toString('base64url');
 }

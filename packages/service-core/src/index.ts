@@ -28,7 +28,28 @@ export {
   type ConnectionPrincipal,
   createConnectionAuth,
 } from './connection-auth.js';
-export { digestsEqual, hashSecret, mintPairingCode, mintToken, newId, type TokenPrefix } from './crypto.js';
+export {
+  type ConnectionState,
+  connectionState,
+  isConnectionLive,
+  resolveAccessToken,
+} from './connection-live.js';
+export {
+  type ConnectedAgent,
+  type Core,
+  type CoreOptions,
+  createCore,
+} from './core.js';
+export {
+  digestsEqual,
+  hashSecret,
+  mintPairingCode,
+  mintToken,
+  newId,
+  normalizeCode,
+  type TokenPrefix,
+} from './crypto.js';
+export { createDiskPhotoFiles } from './disk-photo-files.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export {
   fromBodyParserError,
@@ -39,6 +60,7 @@ export {
   toHttpError,
   wireCode,
 } from './http-errors.js';
+export { MOUNTS, type ServiceUrls, serviceUrls } from './mounts.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
 export {
   createPairing,
@@ -51,7 +73,7 @@ export {
   type PairingOptions,
   type PairResult,
 } from './pairing.js';
-export { createArgon2idHasher, type PasswordHasher } from './password-hasher.js';
+export type { PasswordHasher } from './password-hasher-port.js';
 export {
   type AgentListItem,
   type ConnectionView,
@@ -69,6 +91,18 @@ export {
   type PersonThreads,
   type ThreadPage,
 } from './person-threads.js';
+export {
+  checkPhotoUpload,
+  createPhotos,
+  createSignedPhotoLinks,
+  MAX_PHOTO_BYTES,
+  PHOTO_LINK_TTL_MS,
+  PHOTO_TYPES,
+  type PhotoFiles,
+  type PhotoLinks,
+  type Photos,
+  type PhotosOptions,
+} from './photos.js';
 export {
   createRateLimiter,
   type RateDecision,
@@ -102,6 +136,12 @@ export {
   type ThreadStateRecord,
   type UserRecord,
 } from './records.js';
+export {
+  PAIR_FAILURE_WINDOW_MS as CODE_FAILURE_WINDOW_MS,
+  PAIR_MAX_FAILURES as CODE_MAX_FAILURES,
+  type RedeemCodeInput,
+  redeemCode,
+} from './redeem-code.js';
 export type {
   AgentPatch,
   AgentRepository,
@@ -127,9 +167,7 @@ export {
   type ScreenLinesPort,
   type ScreenLinesResult,
 } from './screen-lines-port.js';
-export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
-export type { SqliteDb } from './sqlite/rows.js';
-export { createSqliteStore } from './sqlite/sqlite-store.js';
+export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps } from './thread-core.js';
 export {

@@ -2,18 +2,20 @@
 import { type AgentView, toAgentView } from './agent-status.js';
 import { newId as defaultNewId, digestsEqual, hashSecret, mintPairingCode, mintToken } from './crypto.js';
 import { ServiceError } from './errors.js';
-import type { ConnectorKind, ConnectorRecord } from './records.js';
+import type { ConnectorKind, ConnectorRecord, PairingCodeRecord } from './records.js';
+import { redeemCode } from './redeem-code.js';
 import type { Store } from './repositories.js';
+import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import * as check from './validate.js';
 
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
-/** Wrong codes allowed per client address within the window before `TOO_MANY_ATTEMPTS`. */
-export const PAIR_MAX_FAILURES = 10;
-export const PAIR_FAILURE_WINDOW_MS = 10 * 60 * 1000;
+export { PAIR_FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from './redeem-code.js';
 
 export interface PairingOptions {
   store: Store;
-  now?: () => number;
+  now?: Clock;
+  /** Randomness for codes, tokens and ids (default: the OS CSPRNG). */
+  random?: Random;
   newId?: (prefix: string) => string;
 }
 
@@ -58,13 +60,9 @@ export interface Pairing {
  */
 export function createPairing(options: PairingOptions): Pairing {
   const { store } = options;
-  const now = options.now ?? Date.now;
-  const newId = options.newId ?? defaultNewId;
-  const wrongCode = () =>
-    new ServiceError(
-      'INVALID_OR_EXPIRED_CODE',
-      'That code is unknown, used or expired: mint a new one in the app.',
-    );
+  const now = options.now ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
 
   async function reusedConnector(
     token: string,
@@ -97,7 +95,7 @@ export function createPairing(options: PairingOptions): Pairing {
       }
       // An unused code hash is unique across users: on the rare collision, draw again.
       for (let attempt = 0; attempt < 8; attempt++) {
-        const code = mintPairingCode();
+        const code = mintPairingCode(random);
         const at = now();
         const expiresAt = at + PAIRING_CODE_TTL_MS;
         const ok = await store.pairing.mint({
@@ -117,65 +115,65 @@ export function createPairing(options: PairingOptions): Pairing {
 
     async pair(input) {
       const at = now();
-      const failures = await store.pairing.countFailures(input.clientAddr, at - PAIR_FAILURE_WINDOW_MS);
-      if (failures >= PAIR_MAX_FAILURES) {
-        throw new ServiceError(
-          'TOO_MANY_ATTEMPTS',
-          'Too many wrong codes from this address; wait 10 minutes.',
-        );
-      }
-      if (typeof input.code !== 'string' || !/^\d{6}$/.test(input.code.replace(/\s/g, ''))) {
-        throw new ServiceError('INVALID_INPUT', 'code must be the 6 digits shown in the app.', {
-          field: 'code',
-        });
-      }
-      const code = input.code.replace(/\s/g, '');
-      const ref = check.remoteRef(input.remote_ref);
-      const kind = check.connectorKind(input.kind);
+      let ref = '';
+      let kind: ConnectorKind = 'mcp';
+      let name: string | undefined;
       const reuse = input.connectorToken ?? null;
-      const name = reuse ? undefined : check.hostName(input.host_name);
-
-      const row = await store.pairing.findUnused(hashSecret(code));
-      if (!row || row.expiresAt <= at) {
-        await store.pairing.recordFailure(input.clientAddr, at, at - PAIR_FAILURE_WINDOW_MS);
-        throw wrongCode();
-      }
-      let connector: ConnectorRecord;
-      let token: string | null = null;
-      if (reuse) {
-        connector = await reusedConnector(reuse, row.userId, kind);
-      } else {
-        token = mintToken('svc_ct_');
-        connector = {
-          id: newId('con_'),
-          userId: row.userId,
-          name: name!,
-          kind,
-          tokenHash: hashSecret(token),
-          createdAt: at,
-          lastSeenAt: at,
-          revokedAt: null,
-          suspendedAt: null,
-        };
-      }
-      const done = await store.pairing.complete({
-        codeId: row.id,
+      return redeemCode({
+        store,
+        code: input.code,
+        clientAddr: input.clientAddr,
         at,
-        agentId: row.agentId,
-        remoteRef: ref,
-        kind,
-        connectorId: connector.id,
-        ...(token ? { newConnector: connector } : {}),
+        check() {
+          ref = check.remoteRef(input.remote_ref);
+          kind = check.connectorKind(input.kind);
+          name = reuse ? undefined : check.hostName(input.host_name);
+        },
+        claim: (row) => claim(row, { at, ref, kind, name, reuse }),
       });
-      if (!done) throw wrongCode();
-      if (reuse) await store.connectors.touch(connector.id, at);
-      const agent = await store.agents.get(row.agentId);
-      const fresh = await store.connectors.get(connector.id);
-      return {
-        connector: { id: connector.id, name: connector.name, kind: connector.kind },
-        connector_token: token,
-        agent: toAgentView(agent!, fresh, at),
-      };
     },
   };
+
+  async function claim(
+    row: PairingCodeRecord,
+    o: { at: number; ref: string; kind: ConnectorKind; name: string | undefined; reuse: string | null },
+  ): Promise<PairResult | null> {
+    const { at, ref, kind, name, reuse } = o;
+    let connector: ConnectorRecord;
+    let token: string | null = null;
+    if (reuse) {
+      connector = await reusedConnector(reuse, row.userId, kind);
+    } else {
+      token = mintToken('svc_ct_', random);
+      connector = {
+        id: newId('con_'),
+        userId: row.userId,
+        name: name!,
+        kind,
+        tokenHash: hashSecret(token),
+        createdAt: at,
+        lastSeenAt: at,
+        revokedAt: null,
+        suspendedAt: null,
+      };
+    }
+    const done = await store.pairing.complete({
+      codeId: row.id,
+      at,
+      agentId: row.agentId,
+      remoteRef: ref,
+      kind,
+      connectorId: connector.id,
+      ...(token ? { newConnector: connector } : {}),
+    });
+    if (!done) return null;
+    if (reuse) await store.connectors.touch(connector.id, at);
+    const agent = await store.agents.get(row.agentId);
+    const fresh = await store.connectors.get(connector.id);
+    return {
+      connector: { id: connector.id, name: connector.name, kind: connector.kind },
+      connector_token: token,
+      agent: toAgentView(agent!, fresh, at),
+    };
+  }
 }

@@ -4,11 +4,9 @@ import { hash, verify } from '@node-rs/argon2';
 // @node-rs/argon2's `Algorithm.Argon2id` is an ambient const enum, which isolated modules cannot read.
 const ARGON2ID = 2;
 
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  /** False for a wrong password or a malformed stored hash; never throws for either. */
-  verify(stored: string, password: string): Promise<boolean>;
-}
+import type { PasswordHasher } from './password-hasher-port.js';
+
+export type { PasswordHasher };
 
 /**
  * argon2id with the OWASP minimum parameters (19 MiB, 2 passes, 1 lane) unless told otherwise.

@@ -1,5 +1,6 @@
 // The person's own agents and connections: list with derived status and unread counts, create (with a
 // pairing code), edit, reorder, set default, mute, delete; list and remove connections.
+
 import { type AgentView, colorFromName, slugify, toAgentView } from './agent-status.js';
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
@@ -8,6 +9,7 @@ import { ownAgent } from './own-agent.js';
 import type { MintedCode, Pairing } from './pairing.js';
 import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
+import { type Random, systemClock, systemRandom } from './system.js';
 import * as check from './validate.js';
 
 export interface PersonAgentsOptions {
@@ -15,6 +17,8 @@ export interface PersonAgentsOptions {
   pairing: Pairing;
   notifier?: Notifier;
   now?: () => number;
+  /** Randomness for ids (default: the OS CSPRNG). */
+  random?: Random;
   newId?: (prefix: string) => string;
 }
 
@@ -76,8 +80,9 @@ export interface PersonAgents {
  */
 export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
   const { store, pairing, notifier } = options;
-  const now = options.now ?? Date.now;
-  const newId = options.newId ?? defaultNewId;
+  const now = options.now ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
   const changed = (userId: string) => notifier?.publish({ type: 'agents', userId });
 
   const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
@@ -190,16 +195,14 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
 
     async delete(userId, agentId) {
       await own(userId, agentId);
-      await store.agents.delete(agentId);
+      await store.agents.delete(agentId, now());
       changed(userId);
     },
 
     async connections(userId) {
-      const [connectors, agents] = await Promise.all([
-        store.connectors.listByUser(userId),
-        store.agents.listByUser(userId),
-      ]);
-      return connectors.map((c: ConnectorRecord) => ({
+      const connectors = await store.connectors.listByUser(userId);
+      const served = await Promise.all(connectors.map((c) => store.agents.listByConnector(c.id)));
+      return connectors.map((c: ConnectorRecord, i) => ({
         id: c.id,
         name: c.name,
         kind: c.kind,
@@ -207,9 +210,11 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         created_at: new Date(c.createdAt).toISOString(),
         last_seen_at: c.lastSeenAt === null ? null : new Date(c.lastSeenAt).toISOString(),
         revoked_at: c.revokedAt === null ? null : new Date(c.revokedAt).toISOString(),
-        agents: agents
-          .filter((a) => a.connectorId === c.id)
-          .map((a) => ({ id: a.id, name: a.name, handle: a.handle })),
+        agents: served[i]!.filter((a) => a.userId === userId).map((a) => ({
+          id: a.id,
+          name: a.name,
+          handle: a.handle,
+        })),
       }));
     },
 

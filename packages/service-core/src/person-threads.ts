@@ -1,9 +1,11 @@
 // The person's side of a thread: read pages, send typed text, tap a component (the same event path as an
 // in-chat tap), attach photos, mark the thread open or closed (presence).
+
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import { ownAgent } from './own-agent.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
+import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 
@@ -64,7 +66,7 @@ export interface PersonThreads {
 export function createPersonThreads(deps: ThreadDeps): PersonThreads {
   const { store, notifier } = deps;
   const core = createThreadCore(deps);
-  const newId = deps.newId ?? defaultNewId;
+  const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, deps.random ?? systemRandom));
 
   const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
 

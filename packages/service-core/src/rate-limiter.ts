@@ -1,5 +1,6 @@
 // Rate buckets (doc1's `mcp`, the OAuth endpoints): a token bucket per key (burst, then a sustained rate
 // per minute).
+import { systemClock } from './system.js';
 
 export interface RateLimitOptions {
   /** Calls allowed at once from a full bucket. */
@@ -36,7 +37,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   if (!(burst >= 1) || !(perMinute > 0)) {
     throw new RangeError('createRateLimiter: burst must be at least 1 and perMinute above 0.');
   }
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const perMs = perMinute / 60_000;
   const buckets = new Map<string, Bucket>();
   let sweepAt = 0;

@@ -1,12 +1,12 @@
 // The stored records of doc1/doc2, as the rules see them (times are epoch milliseconds).
+import type { AgentColor } from '@screen-service/theme';
 
 /** Host kinds of doc2: `hostfw` for the first host framework; `http`, `mcp`, `hosted` reserved for hosts. */
 export type ConnectorKind = 'hostfw' | 'http' | 'mcp' | 'hosted';
 export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['hostfw', 'http', 'mcp', 'hosted'];
 
-/** Agent accent colours of doc2 (`brand` is legacy). */
-export type AgentColor = 'lavender' | 'mint' | 'butter' | 'brand';
-export const AGENT_COLORS: readonly AgentColor[] = ['lavender', 'mint', 'butter', 'brand'];
+// The colour names and their swatches live once, in @screen-service/theme (doc2 Agent `color`).
+export { AGENT_COLORS, type AgentColor } from '@screen-service/theme';
 
 export interface UserRecord {
   id: string;

@@ -40,7 +40,7 @@ export interface SessionRepository {
   /** Revokes every session of a rotation family (sign out, or reuse of an old refresh token). */
   revokeFamily(familyId: string, at: number): Promise<void>;
   /** True while the family has a session that is neither revoked nor expired (sign-out ends it at once). */
-  familyLive(familyId: string, at?: number): Promise<boolean>;
+  familyLive(familyId: string, at: number): Promise<boolean>;
 }
 
 export interface NewAgent {
@@ -75,7 +75,7 @@ export interface AgentRepository {
   get(id: string): Promise<AgentRecord | null>;
   /** The user's agents by `sort`, then creation. */
   listByUser(userId: string): Promise<AgentRecord[]>;
-  /** Agents bound to a connector, default first, then by `sort`. */
+  /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */
   listByConnector(connectorId: string): Promise<AgentRecord[]>;
   findByHandle(userId: string, handle: string): Promise<AgentRecord | null>;
   findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
@@ -85,8 +85,8 @@ export interface AgentRepository {
   setDefault(userId: string, agentId: string, at: number): Promise<AgentRecord | null>;
   /** Sets `sort` to each id's position; ids must be exactly the user's agents. */
   reorder(userId: string, ids: string[], at: number): Promise<void>;
-  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it. */
-  delete(id: string): Promise<boolean>;
+  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it (at `at`). */
+  delete(id: string, at: number): Promise<boolean>;
 }
 
 export interface ConnectorRepository {
@@ -194,6 +194,10 @@ export interface PhotoRepository {
   listByUser(userId: string): Promise<PhotoRecord[]>;
   /** Binds stored photos to the answer row that carries them. */
   attach(photoIds: string[], messageId: string): Promise<void>;
+  /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
+  pendingRemovals(limit: number): Promise<string[]>;
+  /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
+  settleRemovals(removed: string[], failed: string[]): Promise<void>;
 }
 
 export interface OAuthDecision {

@@ -1,9 +1,11 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
+
 import { newId as defaultNewId } from './crypto.js';
 import type { Notifier } from './notifier.js';
 import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
 import type { NewMessage, NewScreen, Store } from './repositories.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { type Random, systemClock, systemRandom } from './system.js';
 import { computeTap } from './tap-event.js';
 
 /** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
@@ -13,6 +15,8 @@ export interface ThreadDeps {
   /** Defaults to @screen-service/screen-lines. */
   screenLines?: ScreenLinesPort;
   now?: () => number;
+  /** Randomness for ids (default: the OS CSPRNG). */
+  random?: Random;
   newId?: (prefix: string) => string;
   /** Aborted when the process shuts down: waiting `answers` calls return [] at once. */
   shutdown?: AbortSignal;
@@ -44,8 +48,9 @@ export type ThreadCore = ReturnType<typeof createThreadCore>;
 export function createThreadCore(deps: ThreadDeps) {
   const { store, notifier } = deps;
   const screenLines = deps.screenLines ?? defaultScreenLines;
-  const now = deps.now ?? Date.now;
-  const newId = deps.newId ?? defaultNewId;
+  const now = deps.now ?? systemClock;
+  const random = deps.random ?? systemRandom;
+  const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, random));
 
   async function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord) {
     const state = await store.threads.getState({ agentId: agent.id, userId });

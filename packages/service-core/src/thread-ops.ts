@@ -1,5 +1,6 @@
 // The thread operations every tool adapter uses, scoped by a connection principal: show, say, answers,
 // threads, tap. Adapters parse their wire format, call these, and map ServiceError codes at the boundary.
+import { cleanLook, mergeLook } from '@screen-service/theme';
 import { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
 import type { ConnectionPrincipal } from './connection-auth.js';
 import { ServiceError } from './errors.js';
@@ -105,6 +106,22 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
     (await store.agents.listByConnector(p.connectorId)).filter((a) => a.userId === p.userId);
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
 
+  /**
+   * A screen's theme lines restyle its agent for good (doc2 "Look"): each is merged onto the saved look in
+   * order with `mergeLook`, which cleans it and honours `at` (a change older than the saved look, or an
+   * agent change against the person's own pick that is not newer, leaves the look as it is). A line
+   * without its own `at` is dated by its message.
+   */
+  async function saveLooks(agent: AgentRecord, looks: Record<string, unknown>[], at: number) {
+    const fresh = (await store.agents.get(agent.id)) ?? agent;
+    const when = new Date(at).toISOString();
+    let look: Record<string, unknown> = cleanLook(fresh.theme) as Record<string, unknown>;
+    for (const change of looks) look = mergeLook(look, change, { at: when }) as Record<string, unknown>;
+    if (JSON.stringify(look) === JSON.stringify(fresh.theme)) return;
+    await store.agents.update(agent.id, { theme: look }, at);
+    notifier.publish({ type: 'agents', userId: agent.userId });
+  }
+
   return {
     async show(p, input) {
       const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
@@ -124,11 +141,13 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         });
       }
       const taps = tapsOf(parsed.ops);
+      const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
       const { message, screen } = await core.appendAgentScreen(
         agent,
         { body: lines, meta: text ? { text } : {}, connectorId: p.connectorId },
         { id: screenId, lines, ops: parsed.ops, taps },
       );
+      if (looks.length > 0) await saveLooks(agent, looks, message.createdAt);
       return {
         screen_id: screen.id,
         message_id: message.id,
@@ -192,6 +211,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         notifier,
         key,
         waitMs: wait * 1000,
+        now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
         claim: () => store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() }),
       });
@@ -276,4 +296,9 @@ export function requireText(value: unknown, field: string, max: number): string 
 export function optionalText(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   return requireText(value, field, max);
+}
+
+function isThemeOp(op: unknown): op is { op: 'theme'; look: Record<string, unknown> } {
+  const o = op as { op?: unknown; look?: unknown };
+  return o?.op === 'theme' && typeof o.look === 'object' && o.look !== null;
 }

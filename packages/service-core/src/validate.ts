@@ -1,4 +1,5 @@
 // Small input checks shared by the rules; each failure names the field and how to fix it.
+import { cleanLook } from '@screen-service/theme';
 import { ServiceError } from './errors.js';
 import { AGENT_COLORS, type AgentColor, CONNECTOR_KINDS, type ConnectorKind } from './records.js';
 
@@ -48,7 +49,10 @@ export function hostName(value: unknown): string {
   return value.trim();
 }
 
-/** A theme: a JSON object of at most 2 KB once serialised. */
+/**
+ * A theme from the person's app: a JSON object of at most 2 KB once serialised, then cleaned the way the
+ * registry stores every look (doc2: known keys, known words, `#RRGGBB`; everything else dropped).
+ */
 export function theme(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ServiceError('INVALID_INPUT', 'theme must be a JSON object.', { field: 'theme' });
@@ -56,5 +60,5 @@ export function theme(value: unknown): Record<string, unknown> {
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > 2048) {
     throw new ServiceError('INVALID_INPUT', 'theme must be at most 2 KB of JSON.', { field: 'theme' });
   }
-  return value as Record<string, unknown>;
+  return cleanLook(value) as Record<string, unknown>;
 }

@@ -1,8 +1,10 @@
 // Claim now, or wait until the thread's next person event (or the deadline, or an abort) and claim again.
 // No polling: the notifier wakes the waiter the moment a person row is written.
+
 import type { Notifier } from './notifier.js';
 import type { MessageRecord } from './records.js';
 import type { ThreadKey } from './repositories.js';
+import { type Clock, systemClock } from './system.js';
 
 export interface WaitForAnswersOptions {
   notifier: Notifier;
@@ -10,6 +12,8 @@ export interface WaitForAnswersOptions {
   waitMs: number;
   signal?: AbortSignal | undefined;
   claim: () => Promise<MessageRecord[]>;
+  /** The rules' clock (the deadline is measured on it). */
+  now?: Clock;
 }
 
 /**
@@ -19,7 +23,8 @@ export interface WaitForAnswersOptions {
 export async function waitForAnswers(o: WaitForAnswersOptions): Promise<MessageRecord[]> {
   if (o.signal?.aborted) return [];
   if (o.waitMs <= 0) return o.claim();
-  const deadline = Date.now() + o.waitMs;
+  const now = o.now ?? systemClock;
+  const deadline = now() + o.waitMs;
   let wake: (() => void) | undefined;
   let pending = false;
   // Subscribe before the first claim so an event between the claim and the wait is not missed.
@@ -35,7 +40,7 @@ export async function waitForAnswers(o: WaitForAnswersOptions): Promise<MessageR
       pending = false;
       const rows = await o.claim();
       if (rows.length > 0) return rows;
-      const left = deadline - Date.now();
+      const left = deadline - now();
       if (left <= 0 || o.signal?.aborted) return [];
       if (!pending) {
         await new Promise<void>((resolve) => {

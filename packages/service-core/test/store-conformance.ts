@@ -93,7 +93,7 @@ export function describeStoreConformance(name: string, open: () => StoreFixture)
       await store.agents.setDefault(u.id, a.id, 2);
       expect(await defaults(u.id)).toEqual(['a']);
       await store.agents.reorder(u.id, [c.id, b.id, a.id], 3);
-      await store.agents.delete(a.id);
+      await store.agents.delete(a.id, Date.now());
       expect(await defaults(u.id)).toEqual(['c']);
       expect((await store.agents.listByUser(u.id)).map((x) => x.handle)).toEqual(['c', 'b']);
     });
@@ -167,9 +167,9 @@ export function describeStoreConformance(name: string, open: () => StoreFixture)
       const next = (id: string) => ({ ...s, id, refreshHash: `h-${id}` });
       expect(await store.sessions.rotate('s1', next('s2'), Date.now())).toBe(true);
       expect(await store.sessions.rotate('s1', next('s3'), Date.now())).toBe(false);
-      expect(await store.sessions.familyLive('f1')).toBe(true);
+      expect(await store.sessions.familyLive('f1', Date.now())).toBe(true);
       await store.sessions.revokeFamily('f1', Date.now());
-      expect(await store.sessions.familyLive('f1')).toBe(false);
+      expect(await store.sessions.familyLive('f1', Date.now())).toBe(false);
     });
 
     it('threads: claimAnswers returns person rows oldest first after a seq, each once', async () => {
@@ -325,7 +325,7 @@ export function describeStoreConformance(name: string, open: () => StoreFixture)
       expect(await store.oauth.redeemCode(input(r.id, Date.now() + 120_000))).toBe('code_expired');
       const pending = await request(c.id);
       expect(await store.oauth.redeemCode(input(pending.id, Date.now()))).toBe('not_approved');
-      await store.agents.delete(a.id);
+      await store.agents.delete(a.id, Date.now());
       expect(await store.oauth.redeemCode(input(r.id, Date.now()))).toBe('agent_gone');
       expect(await store.connectors.get(con.id)).toBeNull();
       expect((await store.oauth.getRequest(r.id))?.codeUsedAt).not.toBeNull();

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { compileQuery, toSqlValue } from './compile-sql.js';
 import { TablesError } from './errors.js';
 import { convertCell } from './fit-value.js';
+import { type Migration, MigrationError, runMigrations } from './migrations.js';
 import type { Cell, Column, ColumnType, StoredRow, TableInfo, TableRef } from './model.js';
 import type { QueryPlan, QueryRows } from './query-plan.js';
 import type { PendingDelete, TableStore } from './store.js';
@@ -47,11 +48,20 @@ CREATE TABLE IF NOT EXISTS te_pending (
   key TEXT,
   line TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS te_schema (version INTEGER NOT NULL);
-INSERT INTO te_schema (version) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM te_schema);`;
+`;
 
-/** The layout version this code writes; a later layout adds a numbered migration (ADR 0002). */
-const SCHEMA_VERSION = 1;
+/**
+ * The engine's layout as numbered migrations, recorded in `te_migrations` (ADR 0090): the same runner the
+ * service database uses. Version 1 is the first layout (IF NOT EXISTS, so a file written before the
+ * runner existed passes through it unchanged); version 2 drops the old single-row `te_schema` marker.
+ */
+export const TABLES_MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'te-layout', sql: SCHEMA },
+  { version: 2, name: 'te-drop-schema-marker', sql: 'DROP TABLE IF EXISTS te_schema;' },
+];
+
+/** Where the engine records its applied migrations (its own table, so it can share a database). */
+export const TABLES_MIGRATION_TABLE = 'te_migrations';
 
 interface SlotColumn extends Column {
   slot: number;
@@ -115,13 +125,16 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
   }
-  db.exec(SCHEMA);
-  const version = (db.prepare('SELECT max(version) AS v FROM te_schema').get() as { v: number }).v;
-  if (version !== SCHEMA_VERSION) {
-    throw new TablesError(
-      'OPTIONS_INVALID',
-      `this database has tables-engine layout ${version}; this version reads layout ${SCHEMA_VERSION}; upgrade @screen-service/tables-engine`,
-    );
+  try {
+    runMigrations(db, TABLES_MIGRATIONS, { table: TABLES_MIGRATION_TABLE });
+  } catch (err) {
+    if (err instanceof MigrationError && err.code === 'SCHEMA_TOO_NEW') {
+      throw new TablesError(
+        'OPTIONS_INVALID',
+        `${err.message.replace('upgrade the package', 'upgrade @screen-service/tables-engine')}`,
+      );
+    }
+    throw err;
   }
   const cacheSize = options.statementCache ?? 200;
   const cache = new Map<string, Database.Statement>();

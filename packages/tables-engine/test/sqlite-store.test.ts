@@ -41,7 +41,7 @@ describe('sqlite store file', () => {
     const file = join(dir, 'newer.sqlite');
     createSqliteStore(file);
     const db = new Database(file);
-    db.exec('UPDATE te_schema SET version = 2');
+    db.exec("INSERT INTO te_migrations (version, name, applied_at) VALUES (99, 'from-the-future', '')");
     expect(() => createSqliteStore(db)).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
     db.close();
   });

@@ -51,29 +51,7 @@ export interface ConnectOutput {
 export async function connect(config: ServerConfig, input: ConnectInput): Promise<ConnectOutput> {
   const db = openDatabase(config.dataDir);
   try {
-    const services = createServices(config, db);
-    const user = await services.store.users.findByEmail(input.email.trim().toLowerCase());
-    if (!user) {
-      throw new CliError(
-        `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
-        EXIT.REFUSED,
-      );
-    }
-    return await refusals(async () => {
-      const { agent, pairing } = await services.agents.create(user.id, { name: input.agent });
-      const paired = await services.pairing.pair({
-        code: pairing!.code,
-        remote_ref: agent.handle,
-        kind: 'mcp',
-        host_name: input.hostName,
-        clientAddr: 'svc-cli',
-      });
-      return {
-        mcp_url: services.mcpUrl,
-        connector_token: paired.connector_token!,
-        agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
-      };
-    });
+    return await refusals(() => createServices(config, db).connectAgent(input));
   } finally {
     db.close();
   }
@@ -83,6 +61,7 @@ async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    // A missing account (NOT_FOUND on email) is a refusal like any rule's, with the fix in its message.
     if (isServiceError(err))
       throw new CliError(err.message, err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED);
     throw err;

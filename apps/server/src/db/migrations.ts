@@ -1,12 +1,11 @@
 // Versioned schema migrations. Append only: never edit a migration that has shipped.
-// Version 1 is the server's own; versions 2 to 49 come from @screen-service/service-core (ADR 0050).
-import { coreMigrations } from '@screen-service/service-core';
+// Version 1 is the server's own; versions 2 to 49 come from @screen-service/service-core (ADR 0050); the
+// runner is the one of @screen-service/tables-engine/migrations (ADR 0090).
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import { coreMigrations } from '@screen-service/service-core/sqlite';
+import type { Migration } from '@screen-service/tables-engine/migrations';
+
+export type { Migration };
 
 export const migrations: readonly Migration[] = [
   {

@@ -1,6 +1,7 @@
 // Opens (creating if absent) the embedded SQLite database and brings its schema up to date.
 import fs from 'node:fs';
 import path from 'node:path';
+import { schemaVersion as readSchemaVersion, runMigrations } from '@screen-service/service-core/sqlite';
 import Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
@@ -25,30 +26,12 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   return db;
 }
 
-/** Applies every migration newer than the recorded version, each in its own transaction. */
+/** Applies every migration newer than the recorded version, each in its own transaction (the shared runner). */
 export function migrate(db: Db, list: readonly Migration[]): number {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  ) STRICT`);
-  const current = schemaVersion(db);
-  const sorted = [...list].sort((a, b) => a.version - b.version);
-  for (const m of sorted) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        new Date().toISOString(),
-      );
-    })();
-  }
-  return schemaVersion(db);
+  return runMigrations(db, list);
 }
 
+/** The highest applied migration version (0 for a fresh file). */
 export function schemaVersion(db: Db): number {
-  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-  return row.v ?? 0;
+  return readSchemaVersion(db);
 }

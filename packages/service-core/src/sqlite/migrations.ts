@@ -1,13 +1,38 @@
-// The service-core schema as numbered, append-only migrations (versions 2 to 49 belong to this package).
+// The service-core schema as numbered, append-only migrations (versions 2 to 49 belong to this package),
+// applied by the one runner of @screen-service/tables-engine/migrations (ADR 0090).
 // Plain SQL that PostgreSQL also reads where it can: partial unique indexes, CHECKs, ON DELETE CASCADE.
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
+import type { Migration } from '@screen-service/tables-engine/migrations';
 
-/** One schema step. Never edit a migration that has shipped; append a new one. */
-export interface CoreMigration {
-  version: number;
-  name: string;
-  sql: string;
-}
+/** One schema step (the runner's `Migration`). Never edit a migration that has shipped; append a new one. */
+export type CoreMigration = Migration;
+
+// An agent served through more than its one primary connection (ADR 0091): approving an OAuth sign-in
+// "as an existing agent" whose paired host is live adds a binding here instead of moving the agent.
+const SCHEMA_V5_AGENT_CONNECTIONS = `
+CREATE TABLE agent_connections (
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  connector_id TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (agent_id, connector_id)
+) STRICT;
+CREATE INDEX agent_connections_connector ON agent_connections(connector_id);
+`;
+
+// Photo files to remove (ADR 0092): a row is queued in the same transaction that deletes its photo row
+// (directly or by cascade from an agent or an account), so a deletion is never half-done; the core removes
+// the files afterwards and keeps the ones that failed for the next pass.
+const SCHEMA_V6_PHOTO_REMOVALS = `
+CREATE TABLE photo_removals (
+  file TEXT PRIMARY KEY,
+  attempts INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE TRIGGER photos_queue_removal AFTER DELETE ON photos
+BEGIN
+  INSERT OR IGNORE INTO photo_removals (file) VALUES (old.file);
+END;
+`;
 
 const SCHEMA_V2 = `
 CREATE TABLE users (
@@ -232,6 +257,8 @@ export const coreMigrations: readonly CoreMigration[] = [
     sql: 'CREATE INDEX agents_connector_order ON agents(connector_id, is_default DESC, sort, created_at, id);',
   },
   { version: 4, name: 'oauth', sql: SCHEMA_V4_OAUTH },
+  { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
+  { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -249,4 +276,5 @@ export const CORE_TABLES = [
   'push_intents',
   'oauth_requests',
   'oauth_tokens',
+  'agent_connections',
 ] as const;

@@ -9,8 +9,12 @@ type Row = Record<string, unknown>;
 export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const byId = db.prepare('SELECT * FROM agents WHERE id = ?');
   const byUser = db.prepare('SELECT * FROM agents WHERE user_id = ? ORDER BY sort, created_at, id');
+  // The agents a connection serves: those it is the primary connection of, and those bound to it as an
+  // extra connection (agent_connections, ADR 0091).
   const byConnector = db.prepare(
-    'SELECT * FROM agents WHERE connector_id = ? ORDER BY is_default DESC, sort, created_at, id',
+    `SELECT * FROM agents WHERE connector_id = @c
+       OR id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)
+     ORDER BY is_default DESC, sort, created_at, id`,
   );
   const byHandle = db.prepare('SELECT * FROM agents WHERE user_id = ? AND handle = ?');
   const byRemoteRef = db.prepare('SELECT * FROM agents WHERE connector_id = ? AND remote_ref = ?');
@@ -72,13 +76,13 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     return get(agentId);
   });
 
-  const remove = db.transaction((id: string) => {
+  const remove = db.transaction((id: string, at: number) => {
     const a = get(id);
     if (!a) return false;
     del.run(id);
     if (a.isDefault) {
       const next = firstRemaining.get(a.userId) as { id: string } | undefined;
-      if (next) makeDefault.run(Date.now(), next.id, a.userId);
+      if (next) makeDefault.run(at, next.id, a.userId);
     }
     return true;
   });
@@ -127,7 +131,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       return (byUser.all(userId) as Row[]).map(toAgent);
     },
     async listByConnector(connectorId) {
-      return (byConnector.all(connectorId) as Row[]).map(toAgent);
+      return (byConnector.all({ c: connectorId }) as Row[]).map(toAgent);
     },
     async findByHandle(userId, handle) {
       const r = byHandle.get(userId, handle) as Row | undefined;
@@ -166,8 +170,8 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     async reorder(userId, ids, at) {
       reorder(userId, ids, at);
     },
-    async delete(id) {
-      return remove(id);
+    async delete(id, at) {
+      return remove(id, at);
     },
   };
 }

@@ -45,6 +45,14 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
   const bind = db.prepare(
     "UPDATE agents SET connector_id = ?, remote_ref = ?, kind = 'mcp', updated_at = ? WHERE id = ?",
   );
+  // The agent's primary connection, when it is live (unrevoked, unsuspended): then the agent keeps it.
+  const livePrimary = db.prepare(
+    `SELECT c.id FROM agents a JOIN connectors c ON c.id = a.connector_id
+     WHERE a.id = ? AND c.revoked_at IS NULL AND c.suspended_at IS NULL`,
+  );
+  const bindExtra = db.prepare(
+    'INSERT OR IGNORE INTO agent_connections (agent_id, connector_id, user_id, created_at) VALUES (?, ?, ?, ?)',
+  );
   const insertToken = db.prepare(
     `INSERT INTO oauth_tokens (id, kind, token_hash, connector_id, user_id, client_id, created_at, expires_at,
        used_at, revoked_at)
@@ -92,7 +100,10 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
     }
     insertConnector.run(connectorParams(p.connector));
     useCode.run(p.at, p.connector.id, req.id);
-    bind.run(p.connector.id, p.remoteRef, p.at, req.agentId);
+    // An agent served by a live connection (a paired host) keeps it; the sign-in serves it as well
+    // (ADR 0091). A pending agent, or one whose connection was removed, moves to the sign-in.
+    if (livePrimary.get(req.agentId)) bindExtra.run(req.agentId, p.connector.id, req.userId, p.at);
+    else bind.run(p.connector.id, p.remoteRef, p.at, req.agentId);
     for (const t of p.tokens) insertToken.run(t);
     return 'ok';
   });

@@ -14,6 +14,13 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   );
   const byUser = db.prepare('SELECT * FROM photos WHERE user_id = ? ORDER BY created_at, id');
   const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
+  const pending = db.prepare('SELECT file FROM photo_removals ORDER BY attempts, file LIMIT ?');
+  const dequeue = db.prepare('DELETE FROM photo_removals WHERE file = ?');
+  const bump = db.prepare('UPDATE photo_removals SET attempts = attempts + 1 WHERE file = ?');
+  const settle = db.transaction((removed: string[], failed: string[]) => {
+    for (const f of removed) dequeue.run(f);
+    for (const f of failed) bump.run(f);
+  });
   const attachAll = db.transaction((ids: string[], messageId: string) => {
     for (const id of ids) attach.run(messageId, id);
   });
@@ -35,6 +42,12 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
     },
     async attach(ids, messageId) {
       attachAll(ids, messageId);
+    },
+    async pendingRemovals(limit) {
+      return (pending.all(limit) as { file: string }[]).map((r) => r.file);
+    },
+    async settleRemovals(removed, failed) {
+      settle(removed, failed);
     },
   };
 }

@@ -78,7 +78,7 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
     async revokeFamily(familyId, at) {
       revokeFamily.run(at, familyId);
     },
-    async familyLive(familyId, at = Date.now()) {
+    async familyLive(familyId, at) {
       return live.get(familyId, at) !== undefined;
     },
   };

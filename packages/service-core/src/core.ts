@@ -1,0 +1,210 @@
+// createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
+// server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
+import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js';
+import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
+import { resolveAccessToken } from './connection-live.js';
+import { ServiceError } from './errors.js';
+import { type ServiceUrls, serviceUrls } from './mounts.js';
+import { createNotifier, type Notifier } from './notifier.js';
+import { createPairing, type Pairing } from './pairing.js';
+import type { PasswordHasher } from './password-hasher-port.js';
+import { createPersonAgents, type PersonAgents } from './person-agents.js';
+import { createPersonThreads, type PersonThreads } from './person-threads.js';
+import {
+  createPhotos,
+  createSignedPhotoLinks,
+  type PhotoFiles,
+  type PhotoLinks,
+  type Photos,
+} from './photos.js';
+import type { Store } from './repositories.js';
+import type { ScreenLinesPort } from './screen-lines-port.js';
+import { type Clock, type Random, systemClock, systemRandom } from './system.js';
+import { createThreadOps, type ThreadOps } from './thread-ops.js';
+
+/** What {@link createCore} is built from. */
+export interface CoreOptions {
+  store: Store;
+  /** Password hashing (argon2id from `@screen-service/service-core/argon2` in production). */
+  hasher: PasswordHasher;
+  /** The service secret: signs app access tokens and photo links. */
+  secret: Uint8Array;
+  /** The public base URL, or every URL already built with `serviceUrls`. */
+  urls: string | ServiceUrls;
+  /** Where photo bytes live; without it uploads and photo reads answer `NOT_FOUND`-free errors. */
+  photoFiles?: PhotoFiles;
+  /** Default: the wall clock. */
+  clock?: Clock;
+  /** Default: the OS CSPRNG. */
+  random?: Random;
+  /** Default: @screen-service/screen-lines. */
+  screenLines?: ScreenLinesPort;
+  /** Tool calls accept OAuth access tokens (`svc_at_`) issued through this store; default true. */
+  acceptAccessTokens?: boolean;
+  /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
+  onPhotoRemoveError?: (file: string, err: unknown) => void;
+}
+
+/** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
+export interface ConnectedAgent {
+  mcp_url: string;
+  connector_token: string;
+  agent: { id: string; name: string; handle: string };
+}
+
+/** Every use case of the service, as the adapters call them. */
+export interface Core {
+  store: Store;
+  notifier: Notifier;
+  clock: Clock;
+  random: Random;
+  urls: ServiceUrls;
+  accounts: Accounts;
+  pairing: Pairing;
+  agents: PersonAgents;
+  threads: PersonThreads;
+  threadOps: ThreadOps;
+  connectionAuth: ConnectionAuth;
+  photos: Photos;
+  photoLinks: PhotoLinks;
+  /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
+  deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
+  /** `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). */
+  deleteAgent(userId: string, agentId: string): Promise<void>;
+  /**
+   * The operator CLI's `svc connect`: creates an agent in the account of `email` and pairs it as an MCP
+   * connection named `hostName`.
+   *
+   * @throws {ServiceError} `NOT_FOUND` (field `email`) when no account has that email.
+   */
+  connectAgent(input: { email: string; agent: string; hostName: string }): Promise<ConnectedAgent>;
+  /** Aborted when the service begins shutting down: waiting calls and live streams end at once. */
+  stopping: AbortController;
+}
+
+const noPhotoFiles: PhotoFiles = {
+  write: async () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to store photos');
+  },
+  read: () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to read photos');
+  },
+  remove: async () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to remove photos');
+  },
+};
+
+/**
+ * Wires every rule over one store.
+ *
+ * @example
+ * ```ts
+ * const core = createCore({ store, hasher: createArgon2idHasher(), secret, urls: 'https://svc.example', photoFiles });
+ * const principal = await core.connectionAuth.verify(req.headers.authorization);
+ * await core.threadOps.show(principal, { lines: 'note "Hello"' });
+ * ```
+ */
+export function createCore(options: CoreOptions): Core {
+  const { store, hasher, secret } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const urls = typeof options.urls === 'string' ? serviceUrls(options.urls) : options.urls;
+  const notifier = createNotifier();
+  const stopping = new AbortController();
+  const photoLinks = createSignedPhotoLinks({ secret, photosUrl: urls.photosUrl, now: clock });
+  const linkPhotos = (photos: Parameters<PhotoLinks['sign']>[0]) => photoLinks.sign(photos);
+  const pairing = createPairing({ store, now: clock, random });
+  const agents = createPersonAgents({ store, pairing, notifier, now: clock, random });
+  const accounts = createAccounts({
+    store,
+    hasher,
+    jwtSecret: secret,
+    issuer: urls.baseUrl,
+    now: clock,
+    random,
+  });
+  const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const threads = createPersonThreads({
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    ...screenLines,
+  });
+  const threadOps = createThreadOps({
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    shutdown: stopping.signal,
+    ...screenLines,
+  });
+  const connectionAuth = createConnectionAuth({
+    store,
+    expectKind: 'mcp',
+    now: clock,
+    ...(options.acceptAccessTokens === false
+      ? {}
+      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
+  });
+  const photos = createPhotos({
+    store,
+    files: options.photoFiles ?? noPhotoFiles,
+    links: photoLinks,
+    now: clock,
+    random,
+    addPhoto: (userId, agentId, file) => threads.addPhoto(userId, agentId, file),
+    ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
+  });
+
+  return {
+    store,
+    notifier,
+    clock,
+    random,
+    urls,
+    accounts,
+    pairing,
+    agents,
+    threads,
+    threadOps,
+    connectionAuth,
+    photos,
+    photoLinks,
+    async deleteAccount(principal, password) {
+      await accounts.deleteAccount(principal, password);
+      await photos.sweep();
+    },
+    async deleteAgent(userId, agentId) {
+      await agents.delete(userId, agentId);
+      await photos.sweep();
+    },
+    async connectAgent(input) {
+      const email = input.email.trim().toLowerCase();
+      const user = await store.users.findByEmail(email);
+      if (!user) {
+        throw new ServiceError(
+          'NOT_FOUND',
+          `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
+          { field: 'email' },
+        );
+      }
+      const { agent, pairing: minted } = await agents.create(user.id, { name: input.agent });
+      const paired = await pairing.pair({
+        code: minted!.code,
+        remote_ref: agent.handle,
+        kind: 'mcp',
+        host_name: input.hostName,
+        clientAddr: 'svc-cli',
+      });
+      return {
+        mcp_url: urls.mcpUrl,
+        connector_token: paired.connector_token!,
+        agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
+      };
+    },
+    stopping,
+  };
+}
