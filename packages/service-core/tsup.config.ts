@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-// Four entries: the rules (no native module), the SQLite store, the argon2id hasher and the test kit;
+// Entries: the rules (no native module), the SQLite store, the argon2id hasher, the test kit and the
+// mount paths (no Node import, so the browser app reads them too);
 // splitting keeps one copy of the shared code, so `instanceof ServiceError` holds across entries.
 export default defineConfig(
   defineLibraryBuild({
@@ -10,6 +11,7 @@ export default defineConfig(
       sqlite: 'src/sqlite.ts',
       argon2: 'src/argon2.ts',
       testing: 'src/testing.ts',
+      mounts: 'src/mounts.ts',
     },
     splitting: true,
   }),

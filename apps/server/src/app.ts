@@ -7,14 +7,18 @@ import {
   pathInsertedMetadataPath,
   resourceMetadataHandler,
 } from '@screen-service/oauth';
-import { API_PREFIX, buildOpenApi, createPersonRouter, personRoutes } from '@screen-service/person-api';
-import { toHttpError } from '@screen-service/service-core';
+import {
+  buildOpenApi,
+  createPersonRouter,
+  personApiServices,
+  personRoutes,
+} from '@screen-service/person-api';
+import { MOUNTS, toHttpError } from '@screen-service/service-core';
 import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import { type Db, schemaVersion } from './db/open-database.js';
-import { personServices } from './person-services.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -54,16 +58,17 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     res.json(openapi);
   });
   app.use(
-    '/functions/v1/svc-connect',
+    MOUNTS.connect,
     createConnectRouter({
       pairing: svc.pairing,
       onError: (err) => logger.error({ err }, 'connect request failed'),
     }),
   );
   app.use(
-    API_PREFIX,
+    MOUNTS.app,
     createPersonRouter({
-      services: personServices(svc),
+      services: personApiServices(svc, svc.oauth),
+      checkResponses: config.checkResponses ?? false,
       shutdown: svc.stopping.signal,
       onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
     }),
@@ -71,16 +76,16 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
   // OAuth 2.1 (doc1): the authorization server, its metadata under the tool server's URL, and the
   // RFC 9728 path-inserted resource metadata. The host's bare root .well-known paths stay unanswered.
   app.use(
-    '/functions/v1/svc-oauth',
+    MOUNTS.oauth,
     createOAuthRouter({
       oauth: svc.oauth,
       onError: (err) => logger.error({ err }, 'oauth request failed'),
     }),
   );
-  app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth: svc.oauth }));
+  app.use(MOUNTS.mcp, createResourceMetadataRouter({ oauth: svc.oauth }));
   app.get(pathInsertedMetadataPath(svc.mcpUrl), resourceMetadataHandler({ oauth: svc.oauth }));
   app.use(
-    '/functions/v1/svc-mcp',
+    MOUNTS.mcp,
     createMcpRouter({
       ops: svc.threadOps,
       auth: svc.connectionAuth,

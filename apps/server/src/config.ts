@@ -17,6 +17,8 @@ export interface ServerConfig {
   secret?: string;
   /** Rate bucket `mcp` of the tool server, per connection (doc1: burst 60, 30 per minute). */
   mcpRate: { burst: number; perMinute: number };
+  /** Check every person's API answer against its route's schema (tests set it; a mismatch is a 500). */
+  checkResponses?: boolean;
 }
 
 export class ConfigError extends Error {

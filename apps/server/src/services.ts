@@ -13,15 +13,12 @@ import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore } from '@screen-service/service-core/sqlite';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/open-database.js';
-import { createPhotoStore, type PhotoStore } from './photos/photo-store.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
-export interface Services extends Omit<Core, 'photos'> {
+export interface Services extends Core {
   config: ServerConfig;
   /** OAuth 2.1 sign-in for MCP clients (issuer `urls.oauthUrl`). */
   oauth: OAuthServer;
-  /** The core's photo use cases (`upload`, `open`, `sweep`) plus the older file-level calls. */
-  photos: PhotoStore;
   /** `urls.mcpUrl`, what `svc connect` prints. */
   mcpUrl: string;
 }
@@ -73,7 +70,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...core,
     config,
     oauth,
-    photos: createPhotoStore(core, files),
     mcpUrl: core.urls.mcpUrl,
   };
 }

@@ -26,7 +26,7 @@ export async function startTestServer(): Promise<TestServer> {
       probe.close(() => resolve(p));
     });
   });
-  const config = loadConfig(
+  const loaded = loadConfig(
     {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -35,6 +35,8 @@ export async function startTestServer(): Promise<TestServer> {
     },
     '/',
   );
+  // Every answer of the person's API is checked against its route's response schema in tests.
+  const config = { ...loaded, checkResponses: true };
   const running = await startServer(config, pino({ level: 'silent' }));
   return {
     running,

@@ -41,11 +41,5 @@ export type {
   UpdateAgentInput,
 } from './schemas.js';
 export * as schemas from './schemas.js';
-export type {
-  MeView,
-  OpenedPhoto,
-  PersonApiServices,
-  PersonOAuth,
-  UploadedPhoto,
-} from './services.js';
+export { type PersonApiServices, type PersonOAuth, personApiServices } from './services.js';
 export { openThreadStream, STREAM_KEEPALIVE_MS, type ThreadStreamOptions } from './thread-stream.js';

@@ -1,7 +1,9 @@
 // One route of the person's API as data: method, path, auth and zod schemas, with a handler whose body,
 // query, path parameters and return value are typed from those schemas. The router, the OpenAPI document
 // and the isolation test all read the same list.
+
 import type { AppPrincipal } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/service-core/mounts';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { PersonApiServices } from './services.js';
@@ -109,4 +111,4 @@ export function defineRoute<
 }
 
 /** Where the person's API is mounted (doc1: `{base}/functions/v1/svc-app`). */
-export const API_PREFIX = '/functions/v1/svc-app';
+export const API_PREFIX = MOUNTS.app;

@@ -1,34 +1,16 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
 
-import type { Readable } from 'node:stream';
-import type {
-  Accounts,
-  AppPrincipal,
-  Notifier,
-  PersonAgents,
-  PersonThreads,
+import {
+  type Accounts,
+  type AppPrincipal,
+  type Core,
+  MAX_PHOTO_BYTES,
+  type Notifier,
+  type PersonAgents,
+  type PersonThreads,
+  type Photos,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
-
-/** The account's own view (`GET /me`). */
-export interface MeView {
-  id: string;
-  email: string;
-  created_at: string;
-}
-
-/** An uploaded photo: its id (to attach to an answer) and a signed link. */
-export interface UploadedPhoto {
-  id: string;
-  url: string;
-}
-
-/** A stored photo opened through a valid signed link. */
-export interface OpenedPhoto {
-  contentType: string;
-  bytes: number;
-  stream(): Readable;
-}
 
 /** A pending OAuth sign-in as the person's app shows it, and the person's decision on it. */
 export interface PersonOAuth {
@@ -37,19 +19,13 @@ export interface PersonOAuth {
 }
 
 /**
- * Everything the routes need, built by the server from the core (`createCore`) and the OAuth server.
- *
- * @example
- * ```ts
- * const router = createPersonRouter({ services: { accounts, agents, threads, photos, oauth, notifier } });
- * ```
+ * Everything the routes need: the core's use cases (`createCore`) and the OAuth server's person-side calls.
+ * Built with {@link personApiServices}; tests may pass their own.
  */
 export interface PersonApiServices {
-  accounts: Pick<Accounts, 'signUp' | 'signIn' | 'refresh' | 'signOut' | 'verifyAccess'> & {
-    /** The signed-in account's own view. */
-    me(user: AppPrincipal): Promise<MeView>;
+  accounts: Pick<Accounts, 'signUp' | 'signIn' | 'refresh' | 'signOut' | 'verifyAccess' | 'me'> & {
     /** Deletes the account, its rows and its stored files (confirmed with the password). */
-    deleteAccount(user: AppPrincipal, password: string): Promise<void>;
+    deleteAccount(user: AppPrincipal, password: unknown): Promise<void>;
   };
   agents: Pick<
     PersonAgents,
@@ -59,18 +35,48 @@ export interface PersonApiServices {
     delete(userId: string, agentId: string): Promise<void>;
   };
   threads: Pick<PersonThreads, 'page' | 'say' | 'tap' | 'setPresence' | 'markRead'>;
-  photos: {
-    /** Checks and stores an uploaded photo for the person's next answer in this agent's thread. */
-    upload(
-      userId: string,
-      agentId: string,
-      input: { contentType: string; bytes: Uint8Array | undefined },
-    ): Promise<UploadedPhoto>;
-    /** The photo behind a signed link, or null when the link is unknown, forged or expired. */
-    open(photoId: string, exp: string | undefined, sig: string | undefined): Promise<OpenedPhoto | null>;
+  photos: Pick<Photos, 'upload' | 'open'> & {
     /** Largest accepted upload, in bytes (the body parser stops there). */
     readonly maxBytes: number;
   };
   oauth: PersonOAuth;
   notifier: Pick<Notifier, 'subscribe'>;
+}
+
+/**
+ * The person's API over the core: every route calls one of the core's use cases.
+ *
+ * @example
+ * ```ts
+ * const core = createCore({ store, hasher, secret, urls, photoFiles });
+ * app.use(API_PREFIX, createPersonRouter({ services: personApiServices(core, oauthServer) }));
+ * ```
+ */
+export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServices {
+  return {
+    accounts: {
+      signUp: core.accounts.signUp,
+      signIn: core.accounts.signIn,
+      refresh: core.accounts.refresh,
+      signOut: core.accounts.signOut,
+      verifyAccess: core.accounts.verifyAccess,
+      me: core.accounts.me,
+      deleteAccount: core.deleteAccount,
+    },
+    agents: {
+      list: core.agents.list,
+      get: core.agents.get,
+      create: core.agents.create,
+      mintCode: core.agents.mintCode,
+      update: core.agents.update,
+      reorder: core.agents.reorder,
+      connections: core.agents.connections,
+      removeConnection: core.agents.removeConnection,
+      delete: core.deleteAgent,
+    },
+    threads: core.threads,
+    photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: MAX_PHOTO_BYTES },
+    oauth,
+    notifier: core.notifier,
+  };
 }

@@ -112,7 +112,7 @@ export interface Photos {
     photoId: string,
     exp: unknown,
     sig: unknown,
-  ): Promise<{ contentType: string; body: NodeJS.ReadableStream }>;
+  ): Promise<{ contentType: string; bytes: number; body: NodeJS.ReadableStream }>;
   /**
    * Removes the files whose rows are gone (queued in the deleting transaction). Files that fail stay
    * queued for the next call; returns how many were removed and how many are left.
@@ -167,7 +167,7 @@ export function createPhotos(o: PhotosOptions): Photos {
       const ok = typeof exp === 'string' && typeof sig === 'string' && o.links.verify(photoId, exp, sig);
       const photo = ok ? await o.store.photos.get(photoId) : null;
       if (!photo) throw new ServiceError('NOT_FOUND', 'This photo link is unknown or expired.');
-      return { contentType: photo.contentType, body: o.files.read(photo.file) };
+      return { contentType: photo.contentType, bytes: photo.bytes, body: o.files.read(photo.file) };
     },
 
     async sweep() {

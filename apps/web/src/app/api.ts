@@ -1,10 +1,12 @@
 // The person's API client: tokens in localStorage, one refresh on 401, errors with the server's message.
+
 import type { SessionTokens as Session } from '@screen-service/person-api';
+import { MOUNTS } from '@screen-service/service-core/mounts';
 import { ApiError } from '../shared/api-error.js';
 
 export { ApiError };
 
-export const API = '/functions/v1/svc-app';
+export const API = MOUNTS.app;
 const TOKENS = 'svc-app-session';
 
 /** The wire types are the person's API's own (type-only: nothing of the package reaches the bundle). */

@@ -1,11 +1,12 @@
 // The consent page's calls to `{oauth}/requests/<id>`: same origin, the browser-binding cookie goes along.
+import { MOUNTS } from '@screen-service/service-core/mounts';
 import { ApiError } from '../shared/api-error.js';
 import type { ConsentRequest } from '../shared/oauth-request.js';
 
 export type { ConsentRequest };
 export { ApiError };
 
-export const OAUTH = '/functions/v1/svc-oauth';
+export const OAUTH = MOUNTS.oauth;
 
 function requestUrl(id: string, rest = ''): string {
   return `${OAUTH}/requests/${encodeURIComponent(id)}${rest}`;

@@ -47,7 +47,7 @@ export const authRoutes = [
     summary: 'The signed-in account',
     auth: 'user',
     response: s.me,
-    handler: ({ services, user }) => services.accounts.me(user),
+    handler: ({ services, user }) => services.accounts.me(user.userId),
   }),
   defineRoute({
     method: 'delete',

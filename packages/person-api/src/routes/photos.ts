@@ -1,6 +1,5 @@
 // Photos: upload raw image bytes for an answer; read one back through a signed link.
 import { pipeline } from 'node:stream/promises';
-import { ServiceError } from '@screen-service/service-core';
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
 
@@ -15,7 +14,7 @@ export const photoRoutes = [
     status: 201,
     handler: ({ services, user, params, req }) =>
       services.photos.upload(user.userId, params.agentId, {
-        contentType: String(req.headers['content-type'] ?? ''),
+        contentType: req.headers['content-type'],
         bytes: Buffer.isBuffer(req.body) ? req.body : undefined,
       }),
   }),
@@ -28,11 +27,10 @@ export const photoRoutes = [
     raw: { response: 'image/*' },
     handler: async ({ services, params, query, res }) => {
       const photo = await services.photos.open(params.photoId, query.exp, query.sig);
-      if (!photo) throw new ServiceError('NOT_FOUND', 'This photo link is unknown or expired.');
       res.setHeader('content-type', photo.contentType);
       res.setHeader('content-length', String(photo.bytes));
       res.setHeader('cache-control', 'private, max-age=3600');
-      await pipeline(photo.stream(), res);
+      await pipeline(photo.body, res);
       return undefined;
     },
   }),
