@@ -180,9 +180,11 @@ describe('OAuth access tokens at the tool server', () => {
     expect(
       (await client(t.base)('DELETE', `/connections/${id}`, { token: person.access_token })).status,
     ).toBe(204);
+    // ADR 0095: 409 connector_revoked, not a 401 that would start a new sign-in by itself.
     const after = await call(mine.access_token, 'svc_threads');
-    expect(after.status).toBe(401);
-    expect(after.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    expect(after.status).toBe(409);
+    expect(after.headers.get('www-authenticate')).toBeNull();
+    expect(await after.json()).toMatchObject({ error: { data: { error: 'connector_revoked' } } });
   });
 
   it('serves discovery where clients look, and nothing at the bare host root', async () => {

@@ -77,9 +77,9 @@ describe('createConnectionAuth', () => {
     });
     expect(await auth.verify(`Bearer ${good}`)).toMatchObject({ connectorId: connector.id, via: 'oauth' });
     expect(await code(auth.verify(`Bearer ${mintToken('svc_at_')}`))).toBe('UNAUTHORIZED');
-    // Removing the connection in the app: the access token answers 401 (sign in again), not 403.
+    // Removing the connection in the app: the access token answers CONNECTOR_REVOKED (ADR 0095).
     await h.store.connectors.revoke(connector.id, Date.now());
-    expect(await code(auth.verify(`Bearer ${good}`))).toBe('UNAUTHORIZED');
+    expect(await code(auth.verify(`Bearer ${good}`))).toBe('CONNECTOR_REVOKED');
   });
 });
 

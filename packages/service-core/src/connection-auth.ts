@@ -61,9 +61,13 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
   async function checkConnector(c: ConnectorRecord | null, via: ConnectionPrincipal['via']) {
     const user = c ? await store.users.findById(c.userId) : null;
     const state = connectionState(c, user);
-    // A removed OAuth connection answers like an unknown token (401), so the client signs in again.
+    // ADR 0095: a removed connection is 409 on every surface, OAuth sign-ins included (a 401 would make
+    // the client sign in again by itself, undoing what the person just did on purpose).
     if (state === 'revoked' && via === 'oauth') {
-      throw new ServiceError('UNAUTHORIZED', 'This sign-in was removed in the app; sign in again.');
+      throw new ServiceError(
+        'CONNECTOR_REVOKED',
+        'This sign-in was removed in the app; add the connector again in your AI app to reconnect.',
+      );
     }
     if (state === 'revoked') {
       throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app; pair again.');
