@@ -140,7 +140,7 @@ describe('svc_threads and svc_show results (issue 28)', () => {
     const agents = r.structuredContent.agents;
     expect(agents.map((a) => a.is_default)).toEqual([true, false]);
     const lines = r.content[0]!.text.split('\n');
-    lines.forEach((line, i) => expect(line.endsWith('(default)')).toBe(agents[i]!.is_default));
+    expect(lines.map((line) => line.endsWith('(default)'))).toEqual(agents.map((a) => a.is_default));
   });
 
   it('svc_show lists only tappable ids and carries the chat line', async () => {
