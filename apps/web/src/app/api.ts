@@ -23,7 +23,15 @@ export interface Agent {
   status: 'pending' | 'connected' | 'offline';
   is_default: boolean;
   commands: { name: string; description?: string; args?: string }[] | null;
-  connector: { id: string; name: string; kind: string } | null;
+  connector: {
+    id: string;
+    name: string;
+    kind: string;
+    /** Last heartbeat or call; an MCP connection has no heartbeat, so this is its last call. */
+    last_seen_at: string | null;
+    /** Set when the person removed the connection: the agent needs a new pairing. */
+    removed_at: string | null;
+  } | null;
   unread?: number;
   last_message_at?: string | null;
 }
