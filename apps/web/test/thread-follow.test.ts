@@ -172,6 +172,32 @@ describe('the thread in a 390×844 window', () => {
     await page.screenshot({ path: join(screenshotDir, 'thread-phone.png') });
   });
 
+  it('keeps the layout when the person pinch-zooms (the visual viewport shrinks, the page does not)', async () => {
+    const cdp = await browser.context.newCDPSession(page);
+    const sized = () =>
+      page.evaluate(() => ({
+        scale: window.visualViewport!.scale,
+        visible: window.visualViewport!.height,
+        appHeight: getComputedStyle(document.documentElement).getPropertyValue('--app-height'),
+        composerBottom: document.querySelector('.composer')!.getBoundingClientRect().bottom,
+      }));
+    try {
+      await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2 });
+      await expect.poll(async () => (await sized()).scale).toBe(2);
+      const zoomed = await sized();
+      // The visible part is half the window; the app keeps the whole window's height, composer at its foot.
+      expect(zoomed.visible).toBeLessThan(HEIGHT / 2 + 1);
+      await expect.poll(async () => (await sized()).appHeight).toBe(`${HEIGHT}px`);
+      expect(Math.round((await sized()).composerBottom)).toBe(HEIGHT);
+    } finally {
+      await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 1 });
+      await cdp.detach();
+    }
+    await expect.poll(async () => (await sized()).appHeight).toBe(`${HEIGHT}px`);
+    const l = await layout(page);
+    expect(l.lastBottom <= l.composerTop).toBe(true);
+  });
+
   it('a removed connection says so and what to do', async () => {
     await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Connected');
     await api('DELETE', `/connections/${connectorId}`);

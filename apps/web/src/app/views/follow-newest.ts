@@ -48,8 +48,9 @@ export function followNewest(list: HTMLElement, pill: HTMLElement): FollowNewest
   const viewport = window.visualViewport;
   const root = document.documentElement;
   const onViewport = () => {
-    // Where the keyboard only shrinks the visual viewport (iOS), size the app to what is visible.
-    if (viewport) root.style.setProperty('--app-height', `${Math.round(viewport.height)}px`);
+    // Where the keyboard only shrinks the visual viewport (iOS), size the app to what is visible; times
+    // the pinch-zoom scale, so zooming in does not shrink the layout.
+    if (viewport) root.style.setProperty('--app-height', `${Math.round(viewport.height * viewport.scale)}px`);
     if (pinned) toEnd();
   };
   viewport?.addEventListener('resize', onViewport);
