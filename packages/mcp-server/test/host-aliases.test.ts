@@ -143,6 +143,25 @@ describe('svc_threads and svc_show results (issue 28)', () => {
     expect(lines.map((line) => line.endsWith('(default)'))).toEqual(agents.map((a) => a.is_default));
   });
 
+  it("svc_threads: a second connection's first agent is its default even when the person's default is elsewhere", async () => {
+    // The person's own default agent sits on the first connection; the second (as an OAuth or second host
+    // pairing creates it) serves only agents that are not the person's default.
+    const { user } = await stack.newConnection('Home');
+    const other = await stack.pairAgent(user.id, 'Work');
+    const c = await stack.connect(other.token);
+    const r = (await c.callTool({ name: 'svc_threads', arguments: {} })) as unknown as {
+      content: { text: string }[];
+      structuredContent: { agents: { handle: string; is_default: boolean }[] };
+    };
+    expect(r.structuredContent.agents.map((a) => [a.handle, a.is_default])).toEqual([['work', true]]);
+    expect(r.content[0]!.text.endsWith('(default)')).toBe(true);
+    // And a call without `agent` acts as that one.
+    const said = (await c.callTool({ name: 'svc_say', arguments: { text: 'hi' } })) as {
+      structuredContent: { agent: { handle: string } };
+    };
+    expect(said.structuredContent.agent.handle).toBe('work');
+  });
+
   it('svc_show lists only tappable ids and carries the chat line', async () => {
     const shown = (await client.callTool({
       name: 'svc_show',
