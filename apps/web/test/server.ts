@@ -20,7 +20,7 @@ export interface Running {
 /** `extra`: more ServerConfig fields (e.g. `imageCdn`). */
 export async function startService(
   extra: Record<string, unknown> = {},
-): Promise<Running & { dispose(): Promise<void> }> {
+): Promise<Running & { dataDir: string; dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
   const entry = new URL('../../server/dist/index.js', import.meta.url).href;
   const { startServer } = (await import(/* @vite-ignore */ entry)) as {
@@ -43,6 +43,7 @@ export async function startService(
   });
   return {
     ...running,
+    dataDir,
     async dispose() {
       await running.close(500);
       rmSync(dataDir, { recursive: true, force: true });

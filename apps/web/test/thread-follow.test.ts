@@ -2,6 +2,7 @@
 // stays above the composer on open, on each arrival and with the keyboard open; a "new" pill when reading
 // older items; svc_show's chat line drawn; the status of a removed connection; the add-agent page's pairing call.
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
@@ -210,6 +211,38 @@ describe('the thread in a 390×844 window', () => {
     );
     expect(listed.connector.removed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(listed.connector.last_seen_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('an MCP agent idle for 5 minutes says when it last called, not "Offline"', async () => {
+    const created = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', {
+      name: 'Scout',
+    });
+    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        action: 'pair',
+        code: created.pairing.code,
+        remote_ref: 'scout',
+        kind: 'mcp',
+        host_name: 'Desktop',
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { connector } = (await res.json()) as { connector: { id: string } };
+    // MCP has no heartbeat: its last call is its last sign of life. Put that call 5 minutes back.
+    const db = new DatabaseSync(join(service.dataDir, 'svc.sqlite'));
+    try {
+      db.exec('PRAGMA busy_timeout = 2000');
+      db.prepare('UPDATE connectors SET last_seen_at = ? WHERE id = ?').run(
+        Date.now() - 5 * 60_000,
+        connector.id,
+      );
+    } finally {
+      db.close();
+    }
+    await page.goto(`${service.url}/#/a/${created.agent.id}`);
+    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Last call 5 min ago');
   });
 });
 
