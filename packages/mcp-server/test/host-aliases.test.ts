@@ -156,7 +156,7 @@ describe('svc_threads and svc_show results (issue 28)', () => {
     expect(r.structuredContent.agents.map((a) => [a.handle, a.is_default])).toEqual([['work', true]]);
     expect(r.content[0]!.text.endsWith('(default)')).toBe(true);
     // And a call without `agent` acts as that one.
-    const said = (await c.callTool({ name: 'svc_say', arguments: { text: 'hi' } })) as {
+    const said = (await c.callTool({ name: 'svc_say', arguments: { text: 'hi' } })) as unknown as {
       structuredContent: { agent: { handle: string } };
     };
     expect(said.structuredContent.agent.handle).toBe('work');
