@@ -96,6 +96,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       screenApp: {
         html: readScreenApp(),
         resourceDomains: [config.baseUrl],
+        ...(config.imageCdn ? { imageCdn: config.imageCdn } : {}),
         description: 'Shows the screen an AI app put in the thread; taps go back as the next message.',
         prefersBorder: true,
       },

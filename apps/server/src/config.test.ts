@@ -32,6 +32,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ SVC_SECRET: 'k'.repeat(32) }, '/x').secret).toBe('k'.repeat(32));
   });
 
+  it('takes SVC_IMAGE_CDN as a URL template with {prompt}; empty means none', () => {
+    const cdn = 'https://image.example/prompt/{prompt}';
+    expect(loadConfig({ SVC_IMAGE_CDN: cdn }, '/x').imageCdn).toBe(cdn);
+    expect(loadConfig({ SVC_IMAGE_CDN: '' }, '/x')).not.toHaveProperty('imageCdn');
+    expect(() => loadConfig({ SVC_IMAGE_CDN: 'https://image.example/' }, '/x')).toThrow(
+      /SVC_IMAGE_CDN must be an http\(s\) URL template with \{prompt\}/,
+    );
+  });
+
   it('resolves SVC_DATA_DIR against the working directory', () => {
     expect(loadConfig({ SVC_DATA_DIR: 'var/svc' }, '/srv').dataDir).toBe(path.resolve('/srv/var/svc'));
   });

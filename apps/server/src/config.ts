@@ -19,6 +19,8 @@ export interface ServerConfig {
   mcpRate: { burst: number; perMinute: number };
   /** Check every person's API answer against its route's schema (tests set it; a mismatch is a 500). */
   checkResponses?: boolean;
+  /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
+  imageCdn?: string;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +55,13 @@ const envSchema = z.object({
     .regex(/^[1-9]\d*$/, 'SVC_MCP_RATE_PER_MINUTE must be a whole number above 0, for example 30')
     .transform(Number)
     .optional(),
+  SVC_IMAGE_CDN: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/\s]+\S*\{prompt\}/,
+      'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
+    )
+    .optional(),
   SVC_SECRET: z
     .string()
     .min(32, 'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`')
@@ -85,5 +94,6 @@ export function loadConfig(
       perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,
     },
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
+    ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
   };
 }

@@ -71,6 +71,7 @@ describe('svc (process)', () => {
     });
   });
 
+  // Nine `svc` processes in a row, each starting Node 24: about 20 s alone, more on a loaded 2-core machine.
   it('exits 3 when a rule refuses, 2 on usage errors, 0 for --help on every command', async () => {
     expect((await svc(['user', 'add', '--email', 'ada@example.com', '--password', 'another one'])).code).toBe(
       3,
@@ -94,7 +95,7 @@ describe('svc (process)', () => {
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/svc/);
     }
-  });
+  }, 60_000);
 
   it('serve starts the server and stops on SIGTERM with exit 0', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {

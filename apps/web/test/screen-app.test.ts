@@ -113,6 +113,27 @@ describe('ui://svc/screen', () => {
     await page.close();
   });
 
+  it('without SVC_IMAGE_CDN: image prompt= draws a placeholder that says so, and fetches nothing', async () => {
+    expect(html).not.toContain('<meta name="svc-image-cdn"');
+    expect(html).toContain(`img-src data: blob: ${service.url}; connect-src 'none'`);
+    const page = await hostPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (/^https?:/.test(r.url())) fetched.push(r.url());
+    });
+    const result = await showTool('image prompt="a red fox in snow"');
+    await page.evaluate(([h, r]) => window.openView(h as string, r, 'light', true), [html, result] as const);
+    const placeholder = page.frameLocator('iframe').getByRole('img', {
+      name: 'Image not drawn here: a red fox in snow',
+    });
+    await expect.poll(() => placeholder.isVisible()).toBe(true);
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered words (CSS uppercases the note) are what a person reads.
+    expect(await placeholder.innerText()).toMatch(/^image not drawn here\s+a red fox in snow$/i);
+    expect(await page.frameLocator('iframe').locator('img').count()).toBe(0);
+    expect(fetched).toEqual([]);
+    await page.close();
+  });
+
   it('shows the lines as text when a result carries no ops (an older server)', async () => {
     const page = await hostPage();
     const result = await showTool('choose@tea "Tea?" Green|Black');

@@ -17,7 +17,10 @@ export interface Running {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startService(): Promise<Running & { dispose(): Promise<void> }> {
+/** `extra`: more ServerConfig fields (e.g. `imageCdn`). */
+export async function startService(
+  extra: Record<string, unknown> = {},
+): Promise<Running & { dataDir: string; dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
   const entry = new URL('../../server/dist/index.js', import.meta.url).href;
   const { startServer } = (await import(/* @vite-ignore */ entry)) as {
@@ -36,9 +39,11 @@ export async function startService(): Promise<Running & { dispose(): Promise<voi
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
     logLevel: 'silent',
+    ...extra,
   });
   return {
     ...running,
+    dataDir,
     async dispose() {
       await running.close(500);
       rmSync(dataDir, { recursive: true, force: true });

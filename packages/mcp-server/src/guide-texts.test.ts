@@ -4,7 +4,11 @@ import { buildGuideTexts } from './guide-texts.js';
 describe('buildGuideTexts', () => {
   it('generates every model-facing text from the given guide', () => {
     const t = buildGuideTexts({ text: '# Full guide\nbody', short: 'SHORT GUIDE', version: '9+abc' });
-    expect(t.resource).toBe('# Full guide\nbody');
+    expect(t.resource.endsWith('\n\n# Full guide\nbody')).toBe(true);
+    expect(t.resource).toMatch(
+      /^Through this tool server, pass the lines to svc_show as they are: no code fence\./,
+    );
+    expect(t.instructions.split('\n')[0]).toBe('Screen Service tool server (spec v4).');
     expect(t.prompt.endsWith('# Full guide\nbody')).toBe(true);
     expect(t.prompt).toMatch(/screen block.*call svc_show/s);
     expect(t.instructions).toContain('SHORT GUIDE');

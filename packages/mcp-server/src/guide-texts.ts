@@ -7,17 +7,26 @@ export interface GuideTexts {
   instructions: string;
   /** The `svc_guide` prompt: a preamble plus the full guide. */
   prompt: string;
-  /** The `svc://guide` resource: the full guide. */
+  /** The `svc://guide` resource: a note on fences (none for svc_show), then the full guide. */
   resource: string;
   /** The guide version the texts were built from (`guide().version`). */
   version: string;
   tools: Record<'svc_show' | 'svc_answers' | 'svc_say' | 'svc_threads' | 'svc_tap', string>;
 }
 
+/** The tool-server description's label (doc1 "Versioning"): in `serverInfo.title` and the instructions. */
+export const SPEC_LABEL = 'spec v4';
+
 const PREAMBLE = [
   "You can put screens on the person's phone through the svc_* tools of this server.",
   'Wherever the guide below says to write a screen block, call svc_show with the lines instead (no code fence);',
   'then wait for what the person sends back with svc_answers(screen_id, wait=25), calling it again until something arrives.',
+].join(' ');
+
+// The guide is written for every channel; some have the model write a fenced screen block in its reply.
+const RESOURCE_NOTE = [
+  'Through this tool server, pass the lines to svc_show as they are: no code fence.',
+  'Where the guide below shows a fenced screen block, that fence is for channels where the screen is written into a reply; here the svc_show call replaces it.',
 ].join(' ');
 
 const AGENT_ARG =
@@ -36,9 +45,10 @@ export function buildGuideTexts(g: { text: string; short: string; version: strin
   const short = g.short.trim();
   return {
     version: g.version,
-    resource: g.text,
+    resource: `${RESOURCE_NOTE}\n\n${g.text}`,
     prompt: `${PREAMBLE}\n\n${g.text}`,
     instructions: [
+      `Screen Service tool server (${SPEC_LABEL}).`,
       "Screen Service puts screens (a choice, a timer, a check-in, a form, ...) and chat lines on the person's phone, in one agent's thread.",
       'Use a screen when the person should tap rather than type: a question with set answers, a timer, a checklist, a photo request.',
       'Put one with svc_show (Screen Lines, one component per line), then call svc_answers(screen_id, wait=25) and call it again while it returns nothing: each call holds up to 25 seconds and returns each answer once.',

@@ -12,7 +12,17 @@ export {
   type ToolErrorResult,
   toToolError,
 } from './errors.js';
-export { buildGuideTexts, type GuideTexts } from './guide-texts.js';
+export { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
+export {
+  ALIAS_PREFIX,
+  exposeSecuritySchemes,
+  INVOCATION_TEXTS,
+  resourceAliasMeta,
+  SECURITY_SCHEMES,
+  SVC_SCOPE,
+  type ThreadToolName,
+  toolAliasMeta,
+} from './host-aliases.js';
 export { createHostCheck } from './host-check.js';
 export {
   type BodyParse,
@@ -22,6 +32,7 @@ export {
   parseJsonRpcBody,
 } from './json-rpc-body.js';
 export { createMcpRouter, MCP_RATE_DEFAULTS, type McpRouterOptions } from './mcp-router.js';
+export { IMAGE_CDN_META, ImageCdnError, imageCdnOrigin, prepareScreenHtml } from './screen-html.js';
 export {
   createSvcMcpServer,
   GUIDE_RESOURCE_URI,

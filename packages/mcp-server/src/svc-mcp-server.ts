@@ -1,7 +1,9 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThreadOps } from '@screen-service/service-core';
-import { buildGuideTexts, type GuideTexts } from './guide-texts.js';
+import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
+import { exposeSecuritySchemes, resourceAliasMeta } from './host-aliases.js';
+import { prepareScreenHtml } from './screen-html.js';
 import { registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
 
 /** MIME type of an MCP Apps view. */
@@ -11,8 +13,13 @@ export const GUIDE_RESOURCE_URI = 'svc://guide';
 /** The in-chat renderer (one HTML file) the web package builds; registered as `ui://svc/screen`. */
 export interface ScreenApp {
   html: string;
-  /** Origins the view may load images from (the service's storage, the image CDN). */
+  /** Origins the view may load images from (the service's own storage); the CDN's origin is added. */
   resourceDomains?: string[];
+  /**
+   * The image-generation CDN as a URL template with `{prompt}` (the URL-encoded prompt), e.g.
+   * `https://image.example/prompt/{prompt}`: `image prompt="..."` draws from it; without it, a placeholder.
+   */
+  imageCdn?: string;
   description?: string;
   prefersBorder?: boolean;
 }
@@ -39,7 +46,7 @@ export interface SvcMcpServerOptions {
 export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
   const texts = options.texts ?? buildGuideTexts();
   const server = new McpServer(
-    { name: 'screen-service', title: 'Screen Service', version: options.version ?? '0.1.0' },
+    { name: 'screen-service', title: `Screen Service (${SPEC_LABEL})`, version: options.version ?? '0.1.0' },
     {
       instructions: texts.instructions,
       // logging: clients may set a level; this server sends no log messages (stateless, JSON answers only).
@@ -47,6 +54,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
     },
   );
   registerThreadTools(server, { ops: options.ops, texts });
+  exposeSecuritySchemes(server);
 
   server.registerPrompt(
     'svc_guide',
@@ -72,22 +80,17 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
 }
 
 function registerScreenApp(server: McpServer, app: ScreenApp): void {
-  const resourceDomains = app.resourceDomains ?? [];
+  const { html, resourceDomains } = prepareScreenHtml(app);
+  const description = app.description ?? 'Draws a Screen Lines screen.';
+  const prefersBorder = app.prefersBorder ?? false;
   const meta = {
-    ui: { csp: { connectDomains: [], resourceDomains }, prefersBorder: app.prefersBorder ?? false },
-    'openai/widgetCSP': { connect_domains: [], resource_domains: resourceDomains },
-    'openai/widgetPrefersBorder': app.prefersBorder ?? false,
-    ...(app.description ? { 'openai/widgetDescription': app.description } : {}),
+    ui: { csp: { connectDomains: [], resourceDomains }, prefersBorder },
+    ...resourceAliasMeta({ resourceDomains, description, prefersBorder }),
   };
   server.registerResource(
     'svc_screen',
     SCREEN_RESOURCE_URI,
-    {
-      title: 'Screen',
-      description: app.description ?? 'Draws a Screen Lines screen.',
-      mimeType: SCREEN_APP_MIME,
-      _meta: meta,
-    },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: SCREEN_APP_MIME, text: app.html, _meta: meta }] }),
+    { title: 'Screen', description, mimeType: SCREEN_APP_MIME, _meta: meta },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: SCREEN_APP_MIME, text: html, _meta: meta }] }),
   );
 }

@@ -1,8 +1,17 @@
 // The text half of each tool result: what a host that reads only text shows the model.
+import { catalog } from '@screen-service/screen-lines';
 import type { AnswersResult, ShowResult, TapResult, ThreadsResult } from '@screen-service/service-core';
 
-export function showText(r: ShowResult): string {
-  const taps = r.tap_ids.length > 0 ? r.tap_ids.join(', ') : 'none';
+/**
+ * The taps a person can answer: components whose catalog entry has an event that reaches the agent. A
+ * `text` or `image` line gets an id too, but nothing ever comes back from it.
+ */
+export function tappableTaps<T extends { preset: string }>(taps: readonly T[]): T[] {
+  return taps.filter((t) => catalog[t.preset]?.events.some((e) => !e.quiet) ?? false);
+}
+
+export function showText(r: Pick<ShowResult, 'screen_id' | 'agent' | 'taps'>): string {
+  const taps = r.taps.length > 0 ? r.taps.map((t) => t.id).join(', ') : 'none (nothing on it to tap)';
   return [
     `Screen ${r.screen_id} is on @${r.agent.handle}'s thread. Tap ids: ${taps}.`,
     `Wait for the answer: svc_answers(screen_id="${r.screen_id}", wait=25), again while it returns nothing.`,
@@ -25,7 +34,7 @@ export function threadsText(r: ThreadsResult): string {
   if (r.agents.length === 0)
     return 'This connection serves no agent yet: pair an agent code with this token.';
   return r.agents
-    .map((a, i) => `@${a.handle} (${a.name}) id=${a.id} unread=${a.unread}${i === 0 ? ' (default)' : ''}`)
+    .map((a) => `@${a.handle} (${a.name}) id=${a.id} unread=${a.unread}${a.is_default ? ' (default)' : ''}`)
     .join('\n');
 }
 

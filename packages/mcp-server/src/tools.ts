@@ -13,7 +13,8 @@ import {
 import { z } from 'zod';
 import { toToolError } from './errors.js';
 import type { GuideTexts } from './guide-texts.js';
-import { answersText, showText, tapText, threadsText } from './tool-results.js';
+import { toolAliasMeta } from './host-aliases.js';
+import { answersText, showText, tappableTaps, tapText, threadsText } from './tool-results.js';
 
 /** The MCP Apps resource svc_show names; its HTML comes from the web package (`screenApp` option). */
 export const SCREEN_RESOURCE_URI = 'ui://svc/screen';
@@ -38,6 +39,14 @@ const agent = z
   .max(64)
   .optional()
   .describe('Agent handle (e.g. "coach" or "@coach") or id (agt_...); omit for the default agent.');
+
+// A tap event's values: what the catalog's components report (a word, a number, a yes/no, a list, a form).
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const eventValue = z.union([
+  scalar,
+  z.array(scalar),
+  z.record(z.string(), z.union([scalar, z.array(scalar)])),
+]);
 
 function result<T extends object>(text: string, structured: T) {
   return {
@@ -83,21 +92,23 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       _meta: {
         ui: { resourceUri: SCREEN_RESOURCE_URI },
         'ui/resourceUri': SCREEN_RESOURCE_URI,
-        'openai/outputTemplate': SCREEN_RESOURCE_URI,
-        'openai/toolInvocation/invoking': 'Putting the screen on the phone',
-        'openai/toolInvocation/invoked': 'Screen shown',
+        ...toolAliasMeta('svc_show', SCREEN_RESOURCE_URI),
       },
     },
     (args, extra) =>
       run(async () => {
         const r = await ops.show(principalOf(extra), args);
-        return result(showText(r), {
+        // Only components a person can answer: `text hi` has an id but never taps (issue 28).
+        const taps = tappableTaps(r.taps);
+        return result(showText({ ...r, taps }), {
           screen_id: r.screen_id,
           message_id: r.message_id,
           agent: r.agent,
-          tap_ids: r.tap_ids,
-          taps: r.taps,
+          tap_ids: taps.map((t) => t.id),
+          taps,
           lines: r.lines,
+          // The chat line drawn above the screen, on the phone and in the in-chat view.
+          ...(args.text ? { text: args.text } : {}),
           // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
           ops: r.ops,
         });
@@ -121,10 +132,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         agent,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-      _meta: {
-        'openai/toolInvocation/invoking': 'Waiting for the person',
-        'openai/toolInvocation/invoked': 'Checked',
-      },
+      _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
     },
     (args, extra) =>
       run(async () => {
@@ -144,6 +152,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         agent,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: toolAliasMeta('svc_say', SCREEN_RESOURCE_URI),
     },
     (args, extra) =>
       run(async () => {
@@ -158,11 +167,14 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       title: 'List threads',
       description: texts.tools.svc_threads,
       annotations: { readOnlyHint: true, openWorldHint: false },
+      _meta: toolAliasMeta('svc_threads', SCREEN_RESOURCE_URI),
     },
     (extra) =>
       run(async () => {
         const r = await ops.threads(principalOf(extra));
-        return result(threadsText(r), r);
+        // One truth for "default": the agent a call without `agent` acts as, which is the first listed.
+        const agents = r.agents.map((a, i) => ({ ...a, is_default: i === 0 }));
+        return result(threadsText({ agents }), { agents });
       }),
   );
 
@@ -174,15 +186,18 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       inputSchema: {
         screen_id: z.string().min(1).describe('The screen the tap belongs to.'),
         event: z
-          .looseObject({ id: z.string().min(1).describe('Tap id of the component.'), value: z.unknown() })
+          .object({
+            id: z.string().min(1).describe('Tap id of the component.'),
+            value: eventValue.describe('What the person picked, typed or sent.'),
+          })
+          .catchall(eventValue)
           .describe('The view event: { id, value, ... }. Preset, line and echo are computed on the server.'),
         told_model: z.boolean().describe("True when the host took the tap line as the person's message."),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: {
         ui: { visibility: ['app'] },
-        'openai/visibility': 'private',
-        'openai/widgetAccessible': true,
+        ...toolAliasMeta('svc_tap', SCREEN_RESOURCE_URI),
       },
     },
     (args, extra) =>

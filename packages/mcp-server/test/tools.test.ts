@@ -260,7 +260,10 @@ describe('guide, prompt, resource, tool metadata', () => {
     expect(text).toContain('call svc_show');
     expect(text).toContain(g.text);
     const resource = await client.readResource({ uri: 'svc://guide' });
-    expect((resource.contents[0] as { text: string }).text).toBe(g.text);
+    const guideText = (resource.contents[0] as { text: string }).text;
+    expect(guideText).toContain(g.text);
+    // Issue 28: the resource says where a fence applies and that svc_show takes none.
+    expect(guideText.slice(0, guideText.indexOf(g.text))).toMatch(/svc_show[^.]*no code fence/);
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
@@ -300,7 +303,8 @@ describe('screenApp registration point', () => {
       const read = await client.readResource({ uri: 'ui://svc/screen' });
       const content = read.contents[0] as { mimeType: string; text: string; _meta: Record<string, unknown> };
       expect(content.mimeType).toBe('text/html;profile=mcp-app');
-      expect(content.text).toBe('<!doctype html><title>screen</title>');
+      expect(content.text).toMatch(/^<!doctype html>\n<meta http-equiv="Content-Security-Policy"/);
+      expect(content.text).toContain('<title>screen</title>');
       expect(content._meta).toMatchObject({
         ui: { csp: { connectDomains: [], resourceDomains: ['https://img.example.com'] } },
       });

@@ -45,7 +45,15 @@ export const agentView = z
     is_default: z.boolean(),
     sort: z.number().int(),
     remote_ref: z.string().nullable(),
-    connector: z.object({ id, name: z.string(), kind: z.string() }).nullable(),
+    connector: z
+      .object({
+        id,
+        name: z.string(),
+        kind: z.string(),
+        last_seen_at: z.string().nullable(),
+        removed_at: z.string().nullable(),
+      })
+      .nullable(),
     commands: z
       .array(
         z

@@ -37,6 +37,22 @@ describe('renderScreen draws the catalog', () => {
     expect(d.c('q').querySelectorAll('button')).toHaveLength(2);
   });
 
+  it('draws image prompt= from the given CDN, and a placeholder that says so without one', () => {
+    const { ops } = parse('image prompt="a red fox"');
+    const withCdn = renderScreen(ops, {
+      onTap: () => {},
+      imageFromPrompt: (p) => `https://cdn.example/p/${encodeURIComponent(p)}`,
+    });
+    expect(withCdn.element.querySelector('img')!.getAttribute('src')).toBe(
+      'https://cdn.example/p/a%20red%20fox',
+    );
+    const without = renderScreen(ops, { onTap: () => {} });
+    expect(without.element.querySelector('img')).toBeNull();
+    const placeholder = without.element.querySelector('.svc-placeholder')!;
+    expect(placeholder.getAttribute('aria-label')).toBe('Image not drawn here: a red fox');
+    expect(placeholder.textContent).toBe('Image not drawn herea red fox');
+  });
+
   it('refuses misuse with a stable code', () => {
     expect(() => renderScreen('nope' as never, { onTap: () => {} })).toThrow(ScreenViewError);
     expect(() => renderScreen([], {} as never)).toThrow(/onTap/);

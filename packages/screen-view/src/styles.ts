@@ -67,7 +67,8 @@ export const SCREEN_VIEW_CSS = `
 .svc-thumb{width:64px;height:64px;object-fit:cover;border-radius:var(--svc-radius)}
 .svc-figure{margin:0}
 .svc-figure img,.svc-placeholder{display:block;width:100%;border-radius:var(--svc-radius);max-height:60vh;object-fit:cover}
-.svc-placeholder{aspect-ratio:4/3;display:grid;place-items:center;padding:16px;background:var(--svc-accent-soft);color:var(--svc-text-muted);text-align:center}
+.svc-placeholder{aspect-ratio:4/3;display:grid;place-content:center;gap:6px;padding:16px;background:var(--svc-accent-soft);color:var(--svc-text-muted);text-align:center}
+.svc-placeholder-note{font-size:.75em;text-transform:uppercase;letter-spacing:.06em}
 .svc-figure figcaption{color:var(--svc-text-muted);font-size:.9em;margin-top:6px}
 .svc-gallery{list-style:none;margin:0;padding:0;display:flex;gap:8px}
 .svc-gallery img{display:block;border-radius:var(--svc-radius);object-fit:cover;width:100%;height:100%}

@@ -42,12 +42,24 @@ export interface AgentView {
   is_default: boolean;
   sort: number;
   remote_ref: string | null;
-  connector: { id: string; name: string; kind: ConnectorRecord['kind'] } | null;
+  /**
+   * `last_seen_at`: its last heartbeat or call (an MCP connection has no heartbeat: this is its last call);
+   * `removed_at`: when the person removed the connection (the agent must be paired again).
+   */
+  connector: {
+    id: string;
+    name: string;
+    kind: ConnectorRecord['kind'];
+    last_seen_at: string | null;
+    removed_at: string | null;
+  } | null;
   commands: CommandEntry[] | null;
   client_safe: boolean;
   created_at: string;
   updated_at: string;
 }
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function toAgentView(
   agent: AgentRecord,
@@ -67,7 +79,15 @@ export function toAgentView(
     is_default: agent.isDefault,
     sort: agent.sort,
     remote_ref: agent.remoteRef,
-    connector: connector ? { id: connector.id, name: connector.name, kind: connector.kind } : null,
+    connector: connector
+      ? {
+          id: connector.id,
+          name: connector.name,
+          kind: connector.kind,
+          last_seen_at: isoOrNull(connector.lastSeenAt),
+          removed_at: isoOrNull(connector.revokedAt),
+        }
+      : null,
     commands: agent.commands,
     client_safe: agent.clientSafe,
     created_at: new Date(agent.createdAt).toISOString(),

@@ -15,6 +15,7 @@ useScreenCss();
 applyLook({});
 applyScheme(savedScheme());
 
+const APP_NAME = 'Screen Service';
 const root = document.getElementById('app')!;
 let current: View | undefined;
 let closeStream: (() => void) | undefined;
@@ -48,7 +49,8 @@ function show(): void {
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
   root.replaceChildren(bar, el('main', { class: 'page', id: 'main' }, current.body));
-  document.title = `${current.title} · Screen Service`;
+  // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".
+  document.title = current.title === APP_NAME ? APP_NAME : `${current.title} · ${APP_NAME}`;
   if (session() && !closeStream) closeStream = openStream((type, data) => current?.onEvent?.(type, data));
   if (!session() && closeStream) {
     closeStream();

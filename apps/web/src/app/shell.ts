@@ -36,12 +36,36 @@ export function chip(agent: Pick<Agent, 'name' | 'color'>, size = 40): HTMLEleme
 
 const STATUS_TEXT = { pending: 'Waiting for pairing', connected: 'Connected', offline: 'Offline' } as const;
 
-export function statusLine(agent: Pick<Agent, 'status'>): HTMLElement {
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function ago(iso: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  const d = Math.floor(s / 86_400);
+  return `${d} day${d === 1 ? '' : 's'} ago`;
+}
+
+/**
+ * What the status says: a removed connection says so and what to do; an MCP connection has no heartbeat,
+ * so instead of "Offline" it says when the app last called.
+ */
+export function statusText(agent: Pick<Agent, 'status' | 'connector'>, now = Date.now()): string {
+  const c = agent.connector;
+  if (agent.status === 'offline' && c?.removed_at) return 'Connection removed · pair again in settings';
+  if (agent.status === 'offline' && c?.kind === 'mcp') {
+    return c.last_seen_at ? `Last call ${ago(c.last_seen_at, now)}` : 'No call yet';
+  }
+  return STATUS_TEXT[agent.status];
+}
+
+export function statusLine(agent: Pick<Agent, 'status' | 'connector'>): HTMLElement {
+  const removed = agent.status === 'offline' && !!agent.connector?.removed_at;
   return el(
     'span',
-    { class: `status status-${agent.status}` },
+    { class: `status status-${removed ? 'removed' : agent.status}` },
     el('span', { class: 'dot', 'aria-hidden': 'true' }),
-    STATUS_TEXT[agent.status],
+    statusText(agent),
   );
 }
 

@@ -9,6 +9,8 @@ export interface ShowOutput {
   /** The parsed ops the core stored; results from before they were sent lack them (ADR 0074). */
   ops?: Op[];
   tap_ids?: string[];
+  /** svc_show's optional chat line, drawn above the screen. */
+  text?: string;
   agent?: { id?: string; handle?: string; name?: string };
 }
 

@@ -19,6 +19,21 @@ let host: Host | undefined;
 let screen: ScreenHandle | undefined;
 let shown = '';
 
+// The image-generation CDN the server wrote into the page (SVC_IMAGE_CDN); absent means a placeholder.
+const cdn = document.querySelector<HTMLMetaElement>('meta[name="svc-image-cdn"]')?.content;
+const imageFromPrompt = cdn
+  ? (prompt: string) => cdn.replaceAll('{prompt}', encodeURIComponent(prompt))
+  : undefined;
+
+/** svc_show's chat line, above the screen as on the phone. */
+function chatLine(output: ShowOutput): HTMLElement[] {
+  if (typeof output.text !== 'string' || output.text.trim() === '') return [];
+  const p = document.createElement('p');
+  p.className = 'svc-chat-line';
+  p.textContent = output.text;
+  return [p];
+}
+
 async function tap(screenId: string, event: TapEvent, line: string, quiet: boolean): Promise<void> {
   if (!host) return;
   // Quiet events stay on the screen: nothing for the model, but the thread keeps them like a phone tap.
@@ -42,8 +57,9 @@ function draw(output: ShowOutput): void {
     screen = renderScreen(output.ops, {
       screen: output.screen_id,
       onTap: ({ event, line, quiet }) => void tap(output.screen_id, event, line, quiet),
+      ...(imageFromPrompt ? { imageFromPrompt } : {}),
     });
-    root.replaceChildren(screen.element);
+    root.replaceChildren(...chatLine(output), screen.element);
     root.dataset.ready = 'true';
     return;
   }
@@ -53,7 +69,7 @@ function draw(output: ShowOutput): void {
   note.textContent = 'This screen can be answered on your phone. Its lines:';
   const pre = document.createElement('pre');
   pre.textContent = output.lines;
-  root.replaceChildren(note, pre);
+  root.replaceChildren(...chatLine(output), note, pre);
   root.dataset.ready = 'text';
 }
 

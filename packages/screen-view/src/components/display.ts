@@ -23,8 +23,14 @@ export function drawImage(ctx: RenderContext, op: AddOp): HTMLElement {
       : h(
           ctx.doc,
           'div',
-          { class: 'svc-placeholder', role: 'img', 'aria-label': prompt || caption || 'Image' },
-          prompt,
+          {
+            class: 'svc-placeholder',
+            role: 'img',
+            'aria-label': `Image not drawn here: ${prompt || caption}`,
+          },
+          // No image-generation CDN configured: say so, and keep the prompt so the person knows what was meant.
+          h(ctx.doc, 'span', { class: 'svc-placeholder-note' }, 'Image not drawn here'),
+          h(ctx.doc, 'span', {}, prompt),
         ),
   );
   if (caption) figure.append(h(ctx.doc, 'figcaption', {}, caption));

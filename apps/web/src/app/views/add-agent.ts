@@ -27,22 +27,66 @@ export function codeCard(
   const card = el(
     'section',
     { class: 'code-card', 'aria-label': 'Pairing code' },
-    el('p', {}, 'Enter this code in your AI app to pair it:'),
+    el('p', {}, 'Give this code to your AI app to pair it:'),
     el(
       'output',
       { class: 'code', 'data-code': pairing.code, 'aria-label': pairing.code.split('').join(' ') },
       spacedCode(pairing.code),
     ),
     left,
-    el(
-      'p',
-      { class: 'svc-muted small' },
-      'Tool server: ',
-      el('code', {}, `${location.origin}/functions/v1/svc-mcp`),
-    ),
+    pairingHelp(pairing.code),
     el('a', { href: `#/a/${agentId}`, class: 'svc-btn svc-primary' }, 'Open the thread'),
   );
   return { el: card, stop: () => clearInterval(timer) };
+}
+
+/**
+ * Where the code goes: the host API address with a copyable pairing call, and the tool server the app
+ * then talks to with the token the call returns (doc1 "Pairing with a code").
+ */
+function pairingHelp(code: string): HTMLElement {
+  const base = location.origin;
+  const body = JSON.stringify({
+    action: 'pair',
+    code,
+    remote_ref: 'my-app',
+    kind: 'mcp',
+    host_name: 'my laptop',
+  });
+  const example = `curl -X POST ${base}/functions/v1/svc-connect \\\n  -H 'content-type: application/json' \\\n  -d '${body}'`;
+  const pre = el('pre', { class: 'pair-example', tabindex: 0 }, el('code', {}, example));
+  const copied = el('span', { class: 'svc-muted small', 'aria-live': 'polite' });
+  const copy = el('button', { type: 'button', class: 'svc-btn' }, 'Copy');
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(example);
+      copied.textContent = 'Copied.';
+    } catch {
+      // No clipboard access (an insecure origin): select the text so a long-press or Ctrl+C copies it.
+      getSelection()?.selectAllChildren(pre);
+      copied.textContent = 'Selected: copy it from the box.';
+    }
+  });
+  return el(
+    'div',
+    { class: 'pair-help' },
+    el(
+      'p',
+      { class: 'small' },
+      'Host API (the app sends the code here): ',
+      el('code', {}, `${base}/functions/v1/svc-connect`),
+    ),
+    el('p', { class: 'small' }, 'The pairing call, from the computer the app runs on:'),
+    pre,
+    el('div', { class: 'pair-copy' }, copy, copied),
+    el(
+      'p',
+      { class: 'svc-muted small' },
+      'It answers connector_token (svc_ct_…, shown once). The app then calls the tool server ',
+      el('code', {}, `${base}/functions/v1/svc-mcp`),
+      ' with Authorization: Bearer and that token.',
+    ),
+  );
 }
 
 export function addAgentView(): View {

@@ -7,6 +7,7 @@ import { type Agent, call, type Message } from '../api.js';
 import { landScreenTables, queryFor, writeRow } from '../phone-tables.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
 import { commandMenu } from './commands.js';
+import { followNewest } from './follow-newest.js';
 
 /** A camera outline (SVG: no emoji font needed). */
 function cameraIcon(): SVGSVGElement {
@@ -56,9 +57,12 @@ export function threadView(agentId: string): View {
   const send = el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Send');
   const menu = commandMenu(text, () => agent?.commands ?? null);
   let picked: File[] = [];
+  const pill = el('button', { type: 'button', class: 'new-pill', hidden: true }, 'New ↓');
+  const follow = followNewest(log, pill);
   const composer = el(
     'form',
     { class: 'composer' },
+    pill,
     menu.el,
     attached,
     el(
@@ -118,7 +122,10 @@ export function threadView(agentId: string): View {
       const id = m.screen.id;
       const ops = m.screen.ops as Op[];
       landScreenTables(agentId, id, ops);
-      if (m.body && m.body !== m.screen.lines) item.append(el('p', { class: 'bubble' }, m.body));
+      // svc_show's `text` is stored in meta.text (the body holds the lines): the chat line above the screen.
+      const line = typeof m.meta.text === 'string' && m.meta.text.trim() ? m.meta.text : '';
+      if (line) item.append(el('p', { class: 'bubble screen-text' }, line));
+      else if (m.body && m.body !== m.screen.lines) item.append(el('p', { class: 'bubble' }, m.body));
       const handle = renderScreen(ops, {
         screen: id,
         onTap: (tap) => void onTap(id, tap),
@@ -145,7 +152,8 @@ export function threadView(agentId: string): View {
   /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
   const pendingAnswers = new Map<string, TapEvent[]>();
 
-  function add(messages: Message[]): void {
+  function add(messages: Message[], mine = false): void {
+    const added: HTMLElement[] = [];
     for (const m of messages) {
       const event = tapOf(m);
       const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
@@ -159,9 +167,12 @@ export function threadView(agentId: string): View {
       const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
       if (event && screenId) screens.get(screenId)?.answer(event);
       const node = bubble(m);
-      if (node) log.append(node);
+      if (node) {
+        log.append(node);
+        added.push(node);
+      }
     }
-    log.lastElementChild?.scrollIntoView({ block: 'end' });
+    follow.arrived(added, mine);
   }
 
   async function loadNewest(): Promise<void> {
@@ -197,7 +208,7 @@ export function threadView(agentId: string): View {
       text.value = '';
       picked = [];
       attached.replaceChildren();
-      add([m]);
+      add([m], true);
     } catch (error) {
       status.replaceChildren(problem(error));
     } finally {
@@ -233,6 +244,7 @@ export function threadView(agentId: string): View {
     ],
     body: el('div', { class: 'thread-view' }, header, log, composer),
     leave: () => {
+      follow.stop();
       for (const s of screens.values()) s.destroy();
       void call('PUT', `/agents/${agentId}/presence`, { open: false }).catch(() => {});
       applyLook({});

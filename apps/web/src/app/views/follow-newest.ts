@@ -1,0 +1,72 @@
+// Keeps a scrolling thread on its newest item (on open, on arrival, when the keyboard or a screen resizes it),
+// unless the person scrolled up to read: then arrivals show a "New" pill instead of moving the list.
+
+/** How far from the end still counts as "at the newest item" (a finger's slack). */
+const NEAR_PX = 48;
+
+export interface FollowNewest {
+  /** Call after appending items: follows them when pinned (or when the person sent them), else shows the pill. */
+  arrived(items: readonly HTMLElement[], mine: boolean): void;
+  /** True while the list is at its newest item. */
+  pinned(): boolean;
+  stop(): void;
+}
+
+/**
+ * Follows the newest item of `list` (a scroll container). `pill` is shown when items arrive while the
+ * person reads older ones; clicking it goes to the newest.
+ */
+export function followNewest(list: HTMLElement, pill: HTMLElement): FollowNewest {
+  let pinned = true;
+  let programmatic = false;
+  const atEnd = () => list.scrollHeight - list.scrollTop - list.clientHeight <= NEAR_PX;
+
+  const toEnd = () => {
+    programmatic = true;
+    list.scrollTop = list.scrollHeight;
+    pinned = true;
+    pill.hidden = true;
+  };
+
+  list.addEventListener('scroll', () => {
+    // Our own scroll lands at the end; a person's scroll decides whether we keep following.
+    if (programmatic) {
+      programmatic = false;
+      if (atEnd()) return;
+    }
+    pinned = atEnd();
+    if (pinned) pill.hidden = true;
+  });
+  pill.addEventListener('click', toEnd);
+
+  // Anything that changes the list's size (a screen drawing its image, a pill unfolding, the keyboard
+  // shrinking the window, the composer's command menu) keeps the newest item in view while pinned.
+  const resized = new ResizeObserver(() => {
+    if (pinned) toEnd();
+  });
+  resized.observe(list);
+  const viewport = window.visualViewport;
+  const root = document.documentElement;
+  const onViewport = () => {
+    // Where the keyboard only shrinks the visual viewport (iOS), size the app to what is visible; times
+    // the pinch-zoom scale, so zooming in does not shrink the layout.
+    if (viewport) root.style.setProperty('--app-height', `${Math.round(viewport.height * viewport.scale)}px`);
+    if (pinned) toEnd();
+  };
+  viewport?.addEventListener('resize', onViewport);
+
+  return {
+    arrived(items, mine) {
+      for (const item of items) resized.observe(item);
+      if (items.length === 0) return;
+      if (pinned || mine) toEnd();
+      else pill.hidden = false;
+    },
+    pinned: () => pinned,
+    stop() {
+      resized.disconnect();
+      viewport?.removeEventListener('resize', onViewport);
+      root.style.removeProperty('--app-height');
+    },
+  };
+}
