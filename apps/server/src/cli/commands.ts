@@ -29,7 +29,7 @@ export async function userAdd(
 ): Promise<{ id: string; email: string }> {
   const db = openDatabase(config.dataDir);
   try {
-    return await refusals(() => createServices(config, db).accounts.createUser(input));
+    return await refusals(() => createServices(config, db).accounts.createUser(input), config.dataDir);
   } finally {
     db.close();
   }
@@ -55,7 +55,7 @@ export async function connect(config: ServerConfig, input: ConnectInput): Promis
     const user = await services.store.users.findByEmail(input.email.trim().toLowerCase());
     if (!user) {
       throw new CliError(
-        `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
+        `No account for ${input.email} in the data folder ${config.dataDir}: create it first with \`svc user add --email ${input.email}\`, or point SVC_DATA_DIR at the folder that holds it.`,
         EXIT.REFUSED,
       );
     }
@@ -73,18 +73,22 @@ export async function connect(config: ServerConfig, input: ConnectInput): Promis
         connector_token: paired.connector_token!,
         agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
       };
-    });
+    }, config.dataDir);
   } finally {
     db.close();
   }
 }
 
-async function refusals<T>(fn: () => Promise<T>): Promise<T> {
+/** Rule refusals become exit codes; a refusal depends on what the database holds, so it names the data folder. */
+async function refusals<T>(fn: () => Promise<T>, dataDir: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (isServiceError(err))
-      throw new CliError(err.message, err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED);
+      throw new CliError(
+        err.code === 'INVALID_INPUT' ? err.message : `${err.message} (data folder: ${dataDir})`,
+        err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED,
+      );
     throw err;
   }
 }
