@@ -78,6 +78,10 @@ describe('svc (process)', () => {
     const nobody = await svc(['connect', '--email', 'nobody@example.com', '--agent', 'X']);
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toMatch(/svc user add --email nobody@example.com/);
+    // The answer depends on the database, so it names the data folder it looked in.
+    expect(nobody.stderr).toContain(`in the data folder ${dataDir}`);
+    const taken = await svc(['user', 'add', '--email', 'ada@example.com', '--password', 'another one']);
+    expect(taken.stderr).toContain(`(data folder: ${dataDir})`);
     expect((await svc(['user', 'add', '--email', 'short@example.com', '--password', 'short'])).code).toBe(2);
     expect((await svc(['connect', '--email', 'ada@example.com'])).code).toBe(2);
     expect((await svc(['connect', '--nope'])).code).toBe(2);
