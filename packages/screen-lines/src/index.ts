@@ -46,3 +46,4 @@ export {
   type TableRuleProblem,
 } from './table-names.js';
 export { formatEcho, formatTapLine, parseTapLine } from './tap-line.js';
+export { THEME_STYLE_KEYS, THEME_WORD_KEYS } from './theme-group.js';
