@@ -5,5 +5,7 @@ export default defineConfig(
   defineLibraryBuild({
     entry: ['src/main.ts', 'src/serve-main.ts', 'src/index.ts', 'src/svc.ts', 'src/svc-main.ts'],
     dts: false,
+    // The service runs only on the pinned Node 24 (its entries refuse any other).
+    target: 'node24',
   }),
 );

@@ -4,10 +4,18 @@ import { writeFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 
-/** Resolves once every running CSS transition and animation on the page has finished. */
+/**
+ * Resolves once every finite CSS transition and animation on the page has finished (a colour easing
+ * after a scheme change). Endless ones (a waiting pulse) never finish, so they are left running.
+ */
 export async function settled(page: Page): Promise<void> {
   await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))).then(() => undefined),
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? 0))
+        .map((a) => a.finished.catch(() => undefined)),
+    ).then(() => undefined),
   );
 }
 
