@@ -29,10 +29,13 @@ for (const name of fs.readdirSync(path.join(root, 'packages')).sort()) {
   const major = /^>=(\d+)/.exec(engines)?.[1];
   const ownTsup = path.join(dir, 'tsup.config.ts');
   const target =
-    (fs.existsSync(ownTsup) && /target: '(node\d+)'/.exec(fs.readFileSync(ownTsup, 'utf8'))?.[1]) || baseTarget;
+    (fs.existsSync(ownTsup) && /target: '([a-z]+\d+)'/.exec(fs.readFileSync(ownTsup, 'utf8'))?.[1]) || baseTarget;
   if (!major) problems.push(`${where}: engines.node is "${engines}"; write ">=<major>", e.g. ">=22"`);
-  else if (target !== `node${major}`)
-    problems.push(`${where}: engines.node is "${engines}" but the build targets ${target}; make them agree`);
+  // A browser build (target esNNNN) says nothing about Node; only a node target must match engines.
+  else if (target?.startsWith('node') && target !== `node${major}`)
+    problems.push(
+      `${where}: engines.node is "${engines}" but the build targets ${target}; set engines.node to ">=${target.slice(4)}" or the tsup target to node${major}`,
+    );
 
   // 3. The README as npm shows it: relative links must stay inside the published files.
   const readmePath = path.join(dir, 'README.md');
@@ -51,7 +54,7 @@ for (const name of fs.readdirSync(path.join(root, 'packages')).sort()) {
         `${where}/README.md links to ${target}, which is not in the published package; describe it or link an absolute URL`,
       );
   }
-  for (const [hit] of readme.matchAll(/\.\.\/shared\/spec|\bspec doc[123]\b|\bdoc[123]\b/g))
+  for (const [hit] of readme.matchAll(/\.\.\/shared\/|\/work\/shared\/|\bspec doc[123]\b|\bdoc[123]\b/g))
     problems.push(`${where}/README.md mentions "${hit}", a document outside the repository; describe the behaviour instead`);
 }
 
