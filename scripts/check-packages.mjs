@@ -21,7 +21,9 @@ for (const name of fs.readdirSync(path.join(root, 'packages')).sort()) {
   // 1. Ranges: an exact pin in a library forces duplicate copies on everyone who installs it.
   for (const [dep, spec] of Object.entries(pkg.dependencies ?? {})) {
     if (!/^(\^|>=|~)/.test(spec))
-      problems.push(`${where}: dependency ${dep} is pinned to "${spec}"; write a semver range like "^${spec}"`);
+      problems.push(
+        `${where}: dependency ${dep} is pinned to "${spec}"; write a semver range like "^${spec}"`,
+      );
   }
 
   // 2. engines.node agrees with the build target (of the shared config or the package's own override).
@@ -29,7 +31,8 @@ for (const name of fs.readdirSync(path.join(root, 'packages')).sort()) {
   const major = /^>=(\d+)/.exec(engines)?.[1];
   const ownTsup = path.join(dir, 'tsup.config.ts');
   const target =
-    (fs.existsSync(ownTsup) && /target: '([a-z]+\d+)'/.exec(fs.readFileSync(ownTsup, 'utf8'))?.[1]) || baseTarget;
+    (fs.existsSync(ownTsup) && /target: '([a-z]+\d+)'/.exec(fs.readFileSync(ownTsup, 'utf8'))?.[1]) ||
+    baseTarget;
   if (!major) problems.push(`${where}: engines.node is "${engines}"; write ">=<major>", e.g. ">=22"`);
   // A browser build (target esNNNN) says nothing about Node; only a node target must match engines.
   else if (target?.startsWith('node') && target !== `node${major}`)
@@ -48,14 +51,17 @@ for (const name of fs.readdirSync(path.join(root, 'packages')).sort()) {
   for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
     if (/^(https?:|mailto:|#)/.test(target)) continue;
     const resolved = path.relative(dir, path.resolve(dir, target.split('#')[0]));
-    const inside = !resolved.startsWith('..') && published.some((f) => resolved === f || resolved.startsWith(`${f}/`));
+    const inside =
+      !resolved.startsWith('..') && published.some((f) => resolved === f || resolved.startsWith(`${f}/`));
     if (!inside)
       problems.push(
         `${where}/README.md links to ${target}, which is not in the published package; describe it or link an absolute URL`,
       );
   }
   for (const [hit] of readme.matchAll(/\.\.\/shared\/|\/work\/shared\/|\bspec doc[123]\b|\bdoc[123]\b/g))
-    problems.push(`${where}/README.md mentions "${hit}", a document outside the repository; describe the behaviour instead`);
+    problems.push(
+      `${where}/README.md mentions "${hit}", a document outside the repository; describe the behaviour instead`,
+    );
 }
 
 if (problems.length > 0) {
