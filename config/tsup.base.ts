@@ -5,7 +5,8 @@ export function defineLibraryBuild(overrides: Options = {}): Options {
   return {
     entry: ['src/index.ts'],
     format: ['esm'],
-    target: 'node24',
+    // Libraries promise engines.node >=22 (ADR 0001): build for the oldest Node they support.
+    target: 'node22',
     platform: 'node',
     dts: true,
     sourcemap: true,

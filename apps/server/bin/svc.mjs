@@ -7,6 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+// Before the build and before anything that needs Node 24 (the same refusal as dist/svc.js).
+const major = Number(process.versions.node.split('.')[0]);
+if (major !== 24) {
+  process.stderr.write(
+    `svc needs Node 24 but this is Node ${process.versions.node}. Run it as \`npx svc\` from the repository (npm puts the pinned Node 24 first on PATH), or install Node 24.\n`,
+  );
+  process.exit(1);
+}
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const appDir = path.resolve(here, '..');
 const root = path.resolve(appDir, '..', '..');

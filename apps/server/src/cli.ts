@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { readPassword } from './cli/read-password.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
-import { startServer } from './server.js';
+import { serveUntilStopped } from './run-server.js';
 
 const HELP: Record<string, string> = {
   main: `svc: run and administer a Screen Service
@@ -18,11 +18,13 @@ Commands:
                                               create an agent, pair it, print {mcp_url, connector_token, agent}
 
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
+Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
+per-user data folder, e.g. ~/.local/share/screen-service).
 Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused (e.g. email taken).`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR]
 
-Starts the server (defaults from the environment: PORT 8787, HOST 0.0.0.0, SVC_DATA_DIR ./data).
-Stop it with Ctrl-C.`,
+Starts the server (defaults from the environment: PORT 8787, HOST 0.0.0.0, SVC_DATA_DIR
+<repository root>/data). Stop it with Ctrl-C. It is the same server as \`npm start\`: run one or the other.`,
   user: `svc user add --email E [--password P]
 
 Creates an account. Without --password the password is read from stdin (one line), so it stays out of
@@ -125,13 +127,8 @@ async function serve(argv: string[], io: Out): Promise<number> {
   const c = config(overrides);
   if (overrides.port !== undefined && !process.env.SVC_BASE_URL)
     c.baseUrl = `http://localhost:${overrides.port}`;
-  const running = await startServer(c);
-  await new Promise<void>((resolve) => {
-    const stop = () => void running.close().then(resolve);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return EXIT.OK;
+  // The same runner as `npm start`: the same port-clash message and the same shutdown log lines.
+  return await serveUntilStopped(c, { stderr: io.stderr });
 }
 
 async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Promise<number> {

@@ -1,15 +1,20 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveBaseUrl } from './config.js';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 describe('loadConfig', () => {
-  it('uses the documented defaults', () => {
+  it('uses the documented defaults (data in <repository root>/data)', () => {
     const c = loadConfig({}, '/srv/app');
     expect(c).toEqual({
       port: 8787,
       host: '0.0.0.0',
       baseUrl: 'http://localhost:8787',
-      dataDir: path.resolve('/srv/app', 'data'),
+      dataDir: path.join(repositoryRoot, 'data'),
       logLevel: 'info',
       mcpRate: { burst: 60, perMinute: 30 },
     });
@@ -55,5 +60,46 @@ describe('loadConfig', () => {
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/x')).toThrow(message);
+  });
+});
+
+describe('the default data folder', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-datadir-'));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('is the same from every working directory (found from the code, not the cwd)', () => {
+    const dirs = [repositoryRoot, path.join(repositoryRoot, 'apps', 'web'), os.tmpdir(), '/'].map(
+      (cwd) => loadConfig({}, cwd).dataDir,
+    );
+    expect(new Set(dirs)).toEqual(new Set([path.join(repositoryRoot, 'data')]));
+  });
+
+  it('is <workspace root>/data for code anywhere below a package.json with workspaces', () => {
+    const root = path.join(tmp, 'project');
+    const deep = path.join(root, 'node_modules', '@screen-service', 'server', 'dist');
+    fs.mkdirSync(deep, { recursive: true });
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ workspaces: ['apps/*'] }));
+    // A package.json without workspaces on the way up is a package, not the root.
+    fs.writeFileSync(path.join(deep, '..', 'package.json'), JSON.stringify({ name: 'x' }));
+    expect(loadConfig({}, '/', { codeDir: deep }).dataDir).toBe(path.join(root, 'data'));
+  });
+
+  it('is the per-user data folder when the code is outside any workspace', () => {
+    const outside = path.join(tmp, 'loose', 'dist');
+    fs.mkdirSync(outside, { recursive: true });
+    const at = (env: Record<string, string>, platform: NodeJS.Platform) =>
+      loadConfig(env, '/', { codeDir: outside, home: '/home/ada', platform }).dataDir;
+    expect(at({}, 'linux')).toBe('/home/ada/.local/share/screen-service');
+    expect(at({ XDG_DATA_HOME: '/xdg' }, 'linux')).toBe('/xdg/screen-service');
+    expect(at({}, 'darwin')).toBe('/home/ada/Library/Application Support/screen-service');
+  });
+});
+
+describe('resolveBaseUrl', () => {
+  it('puts the listening port into a base URL on port 0, and leaves any other alone', () => {
+    expect(resolveBaseUrl('http://localhost:0', 41234)).toBe('http://localhost:41234');
+    expect(resolveBaseUrl('http://127.0.0.1:0/svc', 5)).toBe('http://127.0.0.1:5/svc');
+    expect(resolveBaseUrl('http://localhost:8787', 41234)).toBe('http://localhost:8787');
+    expect(resolveBaseUrl('https://svc.example.com', 41234)).toBe('https://svc.example.com');
   });
 });

@@ -1,6 +1,9 @@
 // The one place that reads the environment. Everything else takes a ServerConfig.
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { defaultDataDir } from './data-dir.js';
 
 export interface ServerConfig {
   /** TCP port to listen on; 0 picks a free one. */
@@ -68,10 +71,24 @@ const envSchema = z.object({
     .optional(),
 });
 
-/** Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL and SVC_SECRET; throws ConfigError naming the bad variable. */
+export interface LoadConfigOptions {
+  /** Where the service's code lives (default: this module's folder); see {@link defaultDataDir}. */
+  codeDir?: string;
+  /** The home folder for the per-user data folder (default: os.homedir()). */
+  home?: string;
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL and SVC_SECRET; throws ConfigError naming the
+ * bad variable. A relative SVC_DATA_DIR resolves against `cwd`; without it the data folder is
+ * `<repository root>/data` (found from the code's location, so every working directory agrees) or, outside
+ * the repository, the per-user data folder.
+ */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
+  options: LoadConfigOptions = {},
 ): ServerConfig {
   const picked = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
@@ -87,7 +104,14 @@ export function loadConfig(
     port,
     host: parsed.data.HOST ?? '0.0.0.0',
     baseUrl,
-    dataDir: path.resolve(cwd, parsed.data.SVC_DATA_DIR ?? './data'),
+    dataDir: parsed.data.SVC_DATA_DIR
+      ? path.resolve(cwd, parsed.data.SVC_DATA_DIR)
+      : defaultDataDir({
+          codeDir: options.codeDir ?? path.dirname(fileURLToPath(import.meta.url)),
+          env,
+          platform: options.platform ?? process.platform,
+          home: options.home ?? os.homedir(),
+        }),
     logLevel: parsed.data.LOG_LEVEL ?? 'info',
     mcpRate: {
       burst: parsed.data.SVC_MCP_RATE_BURST ?? 60,
@@ -96,4 +120,15 @@ export function loadConfig(
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
     ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
   };
+}
+
+/**
+ * The base URL to advertise once the server listens: a base URL on port 0 (the default with PORT=0)
+ * takes the port the system picked, so the OAuth issuer, MCP URL and photo links are reachable.
+ */
+export function resolveBaseUrl(baseUrl: string, listeningPort: number): string {
+  const url = new URL(baseUrl);
+  if (url.port !== '0') return baseUrl;
+  url.port = String(listeningPort);
+  return url.href.replace(/\/+$/, '');
 }

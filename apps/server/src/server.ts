@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
-import type { ServerConfig } from './config.js';
+import { resolveBaseUrl, type ServerConfig } from './config.js';
 import { DATABASE_FILE, type Db, openDatabase } from './db/open-database.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
+  /** The advertised base URL, with the real port when the configuration asked for port 0. */
   url: string;
   port: number;
   db: Db;
@@ -23,21 +24,30 @@ export async function startServer(
   logger: Logger = pino({ level: config.logLevel }),
 ): Promise<RunningServer> {
   const db = openDatabase(config.dataDir);
-  const services = createServices(config, db);
-  const app = createApp({ config, db, logger, services });
   const server = http.createServer();
   let closing: Promise<void> | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  // The base URL is known only now (PORT=0 picks the port at listen), and services put it into the
+  // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
+  // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
+  const url = resolveBaseUrl(config.baseUrl, port);
+  const resolved: ServerConfig = { ...config, baseUrl: url };
+  const services = createServices(resolved, db);
+  const app = createApp({ config: resolved, db, logger, services });
   // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
   server.on('request', (_req, res) => {
     if (closing) res.setHeader('connection', 'close');
   });
   server.on('request', app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = config.port === 0 ? config.baseUrl.replace(/:\d+$/, `:${port}`) : config.baseUrl;
   logger.info(
     {
       url,

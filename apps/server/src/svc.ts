@@ -1,20 +1,11 @@
-// Process entry of the `svc` bin: check Node, run the CLI, exit with its code.
-import { runCli } from './cli.js';
+// Process entry of the `svc` bin: check Node first, then load and run the CLI (see main.ts for why
+// the rest is imported dynamically).
+import { nodeVersionRefusal } from './node-guard.js';
 
-const major = Number(process.versions.node.split('.')[0]);
-if (major !== 24) {
-  process.stderr.write(
-    `svc needs Node 24 but this is Node ${process.versions.node}. Run it as \`npx svc\` from the repository (npm puts the pinned Node 24 first), or install Node 24.\n`,
-  );
+const refusal = nodeVersionRefusal(process.versions.node, 'svc');
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
   process.exit(1);
 }
-
-runCli(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`svc: ${String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+const rest = new URL('./svc-main.js', import.meta.url).href;
+await import(rest);

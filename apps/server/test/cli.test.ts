@@ -4,8 +4,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'dist', 'svc.js');
@@ -72,30 +74,61 @@ describe('svc (process)', () => {
   });
 
   // Nine `svc` processes in a row, each starting Node 24: about 20 s alone, more on a loaded 2-core machine.
-  it('exits 3 when a rule refuses, 2 on usage errors, 0 for --help on every command', async () => {
-    expect((await svc(['user', 'add', '--email', 'ada@example.com', '--password', 'another one'])).code).toBe(
-      3,
-    );
-    const nobody = await svc(['connect', '--email', 'nobody@example.com', '--agent', 'X']);
+  // Each exit code once as a real process (the code reaches the shell); every other case runs in-process
+  // below, so a loaded machine does not pay a Node start-up per case.
+  it('exits 3 when a rule refuses, 2 on a usage error, 0 for --help, as a process', async () => {
+    const [nobody, bogus, help] = await Promise.all([
+      svc(['connect', '--email', 'nobody@example.com', '--agent', 'X']),
+      svc(['bogus']),
+      svc(['--help']),
+    ]);
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toMatch(/svc user add --email nobody@example.com/);
-    expect((await svc(['user', 'add', '--email', 'short@example.com', '--password', 'short'])).code).toBe(2);
-    expect((await svc(['connect', '--email', 'ada@example.com'])).code).toBe(2);
-    expect((await svc(['connect', '--nope'])).code).toBe(2);
-    expect((await svc(['bogus'])).code).toBe(2);
-    expect((await svc([])).code).toBe(2);
-    for (const args of [
-      ['--help'],
-      ['serve', '--help'],
-      ['user', '--help'],
-      ['user', 'add', '--help'],
-      ['connect', '--help'],
-    ]) {
-      const r = await svc(args);
-      expect(r.code, args.join(' ')).toBe(0);
-      expect(r.stdout).toMatch(/svc/);
+    // The answer depends on the database, so it names the data folder it looked in.
+    expect(nobody.stderr).toContain(`(data folder: ${dataDir})`);
+    expect(bogus.code).toBe(2);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/svc/);
+  });
+
+  it('maps every refusal, usage error and --help to its exit code (in-process runCli)', async () => {
+    const saved = process.env.SVC_DATA_DIR;
+    process.env.SVC_DATA_DIR = dataDir;
+    try {
+      const run = async (args: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await runCli(
+          args,
+          { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
+          Readable.from(['']),
+        );
+        return { code, stdout, stderr };
+      };
+      const taken = await run(['user', 'add', '--email', 'ada@example.com', '--password', 'another one']);
+      expect(taken.code).toBe(3);
+      expect(taken.stderr).toContain(`(data folder: ${dataDir})`);
+      expect((await run(['user', 'add', '--email', 'short@example.com', '--password', 'short'])).code).toBe(
+        2,
+      );
+      expect((await run(['connect', '--email', 'ada@example.com'])).code).toBe(2);
+      expect((await run(['connect', '--nope'])).code).toBe(2);
+      expect((await run([])).code).toBe(2);
+      for (const args of [
+        ['serve', '--help'],
+        ['user', '--help'],
+        ['user', 'add', '--help'],
+        ['connect', '--help'],
+      ]) {
+        const r = await run(args);
+        expect(r.code, args.join(' ')).toBe(0);
+        expect(r.stdout).toMatch(/svc/);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SVC_DATA_DIR;
+      else process.env.SVC_DATA_DIR = saved;
     }
-  }, 60_000);
+  });
 
   it('serve starts the server and stops on SIGTERM with exit 0', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createConnectionAuth, hashSecret } from '@screen-service/service-core';
 import { CORE_TABLES } from '@screen-service/service-core/sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../src/index.js';
 import { client, PNG, signUp, startTestServer, type TestServer } from './harness.js';
 
@@ -108,9 +108,10 @@ describe('a full flow over HTTP', () => {
     ]);
     expect((await call('GET', '/agents', { token })).body.agents[0].unread).toBe(0);
 
-    // A waiting answers call wakes within milliseconds of the phone's tap.
+    // A waiting answers call wakes on the phone's tap, long before its wait ends (the milliseconds are
+    // measured by bench/wake-bench.mjs).
     const waiting = threadOps.answers(principal, { screen_id: shown.screen_id, wait: 10 });
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(t.running.services.notifier.listenerCount(principal.userId)).toBe(1));
     const tappedAt = performance.now();
     const tap = await call('POST', `/agents/${agentId}/taps`, {
       token,
@@ -122,7 +123,7 @@ describe('a full flow over HTTP', () => {
       line: expect.stringMatching(/^\[svc\] lunch choose choice=Pasta\n/),
     });
     const got = await waiting;
-    expect(performance.now() - tappedAt).toBeLessThan(200);
+    expect(performance.now() - tappedAt).toBeLessThan(5_000);
     expect(got.answers.map((a) => a.event?.value)).toEqual(['Pasta']);
     expect((await threadOps.answers(principal, {})).answers).toEqual([]);
 

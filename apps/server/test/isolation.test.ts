@@ -223,12 +223,18 @@ const cases: Record<string, Case> = {
     const reader = res.body!.getReader();
     await reader.read(); // ': connected'
     await call('POST', `/agents/${b.agentId}/messages`, { token: b.token, body: { text: 'secret of b' } });
-    const next = await Promise.race([
-      reader.read().then((r) => new TextDecoder().decode(r.value)),
-      new Promise<string>((r) => setTimeout(() => r('nothing'), 300)),
-    ]);
+    // Then a writes in its own thread: the stream is ordered, so once a's own event arrives, anything of
+    // b's would have come before it. No fixed wait for "nothing happened".
+    await call('POST', `/agents/${a.agentId}/messages`, { token: a.token, body: { text: 'marker of a' } });
+    let seen = '';
+    while (!seen.includes('marker of a')) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      seen += new TextDecoder().decode(chunk.value);
+    }
     controller.abort();
-    expect(next).toBe('nothing');
+    expect(seen).toContain('marker of a');
+    expect(seen).not.toContain('secret of b');
   },
 };
 

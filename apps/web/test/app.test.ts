@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { meanLuminance, shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
 
@@ -77,14 +78,14 @@ describe('the person and an AI app, end to end', () => {
         }
       }).observe(document.body, { childList: true, subtree: true });
     });
-    const shownAt = Date.now();
     const shown = await agent.show('choose@lunch "Lunch?" Soup|Salad|Pizza', 'Quick one');
+    // It arrives live over the stream, with no reload; how many milliseconds that takes is not a
+    // test's assertion (the service's wake benchmark measures the server side).
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt ?? 0))
+      .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt ?? 0), {
+        timeout: 5_000,
+      })
       .toBeGreaterThan(0);
-    const visibleMs = (await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt)) - shownAt;
-    console.log(`svc_show (MCP) to visible: ${visibleMs} ms (goal < 100 ms)`);
-    expect(visibleMs).toBeLessThan(1000);
     await page.getByRole('button', { name: 'Pizza' }).click();
     const [tap] = await answers(shown.screen_id);
     expect(tap).toMatchObject({ kind: 'tap', event: { id: 'lunch', preset: 'choose', value: 'Pizza' } });
@@ -118,19 +119,20 @@ describe('the person and an AI app, end to end', () => {
     expect(tap!.photos).toHaveLength(1);
   });
 
-  it('screenshots of the thread in light and dark', async () => {
+  it('screenshots of the thread in light and dark, and dark is darker', async () => {
     await agent.say('Here is your plan for today.');
     await agent.show(
       'timer 10m Stretch\ncheckin mood "How do you feel?"\nchart bar Mon=3|Tue=5|Wed=2 "Runs this week" unit=km',
     );
     await page.locator('.svc-chart').waitFor();
     mkdirSync(shots, { recursive: true });
+    const luminance: Record<string, number> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(300);
       await page.locator('.composer').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(shots, `thread-${scheme}.png`) });
+      luminance[scheme] = meanLuminance(await shoot(page, page, join(shots, `thread-${scheme}.png`)));
     }
+    expect(luminance.dark).toBeLessThan(luminance.light! - 0.2);
     await page.emulateMedia({ colorScheme: 'light' });
   });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchBrowser } from './chromium.js';
 import { connectMcpAgent } from './mcp-agent.js';
 import { type Callback, registerClient, signUp, startCallback } from './oauth-client.js';
+import { meanLuminance, shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
 
@@ -99,11 +100,16 @@ describe('the consent page', () => {
     expect(decoded?.data).toBe(approveUrl);
     expect(await page.getByText("Scan with your phone's camera").isVisible()).toBe(true);
     expect(await page.locator('.approve-link a').textContent()).toBe(approveUrl);
+    const desktop: Record<string, number> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(300); // buttons ease their colours
-      await page.screenshot({ path: join(screenshotDir, `consent-desktop-${scheme}.png`), fullPage: true });
+      // shoot() waits for the buttons' colour transitions to finish instead of a fixed sleep.
+      const png = await shoot(page, page, join(screenshotDir, `consent-desktop-${scheme}.png`), {
+        fullPage: true,
+      });
+      desktop[scheme] = meanLuminance(png);
     }
+    expect(desktop.dark).toBeLessThan(desktop.light! - 0.2);
     await page.emulateMedia({ colorScheme: 'light' });
 
     const { phone, call } = await person();
@@ -113,11 +119,14 @@ describe('the consent page', () => {
       .toBe('Claude wants to send you screens');
     expect(await phone.getByLabel('A new agent named').isChecked()).toBe(true);
     expect(await phone.getByLabel('Name of the new agent').inputValue()).toBe('Claude');
+    const approve: Record<string, number> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await phone.emulateMedia({ colorScheme: scheme });
-      await phone.waitForTimeout(300);
-      await phone.screenshot({ path: join(screenshotDir, `approve-${scheme}.png`) });
+      approve[scheme] = meanLuminance(
+        await shoot(phone, phone, join(screenshotDir, `approve-${scheme}.png`)),
+      );
     }
+    expect(approve.dark).toBeLessThan(approve.light! - 0.2);
     await phone.emulateMedia({ colorScheme: 'light' });
     await phone.getByRole('button', { name: 'Allow' }).click();
     await expect

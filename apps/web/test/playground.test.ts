@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { meanLuminance, shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { serveStatic } from './static-server.js';
 
@@ -70,17 +71,19 @@ describe('playground', () => {
     await expect.poll(() => page.locator('.svc-table tbody td').first().textContent()).toBe('Mon');
   });
 
-  it('screenshots in light and dark', async () => {
+  it('screenshots in light and dark, and dark is darker', async () => {
     mkdirSync(shots, { recursive: true });
     await page.getByRole('button', { name: 'Clear tables' }).click();
     await page.evaluate(() => localStorage.removeItem('svc-playground-lines'));
     await page.reload();
     await expect.poll(() => page.locator('.svc-stat-value').first().textContent()).toBe('72.1 kg');
+    const luminance: Record<string, number> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await page.getByLabel('Scheme').selectOption(scheme);
-      await page.waitForTimeout(400);
-      await page.screenshot({ path: join(shots, `playground-${scheme}.png`), fullPage: true });
+      const png = await shoot(page, page, join(shots, `playground-${scheme}.png`), { fullPage: true });
+      luminance[scheme] = meanLuminance(png);
     }
+    expect(luminance.dark).toBeLessThan(luminance.light! - 0.2);
     await page.getByLabel('Scheme').selectOption('auto');
   });
 });

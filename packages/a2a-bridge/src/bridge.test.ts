@@ -1,7 +1,7 @@
 // The engine against real SDK servers of each kind: the mapping of a conversation, turn by turn.
 
 import { formatTapLine } from '@screen-service/screen-lines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GRAPH_EXTENSION, startTestServer, type TestServer } from '../test/agents.js';
 import { GUIDE, type Harness, makeHarness } from '../test/harness.js';
 import { createBridge } from './bridge.js';
@@ -114,7 +114,8 @@ describe.each(['v10', 'compat', 'v03'] as const)('bridge against %s', (kind) => 
     h = await makeHarness(server.url('stream'));
     await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'slow 300' });
     const first = h.bridge.step(h.agent);
-    await new Promise((r) => setTimeout(r, 100));
+    // Once the agent has the first turn (it answers after 300 ms), the next messages arrive during it.
+    await vi.waitFor(() => expect(server.seen.some((m) => m.texts.includes('slow 300'))).toBe(true));
     await h.link.addRow(h.agent.agentId, { id: 'r2', text: 'echo one' });
     await h.link.addRow(h.agent.agentId, { id: 'r3', text: 'two' });
     await first;
@@ -244,17 +245,24 @@ describe('bridge reliability', () => {
     const other = { agentId: 'second', card: h.card };
     await h.link.addRow(h.agent.agentId, { id: 'r1', text: 'slow 600' });
     await h.link.addRow('second', { id: 's1', text: 'slow 600' });
+    const slowSeen = () => server.seen.filter((m) => m.texts.includes('slow 600')).length;
+    const before = slowSeen();
     const controller = new AbortController();
-    const started = Date.now();
     const running = h.bridge.run([h.agent, other], controller.signal);
-    while (
-      (await h.link.pendingRows(h.agent.agentId)).length + (await h.link.pendingRows('second')).length >
-      0
-    ) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    // Side by side: both slow turns together take about one turn's time, not two.
-    expect(Date.now() - started).toBeLessThan(1150);
+    // Side by side: both slow turns reach the agent before either answer is back (one agent at a time,
+    // the second message would be sent only after the first answer, 600 ms later).
+    await vi.waitFor(() => expect(slowSeen() - before).toBe(2), { timeout: 5_000, interval: 10 });
+    const answered = async (agentId: string) =>
+      (await h.link.posts(agentId)).some((p) => p.text === 'done slowly');
+    expect(await answered(h.agent.agentId)).toBe(false);
+    expect(await answered('second')).toBe(false);
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await h.link.pendingRows(h.agent.agentId)).length + (await h.link.pendingRows('second')).length,
+        ).toBe(0),
+      { timeout: 5_000, interval: 20 },
+    );
     controller.abort();
     await running;
     expect((await h.link.posts('second')).at(-1)!.text).toBe('done slowly');

@@ -1,5 +1,5 @@
 // The client against real SDK servers of each kind: cards, send, stream, read, resubscribe.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
 import { fetchAgentCard, readAgentCard } from './card.js';
 import { createA2AClient } from './client.js';
@@ -69,12 +69,11 @@ describe.each(['v10', 'compat', 'v03'] as const)('client against %s', (kind) => 
     expect(event.type).toBe('task');
     if (event.type !== 'task') return;
     expect(['submitted', 'working']).toContain(event.task.state);
-    let task = await client.getTask(event.task.id);
-    for (let i = 0; i < 50 && task.state !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      task = await client.getTask(event.task.id);
-    }
-    expect(task.state).toBe('completed');
+    // Poll the task (the probe) until it finishes; no fixed wait.
+    await vi.waitFor(async () => expect((await client.getTask(event.task.id)).state).toBe('completed'), {
+      timeout: 5_000,
+      interval: 50,
+    });
   });
 
   it('a keyed agent refuses calls without the header and accepts them with it', async () => {

@@ -1,6 +1,6 @@
 // Transport and auth rules over raw HTTP, and every row of doc1's Errors table that the tool server answers.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { post, type Stack, startStack } from './harness.js';
 
 const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
@@ -229,10 +229,10 @@ describe('rate bucket mcp', () => {
   });
 });
 
+/** Waits on a probe (listener counts), never a fixed time. */
 async function waitFor(cond: () => boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(() => expect(cond(), 'condition not met in time').toBe(true), {
+    timeout: ms,
+    interval: 10,
+  });
 }

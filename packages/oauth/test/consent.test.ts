@@ -1,7 +1,7 @@
 // The consent handshake: the page's endpoints are bound to the browser that started the flow, learn of a
 // decision by long-poll, take a 6-digit code or a cancel, and finish once; the person's decisions are scoped.
 import { isServiceError } from '@screen-service/service-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizeUrl, pkce, REDIRECT, register, trade } from './flow-kit.js';
 import {
   finish,
@@ -60,8 +60,7 @@ describe('the consent page endpoints', () => {
       at: Date.now(),
       body: await r.json(),
     }));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(s.oauth.waitingPages()).toBe(1);
+    await vi.waitFor(() => expect(s.oauth.waitingPages()).toBe(1));
     await s.oauth.decide(person.id, id, { decision: 'allow', agent_name: 'My editor' });
     const woke = await waiting;
     expect(woke.body).toMatchObject({ status: 'approved', agent: { name: 'My editor' } });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, openHarness, seedConnection, seedUser } from '../test/harness.js';
 import { type ConnectionPrincipal, createConnectionAuth } from './connection-auth.js';
 import { ServiceError } from './errors.js';
@@ -186,25 +186,23 @@ describe('answers', () => {
     await rejects(ops.answers(principal, { wait: 1.5 }), 'INVALID_INPUT');
   });
 
-  it('a waiting call returns within milliseconds of the tap', async () => {
+  // How many milliseconds the wake takes is measured by apps/server's wake benchmark, not asserted here.
+  it('a waiting call wakes on the tap, long before its wait ends', async () => {
     const { screen_id } = await ops.show(principal, { lines: 'choose@a "Q" x|y' });
     const started = Date.now();
     const waiting = ops.answers(principal, { screen_id, wait: 10 });
-    await new Promise((r) => setTimeout(r, 100));
-    const tappedAt = performance.now();
+    await vi.waitFor(() => expect(notifier.listenerCount(userId)).toBe(1));
     await personTap(screen_id, 'a', 'y');
     const r = await waiting;
-    const lag = performance.now() - tappedAt;
     expect(r.answers.map((a) => a.event?.value)).toEqual(['y']);
-    expect(lag).toBeLessThan(50);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(notifier.listenerCount(userId)).toBe(0);
   });
 
   it('returns each item once to concurrent waiting callers', async () => {
     const { screen_id } = await ops.show(principal, { lines: 'choose@a "Q" x|y' });
     const callers = Array.from({ length: 8 }, () => ops.answers(principal, { wait: 3 }));
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(notifier.listenerCount(userId)).toBe(8));
     for (let i = 0; i < 20; i++) await personTap(screen_id, 'a', i);
     const results = await Promise.all(callers);
     const seen = results.flatMap((r) => r.answers.map((a) => a.event?.value));
@@ -221,11 +219,12 @@ describe('answers', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
     const controller = new AbortController();
     const waiting = ops.answers(principal, { wait: 20, signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.waitFor(() => expect(notifier.listenerCount(userId)).toBe(1));
     const t1 = Date.now();
     controller.abort();
     expect((await waiting).answers).toEqual([]);
-    expect(Date.now() - t1).toBeLessThan(100);
+    // Far before the 20 s wait: the abort ended it (the exact delay is not a test's business).
+    expect(Date.now() - t1).toBeLessThan(5_000);
     expect(notifier.listenerCount(userId)).toBe(0);
   });
 });
@@ -246,10 +245,11 @@ describe('shutdown', () => {
     const stop = new AbortController();
     const stoppable = createThreadOps({ store: h.store, notifier, shutdown: stop.signal });
     const waiting = stoppable.answers(principal, { wait: 20 });
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.waitFor(() => expect(notifier.listenerCount(userId)).toBe(1));
     const t0 = Date.now();
     stop.abort();
     expect((await waiting).answers).toEqual([]);
-    expect(Date.now() - t0).toBeLessThan(100);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(notifier.listenerCount(userId)).toBe(0);
   });
 });

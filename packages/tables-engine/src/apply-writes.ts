@@ -59,7 +59,7 @@ function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOu
     throw new Refusal('LINE_INVALID', `table create ${op.name} needs at least one Col:type`);
   if (op.cols.length > limits.columnsPerTable) {
     throw new Refusal(
-      'LIMIT_COLUMNS',
+      'TOO_MANY_COLUMNS',
       `table ${op.name} has ${op.cols.length} columns; at most ${limits.columnsPerTable}; leave some out`,
     );
   }
@@ -73,7 +73,7 @@ function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOu
       );
     }
     if (seen.has(col.name))
-      throw new Refusal('COLUMN_DUPLICATE', `column ${col.name} is named twice; name it once`);
+      throw new Refusal('DUPLICATE_COLUMN', `column ${col.name} is named twice; name it once`);
     seen.add(col.name);
   }
   const ref: TableRef = { owner: ctx.owner, holder: ctx.agent, name: op.name };

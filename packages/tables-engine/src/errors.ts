@@ -1,22 +1,21 @@
 // Stable error codes of the tables engine; line problems travel as data, misuse of the API throws TablesError.
+import type { TableRuleCode } from '@screen-service/screen-lines';
 
 /** Every code a refused line, a failed query or a misused API call can carry. */
 export type TablesErrorCode =
   | 'TABLE_NOT_FOUND'
-  | 'TABLE_NAME_INVALID'
-  | 'COLUMN_NAME_INVALID'
-  | 'COLUMN_DUPLICATE'
+  // Name and size rules: the same codes as the parser's (screen-lines' TableRuleCode).
+  | TableRuleCode
   | 'COLUMN_NOT_FOUND'
   | 'VALUE_DOES_NOT_FIT'
   | 'KEY_INVALID'
   | 'DELETE_NEEDS_KEY'
   | 'QUERY_INVALID'
   | 'LIMIT_TABLES'
+  /** The SQLite store's physical column slots (never reached under the default limits). */
   | 'LIMIT_COLUMNS'
   | 'LIMIT_ROWS'
   | 'LIMIT_TEXT'
-  | 'LIMIT_KEY'
-  | 'LIMIT_TABLE_NAME'
   | 'LIMIT_LINES'
   | 'LIMIT_ROWS_BACK'
   | 'LIMIT_QUERY_ROWS'

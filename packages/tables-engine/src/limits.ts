@@ -1,4 +1,5 @@
 // The table limits from doc3 "Limits"; stores and runLines take overrides because phone limits may grow.
+import { MAX_ROW_KEY_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_NAME_LENGTH } from '@screen-service/screen-lines';
 
 /** Numeric limits every write and query is checked against. */
 export interface TableLimits {
@@ -37,11 +38,11 @@ export interface TableLimits {
 export const DEFAULT_LIMITS: Readonly<TableLimits> = Object.freeze({
   tablesPerAgent: 20,
   tablesPerOwner: 100,
-  columnsPerTable: 12,
+  columnsPerTable: MAX_TABLE_COLUMNS,
   rowsPerTable: 5000,
   cellText: 1000,
-  keyLength: 64,
-  tableName: 32,
+  keyLength: MAX_ROW_KEY_LENGTH,
+  tableName: MAX_TABLE_NAME_LENGTH,
   linesPerCall: 50,
   rowsPerCall: 500,
   queryDefault: 50,

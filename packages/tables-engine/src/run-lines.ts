@@ -1,5 +1,5 @@
 // runLines: the tables call every adapter ends in; parses table lines and answers doc3's `{ok, failed, results}`.
-import { type Op, parse } from '@screen-service/screen-lines';
+import { isTableRuleCode, type Op, parse } from '@screen-service/screen-lines';
 import {
   type CallContext,
   checkCall,
@@ -56,8 +56,10 @@ export function runLines(store: TableStore, options: RunLinesOptions): LinesAnsw
     return { ok: [], failed: [failure('', 'LIMIT_LINES', error)], results: [], pending: [] };
   }
   const parsed = parse(options.lines, options.screen === undefined ? {} : { screen: options.screen });
+  // A table rule the parser caught keeps its code (the engine refuses the same rule with the same code);
+  // any other parse problem is PARSE_ERROR with the parser's message.
   const failed: LineFailure[] = parsed.errors.map((e) =>
-    failure(source[e.line - 1] ?? '', 'PARSE_ERROR', e.message, e.line),
+    failure(source[e.line - 1] ?? '', isTableRuleCode(e.code) ? e.code : 'PARSE_ERROR', e.message, e.line),
   );
   const ops: OpLine[] = [];
   parsed.ops.forEach((op, i) => {

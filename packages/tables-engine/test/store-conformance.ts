@@ -255,11 +255,11 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           table('T'),
         ]);
         expect(answer.failed.map((f) => f.code)).toEqual([
-          'TABLE_NAME_INVALID',
-          'COLUMN_NAME_INVALID',
-          'COLUMN_DUPLICATE',
+          'BAD_TABLE_NAME',
+          'RESERVED_COLUMN',
+          'DUPLICATE_COLUMN',
           'LINE_INVALID',
-          'COLUMN_NAME_INVALID',
+          'BAD_COLUMN_NAME',
           'LINE_INVALID',
         ]);
         expect(store.listTables('u1')).toEqual([]);
@@ -590,9 +590,9 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         expect(answer.failed.map((f) => f.code)).toEqual([
           'LIMIT_ROWS',
           'LIMIT_TEXT',
-          'LIMIT_KEY',
-          'LIMIT_TABLE_NAME',
-          'LIMIT_COLUMNS',
+          'BAD_KEY',
+          'BAD_TABLE_NAME',
+          'TOO_MANY_COLUMNS',
         ]);
         expect(store.getTable(REF)!.rowCount).toBe(3);
         run([

@@ -29,13 +29,9 @@ describe('getPreset / isPresetName', () => {
     expect(isPresetName(1)).toBe(false);
   });
   it('throws UNKNOWN_PRESET listing the names', () => {
-    try {
-      getPreset('neon');
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ThemeError);
-      expect((error as ThemeError).code).toBe('UNKNOWN_PRESET');
-      expect((error as ThemeError).message).toContain('studio, paper');
-    }
+    expect(() => getPreset('neon')).toThrow(ThemeError);
+    expect(() => getPreset('neon')).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_PRESET', message: expect.stringContaining('studio, paper') }),
+    );
   });
 });

@@ -29,7 +29,7 @@ export async function userAdd(
 ): Promise<{ id: string; email: string }> {
   const db = openDatabase(config.dataDir);
   try {
-    return await refusals(() => createServices(config, db).accounts.createUser(input));
+    return await refusals(() => createServices(config, db).accounts.createUser(input), config.dataDir);
   } finally {
     db.close();
   }
@@ -51,19 +51,23 @@ export interface ConnectOutput {
 export async function connect(config: ServerConfig, input: ConnectInput): Promise<ConnectOutput> {
   const db = openDatabase(config.dataDir);
   try {
-    return await refusals(() => createServices(config, db).connectAgent(input));
+    return await refusals(() => createServices(config, db).connectAgent(input), config.dataDir);
   } finally {
     db.close();
   }
 }
 
-async function refusals<T>(fn: () => Promise<T>): Promise<T> {
+/** Rule refusals become exit codes; a refusal depends on what the database holds, so it names the data folder. */
+async function refusals<T>(fn: () => Promise<T>, dataDir: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     // A missing account (NOT_FOUND on email) is a refusal like any rule's, with the fix in its message.
     if (isServiceError(err))
-      throw new CliError(err.message, err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED);
+      throw new CliError(
+        err.code === 'INVALID_INPUT' ? err.message : `${err.message} (data folder: ${dataDir})`,
+        err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED,
+      );
     throw err;
   }
 }
