@@ -1,11 +1,12 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
-import type { IToken } from 'chevrotain';
+
 import { emptyQueryProps } from './catalog/query-spec.js';
 import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
-import { lineLexer } from './lexer.js';
 import type { QueryProps, WhereOperator } from './ops.js';
+import type { Token } from './scan.js';
+import { tokenize } from './scan.js';
 import { checkColumnName, checkTableName } from './table-words.js';
 import {
   formatLineValue,
@@ -92,7 +93,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
     }
     const { name, value } = setting;
     const text = rawText(source, value);
-    const isNumber = value.length === 1 && value[0]!.tokenType.name === 'NumberLit';
+    const isNumber = value.length === 1 && value[0]!.type === 'NumberLit';
     // min=/max= may appear twice: once as an axis bound (a number), once as aggregate columns.
     once(seen, (name === 'min' || name === 'max') && isNumber ? `${name}#` : name, term);
     switch (name) {
@@ -190,13 +191,7 @@ function viewMessage(text: string): string {
   return `query views are ${QUERY_VIEWS.join(', ')}: write as table, as list, as chart [type], as stat or as send (got '${text}')`;
 }
 
-function columnList(
-  value: IToken[],
-  source: string,
-  term: Term,
-  what: string,
-  allowMinus: boolean,
-): string[] {
+function columnList(value: Token[], source: string, term: Term, what: string, allowMinus: boolean): string[] {
   const cols: string[] = [];
   for (const part of splitPipes(value)) {
     const col = rawText(source, part);
@@ -223,18 +218,18 @@ function readGroup(text: string, term: Term): NonNullable<QueryProps['group']> {
   return by === undefined ? { col: col! } : { col: col!, by };
 }
 
-function readWhere(value: IToken[], source: string, term: Term): QueryProps['where'] {
+function readWhere(value: Token[], source: string, term: Term): QueryProps['where'] {
   return splitPipes(value).map((part) => {
     let tokens = part;
     let text = source;
-    if (part.length === 1 && part[0]!.tokenType.name === 'Quoted') {
+    if (part.length === 1 && part[0]!.type === 'Quoted') {
       text = unquote(part[0]!.image);
-      tokens = lineLexer.tokenize(text).tokens;
+      tokens = tokenize(text);
     }
     const [col, op] = tokens;
     const clause = rawText(text, tokens);
     const offset = part[0]?.startOffset ?? term.start;
-    if (!col || !op || op.tokenType.name !== 'Op' || !OPS.includes(op.image)) {
+    if (!col || !op || op.type !== 'Op' || !OPS.includes(op.image)) {
       fail(
         'BAD_WHERE',
         offset,

@@ -1,6 +1,7 @@
 // Checks read props against the catalog's zod schema and names unknown components with a suggestion.
 import { catalog, componentOf } from './catalog/index.js';
 import type { ComponentSpec } from './catalog/types.js';
+import { compiledCheck } from './compile-check.js';
 import { fail } from './fault.js';
 
 /** Words a line may start with besides components. */
@@ -13,6 +14,8 @@ export function checkProps(
   offset: number,
 ): Record<string, unknown> {
   const props: Record<string, unknown> = { ...spec.defaults, ...read };
+  // Valid props (nearly every line) pass the compiled check; zod runs only to word a refusal.
+  if (compiledCheck(spec.props)?.(props)) return props;
   const checked = spec.props.safeParse(props);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

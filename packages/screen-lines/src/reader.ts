@@ -1,28 +1,27 @@
-// The CST visitor: gives each line its meaning (component, table word, patch, group, theme) and keeps ids and groups.
-import type { CstNode, IToken } from 'chevrotain';
+// The line reader: scans the text line by line and gives each line its meaning (component, table word, patch, group,
+// theme), keeping ids and groups. One pass, no token array for the whole text and no syntax tree.
 import { componentOf } from './catalog/index.js';
 import { readComponentArgs } from './component-args.js';
 import type { ParseError } from './errors.js';
 import { LineFault } from './fault.js';
-import { BaseVisitor } from './grammar.js';
-import { OpenQuote } from './lexer.js';
 import { ID_PATTERN, RESERVED_ID } from './names.js';
 import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
+import { isSpace, scanToken, type Token } from './scan.js';
 import { readPutLine, readTableLine } from './table-words.js';
-import { type Term, termsOf } from './terms.js';
+import type { Term } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
 import { checkProps, unknownComponent } from './validate.js';
 
-/** Options of one visit. */
-export interface VisitOptions {
+/** Options of one read. */
+export interface ReadOptions {
   screen?: string;
   idStart?: number;
 }
 
-/** What one visit produced. */
-export interface VisitResult {
+/** What one read produced. */
+export interface ReadResult {
   ops: Op[];
   errors: ParseError[];
   spans: { line: number; text: string }[];
@@ -30,91 +29,79 @@ export interface VisitResult {
 
 const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
-class LinesVisitor extends BaseVisitor {
-  private source = '';
-  private result: VisitResult = { ops: [], errors: [], spans: [] };
-  private options: VisitOptions = {};
+/** Reads one text; a new reader per text, so no state outlives a call. */
+export class LineReader {
+  private readonly result: ReadResult = { ops: [], errors: [], spans: [] };
   /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
-  private written = new Set<string>();
-  private counter = 1;
+  private readonly written = new Set<string>();
+  private readonly byId = new Map<string, AddOp>();
+  private indexed = 0;
+  private counter: number;
   private groups = 1;
   private openGroup: string | undefined;
-  private fenced = false;
+  private readonly fenced: boolean;
   private inFence: 'svc' | 'other' | undefined;
-  private byId = new Map<string, AddOp>();
-  private indexed = 0;
-  private lineNo = 1;
-  private firstLine = 1;
-  private lineStart = 0;
-  private lineEnd = 0;
 
-  constructor() {
-    super();
-    this.validateVisitor();
-  }
-
-  /** Starts a parse of `text` (read next as one or more chunks of whole lines). */
-  begin(text: string, options: VisitOptions): void {
-    this.result = { ops: [], errors: [], spans: [] };
-    this.options = options;
-    this.written = new Set();
-    this.byId = new Map();
-    this.indexed = 0;
+  constructor(
+    private readonly source: string,
+    private readonly options: ReadOptions,
+  ) {
     this.counter = options.idStart ?? 1;
-    this.groups = 1;
-    this.openGroup = undefined;
-    this.fenced = text.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(text);
-    this.inFence = undefined;
+    this.fenced = source.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
   }
 
-  /** Reads one chunk of whole lines whose first line is `firstLine` of the text; returns its line breaks. */
-  chunk(cst: CstNode, source: string, firstLine: number): number {
-    this.source = source;
-    this.firstLine = firstLine;
-    this.visit(cst);
-    return (cst.children.Newline as IToken[] | undefined)?.length ?? 0;
-  }
-
-  /** Ends the parse and hands back what it produced. */
-  end(): VisitResult {
-    const result = this.result;
-    this.result = { ops: [], errors: [], spans: [] };
-    this.source = '';
-    return result;
-  }
-
-  /** Walks the lines, tracking line numbers and bounds from the Newline tokens (no second scan of the text). */
-  document(ctx: { line?: CstNode[]; Newline?: IToken[] }): void {
-    const breaks = ctx.Newline ?? [];
-    let k = 0;
-    let start = 0;
-    for (const line of ctx.line ?? []) {
-      const first = (line.children.Atom as IToken[])[0]!.startOffset;
-      while (k < breaks.length && breaks[k]!.startOffset < first) {
-        start = breaks[k]!.startOffset + breaks[k]!.image.length;
-        k++;
+  /**
+   * Reads every line and returns what they produced. Lines are cut at \r\n, \r or \n; whitespace between tokens
+   * is skipped, and adjacent tokens form one term.
+   */
+  read(): ReadResult {
+    const text = this.source;
+    const length = text.length;
+    let at = 0;
+    let lineNo = 1;
+    for (;;) {
+      const lineStart = at;
+      let terms: Term[] | undefined;
+      let term: Term | undefined;
+      let c = 0;
+      while (at < length) {
+        c = text.charCodeAt(at);
+        if (c === 10 || c === 13) break;
+        if (isSpace(c)) {
+          at++;
+          continue;
+        }
+        const token = scanToken(text, at, length);
+        const end = at + token.image.length;
+        if (term !== undefined && term.end === at) {
+          term.tokens.push(token);
+          term.end = end;
+        } else {
+          term = { tokens: [token], start: at, end };
+          if (terms === undefined) terms = [term];
+          else terms.push(term);
+        }
+        at = end;
       }
-      this.lineNo = this.firstLine + k;
-      this.lineStart = start;
-      this.lineEnd = k < breaks.length ? breaks[k]!.startOffset : this.source.length;
-      this.visit(line);
+      if (terms !== undefined) this.line(terms, lineNo, lineStart, at);
+      if (at >= length) return this.result;
+      at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
+      lineNo++;
     }
   }
 
-  line(ctx: { Atom: IToken[] }): void {
-    const terms = termsOf(ctx.Atom);
+  private line(terms: Term[], lineNo: number, lineStart: number, lineEnd: number): void {
     const head = terms[0]!;
-    if (head.tokens[0]!.tokenType.name === 'Fence') {
+    if (head.tokens[0]!.type === 'Fence') {
       this.fence(head);
       return;
     }
     if (this.fenced ? this.inFence !== 'svc' : this.inFence !== undefined) return;
-    const lineNo = this.lineNo;
     try {
       const op = this.readLine(head, terms);
       if (op) {
         this.result.ops.push(op);
-        this.result.spans.push({ line: lineNo, text: this.source.slice(this.lineStart, this.lineEnd) });
+        this.result.spans.push({ line: lineNo, text: this.source.slice(lineStart, lineEnd) });
       }
     } catch (error) {
       const fault =
@@ -125,7 +112,7 @@ class LinesVisitor extends BaseVisitor {
               head.start,
               `could not read this line (${String(error)}); please report it`,
             );
-      const column = Math.max(1, fault.offset - this.lineStart + 1);
+      const column = Math.max(1, fault.offset - lineStart + 1);
       this.result.errors.push({
         code: fault.code,
         line: lineNo,
@@ -150,21 +137,21 @@ class LinesVisitor extends BaseVisitor {
     const at = head.tokens[1];
     const source = this.source;
     const args = terms.slice(1);
-    if (first.tokenType.name === 'At' && head.tokens.length === 1) {
+    if (first.type === 'At' && head.tokens.length === 1) {
       const id = this.checkId(name.slice(1), first.startOffset);
       return readPatch(id, args, source, head.end, this.earlier(id));
     }
     // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
     const lastTerm = terms[terms.length - 1]!;
     const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
-    if (last.tokenType === OpenQuote && name !== 'text' && name !== 'math') {
+    if (last.type === 'OpenQuote' && name !== 'text' && name !== 'math') {
       throw new LineFault(
         'UNTERMINATED_QUOTE',
         last.startOffset,
         'this quote never closes; end it with " (write \\" for a quote inside quotes)',
       );
     }
-    if (head.tokens.length > 2 || (at && at.tokenType.name !== 'At')) {
+    if (head.tokens.length > 2 || (at && at.type !== 'At')) {
       return unknownComponent(source.slice(head.start, head.end), head.start);
     }
     const explicitId = at ? at.image.slice(1) : undefined;
@@ -235,7 +222,7 @@ class LinesVisitor extends BaseVisitor {
 
   private claimId(
     explicit: string | undefined,
-    at: IToken | undefined,
+    at: Token | undefined,
     prefix: string,
     position: number,
   ): string {
@@ -272,6 +259,3 @@ class LinesVisitor extends BaseVisitor {
     return this.byId.get(id);
   }
 }
-
-/** The one visitor instance (its state is reset per run; parse is synchronous, so runs never overlap). */
-export const visitor = new LinesVisitor();

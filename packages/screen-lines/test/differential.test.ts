@@ -1,0 +1,63 @@
+// Differential test: the shipped parser and the frozen reference parser (test/reference) return identical results
+// (ops, spans, errors with codes, messages, lines and columns) on every fixture and on 100,000 generated inputs.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { parse } from '../src/index.js';
+import { COMPONENTS, input } from './generate.js';
+import { parse as reference } from './reference/parse.js';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+const screens = readdirSync(fixtures, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.screen'))
+  .map((file) => readFileSync(join(fixtures, file), 'utf8'));
+
+/** Runs both parsers on one input; `options` become undefined fields when not given, as callers pass them. */
+function same(text: string, options: { screen?: string | null; idStart?: number } = {}): void {
+  const opts = { idStart: options.idStart, ...(options.screen ? { screen: options.screen } : {}) };
+  expect(parse(text, opts)).toStrictEqual(reference(text, opts));
+}
+
+describe('the shipped parser and the reference parser agree', () => {
+  test('on every fixture (valid and _error_), as written and with screen and idStart', () => {
+    expect(screens.length).toBeGreaterThan(60);
+    for (const text of screens) {
+      same(text);
+      same(text, { screen: 's1', idStart: 7 });
+      // The same lines with every other kind of line break.
+      same(text.replace(/\r?\n/g, '\r\n'));
+      same(text.replace(/\r?\n/g, '\r'));
+    }
+  });
+
+  test('on 100,000 generated inputs (valid and broken lines of every kind)', () => {
+    fc.assert(
+      fc.property(input, ({ text, options }) => same(text, options)),
+      { numRuns: 100_000 },
+    );
+  });
+
+  test('on arbitrary strings, including lone surrogates and control characters', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 60 })),
+        (text) => same(text),
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test('the generated inputs reach every component, every table word and most error codes', () => {
+    const kinds = new Set<string>();
+    const codes = new Set<string>();
+    for (const { text, options } of fc.sample(input, { numRuns: 5_000, seed: 25 })) {
+      const result = parse(text, { idStart: options.idStart });
+      for (const op of result.ops) kinds.add(op.op === 'add' ? op.preset : op.op);
+      for (const error of result.errors) codes.add(error.code);
+    }
+    for (const kind of [...COMPONENTS, 'table', 'drop', 'put', 'patch', 'group', 'end', 'theme'])
+      expect(kinds.has(kind), kind).toBe(true);
+    expect(codes.size).toBeGreaterThanOrEqual(35);
+  });
+});
