@@ -53,7 +53,11 @@ function compile(schema: Schema): Check | undefined {
   const base = compileType(def);
   if (!base) return undefined;
   if (own.length === 0) return base;
-  return (value) => base(value) && own.every((c) => c(value));
+  return (value) => {
+    if (!base(value)) return false;
+    for (let i = 0; i < own.length; i++) if (!own[i]!(value)) return false;
+    return true;
+  };
 }
 
 function compileType(def: Def): Check | undefined {
@@ -78,7 +82,14 @@ function compileType(def: Def): Check | undefined {
     }
     case 'array': {
       const element = def.element && compile(def.element);
-      return element && ((v) => Array.isArray(v) && v.every(element));
+      return (
+        element &&
+        ((v) => {
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+          return true;
+        })
+      );
     }
     case 'union': {
       const options = (def.options ?? []).map(compile);
@@ -88,16 +99,18 @@ function compileType(def: Def): Check | undefined {
     case 'object': {
       // Only the default (strip unknown keys): a catchall or strict object needs zod.
       if (def.catchall !== undefined || !def.shape) return undefined;
-      const fields: [string, Check][] = [];
+      const keys: string[] = [];
+      const checks: Check[] = [];
       for (const [key, field] of Object.entries(def.shape)) {
         const check = compile(field);
         if (!check) return undefined;
-        fields.push([key, check]);
+        keys.push(key);
+        checks.push(check);
       }
       return (v) => {
         if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
         const record = v as Record<string, unknown>;
-        for (const [key, check] of fields) if (!check(record[key])) return false;
+        for (let i = 0; i < keys.length; i++) if (!checks[i]!(record[keys[i]!])) return false;
         return true;
       };
     }

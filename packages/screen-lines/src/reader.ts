@@ -8,7 +8,7 @@ import { ID_PATTERN, RESERVED_ID } from './names.js';
 import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
-import { isSpace, scanToken, type Token } from './scan.js';
+import { isSpace, newToken, scanToken, type Token } from './scan.js';
 import { readPutLine, readTableLine } from './table-words.js';
 import type { Term } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
@@ -26,6 +26,13 @@ export interface ReadResult {
   errors: ParseError[];
   spans: { line: number; text: string }[];
 }
+
+// Tokens and terms are reused from line to line: nothing a line reader returns or keeps holds a token or a term
+// (ops hold strings and numbers), and parse is synchronous, so one set serves every call.
+const TOKENS: Token[] = [];
+const TERMS: Term[] = [];
+/** The terms of the line being read. */
+const LINE: Term[] = [];
 
 const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
@@ -61,7 +68,8 @@ export class LineReader {
     let lineNo = 1;
     for (;;) {
       const lineStart = at;
-      let terms: Term[] | undefined;
+      let tokenCount = 0;
+      let termCount = 0;
       let term: Term | undefined;
       let c = 0;
       while (at < length) {
@@ -71,19 +79,34 @@ export class LineReader {
           at++;
           continue;
         }
-        const token = scanToken(text, at, length);
-        const end = at + token.image.length;
+        let token = TOKENS[tokenCount];
+        if (token === undefined) {
+          token = newToken();
+          TOKENS.push(token);
+        }
+        tokenCount++;
+        const end = scanToken(text, at, length, token);
         if (term !== undefined && term.end === at) {
           term.tokens.push(token);
           term.end = end;
         } else {
-          term = { tokens: [token], start: at, end };
-          if (terms === undefined) terms = [term];
-          else terms.push(term);
+          term = TERMS[termCount];
+          if (term === undefined) {
+            term = { tokens: [], start: 0, end: 0 };
+            TERMS.push(term);
+          }
+          term.tokens.length = 0;
+          term.tokens.push(token);
+          term.start = at;
+          term.end = end;
+          LINE[termCount++] = term;
         }
         at = end;
       }
-      if (terms !== undefined) this.line(terms, lineNo, lineStart, at);
+      if (termCount > 0) {
+        LINE.length = termCount;
+        this.line(LINE, lineNo, lineStart, at);
+      }
       if (at >= length) return this.result;
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
       lineNo++;

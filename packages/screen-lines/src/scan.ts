@@ -63,11 +63,6 @@ export function isSpace(c: number): boolean {
   return c < 128 ? ASCII[c] === 1 : isWideSpace(c);
 }
 
-/** A character a bare word may hold: not whitespace and none of "|=<>!~@+` . */
-function isWordChar(c: number): boolean {
-  return c < 128 ? ASCII[c] === 4 : !isWideSpace(c);
-}
-
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -75,7 +70,11 @@ function isDigit(c: number): boolean {
 /** End of the run of word characters starting at `at`. */
 function wordEnd(text: string, at: number, length: number): number {
   let j = at;
-  while (j < length && isWordChar(text.charCodeAt(j))) j++;
+  while (j < length) {
+    const c = text.charCodeAt(j);
+    if (c < 128 ? ASCII[c] !== 4 : isWideSpace(c)) break;
+    j++;
+  }
   return j;
 }
 
@@ -139,54 +138,55 @@ function isLineTerminator(c: number): boolean {
 }
 
 /**
- * Scans one token starting at `at` (a character that is neither whitespace nor a line break) and returns it.
- * `length` is the length of `text` (passed so the hot loop reads it once).
+ * Scans one token starting at `at` (a character that is neither whitespace nor a line break) into `into` and returns
+ * the offset just after it. `length` is the length of `text`. Filling a given object lets the reader reuse its tokens
+ * from line to line: most of what a parse allocated was tokens that lived for one line.
  */
-export function scanToken(text: string, at: number, length: number): Token {
+export function scanToken(text: string, at: number, length: number, into: Token): number {
   const c = text.charCodeAt(at);
   switch (c) {
     case 96: // `
       if (text.charCodeAt(at + 1) === 96 && text.charCodeAt(at + 2) === 96) {
         let j = at + 3;
         for (let d = text.charCodeAt(j); j < length && d !== 10 && d !== 13; d = text.charCodeAt(++j));
-        return token('Fence', text, at, j);
+        return fill(into, 'Fence', text, at, j);
       }
-      return token('Other', text, at, at + 1);
+      return fill(into, 'Other', text, at, at + 1);
     case 34: {
       // "
       let j = at + 1;
       while (j < length) {
         const d = text.charCodeAt(j);
-        if (d === 34) return token('Quoted', text, at, j + 1);
+        if (d === 34) return fill(into, 'Quoted', text, at, j + 1);
         if (d === 92) {
           // \ followed by anything `.` matches is an escape; before a line end or the text's end it ends the token.
           if (j + 1 < length && !isLineTerminator(text.charCodeAt(j + 1))) {
             j += 2;
             continue;
           }
-          return token('OpenQuote', text, at, j + 1);
+          return fill(into, 'OpenQuote', text, at, j + 1);
         }
         if (d === 10 || d === 13) break;
         j++;
       }
-      return token('OpenQuote', text, at, j);
+      return fill(into, 'OpenQuote', text, at, j);
     }
     case 124: // |
-      return token('Pipe', text, at, at + 1);
+      return fill(into, 'Pipe', text, at, at + 1);
     case 64: // @
-      return token('At', text, at, wordEnd(text, at + 1, length));
+      return fill(into, 'At', text, at, wordEnd(text, at + 1, length));
     case 33: // !
       return text.charCodeAt(at + 1) === 61
-        ? token('Op', text, at, at + 2)
-        : token('Other', text, at, at + 1);
+        ? fill(into, 'Op', text, at, at + 2)
+        : fill(into, 'Other', text, at, at + 1);
     case 60: // <
     case 62: // >
-      return token('Op', text, at, text.charCodeAt(at + 1) === 61 ? at + 2 : at + 1);
+      return fill(into, 'Op', text, at, text.charCodeAt(at + 1) === 61 ? at + 2 : at + 1);
     case 61: // =
     case 126: // ~
-      return token('Op', text, at, at + 1);
+      return fill(into, 'Op', text, at, at + 1);
     case 43: // +
-      return token('Plus', text, at, at + 1);
+      return fill(into, 'Plus', text, at, at + 1);
   }
   const end = wordEnd(text, at, length);
   const word = end - at;
@@ -214,12 +214,20 @@ export function scanToken(text: string, at: number, length: number): Token {
     type = 'OnOff';
   }
   // A bare word that runs longer than the typed match wins (chevrotain's longer_alt).
-  if (typed === 0 || word > typed) return token('Word', text, at, end);
-  return token(type, text, at, at + typed);
+  if (typed === 0 || word > typed) return fill(into, 'Word', text, at, end);
+  return fill(into, type, text, at, at + typed);
 }
 
-function token(type: TokenName, text: string, start: number, end: number): Token {
-  return { type, image: text.slice(start, end), startOffset: start };
+function fill(into: Token, type: TokenName, text: string, start: number, end: number): number {
+  into.type = type;
+  into.image = text.slice(start, end);
+  into.startOffset = start;
+  return end;
+}
+
+/** A fresh token object (its fields are overwritten by {@link scanToken}). */
+export function newToken(): Token {
+  return { type: 'Word', image: '', startOffset: 0 };
 }
 
 /**
@@ -234,13 +242,13 @@ export function tokenize(text: string): Token[] {
     const c = text.charCodeAt(at);
     if (c === 10 || c === 13) {
       const end = c === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
-      tokens.push(token('Newline', text, at, end));
+      tokens.push({ type: 'Newline', image: text.slice(at, end), startOffset: at });
       at = end;
     } else if (isSpace(c)) at++;
     else {
-      const t = scanToken(text, at, length);
+      const t = newToken();
+      at = scanToken(text, at, length, t);
       tokens.push(t);
-      at += t.image.length;
     }
   }
   return tokens;
