@@ -7,7 +7,7 @@
 //   Pipe |   At @[^\s"|=<>!~@+`]*    Op != >= <= = > < ~              Plus +
 //   DateTime \d{4}-\d{2}-\d{2}T\d{2}:\d{2}   DateDay \d{4}-\d{2}-\d{2}   NumberLit -?(?:\d+(?:\.\d+)?|\.\d+)
 //   Today today(?:[+-]\d+)?   Now now   OnOff on|off   Word [^\s"|=<>!~@+`]+   Other: any other single character
-// See docs/adr/0018-hand-written-scanner.md for why this is not chevrotain any more.
+// See docs/adr/0120-hand-written-scanner-replaces-chevrotain.md for why this is not chevrotain any more.
 
 /** Names of the tokens (the reference lexer's token type names). */
 export type TokenName =

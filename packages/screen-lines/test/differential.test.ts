@@ -1,8 +1,8 @@
 // Differential test: the shipped parser and the frozen reference parser (test/reference) return identical results
-// (ops, spans, errors with codes, messages, lines and columns) on every fixture and on generated inputs (20,000 in
-// `npm test`, 100,000 in `npm run test:differential`).
+// (ops, spans, errors with codes, messages, lines and columns) on every fixture and on 100,000 generated inputs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parse } from '../src/index.js';
@@ -10,10 +10,10 @@ import { COMPONENTS, input } from './generate.js';
 import { parse as reference } from './reference/parse.js';
 
 /**
- * Generated inputs per run. `npm test` runs 20,000 (about 4 s on an idle machine, under a minute on a busy one);
- * `npm run test:differential` runs the full 100,000 (SCREEN_LINES_DIFF_RUNS=100000).
+ * Generated inputs per run: 100,000 in `npm test` (issue 25). SCREEN_LINES_DIFF_RUNS=5000 gives a quick run while
+ * working on the parser; the full count is what proves the claim.
  */
-const RUNS = Number(process.env.SCREEN_LINES_DIFF_RUNS ?? 20_000);
+const RUNS = Number(process.env.SCREEN_LINES_DIFF_RUNS ?? 100_000);
 /** Generous: the machines this runs on are shared, and a slow run is not a wrong one. */
 const TIMEOUT = 20 * 60_000;
 
@@ -27,8 +27,10 @@ function same(text: string, options: { screen?: string | null; idStart?: number 
   const opts = { idStart: options.idStart, ...(options.screen ? { screen: options.screen } : {}) };
   const actual = parse(text, opts);
   const expected = reference(text, opts);
+  // isDeepStrictEqual is the fast check (vitest's matcher cost more than both parsers); the JSON text adds key order,
+  // which callers that print or hash ops see. Only a difference goes through expect, for its readable diff.
+  if (isDeepStrictEqual(actual, expected) && JSON.stringify(actual) === JSON.stringify(expected)) return;
   expect(actual).toStrictEqual(expected);
-  // toStrictEqual ignores key order; callers that print or hash ops do not.
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 }
 
