@@ -7,25 +7,39 @@ import { fail } from './fault.js';
 import type { Token } from './scan.js';
 import { hasPipe, rawText, splitPipes, type Term, textOf } from './terms.js';
 
-const SETTING_NAME = /^[a-z][a-zA-Z0-9]*$/;
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
 const URL_START = /^https?:\/\//;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
-  const plus = term.tokens[0];
-  const word = term.tokens[1];
-  if (term.tokens.length !== 2 || plus!.type !== 'Plus') return undefined;
-  return FLAG_NAME.test(word!.image) ? word!.image : undefined;
+  const tokens = term.tokens;
+  if (tokens.length !== 2 || tokens[0]!.type !== 'Plus') return undefined;
+  const image = tokens[1]!.image;
+  return FLAG_NAME.test(image) ? image : undefined;
+}
+
+/** True for `[a-z][a-zA-Z0-9]*` (SETTING_NAME), by character codes: this runs for every term of most lines. */
+function isSettingName(name: string): boolean {
+  const length = name.length;
+  const first = name.charCodeAt(0);
+  if (!(first >= 97 && first <= 122)) return false;
+  for (let i = 1; i < length; i++) {
+    const c = name.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  return true;
 }
 
 /** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
 export function settingOf(term: Term): { name: string; value: Token[] } | undefined {
-  const name = term.tokens[0];
-  const op = term.tokens[1];
-  if (op?.type !== 'Op' || op.image !== '=' || !SETTING_NAME.test(name!.image)) return undefined;
-  return { name: name!.image, value: term.tokens.slice(2) };
+  const tokens = term.tokens;
+  if (tokens.length < 2) return undefined;
+  const op = tokens[1]!;
+  if (op.type !== 'Op' || op.image !== '=') return undefined;
+  const name = tokens[0]!.image;
+  if (!isSettingName(name)) return undefined;
+  return { name, value: tokens.slice(2) };
 }
 
 /** Reads the arguments of one component line into props (defaults not yet applied, checks not yet run). */

@@ -27,12 +27,10 @@ export interface ReadResult {
   spans: { line: number; text: string }[];
 }
 
-// Tokens and terms are reused from line to line: nothing a line reader returns or keeps holds a token or a term
-// (ops hold strings and numbers), and parse is synchronous, so one set serves every call.
+// Token objects are reused from line to line (they were most of what a parse allocated): nothing a line reader
+// returns or keeps holds a token (ops hold strings and numbers), and parse is synchronous, so one set serves every
+// call. Terms are not: reusing their arrays (`length = 0`, then push) cost more than allocating them.
 const TOKENS: Token[] = [];
-const TERMS: Term[] = [];
-/** The terms of the line being read. */
-const LINE: Term[] = [];
 
 const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
@@ -69,7 +67,7 @@ export class LineReader {
     for (;;) {
       const lineStart = at;
       let tokenCount = 0;
-      let termCount = 0;
+      let terms: Term[] | undefined;
       let term: Term | undefined;
       let c = 0;
       while (at < length) {
@@ -90,24 +88,18 @@ export class LineReader {
           term.tokens.push(token);
           term.end = end;
         } else {
-          term = TERMS[termCount];
-          if (term === undefined) {
-            term = { tokens: [], start: 0, end: 0 };
-            TERMS.push(term);
-          }
-          term.tokens.length = 0;
-          term.tokens.push(token);
-          term.start = at;
-          term.end = end;
-          LINE[termCount++] = term;
+          term = { tokens: [token], start: at, end };
+          if (terms === undefined) terms = [term];
+          else terms.push(term);
         }
         at = end;
       }
-      if (termCount > 0) {
-        LINE.length = termCount;
-        this.line(LINE, lineNo, lineStart, at);
+      if (terms !== undefined) this.line(terms, lineNo, lineStart, at);
+      if (at >= length) {
+        // A token's image may be a slice that keeps the whole source alive; let it go with the call.
+        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.image = '';
+        return this.result;
       }
-      if (at >= length) return this.result;
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
       lineNo++;
     }
@@ -178,23 +170,20 @@ export class LineReader {
       return unknownComponent(source.slice(head.start, head.end), head.start);
     }
     const explicitId = at ? at.image.slice(1) : undefined;
-    const noId = (word: string) => {
-      if (at) throw new LineFault('ID_NOT_ALLOWED', at.startOffset, `${word} lines take no @id`);
-    };
     switch (name) {
       case 'table':
       case 'put': {
-        noId(name);
+        noId(at, name);
         const op =
           name === 'table' ? readTableLine(args, source, head.end) : readPutLine(args, source, head.end);
         if (this.options.screen !== undefined) op.screen = this.options.screen;
         return op;
       }
       case 'theme':
-        noId('theme');
+        noId(at, 'theme');
         return readTheme(args, source, head.end);
       case 'end': {
-        noId('end');
+        noId(at, 'end');
         if (args[0])
           throw new LineFault(
             'UNEXPECTED_ARGUMENT',
@@ -281,4 +270,9 @@ export class LineReader {
     }
     return this.byId.get(id);
   }
+}
+
+/** Refuses an @id on a line word that takes none (table, put, theme, end). */
+function noId(at: Token | undefined, word: string): void {
+  if (at) throw new LineFault('ID_NOT_ALLOWED', at.startOffset, `${word} lines take no @id`);
 }

@@ -34,15 +34,23 @@ function withDefaults(
   defaults: Readonly<Record<string, unknown>>,
   read: Record<string, unknown>,
 ): Record<string, unknown> {
+  let keys = DEFAULT_KEYS.get(defaults);
+  if (keys === undefined) {
+    keys = Object.keys(defaults);
+    DEFAULT_KEYS.set(defaults, keys);
+  }
+  if (keys.length === 0) return read;
   const props: Record<string, unknown> = {};
-  for (const key in defaults) {
-    if (Object.hasOwn(read, key)) {
-      props[key] = read[key];
-    } else props[key] = defaults[key];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    props[key] = Object.hasOwn(read, key) ? read[key] : defaults[key];
   }
   for (const key in read) if (!Object.hasOwn(defaults, key)) props[key] = read[key];
   return props;
 }
+
+/** The keys of each spec's defaults, listed once (the catalog's defaults objects never change). */
+const DEFAULT_KEYS = new WeakMap<object, string[]>();
 
 /** Refuses an unknown first word, suggesting the nearest component. */
 export function unknownComponent(name: string, offset: number): never {
