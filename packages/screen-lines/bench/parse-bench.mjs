@@ -1,6 +1,6 @@
 // Benchmark: lines parsed per second on a mixed corpus, against a whitespace split and the frozen reference parser,
 // all measured in the same run; then growth with input size and memory per line (bench/memory.mjs).
-// Run after a build: `npm run bench -w packages/screen-lines` (nx runs the build first for `npm run bench`).
+// `npm run bench -w packages/screen-lines` builds first (prebench).
 import { spawnSync } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from '../dist/index.js';
@@ -17,38 +17,62 @@ if (check.errors.length > 0) throw new Error(`corpus does not parse: ${check.err
 if (check.ops.length !== LINES) throw new Error(`expected ${LINES} ops, got ${check.ops.length}`);
 if (!isDeepStrictEqual(check, reference(text))) throw new Error('parse and the reference parser disagree');
 
+/** Rates of one timed run (`reps` repeats inside one timing so tiny inputs are not lost in the clock's resolution). */
+function once(run, lines, reps) {
+  const startCpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  for (let r = 0; r < reps; r++) run();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const used = process.cpuUsage(startCpu);
+  return { wall: (lines * reps) / seconds, cpu: (lines * reps) / ((used.user + used.system) / 1e6) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /**
- * Median rate over 9 timed runs (after 3 warm-ups), by wall clock and by this process's CPU time. On a shared,
- * busy machine the wall clock also counts time spent waiting for a core; CPU time does not. `reps` repeats a run
- * inside one timing so tiny inputs are not lost in the clock's resolution.
+ * Median rates over 9 rounds (after 3 warm-ups), by wall clock and by this process's CPU time, of several runs
+ * timed in turn within each round: on a shared, busy machine the load changes from second to second, and
+ * interleaving gives every contender the same conditions. Wall clock also counts time spent waiting for a core;
+ * CPU time does not.
  */
-function measure(run, lines, reps = 1) {
-  for (let i = 0; i < 3; i++) for (let r = 0; r < reps; r++) run();
-  const wall = [];
-  const cpu = [];
+function measure(runs, lines, reps = 1) {
+  const names = Object.keys(runs);
+  for (let i = 0; i < 3; i++) for (const name of names) once(runs[name], lines, reps);
+  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
   for (let round = 0; round < 9; round++) {
-    const startCpu = process.cpuUsage();
-    const start = process.hrtime.bigint();
-    for (let r = 0; r < reps; r++) run();
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    const used = process.cpuUsage(startCpu);
-    wall.push((lines * reps) / seconds);
-    cpu.push((lines * reps) / ((used.user + used.system) / 1e6));
+    for (const name of names) {
+      const rate = once(runs[name], lines, reps);
+      samples[name].wall.push(rate.wall);
+      samples[name].cpu.push(rate.cpu);
+    }
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wall: median(wall), cpu: median(cpu) };
+  return Object.fromEntries(
+    names.map((name) => [name, { wall: median(samples[name].wall), cpu: median(samples[name].cpu) }]),
+  );
 }
 
 let sink = 0;
-const baseline = measure(() => {
-  for (const line of text.split('\n')) sink += line.split(/\s+/).length;
-}, LINES);
-const before = measure(() => {
-  sink += reference(text).ops.length;
-}, LINES);
-const parsed = measure(() => {
-  sink += parse(text).ops.length;
-}, LINES);
+// The reference is timed on its own: it makes so much garbage that timed between the other two it would leave its
+// collections to them. The baseline and the parser, whose ratio is a goal, are timed in turn in every round.
+const { reference: before } = measure(
+  {
+    reference: () => {
+      sink += reference(text).ops.length;
+    },
+  },
+  LINES,
+);
+const { baseline, parse: parsed } = measure(
+  {
+    baseline: () => {
+      for (const line of text.split('\n')) sink += line.split(/\s+/).length;
+    },
+    parse: () => {
+      sink += parse(text).ops.length;
+    },
+  },
+  LINES,
+);
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const pad = (label) => label.padEnd(38);
@@ -74,12 +98,14 @@ const perLine = {};
 for (const n of [10, 1_000, 100_000]) {
   const sized = corpus(n).text;
   const rate = measure(
-    () => {
-      sink += parse(sized).ops.length;
+    {
+      parse: () => {
+        sink += parse(sized).ops.length;
+      },
     },
     n,
     Math.max(1, Math.floor(10_000 / n)),
-  ).cpu;
+  ).parse.cpu;
   perLine[n] = 1e6 / rate;
   console.log(`  ${pad(`${fmt(n)} lines`)}${fmt(rate)} lines/s (${perLine[n].toFixed(2)} µs a line)`);
 }
