@@ -65,7 +65,8 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   let boundAt: number | undefined;
   for (let i = 1; i < terms.length; i++) {
     const term = terms[i]!;
-    const raw = source.slice(term.start, term.end);
+    // Only `as` matters here; comparing in place spares a string for every other term.
+    const isAs = term.end - term.start === 2 && source.startsWith('as', term.start);
     const flag = flagName(term);
     if (flag !== undefined) {
       if (flag === 'count') props.count = true;
@@ -73,7 +74,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
       else fail('UNKNOWN_FLAG', term.start, `query has no flag +${flag} (flags: +count, +stack)`);
       continue;
     }
-    const next = raw === 'as' && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
+    const next = isAs && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
     if (next !== '' && (QUERY_VIEWS as readonly string[]).includes(next)) {
       once(seen, 'as', term);
       props.as = next as QueryProps['as'];
@@ -227,13 +228,12 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
       tokens = tokenize(text);
     }
     const [col, op] = tokens;
-    const clause = rawText(text, tokens);
     const offset = part[0]?.startOffset ?? term.start;
     if (!col || !op || op.type !== 'Op' || !OPS.includes(op.image)) {
       fail(
         'BAD_WHERE',
         offset,
-        `query where= clauses are Col<op>value joined by |, ops = != > < >= <= ~ (got '${clause}'); quote a clause with spaces: where="Note~two words"`,
+        `query where= clauses are Col<op>value joined by |, ops = != > < >= <= ~ (got '${rawText(text, tokens)}'); quote a clause with spaces: where="Note~two words"`,
       );
     }
     checkColumnName(col.image, offset, 'query where=', true);
@@ -241,7 +241,11 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
     const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
     const parsed = lineValueOf(text, rest);
     if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
-      fail('BAD_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
+      fail(
+        'BAD_WHERE',
+        offset,
+        `query where= clause '${rawText(text, tokens)}' needs a value right after ${op.image}`,
+      );
     }
     return { col: col.image, op: op.image as WhereOperator, value: parsed };
   });
