@@ -1,78 +1,126 @@
-// Benchmark: lines parsed per second on a mixed 10,000-line corpus, against splitting the same lines on whitespace.
-// Run after a build: `npm run bench -w packages/screen-lines` (nx runs the build first for `npm run bench`).
+// Benchmark: lines parsed per second on a mixed corpus, against a whitespace split and the frozen reference parser,
+// all measured in the same run; then growth with input size and memory per line (bench/memory.mjs).
+// `npm run bench -w packages/screen-lines` builds first (prebench).
+import { spawnSync } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
 import { parse } from '../dist/index.js';
+import { corpus, loadReference } from './corpus.mjs';
 
-const GOAL = 200_000;
+const GOAL = 500_000;
+const GOAL_RATIO = 0.15;
 const LINES = 10_000;
-const templates = [
-  (i) => `text **Step ${i}**: drink some water and stretch for a minute`,
-  (i) => `timer ${(i % 50) + 1}m Stretch break ${i}`,
-  (i) => `choose "Lunch ${i}?" Soup|Salad|Pizza|"Hot dog"`,
-  (i) => `confirm "Send report ${i}?" Send|Wait`,
-  () => 'buttons "What next?" Continue|Pause|Stop layout=stack',
-  () => 'checkin mood "How do you feel?"',
-  () => 'checklist "Before you leave" Keys|Wallet|Phone|Charger',
-  () => 'ask "Weight today?" type=number placeholder=kg',
-  () => 'form "Visit" name:text age:number day:date',
-  (i) => `chart bar Mon=${i % 9}|Tue=5|Wed=2|Thu=7 "Runs" unit=km`,
-  (i) => `stat ${i}.5 Weight unit=kg change=-0.4 good=down`,
-  (i) => `progress ${i % 10}/10 Chapters`,
-  () => 'table create weights Day:date Weight:number:kg Note:text Done:bool',
-  (i) => `put weights Day=today-${i % 30} Weight=${70 + (i % 10)}.5 Note="after run" +Done`,
-  (i) => `put shopping item${i} Done=on Qty=${i % 5}`,
-  () => 'query weights where=Day>=today-7|Note~run sort=-Day limit=7 as chart line x=Day y=Weight min=60',
-  () => 'query runs group=Day:week sum=Km +count as stat label="Km this week" good=up',
-  () => 'image https://example.com/photos/cat.jpg "Our cat"',
-  () => 'link https://example.com/recipe "The recipe"',
-  () => 'divider',
-];
-const lines = Array.from({ length: LINES }, (_, i) => templates[i % templates.length](i));
-const text = lines.join('\n');
+const reference = await loadReference();
 
+const { text, kinds } = corpus(LINES);
 const check = parse(text);
 if (check.errors.length > 0) throw new Error(`corpus does not parse: ${check.errors[0].message}`);
 if (check.ops.length !== LINES) throw new Error(`expected ${LINES} ops, got ${check.ops.length}`);
+if (!isDeepStrictEqual(check, reference(text))) throw new Error('parse and the reference parser disagree');
+
+/** Rates of one timed run (`reps` repeats inside one timing so tiny inputs are not lost in the clock's resolution). */
+function once(run, lines, reps) {
+  const startCpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  for (let r = 0; r < reps; r++) run();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const used = process.cpuUsage(startCpu);
+  return { wall: (lines * reps) / seconds, cpu: (lines * reps) / ((used.user + used.system) / 1e6) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Median rate over 9 timed runs (after 3 warm-ups), by wall clock and by this process's CPU time. On a shared,
- * busy machine the wall clock also counts time spent waiting for a core; CPU time does not.
+ * Median rates over 9 rounds (after 3 warm-ups), by wall clock and by this process's CPU time, of several runs
+ * timed in turn within each round: on a shared, busy machine the load changes from second to second, and
+ * interleaving gives every contender the same conditions. Wall clock also counts time spent waiting for a core;
+ * CPU time does not.
  */
-function measure(run) {
-  for (let i = 0; i < 3; i++) run();
-  const wall = [];
-  const cpu = [];
+function measure(runs, lines, reps = 1) {
+  const names = Object.keys(runs);
+  for (let i = 0; i < 3; i++) for (const name of names) once(runs[name], lines, reps);
+  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
   for (let round = 0; round < 9; round++) {
-    const startCpu = process.cpuUsage();
-    const start = process.hrtime.bigint();
-    run();
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    const used = process.cpuUsage(startCpu);
-    wall.push(LINES / seconds);
-    cpu.push(LINES / ((used.user + used.system) / 1e6));
+    for (const name of names) {
+      const rate = once(runs[name], lines, reps);
+      samples[name].wall.push(rate.wall);
+      samples[name].cpu.push(rate.cpu);
+    }
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wall: median(wall), cpu: median(cpu) };
+  return Object.fromEntries(
+    names.map((name) => [name, { wall: median(samples[name].wall), cpu: median(samples[name].cpu) }]),
+  );
 }
 
 let sink = 0;
-const baseline = measure(() => {
-  for (const line of text.split('\n')) sink += line.split(/\s+/).length;
-});
-const parsed = measure(() => {
-  sink += parse(text).ops.length;
-});
+// The reference is timed on its own: it makes so much garbage that timed between the other two it would leave its
+// collections to them. The baseline and the parser, whose ratio is a goal, are timed in turn in every round.
+const { reference: before } = measure(
+  {
+    reference: () => {
+      sink += reference(text).ops.length;
+    },
+  },
+  LINES,
+);
+const { baseline, parse: parsed } = measure(
+  {
+    baseline: () => {
+      for (const line of text.split('\n')) sink += line.split(/\s+/).length;
+    },
+    parse: () => {
+      sink += parse(text).ops.length;
+    },
+  },
+  LINES,
+);
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-const pad = (text) => text.padEnd(34);
-console.log(
-  `corpus: ${LINES.toLocaleString('en-US')} mixed lines (${templates.length} kinds), median of 9 runs`,
-);
+const pad = (label) => label.padEnd(38);
+const verdict = (ok) => (ok ? 'met' : 'NOT met');
+console.log(`corpus: ${fmt(LINES)} mixed lines (${kinds} kinds), median of 9 runs`);
 for (const clock of ['wall', 'cpu']) {
-  const label = clock === 'wall' ? 'wall clock' : 'CPU time';
-  console.log(`${label}:`);
+  const ratio = parsed[clock] / baseline[clock];
+  console.log(`${clock === 'wall' ? 'wall clock' : 'CPU time'}:`);
   console.log(`  ${pad('baseline (split on whitespace)')}${fmt(baseline[clock])} lines/s`);
+  console.log(`  ${pad('reference parser (before issue 25)')}${fmt(before[clock])} lines/s`);
   console.log(`  ${pad('screen-lines parse')}${fmt(parsed[clock])} lines/s`);
-  console.log(`  ${pad('ratio parse / baseline')}${(parsed[clock] / baseline[clock]).toFixed(3)}`);
-  console.log(`  ${pad(`goal >= ${fmt(GOAL)} lines/s`)}${parsed[clock] >= GOAL ? 'met' : 'NOT met'}`);
+  console.log(`  ${pad('ratio parse / baseline')}${ratio.toFixed(3)}`);
+  console.log(`  ${pad('speed-up over the reference')}${(parsed[clock] / before[clock]).toFixed(2)}x`);
+  if (clock === 'cpu') {
+    console.log(`  ${pad(`goal >= ${fmt(GOAL)} lines/s`)}${verdict(parsed.cpu >= GOAL)}`);
+    console.log(`  ${pad(`goal ratio >= ${GOAL_RATIO}`)}${verdict(ratio >= GOAL_RATIO)}`);
+  }
 }
+
+// Growth: the cost of a line must not depend on how many lines came before it.
+console.log('growth (CPU time, median of 9):');
+const perLine = {};
+for (const n of [10, 1_000, 100_000]) {
+  const sized = corpus(n).text;
+  const rate = measure(
+    {
+      parse: () => {
+        sink += parse(sized).ops.length;
+      },
+    },
+    n,
+    Math.max(1, Math.floor(10_000 / n)),
+  ).parse.cpu;
+  perLine[n] = 1e6 / rate;
+  console.log(`  ${pad(`${fmt(n)} lines`)}${fmt(rate)} lines/s (${perLine[n].toFixed(2)} µs a line)`);
+}
+const growth = perLine[100_000] / perLine[1_000];
+console.log(
+  `  ${pad('µs a line at 100,000 / at 1,000')}${growth.toFixed(2)} (linear: <= 1.5) ${verdict(growth <= 1.5)}`,
+);
+
+// Memory runs in its own process: it needs --expose-gc and a young generation large enough that no collection
+// runs during one parse, which would distort the timings above.
+const memory = spawnSync(
+  process.execPath,
+  ['--expose-gc', '--max-semi-space-size=64', new URL('./memory.mjs', import.meta.url).pathname],
+  { encoding: 'utf8' },
+);
+process.stdout.write(memory.stdout);
+if (memory.status !== 0) throw new Error(`memory bench failed: ${memory.stderr}`);
 if (sink < 0) console.log(sink);

@@ -1,30 +1,45 @@
 // Reads a component line's arguments (positional slots, name=value settings, +flags) into props, driven by the catalog.
-import type { IToken } from 'chevrotain';
+
 import { FIELD_TYPES } from './catalog/shared.js';
 import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
+import type { Token } from './scan.js';
 import { hasPipe, rawText, splitPipes, type Term, textOf } from './terms.js';
 
-const SETTING_NAME = /^[a-z][a-zA-Z0-9]*$/;
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
 const URL_START = /^https?:\/\//;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
-  const plus = term.tokens[0];
-  const word = term.tokens[1];
-  if (term.tokens.length !== 2 || plus!.tokenType.name !== 'Plus') return undefined;
-  return FLAG_NAME.test(word!.image) ? word!.image : undefined;
+  const tokens = term.tokens;
+  if (tokens.length !== 2 || tokens[0]!.type !== 'Plus') return undefined;
+  const image = tokens[1]!.image;
+  return FLAG_NAME.test(image) ? image : undefined;
+}
+
+/** True for `[a-z][a-zA-Z0-9]*` (SETTING_NAME), by character codes: this runs for every term of most lines. */
+function isSettingName(name: string): boolean {
+  const length = name.length;
+  const first = name.charCodeAt(0);
+  if (!(first >= 97 && first <= 122)) return false;
+  for (let i = 1; i < length; i++) {
+    const c = name.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  return true;
 }
 
 /** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
-export function settingOf(term: Term): { name: string; value: IToken[] } | undefined {
-  const name = term.tokens[0];
-  const op = term.tokens[1];
-  if (op?.tokenType.name !== 'Op' || op.image !== '=' || !SETTING_NAME.test(name!.image)) return undefined;
-  return { name: name!.image, value: term.tokens.slice(2) };
+export function settingOf(term: Term): { name: string; value: Token[] } | undefined {
+  const tokens = term.tokens;
+  if (tokens.length < 2) return undefined;
+  const op = tokens[1]!;
+  if (op.type !== 'Op' || op.image !== '=') return undefined;
+  const name = tokens[0]!.image;
+  if (!isSettingName(name)) return undefined;
+  return { name, value: tokens.slice(2) };
 }
 
 /** Reads the arguments of one component line into props (defaults not yet applied, checks not yet run). */
@@ -81,7 +96,7 @@ export function readComponentArgs(
 function readSetting(
   spec: ComponentSpec,
   s: SettingSpec,
-  value: IToken[],
+  value: Token[],
   source: string,
   term: Term,
 ): unknown {
@@ -95,7 +110,7 @@ function readSetting(
     return raw;
   }
   const only = value[0];
-  if (value.length !== 1 || only!.tokenType.name !== 'NumberLit') {
+  if (value.length !== 1 || only!.type !== 'NumberLit') {
     fail('BAD_VALUE', term.start, `${where} needs a number (got '${raw}')`);
   }
   const n = Number(only!.image);
@@ -110,7 +125,7 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
     case 'options':
       return hasPipe(term.tokens);
     case 'data':
-      return term.tokens.some((t) => t.tokenType.name === 'Op' && t.image === '=') || hasPipe(term.tokens);
+      return term.tokens.some((t) => t.type === 'Op' && t.image === '=') || hasPipe(term.tokens);
     case 'fields':
       return FIELD.test(source.slice(term.start, term.end));
     case 'urls':
@@ -121,13 +136,13 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
 }
 
 /** Joins a term with the next ones when a `|` touches the space between them (`Soup | Salad`). */
-function joinPiped(terms: Term[], at: number): { tokens: IToken[]; next: number } {
+function joinPiped(terms: Term[], at: number): { tokens: Token[]; next: number } {
   const tokens = [...terms[at]!.tokens];
   let next = at + 1;
   while (next < terms.length) {
     const last = tokens[tokens.length - 1]!;
     const following = terms[next]!;
-    if (last.tokenType.name !== 'Pipe' && following.tokens[0]!.tokenType.name !== 'Pipe') break;
+    if (last.type !== 'Pipe' && following.tokens[0]!.type !== 'Pipe') break;
     tokens.push(...following.tokens);
     next++;
   }
@@ -148,8 +163,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         for (let k = i; k < terms.length && found < 0; k++)
           if (startsSlot(next, terms[k]!, source)) found = k;
         // `A | B`: the word before a spaced-out pipe already belongs to the options.
-        if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.tokenType.name === 'Pipe')
-          found--;
+        if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.type === 'Pipe') found--;
         // With no obvious start of the next slot, a following options slot takes the last term.
         end =
           found >= 0
@@ -251,7 +265,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         continue;
       case 'value':
         props[slot.prop] =
-          term.tokens.length === 1 && term.tokens[0]!.tokenType.name === 'NumberLit'
+          term.tokens.length === 1 && term.tokens[0]!.type === 'NumberLit'
             ? Number(raw)
             : textOf(source, term.tokens);
         i++;
@@ -281,7 +295,7 @@ function missing(spec: ComponentSpec, slot: SlotSpec, offset: number): never {
 
 function readOptions(
   spec: ComponentSpec,
-  parts: IToken[][],
+  parts: Token[][],
   source: string,
   term: Term,
   min: number,
@@ -316,13 +330,13 @@ function readOptions(
   return options;
 }
 
-function readData(spec: ComponentSpec, parts: IToken[][], source: string, term: Term, max: number) {
+function readData(spec: ComponentSpec, parts: Token[][], source: string, term: Term, max: number) {
   const data: { label: string; value: number }[] = [];
   for (const part of parts) {
-    const eq = part.findIndex((t) => t.tokenType.name === 'Op' && t.image === '=');
+    const eq = part.findIndex((t) => t.type === 'Op' && t.image === '=');
     const value = part.slice(eq + 1);
     const offset = part[0]?.startOffset ?? term.start;
-    if (eq <= 0 || value.length !== 1 || value[0]!.tokenType.name !== 'NumberLit') {
+    if (eq <= 0 || value.length !== 1 || value[0]!.type !== 'NumberLit') {
       fail(
         'BAD_DATA',
         offset,

@@ -1,11 +1,9 @@
-// parse(text): Screen Lines to ops, errors as data; lexes once, parses with the one parser, gives meaning in the visitor.
+// parse(text): Screen Lines to ops, errors as data; one pass over the text that scans and reads each line in turn.
 
 import type { ParseError } from './errors.js';
 import { ScreenLinesError } from './errors.js';
-import { parseDocument } from './grammar.js';
-import { lineLexer } from './lexer.js';
 import type { Op } from './ops.js';
-import { visitor } from './visitor.js';
+import { LineReader } from './reader.js';
 
 /** Options of {@link parse}. */
 export interface ParseOptions {
@@ -45,19 +43,9 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult {
     );
   }
   try {
-    visitor.begin(text, { ...options, idStart });
-    // Long texts are read in chunks of whole lines: lines are independent, and small chunks keep the tokens
-    // short-lived (one 10,000-line token array costs more in garbage collection than all the parsing).
-    let line = 1;
-    for (let start = 0; start < text.length; ) {
-      const end = chunkEnd(text, start);
-      const source = text.slice(start, end);
-      line += visitor.chunk(parseDocument(lineLexer.tokenize(source).tokens).cst, source, line);
-      start = end;
-    }
-    return visitor.end();
+    return new LineReader(text, { ...options, idStart }).read();
   } catch (error) {
-    // The grammar accepts every token sequence and the visitor catches per line; this is a last guard.
+    // The reader catches per line; this is a last guard.
     return {
       ops: [],
       errors: [
@@ -71,18 +59,4 @@ export function parse(text: string, options: ParseOptions = {}): ParseResult {
       spans: [],
     };
   }
-}
-
-const CHUNK = 8192;
-
-/** End of the chunk starting at `start`: just after the first line break at or past CHUNK characters. */
-function chunkEnd(text: string, start: number): number {
-  if (text.length - start <= CHUNK) return text.length;
-  const at = start + CHUNK;
-  const lf = text.indexOf('\n', at);
-  const cr = text.indexOf('\r', at);
-  if (lf < 0 && cr < 0) return text.length;
-  // A CR directly followed by LF is one break (\r\n); otherwise the earliest break ends the chunk.
-  const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-  return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }

@@ -54,8 +54,8 @@ function patchValue(tokens: Term['tokens'], source: string): PatchValue {
   if (hasPipe(tokens)) return splitPipes(tokens).map((part) => textOf(source, part));
   if (tokens.length === 1) {
     const [token] = tokens;
-    if (token!.tokenType.name === 'NumberLit') return Number(token!.image);
-    if (token!.tokenType.name === 'OnOff') return token!.image === 'on';
+    if (token!.type === 'NumberLit') return Number(token!.image);
+    if (token!.type === 'OnOff') return token!.image === 'on';
   }
   return textOf(source, tokens);
 }

@@ -1,11 +1,12 @@
 // The `query` component: reads doc3's clauses into QueryProps and prints them back canonically.
-import type { IToken } from 'chevrotain';
+
 import { emptyQueryProps } from './catalog/query-spec.js';
 import { CHART_TYPES } from './catalog/shared.js';
 import { flagName, settingOf } from './component-args.js';
 import { fail } from './fault.js';
-import { lineLexer } from './lexer.js';
 import type { QueryProps, WhereOperator } from './ops.js';
+import type { Token } from './scan.js';
+import { tokenize } from './scan.js';
 import { checkColumnName, checkTableName } from './table-words.js';
 import {
   formatLineValue,
@@ -64,7 +65,8 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   let boundAt: number | undefined;
   for (let i = 1; i < terms.length; i++) {
     const term = terms[i]!;
-    const raw = source.slice(term.start, term.end);
+    // Only `as` matters here; comparing in place spares a string for every other term.
+    const isAs = term.end - term.start === 2 && source.startsWith('as', term.start);
     const flag = flagName(term);
     if (flag !== undefined) {
       if (flag === 'count') props.count = true;
@@ -72,7 +74,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
       else fail('UNKNOWN_FLAG', term.start, `query has no flag +${flag} (flags: +count, +stack)`);
       continue;
     }
-    const next = raw === 'as' && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
+    const next = isAs && terms[i + 1] ? source.slice(terms[i + 1]!.start, terms[i + 1]!.end) : '';
     if (next !== '' && (QUERY_VIEWS as readonly string[]).includes(next)) {
       once(seen, 'as', term);
       props.as = next as QueryProps['as'];
@@ -92,7 +94,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
     }
     const { name, value } = setting;
     const text = rawText(source, value);
-    const isNumber = value.length === 1 && value[0]!.tokenType.name === 'NumberLit';
+    const isNumber = value.length === 1 && value[0]!.type === 'NumberLit';
     // min=/max= may appear twice: once as an axis bound (a number), once as aggregate columns.
     once(seen, (name === 'min' || name === 'max') && isNumber ? `${name}#` : name, term);
     switch (name) {
@@ -190,13 +192,7 @@ function viewMessage(text: string): string {
   return `query views are ${QUERY_VIEWS.join(', ')}: write as table, as list, as chart [type], as stat or as send (got '${text}')`;
 }
 
-function columnList(
-  value: IToken[],
-  source: string,
-  term: Term,
-  what: string,
-  allowMinus: boolean,
-): string[] {
+function columnList(value: Token[], source: string, term: Term, what: string, allowMinus: boolean): string[] {
   const cols: string[] = [];
   for (const part of splitPipes(value)) {
     const col = rawText(source, part);
@@ -223,22 +219,21 @@ function readGroup(text: string, term: Term): NonNullable<QueryProps['group']> {
   return by === undefined ? { col: col! } : { col: col!, by };
 }
 
-function readWhere(value: IToken[], source: string, term: Term): QueryProps['where'] {
+function readWhere(value: Token[], source: string, term: Term): QueryProps['where'] {
   return splitPipes(value).map((part) => {
     let tokens = part;
     let text = source;
-    if (part.length === 1 && part[0]!.tokenType.name === 'Quoted') {
+    if (part.length === 1 && part[0]!.type === 'Quoted') {
       text = unquote(part[0]!.image);
-      tokens = lineLexer.tokenize(text).tokens;
+      tokens = tokenize(text);
     }
     const [col, op] = tokens;
-    const clause = rawText(text, tokens);
     const offset = part[0]?.startOffset ?? term.start;
-    if (!col || !op || op.tokenType.name !== 'Op' || !OPS.includes(op.image)) {
+    if (!col || !op || op.type !== 'Op' || !OPS.includes(op.image)) {
       fail(
         'BAD_WHERE',
         offset,
-        `query where= clauses are Col<op>value joined by |, ops = != > < >= <= ~ (got '${clause}'); quote a clause with spaces: where="Note~two words"`,
+        `query where= clauses are Col<op>value joined by |, ops = != > < >= <= ~ (got '${rawText(text, tokens)}'); quote a clause with spaces: where="Note~two words"`,
       );
     }
     checkColumnName(col.image, offset, 'query where=', true);
@@ -246,7 +241,11 @@ function readWhere(value: IToken[], source: string, term: Term): QueryProps['whe
     const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
     const parsed = lineValueOf(text, rest);
     if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
-      fail('BAD_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
+      fail(
+        'BAD_WHERE',
+        offset,
+        `query where= clause '${rawText(text, tokens)}' needs a value right after ${op.image}`,
+      );
     }
     return { col: col.image, op: op.image as WhereOperator, value: parsed };
   });

@@ -100,7 +100,7 @@ function readColumn(term: Term, source: string): TableColumn {
   if (second >= 0) {
     const last = term.tokens[term.tokens.length - 1]!;
     const unitText = rest.slice(second + 1);
-    const unit = last.tokenType.name === 'Quoted' && unitText === last.image ? unquote(last.image) : unitText;
+    const unit = last.type === 'Quoted' && unitText === last.image ? unquote(last.image) : unitText;
     if (unit !== '') {
       if (type !== 'number')
         fail('UNIT_NOT_NUMBER', term.start, `only number columns take a unit (${name} is ${type})`);
@@ -168,7 +168,7 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
 function columnValue(term: Term, source: string): [string, LineValue] | undefined {
   const name = term.tokens[0];
   const op = term.tokens[1];
-  if (op?.tokenType.name !== 'Op' || op.image !== '=' || name!.tokenType.name === 'Quoted') return undefined;
+  if (op?.type !== 'Op' || op.image !== '=' || name!.type === 'Quoted') return undefined;
   return [name!.image, lineValueOf(source, term.tokens.slice(2))];
 }
 

@@ -1,29 +1,13 @@
 // Terms (runs of adjacent tokens) and how their text and values are read: quotes, pipes, typed values.
-import type { IToken } from 'chevrotain';
+
 import type { LineValue } from './ops.js';
+import type { Token } from './scan.js';
 
 /** A run of tokens with no whitespace between them; `start`/`end` are offsets into the source (end exclusive). */
 export interface Term {
-  tokens: IToken[];
+  tokens: Token[];
   start: number;
   end: number;
-}
-
-/** Groups a line's tokens into terms: a new term starts wherever skipped whitespace sat between two tokens. */
-export function termsOf(tokens: IToken[]): Term[] {
-  const terms: Term[] = [];
-  let current: Term | undefined;
-  for (const token of tokens) {
-    const end = token.startOffset + token.image.length;
-    if (current && current.end === token.startOffset) {
-      current.tokens.push(token);
-      current.end = end;
-    } else {
-      current = { tokens: [token], start: token.startOffset, end };
-      terms.push(current);
-    }
-  }
-  return terms;
 }
 
 /** Removes the quotes of a quoted token and resolves `\"`, `\\`, `\n`, `\t` (other escapes stay as written). */
@@ -39,41 +23,41 @@ export function unquote(image: string): string {
 }
 
 /** The source text a token run covers. */
-export function rawText(source: string, tokens: IToken[]): string {
+export function rawText(source: string, tokens: Token[]): string {
   if (tokens.length === 0) return '';
   const last = tokens[tokens.length - 1]!;
   return source.slice(tokens[0]!.startOffset, last.startOffset + last.image.length);
 }
 
 /** The text a token run means: a lone quoted string without its quotes, otherwise the source as written. */
-export function textOf(source: string, tokens: IToken[]): string {
-  if (tokens.length === 1 && tokens[0]!.tokenType.name === 'Quoted') return unquote(tokens[0]!.image);
+export function textOf(source: string, tokens: Token[]): string {
+  if (tokens.length === 1 && tokens[0]!.type === 'Quoted') return unquote(tokens[0]!.image);
   return rawText(source, tokens);
 }
 
 /** Splits a token run on `|` tokens (outside quotes, since a quoted string is one token). */
-export function splitPipes(tokens: IToken[]): IToken[][] {
-  const parts: IToken[][] = [[]];
+export function splitPipes(tokens: Token[]): Token[][] {
+  const parts: Token[][] = [[]];
   for (const token of tokens) {
-    if (token.tokenType.name === 'Pipe') parts.push([]);
+    if (token.type === 'Pipe') parts.push([]);
     else parts[parts.length - 1]!.push(token);
   }
   return parts;
 }
 
 /** True when the run holds a `|` token. */
-export function hasPipe(tokens: IToken[]): boolean {
-  for (const token of tokens) if (token.tokenType.name === 'Pipe') return true;
+export function hasPipe(tokens: Token[]): boolean {
+  for (const token of tokens) if (token.type === 'Pipe') return true;
   return false;
 }
 
 /** Types a written value by its tokens (doc3 "Written values"): nothing is `empty`, several tokens are text. */
-export function lineValueOf(source: string, tokens: IToken[]): LineValue {
+export function lineValueOf(source: string, tokens: Token[]): LineValue {
   if (tokens.length === 0) return { kind: 'empty' };
   if (tokens.length > 1) return { kind: 'text', value: rawText(source, tokens) };
   const token = tokens[0]!;
   const image = token.image;
-  switch (token.tokenType.name) {
+  switch (token.type) {
     case 'NumberLit':
       return { kind: 'number', value: Number(image), text: image };
     case 'DateDay':

@@ -1,0 +1,278 @@
+// The line reader: scans the text line by line and gives each line its meaning (component, table word, patch, group,
+// theme), keeping ids and groups. One pass, no token array for the whole text and no syntax tree.
+import { componentOf } from './catalog/index.js';
+import { readComponentArgs } from './component-args.js';
+import type { ParseError } from './errors.js';
+import { LineFault } from './fault.js';
+import { ID_PATTERN, RESERVED_ID } from './names.js';
+import type { AddOp, Op } from './ops.js';
+import { readPatch } from './patch.js';
+import { readQuery } from './query.js';
+import { isSpace, newToken, scanToken, type Token } from './scan.js';
+import { readPutLine, readTableLine } from './table-words.js';
+import type { Term } from './terms.js';
+import { readGroupLine, readTheme } from './theme-group.js';
+import { checkProps, unknownComponent } from './validate.js';
+
+/** Options of one read. */
+export interface ReadOptions {
+  screen?: string;
+  idStart?: number;
+}
+
+/** What one read produced. */
+export interface ReadResult {
+  ops: Op[];
+  errors: ParseError[];
+  spans: { line: number; text: string }[];
+}
+
+// Token objects are reused from line to line (they were most of what a parse allocated): nothing a line reader
+// returns or keeps holds a token (ops hold strings and numbers), and parse is synchronous, so one set serves every
+// call. Terms are not: reusing their arrays (`length = 0`, then push) cost more than allocating them.
+const TOKENS: Token[] = [];
+
+const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
+
+/** Reads one text; a new reader per text, so no state outlives a call. */
+export class LineReader {
+  private readonly result: ReadResult = { ops: [], errors: [], spans: [] };
+  /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
+  private readonly written = new Set<string>();
+  private readonly byId = new Map<string, AddOp>();
+  private indexed = 0;
+  private counter: number;
+  private groups = 1;
+  private openGroup: string | undefined;
+  private readonly fenced: boolean;
+  private inFence: 'svc' | 'other' | undefined;
+
+  constructor(
+    private readonly source: string,
+    private readonly options: ReadOptions,
+  ) {
+    this.counter = options.idStart ?? 1;
+    this.fenced = source.includes('```') && /^[ \t]*```[ \t]*(?:svc|tables)\b/m.test(source);
+  }
+
+  /**
+   * Reads every line and returns what they produced. Lines are cut at \r\n, \r or \n; whitespace between tokens
+   * is skipped, and adjacent tokens form one term.
+   */
+  read(): ReadResult {
+    const text = this.source;
+    const length = text.length;
+    let at = 0;
+    let lineNo = 1;
+    for (;;) {
+      const lineStart = at;
+      let tokenCount = 0;
+      let terms: Term[] | undefined;
+      let term: Term | undefined;
+      let c = 0;
+      while (at < length) {
+        c = text.charCodeAt(at);
+        if (c === 10 || c === 13) break;
+        if (isSpace(c)) {
+          at++;
+          continue;
+        }
+        let token = TOKENS[tokenCount];
+        if (token === undefined) {
+          token = newToken();
+          TOKENS.push(token);
+        }
+        tokenCount++;
+        const end = scanToken(text, at, length, token);
+        if (term !== undefined && term.end === at) {
+          term.tokens.push(token);
+          term.end = end;
+        } else {
+          term = { tokens: [token], start: at, end };
+          if (terms === undefined) terms = [term];
+          else terms.push(term);
+        }
+        at = end;
+      }
+      if (terms !== undefined) this.line(terms, lineNo, lineStart, at);
+      if (at >= length) {
+        // A token's image may be a slice that keeps the whole source alive; let it go with the call.
+        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.image = '';
+        return this.result;
+      }
+      at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
+      lineNo++;
+    }
+  }
+
+  private line(terms: Term[], lineNo: number, lineStart: number, lineEnd: number): void {
+    const head = terms[0]!;
+    if (head.tokens[0]!.type === 'Fence') {
+      this.fence(head);
+      return;
+    }
+    if (this.fenced ? this.inFence !== 'svc' : this.inFence !== undefined) return;
+    try {
+      const op = this.readLine(head, terms);
+      if (op) {
+        this.result.ops.push(op);
+        this.result.spans.push({ line: lineNo, text: this.source.slice(lineStart, lineEnd) });
+      }
+    } catch (error) {
+      const fault =
+        error instanceof LineFault
+          ? error
+          : new LineFault(
+              'INTERNAL_ERROR',
+              head.start,
+              `could not read this line (${String(error)}); please report it`,
+            );
+      const column = Math.max(1, fault.offset - lineStart + 1);
+      this.result.errors.push({
+        code: fault.code,
+        line: lineNo,
+        column,
+        message: `line ${lineNo}: ${fault.message}`,
+      });
+    }
+  }
+
+  private fence(head: Term): void {
+    const image = head.tokens[0]!.image;
+    if (this.inFence !== undefined) {
+      if (/^```\s*$/.test(image)) this.inFence = undefined;
+      return;
+    }
+    this.inFence = SVC_FENCE.test(image) ? 'svc' : 'other';
+  }
+
+  private readLine(head: Term, terms: Term[]): Op | undefined {
+    const first = head.tokens[0]!;
+    const name = first.image;
+    const at = head.tokens[1];
+    const source = this.source;
+    const args = terms.slice(1);
+    if (first.type === 'At' && head.tokens.length === 1) {
+      const id = this.checkId(name.slice(1), first.startOffset);
+      return readPatch(id, args, source, head.end, this.earlier(id));
+    }
+    // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
+    const lastTerm = terms[terms.length - 1]!;
+    const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
+    if (last.type === 'OpenQuote' && name !== 'text' && name !== 'math') {
+      throw new LineFault(
+        'UNTERMINATED_QUOTE',
+        last.startOffset,
+        'this quote never closes; end it with " (write \\" for a quote inside quotes)',
+      );
+    }
+    if (head.tokens.length > 2 || (at && at.type !== 'At')) {
+      return unknownComponent(source.slice(head.start, head.end), head.start);
+    }
+    const explicitId = at ? at.image.slice(1) : undefined;
+    switch (name) {
+      case 'table':
+      case 'put': {
+        noId(at, name);
+        const op =
+          name === 'table' ? readTableLine(args, source, head.end) : readPutLine(args, source, head.end);
+        if (this.options.screen !== undefined) op.screen = this.options.screen;
+        return op;
+      }
+      case 'theme':
+        noId(at, 'theme');
+        return readTheme(args, source, head.end);
+      case 'end': {
+        noId(at, 'end');
+        if (args[0])
+          throw new LineFault(
+            'UNEXPECTED_ARGUMENT',
+            args[0].start,
+            'end takes nothing: it closes the open group',
+          );
+        if (this.openGroup === undefined)
+          throw new LineFault(
+            'END_WITHOUT_GROUP',
+            head.start,
+            'end has no open group to close; remove it or open one with group',
+          );
+        const id = this.openGroup;
+        this.openGroup = undefined;
+        return { op: 'end', id };
+      }
+      case 'group': {
+        const op = readGroupLine(this.claimId(explicitId, at, 'g', this.groups), args, source);
+        // Counters move only for lines that land, so ids do not depend on refused lines (format round-trips).
+        this.groups++;
+        this.openGroup = op.id;
+        return op;
+      }
+    }
+    const spec = componentOf(name);
+    if (!spec) return unknownComponent(name, first.startOffset);
+    const props =
+      name === 'query'
+        ? (readQuery(args, source, head.end) as unknown as Record<string, unknown>)
+        : checkProps(spec, readComponentArgs(spec, args, source), head.start);
+    const id = this.claimId(explicitId, at, 'n', this.counter);
+    this.counter++;
+    const op: Op = { op: 'add', preset: name, id, props };
+    if (this.openGroup !== undefined) op.group = this.openGroup;
+    return op;
+  }
+
+  private checkId(id: string, offset: number): string {
+    if (!ID_PATTERN.test(id)) {
+      throw new LineFault(
+        'BAD_ID',
+        offset,
+        `@${id} is not a valid id: start with a letter, then letters, digits, _ or - (at most 32), like @lunch`,
+      );
+    }
+    return id;
+  }
+
+  private claimId(
+    explicit: string | undefined,
+    at: Token | undefined,
+    prefix: string,
+    position: number,
+  ): string {
+    if (explicit === undefined) return `${prefix}${position}`;
+    const id = this.checkId(explicit, at!.startOffset);
+    if (RESERVED_ID.test(id)) {
+      throw new LineFault(
+        'RESERVED_ID',
+        at!.startOffset,
+        `@${id} looks like an automatic id (n1, g1, ...); pick a name like @lunch`,
+      );
+    }
+    if (this.written.has(id)) {
+      throw new LineFault(
+        'DUPLICATE_ID',
+        at!.startOffset,
+        `@${id} is used twice; every id on a screen must be different`,
+      );
+    }
+    this.written.add(id);
+    return id;
+  }
+
+  /**
+   * The component written earlier in this text under `id`, if any. The index is built lazily, only once a patch
+   * line asks, and extended as it goes (linear overall, and free for screens without patches).
+   */
+  private earlier(id: string): AddOp | undefined {
+    const ops = this.result.ops;
+    for (; this.indexed < ops.length; this.indexed++) {
+      const op = ops[this.indexed]!;
+      if (op.op === 'add') this.byId.set(op.id, op);
+    }
+    return this.byId.get(id);
+  }
+}
+
+/** Refuses an @id on a line word that takes none (table, put, theme, end). */
+function noId(at: Token | undefined, word: string): void {
+  if (at) throw new LineFault('ID_NOT_ALLOWED', at.startOffset, `${word} lines take no @id`);
+}

@@ -1,0 +1,367 @@
+// Reads a component line's arguments (positional slots, name=value settings, +flags) into props, driven by the catalog.
+import type { IToken } from 'chevrotain';
+import { FIELD_TYPES } from './catalog/shared.js';
+import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
+import { parseDuration } from './duration.js';
+import { fail } from './fault.js';
+import { hasPipe, rawText, splitPipes, type Term, textOf } from './terms.js';
+
+const SETTING_NAME = /^[a-z][a-zA-Z0-9]*$/;
+const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
+const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
+const URL_START = /^https?:\/\//;
+
+/** A term that is `+name`. */
+export function flagName(term: Term): string | undefined {
+  const plus = term.tokens[0];
+  const word = term.tokens[1];
+  if (term.tokens.length !== 2 || plus!.tokenType.name !== 'Plus') return undefined;
+  return FLAG_NAME.test(word!.image) ? word!.image : undefined;
+}
+
+/** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
+export function settingOf(term: Term): { name: string; value: IToken[] } | undefined {
+  const name = term.tokens[0];
+  const op = term.tokens[1];
+  if (op?.tokenType.name !== 'Op' || op.image !== '=' || !SETTING_NAME.test(name!.image)) return undefined;
+  return { name: name!.image, value: term.tokens.slice(2) };
+}
+
+/** Reads the arguments of one component line into props (defaults not yet applied, checks not yet run). */
+export function readComponentArgs(
+  spec: ComponentSpec,
+  terms: Term[],
+  source: string,
+): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  const restSlot = spec.slots[0]?.kind === 'rest' ? spec.slots[0] : undefined;
+  if (restSlot) {
+    if (terms.length > 0) props[restSlot.prop] = source.slice(terms[0]!.start, terms[terms.length - 1]!.end);
+    return props;
+  }
+  const positional: Term[] = [];
+  for (const term of terms) {
+    const flag = flagName(term);
+    if (flag !== undefined) {
+      if (!spec.flags.some((f) => f.name === flag)) {
+        const known = spec.flags.map((f) => `+${f.name}`).join(', ');
+        fail(
+          'UNKNOWN_FLAG',
+          term.start,
+          `${spec.name} has no flag +${flag}${known ? ` (flags: ${known})` : ' (it takes no flags)'}`,
+        );
+      }
+      props[flag] = true;
+      continue;
+    }
+    const setting = settingOf(term);
+    if (setting) {
+      const known = spec.settings.find((s) => s.name === setting.name);
+      if (known) {
+        if (setting.name in props)
+          fail('REPEATED_SETTING', term.start, `${spec.name} has ${setting.name}= twice; keep one`);
+        props[setting.name] = readSetting(spec, known, setting.value, source, term);
+        continue;
+      }
+      if (!hasPipe(term.tokens) && !spec.slots.some((s) => s.kind === 'data')) {
+        const names = spec.settings.map((s) => `${s.name}=`).join(', ');
+        fail(
+          'UNKNOWN_SETTING',
+          term.start,
+          `${spec.name} has no setting ${setting.name}=${names ? ` (settings: ${names})` : ' (it takes no settings)'}; put text with = in quotes`,
+        );
+      }
+    }
+    positional.push(term);
+  }
+  readSlots(spec, positional, source, props);
+  return props;
+}
+
+function readSetting(
+  spec: ComponentSpec,
+  s: SettingSpec,
+  value: IToken[],
+  source: string,
+  term: Term,
+): unknown {
+  const where = `${spec.name} ${s.name}=`;
+  if (s.kind === 'text') return textOf(source, value);
+  if (s.kind === 'list') return readOptions(spec, splitPipes(value), source, term, 1, 50);
+  const raw = rawText(source, value);
+  if (s.kind === 'word') {
+    if (!s.words!.includes(raw))
+      fail('BAD_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
+    return raw;
+  }
+  const only = value[0];
+  if (value.length !== 1 || only!.tokenType.name !== 'NumberLit') {
+    fail('BAD_VALUE', term.start, `${where} needs a number (got '${raw}')`);
+  }
+  const n = Number(only!.image);
+  if (s.kind === 'int' && !Number.isInteger(n))
+    fail('BAD_VALUE', term.start, `${where} needs a whole number (got '${raw}')`);
+  return n;
+}
+
+/** Whether a term can start the given slot (used to end a free-text slot before it). */
+function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
+  switch (slot.kind) {
+    case 'options':
+      return hasPipe(term.tokens);
+    case 'data':
+      return term.tokens.some((t) => t.tokenType.name === 'Op' && t.image === '=') || hasPipe(term.tokens);
+    case 'fields':
+      return FIELD.test(source.slice(term.start, term.end));
+    case 'urls':
+      return URL_START.test(source.slice(term.start, term.end));
+    default:
+      return false;
+  }
+}
+
+/** Joins a term with the next ones when a `|` touches the space between them (`Soup | Salad`). */
+function joinPiped(terms: Term[], at: number): { tokens: IToken[]; next: number } {
+  const tokens = [...terms[at]!.tokens];
+  let next = at + 1;
+  while (next < terms.length) {
+    const last = tokens[tokens.length - 1]!;
+    const following = terms[next]!;
+    if (last.tokenType.name !== 'Pipe' && following.tokens[0]!.tokenType.name !== 'Pipe') break;
+    tokens.push(...following.tokens);
+    next++;
+  }
+  return { tokens, next };
+}
+
+function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Record<string, unknown>): void {
+  let i = 0;
+  const lineEnd = terms.length > 0 ? terms[terms.length - 1]!.end : 0;
+  for (let index = 0; index < spec.slots.length; index++) {
+    const slot = spec.slots[index]!;
+    const term = terms[i];
+    if (slot.kind === 'text') {
+      const next = spec.slots[index + 1];
+      let end = terms.length;
+      if (next) {
+        let found = -1;
+        for (let k = i; k < terms.length && found < 0; k++)
+          if (startsSlot(next, terms[k]!, source)) found = k;
+        // `A | B`: the word before a spaced-out pipe already belongs to the options.
+        if (found > i && next.kind === 'options' && terms[found]!.tokens[0]!.tokenType.name === 'Pipe')
+          found--;
+        // With no obvious start of the next slot, a following options slot takes the last term.
+        end =
+          found >= 0
+            ? found
+            : next.kind === 'options' && next.required
+              ? Math.max(i, terms.length - 1)
+              : terms.length;
+      }
+      let text = '';
+      for (let k = i; k < end; k++) text += (k > i ? ' ' : '') + textOf(source, terms[k]!.tokens);
+      const any = end > i;
+      i = end;
+      if (any) props[slot.prop] = text;
+      else if (slot.required) missing(spec, slot, term?.start ?? lineEnd);
+      continue;
+    }
+    if (!term) {
+      if (slot.required) missing(spec, slot, lineEnd);
+      continue;
+    }
+    const raw = source.slice(term.start, term.end);
+    switch (slot.kind) {
+      case 'options': {
+        const joined = joinPiped(terms, i);
+        i = joined.next;
+        props[slot.prop] = readOptions(
+          spec,
+          splitPipes(joined.tokens),
+          source,
+          term,
+          slot.min ?? 1,
+          slot.max ?? 50,
+        );
+        continue;
+      }
+      case 'data': {
+        const joined = joinPiped(terms, i);
+        i = joined.next;
+        props[slot.prop] = readData(spec, splitPipes(joined.tokens), source, term, slot.max ?? 100);
+        continue;
+      }
+      case 'fields':
+      case 'urls': {
+        const taken: Term[] = [];
+        while (i < terms.length && startsSlot(slot, terms[i]!, source)) taken.push(terms[i++]!);
+        if (taken.length === 0) {
+          if (slot.required) missing(spec, slot, term.start);
+          continue;
+        }
+        if (taken.length > (slot.max ?? 50)) {
+          fail(
+            'TOO_MANY_OPTIONS',
+            taken[slot.max ?? 50]!.start,
+            `${spec.name} takes at most ${slot.max} ${slot.prop}`,
+          );
+        }
+        props[slot.prop] =
+          slot.kind === 'urls'
+            ? taken.map((t) => source.slice(t.start, t.end))
+            : readFields(spec, taken, source);
+        continue;
+      }
+      case 'word':
+        if (slot.words!.includes(raw)) {
+          props[slot.prop] = raw;
+          i++;
+        } else if (slot.required) {
+          fail(
+            'BAD_VALUE',
+            term.start,
+            `${spec.name} needs ${slot.words!.join(', ')} here (got '${raw}'); usage: ${spec.usage}`,
+          );
+        }
+        continue;
+      case 'url':
+        if (URL_START.test(raw)) {
+          props[slot.prop] = raw;
+          i++;
+        } else if (slot.required) {
+          fail('BAD_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
+        }
+        continue;
+      case 'duration': {
+        const seconds = parseDuration(raw);
+        if (seconds === undefined) {
+          fail(
+            'BAD_DURATION',
+            term.start,
+            `${spec.name} needs a duration like 90s, 5m or 1h30m (got '${raw}')`,
+          );
+        }
+        props[slot.prop] = seconds;
+        i++;
+        continue;
+      }
+      case 'amount':
+        Object.assign(props, readAmount(spec, raw, term));
+        i++;
+        continue;
+      case 'value':
+        props[slot.prop] =
+          term.tokens.length === 1 && term.tokens[0]!.tokenType.name === 'NumberLit'
+            ? Number(raw)
+            : textOf(source, term.tokens);
+        i++;
+        continue;
+    }
+  }
+  if (i < terms.length) {
+    const extra = terms[i]!;
+    fail(
+      'UNEXPECTED_ARGUMENT',
+      extra.start,
+      `${spec.name} does not take '${source.slice(extra.start, extra.end)}' here; usage: ${spec.usage}`,
+    );
+  }
+}
+
+function missing(spec: ComponentSpec, slot: SlotSpec, offset: number): never {
+  if (slot.kind === 'options' && (slot.min ?? 1) >= 2) {
+    fail(
+      'TOO_FEW_OPTIONS',
+      offset,
+      `${spec.name} needs at least two options separated by |, like ${spec.usage}`,
+    );
+  }
+  return fail('MISSING_ARGUMENT', offset, `${spec.name} needs ${slot.hint}; usage: ${spec.usage}`);
+}
+
+function readOptions(
+  spec: ComponentSpec,
+  parts: IToken[][],
+  source: string,
+  term: Term,
+  min: number,
+  max: number,
+): string[] {
+  const options: string[] = [];
+  for (const part of parts) {
+    const text = textOf(source, part);
+    if (text === '') {
+      const offset = part[0]?.startOffset ?? term.start;
+      fail(
+        'EMPTY_OPTION',
+        offset,
+        `${spec.name} has an empty option; write options like a|b|c with no empty part`,
+      );
+    }
+    if (options.includes(text))
+      fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
+    options.push(text);
+  }
+  if (options.length < min) {
+    fail(
+      'TOO_FEW_OPTIONS',
+      term.start,
+      min >= 2
+        ? `${spec.name} needs at least two options separated by |, like ${spec.usage}`
+        : `${spec.name} needs at least one option`,
+    );
+  }
+  if (options.length > max)
+    fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} options (got ${options.length})`);
+  return options;
+}
+
+function readData(spec: ComponentSpec, parts: IToken[][], source: string, term: Term, max: number) {
+  const data: { label: string; value: number }[] = [];
+  for (const part of parts) {
+    const eq = part.findIndex((t) => t.tokenType.name === 'Op' && t.image === '=');
+    const value = part.slice(eq + 1);
+    const offset = part[0]?.startOffset ?? term.start;
+    if (eq <= 0 || value.length !== 1 || value[0]!.tokenType.name !== 'NumberLit') {
+      fail(
+        'BAD_DATA',
+        offset,
+        `${spec.name} data is written <label>=<number> joined by | (got '${rawText(source, part)}')`,
+      );
+    }
+    data.push({ label: textOf(source, part.slice(0, eq)), value: Number(value[0]!.image) });
+  }
+  if (data.length > max)
+    fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} data points`);
+  return data;
+}
+
+function readFields(spec: ComponentSpec, terms: Term[], source: string) {
+  const fields: { key: string; type: string }[] = [];
+  for (const term of terms) {
+    const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
+    if (!(FIELD_TYPES as readonly string[]).includes(type!)) {
+      fail(
+        'BAD_FIELD',
+        term.start,
+        `${spec.name} field ${key} has type '${type}'; use one of ${FIELD_TYPES.join(', ')}`,
+      );
+    }
+    if (fields.some((f) => f.key === key))
+      fail('BAD_FIELD', term.start, `${spec.name} has the field ${key} twice`);
+    fields.push({ key: key!, type: type! });
+  }
+  return fields;
+}
+
+function readAmount(spec: ComponentSpec, raw: string, term: Term): { value: number; max: number } {
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(raw);
+  if (percent) return { value: Number(percent[1]), max: 100 };
+  const ratio = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(raw);
+  if (ratio) return { value: Number(ratio[1]), max: Number(ratio[2]) };
+  return fail(
+    'BAD_VALUE',
+    term.start,
+    `${spec.name} needs <done>/<total> or <percent>% like 3/10 or 40% (got '${raw}')`,
+  );
+}

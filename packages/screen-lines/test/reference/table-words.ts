@@ -1,0 +1,189 @@
+// The table words `table create`, `table drop` and `put` (doc3 "Table words", shapes per "Parser output").
+import { flagName } from './component-args.js';
+import { fail } from './fault.js';
+import { COLUMN_NAME, MAX_COLUMNS, MAX_KEY, TABLE_NAME } from './names.js';
+import type { DropOp, LineValue, PutOp, TableColumn, TableOp } from './ops.js';
+import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } from './terms.js';
+
+const COLUMN_TYPES = ['text', 'number', 'date', 'bool'] as const;
+
+/** Checks a table name, refusing with BAD_TABLE_NAME. */
+export function checkTableName(name: string, offset: number, what: string): void {
+  if (!TABLE_NAME.test(name)) {
+    fail(
+      'BAD_TABLE_NAME',
+      offset,
+      `${what} table name '${name}' must start with a letter, then letters, digits, _ or - (at most 32)`,
+    );
+  }
+}
+
+/** Checks a column name (optionally allowing the row key `key`), refusing with BAD_COLUMN_NAME or RESERVED_COLUMN. */
+export function checkColumnName(name: string, offset: number, what: string, allowKey: boolean): void {
+  if (!COLUMN_NAME.test(name)) {
+    fail(
+      'BAD_COLUMN_NAME',
+      offset,
+      `${what} column '${name}' must start with a letter or _, then letters, digits, _ or - (at most 32)`,
+    );
+  }
+  if (!allowKey && name === 'key')
+    fail('RESERVED_COLUMN', offset, `${what} cannot use the column name key: it is the row key`);
+}
+
+/** Reads `table create ...` or `table drop ...` (terms after the head `table`). */
+export function readTableLine(terms: Term[], source: string, headEnd: number): TableOp | DropOp {
+  const word = terms[0];
+  const verb = word ? source.slice(word.start, word.end) : '';
+  if (verb !== 'create' && verb !== 'drop') {
+    fail(
+      'UNKNOWN_TABLE_WORD',
+      word?.start ?? headEnd,
+      `table is followed by create or drop (got '${verb}'): table create <name> <col>:<type> ... or table drop <name>`,
+    );
+  }
+  const nameTerm = terms[1];
+  if (!nameTerm) fail('BAD_TABLE_NAME', word!.end, `table ${verb} needs a table name`);
+  const name = source.slice(nameTerm.start, nameTerm.end);
+  checkTableName(name, nameTerm.start, `table ${verb}`);
+  if (verb === 'drop') {
+    if (terms[2])
+      fail('UNEXPECTED_ARGUMENT', terms[2].start, 'table drop takes only the table name: table drop <name>');
+    return { op: 'drop', name };
+  }
+  const cols: TableColumn[] = [];
+  for (const term of terms.slice(2)) {
+    const col = readColumn(term, source);
+    if (cols.some((c) => c.name === col.name))
+      fail('DUPLICATE_COLUMN', term.start, `table create names the column ${col.name} twice`);
+    cols.push(col);
+  }
+  if (cols.length === 0) {
+    fail(
+      'MISSING_COLUMNS',
+      nameTerm.end,
+      `table create ${name} needs columns written <col>:<type>, like Weight:number:kg Day:date`,
+    );
+  }
+  if (cols.length > MAX_COLUMNS) {
+    fail(
+      'TOO_MANY_COLUMNS',
+      terms[2 + MAX_COLUMNS]!.start,
+      `a table has at most ${MAX_COLUMNS} columns (got ${cols.length})`,
+    );
+  }
+  return { op: 'table', name, cols };
+}
+
+function readColumn(term: Term, source: string): TableColumn {
+  const raw = source.slice(term.start, term.end);
+  const first = raw.indexOf(':');
+  const name = first < 0 ? raw : raw.slice(0, first);
+  checkColumnName(name, term.start, 'table create', false);
+  if (first < 0)
+    fail(
+      'BAD_COLUMN_TYPE',
+      term.end,
+      `column ${name} needs a type: ${name}:text, ${name}:number, ${name}:date or ${name}:bool`,
+    );
+  const rest = raw.slice(first + 1);
+  const second = rest.indexOf(':');
+  const type = second < 0 ? rest : rest.slice(0, second);
+  if (!(COLUMN_TYPES as readonly string[]).includes(type)) {
+    fail(
+      'BAD_COLUMN_TYPE',
+      term.start + first + 1,
+      `column ${name} has type '${type}'; use text, number, date or bool`,
+    );
+  }
+  const col: TableColumn = { name, type: type as TableColumn['type'] };
+  if (second >= 0) {
+    const last = term.tokens[term.tokens.length - 1]!;
+    const unitText = rest.slice(second + 1);
+    const unit = last.tokenType.name === 'Quoted' && unitText === last.image ? unquote(last.image) : unitText;
+    if (unit !== '') {
+      if (type !== 'number')
+        fail('UNIT_NOT_NUMBER', term.start, `only number columns take a unit (${name} is ${type})`);
+      col.unit = unit;
+    }
+  }
+  return col;
+}
+
+/** Reads `put <table> [<key>] <col>=<value> ... [+delete]` (terms after the head `put`). */
+export function readPutLine(terms: Term[], source: string, headEnd: number): PutOp {
+  const tableTerm = terms[0];
+  if (!tableTerm) fail('BAD_TABLE_NAME', headEnd, 'put needs a table: put <table> [<key>] <col>=<value> ...');
+  const table = source.slice(tableTerm.start, tableTerm.end);
+  checkTableName(table, tableTerm.start, 'put');
+  const op: PutOp = { op: 'put', table, values: {} };
+  let count = 0;
+  terms.slice(1).forEach((term, index) => {
+    const flag = flagName(term);
+    if (flag === 'delete') {
+      op.delete = true;
+      return;
+    }
+    const assigned = columnValue(term, source);
+    if (flag === undefined && !assigned) {
+      if (index === 0) {
+        const key = textOf(source, term.tokens);
+        if (key.length === 0 || key.length > MAX_KEY)
+          fail('BAD_KEY', term.start, `a row key has 1 to ${MAX_KEY} characters`);
+        op.key = key;
+        return;
+      }
+      fail(
+        'UNEXPECTED_ARGUMENT',
+        term.start,
+        `put writes <col>=<value>, +<col> or +delete (got '${source.slice(term.start, term.end)}'); quote values with spaces: Note="two words"`,
+      );
+    }
+    const [col, value] = assigned ?? [flag!, { kind: 'bool', value: true } as LineValue];
+    checkColumnName(col, term.start, 'put', false);
+    if (col in op.values) fail('DUPLICATE_COLUMN', term.start, `put sets ${col} twice`);
+    op.values[col] = value;
+    count++;
+  });
+  if (op.delete) {
+    if (op.key === undefined)
+      fail(
+        'DELETE_NEEDS_KEY',
+        tableTerm.start,
+        `put ${table} +delete needs the row key: put ${table} <key> +delete`,
+      );
+    if (count > 0)
+      fail('DELETE_WITH_VALUES', tableTerm.start, '+delete takes no values: put <table> <key> +delete');
+  } else if (count === 0) {
+    fail(
+      'PUT_NEEDS_VALUES',
+      tableTerm.start,
+      `put ${table} writes nothing; add <col>=<value>, like put ${table} Weight=72.5`,
+    );
+  }
+  return op;
+}
+
+/** `Col=value` (exactly `=`, column-shaped name) as [col, value]. */
+function columnValue(term: Term, source: string): [string, LineValue] | undefined {
+  const name = term.tokens[0];
+  const op = term.tokens[1];
+  if (op?.tokenType.name !== 'Op' || op.image !== '=' || name!.tokenType.name === 'Quoted') return undefined;
+  return [name!.image, lineValueOf(source, term.tokens.slice(2))];
+}
+
+/** Canonical line of a table, drop or put op. */
+export function formatTableWord(op: TableOp | DropOp | PutOp): string {
+  if (op.op === 'drop') return `table drop ${op.name}`;
+  if (op.op === 'table') {
+    const cols = op.cols.map(
+      (c) => `${c.name}:${c.type}${c.unit !== undefined && c.unit !== '' ? `:${formatWord(c.unit)}` : ''}`,
+    );
+    return `table create ${op.name} ${cols.join(' ')}`;
+  }
+  const parts = ['put', op.table];
+  if (op.key !== undefined) parts.push(formatWord(op.key));
+  for (const [col, value] of Object.entries(op.values)) parts.push(`${col}=${formatLineValue(value)}`);
+  if (op.delete) parts.push('+delete');
+  return parts.join(' ');
+}

@@ -1,0 +1,150 @@
+// Terms (runs of adjacent tokens) and how their text and values are read: quotes, pipes, typed values.
+import type { IToken } from 'chevrotain';
+import type { LineValue } from './ops.js';
+
+/** A run of tokens with no whitespace between them; `start`/`end` are offsets into the source (end exclusive). */
+export interface Term {
+  tokens: IToken[];
+  start: number;
+  end: number;
+}
+
+/** Groups a line's tokens into terms: a new term starts wherever skipped whitespace sat between two tokens. */
+export function termsOf(tokens: IToken[]): Term[] {
+  const terms: Term[] = [];
+  let current: Term | undefined;
+  for (const token of tokens) {
+    const end = token.startOffset + token.image.length;
+    if (current && current.end === token.startOffset) {
+      current.tokens.push(token);
+      current.end = end;
+    } else {
+      current = { tokens: [token], start: token.startOffset, end };
+      terms.push(current);
+    }
+  }
+  return terms;
+}
+
+/** Removes the quotes of a quoted token and resolves `\"`, `\\`, `\n`, `\t` (other escapes stay as written). */
+export function unquote(image: string): string {
+  const inner = image.slice(1, -1);
+  if (!inner.includes('\\')) return inner;
+  return inner.replace(/\\(.)/g, (_, c: string) => {
+    if (c === 'n') return '\n';
+    if (c === 't') return '\t';
+    if (c === '"' || c === '\\') return c;
+    return `\\${c}`;
+  });
+}
+
+/** The source text a token run covers. */
+export function rawText(source: string, tokens: IToken[]): string {
+  if (tokens.length === 0) return '';
+  const last = tokens[tokens.length - 1]!;
+  return source.slice(tokens[0]!.startOffset, last.startOffset + last.image.length);
+}
+
+/** The text a token run means: a lone quoted string without its quotes, otherwise the source as written. */
+export function textOf(source: string, tokens: IToken[]): string {
+  if (tokens.length === 1 && tokens[0]!.tokenType.name === 'Quoted') return unquote(tokens[0]!.image);
+  return rawText(source, tokens);
+}
+
+/** Splits a token run on `|` tokens (outside quotes, since a quoted string is one token). */
+export function splitPipes(tokens: IToken[]): IToken[][] {
+  const parts: IToken[][] = [[]];
+  for (const token of tokens) {
+    if (token.tokenType.name === 'Pipe') parts.push([]);
+    else parts[parts.length - 1]!.push(token);
+  }
+  return parts;
+}
+
+/** True when the run holds a `|` token. */
+export function hasPipe(tokens: IToken[]): boolean {
+  for (const token of tokens) if (token.tokenType.name === 'Pipe') return true;
+  return false;
+}
+
+/** Types a written value by its tokens (doc3 "Written values"): nothing is `empty`, several tokens are text. */
+export function lineValueOf(source: string, tokens: IToken[]): LineValue {
+  if (tokens.length === 0) return { kind: 'empty' };
+  if (tokens.length > 1) return { kind: 'text', value: rawText(source, tokens) };
+  const token = tokens[0]!;
+  const image = token.image;
+  switch (token.tokenType.name) {
+    case 'NumberLit':
+      return { kind: 'number', value: Number(image), text: image };
+    case 'DateDay':
+      return { kind: 'date', value: image };
+    case 'DateTime':
+      return { kind: 'datetime', value: image };
+    case 'Today':
+      return { kind: 'today', offset: image.length > 5 ? Number(image.slice(5)) : 0 };
+    case 'Now':
+      return { kind: 'now' };
+    case 'OnOff':
+      return { kind: 'bool', value: image === 'on' };
+    case 'Quoted':
+      return { kind: 'text', value: unquote(image) };
+    default:
+      return { kind: 'text', value: image };
+  }
+}
+
+/** Characters a bare word may hold when printed by `format` (anything else is printed quoted). */
+const SAFE_WORD = /^[\p{L}\p{N}_.,!?'()&%*#$/-]+$/u;
+
+/** Quotes a string for a Screen Lines line, escaping `"`, `\` and line breaks. */
+export function quote(text: string): string {
+  return `"${text.replace(/[\\"\n\r\t]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\${c}`))}"`;
+}
+
+/**
+ * Prints a string so that it reads back as the same text in one term: bare when it is a plain word that the
+ * tokenizer would not type (not a number, date, today, now, on/off), otherwise quoted.
+ */
+export function formatWord(text: string): string {
+  if (SAFE_WORD.test(text) && !TYPED_WORD.test(text) && !text.startsWith('-')) return text;
+  return quote(text);
+}
+
+const TYPED_WORD =
+  /^(?:-?(?:\d+(?:\.\d+)?|\.\d+)|\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2})?|today(?:[+-]\d+)?|now|on|off)$/;
+
+/** Prints free text (labels, questions): bare when every word is plain and single-spaced, otherwise quoted. */
+export function formatText(text: string): string {
+  if (text.length > 0 && text.split(' ').every((w) => w.length > 0 && SAFE_WORD.test(w))) return text;
+  return quote(text);
+}
+
+/** Prints a {@link LineValue} the way the tokenizer reads it back. */
+export function formatLineValue(value: LineValue): string {
+  switch (value.kind) {
+    case 'number':
+      return value.text;
+    case 'text':
+      return value.value === '' ? '""' : formatWord(value.value);
+    case 'date':
+    case 'datetime':
+      return value.value;
+    case 'today':
+      return value.offset === 0 ? 'today' : `today${value.offset > 0 ? '+' : ''}${value.offset}`;
+    case 'now':
+      return 'now';
+    case 'bool':
+      return value.value ? 'on' : 'off';
+    case 'empty':
+      return '';
+  }
+}
+
+/** Prints a number in plain decimal (never exponent notation, which the tokenizer would not read as a number). */
+export function formatNumber(n: number): string {
+  if (Object.is(n, -0)) return '-0';
+  const s = String(n);
+  if (!s.includes('e')) return s;
+  if (Math.abs(n) >= 1) return BigInt(n).toString();
+  return n.toFixed(100).replace(/0+$/, '');
+}
