@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-// Two entries: the browser-safe core and the better-sqlite3 store; splitting keeps one copy of shared code.
+// Three entries: the browser-safe core, the better-sqlite3 store and the SQLite WebAssembly store; splitting keeps one copy of shared code.
 export default defineConfig(
-  defineLibraryBuild({ entry: ['src/index.ts', 'src/sqlite.ts'], splitting: true }),
+  defineLibraryBuild({ entry: ['src/index.ts', 'src/sqlite.ts', 'src/browser-sqlite.ts'], splitting: true }),
 );
