@@ -15,6 +15,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.webmanifest': 'application/manifest+json',
   '.map': 'application/json',
+  '.wasm': 'application/wasm',
 };
 
 export async function serveStatic(root = DIST_PUBLIC): Promise<{ url: string; close(): Promise<void> }> {

@@ -80,7 +80,11 @@ function wasmDriver(db: WasmDatabase, cacheSize: number): SqlDriver {
         return result;
       } catch (error) {
         depth--;
-        db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+        try {
+          db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+        } catch {
+          // SQLite already rolled the whole transaction back (a full disk, an I/O error): report the cause.
+        }
         throw error;
       }
     },
