@@ -49,7 +49,7 @@ await build({
   logLevel: 'warning',
 });
 // The phone's tables run in a module worker (SQLite WebAssembly on OPFS); the wasm file sits beside it, where
-// sqlite-wasm looks for it (`new URL('sqlite3.wasm', import.meta.url)`). ADR 0024.
+// sqlite-wasm looks for it (`new URL('sqlite3.wasm', import.meta.url)`). ADR 0125.
 await build({
   entryPoints: { 'tables-worker': join(root, 'src', 'tables', 'worker.ts') },
   outdir: pub,

@@ -56,8 +56,11 @@ async function reload(): Promise<void> {
   await page.waitForFunction(() => 'svc' in window);
 }
 
+/** What the worker answers, loosely: each test reads the fields of its request kind. */
+type Reply = { failed: { code: string }[]; q?: { view?: unknown } };
+
 interface Harness {
-  phoneTables(): Promise<{ request(r: Record<string, unknown>): Promise<any> }>;
+  phoneTables(): Promise<{ request(r: Record<string, unknown>): Promise<Reply> }>;
   parse(text: string): { ops: unknown[] };
   moment(): { now: number; timeZone: string };
 }
@@ -66,7 +69,7 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
   it('passes the tables engine conformance suite in a Chromium worker, and the harness catches a broken store', async () => {
     const out = (await page.evaluate(
       () =>
-        new Promise((resolve) => {
+        new Promise<unknown>((resolve) => {
           const worker = new Worker('conformance-worker.js', { type: 'module' });
           worker.onmessage = (e) => {
             resolve(e.data);
@@ -157,7 +160,7 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
     await page.evaluate(() => {
       const { svc } = window as unknown as {
         svc: {
-          createMemoryStore(): any;
+          createMemoryStore(): { snapshot(): unknown };
           runOps(s: unknown, c: unknown): unknown;
           parse(t: string): { ops: unknown[] };
         };

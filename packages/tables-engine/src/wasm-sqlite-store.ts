@@ -71,22 +71,31 @@ function wasmDriver(db: WasmDatabase, cacheSize: number): SqlDriver {
     transaction: (fn) => {
       // Nested calls (runOps inside a caller's transaction) become savepoints, as in better-sqlite3.
       const name = `te_sp${depth}`;
-      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${name}`);
-      depth++;
-      try {
-        const result = fn();
-        depth--;
-        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
-        return result;
-      } catch (error) {
-        depth--;
+      const undo = () => {
         try {
           db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
         } catch {
           // SQLite already rolled the whole transaction back (a full disk, an I/O error): report the cause.
         }
+      };
+      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${name}`);
+      depth++;
+      let result: ReturnType<typeof fn>;
+      try {
+        result = fn();
+      } catch (error) {
+        depth--;
+        undo();
         throw error;
       }
+      depth--;
+      try {
+        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
+      } catch (error) {
+        undo();
+        throw error;
+      }
+      return result;
     },
   };
 }

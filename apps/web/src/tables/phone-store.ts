@@ -17,7 +17,7 @@ export interface DatabasePool {
   unlink(file: string): boolean;
   /** Database files present. */
   files(): string[];
-  /** Makes room for `count` files (a database and its journal each take one). */
+  /** Makes room for `count` more files beside those present (a database and its journal each take one). */
   reserve(count: number): Promise<void>;
 }
 
@@ -44,6 +44,8 @@ function agentOf(file: string): string | undefined {
     .replace(/~([0-9a-f]+)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
+// One worker holds each database (the pool's handles are exclusive anyway), so no shared lock is needed.
+const PRAGMAS = 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY';
 const LANDED = 'CREATE TABLE IF NOT EXISTS phone_landed (screen TEXT PRIMARY KEY) WITHOUT ROWID';
 
 function writesOf(ops: Op[]): OpLine[] {
@@ -74,9 +76,10 @@ export function createPhoneStore(pool: DatabasePool) {
   async function agentDb(agent: string): Promise<AgentDb> {
     let a = open.get(agent);
     if (!a) {
-      await pool.reserve(2 * (open.size + 1) + 2);
+      // The database and its write-ahead log, plus one spare for a rollback journal.
+      await pool.reserve(3);
       const db = pool.open(fileOf(agent));
-      db.exec('PRAGMA temp_store = MEMORY');
+      db.exec(PRAGMAS);
       const driver = createWasmSqlDriver(db);
       const store = createWasmSqliteStore(db, { driver });
       driver.exec(LANDED);

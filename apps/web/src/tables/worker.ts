@@ -18,8 +18,9 @@ async function openPool(): Promise<PhoneStore> {
     const databases: DatabasePool = {
       open: (file) => new pool.OpfsSAHPoolDb(file),
       unlink: (file) => pool.unlink(file),
-      files: () => pool.getFileNames().filter((f) => !f.endsWith('-journal')),
-      reserve: async (count) => void (await pool.reserveMinimumCapacity(count)),
+      files: () => pool.getFileNames().filter((f) => !/-(journal|wal)$/.test(f)),
+      // Capacity counts every file in the pool, the databases of agents not opened in this session too.
+      reserve: async (count) => void (await pool.reserveMinimumCapacity(pool.getFileCount() + count)),
     };
     return createPhoneStore(databases);
   } catch (error) {
