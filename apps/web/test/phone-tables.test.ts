@@ -40,7 +40,7 @@ async function addAgent(name: string): Promise<{ id: string; mcp: McpAgent }> {
   const mcp = await connectMcpAgent(service.url, token);
   agents.push(mcp);
   await page.getByRole('link', { name: 'Open the thread' }).click();
-  await expect.poll(() => page.locator('.thread-head').textContent()).toContain(name);
+  await poll(() => page.locator('.thread-head').textContent()).toContain(name);
   const id = /#\/a\/([^/]+)/.exec(page.url())![1]!;
   return { id, mcp };
 }
@@ -49,26 +49,29 @@ async function addAgent(name: string): Promise<{ id: string; mcp: McpAgent }> {
 async function agentsWithTables(): Promise<string[]> {
   await page.goto(`${service.url}/offline.html`);
   let result: { ok: boolean; value?: string[]; message?: string } = { ok: false };
-  await expect
-    .poll(
-      async () => {
-        result = await page.evaluate(
-          () =>
-            new Promise((resolve) => {
-              const worker = new Worker('/tables-worker.js', { type: 'module' });
-              worker.onmessage = (e) => {
-                worker.terminate();
-                resolve(e.data);
-              };
-              worker.postMessage({ n: 1, request: { kind: 'agents' } });
-            }),
-        );
-        return result.ok;
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
+  await poll(
+    async () => {
+      result = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const worker = new Worker('/tables-worker.js', { type: 'module' });
+            worker.onmessage = (e) => {
+              worker.terminate();
+              resolve(e.data);
+            };
+            worker.postMessage({ n: 1, request: { kind: 'agents' } });
+          }),
+      );
+      return result.ok;
+    },
+    { timeout: 15_000 },
+  ).toBe(true);
   return result.value!;
+}
+
+/** `expect.poll` with room for a loaded machine (the default second is too short with six test runs on two cores). */
+function poll<T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(fn, { timeout: 15_000, ...options });
 }
 
 const rowsShown = (screen: number) =>
@@ -82,35 +85,33 @@ describe('phone tables in the app', () => {
     await page.getByLabel('Email').fill('tables@example.com');
     await page.getByLabel(/^Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => page.locator('.agent-list').textContent()).toContain('No agents yet');
+    await poll(() => page.locator('.agent-list').textContent()).toContain('No agents yet');
     first = await addAgent('Coach');
     await first.mcp.show(
       'table create Runs Km:number Note:text\nput Runs Km=5 Note=easy\nput Runs Km=8\nquery Runs',
     );
-    await expect.poll(() => rowsShown(0)).toBe(2);
+    await poll(() => rowsShown(0)).toBe(2);
     await page.reload();
-    await expect.poll(() => rowsShown(0)).toBe(2);
+    await poll(() => rowsShown(0)).toBe(2);
     await first.mcp.show('put Runs Km=12 Note=long\nquery Runs sum=Km +count');
     // The new put redraws the first screen's live query too.
-    await expect.poll(() => rowsShown(0)).toBe(3);
-    await expect
-      .poll(() => page.locator('.svc-screen').nth(1).locator('.svc-table tbody').textContent())
-      .toContain('25');
+    await poll(() => rowsShown(0)).toBe(3);
+    await poll(() => page.locator('.svc-screen').nth(1).locator('.svc-table tbody').textContent()).toContain(
+      '25',
+    );
     await page.reload();
     await page.reload();
-    await expect.poll(() => rowsShown(0)).toBe(3);
+    await poll(() => rowsShown(0)).toBe(3);
   });
 
   it("shows the space the agent's tables use in its settings", async () => {
     await page.goto(`${service.url}/#/a/${first.id}/settings`);
-    await expect
-      .poll(() => page.locator('.tables-usage').textContent())
-      .toMatch(/1 table, 3 rows, [\d.]+ KB/);
+    await poll(() => page.locator('.tables-usage').textContent()).toMatch(/1 table, 3 rows, [\d.]+ KB/);
   });
 
   it('a full disk shows in place of the view and the agent hears the refused writes (doc3 event 1)', async () => {
     await page.goto(`${service.url}/#/a/${first.id}`);
-    await expect.poll(() => rowsShown(0)).toBe(3);
+    await poll(() => rowsShown(0)).toBe(3);
     const cdp = await page.context().newCDPSession(page);
     const origin = new URL(service.url).origin;
     const { usage } = (await page.evaluate(() => navigator.storage.estimate())) as { usage: number };
@@ -122,7 +123,7 @@ describe('phone tables in the app', () => {
     const big = Array.from({ length: 18 }, (_, i) => `put Runs Km=${i} Note="${'x'.repeat(990)}"`);
     const shown = await first.mcp.show(`${big.join('\n')}\nquery Runs +count as stat y=Count`);
     const screen = page.locator(`.svc-screen`).nth(2);
-    await expect.poll(() => screen.textContent(), { timeout: 15_000 }).toMatch(/storage is full/);
+    await poll(() => screen.textContent(), { timeout: 15_000 }).toMatch(/storage is full/);
     const body = (await reported).postDataJSON() as { screen_id: string; events: Record<string, unknown>[] };
     expect(body.screen_id).toBe(shown.screen_id);
     expect(body.events).toHaveLength(18);
@@ -136,18 +137,18 @@ describe('phone tables in the app', () => {
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     // Nothing of the refused screen was written; with room again, a redraw lands it once.
     await page.reload();
-    await expect.poll(() => page.locator('.svc-screen').nth(2).textContent()).toContain('21');
-    await expect.poll(() => rowsShown(0)).toBe(21);
+    await poll(() => page.locator('.svc-screen').nth(2).textContent()).toContain('21');
+    await poll(() => rowsShown(0)).toBe(21);
   });
 
   it("removing an agent removes its tables from the phone; signing out removes everyone's", async () => {
     const second = await addAgent('Cook');
     await second.mcp.show('table create Meals Name:text\nput Meals Name=soup\nquery Meals');
-    await expect.poll(() => rowsShown(0)).toBe(1);
+    await poll(() => rowsShown(0)).toBe(1);
     expect((await agentsWithTables()).sort()).toEqual([first.id, second.id].sort());
     await page.goto(`${service.url}/#/a/${first.id}/settings`);
     await page.getByRole('button', { name: 'Delete agent and thread' }).click();
-    await expect.poll(() => page.locator('.agent-list').textContent()).not.toContain('Coach');
+    await poll(() => page.locator('.agent-list').textContent()).not.toContain('Coach');
     expect(await agentsWithTables()).toEqual([second.id]);
     await page.goto(service.url);
     await page.getByRole('button', { name: 'Sign out' }).click();
