@@ -18,6 +18,14 @@ const open = async () => {
 };
 await open();
 
+/** The page's `window.svc` (test/tables/harness.ts), typed as loosely as the benchmark uses it. */
+interface Svc {
+  phoneTables(): Promise<{ request<T = unknown>(request: object): Promise<T> }>;
+  parse(text: string): { ops: { props?: unknown }[] };
+  createMemoryStore(options?: object): { snapshot(): unknown };
+  runOps(store: unknown, call: object): unknown;
+}
+
 interface Figures {
   putP50: number;
   putP99: number;
@@ -32,7 +40,7 @@ interface Figures {
 const measure = (old: boolean, rows: number) =>
   page.evaluate(
     async ({ old, rows }) => {
-      const svc = (window as unknown as { svc: any }).svc;
+      const svc = (window as unknown as { svc: Svc }).svc;
       const at = () => ({ now: Date.now(), timeZone: 'UTC' });
       const line = (i: number) =>
         `put W Date=2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')} Weight=${60 + (i % 40)} Km=${i % 21} Note="run ${i % 7}" Done=${i % 3 ? 'off' : 'on'}`;
@@ -41,7 +49,8 @@ const measure = (old: boolean, rows: number) =>
       if (old) {
         localStorage.clear();
         const store = svc.createMemoryStore({
-          onChange: (s: { snapshot(): unknown }) => localStorage.setItem('svc-tables-old', JSON.stringify(s.snapshot())),
+          onChange: (s: { snapshot(): unknown }) =>
+            localStorage.setItem('svc-tables-old', JSON.stringify(s.snapshot())),
         });
         landScreen = async (_id, text) => {
           const ops = svc.parse(text).ops.map((op: unknown) => ({ op, line: '' }));
@@ -54,11 +63,22 @@ const measure = (old: boolean, rows: number) =>
       } else {
         const tables = await svc.phoneTables();
         landScreen = async (id, text) => {
-          await tables.request({ kind: 'land', agent: 'bench', screen: id, ops: svc.parse(text).ops, at: at() });
+          await tables.request({
+            kind: 'land',
+            agent: 'bench',
+            screen: id,
+            ops: svc.parse(text).ops,
+            at: at(),
+          });
         };
         query = (text) => {
           const op = svc.parse(text).ops[0];
-          return tables.request({ kind: 'answer', agent: 'bench', queries: [{ id: 'q', props: op.props }], at: at() });
+          return tables.request({
+            kind: 'answer',
+            agent: 'bench',
+            queries: [{ id: 'q', props: op?.props }],
+            at: at(),
+          });
         };
       }
       const started = performance.now();
@@ -80,27 +100,40 @@ const measure = (old: boolean, rows: number) =>
         await query('query W group=Date:week avg=Weight sum=Km +count');
         queries.push(performance.now() - t);
       }
-      const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-      return { putP50: pct(puts, 0.5), putP99: pct(puts, 0.99), queryP50: pct(queries, 0.5), queryP99: pct(queries, 0.99), fill };
+      const pct = (xs: number[], p: number) =>
+        [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+      return {
+        putP50: pct(puts, 0.5),
+        putP99: pct(puts, 0.99),
+        queryP50: pct(queries, 0.5),
+        queryP99: pct(queries, 0.99),
+        fill,
+      };
     },
     { old, rows },
   ) as Promise<Figures>;
 
 // Fills one agent with `tables` full tables; the old store stops at the localStorage quota.
-const fillTables = (old: boolean, tables: number, rows: number) =>
+const fillTables = (old: boolean, tables: number, rows: number, agent = 'cold') =>
   page.evaluate(
-    async ({ old, tables, rows }) => {
-      const svc = (window as unknown as { svc: any }).svc;
+    async ({ old, tables, rows, agent }) => {
+      const svc = (window as unknown as { svc: Svc }).svc;
       const at = () => ({ now: Date.now(), timeZone: 'UTC' });
-      const put = (t: number, i: number) => `put T${t} K=${i} W=${i % 97} D=2026-01-${String((i % 28) + 1).padStart(2, '0')} Note="row ${i}" Done=on`;
+      const put = (t: number, i: number) =>
+        `put T${t} K=${i} W=${i % 97} D=2026-01-${String((i % 28) + 1).padStart(2, '0')} Note="row ${i}" Done=on`;
       if (old) {
         localStorage.clear();
         const store = svc.createMemoryStore();
         let full = 0;
         for (let t = 0; t < tables; t++) {
-          const lines = [`table create T${t} K:number W:number D:date Note:text Done:bool`, ...Array.from({ length: rows }, (_, i) => put(t, i))];
+          const lines = [
+            `table create T${t} K:number W:number D:date Note:text Done:bool`,
+            ...Array.from({ length: rows }, (_, i) => put(t, i)),
+          ];
           for (let s = 0; s < lines.length; s += 50) {
-            const ops = svc.parse(lines.slice(s, s + 50).join('\n')).ops.map((op: unknown) => ({ op, line: '' }));
+            const ops = svc
+              .parse(lines.slice(s, s + 50).join('\n'))
+              .ops.map((op: unknown) => ({ op, line: '' }));
             svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops });
           }
           try {
@@ -114,22 +147,34 @@ const fillTables = (old: boolean, tables: number, rows: number) =>
       }
       const tablesApi = await svc.phoneTables();
       for (let t = 0; t < tables; t++) {
-        await tablesApi.request({ kind: 'land', agent: 'cold', screen: `c${t}`, ops: svc.parse(`table create T${t} K:number W:number D:date Note:text Done:bool`).ops, at: at() });
+        await tablesApi.request({
+          kind: 'land',
+          agent,
+          screen: `c${t}`,
+          ops: svc.parse(`table create T${t} K:number W:number D:date Note:text Done:bool`).ops,
+          at: at(),
+        });
         for (let s = 0; s < rows / 50; s++) {
           const text = Array.from({ length: 50 }, (_, i) => put(t, s * 50 + i)).join('\n');
-          await tablesApi.request({ kind: 'land', agent: 'cold', screen: `p${t}-${s}`, ops: svc.parse(text).ops, at: at() });
+          await tablesApi.request({
+            kind: 'land',
+            agent,
+            screen: `p${t}-${s}`,
+            ops: svc.parse(text).ops,
+            at: at(),
+          });
         }
       }
       return { full: tables, error: '' };
     },
-    { old, tables, rows },
+    { old, tables, rows, agent },
   );
 
 // A cold open: a fresh page, then the first query of the agent answered (worker, wasm, VFS and database opened).
 const coldOpen = async (old: boolean) => {
   await open();
   return page.evaluate(async (old) => {
-    const svc = (window as unknown as { svc: any }).svc;
+    const svc = (window as unknown as { svc: Svc }).svc;
     const at = () => ({ now: Date.now(), timeZone: 'UTC' });
     const op = svc.parse('query T0 sort=-W limit=20').ops[0];
     const t = performance.now();
@@ -141,24 +186,71 @@ const coldOpen = async (old: boolean) => {
       const tables = await svc.phoneTables();
       await tables.request({ kind: 'agents' });
       const booted = performance.now() - t;
-      await tables.request({ kind: 'answer', agent: 'cold', queries: [{ id: 'q', props: op.props }], at: at() });
+      await tables.request({
+        kind: 'answer',
+        agent: 'cold',
+        queries: [{ id: 'q', props: op?.props }],
+        at: at(),
+      });
       (window as unknown as { booted: number }).booted = booted;
     }
     return performance.now() - t;
   }, old);
 };
 
+// `--limits`: doc3's phone limits at full size (the test runs them smaller): 5 agents × 20 tables × 5,000 rows
+// written through screens of 50 puts, a reload, then every table counted. Exits 1 when a row is missing.
+if (process.argv.includes('--limits')) {
+  const agents = 5;
+  const t = performance.now();
+  for (let a = 0; a < agents; a++) {
+    await fillTables(false, 20, 5000, `limits${a}`);
+    console.log(`  agent ${a + 1} of ${agents} filled (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  }
+  const filled = performance.now() - t;
+  await open();
+  const counts = await page.evaluate(async (agents) => {
+    const tables = await (window as unknown as { svc: Svc }).svc.phoneTables();
+    const out: number[] = [];
+    for (let a = 0; a < agents; a++) {
+      for (let t = 0; t < 20; t++)
+        out.push(await tables.request<number>({ kind: 'count', agent: `limits${a}`, table: `T${t}` }));
+    }
+    const usage = await tables.request<{ bytes: number }>({ kind: 'usage', agent: 'limits0' });
+    return { out, usage };
+  }, agents);
+  const missing = counts.out.filter((n) => n !== 5000).length;
+  console.log(
+    `\nLimits: ${agents} agents × 20 tables × 5000 rows through screens in ${(filled / 1000).toFixed(0)} s; after a reload ${counts.out.length - missing} of ${counts.out.length} tables hold all 5000 rows; one agent's database ${(counts.usage.bytes / 1024 / 1024).toFixed(1)} MB`,
+  );
+  await browser.close();
+  await harness.close();
+  process.exit(missing === 0 ? 0 : 1);
+}
+
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
 const sqlite = await measure(false, FULL);
 const old = await measure(true, FULL);
-console.log(`\nOne table of ${FULL} rows written through screens (50 puts each), then 200 single-put screens and 30 grouped queries:`);
-console.log(`  fill            sqlite ${ms(sqlite.fill)}   old ${ms(old.fill)}   old/sqlite ${ratio(old.fill, sqlite.fill)}`);
-console.log(`  put p50         sqlite ${ms(sqlite.putP50)}   old ${ms(old.putP50)}   old/sqlite ${ratio(old.putP50, sqlite.putP50)}`);
-console.log(`  put p99         sqlite ${ms(sqlite.putP99)}   old ${ms(old.putP99)}   old/sqlite ${ratio(old.putP99, sqlite.putP99)}   (goal < 5 ms)`);
-console.log(`  grouped p50     sqlite ${ms(sqlite.queryP50)}   old ${ms(old.queryP50)}   old/sqlite ${ratio(old.queryP50, sqlite.queryP50)}`);
-console.log(`  grouped p99     sqlite ${ms(sqlite.queryP99)}   old ${ms(old.queryP99)}   old/sqlite ${ratio(old.queryP99, sqlite.queryP99)}   (goal < 30 ms)`);
+console.log(
+  `\nOne table of ${FULL} rows written through screens (50 puts each), then 200 single-put screens and 30 grouped queries:`,
+);
+console.log(
+  `  fill            sqlite ${ms(sqlite.fill)}   old ${ms(old.fill)}   old/sqlite ${ratio(old.fill, sqlite.fill)}`,
+);
+console.log(
+  `  put p50         sqlite ${ms(sqlite.putP50)}   old ${ms(old.putP50)}   old/sqlite ${ratio(old.putP50, sqlite.putP50)}`,
+);
+console.log(
+  `  put p99         sqlite ${ms(sqlite.putP99)}   old ${ms(old.putP99)}   old/sqlite ${ratio(old.putP99, sqlite.putP99)}   (goal < 5 ms)`,
+);
+console.log(
+  `  grouped p50     sqlite ${ms(sqlite.queryP50)}   old ${ms(old.queryP50)}   old/sqlite ${ratio(old.queryP50, sqlite.queryP50)}`,
+);
+console.log(
+  `  grouped p99     sqlite ${ms(sqlite.queryP99)}   old ${ms(old.queryP99)}   old/sqlite ${ratio(old.queryP99, sqlite.queryP99)}   (goal < 30 ms)`,
+);
 
 const t0 = performance.now();
 await fillTables(false, TABLES, FULL);
@@ -173,7 +265,9 @@ for (let i = 0; i < 5; i++) {
 const oldColds: number[] = [];
 for (let i = 0; i < 5; i++) oldColds.push(await coldOpen(true));
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`\nOne agent with ${TABLES} tables × ${FULL} rows (filled through screens in ${(fillMs / 1000).toFixed(1)} s):`);
+console.log(
+  `\nOne agent with ${TABLES} tables × ${FULL} rows (filled through screens in ${(fillMs / 1000).toFixed(1)} s):`,
+);
 console.log(
   `  old store: ${oldFill.full} of ${TABLES} tables fit in localStorage${oldFill.error ? ` (then ${oldFill.error})` : ''}`,
 );

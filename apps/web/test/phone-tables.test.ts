@@ -106,7 +106,12 @@ describe('phone tables in the app', () => {
 
   it("shows the space the agent's tables use in its settings", async () => {
     await page.goto(`${service.url}/#/a/${first.id}/settings`);
-    await poll(() => page.locator('.tables-usage').textContent()).toMatch(/1 table, 3 rows, [\d.]+ KB/);
+    await poll(() => page.locator('.tables-usage').textContent()).toMatch(
+      /1 table, 3 rows, [\d.]+ KB\. (Kept until you remove the agent|The browser may clear them)/,
+    );
+    // The line says what the browser answered to navigator.storage.persist().
+    const persisted = await page.evaluate(() => navigator.storage.persisted());
+    expect(await page.locator('.tables-usage').getAttribute('data-persisted')).toBe(String(persisted));
   });
 
   it('a full disk shows in place of the view and the agent hears the refused writes (doc3 event 1)', async () => {

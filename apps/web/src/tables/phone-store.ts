@@ -45,7 +45,8 @@ function agentOf(file: string): string | undefined {
 }
 
 // One worker holds each database (the pool's handles are exclusive anyway), so no shared lock is needed.
-const PRAGMAS = 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY';
+const PRAGMAS =
+  'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY';
 const LANDED = 'CREATE TABLE IF NOT EXISTS phone_landed (screen TEXT PRIMARY KEY) WITHOUT ROWID';
 
 function writesOf(ops: Op[]): OpLine[] {
