@@ -50,7 +50,7 @@ const measure = (old: boolean, rows: number) =>
         localStorage.clear();
         const store = svc.createMemoryStore({
           onChange: (s: { snapshot(): unknown }) =>
-            localStorage.setItem('svc-tables-old', JSON.stringify(s.snapshot())),
+            localStorage.setItem('bench-old-store', JSON.stringify(s.snapshot())),
         });
         landScreen = async (_id, text) => {
           const ops = svc.parse(text).ops.map((op: unknown) => ({ op, line: '' }));
@@ -137,7 +137,7 @@ const fillTables = (old: boolean, tables: number, rows: number, agent = 'cold') 
             svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops });
           }
           try {
-            localStorage.setItem('svc-tables-cold', JSON.stringify(store.snapshot()));
+            localStorage.setItem('bench-old-cold', JSON.stringify(store.snapshot()));
             full = t + 1;
           } catch (e) {
             return { full, error: String((e as Error).name) };
@@ -170,6 +170,8 @@ const fillTables = (old: boolean, tables: number, rows: number, agent = 'cold') 
     { old, tables, rows, agent },
   );
 
+// The old store's copies use keys outside the app's legacy prefix (`svc-tables-`): the app would move them into
+// SQLite on start, which would both slow the SQLite cold open and leave the old one nothing to read.
 // A cold open: a fresh page, then the first query of the agent answered (worker, wasm, VFS and database opened).
 const coldOpen = async (old: boolean) => {
   await open();
@@ -179,7 +181,7 @@ const coldOpen = async (old: boolean) => {
     const op = svc.parse('query T0 sort=-W limit=20').ops[0];
     const t = performance.now();
     if (old) {
-      const snapshot = JSON.parse(localStorage.getItem('svc-tables-cold') ?? 'null');
+      const snapshot = JSON.parse(localStorage.getItem('bench-old-cold') ?? 'null');
       const store = svc.createMemoryStore({ snapshot });
       svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops: [{ op, line: '' }] });
     } else {
