@@ -48,6 +48,24 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+// The phone's tables run in a module worker (SQLite WebAssembly on OPFS); the wasm file sits beside it, where
+// sqlite-wasm looks for it (`new URL('sqlite3.wasm', import.meta.url)`). ADR 0125.
+await build({
+  entryPoints: { 'tables-worker': join(root, 'src', 'tables', 'worker.ts') },
+  outdir: pub,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+cpSync(
+  join(dirname(fileURLToPath(import.meta.resolve('@sqlite.org/sqlite-wasm'))), 'sqlite3.wasm'),
+  join(pub, 'sqlite3.wasm'),
+);
 if (existsSync(join(root, 'src', 'sw.ts')))
   await build({
     entryPoints: { sw: join(root, 'src', 'sw.ts') },
@@ -103,7 +121,7 @@ console.log(
   `screen-app.html: ${(htmlBytes / 1024).toFixed(1)} KB, gzipped ${(gzipSync(html).length / 1024).toFixed(1)} KB (goal 250 KB)`,
 );
 
-for (const page of pages) {
+for (const page of [...pages, 'tables-worker']) {
   const js = readFileSync(join(pub, `${page}.js`));
   console.log(
     `${page}.js: ${(js.length / 1024).toFixed(1)} KB, gzipped ${(gzipSync(js).length / 1024).toFixed(1)} KB`,

@@ -2,8 +2,19 @@
 /// <reference lib="webworker" />
 declare const self: ServiceWorkerGlobalScope;
 
-const CACHE = 'svc-shell-v1';
-const SHELL = ['./', 'index.html', 'app.js', 'app.css', 'icon.svg', 'manifest.webmanifest', 'offline.html'];
+const CACHE = 'svc-shell-v2';
+// The tables worker and its wasm too: the phone's tables open offline.
+const SHELL = [
+  './',
+  'index.html',
+  'app.js',
+  'app.css',
+  'icon.svg',
+  'manifest.webmanifest',
+  'offline.html',
+  'tables-worker.js',
+  'sqlite3.wasm',
+];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -15,6 +15,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.webmanifest': 'application/manifest+json',
   '.map': 'application/json',
+  '.wasm': 'application/wasm',
 };
 
 export async function serveStatic(root = DIST_PUBLIC): Promise<{ url: string; close(): Promise<void> }> {
@@ -25,7 +26,13 @@ export async function serveStatic(root = DIST_PUBLIC): Promise<{ url: string; cl
     );
     try {
       const body = await readFile(join(root, path.endsWith('/') ? `${path}index.html` : path));
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+      res
+        .writeHead(200, {
+          'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+          // Cacheable like the service's static files (max-age 5 min), so Chromium keeps compiled WebAssembly.
+          'cache-control': 'max-age=300',
+        })
+        .end(body);
     } catch {
       res.writeHead(404).end('not found');
     }

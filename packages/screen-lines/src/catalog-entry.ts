@@ -19,4 +19,21 @@ export type {
   ThemeOp,
   WhereOperator,
 } from './ops.js';
+export {
+  COLUMN_NAME_PATTERN,
+  checkColumnName,
+  checkColumnNames,
+  checkRowKey,
+  checkTableName,
+  isTableRuleCode,
+  MAX_COLUMN_NAME_LENGTH,
+  MAX_ROW_KEY_LENGTH,
+  MAX_TABLE_COLUMNS,
+  MAX_TABLE_NAME_LENGTH,
+  ROW_KEY_NAME,
+  TABLE_NAME_PATTERN,
+  TABLE_RULE_CODES,
+  type TableRuleCode,
+  type TableRuleProblem,
+} from './table-names.js';
 export { formatEcho, formatTapLine, parseTapLine } from './tap-line.js';

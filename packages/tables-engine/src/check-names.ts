@@ -5,7 +5,7 @@ import {
   checkColumnName as columnRule,
   type TableRuleProblem,
   checkTableName as tableRule,
-} from '@screen-service/screen-lines';
+} from '@screen-service/screen-lines/catalog';
 import type { TableLimits } from './limits.js';
 
 /** Why a name is refused, or undefined when it is fine. */

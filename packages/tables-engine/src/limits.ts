@@ -1,5 +1,9 @@
 // The table limits from doc3 "Limits"; stores and runLines take overrides because phone limits may grow.
-import { MAX_ROW_KEY_LENGTH, MAX_TABLE_COLUMNS, MAX_TABLE_NAME_LENGTH } from '@screen-service/screen-lines';
+import {
+  MAX_ROW_KEY_LENGTH,
+  MAX_TABLE_COLUMNS,
+  MAX_TABLE_NAME_LENGTH,
+} from '@screen-service/screen-lines/catalog';
 
 /** Numeric limits every write and query is checked against. */
 export interface TableLimits {

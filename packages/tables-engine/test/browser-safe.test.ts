@@ -22,4 +22,11 @@ describe('browser-safe main entry', () => {
     const outside = [...graph.values()].flat().filter((s) => !s.startsWith('./'));
     expect([...new Set(outside)]).toEqual(['@screen-service/screen-lines']);
   });
+
+  it('reaches no Node built-in, better-sqlite3 or sqlite-wasm from src/browser-sqlite.ts (the database is passed in)', () => {
+    const graph = reach('browser-sqlite.ts');
+    expect(graph.has('sql-store.ts')).toBe(true);
+    const outside = [...graph.values()].flat().filter((s) => !s.startsWith('./'));
+    expect([...new Set(outside)]).toEqual(['@screen-service/screen-lines']);
+  });
 });

@@ -1,80 +1,132 @@
-// Connected agents' tables live on the phone (doc3): one memory store per agent, saved in localStorage.
-import type { Op } from '@screen-service/screen-lines';
-import { createStoreQuery, type QueryAnswer } from '@screen-service/screen-view';
-import {
-  createMemoryStore,
-  type MemorySnapshot,
-  type MemoryStore,
-  type OpLine,
-  runOps,
-} from '@screen-service/tables-engine';
+// Connected agents' tables live on the phone (doc3): the app's side of the tables worker (SQLite on OPFS, one database per agent).
+import type { MemorySnapshot } from '@screen-service/tables-engine';
+import type { Replies, ReplyMessage, Request, RequestMessage, TablesWorkerCode } from '../tables/protocol.js';
 
-const stores = new Map<string, MemoryStore>();
-const key = (agentId: string) => `svc-tables-${agentId}`;
-const context = (agentId: string) => ({
-  owner: 'me',
-  agent: agentId,
-  now: () => Date.now(),
-  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-});
+/** A worker refusal: the storage failed (full, or another tab holds it) or a request was malformed. */
+export class PhoneTablesError extends Error {
+  readonly code: TablesWorkerCode;
 
-function storeOf(agentId: string): MemoryStore {
-  let store = stores.get(agentId);
-  if (!store) {
-    let snapshot: MemorySnapshot | undefined;
-    try {
-      snapshot = JSON.parse(localStorage.getItem(key(agentId)) ?? 'null') ?? undefined;
-    } catch {
-      snapshot = undefined;
-    }
-    store = createMemoryStore({
-      ...(snapshot?.version === 1 ? { snapshot } : {}),
-      onChange: (s) => localStorage.setItem(key(agentId), JSON.stringify(s.snapshot())),
-    });
-    stores.set(agentId, store);
+  constructor(code: TablesWorkerCode, message: string) {
+    super(message);
+    this.name = 'PhoneTablesError';
+    this.code = code;
   }
-  return store;
 }
 
-/** Runs a screen's table lines once (a screen id is remembered), so reopening a thread does not repeat puts. */
-export function landScreenTables(agentId: string, screenId: string, ops: Op[]): void {
-  const done = `svc-tables-landed-${agentId}`;
-  const landed = new Set<string>(JSON.parse(localStorage.getItem(done) ?? '[]') as string[]);
-  if (landed.has(screenId)) return;
-  const writes: OpLine[] = [];
-  for (const op of ops)
-    if (op.op === 'table' || op.op === 'drop' || op.op === 'put') writes.push({ op, line: op.op });
-  if (writes.length > 0) runOps(storeOf(agentId), { ...context(agentId), ops: writes });
-  landed.add(screenId);
-  localStorage.setItem(done, JSON.stringify([...landed].slice(-500)));
+/** Sends requests to the tables worker; answers come back in request order. */
+export interface PhoneTables {
+  request<K extends Request['kind']>(request: Extract<Request, { kind: K }>): Promise<Replies[K]>;
 }
 
-/** The renderer's `query` option for an agent's tables. */
-export function queryFor(
-  agentId: string,
-): (props: Parameters<ReturnType<typeof createStoreQuery>>[0], id: string) => QueryAnswer {
-  return createStoreQuery(storeOf(agentId), context(agentId));
+const LEGACY = 'svc-tables-';
+const LEGACY_LANDED = 'svc-tables-landed-';
+
+/** The person's clock and zone, read when a call is made. */
+export function moment(): { now: number; timeZone: string } {
+  return { now: Date.now(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' };
 }
 
-/** Writes a row change the person made in a view (already written, then told to the agent). */
-export function writeRow(
-  agentId: string,
-  table: string,
-  rowKey: string,
-  values: Record<string, boolean>,
-): void {
-  runOps(storeOf(agentId), {
-    ...context(agentId),
-    ops: [
-      {
-        op: {
-          op: 'put',
-          table,
-          key: rowKey,
-          values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { kind: 'bool', value: v }])),
-        },
-        line: `put ${table} ${rowKey}`,
-      },
-    ],
-  });
+function connect(url: URL): PhoneTables {
+  const worker = new Worker(url, { type: 'module', name: 'svc-tables' });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let next = 1;
+  worker.onmessage = (event: MessageEvent<ReplyMessage>) => {
+    const reply = event.data;
+    const w = waiting.get(reply.n);
+    waiting.delete(reply.n);
+    if (!w) return;
+    if (reply.ok) w.resolve(reply.value);
+    else w.reject(new PhoneTablesError(reply.code, reply.message));
+  };
+  worker.onerror = (event) => {
+    const error = new PhoneTablesError(
+      'STORAGE_UNAVAILABLE',
+      `The tables could not start here (${event.message}).`,
+    );
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  return {
+    request(request) {
+      const n = next++;
+      return new Promise((resolve, reject) => {
+        waiting.set(n, { resolve: resolve as (v: unknown) => void, reject });
+        worker.postMessage({ n, request } satisfies RequestMessage);
+      });
+    },
+  };
+}
+
+/** Moves tables the old app kept as JSON in localStorage into the worker's store, then forgets them. */
+async function migrateLegacy(tables: PhoneTables): Promise<void> {
+  const agents = new Set<string>();
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i) ?? '';
+    if (k.startsWith(LEGACY_LANDED)) agents.add(k.slice(LEGACY_LANDED.length));
+    else if (k.startsWith(LEGACY)) agents.add(k.slice(LEGACY.length));
+  }
+  for (const agent of agents) {
+    let snapshot: MemorySnapshot | null = null;
+    let landed: string[] = [];
+    try {
+      const parsed = JSON.parse(localStorage.getItem(LEGACY + agent) ?? 'null') as MemorySnapshot | null;
+      snapshot = parsed?.version === 1 ? parsed : null;
+      const list = JSON.parse(localStorage.getItem(LEGACY_LANDED + agent) ?? '[]') as unknown;
+      landed = Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
+    } catch {
+      // A damaged copy cannot be moved; it is dropped below like a moved one.
+    }
+    await tables.request({ kind: 'migrate', agent, snapshot, landed });
+    localStorage.removeItem(LEGACY + agent);
+    localStorage.removeItem(LEGACY_LANDED + agent);
+  }
+}
+
+/** Forgets the old localStorage copies (sign-out, agent removed). */
+function dropLegacy(agent?: string): void {
+  const keys: string[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i) ?? '';
+    if (!k.startsWith(LEGACY)) continue;
+    const owner = k.startsWith(LEGACY_LANDED) ? k.slice(LEGACY_LANDED.length) : k.slice(LEGACY.length);
+    if (agent === undefined || owner === agent) keys.push(k);
+  }
+  for (const k of keys) localStorage.removeItem(k);
+}
+
+let shared: Promise<PhoneTables> | undefined;
+
+/**
+ * The app's tables (one worker per page). The first call starts the worker, asks the browser to keep
+ * the storage (`navigator.storage.persist()`) and moves any localStorage tables across.
+ */
+export function phoneTables(url = new URL('./tables-worker.js', import.meta.url)): Promise<PhoneTables> {
+  shared ??= (async () => {
+    const tables = connect(url);
+    void navigator.storage?.persist?.().catch(() => false);
+    await migrateLegacy(tables).catch(() => {});
+    return tables;
+  })();
+  return shared;
+}
+
+/** Removes one agent's tables from this phone (the agent was removed). */
+export async function removeAgentTables(agent: string): Promise<void> {
+  dropLegacy(agent);
+  await (await phoneTables()).request({ kind: 'remove', agent });
+}
+
+/** Removes every agent's tables from this phone (sign-out). */
+export async function removeAllTables(): Promise<void> {
+  dropLegacy();
+  await (await phoneTables()).request({ kind: 'removeAll' });
+}
+
+/** Removes the tables of agents no longer in the person's list (removed on another device). */
+export async function keepAgentTables(agents: readonly string[]): Promise<void> {
+  const tables = await phoneTables();
+  const known = new Set(agents);
+  for (const agent of await tables.request({ kind: 'agents' })) {
+    if (!known.has(agent)) await tables.request({ kind: 'remove', agent });
+  }
 }

@@ -1,6 +1,7 @@
 // The agent list: colour chip, name, status and unread count; add an agent; links to connections.
 import { el } from '../../shared/dom.js';
 import { type Agent, call, saveSession } from '../api.js';
+import { keepAgentTables, removeAllTables } from '../phone-tables.js';
 import { chip, go, problem, statusLine, type View } from '../shell.js';
 
 export function agentsView(): View {
@@ -20,12 +21,15 @@ export function agentsView(): View {
   );
   body.querySelector('#signout')!.addEventListener('click', async () => {
     await call('POST', '/auth/signout').catch(() => {});
+    await removeAllTables().catch(() => {});
     saveSession(null);
     go('#/signin');
   });
   const load = async () => {
     try {
       const { agents } = await call<{ agents: Agent[] }>('GET', '/agents');
+      // Tables of agents removed elsewhere (another phone, the CLI) leave this phone too.
+      void keepAgentTables(agents.map((a) => a.id)).catch(() => {});
       list.replaceChildren(
         ...(agents.length === 0
           ? [el('li', { class: 'empty' }, 'No agents yet. Add one, then pair your AI app with its code.')]

@@ -1,10 +1,12 @@
-// Agent settings: name, colour, look, mute, default, a fresh pairing code, delete.
+// Agent settings: name, colour, look, mute, default, a fresh pairing code, space its tables use here, delete.
 import { PRESET_NAMES } from '@screen-service/theme';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call } from '../api.js';
+import { removeAgentTables } from '../phone-tables.js';
 import { go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
+import { tablesUsage } from './tables-usage.js';
 
 const COLORS = ['lavender', 'mint', 'butter', 'brand'] as const;
 
@@ -103,12 +105,20 @@ export function settingsView(agentId: string): View {
         if (!confirm(`Delete ${agent.name} and its whole thread?`)) return;
         try {
           await call('DELETE', `/agents/${agentId}`);
+          // doc3: on the phone store, removing an agent removes its tables.
+          await removeAgentTables(agentId).catch(() => {});
           go('#/');
         } catch (error) {
           status.replaceChildren(problem(error));
         }
       });
-      body.replaceChildren(form, el('div', { class: 'row' }, makeDefault, code), el('hr'), del);
+      body.replaceChildren(
+        form,
+        el('div', { class: 'row' }, makeDefault, code),
+        tablesUsage(agentId),
+        el('hr'),
+        del,
+      );
     } catch (error) {
       body.replaceChildren(problem(error));
     }

@@ -4,8 +4,8 @@ import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call, type Message } from '../api.js';
-import { landScreenTables, queryFor, writeRow } from '../phone-tables.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
+import { threadTables } from '../thread-tables.js';
 import { commandMenu } from './commands.js';
 import { followNewest } from './follow-newest.js';
 
@@ -33,6 +33,10 @@ export function threadView(agentId: string): View {
   const screens = new Map<string, ScreenHandle>();
   const seen = new Set<string>();
   const photoIdOf = new Map<string, string>();
+  const tables = threadTables(agentId, {
+    report: (screen_id, events) =>
+      void call('POST', `/agents/${agentId}/table-events`, { screen_id, events }).catch(() => {}),
+  });
   let lastSeq = 0;
   let agent: Agent | undefined;
 
@@ -87,8 +91,7 @@ export function threadView(agentId: string): View {
   async function onTap(screenId: string, tap: ScreenTap): Promise<void> {
     const { event } = tap;
     if (event.preset === 'query' && event.op === 'row' && typeof event.table === 'string') {
-      writeRow(agentId, event.table, String(event.key), event.values as Record<string, boolean>);
-      screens.get(screenId)?.refresh();
+      void tables.writeRow(event.table, String(event.key), event.values as Record<string, boolean>);
     }
     const { photos, screen: _screen, ...rest } = event;
     const photo_ids = Array.isArray(photos)
@@ -121,7 +124,6 @@ export function threadView(agentId: string): View {
     if (m.kind === 'screen' && m.screen) {
       const id = m.screen.id;
       const ops = m.screen.ops as Op[];
-      landScreenTables(agentId, id, ops);
       // svc_show's `text` is stored in meta.text (the body holds the lines): the chat line above the screen.
       const line = typeof m.meta.text === 'string' && m.meta.text.trim() ? m.meta.text : '';
       if (line) item.append(el('p', { class: 'bubble screen-text' }, line));
@@ -129,7 +131,7 @@ export function threadView(agentId: string): View {
       const handle = renderScreen(ops, {
         screen: id,
         onTap: (tap) => void onTap(id, tap),
-        query: queryFor(agentId),
+        query: tables.queryFor(id),
         onTheme: (look) => agent && applyLook({ ...agent.theme, ...look }, agent.handle),
         uploadPhotos: async (files) => {
           const done = await Promise.all(files.map((f) => upload(agentId, f)));
@@ -139,6 +141,7 @@ export function threadView(agentId: string): View {
         answers: pendingAnswers.get(id) ?? [],
       });
       screens.set(id, handle);
+      void tables.track(id, ops, handle);
       item.append(handle.element);
       return item;
     }
