@@ -100,7 +100,14 @@ describe('svc (process)', () => {
         let stderr = '';
         const code = await runCli(
           args,
-          { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
+          {
+            stdout: (t) => {
+              stdout += t;
+            },
+            stderr: (t) => {
+              stderr += t;
+            },
+          },
           Readable.from(['']),
         );
         return { code, stdout, stderr };
