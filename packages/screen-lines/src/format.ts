@@ -22,7 +22,7 @@ import { formatGroup, formatTheme } from './theme-group.js';
  */
 export function format(ops: readonly Op[]): string {
   if (!Array.isArray(ops))
-    throw new ScreenLinesError('ERR_INVALID_ARGUMENT', 'format(ops) takes an array of ops');
+    throw new ScreenLinesError('INVALID_ARGUMENT', 'format(ops) takes an array of ops');
   let position = 0;
   return ops
     .map((op) => {
@@ -43,7 +43,7 @@ export function format(ops: readonly Op[]): string {
         case 'put':
           return formatTableWord(op);
         default:
-          throw new ScreenLinesError('ERR_INVALID_ARGUMENT', `format cannot print op ${JSON.stringify(op)}`);
+          throw new ScreenLinesError('INVALID_ARGUMENT', `format cannot print op ${JSON.stringify(op)}`);
       }
     })
     .join('\n');
@@ -51,7 +51,7 @@ export function format(ops: readonly Op[]): string {
 
 function formatAdd(op: AddOp, position: number): string {
   const spec = componentOf(op.preset);
-  if (!spec) throw new ScreenLinesError('ERR_INVALID_ARGUMENT', `format: unknown preset '${op.preset}'`);
+  if (!spec) throw new ScreenLinesError('INVALID_ARGUMENT', `format: unknown preset '${op.preset}'`);
   const head = op.id === `n${position}` ? op.preset : `${op.preset}@${op.id}`;
   const args =
     op.preset === 'query' ? formatQueryArgs(op.props as unknown as QueryProps) : formatArgs(spec, op.props);

@@ -54,7 +54,7 @@ describe('parse: errors are data a model can act on', () => {
     const { ops, errors } = parse('chooze x\ntimer soon Tea\ntext fine');
     expect(errors.map((e) => [e.code, e.line])).toEqual([
       ['UNKNOWN_COMPONENT', 1],
-      ['BAD_DURATION', 2],
+      ['INVALID_DURATION', 2],
     ]);
     expect(errors[0]!.message).toContain('did you mean choose?');
     expect(ops).toHaveLength(1);

@@ -13,17 +13,17 @@ describe('table rules', () => {
   it('accepts doc3 names and refuses the rest with a code and the value', () => {
     expect(checkTableName('Weights')).toBeUndefined();
     expect(checkTableName('a'.repeat(32))).toBeUndefined();
-    expect(checkTableName('a'.repeat(33))?.code).toBe('BAD_TABLE_NAME');
+    expect(checkTableName('a'.repeat(33))?.code).toBe('INVALID_TABLE_NAME');
     expect(checkTableName('2024')).toEqual({
-      code: 'BAD_TABLE_NAME',
+      code: 'INVALID_TABLE_NAME',
       message: expect.stringContaining("'2024'"),
     });
     expect(checkColumnName('_hidden')).toBeUndefined();
-    expect(checkColumnName('my col')?.code).toBe('BAD_COLUMN_NAME');
+    expect(checkColumnName('my col')?.code).toBe('INVALID_COLUMN_NAME');
     expect(checkColumnName('key')?.code).toBe('RESERVED_COLUMN');
     expect(checkRowKey('x'.repeat(64))).toBeUndefined();
-    expect(checkRowKey('x'.repeat(65))?.code).toBe('BAD_KEY');
-    expect(checkRowKey('')?.code).toBe('BAD_KEY');
+    expect(checkRowKey('x'.repeat(65))?.code).toBe('INVALID_KEY');
+    expect(checkRowKey('')?.code).toBe('INVALID_KEY');
   });
 
   it('checks a table’s columns together: count, names, duplicates', () => {
@@ -36,13 +36,13 @@ describe('table rules', () => {
 
   // The parser refuses the same lines with the same codes (one code from parser to engine).
   it.each<[string, TableRuleCode]>([
-    ['table create 2024 Day:date', 'BAD_TABLE_NAME'],
-    [`table create ${'a'.repeat(33)} Day:date`, 'BAD_TABLE_NAME'],
-    ['table create T my-col!:text', 'BAD_COLUMN_NAME'],
+    ['table create 2024 Day:date', 'INVALID_TABLE_NAME'],
+    [`table create ${'a'.repeat(33)} Day:date`, 'INVALID_TABLE_NAME'],
+    ['table create T my-col!:text', 'INVALID_COLUMN_NAME'],
     ['table create T key:text', 'RESERVED_COLUMN'],
     ['table create T Day:date Day:date', 'DUPLICATE_COLUMN'],
     [`table create T ${Array.from({ length: 13 }, (_, i) => `C${i}:text`).join(' ')}`, 'TOO_MANY_COLUMNS'],
-    [`put T ${'k'.repeat(65)} A=1`, 'BAD_KEY'],
+    [`put T ${'k'.repeat(65)} A=1`, 'INVALID_KEY'],
   ])('the parser refuses %s with %s', (line, code) => {
     expect(parse(line).errors.map((e) => e.code)).toEqual([code]);
   });

@@ -22,12 +22,12 @@ export const COLUMN_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,31}$/;
  * same code for the same rule, so a model sees one code whichever of them caught the line.
  */
 export const TABLE_RULE_CODES = [
-  'BAD_TABLE_NAME',
-  'BAD_COLUMN_NAME',
+  'INVALID_TABLE_NAME',
+  'INVALID_COLUMN_NAME',
   'RESERVED_COLUMN',
   'DUPLICATE_COLUMN',
   'TOO_MANY_COLUMNS',
-  'BAD_KEY',
+  'INVALID_KEY',
 ] as const satisfies readonly ParseErrorCode[];
 
 /** One of {@link TABLE_RULE_CODES}. */
@@ -50,13 +50,13 @@ export interface TableRuleProblem {
  * @example
  * ```ts
  * checkTableName('Weights');  // undefined
- * checkTableName('2024');     // { code: 'BAD_TABLE_NAME', message: "table name '2024' must start with a letter, ..." }
+ * checkTableName('2024');     // { code: 'INVALID_TABLE_NAME', message: "table name '2024' must start with a letter, ..." }
  * ```
  */
 export function checkTableName(name: string): TableRuleProblem | undefined {
   if (TABLE_NAME_PATTERN.test(name)) return undefined;
   return {
-    code: 'BAD_TABLE_NAME',
+    code: 'INVALID_TABLE_NAME',
     message: `table name '${name}' must start with a letter, then letters, digits, _ or - (at most ${MAX_TABLE_NAME_LENGTH} characters)`,
   };
 }
@@ -72,7 +72,7 @@ export function checkTableName(name: string): TableRuleProblem | undefined {
 export function checkColumnName(name: string): TableRuleProblem | undefined {
   if (!COLUMN_NAME_PATTERN.test(name)) {
     return {
-      code: 'BAD_COLUMN_NAME',
+      code: 'INVALID_COLUMN_NAME',
       message: `column name '${name}' must start with a letter or _, then letters, digits, _ or - (at most ${MAX_COLUMN_NAME_LENGTH} characters)`,
     };
   }
@@ -119,7 +119,7 @@ export function checkColumnNames(
  *
  * @example
  * ```ts
- * checkRowKey(''); // { code: 'BAD_KEY', message: 'the row key is empty; ...' }
+ * checkRowKey(''); // { code: 'INVALID_KEY', message: 'the row key is empty; ...' }
  * ```
  */
 export function checkRowKey(
@@ -127,10 +127,10 @@ export function checkRowKey(
   maxLength: number = MAX_ROW_KEY_LENGTH,
 ): TableRuleProblem | undefined {
   if (key.length === 0)
-    return { code: 'BAD_KEY', message: 'the row key is empty; write a word or a quoted string' };
+    return { code: 'INVALID_KEY', message: 'the row key is empty; write a word or a quoted string' };
   if (key.length > maxLength) {
     return {
-      code: 'BAD_KEY',
+      code: 'INVALID_KEY',
       message: `row key '${key.slice(0, 20)}...' has ${key.length} characters; at most ${maxLength}`,
     };
   }

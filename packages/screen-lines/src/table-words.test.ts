@@ -28,9 +28,9 @@ describe('table create / drop', () => {
   });
 
   test.each([
-    ['table create 1x A:text', 'BAD_TABLE_NAME'],
+    ['table create 1x A:text', 'INVALID_TABLE_NAME'],
     ['table create t key:text', 'RESERVED_COLUMN'],
-    ['table create t A:money', 'BAD_COLUMN_TYPE'],
+    ['table create t A:money', 'INVALID_COLUMN_TYPE'],
     ['table create t A:text:kg', 'UNIT_NOT_NUMBER'],
     ['table create t', 'MISSING_COLUMNS'],
     ['table create t A:text A:number', 'DUPLICATE_COLUMN'],
@@ -106,9 +106,9 @@ describe('put', () => {
     ['put t k A=1 +delete', 'DELETE_WITH_VALUES'],
     ['put t A=1 A=2', 'DUPLICATE_COLUMN'],
     ['put t A=hello world', 'UNEXPECTED_ARGUMENT'],
-    [`put t ${'k'.repeat(65)} A=1`, 'BAD_KEY'],
+    [`put t ${'k'.repeat(65)} A=1`, 'INVALID_KEY'],
     ['put t key=1', 'RESERVED_COLUMN'],
-    ['put 9t A=1', 'BAD_TABLE_NAME'],
+    ['put 9t A=1', 'INVALID_TABLE_NAME'],
     ['put@x t A=1', 'ID_NOT_ALLOWED'],
   ])('%s is refused with %s', (line, code) => {
     expect(parse(line).errors.map((e) => e.code)).toEqual([code]);

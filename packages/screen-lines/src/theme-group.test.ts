@@ -27,7 +27,7 @@ describe('theme lines', () => {
     ['theme font="two words"', /one look word/],
   ])('%s is refused', (line, message) => {
     const [error] = parse(line).errors;
-    expect(error?.code).toBe('BAD_THEME');
+    expect(error?.code).toBe('INVALID_THEME');
     expect(error?.message).toMatch(message);
   });
 
@@ -85,7 +85,7 @@ describe('patch lines', () => {
     ['@x', 'PATCH_NEEDS_PROPS'],
     ['@x hello', 'UNEXPECTED_ARGUMENT'],
     ['@x a=1 a=2', 'REPEATED_SETTING'],
-    ['@9 a=1', 'BAD_ID'],
+    ['@9 a=1', 'INVALID_ID'],
     ['timer@t 5m Tea\n@t colour=red', 'UNKNOWN_PROP'],
   ])('%s is refused with %s', (text, code) => {
     expect(parse(text).errors.map((e) => e.code)).toEqual([code]);

@@ -3,9 +3,9 @@
 /** Codes a {@link ScreenViewError} carries. */
 export type ScreenViewErrorCode =
   /** An argument has the wrong shape (for example `ops` is not an array). */
-  | 'ERR_INVALID_ARGUMENT'
+  | 'INVALID_ARGUMENT'
   /** No DOM document was given and none is global (server-side use without a DOM). */
-  | 'ERR_NO_DOCUMENT';
+  | 'NO_DOCUMENT';
 
 /**
  * The one error class the renderer throws; `code` is stable across versions.

@@ -127,19 +127,19 @@ function markAnswered(el: HTMLElement, event: TapEvent, doc: Document): void {
 export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): ScreenHandle {
   if (!Array.isArray(ops))
     throw new ScreenViewError(
-      'ERR_INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
       'renderScreen(ops) takes the ops array that parse() returns',
     );
   if (!options || typeof options.onTap !== 'function') {
     throw new ScreenViewError(
-      'ERR_INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
       'renderScreen needs options.onTap, a function called for every tap',
     );
   }
   const doc = options.document ?? (globalThis as { document?: Document }).document;
   if (!doc)
     throw new ScreenViewError(
-      'ERR_NO_DOCUMENT',
+      'NO_DOCUMENT',
       'no DOM document: pass options.document when there is no global document',
     );
 

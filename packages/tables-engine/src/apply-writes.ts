@@ -56,7 +56,7 @@ function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOu
   const { limits } = ctx;
   refuseIf(checkTableName(op.name, limits));
   if (op.cols.length === 0)
-    throw new Refusal('LINE_INVALID', `table create ${op.name} needs at least one Col:type`);
+    throw new Refusal('INVALID_LINE', `table create ${op.name} needs at least one Col:type`);
   if (op.cols.length > limits.columnsPerTable) {
     throw new Refusal(
       'TOO_MANY_COLUMNS',
@@ -68,7 +68,7 @@ function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOu
     refuseIf(checkColumnName(col.name));
     if (!TYPES.has(col.type)) {
       throw new Refusal(
-        'LINE_INVALID',
+        'INVALID_LINE',
         `column ${col.name} has type '${col.type}'; use text, number, date or bool`,
       );
     }
@@ -123,7 +123,7 @@ function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Wri
     if (op.key === undefined)
       throw new Refusal('DELETE_NEEDS_KEY', `+delete needs a row key: put ${op.table} <key> +delete`);
     if (Object.keys(op.values).length > 0) {
-      throw new Refusal('LINE_INVALID', `+delete takes no values; write put ${op.table} ${op.key} +delete`);
+      throw new Refusal('INVALID_LINE', `+delete takes no values; write put ${op.table} ${op.key} +delete`);
     }
     if (!store.getRow(ref, op.key))
       return { kind: 'done', table: op.table, key: op.key, note: 'no such row' };

@@ -15,7 +15,7 @@ export type NameProblem = TableRuleProblem | undefined;
 export function checkTableName(name: string, limits: TableLimits): NameProblem {
   if (name.length > limits.tableName) {
     return {
-      code: 'BAD_TABLE_NAME',
+      code: 'INVALID_TABLE_NAME',
       message: `table name '${name}' has ${name.length} characters; at most ${limits.tableName}`,
     };
   }

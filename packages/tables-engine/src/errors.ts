@@ -8,9 +8,8 @@ export type TablesErrorCode =
   | TableRuleCode
   | 'COLUMN_NOT_FOUND'
   | 'VALUE_DOES_NOT_FIT'
-  | 'KEY_INVALID'
   | 'DELETE_NEEDS_KEY'
-  | 'QUERY_INVALID'
+  | 'INVALID_QUERY'
   | 'LIMIT_TABLES'
   /** The SQLite store's physical column slots (never reached under the default limits). */
   | 'LIMIT_COLUMNS'
@@ -19,12 +18,12 @@ export type TablesErrorCode =
   | 'LIMIT_LINES'
   | 'LIMIT_ROWS_BACK'
   | 'LIMIT_QUERY_ROWS'
-  | 'LINE_INVALID'
+  | 'INVALID_LINE'
   | 'LINE_NOT_TABLE'
   | 'PARSE_ERROR'
   | 'PENDING_NOT_FOUND'
-  | 'TIME_ZONE_INVALID'
-  | 'OPTIONS_INVALID';
+  | 'INVALID_TIME_ZONE'
+  | 'INVALID_OPTIONS';
 
 /**
  * The one error class of the package; `code` is stable, `message` says what is wrong and how to fix it.

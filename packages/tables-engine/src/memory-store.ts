@@ -128,7 +128,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const t = tables.get(idOf(ref));
       if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
       if (key !== undefined && t.byKey.has(key)) {
-        throw new TablesError('KEY_INVALID', `row ${key} already exists in ${ref.name}; update it instead`);
+        throw new TablesError('INVALID_KEY', `row ${key} already exists in ${ref.name}; update it instead`);
       }
       let assigned = key;
       while (assigned === undefined || (key === undefined && t.byKey.has(assigned))) {
@@ -205,7 +205,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     restore(snapshot) {
       if (snapshot?.version !== 1) {
         throw new TablesError(
-          'OPTIONS_INVALID',
+          'INVALID_OPTIONS',
           'restore needs a snapshot taken by MemoryStore.snapshot() (version 1)',
         );
       }

@@ -26,7 +26,7 @@ export interface RunMigrationsOptions {
 }
 
 /** Codes of {@link MigrationError}. */
-export type MigrationErrorCode = 'MIGRATIONS_INVALID' | 'SCHEMA_TOO_NEW';
+export type MigrationErrorCode = 'INVALID_MIGRATIONS' | 'SCHEMA_TOO_NEW';
 
 /** A refused migration list, or a database written by newer code than this one. */
 export class MigrationError extends Error {
@@ -44,7 +44,7 @@ function tableOf(options: RunMigrationsOptions): string {
   const table = options.table ?? 'schema_migrations';
   if (!TABLE_NAME.test(table)) {
     throw new MigrationError(
-      'MIGRATIONS_INVALID',
+      'INVALID_MIGRATIONS',
       `migration table name ${JSON.stringify(table)} must be letters, digits and _ (like schema_migrations)`,
     );
   }
@@ -57,13 +57,13 @@ function checkList(list: readonly Migration[]): Migration[] {
     const m = sorted[i]!;
     if (!Number.isSafeInteger(m.version) || m.version < 1) {
       throw new MigrationError(
-        'MIGRATIONS_INVALID',
+        'INVALID_MIGRATIONS',
         `migration "${m.name}" has version ${m.version}; versions are positive integers`,
       );
     }
     if (i > 0 && sorted[i - 1]!.version === m.version) {
       throw new MigrationError(
-        'MIGRATIONS_INVALID',
+        'INVALID_MIGRATIONS',
         `migrations "${sorted[i - 1]!.name}" and "${m.name}" share version ${m.version}; give the newer one the next free number`,
       );
     }
@@ -84,7 +84,7 @@ export function schemaVersion(db: MigrationDb, options: RunMigrationsOptions = {
  * Applies every migration newer than the recorded version, each in its own transaction (a failing one
  * rolls back whole and throws its SQL error; earlier ones stay applied). Returns the version reached.
  *
- * @throws {MigrationError} `MIGRATIONS_INVALID` for a duplicate or non-positive version,
+ * @throws {MigrationError} `INVALID_MIGRATIONS` for a duplicate or non-positive version,
  * `SCHEMA_TOO_NEW` when the database records a version newer than the list knows (newer code wrote it).
  * @example
  * ```ts

@@ -47,17 +47,17 @@ function planWhere(props: QueryProps, cols: Column[], ctx: PlanContext): PlanFil
     if (w.value.kind === 'empty') {
       if (w.op !== '=' && w.op !== '!=') {
         throw new PlanError(
-          'QUERY_INVALID',
+          'INVALID_QUERY',
           `where ${w.col}${w.op} needs a value; use ${w.col}= or ${w.col}!=`,
         );
       }
       return { col: w.col, isKey, type: col.type, op: w.op, value: null, byDay: false };
     }
     if (w.op === '~' && col.type !== 'text') {
-      throw new PlanError('QUERY_INVALID', `~ (contains) works on text; ${w.col} is a ${col.type} column`);
+      throw new PlanError('INVALID_QUERY', `~ (contains) works on text; ${w.col} is a ${col.type} column`);
     }
     if (col.type === 'bool' && w.op !== '=' && w.op !== '!=') {
-      throw new PlanError('QUERY_INVALID', `${w.col} is a bool column; compare it with = or != (on/off)`);
+      throw new PlanError('INVALID_QUERY', `${w.col} is a bool column; compare it with = or != (on/off)`);
     }
     const fit = fitValue(w.value, col, {
       now: ctx.now,
@@ -65,7 +65,7 @@ function planWhere(props: QueryProps, cols: Column[], ctx: PlanContext): PlanFil
       maxText: ctx.limits.cellText,
     });
     if (!fit.ok)
-      throw new PlanError('QUERY_INVALID', `where ${w.col}${w.op}${writtenText(w.value)}: ${fit.message}`);
+      throw new PlanError('INVALID_QUERY', `where ${w.col}${w.op}${writtenText(w.value)}: ${fit.message}`);
     const byDay = col.type === 'date' && typeof fit.cell === 'string' && fit.cell.length === 10;
     return { col: w.col, isKey, type: col.type, op: w.op, value: fit.cell, byDay };
   });
@@ -76,7 +76,7 @@ function checkLimit(props: QueryProps, ctx: PlanContext): number {
   if (props.limit === undefined) return props.as === 'send' ? ctx.limits.sendRows : ctx.limits.queryDefault;
   if (!Number.isInteger(props.limit) || props.limit < 1) {
     throw new PlanError(
-      'QUERY_INVALID',
+      'INVALID_QUERY',
       `limit=${props.limit} is not a whole number of rows; use limit=1 to ${most}`,
     );
   }
@@ -104,7 +104,7 @@ function planTotals(props: QueryProps, cols: Column[], where: PlanFilter[], limi
     const col = lookup(props.table, cols, props.group.col, false);
     if (props.group.by && col.type !== 'date') {
       throw new PlanError(
-        'QUERY_INVALID',
+        'INVALID_QUERY',
         `group=${col.name}:${props.group.by} needs a date column; ${col.name} is a ${col.type} column`,
       );
     }
@@ -123,7 +123,7 @@ function planTotals(props: QueryProps, cols: Column[], where: PlanFilter[], limi
     const col = lookup(props.table, cols, name, false);
     if (!AGGREGATE_TYPES[fn].includes(col.type)) {
       throw new PlanError(
-        'QUERY_INVALID',
+        'INVALID_QUERY',
         `${fn}=${name}: ${fn} works on ${AGGREGATE_TYPES[fn].join(' or ')} columns; ${name} is a ${col.type} column`,
       );
     }
@@ -141,7 +141,7 @@ function planTotals(props: QueryProps, cols: Column[], where: PlanFilter[], limi
     const index = names.indexOf(s.col);
     if (index < 0) {
       throw new PlanError(
-        'QUERY_INVALID',
+        'INVALID_QUERY',
         `sort=${s.col}: with totals, sort names an answer column: ${names.join(', ')}`,
       );
     }

@@ -8,10 +8,10 @@ describe('runOps', () => {
     const store = createMemoryStore();
     const base = { owner: 'u', agent: 'a', now: 0, timeZone: 'UTC', ops: [] };
     expect(() => runOps(store, { ...base, owner: '' })).toThrow(
-      expect.objectContaining({ code: 'OPTIONS_INVALID' }),
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
     expect(() => runOps(store, { ...base, timeZone: 'Nowhere/City' })).toThrow(
-      expect.objectContaining({ code: 'TIME_ZONE_INVALID' }),
+      expect.objectContaining({ code: 'INVALID_TIME_ZONE' }),
     );
   });
 

@@ -104,10 +104,10 @@ export function pendingPrompt(p: PendingDelete): string {
     : `Delete table ${p.table} and all its rows?`;
 }
 
-/** Checks the call's identity and zone; throws OPTIONS_INVALID / TIME_ZONE_INVALID on misuse. */
+/** Checks the call's identity and zone; throws INVALID_OPTIONS / INVALID_TIME_ZONE on misuse. */
 export function checkCall(ctx: CallContext): TableLimits {
   if (!ctx.owner || !ctx.agent)
-    throw new TablesError('OPTIONS_INVALID', 'owner and agent must be non-empty strings');
+    throw new TablesError('INVALID_OPTIONS', 'owner and agent must be non-empty strings');
   assertTimeZone(ctx.timeZone);
   return { ...DEFAULT_LIMITS, ...ctx.limits };
 }
@@ -145,7 +145,7 @@ function runQuery(store: TableStore, op: QueryOp, ctx: WriteContext, rowsLeft: n
   const base = { id: op.id, table: props.table, cols: columns.map((c) => c.name), rows, count: answer.count };
   if (!view.ok)
     return {
-      ...emptyResult(op.id, props.table, 'QUERY_INVALID', view.message),
+      ...emptyResult(op.id, props.table, 'INVALID_QUERY', view.message),
       ...base,
       keys: answer.keys,
       columns,

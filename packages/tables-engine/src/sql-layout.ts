@@ -78,7 +78,7 @@ export function applyLayout(driver: SqlDriver): void {
   } catch (err) {
     if (err instanceof MigrationError && err.code === 'SCHEMA_TOO_NEW') {
       throw new TablesError(
-        'OPTIONS_INVALID',
+        'INVALID_OPTIONS',
         err.message.replace('upgrade the package', 'upgrade @screen-service/tables-engine'),
       );
     }

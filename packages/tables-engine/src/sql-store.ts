@@ -182,7 +182,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         const taken = (k: string) =>
           !!driver.get('SELECT 1 AS x FROM te_rows WHERE table_id = ? AND key = ?', [t.id, k]);
         if (key !== undefined && taken(key)) {
-          throw new TablesError('KEY_INVALID', `row ${key} already exists in ${ref.name}; update it instead`);
+          throw new TablesError('INVALID_KEY', `row ${key} already exists in ${ref.name}; update it instead`);
         }
         let assigned = key;
         let nextRow = t.next_row;

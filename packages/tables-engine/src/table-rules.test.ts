@@ -12,13 +12,13 @@ const call = { owner: 'u', agent: 'a', now: Date.parse('2026-01-05T07:00:00Z'), 
 const wide = Array.from({ length: 13 }, (_, i) => `C${i}:text`);
 
 const CASES: [TableRuleCode, string, ReturnType<typeof table>][] = [
-  ['BAD_TABLE_NAME', 'table create 9lives A:text', table('9lives', 'A:text')],
-  ['BAD_TABLE_NAME', `table create ${'T'.repeat(33)} A:text`, table('T'.repeat(33), 'A:text')],
-  ['BAD_COLUMN_NAME', 'table create T 1A:text', table('T', '1A:text')],
+  ['INVALID_TABLE_NAME', 'table create 9lives A:text', table('9lives', 'A:text')],
+  ['INVALID_TABLE_NAME', `table create ${'T'.repeat(33)} A:text`, table('T'.repeat(33), 'A:text')],
+  ['INVALID_COLUMN_NAME', 'table create T 1A:text', table('T', '1A:text')],
   ['RESERVED_COLUMN', 'table create T key:text', table('T', 'key:text')],
   ['DUPLICATE_COLUMN', 'table create T A:text A:number', table('T', 'A:text', 'A:number')],
   ['TOO_MANY_COLUMNS', `table create T ${wide.join(' ')}`, table('T', ...wide)],
-  ['BAD_KEY', `put W ${'k'.repeat(65)} A=x`, put('W', 'k'.repeat(65), { A: 'x' })],
+  ['INVALID_KEY', `put W ${'k'.repeat(65)} A=x`, put('W', 'k'.repeat(65), { A: 'x' })],
 ];
 
 describe('table rules: one code from parser to engine', () => {

@@ -18,7 +18,7 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
       });
     } catch {
       throw new TablesError(
-        'TIME_ZONE_INVALID',
+        'INVALID_TIME_ZONE',
         `time zone '${timeZone}' is not an IANA time zone; pass one such as 'Europe/Berlin' or 'UTC'`,
       );
     }
@@ -27,7 +27,7 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** Throws TIME_ZONE_INVALID unless `timeZone` is a zone Intl knows. */
+/** Throws INVALID_TIME_ZONE unless `timeZone` is a zone Intl knows. */
 export function assertTimeZone(timeZone: string): void {
   formatFor(timeZone);
 }

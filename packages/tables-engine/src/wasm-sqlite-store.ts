@@ -117,7 +117,7 @@ function wasmDriver(db: WasmDatabase, cacheSize: number): SqlDriver {
 export function createWasmSqliteStore(db: WasmDatabase, options: WasmSqliteStoreOptions = {}): TableStore {
   if (typeof db?.prepare !== 'function' || typeof db.exec !== 'function') {
     throw new TablesError(
-      'OPTIONS_INVALID',
+      'INVALID_OPTIONS',
       'createWasmSqliteStore needs an open @sqlite.org/sqlite-wasm oo1 database (new sqlite3.oo1.DB(...))',
     );
   }

@@ -21,7 +21,7 @@ describe('memory store snapshot', () => {
     runOps(copy, { ...call, ops: [put('W', undefined, { A: 3 })] });
     expect(copy.exportTable(ref)!.rows.map((r) => r.key)).toEqual(['r1', 'k', 'r2']);
     expect(() => copy.restore({} as MemorySnapshot)).toThrow(
-      expect.objectContaining({ code: 'OPTIONS_INVALID' }),
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
   });
 });

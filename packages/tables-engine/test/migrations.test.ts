@@ -63,7 +63,7 @@ describe('runMigrations', () => {
       { version: 1, name: 'a', sql: '' },
       { version: 1, name: 'b', sql: '' },
     ];
-    expect(() => runMigrations(db, dup)).toThrow(expect.objectContaining({ code: 'MIGRATIONS_INVALID' }));
+    expect(() => runMigrations(db, dup)).toThrow(expect.objectContaining({ code: 'INVALID_MIGRATIONS' }));
     expect(() => runMigrations(db, [{ version: 0, name: 'z', sql: '' }])).toThrow(MigrationError);
     expect(() => runMigrations(db, [], { table: 'x; DROP TABLE y' })).toThrow(/letters, digits/);
     runMigrations(db, [{ version: 3, name: 'c', sql: 'CREATE TABLE c (x INTEGER)' }]);

@@ -42,7 +42,7 @@ describe('sqlite store file', () => {
     createSqliteStore(file);
     const db = new Database(file);
     db.exec("INSERT INTO te_migrations (version, name, applied_at) VALUES (99, 'from-the-future', '')");
-    expect(() => createSqliteStore(db)).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+    expect(() => createSqliteStore(db)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     db.close();
   });
 });

@@ -228,7 +228,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
       it('store calls on a missing table or an existing key are refused', () => {
         weights();
         expect(() => store.insertRow(REF, 'r1', {})).toThrow(
-          expect.objectContaining({ code: 'KEY_INVALID' }),
+          expect.objectContaining({ code: 'INVALID_KEY' }),
         );
         const gone = { ...REF, name: 'Gone' };
         expect(() => store.insertRow(gone, undefined, {})).toThrow(
@@ -255,12 +255,12 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           table('T'),
         ]);
         expect(answer.failed.map((f) => f.code)).toEqual([
-          'BAD_TABLE_NAME',
+          'INVALID_TABLE_NAME',
           'RESERVED_COLUMN',
           'DUPLICATE_COLUMN',
-          'LINE_INVALID',
-          'BAD_COLUMN_NAME',
-          'LINE_INVALID',
+          'INVALID_LINE',
+          'INVALID_COLUMN_NAME',
+          'INVALID_LINE',
         ]);
         expect(store.listTables('u1')).toEqual([]);
       });
@@ -292,7 +292,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
       it('+delete needs a key and takes no values', () => {
         weights();
         const answer = run([put('W', undefined, {}, true), put('W', 'r1', { Weight: 1 }, true)]);
-        expect(answer.failed.map((f) => f.code)).toEqual(['DELETE_NEEDS_KEY', 'LINE_INVALID']);
+        expect(answer.failed.map((f) => f.code)).toEqual(['DELETE_NEEDS_KEY', 'INVALID_LINE']);
       });
 
       it('table drop comes back pending and Delete drops the table', () => {
@@ -349,10 +349,10 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
 
       it('refuses where clauses that cannot run, with the reason in place of the view', () => {
         const bad = (where: Where) => run([query('W', { where })]).results[0]!;
-        expect(bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'QUERY_INVALID' });
+        expect(bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'INVALID_QUERY' });
         expect(bad([['Weight', '~', 8]]).error).toBe('~ (contains) works on text; Weight is a number column');
-        expect(bad([['Done', '>', true]]).code).toBe('QUERY_INVALID');
-        expect(bad([['Weight', '>', null]]).code).toBe('QUERY_INVALID');
+        expect(bad([['Done', '>', true]]).code).toBe('INVALID_QUERY');
+        expect(bad([['Weight', '>', null]]).code).toBe('INVALID_QUERY');
         expect(bad([['Size', '=', 1]])).toMatchObject({
           code: 'COLUMN_NOT_FOUND',
           error: "W has no column 'Size'; its columns: Date, Weight, Note, Done",
@@ -380,7 +380,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
         expect(r.count).toBe(4);
         expect(run([query('W', { limit: 501 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
-        expect(run([query('W', { limit: 0 })]).results[0]!.code).toBe('QUERY_INVALID');
+        expect(run([query('W', { limit: 0 })]).results[0]!.code).toBe('INVALID_QUERY');
         expect(run([query('W', { cols: ['Size'] })]).results[0]!.code).toBe('COLUMN_NOT_FOUND');
       });
 
@@ -441,12 +441,12 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           [null, 1],
         ]);
         expect(run([query('W', { group: { col: 'Date' }, sort: sort('Weight') })]).results[0]!.code).toBe(
-          'QUERY_INVALID',
+          'INVALID_QUERY',
         );
         expect(run([query('W', { group: { col: 'Note', by: 'week' } })]).results[0]!.code).toBe(
-          'QUERY_INVALID',
+          'INVALID_QUERY',
         );
-        expect(run([query('W', { sum: ['Note'] })]).results[0]!.code).toBe('QUERY_INVALID');
+        expect(run([query('W', { sum: ['Note'] })]).results[0]!.code).toBe('INVALID_QUERY');
       });
     });
 
@@ -467,7 +467,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
             { key: 'r2', text: 'banana · 81.5 kg', checked: false },
           ],
         });
-        expect(run([query('W', { as: 'list', check: 'Note' })]).results[0]!.code).toBe('QUERY_INVALID');
+        expect(run([query('W', { as: 'list', check: 'Note' })]).results[0]!.code).toBe('INVALID_QUERY');
       });
 
       it('chart defaults x to the first column and y to the number columns', () => {
@@ -505,7 +505,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           min: 50,
           stack: true,
         });
-        expect(run([query('W', { as: 'chart', cols: ['Note'] })]).results[0]!.code).toBe('QUERY_INVALID');
+        expect(run([query('W', { as: 'chart', cols: ['Note'] })]).results[0]!.code).toBe('INVALID_QUERY');
       });
 
       it('stat shows the last value, the change and a spark line', () => {
@@ -590,8 +590,8 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         expect(answer.failed.map((f) => f.code)).toEqual([
           'LIMIT_ROWS',
           'LIMIT_TEXT',
-          'BAD_KEY',
-          'BAD_TABLE_NAME',
+          'INVALID_KEY',
+          'INVALID_TABLE_NAME',
           'TOO_MANY_COLUMNS',
         ]);
         expect(store.getTable(REF)!.rowCount).toBe(3);

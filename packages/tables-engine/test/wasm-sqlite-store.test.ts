@@ -14,7 +14,7 @@ runStoreConformance({ name: 'wasm-sqlite', create: () => createWasmSqliteStore(m
 describe('wasm sqlite store', () => {
   it('refuses something that is not an oo1 database', () => {
     expect(() => createWasmSqliteStore({} as never)).toThrow(
-      expect.objectContaining({ code: 'OPTIONS_INVALID' }),
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
   });
 

@@ -65,7 +65,7 @@ export interface Replies {
 }
 
 /** Stable codes of the worker's refusals. */
-export type TablesWorkerCode = 'STORAGE_FAILED' | 'STORAGE_UNAVAILABLE' | 'REQUEST_INVALID';
+export type TablesWorkerCode = 'STORAGE_FAILED' | 'STORAGE_UNAVAILABLE' | 'INVALID_REQUEST';
 
 /** A message from the app to the worker. */
 export interface RequestMessage {

@@ -35,7 +35,7 @@ let queue: Promise<unknown> = Promise.resolve();
 
 function codeOf(error: unknown): TablesWorkerCode {
   if (error instanceof Unavailable) return 'STORAGE_UNAVAILABLE';
-  if (error instanceof TypeError) return 'REQUEST_INVALID';
+  if (error instanceof TypeError) return 'INVALID_REQUEST';
   return 'STORAGE_FAILED';
 }
 

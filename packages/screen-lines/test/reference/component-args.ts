@@ -91,16 +91,16 @@ function readSetting(
   const raw = rawText(source, value);
   if (s.kind === 'word') {
     if (!s.words!.includes(raw))
-      fail('BAD_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
+      fail('INVALID_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
     return raw;
   }
   const only = value[0];
   if (value.length !== 1 || only!.tokenType.name !== 'NumberLit') {
-    fail('BAD_VALUE', term.start, `${where} needs a number (got '${raw}')`);
+    fail('INVALID_VALUE', term.start, `${where} needs a number (got '${raw}')`);
   }
   const n = Number(only!.image);
   if (s.kind === 'int' && !Number.isInteger(n))
-    fail('BAD_VALUE', term.start, `${where} needs a whole number (got '${raw}')`);
+    fail('INVALID_VALUE', term.start, `${where} needs a whole number (got '${raw}')`);
   return n;
 }
 
@@ -218,7 +218,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           i++;
         } else if (slot.required) {
           fail(
-            'BAD_VALUE',
+            'INVALID_VALUE',
             term.start,
             `${spec.name} needs ${slot.words!.join(', ')} here (got '${raw}'); usage: ${spec.usage}`,
           );
@@ -229,14 +229,14 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           props[slot.prop] = raw;
           i++;
         } else if (slot.required) {
-          fail('BAD_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
+          fail('INVALID_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
         }
         continue;
       case 'duration': {
         const seconds = parseDuration(raw);
         if (seconds === undefined) {
           fail(
-            'BAD_DURATION',
+            'INVALID_DURATION',
             term.start,
             `${spec.name} needs a duration like 90s, 5m or 1h30m (got '${raw}')`,
           );
@@ -324,7 +324,7 @@ function readData(spec: ComponentSpec, parts: IToken[][], source: string, term: 
     const offset = part[0]?.startOffset ?? term.start;
     if (eq <= 0 || value.length !== 1 || value[0]!.tokenType.name !== 'NumberLit') {
       fail(
-        'BAD_DATA',
+        'INVALID_DATA',
         offset,
         `${spec.name} data is written <label>=<number> joined by | (got '${rawText(source, part)}')`,
       );
@@ -342,13 +342,13 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
     const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
     if (!(FIELD_TYPES as readonly string[]).includes(type!)) {
       fail(
-        'BAD_FIELD',
+        'INVALID_FIELD',
         term.start,
         `${spec.name} field ${key} has type '${type}'; use one of ${FIELD_TYPES.join(', ')}`,
       );
     }
     if (fields.some((f) => f.key === key))
-      fail('BAD_FIELD', term.start, `${spec.name} has the field ${key} twice`);
+      fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
     fields.push({ key: key!, type: type! });
   }
   return fields;
@@ -360,7 +360,7 @@ function readAmount(spec: ComponentSpec, raw: string, term: Term): { value: numb
   const ratio = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(raw);
   if (ratio) return { value: Number(ratio[1]), max: Number(ratio[2]) };
   return fail(
-    'BAD_VALUE',
+    'INVALID_VALUE',
     term.start,
     `${spec.name} needs <done>/<total> or <percent>% like 3/10 or 40% (got '${raw}')`,
   );

@@ -3,7 +3,7 @@
 /** Every code a {@link ParseError} can carry. Codes are stable; messages may be reworded. */
 export const PARSE_ERROR_CODES = [
   'UNKNOWN_COMPONENT',
-  'BAD_ID',
+  'INVALID_ID',
   'RESERVED_ID',
   'DUPLICATE_ID',
   'ID_NOT_ALLOWED',
@@ -13,37 +13,37 @@ export const PARSE_ERROR_CODES = [
   'UNKNOWN_SETTING',
   'UNKNOWN_FLAG',
   'REPEATED_SETTING',
-  'BAD_VALUE',
-  'BAD_DURATION',
+  'INVALID_VALUE',
+  'INVALID_DURATION',
   'TOO_FEW_OPTIONS',
   'TOO_MANY_OPTIONS',
   'EMPTY_OPTION',
   'DUPLICATE_OPTION',
-  'BAD_FIELD',
-  'BAD_DATA',
+  'INVALID_FIELD',
+  'INVALID_DATA',
   'UNKNOWN_TABLE_WORD',
-  'BAD_TABLE_NAME',
-  'BAD_COLUMN_NAME',
+  'INVALID_TABLE_NAME',
+  'INVALID_COLUMN_NAME',
   'RESERVED_COLUMN',
-  'BAD_COLUMN_TYPE',
+  'INVALID_COLUMN_TYPE',
   'UNIT_NOT_NUMBER',
   'MISSING_COLUMNS',
   'TOO_MANY_COLUMNS',
   'DUPLICATE_COLUMN',
-  'BAD_KEY',
+  'INVALID_KEY',
   'PUT_NEEDS_VALUES',
   'DELETE_NEEDS_KEY',
   'DELETE_WITH_VALUES',
-  'BAD_WHERE',
-  'BAD_SORT',
-  'BAD_LIMIT',
-  'BAD_GROUP',
-  'BAD_VIEW',
-  'BAD_AGGREGATE',
+  'INVALID_WHERE',
+  'INVALID_SORT',
+  'INVALID_LIMIT',
+  'INVALID_GROUP',
+  'INVALID_VIEW',
+  'INVALID_AGGREGATE',
   'PATCH_NEEDS_PROPS',
   'UNKNOWN_PROP',
   'END_WITHOUT_GROUP',
-  'BAD_THEME',
+  'INVALID_THEME',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -69,14 +69,14 @@ export interface ParseError {
 }
 
 /** Codes of {@link ScreenLinesError}: thrown only when the API itself is misused. */
-export type ScreenLinesErrorCode = 'ERR_INVALID_ARGUMENT';
+export type ScreenLinesErrorCode = 'INVALID_ARGUMENT';
 
 /**
  * Thrown when the API is called wrongly (for example `parse(42)`); never for bad Screen Lines text.
  *
  * @example
  * ```ts
- * try { format('nope' as never); } catch (e) { (e as ScreenLinesError).code; } // 'ERR_INVALID_ARGUMENT'
+ * try { format('nope' as never); } catch (e) { (e as ScreenLinesError).code; } // 'INVALID_ARGUMENT'
  * ```
  */
 export class ScreenLinesError extends Error {

@@ -35,12 +35,11 @@ export interface ParseResult {
  * ```
  */
 export function parse(text: string, options: ParseOptions = {}): ParseResult {
-  if (typeof text !== 'string')
-    throw new ScreenLinesError('ERR_INVALID_ARGUMENT', 'parse(text) takes a string');
+  if (typeof text !== 'string') throw new ScreenLinesError('INVALID_ARGUMENT', 'parse(text) takes a string');
   const idStart = options.idStart ?? 1;
   if (!Number.isInteger(idStart) || idStart < 1) {
     throw new ScreenLinesError(
-      'ERR_INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
       'parse options.idStart must be a whole number of at least 1',
     );
   }

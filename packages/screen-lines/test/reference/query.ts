@@ -51,7 +51,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   const tableTerm = terms[0];
   if (!tableTerm)
     fail(
-      'BAD_TABLE_NAME',
+      'INVALID_TABLE_NAME',
       headEnd,
       'query needs a table: query <table> [where=...] [as table|list|chart|stat|send]',
     );
@@ -108,7 +108,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
         const n = Number(text);
         if (!isNumber || !Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
           fail(
-            'BAD_LIMIT',
+            'INVALID_LIMIT',
             term.start,
             `query limit= takes a whole number from 1 to ${MAX_LIMIT} (got '${text}')`,
           );
@@ -134,12 +134,16 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
         break;
       case 'as':
         if (!(QUERY_VIEWS as readonly string[]).includes(text))
-          fail('BAD_VIEW', term.start, viewMessage(text));
+          fail('INVALID_VIEW', term.start, viewMessage(text));
         props.as = text as QueryProps['as'];
         break;
       case 'type':
         if (!(CHART_TYPES as readonly string[]).includes(text)) {
-          fail('BAD_VALUE', term.start, `query type= is one of ${CHART_TYPES.join(', ')} (got '${text}')`);
+          fail(
+            'INVALID_VALUE',
+            term.start,
+            `query type= is one of ${CHART_TYPES.join(', ')} (got '${text}')`,
+          );
         }
         chart.type = text as (typeof CHART_TYPES)[number];
         break;
@@ -157,7 +161,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
         break;
       case 'good':
         if (text !== 'up' && text !== 'down')
-          fail('BAD_VALUE', term.start, `query good= is up or down (got '${text}')`);
+          fail('INVALID_VALUE', term.start, `query good= is up or down (got '${text}')`);
         props.good = text;
         break;
       default:
@@ -170,7 +174,7 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   }
   if ((chart.min !== undefined || chart.max !== undefined) && props.as !== 'chart') {
     fail(
-      'BAD_AGGREGATE',
+      'INVALID_AGGREGATE',
       boundAt ?? tableTerm.start,
       'query min=/max= take column names; a number is an axis bound and needs as chart',
     );
@@ -203,7 +207,7 @@ function columnList(
     const name = allowMinus && col.startsWith('-') ? col.slice(1) : col;
     if (what === 'sort' && !/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name)) {
       fail(
-        'BAD_SORT',
+        'INVALID_SORT',
         part[0]?.startOffset ?? term.start,
         `query sort= takes Col or -Col joined by | (got '${col}')`,
       );
@@ -217,7 +221,11 @@ function columnList(
 function readGroup(text: string, term: Term): NonNullable<QueryProps['group']> {
   const [col, by, extra] = text.split(':');
   if (extra !== undefined || (by !== undefined && by !== 'day' && by !== 'week' && by !== 'month')) {
-    fail('BAD_GROUP', term.start, `query group= takes Col, Col:day, Col:week or Col:month (got '${text}')`);
+    fail(
+      'INVALID_GROUP',
+      term.start,
+      `query group= takes Col, Col:day, Col:week or Col:month (got '${text}')`,
+    );
   }
   checkColumnName(col!, term.start, 'query group=', true);
   return by === undefined ? { col: col! } : { col: col!, by };
@@ -236,7 +244,7 @@ function readWhere(value: IToken[], source: string, term: Term): QueryProps['whe
     const offset = part[0]?.startOffset ?? term.start;
     if (!col || !op || op.tokenType.name !== 'Op' || !OPS.includes(op.image)) {
       fail(
-        'BAD_WHERE',
+        'INVALID_WHERE',
         offset,
         `query where= clauses are Col<op>value joined by |, ops = != > < >= <= ~ (got '${clause}'); quote a clause with spaces: where="Note~two words"`,
       );
@@ -246,7 +254,7 @@ function readWhere(value: IToken[], source: string, term: Term): QueryProps['whe
     const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
     const parsed = lineValueOf(text, rest);
     if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
-      fail('BAD_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
+      fail('INVALID_WHERE', offset, `query where= clause '${clause}' needs a value right after ${op.image}`);
     }
     return { col: col.image, op: op.image as WhereOperator, value: parsed };
   });

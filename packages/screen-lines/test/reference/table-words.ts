@@ -7,22 +7,22 @@ import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } 
 
 const COLUMN_TYPES = ['text', 'number', 'date', 'bool'] as const;
 
-/** Checks a table name, refusing with BAD_TABLE_NAME. */
+/** Checks a table name, refusing with INVALID_TABLE_NAME. */
 export function checkTableName(name: string, offset: number, what: string): void {
   if (!TABLE_NAME.test(name)) {
     fail(
-      'BAD_TABLE_NAME',
+      'INVALID_TABLE_NAME',
       offset,
       `${what} table name '${name}' must start with a letter, then letters, digits, _ or - (at most 32)`,
     );
   }
 }
 
-/** Checks a column name (optionally allowing the row key `key`), refusing with BAD_COLUMN_NAME or RESERVED_COLUMN. */
+/** Checks a column name (optionally allowing the row key `key`), refusing with INVALID_COLUMN_NAME or RESERVED_COLUMN. */
 export function checkColumnName(name: string, offset: number, what: string, allowKey: boolean): void {
   if (!COLUMN_NAME.test(name)) {
     fail(
-      'BAD_COLUMN_NAME',
+      'INVALID_COLUMN_NAME',
       offset,
       `${what} column '${name}' must start with a letter or _, then letters, digits, _ or - (at most 32)`,
     );
@@ -43,7 +43,7 @@ export function readTableLine(terms: Term[], source: string, headEnd: number): T
     );
   }
   const nameTerm = terms[1];
-  if (!nameTerm) fail('BAD_TABLE_NAME', word!.end, `table ${verb} needs a table name`);
+  if (!nameTerm) fail('INVALID_TABLE_NAME', word!.end, `table ${verb} needs a table name`);
   const name = source.slice(nameTerm.start, nameTerm.end);
   checkTableName(name, nameTerm.start, `table ${verb}`);
   if (verb === 'drop') {
@@ -82,7 +82,7 @@ function readColumn(term: Term, source: string): TableColumn {
   checkColumnName(name, term.start, 'table create', false);
   if (first < 0)
     fail(
-      'BAD_COLUMN_TYPE',
+      'INVALID_COLUMN_TYPE',
       term.end,
       `column ${name} needs a type: ${name}:text, ${name}:number, ${name}:date or ${name}:bool`,
     );
@@ -91,7 +91,7 @@ function readColumn(term: Term, source: string): TableColumn {
   const type = second < 0 ? rest : rest.slice(0, second);
   if (!(COLUMN_TYPES as readonly string[]).includes(type)) {
     fail(
-      'BAD_COLUMN_TYPE',
+      'INVALID_COLUMN_TYPE',
       term.start + first + 1,
       `column ${name} has type '${type}'; use text, number, date or bool`,
     );
@@ -113,7 +113,8 @@ function readColumn(term: Term, source: string): TableColumn {
 /** Reads `put <table> [<key>] <col>=<value> ... [+delete]` (terms after the head `put`). */
 export function readPutLine(terms: Term[], source: string, headEnd: number): PutOp {
   const tableTerm = terms[0];
-  if (!tableTerm) fail('BAD_TABLE_NAME', headEnd, 'put needs a table: put <table> [<key>] <col>=<value> ...');
+  if (!tableTerm)
+    fail('INVALID_TABLE_NAME', headEnd, 'put needs a table: put <table> [<key>] <col>=<value> ...');
   const table = source.slice(tableTerm.start, tableTerm.end);
   checkTableName(table, tableTerm.start, 'put');
   const op: PutOp = { op: 'put', table, values: {} };
@@ -129,7 +130,7 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
       if (index === 0) {
         const key = textOf(source, term.tokens);
         if (key.length === 0 || key.length > MAX_KEY)
-          fail('BAD_KEY', term.start, `a row key has 1 to ${MAX_KEY} characters`);
+          fail('INVALID_KEY', term.start, `a row key has 1 to ${MAX_KEY} characters`);
         op.key = key;
         return;
       }

@@ -33,7 +33,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?
 export function readTheme(terms: Term[], source: string, headEnd: number): ThemeOp {
   if (terms.length === 0) {
     fail(
-      'BAD_THEME',
+      'INVALID_THEME',
       headEnd,
       'theme needs <key>=<value> pairs, like theme accent=#3366ff radius=round gallery=grid',
     );
@@ -45,7 +45,7 @@ export function readTheme(terms: Term[], source: string, headEnd: number): Theme
     const raw = source.slice(term.start, term.end);
     if (!setting || !THEME_KEYS.includes(setting.name)) {
       fail(
-        'BAD_THEME',
+        'INVALID_THEME',
         term.start,
         `theme takes <key>=<value> with keys ${THEME_KEYS.join(', ')} (got '${raw}')`,
       );
@@ -57,24 +57,28 @@ export function readTheme(terms: Term[], source: string, headEnd: number): Theme
     const allowed = THEME_STYLE_KEYS[name];
     if (allowed) {
       if (!allowed.includes(value))
-        fail('BAD_THEME', term.start, `theme ${name}= is one of ${allowed.join(', ')} (got '${value}')`);
+        fail('INVALID_THEME', term.start, `theme ${name}= is one of ${allowed.join(', ')} (got '${value}')`);
       style[name] = value;
       continue;
     }
     if ((name === 'accent' || name === 'bg') && !HEX.test(value)) {
-      fail('BAD_THEME', term.start, `theme ${name}= takes a #RRGGBB color like #3366ff (got '${value}')`);
+      fail('INVALID_THEME', term.start, `theme ${name}= takes a #RRGGBB color like #3366ff (got '${value}')`);
     }
     if (name === 'by' && value !== 'agent' && value !== 'user')
-      fail('BAD_THEME', term.start, `theme by= is agent or user (got '${value}')`);
+      fail('INVALID_THEME', term.start, `theme by= is agent or user (got '${value}')`);
     if (name === 'at' && !ISO.test(value)) {
       fail(
-        'BAD_THEME',
+        'INVALID_THEME',
         term.start,
         `theme at= takes an ISO 8601 time like 2026-11-21T10:00:00Z (got '${value}')`,
       );
     }
     if ((THEME_WORD_KEYS as readonly string[]).includes(name) && !WORD.test(value)) {
-      fail('BAD_THEME', term.start, `theme ${name}= takes one look word like soft or round (got '${value}')`);
+      fail(
+        'INVALID_THEME',
+        term.start,
+        `theme ${name}= takes one look word like soft or round (got '${value}')`,
+      );
     }
     look[name] = value;
   }

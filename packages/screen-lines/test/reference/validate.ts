@@ -6,7 +6,7 @@ import { fail } from './fault.js';
 /** Words a line may start with besides components. */
 export const LINE_WORDS = ['table', 'put', 'theme', 'group', 'end'] as const;
 
-/** Applies defaults and checks props with the component's zod schema (BAD_VALUE names the prop and the limit). */
+/** Applies defaults and checks props with the component's zod schema (INVALID_VALUE names the prop and the limit). */
 export function checkProps(
   spec: ComponentSpec,
   read: Record<string, unknown>,
@@ -18,7 +18,7 @@ export function checkProps(
     const issue = checked.error.issues[0]!;
     const path = issue.path.length > 0 ? `${String(issue.path[0])}: ` : '';
     const message = issue.message.startsWith('Invalid') ? `${path}${issue.message}` : issue.message;
-    fail('BAD_VALUE', offset, `${spec.name} ${message}; usage: ${spec.usage}`);
+    fail('INVALID_VALUE', offset, `${spec.name} ${message}; usage: ${spec.usage}`);
   }
   return props;
 }

@@ -225,7 +225,7 @@ class LinesVisitor extends BaseVisitor {
   private checkId(id: string, offset: number): string {
     if (!ID_PATTERN.test(id)) {
       throw new LineFault(
-        'BAD_ID',
+        'INVALID_ID',
         offset,
         `@${id} is not a valid id: start with a letter, then letters, digits, _ or - (at most 32), like @lunch`,
       );
