@@ -243,7 +243,10 @@ describe('the token endpoint', () => {
     expect(principal.via).toBe('oauth');
     await s.agents.removeConnection(a.userId, principal.connectorId);
     expect(
-      isServiceError(await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e), 'UNAUTHORIZED'),
+      isServiceError(
+        await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e),
+        'CONNECTOR_REVOKED',
+      ),
     ).toBe(true);
     expect((await refresh(s, a.client, t.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });

@@ -10,7 +10,19 @@ describe('the ./catalog entry', () => {
     expect(slim.formatTapLine).toBe(full.formatTapLine);
     expect(slim.formatEcho).toBe(full.formatEcho);
     expect(slim.parseTapLine).toBe(full.parseTapLine);
-    expect(Object.keys(slim).sort()).toEqual(['catalog', 'formatEcho', 'formatTapLine', 'parseTapLine']);
+    // Besides the catalog and tap lines: the table name rules and limits (no parser needed to check a name).
+    for (const key of Object.keys(slim))
+      expect(slim[key as keyof typeof slim], key).toBe(full[key as keyof typeof full]);
+    expect(Object.keys(slim)).toEqual(
+      expect.arrayContaining([
+        'catalog',
+        'formatEcho',
+        'formatTapLine',
+        'parseTapLine',
+        'TABLE_RULE_CODES',
+        'checkTableName',
+      ]),
+    );
   });
 
   it('bundles without the parser and without the parts of zod the catalog never calls', async () => {
