@@ -14,11 +14,11 @@ import {
   personRoutes,
 } from '@screen-service/person-api';
 import { MOUNTS, toHttpError } from '@screen-service/service-core';
+import { type ServiceDb as Db, schemaVersion } from '@screen-service/service-core/sqlite';
 import { readScreenApp, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
-import { type Db, schemaVersion } from './db/open-database.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {

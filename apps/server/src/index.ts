@@ -1,5 +1,8 @@
-// Programmatic entry for tests and embedding. Every export here is public to the monorepo.
+// Programmatic entry for tests, embedding and the `svc` CLI (apps/cli). Every export here is public to the monorepo.
+
+export { DATABASE_FILE } from '@screen-service/service-core/sqlite';
 export { type AppDeps, createApp } from './app.js';
 export { ConfigError, loadConfig, type ServerConfig } from './config.js';
-export { DATABASE_FILE, type Db, migrate, openDatabase, schemaVersion } from './db/open-database.js';
+export { type ServeOptions, serveUntilStopped } from './run-server.js';
 export { type RunningServer, startServer } from './server.js';
+export { createServices, type Services } from './services.js';

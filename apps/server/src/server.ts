@@ -2,10 +2,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import {
+  DATABASE_FILE,
+  type ServiceDb as Db,
+  openServiceDatabase as openDatabase,
+} from '@screen-service/service-core/sqlite';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import { resolveBaseUrl, type ServerConfig } from './config.js';
-import { DATABASE_FILE, type Db, openDatabase } from './db/open-database.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {

@@ -10,9 +10,8 @@ import {
   systemRandom,
 } from '@screen-service/service-core';
 import { createArgon2idHasher } from '@screen-service/service-core/argon2';
-import { createSqliteStore } from '@screen-service/service-core/sqlite';
+import { createSqliteStore, type ServiceDb as Db, serviceSecret } from '@screen-service/service-core/sqlite';
 import type { ServerConfig } from './config.js';
-import type { Db } from './db/open-database.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
 export interface Services extends Core {
@@ -27,21 +26,6 @@ export interface ServicesOptions {
   now?: () => number;
   random?: Random;
   hasher?: PasswordHasher;
-}
-
-/** The service's secret: SVC_SECRET when set, else one generated on first start and kept in service_meta. */
-export function serviceSecret(
-  db: Db,
-  configured: string | undefined,
-  random: Random = systemRandom,
-): Uint8Array {
-  if (configured) return new TextEncoder().encode(configured);
-  db.prepare('INSERT OR IGNORE INTO service_meta (key, value) VALUES (?, ?)').run(
-    'secret',
-    Buffer.from(random.bytes(32)).toString('base64url'),
-  );
-  const row = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as { value: string };
-  return new TextEncoder().encode(row.value);
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {

@@ -3,4 +3,12 @@
 export { runMigrations, schemaVersion } from '@screen-service/tables-engine/migrations';
 export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
 export type { SqliteDb } from './sqlite/rows.js';
+export {
+  DATABASE_FILE,
+  type OpenServiceDatabaseOptions,
+  openServiceDatabase,
+  SERVICE_MIGRATIONS,
+  type ServiceDb,
+  serviceSecret,
+} from './sqlite/service-database.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';

@@ -12,8 +12,8 @@ import { createDiskPhotoFiles } from './disk-photo-files.js';
 import type { PasswordHasher } from './password-hasher-port.js';
 import type { AgentColor, AgentRecord, ConnectorKind, ConnectorRecord, UserRecord } from './records.js';
 import type { Store } from './repositories.js';
-import { coreMigrations } from './sqlite/migrations.js';
 import type { SqliteDb } from './sqlite/rows.js';
+import { SERVICE_MIGRATIONS } from './sqlite/service-database.js';
 import { createSqliteStore } from './sqlite/sqlite-store.js';
 import { type Clock, type Random, seededRandom, systemRandom } from './system.js';
 
@@ -28,17 +28,11 @@ export interface TestStore {
 }
 
 export interface TestStoreOptions {
-  /** Migrations to apply; default: a `service-meta` table (version 1) and every core migration. */
+  /** Migrations to apply; default: the server's own list (`SERVICE_MIGRATIONS`). */
   migrations?: readonly Migration[];
   /** Temp directory name prefix. */
   prefix?: string;
 }
-
-const SERVICE_META: Migration = {
-  version: 1,
-  name: 'service-meta',
-  sql: 'CREATE TABLE service_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;',
-};
 
 /**
  * A real SQLite file (WAL, foreign keys on) migrated like the server's database.
@@ -56,7 +50,7 @@ export function createTestStore(options: TestStoreOptions = {}): TestStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
-  runMigrations(db, options.migrations ?? [SERVICE_META, ...coreMigrations]);
+  runMigrations(db, options.migrations ?? SERVICE_MIGRATIONS);
   return {
     dir,
     file,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveBaseUrl } from './config.js';
+import { ConfigError, loadConfig, resolveBaseUrl } from '../src/config.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

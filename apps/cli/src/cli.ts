@@ -1,10 +1,9 @@
 // `svc`: the operator CLI. Parses arguments, runs one command, and turns errors into exit codes.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { readPassword } from './cli/read-password.js';
-import { ConfigError, loadConfig, type ServerConfig } from './config.js';
-import { serveUntilStopped } from './run-server.js';
 
 const HELP: Record<string, string> = {
   main: `svc: run and administer a Screen Service

@@ -23,14 +23,14 @@ const entry = path.join(appDir, 'dist', 'svc.js');
 
 if (fs.existsSync(path.join(root, 'nx.json')) && process.env.SVC_SKIP_BUILD !== '1') {
   const nx = path.join(root, 'node_modules', '.bin', 'nx');
-  const built = spawnSync(nx, ['run', '@screen-service/server:build', '--output-style=static'], {
+  const built = spawnSync(nx, ['run', '@screen-service/cli:build', '--output-style=static'], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
   });
   if (built.status !== 0) {
     process.stderr.write(`${built.stdout ?? ''}${built.stderr ?? ''}`);
-    process.stderr.write('svc: building the server failed (output above).\n');
+    process.stderr.write('svc: building svc failed (output above).\n');
     process.exit(1);
   }
 }

@@ -1,6 +1,6 @@
 // Process entry of the `svc` bin: check Node first, then load and run the CLI (see main.ts for why
 // the rest is imported dynamically).
-import { nodeVersionRefusal } from './node-guard.js';
+import { nodeVersionRefusal } from '@screen-service/server/node-guard';
 
 const refusal = nodeVersionRefusal(process.versions.node, 'svc');
 if (refusal) {

@@ -1,4 +1,4 @@
-// Start-up and shutdown as processes, the same for `npm start` (dist/main.js) and `svc serve`
+// Start-up and shutdown as processes, the same for `npm start` (apps/server/dist/main.js) and `svc serve`
 // (dist/svc.js serve): the Node guard on an older Node, the port-clash message, the shutdown log.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '..', 'dist');
+// The server app's build (this app depends on it, so nx builds it first).
+const serverDist = path.join(here, '..', '..', 'server', 'dist');
 const launcher = path.join(here, '..', 'bin', 'svc.mjs');
 let dataDir: string;
 beforeAll(() => {
@@ -19,7 +21,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** The two ways to serve: `npm start` runs dist/main.js, `npx svc serve` runs dist/svc.js serve. */
 const WAYS = {
-  'npm start': (port: number) => ({ args: [path.join(dist, 'main.js')], env: { PORT: String(port) } }),
+  'npm start': (port: number) => ({ args: [path.join(serverDist, 'main.js')], env: { PORT: String(port) } }),
   'svc serve': (port: number) => ({
     args: [path.join(dist, 'svc.js'), 'serve', '--port', String(port)],
     env: {},
@@ -101,8 +103,8 @@ describe('the Node guard runs before anything that needs Node 24', () => {
 
   it.each([
     [
-      'dist/main.js',
-      path.join(dist, 'main.js'),
+      'apps/server/dist/main.js',
+      path.join(serverDist, 'main.js'),
       [],
       /Screen Service needs Node 24 but this is Node \d+.*`npm start`/,
     ],
