@@ -1,0 +1,73 @@
+// Live agent status (doc2 "States"): status stays derived, never stored; this watch only notices when a
+// connection crosses the 2-minute line either way and tells the person's open app to redraw its list.
+import { CONNECTED_WINDOW_MS } from './agent-status.js';
+import type { Notifier } from './notifier.js';
+import type { ConnectorRecord } from './records.js';
+import type { Store } from './repositories.js';
+import type { Clock } from './system.js';
+
+export interface StatusWatchOptions {
+  store: Pick<Store, 'connectors'>;
+  notifier: Pick<Notifier, 'publish'>;
+  now: Clock;
+  /** How often (real milliseconds) lapsed connections are looked for; default 5 s. */
+  tickMs?: number;
+}
+
+export interface StatusWatch {
+  /** A connection was seen (heartbeat or call) at `at`: a silent one coming back redraws the list. */
+  seen(connector: Pick<ConnectorRecord, 'id' | 'userId'>, at: number): void;
+  /** Publishes `agents` for every connection that went silent; the timer calls it, tests may too. */
+  sweep(): void;
+  /** Loads the connections seen within the window (after a restart) and starts the timer. */
+  start(): Promise<void>;
+  stop(): void;
+  /** Connections currently counted as connected (tests and the benchmark read it). */
+  size(): number;
+}
+
+/**
+ * @example
+ * ```ts
+ * const watch = createStatusWatch({ store, notifier, now: clock });
+ * await watch.start();
+ * watch.seen(connector, clock()); // on each heartbeat
+ * ```
+ */
+export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
+  const { store, notifier, now } = options;
+  const tickMs = options.tickMs ?? 5000;
+  const live = new Map<string, { userId: string; at: number }>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const watch: StatusWatch = {
+    seen(connector, at) {
+      const was = live.get(connector.id);
+      live.set(connector.id, { userId: connector.userId, at: Math.max(at, was?.at ?? 0) });
+      if (!was) notifier.publish({ type: 'agents', userId: connector.userId });
+    },
+    sweep() {
+      const t = now();
+      for (const [id, entry] of live) {
+        if (t - entry.at <= CONNECTED_WINDOW_MS) continue;
+        live.delete(id);
+        notifier.publish({ type: 'agents', userId: entry.userId });
+      }
+    },
+    async start() {
+      for (const c of await store.connectors.listSeenSince(now() - CONNECTED_WINDOW_MS)) {
+        if (c.lastSeenAt !== null) live.set(c.id, { userId: c.userId, at: c.lastSeenAt });
+      }
+      timer ??= setInterval(() => watch.sweep(), tickMs);
+      timer.unref?.();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+    size() {
+      return live.size;
+    },
+  };
+  return watch;
+}
