@@ -4,6 +4,8 @@ import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js'
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
+import { createHostTransport, type HostTransport } from './host-transport.js';
+import { createHosts, type Hosts } from './hosts.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
 import { createPairing, type Pairing } from './pairing.js';
@@ -19,10 +21,8 @@ import {
 } from './photos.js';
 import type { Store } from './repositories.js';
 import type { ScreenLinesPort } from './screen-lines-port.js';
-import { type Clock, type Random, systemClock, systemRandom } from './system.js';
-import { createHostTransport, type HostTransport } from './host-transport.js';
-import { createHosts, type Hosts } from './hosts.js';
 import { createStatusWatch, type StatusWatch } from './status-watch.js';
+import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import { createThreadOps, type ThreadOps } from './thread-ops.js';
 
 /** What {@link createCore} is built from. */

@@ -168,7 +168,9 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         handlers.end(reason);
       };
       const deliver = async (rows: MessageRecord[]) => {
-        const fresh = rows.filter((r) => r.seq > cursor && agents.has(r.agentId)).sort((a, b) => a.seq - b.seq);
+        const fresh = rows
+          .filter((r) => r.seq > cursor && agents.has(r.agentId))
+          .sort((a, b) => a.seq - b.seq);
         if (fresh.length === 0 || ended) return;
         for (const m of await toHostMessages(fresh, agents)) {
           if (ended || m.seq <= cursor) continue;
@@ -243,7 +245,11 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const until = at + WORKING_TTL_MS;
       await store.threads.setWorking(key, until);
       notifier.publish({ type: 'working', userId: p.userId, agentId: agent.id, until });
-      return { agent_id: agent.id, rows: rows.map((r) => r.id), working_until: new Date(until).toISOString() };
+      return {
+        agent_id: agent.id,
+        rows: rows.map((r) => r.id),
+        working_until: new Date(until).toISOString(),
+      };
     },
 
     async reply(p, input) {
@@ -283,9 +289,13 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         // The same check as a turn start: only the person's rows of this thread.
         const rows = await store.threads.markRowsDelivered(key, turn, core.now());
         if (rows.length !== turn.length) {
-          throw new ServiceError('INVALID_INPUT', "turn must list the person's rows of this agent's thread.", {
-            field: 'turn',
-          });
+          throw new ServiceError(
+            'INVALID_INPUT',
+            "turn must list the person's rows of this agent's thread.",
+            {
+              field: 'turn',
+            },
+          );
         }
       }
       const extras = { meta: turn.length > 0 ? { turn } : {}, idemKey };
@@ -294,7 +304,11 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
           input.lines !== undefined && input.lines !== null
             ? await threadOps.show(
                 p,
-                { lines: input.lines as string, agent: agent.id, ...(input.text ? { text: input.text as string } : {}) },
+                {
+                  lines: input.lines as string,
+                  agent: agent.id,
+                  ...(input.text ? { text: input.text as string } : {}),
+                },
                 extras,
               )
             : await threadOps.say(p, { text: input.text as string, agent: agent.id }, extras);

@@ -8,7 +8,7 @@ import { isServiceError, ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
 import type { AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
 import type { Store } from './repositories.js';
-import { checkClientSafe, cleanSandboxReport, type ClientSafeRule } from './sandbox-report.js';
+import { type ClientSafeRule, checkClientSafe, cleanSandboxReport } from './sandbox-report.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import * as check from './validate.js';
 
@@ -87,7 +87,10 @@ export interface Hosts {
   /** `heartbeat`: marks the host seen, stores each profile's sandbox report and verdict. */
   heartbeat(p: ConnectionPrincipal, input: { sandbox?: unknown }): Promise<HeartbeatResult>;
   /** `commands`: stores a profile's cleaned commands list (`null` clears). */
-  commands(p: ConnectionPrincipal, input: { remote_ref: unknown; commands: unknown }): Promise<CommandsResult>;
+  commands(
+    p: ConnectionPrincipal,
+    input: { remote_ref: unknown; commands: unknown },
+  ): Promise<CommandsResult>;
   /** `session`: the host's agents with their looks, the app builds and the transport's addresses. */
   session(p: ConnectionPrincipal): Promise<SessionResult>;
   /** The agents this connection serves, owned by its user (the transport scopes by the same list). */
@@ -216,7 +219,8 @@ export function createHosts(options: HostsOptions): Hosts {
         };
         // Written only when the report or the verdict changed: `client_safe_at` is when the verdict was reached.
         const same =
-          JSON.stringify(next.sandbox) === JSON.stringify(a.sandbox ?? null) && next.clientSafe === a.clientSafe;
+          JSON.stringify(next.sandbox) === JSON.stringify(a.sandbox ?? null) &&
+          next.clientSafe === a.clientSafe;
         if (same) next.clientSafeAt = a.clientSafeAt;
         else {
           await store.agents.setSandbox(a.id, next);
@@ -240,7 +244,9 @@ export function createHosts(options: HostsOptions): Hosts {
       const at = now();
       const agent = await store.agents.findByRemoteRef(connector.id, ref);
       const updated =
-        agent && agent.userId === p.userId ? await store.agents.setCommands(agent.id, cleaned.commands, at) : false;
+        agent && agent.userId === p.userId
+          ? await store.agents.setCommands(agent.id, cleaned.commands, at)
+          : false;
       if (updated) notifier?.publish({ type: 'agents', userId: p.userId });
       return { agents: updated ? 1 : 0, commands: cleaned.commands, at: new Date(at).toISOString() };
     },

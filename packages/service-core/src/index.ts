@@ -52,15 +52,6 @@ export {
 export { createDiskPhotoFiles } from './disk-photo-files.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export {
-  fromBodyParserError,
-  type HttpError,
-  type HttpErrorBody,
-  SERVICE_ERROR_CODES,
-  SERVICE_ERROR_STATUS,
-  toHttpError,
-  wireCode,
-} from './http-errors.js';
-export {
   createHostTransport,
   type HostMessage,
   type HostStreamHandlers,
@@ -84,6 +75,15 @@ export {
   MAX_TURN_ROWS,
   type SessionResult,
 } from './hosts.js';
+export {
+  fromBodyParserError,
+  type HttpError,
+  type HttpErrorBody,
+  SERVICE_ERROR_CODES,
+  SERVICE_ERROR_STATUS,
+  toHttpError,
+  wireCode,
+} from './http-errors.js';
 export { MOUNTS, type ServiceUrls, serviceUrls } from './mounts.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
 export {
@@ -187,19 +187,19 @@ export type {
   UserRepository,
 } from './repositories.js';
 export {
-  defaultScreenLines,
-  type ScreenLinesError,
-  type ScreenLinesPort,
-  type ScreenLinesResult,
-} from './screen-lines-port.js';
-export {
-  checkClientSafe,
   type ClientSafeRule,
+  checkClientSafe,
   cleanSandboxReport,
   SANDBOX_REPORT_MAX_BYTES,
   type SandboxReport,
   type SandboxVerdict,
 } from './sandbox-report.js';
+export {
+  defaultScreenLines,
+  type ScreenLinesError,
+  type ScreenLinesPort,
+  type ScreenLinesResult,
+} from './screen-lines-port.js';
 export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
 export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';

@@ -205,9 +205,12 @@ export interface ThreadRepository {
    * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
    * (what a host's message stream owes it).
    */
-  pendingForHost(query: { userId: string; agentIds: string[]; afterSeq: number; limit: number }): Promise<
-    MessageRecord[]
-  >;
+  pendingForHost(query: {
+    userId: string;
+    agentIds: string[];
+    afterSeq: number;
+    limit: number;
+  }): Promise<MessageRecord[]>;
   /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
   markRowsDelivered(key: ThreadKey, ids: string[], at: number): Promise<MessageRecord[]>;
   /** Marks these person rows of the thread handled (once); returns how many changed. */

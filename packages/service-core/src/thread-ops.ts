@@ -176,7 +176,13 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
     async say(p, input, extras = {}) {
       const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
       const agent = await agentFor(p, input.agent);
-      const message = await core.appendAgentText(agent, text, { ...extras.meta }, p.connectorId, extras.idemKey);
+      const message = await core.appendAgentText(
+        agent,
+        text,
+        { ...extras.meta },
+        p.connectorId,
+        extras.idemKey,
+      );
       return { message_id: message.id, agent: toAgentRef(agent) };
     },
 

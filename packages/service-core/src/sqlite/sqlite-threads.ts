@@ -1,7 +1,8 @@
 // SQLite thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING.
+
+import { ServiceError } from '../errors.js';
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
 import type { NewMessage, NewScreen, ThreadRepository } from '../repositories.js';
-import { ServiceError } from '../errors.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 
 type Row = Record<string, unknown>;
