@@ -7,7 +7,6 @@ import { isServiceError, ServiceError } from './errors.js';
 import { MAX_TURN_ROWS } from './hosts.js';
 import type { Notifier } from './notifier.js';
 import type { AgentRecord, MessageRecord } from './records.js';
-import type { Store } from './repositories.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import type { ThreadOps } from './thread-ops.js';
 

@@ -34,7 +34,7 @@ export interface HostRunOptions {
   commands?: (remoteRef: string) => CommandEntry[] | null | undefined;
   /** Each profile's sandbox report (sent with every heartbeat). */
   sandbox?: (remoteRef: string) => Record<string, unknown> | undefined;
-  /** Profiles served by this process (their sandbox report rides on the heartbeat); default: all. */
+  /** Heartbeat period (ms); default 45 s, never more than 60 s (doc2). */
   heartbeatEveryMs?: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
