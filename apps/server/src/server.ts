@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { DATABASE_FILE, type Db, openDatabase } from './db/open-database.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, type ServicesOptions } from './services.js';
 
 export interface RunningServer {
   url: string;
@@ -21,9 +21,11 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig,
   logger: Logger = pino({ level: config.logLevel }),
+  /** Tests inject a movable clock and a short status tick here. */
+  options: ServicesOptions = {},
 ): Promise<RunningServer> {
   const db = openDatabase(config.dataDir);
-  const services = createServices(config, db);
+  const services = createServices(config, db, options);
   const app = createApp({ config, db, logger, services });
   const server = http.createServer();
   let closing: Promise<void> | undefined;

@@ -27,6 +27,8 @@ export interface ServicesOptions {
   now?: () => number;
   random?: Random;
   hasher?: PasswordHasher;
+  /** How often (real ms) the live status watch looks for silent hosts; default 5 s (tests shorten it). */
+  statusTickMs?: number;
 }
 
 /** The service's secret: SVC_SECRET when set, else one generated on first start and kept in service_meta. */
@@ -55,6 +57,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     photoFiles: files,
     random,
     ...(options.now ? { clock: options.now } : {}),
+    ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
   });
   const oauth = createOAuthServer({
     store: core.store,
