@@ -17,11 +17,19 @@ export interface Running {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startService(): Promise<Running & { dispose(): Promise<void> }> {
+/** What tests may inject into the service (apps/server's ServicesOptions): a movable clock, a short status tick. */
+export interface ServiceOptions {
+  now?: () => number;
+  statusTickMs?: number;
+}
+
+export async function startService(
+  options: ServiceOptions = {},
+): Promise<Running & { dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
   const entry = new URL('../../server/dist/index.js', import.meta.url).href;
   const { startServer } = (await import(/* @vite-ignore */ entry)) as {
-    startServer(config: unknown, logger?: unknown): Promise<Running>;
+    startServer(config: unknown, logger?: unknown, options?: ServiceOptions): Promise<Running>;
   };
   // A real port up front, so the base URL (and signed photo links) name it.
   const port = await new Promise<number>((resolve) => {
@@ -30,13 +38,17 @@ export async function startService(): Promise<Running & { dispose(): Promise<voi
       probe.close(() => resolve(p));
     });
   });
-  const running = await startServer({
-    port,
-    host: '127.0.0.1',
-    baseUrl: `http://127.0.0.1:${port}`,
-    dataDir,
-    logLevel: 'silent',
-  });
+  const running = await startServer(
+    {
+      port,
+      host: '127.0.0.1',
+      baseUrl: `http://127.0.0.1:${port}`,
+      dataDir,
+      logLevel: 'silent',
+    },
+    undefined,
+    options,
+  );
   return {
     ...running,
     async dispose() {

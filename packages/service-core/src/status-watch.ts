@@ -17,8 +17,11 @@ export interface StatusWatchOptions {
 export interface StatusWatch {
   /** A connection was seen (heartbeat or call) at `at`: a silent one coming back redraws the list. */
   seen(connector: Pick<ConnectorRecord, 'id' | 'userId'>, at: number): void;
-  /** Publishes `agents` for every connection that went silent; the timer calls it, tests may too. */
-  sweep(): void;
+  /**
+   * Picks up connections seen since the last sweep that this process was not told of (a pairing, another
+   * process), then publishes `agents` for every connection that went silent. The timer calls it.
+   */
+  sweep(): Promise<void>;
   /** Loads the connections seen within the window (after a restart) and starts the timer. */
   start(): Promise<void>;
   stop(): void;
@@ -39,6 +42,8 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
   const tickMs = options.tickMs ?? 5000;
   const live = new Map<string, { userId: string; at: number }>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  let lastSweep = 0;
+  let sweeping = false;
 
   const watch: StatusWatch = {
     seen(connector, at) {
@@ -46,19 +51,27 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
       live.set(connector.id, { userId: connector.userId, at: Math.max(at, was?.at ?? 0) });
       if (!was) notifier.publish({ type: 'agents', userId: connector.userId });
     },
-    sweep() {
-      const t = now();
-      for (const [id, entry] of live) {
-        if (t - entry.at <= CONNECTED_WINDOW_MS) continue;
-        live.delete(id);
-        notifier.publish({ type: 'agents', userId: entry.userId });
+    async sweep() {
+      if (sweeping) return;
+      sweeping = true;
+      try {
+        const t = now();
+        const since = lastSweep === 0 ? t - CONNECTED_WINDOW_MS : Math.min(lastSweep, t) - 1000;
+        lastSweep = t;
+        for (const c of await store.connectors.listSeenSince(since)) {
+          if (c.lastSeenAt !== null && t - c.lastSeenAt <= CONNECTED_WINDOW_MS) watch.seen(c, c.lastSeenAt);
+        }
+        expire(t);
+      } finally {
+        sweeping = false;
       }
     },
     async start() {
-      for (const c of await store.connectors.listSeenSince(now() - CONNECTED_WINDOW_MS)) {
+      lastSweep = now();
+      for (const c of await store.connectors.listSeenSince(lastSweep - CONNECTED_WINDOW_MS)) {
         if (c.lastSeenAt !== null) live.set(c.id, { userId: c.userId, at: c.lastSeenAt });
       }
-      timer ??= setInterval(() => watch.sweep(), tickMs);
+      timer ??= setInterval(() => void watch.sweep().catch(() => {}), tickMs);
       timer.unref?.();
     },
     stop() {
@@ -69,5 +82,12 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
       return live.size;
     },
   };
+  function expire(t: number) {
+    for (const [id, entry] of live) {
+      if (t - entry.at <= CONNECTED_WINDOW_MS) continue;
+      live.delete(id);
+      notifier.publish({ type: 'agents', userId: entry.userId });
+    }
+  }
   return watch;
 }
