@@ -79,4 +79,41 @@ describe('agent status on the open app page', () => {
     await expect.poll(() => statusOf('research'), { timeout: 3000 }).toBe('Offline');
     expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
   });
+
+  it('shows a working row while a host works on a turn; its answer clears it', async () => {
+    const access = await page.evaluate(
+      () =>
+        (JSON.parse(localStorage.getItem('svc-app-session') ?? '{}') as { access_token: string })
+          .access_token,
+    );
+    const created = await post('svc-app/agents', { name: 'Worker' }, access);
+    const paired = await post('svc-connect', {
+      action: 'pair',
+      code: created.pairing.code,
+      remote_ref: 'worker',
+      kind: 'hostfw',
+      host_name: 'Worker box',
+    });
+    const host = paired.connector_token as string;
+    await page.goto(`${service.url}/#/a/${created.agent.id}`);
+    await expect.poll(() => page.locator('.thread-head').textContent()).toContain('Worker');
+    await page.locator('#composer').fill('please think');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('.thread').textContent()).toContain('please think');
+    const rows = await fetch(`${service.url}/functions/v1/svc-app/agents/${created.agent.id}/messages`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
+    const sent = ((await rows.json()) as { messages: { id: string }[] }).messages.at(-1)!;
+    expect(await page.locator('.working').isHidden()).toBe(true);
+    await post('svc-connect/messages/turn', { agent_id: created.agent.id, rows: [sent.id] }, host);
+    await expect.poll(() => page.locator('.working').isVisible()).toBe(true);
+    expect(await page.locator('.working').textContent()).toContain('Worker is working');
+    await post(
+      'svc-connect/messages/reply',
+      { agent_id: created.agent.id, idempotency_key: 'w1', text: 'Done thinking.', turn: [sent.id] },
+      host,
+    );
+    await expect.poll(() => page.locator('.thread').textContent()).toContain('Done thinking.');
+    await expect.poll(() => page.locator('.working').isHidden()).toBe(true);
+  });
 });
