@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from './errors.js';
-import { checkClientSafe, cleanSandboxReport } from './sandbox-report.js';
+import { checkClientSafe, cleanSandboxReport, type SandboxReport } from './sandbox-report.js';
 
-const SAFE = {
+const SAFE: SandboxReport = {
   terminal: 'off',
   files: 'off',
   reach: [],
