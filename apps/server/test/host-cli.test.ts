@@ -113,6 +113,7 @@ describe('svc host', () => {
     });
     expect(sent.status).toBe(201);
     await until(async () => (await store.threads.getMessage(sent.body.id))!.deliveredAt !== null);
+    await until(() => slow.out.stdout.includes(sent.body.id));
     expect(JSON.parse(slow.out.stdout.split('\n')[0]!)).toMatchObject({
       id: sent.body.id,
       text: 'are you there?',

@@ -243,7 +243,11 @@ describe('the token endpoint', () => {
     expect(principal.via).toBe('oauth');
     await s.agents.removeConnection(a.userId, principal.connectorId);
     expect(
-      isServiceError(await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e), 'UNAUTHORIZED'),
+      // ADR 0095: a removed connection answers CONNECTOR_REVOKED on every surface, OAuth sign-ins included.
+      isServiceError(
+        await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e),
+        'CONNECTOR_REVOKED',
+      ),
     ).toBe(true);
     expect((await refresh(s, a.client, t.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });
