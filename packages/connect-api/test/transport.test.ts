@@ -205,6 +205,11 @@ describe('resuming', () => {
     const d = await openStream(s.url, h.token, {}, `?after=${m4.seq}`);
     expect((await d.take(1))[0]!.data.id).toBe(m5.id);
     d.close();
+    // Closed streams leave no subscription behind.
+    const until = Date.now() + 2000;
+    while (s.core.notifier.listenerCount(h.userId) > 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(s.core.notifier.listenerCount(h.userId)).toBe(0);
     expect(await post({ action: 'session' }, h.token)).toMatchObject({ status: 200 });
     const bad = await fetch(`${s.url}/messages?after=abc`, {
       headers: { authorization: `Bearer ${h.token}` },
