@@ -56,22 +56,30 @@ const until = async (check: () => Promise<boolean> | boolean, ms = 10_000) => {
 };
 
 describe('svc host', () => {
-  it('--help, usage errors (2) and refusals (3)', async () => {
-    for (const args of [['--help'], ['pair', '--help'], ['run-echo', '--help']]) {
-      const r = await run(args);
-      expect(r.code, args.join(' ')).toBe(0);
+  // Each case is a fresh Node process: run them side by side, with room for a loaded machine.
+  it('--help, usage errors (2) and refusals (3)', { timeout: 60_000 }, async () => {
+    const helps = await Promise.all(
+      [['--help'], ['pair', '--help'], ['run-echo', '--help']].map((a) => run(a)),
+    );
+    for (const r of helps) {
+      expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/svc host pair --code CODE/);
     }
-    expect((await run([])).code).toBe(2);
-    expect((await run(['frob'])).code).toBe(2);
-    expect((await run(['pair', '--state', path.join(dir, 'x.json')])).code).toBe(2);
-    expect((await run(['run-echo', '--state', path.join(dir, 'none.json')])).code).toBe(2);
-    const wrong = await run(['pair', '--code', '000000', '--state', path.join(dir, 'x.json')]);
+    const [none, frob, noCode, unpaired, wrong] = await Promise.all([
+      run([]),
+      run(['frob']),
+      run(['pair', '--state', path.join(dir, 'x.json')]),
+      run(['run-echo', '--state', path.join(dir, 'none.json')]),
+      run(['pair', '--code', '000000', '--state', path.join(dir, 'x.json')]),
+    ]);
+    expect([none.code, frob.code, noCode.code, unpaired.code]).toEqual([2, 2, 2, 2]);
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toMatch(/invalid_or_expired_code/);
   });
 
-  it('pairs, echoes, and after a SIGKILL mid-turn the restarted host answers exactly once', async () => {
+  it('pairs, echoes, and after a SIGKILL mid-turn the restarted host answers exactly once', {
+    timeout: 60_000,
+  }, async () => {
     const person = await signUp(call, 'echo@example.com');
     const created = await call('POST', '/agents', { token: person.access_token, body: { name: 'Echo' } });
     const state = path.join(dir, 'echo.json');
@@ -97,6 +105,18 @@ describe('svc host', () => {
       'token',
     ]);
     const agentId = created.body.agent.id as string;
+    const added = await run(['add', '--profile', 'research', '--state', state]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      created: true,
+      agent: { name: 'research', remote_ref: 'research' },
+    });
+    const session = await run(['session', '--state', state]);
+    expect(
+      JSON.parse(session.stdout)
+        .agents.map((a: { remote_ref: string }) => a.remote_ref)
+        .sort(),
+    ).toEqual(['echo', 'research']);
     const store = t.running.services.store;
 
     // A slow echo host: the turn starts, then the process dies before it answers.
