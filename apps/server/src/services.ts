@@ -1,4 +1,6 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import {
@@ -11,6 +13,7 @@ import {
 } from '@screen-service/service-core';
 import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore } from '@screen-service/service-core/sqlite';
+import { webRoot } from '@screen-service/web';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/open-database.js';
 
@@ -46,6 +49,29 @@ export function serviceSecret(
   return new TextEncoder().encode(row.value);
 }
 
+/**
+ * The person's app builds this server serves, for the host API's `session` (doc2 `app_builds`): a short
+ * SHA-256 of each bundle, so a host can tell when the app changed. Missing bundles are left out.
+ */
+export function appBuilds(root: string = webRoot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, file] of [
+    ['app', 'app.js'],
+    ['connect', 'connect.js'],
+    ['playground', 'playground.js'],
+  ] as const) {
+    try {
+      out[name] = createHash('sha256')
+        .update(fs.readFileSync(path.join(root, file)))
+        .digest('hex')
+        .slice(0, 12);
+    } catch {
+      // not built: nothing to report for it
+    }
+  }
+  return out;
+}
+
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
   const random = options.random ?? systemRandom;
   const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
@@ -58,6 +84,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     random,
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
+    appBuilds: appBuilds(),
   });
   const oauth = createOAuthServer({
     store: core.store,
