@@ -23,7 +23,9 @@ export interface ServiceOptions {
   statusTickMs?: number;
 }
 
+/** `extra`: more ServerConfig fields; `options`: what the services are built with (a clock, the status tick). */
 export async function startService(
+  extra: Record<string, unknown> = {},
   options: ServiceOptions = {},
 ): Promise<Running & { dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
@@ -45,6 +47,7 @@ export async function startService(
       baseUrl: `http://127.0.0.1:${port}`,
       dataDir,
       logLevel: 'silent',
+      ...extra,
     },
     undefined,
     options,
