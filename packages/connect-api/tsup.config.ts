@@ -1,4 +1,7 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-export default defineConfig(defineLibraryBuild());
+// Two entries: the Express router (index) and the host client library (client, no Express import).
+export default defineConfig(
+  defineLibraryBuild({ entry: { index: 'src/index.ts', client: 'src/client.ts' }, splitting: true }),
+);

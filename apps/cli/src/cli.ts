@@ -3,6 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
+import { HOST_HELP, hostCommand } from './cli/host.js';
 import { readPassword } from './cli/read-password.js';
 
 const HELP: Record<string, string> = {
@@ -15,6 +16,7 @@ Commands:
   user add --email E [--password P]           create an account (password from stdin when omitted)
   connect --email E --agent NAME [--host-name H]
                                               create an agent, pair it, print {mcp_url, connector_token, agent}
+  host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
 
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
@@ -56,6 +58,8 @@ export async function runCli(
         return await user(rest, io, stdin);
       case 'connect':
         return await connectCommand(rest, io);
+      case 'host':
+        return await host(rest, io);
       default:
         throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
     }
@@ -148,6 +152,40 @@ async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Prom
   const created = await userAdd(config(), { email, password });
   io.stdout(`${JSON.stringify(created)}\n`);
   return EXIT.OK;
+}
+
+async function host(argv: string[], io: Out): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.stdout(`${HOST_HELP}\n`);
+    return sub === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  const { values } = args(rest, {
+    url: { type: 'string' },
+    code: { type: 'string' },
+    profile: { type: 'string' },
+    'host-name': { type: 'string' },
+    state: { type: 'string' },
+    name: { type: 'string' },
+    'delay-ms': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(`${HOST_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (!['pair', 'add', 'session', 'run-echo'].includes(sub)) {
+    throw new CliError(`Unknown command "host ${sub}". Run \`svc host --help\` for the list.`, EXIT.USAGE);
+  }
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    return await hostCommand({ sub, values, baseUrl: config().baseUrl, io, signal: stop.signal });
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+  }
 }
 
 async function connectCommand(argv: string[], io: Out): Promise<number> {

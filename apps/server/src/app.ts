@@ -61,6 +61,9 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     MOUNTS.connect,
     createConnectRouter({
       pairing: svc.pairing,
+      hosts: svc.hosts,
+      hostAuth: svc.hostAuth,
+      transport: svc.hostTransport,
       onError: (err) => logger.error({ err }, 'connect request failed'),
     }),
   );

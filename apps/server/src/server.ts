@@ -10,7 +10,7 @@ import {
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import { resolveBaseUrl, type ServerConfig } from './config.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, type ServicesOptions } from './services.js';
 
 export interface RunningServer {
   /** The advertised base URL, with the real port when the configuration asked for port 0. */
@@ -26,6 +26,8 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig,
   logger: Logger = pino({ level: config.logLevel }),
+  /** Tests inject a movable clock and a short status tick here. */
+  options: ServicesOptions = {},
 ): Promise<RunningServer> {
   const db = openDatabase(config.dataDir);
   const server = http.createServer();
@@ -45,7 +47,7 @@ export async function startServer(
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
   const url = resolveBaseUrl(config.baseUrl, port);
   const resolved: ServerConfig = { ...config, baseUrl: url };
-  const services = createServices(resolved, db);
+  const services = createServices(resolved, db, options);
   const app = createApp({ config: resolved, db, logger, services });
   // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
   server.on('request', (_req, res) => {

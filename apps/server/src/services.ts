@@ -1,4 +1,6 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import {
@@ -11,6 +13,7 @@ import {
 } from '@screen-service/service-core';
 import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore, type ServiceDb as Db, serviceSecret } from '@screen-service/service-core/sqlite';
+import { appBuilds } from '@screen-service/web';
 import type { ServerConfig } from './config.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
@@ -26,6 +29,8 @@ export interface ServicesOptions {
   now?: () => number;
   random?: Random;
   hasher?: PasswordHasher;
+  /** How often (real ms) the live status watch looks for silent hosts; default 5 s (tests shorten it). */
+  statusTickMs?: number;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -39,6 +44,8 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     photoFiles: files,
     random,
     ...(options.now ? { clock: options.now } : {}),
+    ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
+    appBuilds: appBuilds(),
   });
   const oauth = createOAuthServer({
     store: core.store,

@@ -92,6 +92,8 @@ writeFileSync(
     'export declare const webRoot: string;',
     '/** The in-chat view `ui://svc/screen`: one self-contained HTML file (MIME text/html;profile=mcp-app). */',
     'export declare function readScreenApp(): string;',
+    '/** Short SHA-256 of each built bundle (app, connect, playground), for the host API `session` `app_builds`. */',
+    'export declare function appBuilds(root?: string): Record<string, string>;',
     '',
   ].join('\n'),
 );

@@ -1,5 +1,8 @@
-// Node entry of @screen-service/web: where the built static files are, and the in-chat view's HTML.
+// Node entry of @screen-service/web: where the built static files are, the in-chat view's HTML, and the
+// builds' short hashes.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the built static files (index.html, app.js, playground, manifest, service worker). */
@@ -8,4 +11,21 @@ export const webRoot: string = fileURLToPath(new URL('./public/', import.meta.ur
 /** The in-chat view `ui://svc/screen`: one self-contained HTML file (MIME text/html;profile=mcp-app). */
 export function readScreenApp(): string {
   return readFileSync(new URL('./screen-app.html', import.meta.url), 'utf8');
+}
+
+/**
+ * The person's app builds served from {@link webRoot}, for the host API's `session` (`app_builds`): a short
+ * SHA-256 of each bundle, so a host can tell when the app changed. Bundles not built are left out.
+ */
+export function appBuilds(root: string = webRoot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['app', 'connect', 'playground'] as const) {
+    try {
+      const bytes = readFileSync(join(root, `${name}.js`));
+      out[name] = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+    } catch {
+      // not built: nothing to report for it
+    }
+  }
+  return out;
 }

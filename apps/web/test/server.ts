@@ -17,14 +17,21 @@ export interface Running {
   close(graceMs?: number): Promise<void>;
 }
 
-/** `extra`: more ServerConfig fields (e.g. `imageCdn`). */
+/** What tests may inject into the service (apps/server's ServicesOptions): a movable clock, a short status tick. */
+export interface ServiceOptions {
+  now?: () => number;
+  statusTickMs?: number;
+}
+
+/** `extra`: more ServerConfig fields; `options`: what the services are built with (a clock, the status tick). */
 export async function startService(
   extra: Record<string, unknown> = {},
+  options: ServiceOptions = {},
 ): Promise<Running & { dataDir: string; dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-web-'));
   const entry = new URL('../../server/dist/index.js', import.meta.url).href;
   const { startServer } = (await import(/* @vite-ignore */ entry)) as {
-    startServer(config: unknown, logger?: unknown): Promise<Running>;
+    startServer(config: unknown, logger?: unknown, options?: ServiceOptions): Promise<Running>;
   };
   // A real port up front, so the base URL (and signed photo links) name it.
   const port = await new Promise<number>((resolve) => {
@@ -33,14 +40,18 @@ export async function startService(
       probe.close(() => resolve(p));
     });
   });
-  const running = await startServer({
-    port,
-    host: '127.0.0.1',
-    baseUrl: `http://127.0.0.1:${port}`,
-    dataDir,
-    logLevel: 'silent',
-    ...extra,
-  });
+  const running = await startServer(
+    {
+      port,
+      host: '127.0.0.1',
+      baseUrl: `http://127.0.0.1:${port}`,
+      dataDir,
+      logLevel: 'silent',
+      ...extra,
+    },
+    undefined,
+    options,
+  );
   return {
     ...running,
     dataDir,

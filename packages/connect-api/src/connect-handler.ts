@@ -1,7 +1,16 @@
 // POST {connect_url}: the host API. Parses the JSON body, dispatches on `action`, maps errors to doc2's.
-import { bearerToken, type Pairing, ServiceError } from '@screen-service/service-core';
+import {
+  bearerToken,
+  type ConnectionAuth,
+  type Hosts,
+  type HostTransport,
+  type Pairing,
+  ServiceError,
+} from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
+import { HOST_ACTIONS, isHostAction, runHostAction } from './host-actions.js';
+import { createMessagesRouter } from './messages-router.js';
 
 export interface ConnectHandlerOptions {
   pairing: Pairing;
@@ -9,10 +18,16 @@ export interface ConnectHandlerOptions {
   clientAddr?: (req: Request) => string;
   /** Called for unexpected (500) errors. */
   onError?: (err: unknown) => void;
+  /** `add`, `heartbeat`, `commands`, `session` (core.hosts); without it only `pair` is served. */
+  hosts?: Hosts;
+  /** Verifies connector tokens for everything but `pair` (core.hostAuth). */
+  hostAuth?: ConnectionAuth;
+  /** The message transport under `/messages` (core.hostTransport; ADR 0130). */
+  transport?: HostTransport;
 }
 
-/** Actions of doc2's host API this version serves. `add`, `heartbeat`, `commands`, `session` come next. */
-export const CONNECT_ACTIONS = ['pair'] as const;
+/** Actions of doc2's host API this version serves. */
+export const CONNECT_ACTIONS = ['pair', ...HOST_ACTIONS] as const;
 
 /**
  * An Express router answering `POST /` with `{action, ...}`; mount it at `/functions/v1/svc-connect`.
@@ -55,6 +70,14 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
           return;
         }
         default:
+          if (isHostAction(body.action)) {
+            const deps =
+              options.hosts && options.hostAuth
+                ? { hosts: options.hosts, hostAuth: options.hostAuth }
+                : undefined;
+            res.status(200).json(await runHostAction(deps, req, body));
+            return;
+          }
           throw new ServiceError(
             'INVALID_INPUT',
             `Unknown action ${JSON.stringify(body.action)}; this server serves: ${CONNECT_ACTIONS.join(', ')}.`,
@@ -65,6 +88,13 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
       fail(res, err);
     }
   });
+
+  if (options.transport && options.hostAuth) {
+    router.use(
+      '/messages',
+      createMessagesRouter({ transport: options.transport, hostAuth: options.hostAuth, fail }),
+    );
+  }
 
   router.all('/', (_req, res) => {
     res.set('allow', 'POST');

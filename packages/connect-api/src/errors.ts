@@ -36,7 +36,8 @@ export const DOC2_CODE_ALIASES: Readonly<Partial<Record<ServiceErrorCode, Connec
 
 export interface WireError {
   status: number;
-  body: { error: ConnectErrorCode; message: string };
+  /** `details`: the diagnostics of refused Screen Lines (`invalid_lines`), as data the host can show. */
+  body: { error: ConnectErrorCode; message: string; details?: unknown };
 }
 
 /**
@@ -57,5 +58,7 @@ export function toWireError(err: unknown): WireError {
     e.code === 'INVALID_INPUT'
       ? `invalid_${(e.field ?? 'body').replace(/[^a-z0-9_]/gi, '_')}`
       : (DOC2_CODE_ALIASES[e.code] ?? wireCode(e.code));
-  return { status: SERVICE_ERROR_STATUS[e.code], body: { error, message: e.message } };
+  const body: WireError['body'] = { error, message: e.message };
+  if (e.code === 'INVALID_LINES' && e.details !== undefined) body.details = e.details;
+  return { status: SERVICE_ERROR_STATUS[e.code], body };
 }

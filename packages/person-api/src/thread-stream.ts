@@ -15,7 +15,7 @@ export interface ThreadStreamOptions {
 }
 
 /**
- * Answers with `text/event-stream` and forwards the person's `message`, `agents` and `read` events until
+ * Answers with `text/event-stream` and forwards the person's `message`, `agents`, `read` and `working` events until
  * the client goes away or the server shuts down.
  *
  * @example
@@ -35,7 +35,13 @@ export function openThreadStream({ notifier, userId, req, res, shutdown }: Threa
   const unsubscribe = notifier.subscribe(userId, (e) => {
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
-    else send('read', { agent_id: e.agentId, seq: e.seq });
+    else if (e.type === 'read') send('read', { agent_id: e.agentId, seq: e.seq });
+    // A host's turn (doc3 working row): `until` is when it lapses by itself, null when the answer came.
+    else if (e.type === 'working')
+      send('working', {
+        agent_id: e.agentId,
+        working_until: e.until === null ? null : new Date(e.until).toISOString(),
+      });
   });
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
   const close = () => {

@@ -31,6 +31,8 @@ export interface ConnectionAuthOptions {
   expectKind?: ConnectorKind;
   /** last_seen_at is written at most this often per connector (ms); default 30 s. */
   touchEveryMs?: number;
+  /** Told when last_seen_at is written (the live status watch). */
+  onSeen?: (connector: ConnectorRecord, at: number) => void;
 }
 
 export interface ConnectionAuth {
@@ -82,7 +84,10 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
       );
     }
     const t = now();
-    if (c.lastSeenAt === null || t - c.lastSeenAt >= touchEveryMs) await store.connectors.touch(c.id, t);
+    if (c.lastSeenAt === null || t - c.lastSeenAt >= touchEveryMs) {
+      await store.connectors.touch(c.id, t);
+      options.onSeen?.(c, t);
+    }
     return { userId: c.userId, connectorId: c.id, connectorKind: c.kind, via };
   }
 

@@ -4,6 +4,8 @@ import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js'
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
+import { createHostTransport, type HostTransport } from './host-transport.js';
+import { createHosts, type Hosts } from './hosts.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
 import { createPairing, type Pairing } from './pairing.js';
@@ -19,6 +21,7 @@ import {
 } from './photos.js';
 import type { Store } from './repositories.js';
 import type { ScreenLinesPort } from './screen-lines-port.js';
+import { createStatusWatch, type StatusWatch } from './status-watch.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import { createThreadOps, type ThreadOps } from './thread-ops.js';
 
@@ -43,6 +46,10 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** Builds of the person's app, as the host API's `session` reports them (default `{}`). */
+  appBuilds?: Record<string, string>;
+  /** How often (real ms) the live status watch looks for hosts that went silent; default 5 s. */
+  statusTickMs?: number;
 }
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
@@ -67,6 +74,14 @@ export interface Core {
   connectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
+  /** The host API's use cases (doc2 `add`, `heartbeat`, `commands`, `session`). */
+  hosts: Hosts;
+  /** Verifies host API calls: connector tokens (`svc_ct_`) only, any host kind. */
+  hostAuth: ConnectionAuth;
+  /** The message transport for hosts (ADR 0130). */
+  hostTransport: HostTransport;
+  /** Notices hosts going silent or coming back and tells open apps to redraw (status stays derived). */
+  statusWatch: StatusWatch;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
   /** `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). */
@@ -141,10 +156,41 @@ export function createCore(options: CoreOptions): Core {
     shutdown: stopping.signal,
     ...screenLines,
   });
+  const statusWatch = createStatusWatch({
+    store,
+    notifier,
+    now: clock,
+    ...(options.statusTickMs ? { tickMs: options.statusTickMs } : {}),
+  });
+  void statusWatch.start().catch(() => {});
+  stopping.signal.addEventListener('abort', () => statusWatch.stop());
+  const onSeen = (c: { id: string; userId: string }, at: number) => statusWatch.seen(c, at);
+  const hosts = createHosts({
+    store,
+    notifier,
+    now: clock,
+    random,
+    connectUrl: urls.connectUrl,
+    onSeen,
+    ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
+  });
+  const hostAuth = createConnectionAuth({ store, now: clock, onSeen });
+  const hostTransport = createHostTransport({
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    shutdown: stopping.signal,
+    threadOps,
+    served: hosts.served,
+    ...screenLines,
+  });
   const connectionAuth = createConnectionAuth({
     store,
     expectKind: 'mcp',
     now: clock,
+    onSeen,
     ...(options.acceptAccessTokens === false
       ? {}
       : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
@@ -173,6 +219,10 @@ export function createCore(options: CoreOptions): Core {
     connectionAuth,
     photos,
     photoLinks,
+    hosts,
+    hostAuth,
+    hostTransport,
+    statusWatch,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();

@@ -52,6 +52,30 @@ export {
 export { createDiskPhotoFiles } from './disk-photo-files.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export {
+  createHostTransport,
+  type HostMessage,
+  type HostStreamHandlers,
+  type HostTransport,
+  type HostTransportOptions,
+  type ReplyInput,
+  type ReplyResult,
+  type StreamEnd,
+  type TurnInput,
+  type TurnResult,
+  WORKING_TTL_MS,
+} from './host-transport.js';
+export {
+  type AddInput,
+  type CommandsResult,
+  createHosts,
+  type HeartbeatResult,
+  type HostAgent,
+  type Hosts,
+  type HostsOptions,
+  MAX_TURN_ROWS,
+  type SessionResult,
+} from './hosts.js';
+export {
   fromBodyParserError,
   type HttpError,
   type HttpErrorBody,
@@ -154,6 +178,7 @@ export type {
   OAuthRepository,
   PairingRepository,
   PhotoRepository,
+  SandboxWrite,
   SessionRepository,
   Store,
   ThreadKey,
@@ -162,11 +187,20 @@ export type {
   UserRepository,
 } from './repositories.js';
 export {
+  type ClientSafeRule,
+  checkClientSafe,
+  cleanSandboxReport,
+  SANDBOX_REPORT_MAX_BYTES,
+  type SandboxReport,
+  type SandboxVerdict,
+} from './sandbox-report.js';
+export {
   defaultScreenLines,
   type ScreenLinesError,
   type ScreenLinesPort,
   type ScreenLinesResult,
 } from './screen-lines-port.js';
+export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
 export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps } from './thread-core.js';
@@ -187,4 +221,5 @@ export {
   type ThreadSummary,
   type ThreadsResult,
   tapsOf,
+  type WriteExtras,
 } from './thread-ops.js';

@@ -6,7 +6,9 @@ import type { MessageRecord } from './records.js';
 export type ThreadEvent =
   | { type: 'message'; userId: string; agentId: string; message: MessageRecord }
   | { type: 'agents'; userId: string }
-  | { type: 'read'; userId: string; agentId: string; seq: number };
+  | { type: 'read'; userId: string; agentId: string; seq: number }
+  /** A host started (`until` = when the working row lapses by itself) or finished (`null`) a turn. */
+  | { type: 'working'; userId: string; agentId: string; until: number | null };
 
 export type ThreadListener = (event: ThreadEvent) => void;
 

@@ -147,6 +147,8 @@ export interface ThreadStateRecord {
   readSeq: number;
   open: boolean;
   openChangedAt: number | null;
+  /** A host is working on a turn until this time (doc3 working row); null when idle. */
+  workingUntil: number | null;
 }
 
 export interface PushIntentRecord {

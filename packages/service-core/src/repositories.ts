@@ -2,6 +2,7 @@
 // PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
 import type {
   AgentRecord,
+  CommandEntry,
   ConnectorKind,
   ConnectorRecord,
   MessageRecord,
@@ -87,6 +88,18 @@ export interface AgentRepository {
   reorder(userId: string, ids: string[], at: number): Promise<void>;
   /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it (at `at`). */
   delete(id: string, at: number): Promise<boolean>;
+  /** Stores a host's cleaned commands list (null = no registry) and `commands_at`; false when no such agent. */
+  setCommands(id: string, commands: CommandEntry[] | null, at: number): Promise<boolean>;
+  /** Stores the host's sandbox report and the service's own client-safe verdict on it (doc2 "Client-safe"). */
+  setSandbox(id: string, sandbox: SandboxWrite): Promise<void>;
+}
+
+/** What a heartbeat writes per agent: the cleaned report (null = none sent) and the re-checked verdict. */
+export interface SandboxWrite {
+  sandbox: Record<string, unknown> | null;
+  clientSafe: boolean;
+  /** When the verdict was last computed from a report; null when no report was sent. */
+  clientSafeAt: number | null;
 }
 
 export interface ConnectorRepository {
@@ -95,6 +108,8 @@ export interface ConnectorRepository {
   findByTokenHash(hash: string): Promise<ConnectorRecord | null>;
   listByUser(userId: string): Promise<ConnectorRecord[]>;
   touch(id: string, at: number): Promise<void>;
+  /** Unrevoked connectors whose last_seen_at is at or after `at` (the live-status watch starts from them). */
+  listSeenSince(at: number): Promise<ConnectorRecord[]>;
   /** Sets revoked_at (once); every token of the connector stops at the next request. */
   revoke(id: string, at: number): Promise<boolean>;
   /** Deletes the connector; its agents keep their rows with connector_id set null. */
@@ -140,6 +155,8 @@ export interface NewMessage {
   connectorId?: string | null;
   createdAt: number;
   handledAt?: number | null;
+  /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
+  idemKey?: string | null;
 }
 
 export interface NewScreen {
@@ -182,6 +199,24 @@ export interface ThreadRepository {
   markRead(key: ThreadKey, seq: number): Promise<void>;
   markDelivered(key: ThreadKey, upToSeq: number, at: number): Promise<void>;
   setOpen(key: ThreadKey, open: boolean, at: number): Promise<void>;
+  /** The row a connection wrote with this idempotency key, or null. */
+  findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
+  /**
+   * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
+   * (what a host's message stream owes it).
+   */
+  pendingForHost(query: {
+    userId: string;
+    agentIds: string[];
+    afterSeq: number;
+    limit: number;
+  }): Promise<MessageRecord[]>;
+  /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
+  markRowsDelivered(key: ThreadKey, ids: string[], at: number): Promise<MessageRecord[]>;
+  /** Marks these person rows of the thread handled (once); returns how many changed. */
+  markRowsHandled(key: ThreadKey, ids: string[], at: number): Promise<number>;
+  /** Sets (or clears with null) the thread's working indicator. */
+  setWorking(key: ThreadKey, until: number | null): Promise<void>;
   addPushIntent(intent: PushIntentRecord): Promise<void>;
   listPushIntents(userId: string): Promise<PushIntentRecord[]>;
 }

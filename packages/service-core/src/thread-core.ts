@@ -76,6 +76,7 @@ export function createThreadCore(deps: ThreadDeps) {
       body: string,
       meta: Record<string, unknown>,
       connectorId: string | null,
+      idemKey?: string,
     ) {
       const message = await store.threads.append({
         id: newId('msg_'),
@@ -87,6 +88,7 @@ export function createThreadCore(deps: ThreadDeps) {
         meta,
         connectorId,
         createdAt: now(),
+        ...(idemKey ? { idemKey } : {}),
       });
       await afterAgentWrite(agent, agent.userId, message);
       return message;

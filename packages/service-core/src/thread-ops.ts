@@ -77,10 +77,19 @@ export interface TapResult {
   handled: boolean;
 }
 
+/**
+ * What a host's answer adds to a write (ADR 0130): extra `meta` (e.g. `turn`, the rows it answers) and the
+ * host's idempotency key. Tool calls never pass it.
+ */
+export interface WriteExtras {
+  meta?: Record<string, unknown>;
+  idemKey?: string;
+}
+
 /** The operations, each taking the caller's principal first. */
 export interface ThreadOps {
-  show(p: ConnectionPrincipal, input: ShowInput): Promise<ShowResult>;
-  say(p: ConnectionPrincipal, input: SayInput): Promise<SayResult>;
+  show(p: ConnectionPrincipal, input: ShowInput, extras?: WriteExtras): Promise<ShowResult>;
+  say(p: ConnectionPrincipal, input: SayInput, extras?: WriteExtras): Promise<SayResult>;
   answers(p: ConnectionPrincipal, input: AnswersInput): Promise<AnswersResult>;
   threads(p: ConnectionPrincipal): Promise<ThreadsResult>;
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
@@ -123,7 +132,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
   }
 
   return {
-    async show(p, input) {
+    async show(p, input, extras = {}) {
       const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
       const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
       const agent = await agentFor(p, input.agent);
@@ -144,7 +153,12 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
       const { message, screen } = await core.appendAgentScreen(
         agent,
-        { body: lines, meta: text ? { text } : {}, connectorId: p.connectorId },
+        {
+          body: lines,
+          meta: { ...extras.meta, ...(text ? { text } : {}) },
+          connectorId: p.connectorId,
+          ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
+        },
         { id: screenId, lines, ops: parsed.ops, taps },
       );
       if (looks.length > 0) await saveLooks(agent, looks, message.createdAt);
@@ -159,10 +173,16 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       };
     },
 
-    async say(p, input) {
+    async say(p, input, extras = {}) {
       const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
       const agent = await agentFor(p, input.agent);
-      const message = await core.appendAgentText(agent, text, {}, p.connectorId);
+      const message = await core.appendAgentText(
+        agent,
+        text,
+        { ...extras.meta },
+        p.connectorId,
+        extras.idemKey,
+      );
       return { message_id: message.id, agent: toAgentRef(agent) };
     },
 

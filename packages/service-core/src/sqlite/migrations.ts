@@ -34,6 +34,17 @@ BEGIN
 END;
 `;
 
+// Host message transport (ADR 0130): a host's reply carries an idempotency key chosen by the host, unique per
+// connection, so a resend after a crash finds the row the first send wrote instead of writing a second one.
+// `working_until` is the working indicator of a thread (doc3 "Bridge task states"): set when a host starts a
+// turn, cleared by its answer, and lapsing by itself when a host dies mid-turn.
+const SCHEMA_V7_HOST_TRANSPORT = `
+ALTER TABLE messages ADD COLUMN idem_key TEXT;
+CREATE UNIQUE INDEX messages_idem ON messages(connector_id, idem_key) WHERE idem_key IS NOT NULL;
+ALTER TABLE thread_state ADD COLUMN working_until INTEGER;
+CREATE INDEX connectors_seen ON connectors(last_seen_at) WHERE revoked_at IS NULL;
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -259,6 +270,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 4, name: 'oauth', sql: SCHEMA_V4_OAUTH },
   { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
   { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
+  { version: 7, name: 'host-transport', sql: SCHEMA_V7_HOST_TRANSPORT },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

@@ -35,6 +35,12 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const firstRemaining = db.prepare(
     'SELECT id FROM agents WHERE user_id = ? ORDER BY sort, created_at, id LIMIT 1',
   );
+  const setCommands = db.prepare(
+    'UPDATE agents SET commands = ?, commands_at = ?, updated_at = ? WHERE id = ?',
+  );
+  const setSandbox = db.prepare(
+    'UPDATE agents SET sandbox = ?, client_safe = ?, client_safe_at = ? WHERE id = ?',
+  );
   const setSort = db.prepare('UPDATE agents SET sort = ?, updated_at = ? WHERE id = ? AND user_id = ?');
 
   const get = (id: string): AgentRecord | null => {
@@ -172,6 +178,17 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async delete(id, at) {
       return remove(id, at);
+    },
+    async setCommands(id, commands, at) {
+      return setCommands.run(commands === null ? null : JSON.stringify(commands), at, at, id).changes > 0;
+    },
+    async setSandbox(id, s) {
+      setSandbox.run(
+        s.sandbox === null ? null : JSON.stringify(s.sandbox),
+        s.clientSafe ? 1 : 0,
+        s.clientSafeAt,
+        id,
+      );
     },
   };
 }

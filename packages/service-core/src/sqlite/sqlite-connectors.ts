@@ -11,6 +11,9 @@ export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
   const byHash = db.prepare('SELECT * FROM connectors WHERE token_hash = ?');
   const byUser = db.prepare('SELECT * FROM connectors WHERE user_id = ? ORDER BY created_at, id');
   const touch = db.prepare('UPDATE connectors SET last_seen_at = ? WHERE id = ?');
+  const seenSince = db.prepare(
+    'SELECT * FROM connectors WHERE revoked_at IS NULL AND last_seen_at >= ? ORDER BY last_seen_at',
+  );
   const del = db.prepare('DELETE FROM connectors WHERE id = ?');
   const revoke = db.prepare('UPDATE connectors SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   return {
@@ -31,6 +34,9 @@ export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
     },
     async touch(id, at) {
       touch.run(at, id);
+    },
+    async listSeenSince(at) {
+      return (seenSince.all(at) as Row[]).map(toConnector);
     },
     async revoke(id, at) {
       return revoke.run(at, id).changes > 0;

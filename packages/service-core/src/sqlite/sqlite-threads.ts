@@ -1,14 +1,24 @@
 // SQLite thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING.
+
+import { ServiceError } from '../errors.js';
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
 import type { NewMessage, NewScreen, ThreadRepository } from '../repositories.js';
-import { type SqliteDb, toMessage, toScreen } from './rows.js';
+import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 
 type Row = Record<string, unknown>;
 
+/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+function idemTaken(err: unknown, m: NewMessage): unknown {
+  if (!m.idemKey || !isUniqueViolation(err, 'messages.connector_id, messages.idem_key')) return err;
+  return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
+    field: 'idempotency_key',
+  });
+}
+
 export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   const insert = db.prepare(
-    `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at)
-     VALUES (@id, @userId, @agentId, @sender, @kind, @body, @meta, @screenId, @connectorId, @createdAt, @handledAt)
+    `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+     VALUES (@id, @userId, @agentId, @sender, @kind, @body, @meta, @screenId, @connectorId, @createdAt, @handledAt, @idemKey)
      RETURNING *`,
   );
   const insertScreen = db.prepare(
@@ -61,6 +71,29 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
   );
+  const byIdem = db.prepare('SELECT * FROM messages WHERE connector_id = ? AND idem_key = ?');
+  // One statement per call whatever the number of agents: the ids travel as one JSON parameter.
+  const pendingForHost = db.prepare(
+    `SELECT * FROM messages
+     WHERE user_id = @userId AND agent_id IN (SELECT value FROM json_each(@agentIds))
+       AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq
+     ORDER BY seq LIMIT @limit`,
+  );
+  const rowsDelivered = db.prepare(
+    `UPDATE messages SET delivered_at = COALESCE(delivered_at, @at)
+     WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person'
+       AND id IN (SELECT value FROM json_each(@ids))
+     RETURNING *`,
+  );
+  const rowsHandled = db.prepare(
+    `UPDATE messages SET handled_at = @at, delivered_at = COALESCE(delivered_at, @at)
+     WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person' AND handled_at IS NULL
+       AND id IN (SELECT value FROM json_each(@ids))`,
+  );
+  const setWorking = db.prepare(
+    `INSERT INTO thread_state (agent_id, user_id, working_until) VALUES (?, ?, ?)
+     ON CONFLICT (agent_id, user_id) DO UPDATE SET working_until = excluded.working_until`,
+  );
   const addPush = db.prepare(
     `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
      VALUES (@id, @userId, @agentId, @messageId, @createdAt, @sentAt)`,
@@ -79,6 +112,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     connectorId: m.connectorId ?? null,
     createdAt: m.createdAt,
     handledAt: m.handledAt ?? null,
+    idemKey: m.idemKey ?? null,
   });
 
   const appendScreen = db.transaction((m: NewMessage, s: NewScreen) => {
@@ -101,10 +135,18 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
 
   return {
     async append(m) {
-      return toMessage(insert.get(row(m)) as Row);
+      try {
+        return toMessage(insert.get(row(m)) as Row);
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
     },
     async appendScreen(m, s) {
-      return appendScreen(m, s);
+      try {
+        return appendScreen(m, s);
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
     },
     async getScreen(id) {
       const r = getScreen.get(id) as Row | undefined;
@@ -154,6 +196,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
         readSeq: (r?.read_seq as number | undefined) ?? 0,
         open: r?.open === 1,
         openChangedAt: (r?.open_changed_at as number | null | undefined) ?? null,
+        workingUntil: (r?.working_until as number | null | undefined) ?? null,
       };
     },
     async markRead(k, seq) {
@@ -164,6 +207,26 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     },
     async setOpen(k, open, at) {
       setOpen.run(k.agentId, k.userId, open ? 1 : 0, at);
+    },
+    async findByIdemKey(connectorId, idemKey) {
+      const r = byIdem.get(connectorId, idemKey) as Row | undefined;
+      return r ? toMessage(r) : null;
+    },
+    async pendingForHost(q) {
+      if (q.agentIds.length === 0) return [];
+      return (pendingForHost.all({ ...q, agentIds: JSON.stringify(q.agentIds) }) as Row[]).map(toMessage);
+    },
+    async markRowsDelivered(k, ids, at) {
+      const rows = (
+        rowsDelivered.all({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }) as Row[]
+      ).map(toMessage);
+      return rows.sort((a, b) => a.seq - b.seq);
+    },
+    async markRowsHandled(k, ids, at) {
+      return rowsHandled.run({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }).changes;
+    },
+    async setWorking(k, until) {
+      setWorking.run(k.agentId, k.userId, until);
     },
     async addPushIntent(p: PushIntentRecord) {
       addPush.run(p);

@@ -41,6 +41,24 @@ export function threadView(agentId: string): View {
   let agent: Agent | undefined;
 
   const status = el('div', { 'aria-live': 'polite' });
+  // doc3: while a host works on a turn the person sees a working row; the answer (or its lapse) clears it.
+  const working = el(
+    'p',
+    { class: 'working', role: 'status' },
+    el('span', { class: 'dots', 'aria-hidden': 'true' }),
+    ' working…',
+  );
+  working.hidden = true;
+  let workingTimer: ReturnType<typeof setTimeout> | undefined;
+  function setWorking(until: unknown): void {
+    clearTimeout(workingTimer);
+    const left = typeof until === 'string' ? Math.min(Date.parse(until) - Date.now(), 120_000) : 0;
+    // A server clock ahead of this device still shows the row for its full two minutes at most.
+    const ms = Number.isNaN(left) ? 0 : typeof until === 'string' && left <= 0 ? 120_000 : left;
+    working.hidden = ms <= 0;
+    working.firstElementChild?.nextSibling?.replaceWith(` ${agent?.name ?? 'The agent'} is working…`);
+    if (ms > 0) workingTimer = setTimeout(() => setWorking(null), ms);
+  }
   const text = el('textarea', {
     id: 'composer',
     class: 'svc-input composer-text',
@@ -245,9 +263,10 @@ export function threadView(agentId: string): View {
     actions: [
       el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
     ],
-    body: el('div', { class: 'thread-view' }, header, log, composer),
+    body: el('div', { class: 'thread-view' }, header, log, working, composer),
     leave: () => {
       follow.stop();
+      clearTimeout(workingTimer);
       for (const s of screens.values()) s.destroy();
       void call('PUT', `/agents/${agentId}/presence`, { open: false }).catch(() => {});
       applyLook({});
@@ -255,6 +274,7 @@ export function threadView(agentId: string): View {
     onEvent: (type, data) => {
       if (type === 'message' && data.agent_id === agentId) void loadNewest();
       if (type === 'agents') void loadAgent();
+      if (type === 'working' && data.agent_id === agentId) setWorking(data.working_until);
     },
   };
 }

@@ -1,0 +1,27 @@
+// Entry of `@screen-service/connect-api/client`: the host client library (no Express). Every export is public.
+export { HostApiError, type HostClientLocalCode } from './client/errors.js';
+export {
+  connectUrlOf,
+  createHostClient,
+  type HostClient,
+  type HostClientOptions,
+  type PairRequest,
+  type ReplyRequest,
+} from './client/host-client.js';
+export {
+  DEFAULT_HEARTBEAT_MS,
+  type HostRunOptions,
+  type HostTurn,
+  type RunningHost,
+  runHost,
+  type TurnContext,
+  type TurnReply,
+} from './client/host-runner.js';
+export {
+  type MessageStream,
+  type MessageStreamOptions,
+  openMessageStream,
+  readSse,
+  type StreamStop,
+} from './client/message-stream.js';
+export { type HostState, readHostState, writeHostState } from './client/state-file.js';

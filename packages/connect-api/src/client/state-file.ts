@@ -1,0 +1,105 @@
+// The host's per-machine state file (doc2: `{token, connector_id, name}` in an owner-only file), plus the
+// stream cursor of what has been answered, written atomically with mode 0600.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { HostApiError } from './errors.js';
+
+/** What a host keeps between runs. */
+export interface HostState {
+  /** The connector token `svc_ct_...` (shown once at the first `pair`). */
+  token: string;
+  connector_id: string;
+  /** The host name the connector was paired with. */
+  name: string;
+  /** The connect URL the token belongs to. */
+  connect_url: string;
+  /** Seq of the newest person row whose turn was answered: a restart resumes after it. */
+  cursor?: number;
+}
+
+/**
+ * Reads the state file; null when it does not exist. A file readable by others is refused (its token would
+ * be exposed): fix it with `chmod 600`.
+ *
+ * @example
+ * ```ts
+ * const state = await readHostState('/home/me/.svc-host.json');
+ * ```
+ */
+export async function readHostState(path: string): Promise<HostState | null> {
+  let text: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { mode } = await handle.stat();
+      if ((mode & 0o077) !== 0) {
+        throw new HostApiError(
+          0,
+          'STATE_FILE',
+          `${path} is readable by other users (mode ${(mode & 0o777).toString(8)}); run chmod 600 ${path}.`,
+        );
+      }
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new HostApiError(0, 'STATE_FILE', `${path} is not JSON; remove it and pair again.`);
+  }
+  const s = parsed as Partial<HostState>;
+  if (
+    typeof s.token !== 'string' ||
+    typeof s.connector_id !== 'string' ||
+    typeof s.connect_url !== 'string'
+  ) {
+    throw new HostApiError(0, 'STATE_FILE', `${path} lacks token, connector_id or connect_url; pair again.`);
+  }
+  return {
+    token: s.token,
+    connector_id: s.connector_id,
+    name: typeof s.name === 'string' ? s.name : '',
+    connect_url: s.connect_url,
+    ...(typeof s.cursor === 'number' ? { cursor: s.cursor } : {}),
+  };
+}
+
+/**
+ * Writes the state file so a crash leaves the old file or the new one, never half of either; mode 0600.
+ *
+ * @example
+ * ```ts
+ * await writeHostState(path, { token, connector_id, name: 'laptop', connect_url });
+ * ```
+ */
+export async function writeHostState(path: string, state: HostState): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** Reads the state file as text (tests check it never holds more than it should). */
+export async function readHostStateText(path: string): Promise<string> {
+  return readFile(path, 'utf8');
+}

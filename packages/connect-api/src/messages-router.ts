@@ -1,0 +1,139 @@
+// {connect_url}/messages: the message transport for hosts (ADR 0130). `GET /` streams the person's rows as
+// Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it.
+import { type ConnectionAuth, type HostTransport, ServiceError } from '@screen-service/service-core';
+import express, { type Request, type Response, type Router } from 'express';
+
+/** A comment line this often keeps proxies (and the host's read timeout) from closing an idle stream. */
+export const HOST_STREAM_KEEPALIVE_MS = 20_000;
+
+export interface MessagesRouterOptions {
+  transport: HostTransport;
+  /** Connector tokens only (`core.hostAuth`). */
+  hostAuth: ConnectionAuth;
+  /** Maps a thrown error to the wire (the connect router's `toWireError`) and writes it. */
+  fail(res: Response, err: unknown): void;
+  keepaliveMs?: number;
+}
+
+/** The cursor: `Last-Event-ID` (set by EventSource on reconnects) or `?after=`, a message seq; 0 when absent. */
+export function streamCursor(req: Request): number {
+  const raw =
+    req.headers['last-event-id'] ?? (typeof req.query.after === 'string' ? req.query.after : undefined);
+  if (raw === undefined || raw === '') return 0;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!/^\d{1,15}$/.test(String(value))) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'after (or Last-Event-ID) must be the seq of the last message received, a whole number.',
+      { field: 'after' },
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * @example
+ * ```ts
+ * router.use('/messages', createMessagesRouter({ transport: core.hostTransport, hostAuth: core.hostAuth, fail }));
+ * ```
+ */
+export function createMessagesRouter(options: MessagesRouterOptions): Router {
+  const { transport, hostAuth, fail } = options;
+  const keepaliveMs = options.keepaliveMs ?? HOST_STREAM_KEEPALIVE_MS;
+  const router = express.Router();
+
+  router.get('/', async (req, res) => {
+    let close: (() => void) | undefined;
+    try {
+      const after = streamCursor(req);
+      const principal = await hostAuth.verify(req.headers.authorization);
+      let open = true;
+      const write = (chunk: string) => {
+        if (open) res.write(chunk);
+      };
+      const stop = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(keepalive);
+        close?.();
+      };
+      res.status(200);
+      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache, no-transform');
+      res.setHeader('x-accel-buffering', 'no');
+      res.flushHeaders();
+      // `retry` tells an EventSource to come back after 1 s; the client library backs off by itself.
+      write('retry: 1000\n: connected\n\n');
+      const keepalive = setInterval(() => write(': keepalive\n\n'), keepaliveMs);
+      req.on('close', stop);
+      res.on('error', stop);
+      close = await transport.open(principal, {
+        after,
+        send: (m) => write(`id: ${m.seq}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`),
+        end: (reason) => {
+          write(
+            reason === 'revoked'
+              ? `event: revoked\ndata: ${JSON.stringify({ error: 'connector_revoked', message: 'This connection was removed in the app; pair again.' })}\n\n`
+              : `event: shutdown\ndata: {}\n\n`,
+          );
+          stop();
+          res.end();
+        },
+      });
+      if (!open) close();
+    } catch (err) {
+      close?.();
+      if (res.headersSent) res.end();
+      else fail(res, err);
+    }
+  });
+
+  const json = express.json({ limit: '64kb' });
+  router.post('/turn', json, async (req, res) => {
+    try {
+      const p = await hostAuth.verify(req.headers.authorization);
+      const body = objectBody(req.body);
+      res.json(await transport.turn(p, { agent_id: body.agent_id, rows: body.rows }));
+    } catch (err) {
+      fail(res, err);
+    }
+  });
+
+  router.post('/reply', json, async (req, res) => {
+    try {
+      const p = await hostAuth.verify(req.headers.authorization);
+      const body = objectBody(req.body);
+      res.json(
+        await transport.reply(p, {
+          agent_id: body.agent_id,
+          idempotency_key: body.idempotency_key,
+          text: body.text,
+          lines: body.lines,
+          turn: body.turn,
+          done: body.done,
+        }),
+      );
+    } catch (err) {
+      fail(res, err);
+    }
+  });
+
+  router.all(['/', '/turn', '/reply'], (req, res) => {
+    res.set('allow', req.path === '/' ? 'GET' : 'POST');
+    fail(
+      res,
+      new ServiceError(
+        'METHOD_NOT_ALLOWED',
+        req.path === '/' ? 'Use GET (an event stream).' : 'Use POST with a JSON body.',
+      ),
+    );
+  });
+  return router;
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('INVALID_INPUT', 'Send a JSON object.', { field: 'body' });
+  }
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECTED_WINDOW_MS } from './agent-status.js';
+import type { ThreadEvent } from './notifier.js';
+import { createTestCore, seedConnection, seedUser, type TestCore } from './testing.js';
+
+let core: TestCore;
+afterEach(() => core?.close());
+
+describe('createStatusWatch', () => {
+  it('publishes `agents` when a host comes back and when it goes silent, once each', async () => {
+    core = createTestCore({ clockStart: 1_000_000 });
+    const user = await seedUser(core.store, { at: 1 });
+    const events: ThreadEvent[] = [];
+    core.notifier.subscribe(user.id, (e) => events.push(e));
+    const { token } = await seedConnection(core.store, user.id, ['desk'], 'hostfw');
+    const p = await core.hostAuth.verify(token);
+    await core.hosts.heartbeat(p, {});
+    expect(events.filter((e) => e.type === 'agents')).toHaveLength(1);
+    await core.hosts.heartbeat(p, {});
+    core.advance(CONNECTED_WINDOW_MS);
+    await core.statusWatch.sweep();
+    expect(events.filter((e) => e.type === 'agents')).toHaveLength(1);
+    core.advance(1);
+    await core.statusWatch.sweep();
+    await core.statusWatch.sweep();
+    expect(events.filter((e) => e.type === 'agents')).toHaveLength(2);
+    expect(core.statusWatch.size()).toBe(0);
+    await core.hosts.heartbeat(p, {});
+    expect(events.filter((e) => e.type === 'agents')).toHaveLength(3);
+  });
+
+  it('picks up a connection seen without telling it (a pairing, another process) at the next sweep', async () => {
+    core = createTestCore({ clockStart: 5_000_000 });
+    const user = await seedUser(core.store, { at: 1 });
+    await core.statusWatch.sweep();
+    const events: ThreadEvent[] = [];
+    core.notifier.subscribe(user.id, (e) => events.push(e));
+    const { connector } = await seedConnection(core.store, user.id, ['desk'], 'hostfw');
+    await core.store.connectors.touch(connector.id, core.clock());
+    core.advance(10);
+    await core.statusWatch.sweep();
+    expect(events.map((e) => e.type)).toEqual(['agents']);
+    expect(core.statusWatch.size()).toBe(1);
+  });
+});
