@@ -17,10 +17,14 @@ import {
   type PhotoLinks,
   type Photos,
 } from './photos.js';
+import { createRateLimiter } from './rate-limiter.js';
+import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
-import type { ScreenLinesPort } from './screen-lines-port.js';
+import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
-import { createThreadOps, type ThreadOps } from './thread-ops.js';
+import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
+import { createThreadCore } from './thread-core.js';
+import { createThreadOps, type ThreadOps, tapsOf } from './thread-ops.js';
 
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
@@ -43,6 +47,8 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** IANA zone relay tables resolve `today` and `now` in; default UTC. */
+  tablesTimeZone?: string;
 }
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
@@ -67,10 +73,15 @@ export interface Core {
   connectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
+  /** Relay tables: the tables call every adapter ends in, and the person's table controls. */
+  tables: Tables;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
-  /** `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). */
-  deleteAgent(userId: string, agentId: string): Promise<void>;
+  /**
+   * `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). Its
+   * relay tables are deleted too, or with `keepTables` kept unheld for 30 days (doc3 "Table holding").
+   */
+  deleteAgent(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
   /**
    * The operator CLI's `svc connect`: creates an agent in the account of `email` and pairs it as an MCP
    * connection named `hostName`.
@@ -124,7 +135,32 @@ export function createCore(options: CoreOptions): Core {
     random,
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const parser = options.screenLines ?? defaultScreenLines;
+  // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
+  // every other writer settles those cards when the person taps one.
+  const cardWriter = createThreadCore({ store, notifier, now: clock, random, ...screenLines });
+  const tables = createTables({
+    store,
+    now: clock,
+    limiter: createRateLimiter({
+      burst: TABLES_CALLS_PER_MINUTE,
+      perMinute: TABLES_CALLS_PER_MINUTE,
+      now: clock,
+    }),
+    ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
+    async appendCard(agent, lines, meta) {
+      const id = cardWriter.newId('scr_');
+      const parsed = parser.parse(lines, { screen: id });
+      await cardWriter.appendAgentScreen(
+        agent,
+        { body: lines, meta, connectorId: null },
+        { id, lines, ops: parsed.ops, taps: tapsOf(parsed.ops) },
+      );
+    },
+  });
+  const beforeTap = { beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e) };
   const threads = createPersonThreads({
+    ...beforeTap,
     store,
     notifier,
     now: clock,
@@ -133,6 +169,7 @@ export function createCore(options: CoreOptions): Core {
     ...screenLines,
   });
   const threadOps = createThreadOps({
+    ...beforeTap,
     store,
     notifier,
     now: clock,
@@ -173,11 +210,14 @@ export function createCore(options: CoreOptions): Core {
     connectionAuth,
     photos,
     photoLinks,
+    tables,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();
     },
-    async deleteAgent(userId, agentId) {
+    async deleteAgent(userId, agentId, opts = {}) {
+      await agents.get(userId, agentId);
+      await tables.releaseAgent(userId, agentId, opts.keepTables === true);
       await agents.delete(userId, agentId);
       await photos.sweep();
     },

@@ -246,6 +246,23 @@ export function createSqliteStore(dbOrPath: Db | string, options: SqliteStoreOpt
         return true;
       });
     },
+    moveTable(from, to) {
+      return transaction(() => {
+        const t = findTable(from);
+        if (!t) return false;
+        if (t.holder === to.holder && t.name === to.name) return true;
+        if (findTable({ owner: from.owner, ...to })) {
+          throw new TablesError('OPTIONS_INVALID', `${to.holder} already has a table called ${to.name}`);
+        }
+        prepared('UPDATE te_tables SET holder = ?, name = ? WHERE id = ?').run(to.holder, to.name, t.id);
+        prepared('DELETE FROM te_pending WHERE owner = ? AND holder = ? AND tbl = ?').run(
+          from.owner,
+          from.holder,
+          from.name,
+        );
+        return true;
+      });
+    },
     getRow(ref, key) {
       const t = findTable(ref);
       if (!t) return undefined;
