@@ -61,6 +61,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     MOUNTS.connect,
     createConnectRouter({
       pairing: svc.pairing,
+      tables: { tables: svc.tables, auth: svc.anyConnectionAuth },
       onError: (err) => logger.error({ err }, 'connect request failed'),
     }),
   );

@@ -2,6 +2,7 @@
 import { bearerToken, type Pairing, ServiceError } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
+import { createTablesRouter, type TablesRouterOptions } from './tables-router.js';
 
 export interface ConnectHandlerOptions {
   pairing: Pairing;
@@ -9,6 +10,8 @@ export interface ConnectHandlerOptions {
   clientAddr?: (req: Request) => string;
   /** Called for unexpected (500) errors. */
   onError?: (err: unknown) => void;
+  /** Serves `POST /tables` (doc3's tables call) when given. */
+  tables?: Omit<TablesRouterOptions, 'onError'>;
 }
 
 /** Actions of doc2's host API this version serves. `add`, `heartbeat`, `commands`, `session` come next. */
@@ -35,6 +38,7 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
     res.status(wire.status).json(wire.body);
   };
 
+  if (options.tables) router.use('/tables', createTablesRouter({ ...options.tables, ...pick(options) }));
   router.post('/', express.json({ limit: '64kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
     try {
@@ -77,3 +81,5 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
   });
   return router;
 }
+
+const pick = (o: ConnectHandlerOptions) => (o.onError ? { onError: o.onError } : {});

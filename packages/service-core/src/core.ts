@@ -71,6 +71,8 @@ export interface Core {
   threads: PersonThreads;
   threadOps: ThreadOps;
   connectionAuth: ConnectionAuth;
+  /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
+  anyConnectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
   /** Relay tables: the tables call every adapter ends in, and the person's table controls. */
@@ -186,6 +188,13 @@ export function createCore(options: CoreOptions): Core {
       ? {}
       : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
   });
+  const anyConnectionAuth = createConnectionAuth({
+    store,
+    now: clock,
+    ...(options.acceptAccessTokens === false
+      ? {}
+      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
+  });
   const photos = createPhotos({
     store,
     files: options.photoFiles ?? noPhotoFiles,
@@ -208,6 +217,7 @@ export function createCore(options: CoreOptions): Core {
     threads,
     threadOps,
     connectionAuth,
+    anyConnectionAuth,
     photos,
     photoLinks,
     tables,

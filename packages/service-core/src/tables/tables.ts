@@ -157,13 +157,22 @@ const UNHELD = 'unheld:';
 const TABLE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const CARD_META = 'tables_pending';
 
-function isTableLine(line: string): boolean {
-  const parsed = parse(line);
-  if (parsed.errors.length > 0 || parsed.ops.length !== 1) return false;
-  const op = parsed.ops[0]!;
-  return (
-    op.op === 'table' || op.op === 'put' || op.op === 'drop' || (op.op === 'add' && op.preset === 'query')
-  );
+/**
+ * Outside a fenced block a line is a table line only when it parses as one and, for put, query and drop,
+ * names a table the agent holds: "query me later" stays prose.
+ */
+function bareTableLine(held: Set<string>) {
+  return (line: string): boolean => {
+    const parsed = parse(line);
+    if (parsed.errors.length > 0 || parsed.ops.length !== 1) return false;
+    const op = parsed.ops[0]!;
+    if (op.op === 'table') return true;
+    if (op.op === 'put') return held.has(op.table);
+    if (op.op === 'drop') return held.has(op.name);
+    return (
+      op.op === 'add' && op.preset === 'query' && held.has(String((op.props as { table?: unknown }).table))
+    );
+  };
 }
 
 function countLines(text: string): number {
@@ -282,7 +291,8 @@ export function createTables(deps: TablesDeps): Tables {
   }
 
   async function replyCall(agent: AgentRecord, reply: string): Promise<ReplyTextResult | ReplyReadResult> {
-    const split = splitReply(reply, isTableLine);
+    const held = new Set(engine.listTables(agent.userId, agent.id).map((t) => t.name));
+    const split = splitReply(reply, bareTableLine(held));
     if (split.lines.length === 0) {
       await relay.setReadsInRow(agent.id, agent.userId, 0);
       return { text: reply, events: [], pending: [] };
@@ -360,15 +370,13 @@ export function createTables(deps: TablesDeps): Tables {
       return {
         held: held.map((t) => ({ name: t.name, rows: t.rowCount, cols: t.cols.map((c) => c.name) })),
         tables: holdingLine(held),
-        pending: engine
-          .listPending(agent.userId, agent.id)
-          .map((x) => ({
-            id: x.id,
-            prompt:
-              x.kind === 'row'
-                ? `Delete row ${x.key} from ${x.table}?`
-                : `Delete table ${x.table} and all its rows?`,
-          })),
+        pending: engine.listPending(agent.userId, agent.id).map((x) => ({
+          id: x.id,
+          prompt:
+            x.kind === 'row'
+              ? `Delete row ${x.key} from ${x.table}?`
+              : `Delete table ${x.table} and all its rows?`,
+        })),
       };
     },
 
