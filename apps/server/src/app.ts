@@ -89,6 +89,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     MOUNTS.mcp,
     createMcpRouter({
       ops: svc.threadOps,
+      tables: svc.tables,
       auth: svc.connectionAuth,
       mcpUrl: svc.mcpUrl,
       rateLimit: config.mcpRate,

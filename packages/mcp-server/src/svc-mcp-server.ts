@@ -1,7 +1,8 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ThreadOps } from '@screen-service/service-core';
+import type { Tables, ThreadOps } from '@screen-service/service-core';
 import { buildGuideTexts, type GuideTexts } from './guide-texts.js';
+import { registerTablesTool } from './tables-tool.js';
 import { registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
 
 /** MIME type of an MCP Apps view. */
@@ -19,6 +20,8 @@ export interface ScreenApp {
 
 export interface SvcMcpServerOptions {
   ops: ThreadOps;
+  /** Serves `svc_tables` (relay tables) when given. */
+  tables?: Pick<Tables, 'call'>;
   /** Server version in the initialize answer; default the package version. */
   version?: string;
   /** Default: built from @screen-service/screen-lines `guide()`. */
@@ -47,6 +50,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
     },
   );
   registerThreadTools(server, { ops: options.ops, texts });
+  if (options.tables) registerTablesTool(server, { tables: options.tables });
 
   server.registerPrompt(
     'svc_guide',
