@@ -123,7 +123,8 @@ describe('relay tables in the live service', () => {
       token,
       body: { table: 'Weights', from: kept.find((k) => k.name === 'Weights')!.holder, to: ids.nurse },
     });
-    expect(back.body).toMatchObject({ table: 'Weights', renamed: false });
+    // The nurse has a Weights of its own: the kept one comes back named after the removed agent.
+    expect(back.body).toMatchObject({ table: 'Weights-coach', renamed: true });
     const other = kept.find((k) => k.name === 'Other')!;
     expect(
       (await call('POST', '/tables/delete', { token, body: { table: 'Other', from: other.holder } })).status,
