@@ -132,6 +132,29 @@ describe('relay tables in the live service', () => {
     expect(((await call('GET', '/tables', { token })).body.tables as unknown[]).length).toBe(2);
   });
 
+  it('/openapi.json documents the tables call and the table controls', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    const op = doc.paths['/functions/v1/svc-connect/tables'].post;
+    expect(Object.keys(op.responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '422',
+      '429',
+    ]);
+    expect(op.security).toEqual([{ connectionToken: [] }]);
+    expect(doc.components.securitySchemes.connectionToken.scheme).toBe('bearer');
+    expect(
+      doc.paths['/functions/v1/svc-app/tables/give'].post.requestBody.content['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/GiveTableRequest',
+    });
+  });
+
   it('deleting the account leaves zero table rows', async () => {
     const deleted = await call('DELETE', '/me', { token, body: { password: 'correct horse battery' } });
     expect(deleted.status).toBe(204);

@@ -1,4 +1,5 @@
 // @screen-service/connect-api public API. Every export here is public.
 export { CONNECT_ACTIONS, type ConnectHandlerOptions, createConnectRouter } from './connect-handler.js';
 export { type ConnectErrorCode, DOC2_CODE_ALIASES, toWireError, type WireError } from './errors.js';
+export { TABLES_CALL_OPENAPI } from './tables-openapi.js';
 export { createTablesRouter, TABLES_BODY_LIMIT, type TablesRouterOptions } from './tables-router.js';
