@@ -7,7 +7,7 @@ import {
   type TestCore,
 } from '@screen-service/service-core/testing';
 import express from 'express';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConnectRouter } from './connect-handler.js';
 
 let core: TestCore;
@@ -365,7 +365,7 @@ describe('deletes wait for the person', () => {
     const page = await core.threads.page(userId, coach.id);
     const card = page.messages.at(-1)!;
     expect(card.screen!.lines).toBe(
-      'confirm@tdel-' + r.body.pending[0].id + ' "Delete row a from Weights?" Delete|Keep',
+      `confirm@tdel-${r.body.pending[0].id} "Delete row a from Weights?" Delete|Keep`,
     );
     // Still there until the tap.
     expect(
