@@ -76,4 +76,30 @@ describe('Delete / Keep cards in the thread', () => {
     expect(tap).toMatchObject({ event: { value: false, op: 'drop', table: 'Weights', deleted: false } });
     expect((await tables('query Weights')).results[0]!.rows).toHaveLength(1);
   });
+
+  it("the agent's settings list its tables; the person gives one to another agent", async () => {
+    const coachId = decodeURIComponent(/#\/a\/([^/]+)/.exec(page.url())![1]!);
+    const session = JSON.parse((await page.evaluate(() => localStorage.getItem('svc-app-session')))!) as {
+      access_token: string;
+    };
+    const made = await fetch(`${service.url}/functions/v1/svc-app/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Nurse' }),
+    });
+    expect(made.status).toBe(201);
+    await page.goto(`${service.url}/#/a/${encodeURIComponent(coachId)}/settings`);
+    const item = page.locator('li[data-table="Weights"]');
+    await expect.poll(() => item.textContent()).toContain('1 rows');
+    expect(await item.textContent()).toMatch(/last read /);
+    await page.getByRole('button', { name: 'Give Weights' }).click();
+    await expect
+      .poll(() => page.locator('[role=status]').textContent())
+      .toContain('Weights now belongs to Nurse.');
+    await expect.poll(() => page.getByText('This agent holds no tables on the service.').count()).toBe(1);
+    const gone = await agent.client.callTool({ name: 'svc_tables', arguments: { lines: 'query Weights' } });
+    expect((gone.structuredContent as { results: { error?: string }[] }).results[0]!.error).toBe(
+      'No table called Weights yet.',
+    );
+  });
 });

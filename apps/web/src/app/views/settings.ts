@@ -5,6 +5,7 @@ import { applyLook } from '../../shared/look.js';
 import { type Agent, call } from '../api.js';
 import { go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
+import { agentTablesSection } from './agent-tables.js';
 
 const COLORS = ['lavender', 'mint', 'butter', 'brand'] as const;
 
@@ -101,14 +102,23 @@ export function settingsView(agentId: string): View {
       const del = el('button', { type: 'button', class: 'svc-btn danger' }, 'Delete agent and thread');
       del.addEventListener('click', async () => {
         if (!confirm(`Delete ${agent.name} and its whole thread?`)) return;
+        const keep = confirm(`Keep ${agent.name}'s tables for 30 days, to give them to another agent?`);
         try {
-          await call('DELETE', `/agents/${agentId}`);
+          await call('DELETE', `/agents/${agentId}${keep ? '?keep_tables=true' : ''}`);
           go('#/');
         } catch (error) {
           status.replaceChildren(problem(error));
         }
       });
-      body.replaceChildren(form, el('div', { class: 'row' }, makeDefault, code), el('hr'), del);
+      const tablesPart = agentTablesSection(agentId);
+      body.replaceChildren(
+        form,
+        el('div', { class: 'row' }, makeDefault, code),
+        el('hr'),
+        tablesPart,
+        el('hr'),
+        del,
+      );
     } catch (error) {
       body.replaceChildren(problem(error));
     }
