@@ -1,6 +1,6 @@
 // Relay tables through the live service: the tables call, the person's controls, hand-over, keeping on removal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, signUp, startTestServer, type TestServer } from './harness.js';
+import { client, type Reply, signUp, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -14,7 +14,7 @@ const tables = (agent: string, body: Record<string, unknown>) =>
     method: 'POST',
     headers: { authorization: `Bearer ${host}`, 'content-type': 'application/json' },
     body: JSON.stringify({ agent, ...body }),
-  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Reply['body'] }));
 
 beforeAll(async () => {
   t = await startTestServer();
