@@ -243,7 +243,11 @@ describe('the token endpoint', () => {
     expect(principal.via).toBe('oauth');
     await s.agents.removeConnection(a.userId, principal.connectorId);
     expect(
-      isServiceError(await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e), 'UNAUTHORIZED'),
+      // ADR 0095: a removed OAuth sign-in is CONNECTOR_REVOKED (409), not a 401 that would start a new sign-in.
+      isServiceError(
+        await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e),
+        'CONNECTOR_REVOKED',
+      ),
     ).toBe(true);
     expect((await refresh(s, a.client, t.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });
