@@ -97,6 +97,9 @@ describe('Delete / Keep cards in the thread', () => {
       .poll(() => page.locator('[role=status]').textContent())
       .toContain('Weights now belongs to Nurse.');
     await expect.poll(() => page.getByText('This agent holds no tables on the service.').count()).toBe(1);
+    // The list is live: a table the agent makes now shows up without a reload (the stream's `tables`).
+    await tables('table create Live A:text');
+    await page.locator('li[data-table="Live"]').waitFor();
     const gone = await agent.client.callTool({ name: 'svc_tables', arguments: { lines: 'query Weights' } });
     expect((gone.structuredContent as { results: { error?: string }[] }).results[0]!.error).toBe(
       'No table called Weights yet.',

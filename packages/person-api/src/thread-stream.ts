@@ -35,6 +35,7 @@ export function openThreadStream({ notifier, userId, req, res, shutdown }: Threa
   const unsubscribe = notifier.subscribe(userId, (e) => {
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
+    else if (e.type === 'tables') send('tables', {});
     else send('read', { agent_id: e.agentId, seq: e.seq });
   });
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);

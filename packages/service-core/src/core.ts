@@ -143,6 +143,7 @@ export function createCore(options: CoreOptions): Core {
   const cardWriter = createThreadCore({ store, notifier, now: clock, random, ...screenLines });
   const tables = createTables({
     store,
+    notifier,
     now: clock,
     limiter: createRateLimiter({
       burst: TABLES_CALLS_PER_MINUTE,

@@ -6,7 +6,9 @@ import type { MessageRecord } from './records.js';
 export type ThreadEvent =
   | { type: 'message'; userId: string; agentId: string; message: MessageRecord }
   | { type: 'agents'; userId: string }
-  | { type: 'read'; userId: string; agentId: string; seq: number };
+  | { type: 'read'; userId: string; agentId: string; seq: number }
+  /** The person's relay tables changed (rows written, a table given, taken away or deleted). */
+  | { type: 'tables'; userId: string };
 
 export type ThreadListener = (event: ThreadEvent) => void;
 

@@ -305,9 +305,9 @@ export interface RelayRepository {
   /** Reads in a row through the reply path for an agent (0 when none). */
   readsInRow(agentId: string): Promise<number>;
   setReadsInRow(agentId: string, userId: string, n: number): Promise<void>;
-  /** Appends a `[svc] tables ...` line for the agent's next turn (after a hand-over). */
-  addHandover(agentId: string, userId: string, line: string): Promise<void>;
-  /** Returns and clears the lines waiting for the agent's next turn ('' when none). */
+  /** Appends one `<name>(<n> rows: <col>, ...)` for the agent's next turn (after a hand-over). */
+  addHandover(agentId: string, userId: string, part: string): Promise<void>;
+  /** Returns and clears the parts waiting for the agent's next turn, space-joined ('' when none). */
   takeHandover(agentId: string): Promise<string>;
 }
 

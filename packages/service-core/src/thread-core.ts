@@ -122,7 +122,8 @@ export function createThreadCore(deps: ThreadDeps) {
 
     async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
       // A table handed to this agent: its next turn (this message) opens with the tables line, once.
-      const tables = await store.relay.takeHandover(agentId);
+      const handed = await store.relay.takeHandover(agentId);
+      const tables = handed ? `[svc] tables ${handed}` : '';
       const message = await store.threads.append({
         id: newId('msg_'),
         userId,

@@ -44,11 +44,13 @@ describe('core.tables', () => {
   it("after a hand-over the new holder's next answer carries the tables line once", async () => {
     await lines('coach', 'table create Runs Km:number Day:date\nput Runs Km=5');
     await core.tables.give(userId, { table: 'Runs', from: agents.coach, to: agents.nurse });
+    await lines('coach', 'table create Laps N:number');
+    await core.tables.give(userId, { table: 'Laps', from: agents.coach, to: agents.nurse });
     await core.threads.say(userId, agents.nurse!, { text: 'hello' });
     await core.threads.say(userId, agents.nurse!, { text: 'again' });
     const { answers } = await core.threadOps.answers(principal, { agent: 'nurse' });
     expect(answers.map((a) => [a.text, a.tables])).toEqual([
-      ['hello', '[svc] tables Runs(1 rows: Km, Day)'],
+      ['hello', '[svc] tables Runs(1 rows: Km, Day) Laps(0 rows: N)'],
       ['again', undefined],
     ]);
   });
@@ -75,5 +77,21 @@ describe('core.tables', () => {
     await core.deleteAgent(userId, agents.coach!);
     expect(await core.tables.list(userId)).toEqual([]);
     expect(core.store.relay.tables.listPending(userId)).toEqual([]);
+  });
+});
+
+describe('the live stream hears table changes', () => {
+  it('publishes tables for writes, hand-overs, take-aways and deletes, not for reads', async () => {
+    const seen: string[] = [];
+    const stop = core.notifier.subscribe(userId, (e) => seen.push(e.type));
+    await lines('coach', 'table create A X:text\nput A X=1');
+    await lines('coach', 'query A');
+    expect(seen).toEqual(['tables']);
+    await core.tables.give(userId, { table: 'A', from: agents.coach, to: agents.nurse });
+    await core.tables.takeAway(userId, { table: 'A', from: agents.nurse });
+    const kept = (await core.tables.list(userId))[0]!;
+    await core.tables.remove(userId, { table: 'A', from: kept.holder });
+    expect(seen).toEqual(['tables', 'tables', 'tables', 'tables']);
+    stop();
   });
 });

@@ -12,6 +12,7 @@ import {
 import { pickAgent } from '../agent-view.js';
 import type { ConnectionPrincipal } from '../connection-auth.js';
 import { ServiceError } from '../errors.js';
+import type { Notifier } from '../notifier.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { AgentRecord, ScreenRecord } from '../records.js';
 import type { RelayTableKey, Store } from '../repositories.js';
@@ -149,6 +150,8 @@ export interface TablesDeps {
   /** IANA zone for `today` / `now` (the person's zone when the service knows it). Default UTC. */
   timeZone?: string;
   limits?: Partial<TableLimits>;
+  /** Told when a user's tables change, so the person's controls redraw (the live stream's `tables`). */
+  notifier?: Pick<Notifier, 'publish'>;
   /** Puts the Delete / Keep card in the agent's thread (a screen row marked as the service's card). */
   appendCard(agent: AgentRecord, lines: string, meta: Record<string, unknown>): Promise<void>;
 }
@@ -179,10 +182,13 @@ function countLines(text: string): number {
   return text.split(/\r?\n/).filter((l) => l.trim() !== '').length;
 }
 
+/** `<name>(<n> rows: <col>, ...)`: one table in a tables line. */
+function tablePart(t: TableInfo): string {
+  return `${t.name}(${t.rowCount} rows: ${t.cols.map((c) => c.name).join(', ')})`;
+}
+
 function holdingLine(tables: TableInfo[]): string {
-  if (tables.length === 0) return '';
-  const parts = tables.map((t) => `${t.name}(${t.rowCount} rows: ${t.cols.map((c) => c.name).join(', ')})`);
-  return `[svc] tables ${parts.join(' ')}`;
+  return tables.length === 0 ? '' : `[svc] tables ${tables.map(tablePart).join(' ')}`;
 }
 
 const refused = (f: LineFailure): RefusedLine => ({
@@ -240,6 +246,7 @@ export function createTables(deps: TablesDeps): Tables {
   }
 
   async function afterRun(agent: AgentRecord, answer: LinesAnswer) {
+    if (answer.ok.length > 0) changed(agent.userId);
     for (const p of answer.pending) {
       const prompt = p.prompt.replace(/"/g, "'");
       await deps.appendCard(agent, `confirm@tdel-${p.id} "${prompt}" Delete|Keep`, {
@@ -284,9 +291,12 @@ export function createTables(deps: TablesDeps): Tables {
     return key;
   }
 
+  const changed = (userId: string) => deps.notifier?.publish({ type: 'tables', userId });
+
   async function sweep(): Promise<number> {
     const due = await relay.listUnheldBefore(now() - UNHELD_TABLE_TTL_MS);
     for (const key of due) await relay.drop(key);
+    for (const userId of new Set(due.map((k) => k.userId))) changed(userId);
     return due.length;
   }
 
@@ -461,7 +471,9 @@ export function createTables(deps: TablesDeps): Tables {
         });
       }
       const info = engine.getTable({ owner: userId, holder: to.id, name })!;
-      await relay.addHandover(to.id, userId, holdingLine([info]));
+      // Several hand-overs before the agent's next turn make one line: `[svc] tables A(...) B(...)`.
+      await relay.addHandover(to.id, userId, tablePart(info));
+      changed(userId);
       return { table: name, agent: { id: to.id, handle: to.handle, name: to.name }, renamed };
     },
 
@@ -479,10 +491,12 @@ export function createTables(deps: TablesDeps): Tables {
           },
         );
       }
+      changed(userId);
     },
 
     async remove(userId, input) {
       await relay.drop(await findTable(userId, input));
+      changed(userId);
     },
 
     async releaseAgent(userId, agentId, keep) {
@@ -498,6 +512,7 @@ export function createTables(deps: TablesDeps): Tables {
           );
         else await relay.drop(key);
       }
+      changed(userId);
     },
 
     sweep,
@@ -518,6 +533,7 @@ export function createTables(deps: TablesDeps): Tables {
       if (del && pending.kind === 'row') deleted = engine.deleteRow(ref, pending.key!);
       else if (del)
         deleted = await relay.drop({ userId: pending.owner, holder: pending.holder, name: pending.table });
+      if (deleted) changed(screen.userId);
       return {
         op: pending.kind === 'row' ? 'delete' : 'drop',
         table: pending.table,

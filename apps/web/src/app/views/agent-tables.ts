@@ -6,8 +6,8 @@ import { problem } from '../shell.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
-/** The "Tables" section of an agent's settings; reloads itself after every change. */
-export function agentTablesSection(agentId: string): HTMLElement {
+/** The "Tables" section of an agent's settings; `reload` redraws it (after a change, or a live `tables` event). */
+export function agentTablesSection(agentId: string): { el: HTMLElement; reload(): void } {
   const section = el('section', { class: 'stack', 'aria-label': 'Tables' });
   const status = el('div', { 'aria-live': 'polite' });
 
@@ -118,5 +118,5 @@ export function agentTablesSection(agentId: string): HTMLElement {
     }
   }
   void load();
-  return section;
+  return { el: section, reload: () => void load() };
 }

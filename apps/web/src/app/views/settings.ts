@@ -13,6 +13,7 @@ export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
   const status = el('div', { 'aria-live': 'polite' });
   let stop = () => {};
+  let reloadTables = () => {};
   void (async () => {
     try {
       const agent = await call<Agent>('GET', `/agents/${agentId}`);
@@ -111,11 +112,12 @@ export function settingsView(agentId: string): View {
         }
       });
       const tablesPart = agentTablesSection(agentId);
+      reloadTables = tablesPart.reload;
       body.replaceChildren(
         form,
         el('div', { class: 'row' }, makeDefault, code),
         el('hr'),
-        tablesPart,
+        tablesPart.el,
         el('hr'),
         del,
       );
@@ -123,5 +125,11 @@ export function settingsView(agentId: string): View {
       body.replaceChildren(problem(error));
     }
   })();
-  return { title: 'Agent settings', back: `#/a/${agentId}`, body, leave: () => stop() };
+  return {
+    title: 'Agent settings',
+    back: `#/a/${agentId}`,
+    body,
+    leave: () => stop(),
+    onEvent: (type) => (type === 'tables' ? reloadTables() : undefined),
+  };
 }
