@@ -1,5 +1,5 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
-import { createConnectRouter } from '@screen-service/connect-api';
+import { createConnectRouter, TABLES_CALL_OPENAPI } from '@screen-service/connect-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
 import {
   createOAuthRouter,
@@ -53,7 +53,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     });
   });
 
-  const openapi = buildOpenApi(personRoutes, { baseUrl: config.baseUrl, version });
+  const openapi = withTablesCall(buildOpenApi(personRoutes, { baseUrl: config.baseUrl, version }));
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -64,6 +64,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       hosts: svc.hosts,
       hostAuth: svc.hostAuth,
       transport: svc.hostTransport,
+      tables: { tables: svc.tables, auth: svc.anyConnectionAuth },
       onError: (err) => logger.error({ err }, 'connect request failed'),
     }),
   );
@@ -91,6 +92,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     MOUNTS.mcp,
     createMcpRouter({
       ops: svc.threadOps,
+      tables: svc.tables,
       auth: svc.connectionAuth,
       mcpUrl: svc.mcpUrl,
       rateLimit: config.mcpRate,
@@ -134,4 +136,13 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
   };
   app.use(onError);
   return app;
+}
+
+/** Adds the tables call (`POST {connect_url}/tables`) to the person's API document. */
+function withTablesCall(doc: Record<string, unknown>) {
+  const paths = doc.paths as Record<string, unknown>;
+  paths[`${MOUNTS.connect}/tables`] = TABLES_CALL_OPENAPI.path;
+  const schemes = (doc.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
+  schemes.connectionToken = TABLES_CALL_OPENAPI.securityScheme;
+  return doc;
 }

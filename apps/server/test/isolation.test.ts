@@ -41,6 +41,10 @@ async function person(email: string, password: string): Promise<Person> {
   const { threadOps, connectionAuth } = t.running.services;
   const principal = await connectionAuth.verify(paired.body.connector_token);
   const shown = await threadOps.show(principal, { lines: 'choose@q "Q?" Yes|No' });
+  // A relay table held by the agent, so the table controls have something of B's to refuse.
+  await t.running.services.tables.call(principal, {
+    lines: 'table create Secret Note:text\nput Secret Note=mine',
+  });
   await call('POST', `/agents/${created.agent.id}/messages`, {
     token,
     body: { text: `hello from ${email}` },
@@ -90,7 +94,39 @@ const notFound = (r: Reply) =>
   expect([r.status, r.body?.error]).toEqual([404, expect.stringMatching(/not_found$/)]);
 
 // One entry per route: what A tries against B, and what A must get.
+const bTableRows = () =>
+  t.running.services.store.relay.tables.getTable({ owner: b.id, holder: b.agentId, name: 'Secret' })
+    ?.rowCount;
 const cases: Record<string, Case> = {
+  'get /tables': async () => {
+    const r = await call('GET', '/tables', { token: a.token });
+    expect(r.body.tables.map((x: { holder: string }) => x.holder)).toEqual([a.agentId]);
+  },
+  'post /tables/give': async () => {
+    const r = await call('POST', '/tables/give', {
+      token: a.token,
+      body: { table: 'Secret', from: b.agentId, to: a.agentId },
+    });
+    notFound(r);
+    const into = await call('POST', '/tables/give', {
+      token: a.token,
+      body: { table: 'Secret', from: a.agentId, to: b.agentId },
+    });
+    notFound(into);
+    expect(bTableRows()).toBe(1);
+  },
+  'post /tables/take': async () => {
+    notFound(
+      await call('POST', '/tables/take', { token: a.token, body: { table: 'Secret', from: b.agentId } }),
+    );
+    expect(bTableRows()).toBe(1);
+  },
+  'post /tables/delete': async () => {
+    notFound(
+      await call('POST', '/tables/delete', { token: a.token, body: { table: 'Secret', from: b.agentId } }),
+    );
+    expect(bTableRows()).toBe(1);
+  },
   'post /auth/signup': async () => {
     const r = await call('POST', '/auth/signup', { body: { email: b.email, password: 'taking over b' } });
     expect(r.status).toBe(409);

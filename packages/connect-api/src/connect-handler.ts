@@ -11,6 +11,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
 import { HOST_ACTIONS, isHostAction, runHostAction } from './host-actions.js';
 import { createMessagesRouter } from './messages-router.js';
+import { createTablesRouter, type TablesRouterOptions } from './tables-router.js';
 
 export interface ConnectHandlerOptions {
   pairing: Pairing;
@@ -24,6 +25,8 @@ export interface ConnectHandlerOptions {
   hostAuth?: ConnectionAuth;
   /** The message transport under `/messages` (core.hostTransport; ADR 0130). */
   transport?: HostTransport;
+  /** Serves `POST /tables` (doc3's tables call) when given. */
+  tables?: Omit<TablesRouterOptions, 'onError'>;
 }
 
 /** Actions of doc2's host API this version serves. */
@@ -50,6 +53,7 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
     res.status(wire.status).json(wire.body);
   };
 
+  if (options.tables) router.use('/tables', createTablesRouter({ ...options.tables, ...pick(options) }));
   router.post('/', express.json({ limit: '64kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
     try {
@@ -107,3 +111,5 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
   });
   return router;
 }
+
+const pick = (o: ConnectHandlerOptions) => (o.onError ? { onError: o.onError } : {});

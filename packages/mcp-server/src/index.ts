@@ -40,4 +40,5 @@ export {
   type ScreenApp,
   type SvcMcpServerOptions,
 } from './svc-mcp-server.js';
+export { registerTablesTool, tablesToolDescription } from './tables-tool.js';
 export { principalOf, registerThreadTools, SCREEN_RESOURCE_URI, type ToolDeps } from './tools.js';

@@ -6,6 +6,7 @@ import {
   createRateLimiter,
   type RateLimiter,
   type RateLimitOptions,
+  type Tables,
   type ThreadOps,
 } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
@@ -21,6 +22,8 @@ export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
 
 export interface McpRouterOptions {
   ops: ThreadOps;
+  /** Serves `svc_tables` when given (`core.tables`). */
+  tables?: Pick<Tables, 'call'>;
   /** The core's verifier built with `expectKind: 'mcp'` (and, with OAuth, an access-token resolver). */
   auth: ConnectionAuth;
   /** Public `{base_url}/functions/v1/svc-mcp`: the Host check and the 401's metadata URL come from it. */
@@ -96,6 +99,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
   const ready = connectDispatcher(
     createSvcMcpServer({
       ops: options.ops,
+      ...(options.tables ? { tables: options.tables } : {}),
       ...(options.version ? { version: options.version } : {}),
       ...(options.screenApp ? { screenApp: options.screenApp } : {}),
     }),

@@ -1,9 +1,10 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ThreadOps } from '@screen-service/service-core';
+import type { Tables, ThreadOps } from '@screen-service/service-core';
 import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
 import { exposeSecuritySchemes, resourceAliasMeta } from './host-aliases.js';
 import { prepareScreenHtml } from './screen-html.js';
+import { registerTablesTool } from './tables-tool.js';
 import { registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
 
 /** MIME type of an MCP Apps view. */
@@ -26,6 +27,8 @@ export interface ScreenApp {
 
 export interface SvcMcpServerOptions {
   ops: ThreadOps;
+  /** Serves `svc_tables` (relay tables) when given. */
+  tables?: Pick<Tables, 'call'>;
   /** Server version in the initialize answer; default the package version. */
   version?: string;
   /** Default: built from @screen-service/screen-lines `guide()`. */
@@ -54,6 +57,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
     },
   );
   registerThreadTools(server, { ops: options.ops, texts });
+  if (options.tables) registerTablesTool(server, { tables: options.tables });
   exposeSecuritySchemes(server);
 
   server.registerPrompt(

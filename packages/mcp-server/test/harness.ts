@@ -31,6 +31,7 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
     MOUNTS.mcp,
     createMcpRouter({
       ops,
+      tables: core.tables,
       auth,
       mcpUrl,
       onError: (e) => errors.push(e),
@@ -85,6 +86,7 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   }
 
   return {
+    core,
     dir,
     db,
     store,

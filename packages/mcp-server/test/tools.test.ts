@@ -270,6 +270,7 @@ describe('guide, prompt, resource, tool metadata', () => {
       'svc_answers',
       'svc_say',
       'svc_show',
+      'svc_tables',
       'svc_tap',
       'svc_threads',
     ]);

@@ -42,4 +42,15 @@ export type {
 } from './schemas.js';
 export * as schemas from './schemas.js';
 export { type PersonApiServices, type PersonOAuth, personApiServices } from './services.js';
+export {
+  deleteAgentQuery,
+  type GivenTable,
+  type GiveTableRequest,
+  givenTable,
+  giveTableBody,
+  type RelayTable,
+  relayTable,
+  relayTableList,
+  tableRefBody,
+} from './tables-schemas.js';
 export { openThreadStream, STREAM_KEEPALIVE_MS, type ThreadStreamOptions } from './thread-stream.js';

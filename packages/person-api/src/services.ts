@@ -9,6 +9,7 @@ import {
   type PersonAgents,
   type PersonThreads,
   type Photos,
+  type Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
@@ -31,8 +32,8 @@ export interface PersonApiServices {
     PersonAgents,
     'list' | 'get' | 'create' | 'mintCode' | 'update' | 'reorder' | 'connections' | 'removeConnection'
   > & {
-    /** Deletes the agent, its thread and its stored files. */
-    delete(userId: string, agentId: string): Promise<void>;
+    /** Deletes the agent, its thread and its stored files; its relay tables go too unless kept. */
+    delete(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
   };
   threads: Pick<PersonThreads, 'page' | 'say' | 'tap' | 'setPresence' | 'markRead'>;
   photos: Pick<Photos, 'upload' | 'open'> & {
@@ -41,6 +42,8 @@ export interface PersonApiServices {
   };
   oauth: PersonOAuth;
   notifier: Pick<Notifier, 'subscribe'>;
+  /** Relay tables: the person's controls (list, give, take away, delete). */
+  tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove'>;
 }
 
 /**
@@ -78,5 +81,6 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
     photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: MAX_PHOTO_BYTES },
     oauth,
     notifier: core.notifier,
+    tables: core.tables,
   };
 }

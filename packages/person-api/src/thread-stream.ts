@@ -36,6 +36,7 @@ export function openThreadStream({ notifier, userId, req, res, shutdown }: Threa
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
     else if (e.type === 'read') send('read', { agent_id: e.agentId, seq: e.seq });
+    else if (e.type === 'tables') send('tables', {});
     // A host's turn (doc3 working row): `until` is when it lapses by itself, null when the answer came.
     else if (e.type === 'working')
       send('working', {

@@ -19,11 +19,15 @@ import {
   type PhotoLinks,
   type Photos,
 } from './photos.js';
+import { createRateLimiter } from './rate-limiter.js';
+import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
-import type { ScreenLinesPort } from './screen-lines-port.js';
+import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { createStatusWatch, type StatusWatch } from './status-watch.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
-import { createThreadOps, type ThreadOps } from './thread-ops.js';
+import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
+import { createThreadCore } from './thread-core.js';
+import { createThreadOps, type ThreadOps, tapsOf } from './thread-ops.js';
 
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
@@ -50,6 +54,8 @@ export interface CoreOptions {
   appBuilds?: Record<string, string>;
   /** How often (real ms) the live status watch looks for hosts that went silent; default 5 s. */
   statusTickMs?: number;
+  /** IANA zone relay tables resolve `today` and `now` in; default UTC. */
+  tablesTimeZone?: string;
 }
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
@@ -72,6 +78,8 @@ export interface Core {
   threads: PersonThreads;
   threadOps: ThreadOps;
   connectionAuth: ConnectionAuth;
+  /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
+  anyConnectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
   /** The host API's use cases (doc2 `add`, `heartbeat`, `commands`, `session`). */
@@ -82,10 +90,15 @@ export interface Core {
   hostTransport: HostTransport;
   /** Notices hosts going silent or coming back and tells open apps to redraw (status stays derived). */
   statusWatch: StatusWatch;
+  /** Relay tables: the tables call every adapter ends in, and the person's table controls. */
+  tables: Tables;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
-  /** `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). */
-  deleteAgent(userId: string, agentId: string): Promise<void>;
+  /**
+   * `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). Its
+   * relay tables are deleted too, or with `keepTables` kept unheld for 30 days (doc3 "Table holding").
+   */
+  deleteAgent(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
   /**
    * The operator CLI's `svc connect`: creates an agent in the account of `email` and pairs it as an MCP
    * connection named `hostName`.
@@ -139,7 +152,33 @@ export function createCore(options: CoreOptions): Core {
     random,
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const parser = options.screenLines ?? defaultScreenLines;
+  // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
+  // every other writer settles those cards when the person taps one.
+  const cardWriter = createThreadCore({ store, notifier, now: clock, random, ...screenLines });
+  const tables = createTables({
+    store,
+    notifier,
+    now: clock,
+    limiter: createRateLimiter({
+      burst: TABLES_CALLS_PER_MINUTE,
+      perMinute: TABLES_CALLS_PER_MINUTE,
+      now: clock,
+    }),
+    ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
+    async appendCard(agent, lines, meta) {
+      const id = cardWriter.newId('scr_');
+      const parsed = parser.parse(lines, { screen: id });
+      await cardWriter.appendAgentScreen(
+        agent,
+        { body: lines, meta, connectorId: null },
+        { id, lines, ops: parsed.ops, taps: tapsOf(parsed.ops) },
+      );
+    },
+  });
+  const beforeTap = { beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e) };
   const threads = createPersonThreads({
+    ...beforeTap,
     store,
     notifier,
     now: clock,
@@ -148,6 +187,7 @@ export function createCore(options: CoreOptions): Core {
     ...screenLines,
   });
   const threadOps = createThreadOps({
+    ...beforeTap,
     store,
     notifier,
     now: clock,
@@ -195,6 +235,13 @@ export function createCore(options: CoreOptions): Core {
       ? {}
       : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
   });
+  const anyConnectionAuth = createConnectionAuth({
+    store,
+    now: clock,
+    ...(options.acceptAccessTokens === false
+      ? {}
+      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
+  });
   const photos = createPhotos({
     store,
     files: options.photoFiles ?? noPhotoFiles,
@@ -217,17 +264,21 @@ export function createCore(options: CoreOptions): Core {
     threads,
     threadOps,
     connectionAuth,
+    anyConnectionAuth,
     photos,
     photoLinks,
     hosts,
     hostAuth,
     hostTransport,
     statusWatch,
+    tables,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();
     },
-    async deleteAgent(userId, agentId) {
+    async deleteAgent(userId, agentId, opts = {}) {
+      await agents.get(userId, agentId);
+      await tables.releaseAgent(userId, agentId, opts.keepTables === true);
       await agents.delete(userId, agentId);
       await photos.sweep();
     },

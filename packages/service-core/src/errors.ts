@@ -32,7 +32,10 @@ export type ServiceErrorCode =
   | 'NOT_ACCEPTABLE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HOST_NOT_ALLOWED'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'TABLE_NOT_FOUND'
+  | 'TABLE_NAME_TAKEN'
+  | 'LIMIT_EXCEEDED';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

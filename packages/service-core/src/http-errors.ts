@@ -25,6 +25,7 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   CONNECTOR_NOT_FOUND: 404,
   NO_AGENT: 404,
   OAUTH_REQUEST_NOT_FOUND: 404,
+  TABLE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
   EMAIL_TAKEN: 409,
@@ -33,9 +34,12 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   CONNECTOR_REVOKED: 409,
   PROFILE_ALREADY_ADDED: 409,
   OAUTH_REQUEST_DECIDED: 409,
+  TABLE_NAME_TAKEN: 409,
   OAUTH_REQUEST_EXPIRED: 410,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // A call past one of doc3's limits (lines per call, tables per agent on a hand-over): well-formed, refused.
+  LIMIT_EXCEEDED: 422,
   TOO_MANY_ATTEMPTS: 429,
   RATE_LIMITED: 429,
 });

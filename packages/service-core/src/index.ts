@@ -178,6 +178,9 @@ export type {
   OAuthRepository,
   PairingRepository,
   PhotoRepository,
+  RelayRepository,
+  RelayTableKey,
+  RelayTableMeta,
   SandboxWrite,
   SessionRepository,
   Store,
@@ -202,6 +205,29 @@ export {
 } from './screen-lines-port.js';
 export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
 export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
+export { drawPlain } from './tables/draw-plain.js';
+export { isReadOnly, type ReplyPiece, type SplitReply, splitReply } from './tables/reply-split.js';
+export {
+  createTables,
+  type GiveInput,
+  type GiveResult,
+  type HoldingsResult,
+  type LinesCallResult,
+  MAX_READS_IN_A_ROW,
+  MAX_TABLES_CALL_CHARS,
+  type PendingView,
+  type RefusedLine,
+  type ReplyReadResult,
+  type ReplyTextResult,
+  TABLES_CALLS_PER_MINUTE,
+  type TableListItem,
+  type Tables,
+  type TablesCallInput,
+  type TablesCallResult,
+  type TablesDeps,
+  type TablesResult,
+  UNHELD_TABLE_TTL_MS,
+} from './tables/tables.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps } from './thread-core.js';
 export {

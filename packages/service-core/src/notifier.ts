@@ -8,7 +8,9 @@ export type ThreadEvent =
   | { type: 'agents'; userId: string }
   | { type: 'read'; userId: string; agentId: string; seq: number }
   /** A host started (`until` = when the working row lapses by itself) or finished (`null`) a turn. */
-  | { type: 'working'; userId: string; agentId: string; until: number | null };
+  | { type: 'working'; userId: string; agentId: string; until: number | null }
+  /** The person's relay tables changed (rows written, a table given, taken away or deleted). */
+  | { type: 'tables'; userId: string };
 
 export type ThreadListener = (event: ThreadEvent) => void;
 

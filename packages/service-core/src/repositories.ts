@@ -1,5 +1,6 @@
 // Repository interfaces: the only way rules touch storage. Each method is one atomic unit, so a
 // PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
+import type { TableStore } from '@screen-service/tables-engine';
 import type {
   AgentRecord,
   CommandEntry,
@@ -298,6 +299,53 @@ export interface OAuthRepository {
   prune(before: number): Promise<void>;
 }
 
+/** A relay table's service-side record: when its holder last read it, and since when it is unheld. */
+export interface RelayTableMeta {
+  userId: string;
+  /** The holding agent's id, or `unheld:<agent id>` for a table kept after its agent was removed. */
+  holder: string;
+  name: string;
+  lastReadAt: number | null;
+  unheldAt: number | null;
+}
+
+/** Where a relay table lives: its owner, holder and name (the engine's `TableRef` with a user id). */
+export interface RelayTableKey {
+  userId: string;
+  holder: string;
+  name: string;
+}
+
+/**
+ * Relay tables (doc3 "Table holding"): the rows in the tables engine's store on the service database, plus
+ * what the service keeps around them. `tables` is synchronous (the engine's interface, one transaction
+ * per batch); the rest follow the repositories' one-call-one-transaction contract.
+ */
+export interface RelayRepository {
+  /** The engine's store: owner = user id, holder = agent id (or `unheld:<agent id>`). */
+  readonly tables: TableStore;
+  /** Every record of the user's relay tables. */
+  listMeta(userId: string): Promise<RelayTableMeta[]>;
+  /** Records that `holder` read these tables at `at`. */
+  markRead(userId: string, holder: string, names: string[], at: number): Promise<void>;
+  /**
+   * Moves a table (rows and record) to another holder and name in one transaction; `unheldAt` is the new
+   * record's value (null when an agent holds it). False when the table is gone or the name is taken.
+   */
+  move(from: RelayTableKey, to: { holder: string; name: string }, unheldAt: number | null): Promise<boolean>;
+  /** Drops the table, its rows and its record; false when it did not exist. */
+  drop(key: RelayTableKey): Promise<boolean>;
+  /** Unheld tables whose wait started before `before` (every user). */
+  listUnheldBefore(before: number): Promise<RelayTableKey[]>;
+  /** Reads in a row through the reply path for an agent (0 when none). */
+  readsInRow(agentId: string): Promise<number>;
+  setReadsInRow(agentId: string, userId: string, n: number): Promise<void>;
+  /** Appends one `<name>(<n> rows: <col>, ...)` for the agent's next turn (after a hand-over). */
+  addHandover(agentId: string, userId: string, part: string): Promise<void>;
+  /** Returns and clears the parts waiting for the agent's next turn, space-joined ('' when none). */
+  takeHandover(agentId: string): Promise<string>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -308,4 +356,5 @@ export interface Store {
   threads: ThreadRepository;
   photos: PhotoRepository;
   oauth: OAuthRepository;
+  relay: RelayRepository;
 }

@@ -22,6 +22,11 @@ export interface ThreadDeps {
   shutdown?: AbortSignal;
   /** Signed, expiring links for photos carried by answers (the server signs for 1 hour). */
   photoLinks?: (photos: PhotoRecord[]) => string[] | Promise<string[]>;
+  /**
+   * Called with a checked tap before it is written: settles a service card (the tables' Delete / Keep) and
+   * returns fields added to the event so the agent hears the outcome; null for any other screen.
+   */
+  beforeTap?: (screen: ScreenRecord, event: unknown) => Promise<Record<string, unknown> | null>;
 }
 
 /** One thing the person sent back, as `answers` returns it. */
@@ -34,6 +39,8 @@ export interface Answer {
   event: Record<string, unknown> | null;
   photos: string[];
   at: string;
+  /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
+  tables?: string;
 }
 
 export interface TapWrite {
@@ -116,6 +123,9 @@ export function createThreadCore(deps: ThreadDeps) {
     },
 
     async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
+      // A table handed to this agent: its next turn (this message) opens with the tables line, once.
+      const handed = await store.relay.takeHandover(agentId);
+      const tables = handed ? `[svc] tables ${handed}` : '';
       const message = await store.threads.append({
         id: newId('msg_'),
         userId,
@@ -123,7 +133,7 @@ export function createThreadCore(deps: ThreadDeps) {
         sender: 'person',
         kind: 'text',
         body,
-        meta: photoIds.length > 0 ? { photos: photoIds } : {},
+        meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
         createdAt: now(),
       });
       if (photoIds.length > 0) await store.photos.attach(photoIds, message.id);
@@ -137,7 +147,9 @@ export function createThreadCore(deps: ThreadDeps) {
       raw: unknown,
       opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
     ): Promise<TapWrite> {
-      const tap = computeTap(screen, raw, screenLines);
+      let tap = computeTap(screen, raw, screenLines);
+      const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
+      if (extra) tap = computeTap(screen, { ...(raw as Record<string, unknown>), ...extra }, screenLines);
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
@@ -183,6 +195,7 @@ export function createThreadCore(deps: ThreadDeps) {
           .map((p) => linkOf.get(p.id))
           .filter((l): l is string => typeof l === 'string'),
         at: new Date(r.createdAt).toISOString(),
+        ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
       }));
     },
   };

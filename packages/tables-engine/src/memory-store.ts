@@ -120,6 +120,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (gone) changed();
       return gone;
     },
+    moveTable(from, to) {
+      const t = tables.get(idOf(from));
+      if (!t) return false;
+      const ref = { owner: from.owner, holder: to.holder, name: to.name };
+      if (idOf(ref) === idOf(from)) return true;
+      if (tables.has(idOf(ref))) {
+        throw new TablesError('INVALID_OPTIONS', `${to.holder} already has a table called ${to.name}`);
+      }
+      tables.delete(idOf(from));
+      t.ref = ref;
+      tables.set(idOf(ref), t);
+      pending = pending.filter(
+        (p) => !(p.owner === from.owner && p.holder === from.holder && p.table === from.name),
+      );
+      changed();
+      return true;
+    },
     getRow(ref, key) {
       const row = tables.get(idOf(ref))?.byKey.get(key);
       return row && { key: row.key, values: copyValues(row.values) };

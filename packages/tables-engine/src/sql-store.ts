@@ -170,6 +170,23 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return true;
       });
     },
+    moveTable(from, to) {
+      return driver.transaction(() => {
+        const t = findTable(from);
+        if (!t) return false;
+        if (t.holder === to.holder && t.name === to.name) return true;
+        if (findTable({ owner: from.owner, ...to })) {
+          throw new TablesError('INVALID_OPTIONS', `${to.holder} already has a table called ${to.name}`);
+        }
+        driver.run('UPDATE te_tables SET holder = ?, name = ? WHERE id = ?', [to.holder, to.name, t.id]);
+        driver.run('DELETE FROM te_pending WHERE owner = ? AND holder = ? AND tbl = ?', [
+          from.owner,
+          from.holder,
+          from.name,
+        ]);
+        return true;
+      });
+    },
     getRow(ref, key) {
       const t = findTable(ref);
       if (!t) return undefined;

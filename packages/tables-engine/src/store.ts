@@ -27,6 +27,12 @@ export interface TableStore {
   defineTable(ref: TableRef, cols: Column[]): void;
   /** Removes the table with its rows; false when it did not exist. */
   dropTable(ref: TableRef): boolean;
+  /**
+   * Gives the table (columns, rows, keys and row order unchanged) to another holder under a name, for the
+   * relay's hand-over; the old holder's pending deletes on it are forgotten. False when `from` does not
+   * exist; throws `INVALID_OPTIONS` when the new holder already has a table with that name.
+   */
+  moveTable(from: TableRef, to: { holder: string; name: string }): boolean;
   getRow(ref: TableRef, key: string): StoredRow | undefined;
   /** Adds a row at the end; with no key the store assigns the next free `r1`, `r2`, ...; returns the key. */
   insertRow(ref: TableRef, key: string | undefined, values: Record<string, Cell>): string;

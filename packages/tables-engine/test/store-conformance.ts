@@ -309,6 +309,36 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
       });
     });
 
+    describe('hand-over (moveTable)', () => {
+      it('moves a table to another holder and name with its rows, keys and order; forgets pending deletes', () => {
+        weights();
+        const pending = run([put('W', 'r2', {}, true)]).pending;
+        expect(pending).toHaveLength(1);
+        const before = store.exportTable(REF)!;
+        expect(store.moveTable(REF, { holder: 'nurse', name: 'W-coach' })).toBe(true);
+        expect(store.getTable(REF)).toBeUndefined();
+        const moved = { owner: 'u1', holder: 'nurse', name: 'W-coach' };
+        expect(store.exportTable(moved)).toEqual(before);
+        expect(store.listTables('u1', 'nurse').map((t) => [t.name, t.rowCount])).toEqual([['W-coach', 4]]);
+        expect(store.listPending('u1')).toEqual([]);
+        // The old holder no longer reaches it; the new one writes and reads it.
+        expect(run([query('W')]).results[0]!.code).toBe('TABLE_NOT_FOUND');
+        const answer = run([put('W-coach', undefined, { Weight: 70 }), query('W-coach')], { agent: 'nurse' });
+        expect(answer.failed).toEqual([]);
+        expect(answer.results[0]!.count).toBe(5);
+      });
+
+      it('answers false for a missing table and refuses a name the new holder already has', () => {
+        weights();
+        expect(store.moveTable({ ...REF, name: 'Nope' }, { holder: 'nurse', name: 'X' })).toBe(false);
+        run([table('W', 'A:text')], { agent: 'nurse' });
+        expect(() => store.moveTable(REF, { holder: 'nurse', name: 'W' })).toThrow(
+          expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+        );
+        expect(store.getTable(REF)!.rowCount).toBe(4);
+      });
+    });
+
     describe('queries', () => {
       beforeEach(() => {
         weights();

@@ -89,7 +89,7 @@ export function openStream(onEvent: (type: string, data: Record<string, unknown>
     const token = session()?.access_token;
     if (!token || stopped) return;
     source = new EventSource(`${API}/stream?access_token=${encodeURIComponent(token)}`);
-    for (const type of ['message', 'agents', 'read', 'working']) {
+    for (const type of ['message', 'agents', 'read', 'working', 'tables']) {
       source.addEventListener(type, (e) => onEvent(type, JSON.parse((e as MessageEvent<string>).data)));
     }
     source.onerror = () => {

@@ -1,7 +1,7 @@
 // The client library's one error: a refusal from the service (its status and doc2 code) or a local misuse.
 
 /** Codes the client raises itself (the service's codes arrive as they are, e.g. `connector_revoked`). */
-export type HostClientLocalCode = 'NETWORK' | 'BAD_RESPONSE' | 'NOT_PAIRED' | 'STATE_FILE';
+export type HostClientLocalCode = 'NETWORK' | 'INVALID_RESPONSE' | 'NOT_PAIRED' | 'STATE_FILE';
 
 /**
  * Thrown by every client call. `status` is the HTTP status (0 for local failures); `code` is the service's

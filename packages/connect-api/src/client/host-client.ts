@@ -84,7 +84,7 @@ export function createHostClient(options: HostClientOptions) {
     } catch {
       throw new HostApiError(
         res.status,
-        'BAD_RESPONSE',
+        'INVALID_RESPONSE',
         `${connectUrl}${path} answered ${res.status} with non-JSON.`,
       );
     }
@@ -92,7 +92,7 @@ export function createHostClient(options: HostClientOptions) {
       const e = (parsed ?? {}) as { error?: string; message?: string; details?: unknown };
       throw new HostApiError(
         res.status,
-        e.error ?? 'BAD_RESPONSE',
+        e.error ?? 'INVALID_RESPONSE',
         e.message ?? `The service answered ${res.status}.`,
         e.details,
       );

@@ -120,7 +120,7 @@ export function openMessageStream(options: MessageStreamOptions): MessageStream 
         if (e.error === 'connector_revoked') return 'revoked';
         throw new HostApiError(
           res.status,
-          e.error ?? 'BAD_RESPONSE',
+          e.error ?? 'INVALID_RESPONSE',
           e.message ?? `The stream answered ${res.status}.`,
         );
       }

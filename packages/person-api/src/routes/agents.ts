@@ -1,6 +1,7 @@
 // Agents: list, create with a pairing code, reorder, read, edit, delete, mint a new code.
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
+import { deleteAgentQuery } from '../tables-schemas.js';
 
 export const agentRoutes = [
   defineRoute({
@@ -52,10 +53,12 @@ export const agentRoutes = [
   defineRoute({
     method: 'delete',
     path: '/agents/:agentId',
-    summary: 'Delete an agent, its thread and its photos (the default passes to the first remaining agent)',
+    summary:
+      'Delete an agent, its thread and its photos (the default passes to the first remaining agent); its tables go too unless keep_tables=true',
     auth: 'user',
-    handler: async ({ services, user, params }) => {
-      await services.agents.delete(user.userId, params.agentId);
+    query: deleteAgentQuery,
+    handler: async ({ services, user, params, query }) => {
+      await services.agents.delete(user.userId, params.agentId, { keepTables: query.keep_tables === 'true' });
       return undefined;
     },
   }),

@@ -5,6 +5,7 @@ import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { photoRoutes } from './photos.js';
 import { streamRoutes } from './stream.js';
+import { tableRoutes } from './tables.js';
 import { threadRoutes } from './threads.js';
 
 /** The route table: the router, `/openapi.json` and the isolation test read this one list. */
@@ -14,5 +15,6 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...threadRoutes,
   ...photoRoutes,
   ...connectionRoutes,
+  ...tableRoutes,
   ...streamRoutes,
 ]);

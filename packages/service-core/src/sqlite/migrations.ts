@@ -3,6 +3,7 @@
 // Plain SQL that PostgreSQL also reads where it can: partial unique indexes, CHECKs, ON DELETE CASCADE.
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
 import type { Migration } from '@screen-service/tables-engine/migrations';
+import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
 
 /** One schema step (the runner's `Migration`). Never edit a migration that has shipped; append a new one. */
 export type CoreMigration = Migration;
@@ -43,6 +44,37 @@ ALTER TABLE messages ADD COLUMN idem_key TEXT;
 CREATE UNIQUE INDEX messages_idem ON messages(connector_id, idem_key) WHERE idem_key IS NOT NULL;
 ALTER TABLE thread_state ADD COLUMN working_until INTEGER;
 CREATE INDEX connectors_seen ON connectors(last_seen_at) WHERE revoked_at IS NULL;
+`;
+
+// Relay tables (ADR 0140): the rows live in the tables engine's own layout (te_tables, te_rows, te_pending,
+// versioned by the engine's runner in te_migrations) inside this database; version 10 makes sure that layout
+// exists first, so the account trigger can name it. Owner = users.id, holder = agents.id (or `unheld:<id>`
+// for a table kept after its agent was removed). The engine's rows carry no foreign keys, so deleting a
+// user removes them here, in the same statement as the user (a PostgreSQL store would use foreign keys).
+const SCHEMA_V10_RELAY_TABLES = `
+${TABLES_MIGRATIONS[0]!.sql}
+CREATE TABLE relay_tables (
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  holder TEXT NOT NULL,
+  name TEXT NOT NULL,
+  last_read_at INTEGER,
+  unheld_at INTEGER,
+  PRIMARY KEY (user_id, holder, name)
+) STRICT;
+CREATE INDEX relay_tables_unheld ON relay_tables(unheld_at) WHERE unheld_at IS NOT NULL;
+CREATE TABLE relay_agent_state (
+  agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  reads_in_row INTEGER NOT NULL DEFAULT 0,
+  handover TEXT
+) STRICT;
+CREATE INDEX relay_agent_state_user ON relay_agent_state(user_id);
+CREATE TRIGGER users_delete_relay_tables AFTER DELETE ON users
+BEGIN
+  DELETE FROM te_rows WHERE table_id IN (SELECT id FROM te_tables WHERE owner = old.id);
+  DELETE FROM te_tables WHERE owner = old.id;
+  DELETE FROM te_pending WHERE owner = old.id;
+END;
 `;
 
 const SCHEMA_V2 = `
@@ -271,6 +303,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
   { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
   { version: 7, name: 'host-transport', sql: SCHEMA_V7_HOST_TRANSPORT },
+  { version: 10, name: 'relay-tables', sql: SCHEMA_V10_RELAY_TABLES },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -289,4 +322,6 @@ export const CORE_TABLES = [
   'oauth_requests',
   'oauth_tokens',
   'agent_connections',
+  'relay_tables',
+  'relay_agent_state',
 ] as const;

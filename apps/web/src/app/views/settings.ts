@@ -6,6 +6,7 @@ import { type Agent, call } from '../api.js';
 import { removeAgentTables } from '../phone-tables.js';
 import { go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
+import { agentTablesSection } from './agent-tables.js';
 import { tablesUsage } from './tables-usage.js';
 
 const COLORS = ['lavender', 'mint', 'butter', 'brand'] as const;
@@ -14,6 +15,7 @@ export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
   const status = el('div', { 'aria-live': 'polite' });
   let stop = () => {};
+  let reloadTables = () => {};
   void (async () => {
     try {
       const agent = await call<Agent>('GET', `/agents/${agentId}`);
@@ -103,8 +105,9 @@ export function settingsView(agentId: string): View {
       const del = el('button', { type: 'button', class: 'svc-btn danger' }, 'Delete agent and thread');
       del.addEventListener('click', async () => {
         if (!confirm(`Delete ${agent.name} and its whole thread?`)) return;
+        const keep = confirm(`Keep ${agent.name}'s tables for 30 days, to give them to another agent?`);
         try {
-          await call('DELETE', `/agents/${agentId}`);
+          await call('DELETE', `/agents/${agentId}${keep ? '?keep_tables=true' : ''}`);
           // doc3: on the phone store, removing an agent removes its tables.
           await removeAgentTables(agentId).catch(() => {});
           go('#/');
@@ -112,10 +115,14 @@ export function settingsView(agentId: string): View {
           status.replaceChildren(problem(error));
         }
       });
+      const tablesPart = agentTablesSection(agentId);
+      reloadTables = tablesPart.reload;
       body.replaceChildren(
         form,
         el('div', { class: 'row' }, makeDefault, code),
+        el('hr'),
         tablesUsage(agentId),
+        tablesPart.el,
         el('hr'),
         del,
       );
@@ -123,5 +130,11 @@ export function settingsView(agentId: string): View {
       body.replaceChildren(problem(error));
     }
   })();
-  return { title: 'Agent settings', back: `#/a/${agentId}`, body, leave: () => stop() };
+  return {
+    title: 'Agent settings',
+    back: `#/a/${agentId}`,
+    body,
+    leave: () => stop(),
+    onEvent: (type) => (type === 'tables' ? reloadTables() : undefined),
+  };
 }
