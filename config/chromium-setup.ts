@@ -2,7 +2,9 @@
 // launches one, so `npm install && npm test` passes on a fresh Debian/Ubuntu machine (run as root) and
 // says the exact command everywhere else.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Where the browser tests look (their `CHROMIUM_PATH`); Debian's `chromium` package installs it here. */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -65,18 +67,49 @@ export function ensureChromium(env: ChromiumSetupEnv): string {
   return DEFAULT_CHROMIUM_PATH;
 }
 
+/**
+ * Runs `fn` holding a machine-wide lock (a directory), so two packages' test runs started side by side by
+ * nx do not both call apt-get (the second would fail on dpkg's lock); the second waits, then finds Chromium.
+ * A lock older than 15 minutes is taken as left behind by a killed run.
+ */
+function withInstallLock<T>(fn: () => T): T {
+  const lock = join(tmpdir(), 'screen-service-chromium-install.lock');
+  const wait = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // gone meanwhile: try again
+      }
+      Atomics.wait(wait, 0, 0, 500);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** The vitest `globalSetup` entry: runs once per `vitest run`, before the test files. */
 export default function setup(): void {
-  const path = ensureChromium({
-    configuredPath: process.env.CHROMIUM_PATH || undefined,
-    exists: existsSync,
-    isRoot: process.getuid?.() === 0,
-    run: (command, args) =>
-      spawnSync(command, args, {
-        stdio: 'inherit',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      }).status ?? 1,
-    log: (line) => console.log(line),
-  });
+  const configured = process.env.CHROMIUM_PATH || undefined;
+  const ensure = () =>
+    ensureChromium({
+      configuredPath: configured,
+      exists: existsSync,
+      isRoot: process.getuid?.() === 0,
+      run: (command, args) =>
+        spawnSync(command, args, {
+          stdio: 'inherit',
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        }).status ?? 1,
+      log: (line) => console.log(line),
+    });
+  const path = configured || existsSync(DEFAULT_CHROMIUM_PATH) ? ensure() : withInstallLock(ensure);
   process.env.CHROMIUM_PATH = path;
 }

@@ -260,9 +260,9 @@ describe("doc3's limits through the call", () => {
   it('12 columns per table', async () => {
     const cols = Array.from({ length: 13 }, (_, i) => `C${i}:text`).join(' ');
     const r = await post(token, { agent: 'coach', lines: `table create Wide ${cols}` });
-    // The parser refuses the line before the store sees it; the reason names the limit.
+    // The parser refuses the line before the store sees it, with the table rule's own code (the engine's too).
     expect(r.body.failed[0]).toMatchObject({
-      code: 'PARSE_ERROR',
+      code: 'TOO_MANY_COLUMNS',
       error: expect.stringContaining('at most 12 columns'),
     });
     expect((await post(token, { agent: 'coach' })).body.held).toEqual([]);
@@ -300,8 +300,8 @@ describe("doc3's limits through the call", () => {
     expect(r.body.ok).toHaveLength(3);
     expect(r.body.failed.map((f: Body) => [f.code, f.error])).toEqual([
       ['LIMIT_TEXT', expect.stringContaining('1000')],
-      ['PARSE_ERROR', expect.stringContaining('1 to 64 characters')],
-      ['PARSE_ERROR', expect.stringContaining('at most 32')],
+      ['INVALID_KEY', expect.stringContaining('1 to 64 characters')],
+      ['INVALID_TABLE_NAME', expect.stringContaining('at most 32')],
     ]);
   });
 

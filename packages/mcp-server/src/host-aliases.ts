@@ -18,7 +18,13 @@ export const SECURITY_SCHEMES: readonly { type: 'oauth2'; scopes: readonly strin
 ]);
 
 /** The thread tools' names. */
-export type ThreadToolName = 'svc_show' | 'svc_answers' | 'svc_say' | 'svc_threads' | 'svc_tap';
+export type ThreadToolName =
+  | 'svc_show'
+  | 'svc_answers'
+  | 'svc_say'
+  | 'svc_threads'
+  | 'svc_tap'
+  | 'svc_tables';
 
 /** Status texts a host shows while a tool runs and after (that family caps them at 64 characters). */
 export const INVOCATION_TEXTS: Readonly<Record<ThreadToolName, { invoking: string; invoked: string }>> = {
@@ -27,6 +33,7 @@ export const INVOCATION_TEXTS: Readonly<Record<ThreadToolName, { invoking: strin
   svc_say: { invoking: 'Sending the message', invoked: 'Message sent' },
   svc_threads: { invoking: 'Listing the threads', invoked: 'Threads listed' },
   svc_tap: { invoking: 'Recording the tap', invoked: 'Tap recorded' },
+  svc_tables: { invoking: 'Working on the tables', invoked: 'Tables updated' },
 };
 
 /**

@@ -4,7 +4,8 @@ import { guide } from '@screen-service/screen-lines';
 import { MAX_TABLES_CALL_CHARS, type Tables } from '@screen-service/service-core';
 import { z } from 'zod';
 import { toToolError } from './errors.js';
-import { principalOf } from './tools.js';
+import { toolAliasMeta } from './host-aliases.js';
+import { principalOf, SCREEN_RESOURCE_URI } from './tools.js';
 
 /** The tool's description: what it does, then the guide's own table words (one source of the rules). */
 export function tablesToolDescription(g: { text: string } = guide()): string {
@@ -49,6 +50,7 @@ export function registerTablesTool(server: McpServer, deps: { tables: Pick<Table
           .describe('Agent handle (e.g. "coach") or id (agt_...); omit for the default agent.'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: toolAliasMeta('svc_tables', SCREEN_RESOURCE_URI),
     },
     async (args, extra) => {
       try {

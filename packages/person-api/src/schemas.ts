@@ -1,10 +1,11 @@
 // zod schemas of the person's API: request bodies and queries are validated with them, and the OpenAPI
 // document at /openapi.json is generated from the same objects.
+import { AGENT_COLORS } from '@screen-service/theme';
 import { z } from 'zod';
 
 const id = z.string().min(1).max(100);
 const iso = z.string().meta({ format: 'date-time' });
-export const colorSchema = z.enum(['lavender', 'mint', 'butter', 'brand']);
+export const colorSchema = z.enum(AGENT_COLORS);
 
 export const credentialsBody = z
   .object({

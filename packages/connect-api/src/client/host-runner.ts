@@ -99,8 +99,17 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
   await beat();
   // A second beat right away when the first learned the profiles, so their reports ride along.
   if (options.sandbox && knownRefs.length > 0) await beat();
+  // One beat at a time: on a slow link a tick that finds the last beat still running skips, so a changed
+  // commands list is never reported twice by two overlapping beats.
+  let beating = false;
   const timer = setInterval(() => {
-    beat().catch((err) => log(`heartbeat failed: ${(err as Error).message}`));
+    if (beating) return;
+    beating = true;
+    beat()
+      .catch((err) => log(`heartbeat failed: ${(err as Error).message}`))
+      .finally(() => {
+        beating = false;
+      });
   }, every);
 
   // Rows handed on but not yet answered; the saved cursor stays below the oldest of them.

@@ -1,5 +1,5 @@
 // Agent settings: name, colour, look, mute, default, a fresh pairing code, space its tables use here, delete.
-import { PRESET_NAMES } from '@screen-service/theme';
+import { AGENT_COLORS, PRESET_NAMES } from '@screen-service/theme';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call } from '../api.js';
@@ -8,8 +8,6 @@ import { go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
 import { agentTablesSection } from './agent-tables.js';
 import { tablesUsage } from './tables-usage.js';
-
-const COLORS = ['lavender', 'mint', 'butter', 'brand'] as const;
 
 export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
@@ -31,7 +29,7 @@ export function settingsView(agentId: string): View {
         'fieldset',
         { class: 'colors' },
         el('legend', {}, 'Colour'),
-        ...COLORS.map((c) =>
+        ...AGENT_COLORS.map((c) =>
           el(
             'label',
             { class: 'color-pick' },
