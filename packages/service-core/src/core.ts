@@ -1,9 +1,11 @@
 // createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js';
+import { type AgentManagement, createAgentManagement } from './agent-management.js';
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
+import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
 import { createPairing, type Pairing } from './pairing.js';
@@ -67,6 +69,10 @@ export interface Core {
   connectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
+  /** Management tokens (`svc_mt_`): mint, list, revoke, verify. */
+  managementTokens: ManagementTokens;
+  /** The management API's use cases (doc2 `POST {agents_url}`), for the app and management tokens. */
+  management: AgentManagement;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
   /** `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). */
@@ -159,6 +165,19 @@ export function createCore(options: CoreOptions): Core {
     ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
   });
 
+  const managementTokens = createManagementTokens({ store, now: clock, random });
+  const deleteAgent = async (userId: string, agentId: string) => {
+    await agents.delete(userId, agentId);
+    await photos.sweep();
+  };
+  const management = createAgentManagement({
+    store,
+    accounts,
+    agents,
+    tokens: managementTokens,
+    deleteAgent,
+  });
+
   return {
     store,
     notifier,
@@ -173,14 +192,13 @@ export function createCore(options: CoreOptions): Core {
     connectionAuth,
     photos,
     photoLinks,
+    managementTokens,
+    management,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();
     },
-    async deleteAgent(userId, agentId) {
-      await agents.delete(userId, agentId);
-      await photos.sweep();
-    },
+    deleteAgent,
     async connectAgent(input) {
       const email = input.email.trim().toLowerCase();
       const user = await store.users.findByEmail(email);

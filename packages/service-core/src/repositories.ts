@@ -4,6 +4,7 @@ import type {
   AgentRecord,
   ConnectorKind,
   ConnectorRecord,
+  ManagementTokenRecord,
   MessageRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
@@ -263,6 +264,17 @@ export interface OAuthRepository {
   prune(before: number): Promise<void>;
 }
 
+export interface ManagementTokenRepository {
+  create(token: ManagementTokenRecord): Promise<ManagementTokenRecord>;
+  findByHash(hash: string): Promise<ManagementTokenRecord | null>;
+  /** The user's tokens, newest first (revoked ones included). */
+  listByUser(userId: string): Promise<ManagementTokenRecord[]>;
+  /** Records a use (`last_used_at`). */
+  touch(id: string, at: number): Promise<void>;
+  /** Sets revoked_at once, only for the user's own token; false when there was no such live token. */
+  revoke(userId: string, id: string, at: number): Promise<boolean>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -273,4 +285,5 @@ export interface Store {
   threads: ThreadRepository;
   photos: PhotoRepository;
   oauth: OAuthRepository;
+  managementTokens: ManagementTokenRepository;
 }

@@ -34,6 +34,21 @@ BEGIN
 END;
 `;
 
+// Management tokens (doc2, ADR 0160): hashes only, cascading from the user like every owned row.
+const SCHEMA_V13_MANAGEMENT_TOKENS = `
+CREATE TABLE management_tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  scope TEXT NOT NULL DEFAULT 'agents:manage' CHECK (scope = 'agents:manage'),
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER
+) STRICT;
+CREATE INDEX management_tokens_user ON management_tokens(user_id, created_at);
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -259,6 +274,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 4, name: 'oauth', sql: SCHEMA_V4_OAUTH },
   { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
   { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
+  { version: 13, name: 'management-tokens', sql: SCHEMA_V13_MANAGEMENT_TOKENS },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -277,4 +293,5 @@ export const CORE_TABLES = [
   'oauth_requests',
   'oauth_tokens',
   'agent_connections',
+  'management_tokens',
 ] as const;

@@ -3,6 +3,7 @@ import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
@@ -29,5 +30,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     threads: createSqliteThreads(db),
     photos: createSqlitePhotos(db),
     oauth: createSqliteOAuth(db),
+    managementTokens: createSqliteManagementTokens(db),
   };
 }
