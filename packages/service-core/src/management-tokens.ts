@@ -49,7 +49,11 @@ export interface ManagementTokens {
 /** Token names: what the person typed, trimmed, 1 to 40 characters, one line. */
 function tokenName(value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
-  if (name.length < 1 || name.length > 40 || /[\u0000-\u001f\u007f]/.test(name)) {
+  if (
+    name.length < 1 ||
+    name.length > 40 ||
+    [...name].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
+  ) {
     throw new ServiceError(
       'INVALID_INPUT',
       'name must be 1 to 40 characters on one line (what the token is for).',
