@@ -65,7 +65,8 @@ export interface ConnectionView {
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;
-  agents: { id: string; name: string; handle: string }[];
+  /** The agents it serves, with the host profile (`remote_ref`) each one is. */
+  agents: { id: string; name: string; handle: string; remote_ref: string | null }[];
 }
 
 export interface PersonAgents {
@@ -276,6 +277,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
           id: a.id,
           name: a.name,
           handle: a.handle,
+          remote_ref: a.remoteRef,
         })),
       }));
     },
