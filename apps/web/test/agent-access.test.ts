@@ -29,6 +29,7 @@ const manage = async (bearer: string, body: Record<string, unknown>) => {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
     body: JSON.stringify(body),
   });
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field in assertions
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 
@@ -48,9 +49,7 @@ describe('Agent access (real Chromium, real service)', () => {
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.locator('.token-card').textContent()).toContain('Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-    await expect
-      .poll(() => page.locator('[data-token]').textContent())
-      .toMatch(/Laptop robot.*never used/);
+    await expect.poll(() => page.locator('[data-token]').textContent()).toMatch(/Laptop robot.*never used/);
   });
 
   it('a program uses the token: its agent shows in the list and the page shows the last use; the token is not shown again', async () => {
@@ -91,17 +90,28 @@ describe('hosts in the connections list and host agents in the agent list', () =
     });
     const connector = ((await paired.json()) as { connector: { id: string } }).connector;
     // A second profile of the same host, bound through the management API with no code.
-    expect((await manage(app, { action: 'create', connector_id: connector.id, remote_ref: 'writer' })).status).toBe(200);
+    expect(
+      (await manage(app, { action: 'create', connector_id: connector.id, remote_ref: 'writer' })).status,
+    ).toBe(200);
     // The host's commands report (the host API's `commands` action belongs to the host API work): the
     // column it writes, set here directly.
     (service as unknown as { db: { prepare(s: string): { run(...a: unknown[]): void } } }).db
       .prepare('UPDATE agents SET commands = ?, commands_at = ? WHERE id = ?')
-      .run(JSON.stringify([{ name: 'plan', description: 'Make a plan' }, { name: 'test', description: 'Run tests', args: '<file>' }]), Date.now(), created.body.agent.id);
+      .run(
+        JSON.stringify([
+          { name: 'plan', description: 'Make a plan' },
+          { name: 'test', description: 'Run tests', args: '<file>' },
+        ]),
+        Date.now(),
+        created.body.agent.id,
+      );
 
     await page.goto(`${service.url}/#/connections`);
     const row = page.locator(`[data-connection="${connector.id}"]`);
     await expect.poll(() => row.textContent()).toMatch(/Studio Mac/);
-    await expect.poll(() => row.locator('.conn-profiles').textContent()).toBe('Profiles: coder (Coder), writer');
+    await expect
+      .poll(() => row.locator('.conn-profiles').textContent())
+      .toBe('Profiles: coder (Coder), writer');
     expect(await row.locator('.conn-seen').textContent()).toBe('Last seen just now');
 
     await page.goto(`${service.url}/#/`);
