@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrations } from './migrations.js';
 import { DATABASE_FILE, migrate, openDatabase, schemaVersion } from './open-database.js';
 
 const dirs: string[] = [];
@@ -32,8 +33,10 @@ describe('openDatabase', () => {
     first.close();
     const again = openDatabase(dir);
     expect(schemaVersion(again)).toBe(v);
+    // One row per migration (versions may leave gaps: ranges are reserved per branch of work).
     const rows = again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
-    expect(rows.n).toBe(v);
+    expect(rows.n).toBe(migrations.length);
+    expect(v).toBe(Math.max(...migrations.map((m) => m.version)));
     again.close();
   });
 
