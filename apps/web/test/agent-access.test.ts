@@ -1,9 +1,13 @@
 // The Agent access page, the connections list and the agent list in real Chromium against the real service:
 // a management token made on the page (shown once, copied), used by a program, listed with its last use,
 // revoked; a host's profiles and last seen; a host agent's status and commands.
+
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { shoot } from './screenshot.js';
+import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
 
 let service: Awaited<ReturnType<typeof startService>>;
@@ -50,6 +54,7 @@ describe('Agent access (real Chromium, real service)', () => {
     await expect.poll(() => page.locator('.token-card').textContent()).toContain('Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     await expect.poll(() => page.locator('[data-token]').textContent()).toMatch(/Laptop robot.*never used/);
+    await shoot(page, page, join(screenshotDir, 'agent-access.png'));
   });
 
   it('a program uses the token: its agent shows in the list and the page shows the last use; the token is not shown again', async () => {
