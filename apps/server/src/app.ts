@@ -1,5 +1,6 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
 import { createConnectRouter, TABLES_CALL_OPENAPI } from '@screen-service/connect-api';
+import { createManagementRouter } from '@screen-service/management-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
 import {
   createOAuthRouter,
@@ -66,6 +67,13 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       transport: svc.hostTransport,
       tables: { tables: svc.tables, auth: svc.anyConnectionAuth },
       onError: (err) => logger.error({ err }, 'connect request failed'),
+    }),
+  );
+  app.use(
+    MOUNTS.agents,
+    createManagementRouter({
+      management: svc.management,
+      onError: (err) => logger.error({ err }, 'management request failed'),
     }),
   );
   app.use(

@@ -151,7 +151,14 @@ export const connectionView = z
     created_at: iso,
     last_seen_at: iso.nullable(),
     revoked_at: iso.nullable(),
-    agents: z.array(z.object({ id, name: z.string(), handle: z.string() })),
+    agents: z.array(
+      z.object({
+        id,
+        name: z.string(),
+        handle: z.string(),
+        remote_ref: z.string().nullable().meta({ description: "the host's profile name" }),
+      }),
+    ),
   })
   .meta({ id: 'Connection' });
 export const connectionList = z

@@ -38,6 +38,7 @@ describe('mounts', () => {
     expect(u).toEqual({
       baseUrl: 'https://svc.example',
       appUrl: 'https://svc.example/functions/v1/svc-app',
+      agentsUrl: 'https://svc.example/functions/v1/svc-agents',
       connectUrl: 'https://svc.example/functions/v1/svc-connect',
       mcpUrl: 'https://svc.example/functions/v1/svc-mcp',
       oauthUrl: 'https://svc.example/functions/v1/svc-oauth',

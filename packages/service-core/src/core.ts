@@ -1,11 +1,13 @@
 // createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js';
+import { type AgentManagement, createAgentManagement } from './agent-management.js';
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
 import { createHostTransport, type HostTransport } from './host-transport.js';
 import { createHosts, type Hosts } from './hosts.js';
+import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
 import { createPairing, type Pairing } from './pairing.js';
@@ -92,6 +94,10 @@ export interface Core {
   statusWatch: StatusWatch;
   /** Relay tables: the tables call every adapter ends in, and the person's table controls. */
   tables: Tables;
+  /** Management tokens (`svc_mt_`): mint, list, revoke, verify. */
+  managementTokens: ManagementTokens;
+  /** The management API's use cases (doc2 `POST {agents_url}`), for the app and management tokens. */
+  management: AgentManagement;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
   /**
@@ -252,6 +258,22 @@ export function createCore(options: CoreOptions): Core {
     ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
   });
 
+  const managementTokens = createManagementTokens({ store, now: clock, random });
+  // The agent's relay tables are released (kept unheld or deleted) before its rows go, then its photo files.
+  const deleteAgent = async (userId: string, agentId: string, opts: { keepTables?: boolean } = {}) => {
+    await agents.get(userId, agentId);
+    await tables.releaseAgent(userId, agentId, opts.keepTables === true);
+    await agents.delete(userId, agentId);
+    await photos.sweep();
+  };
+  const management = createAgentManagement({
+    store,
+    accounts,
+    agents,
+    tokens: managementTokens,
+    deleteAgent,
+  });
+
   return {
     store,
     notifier,
@@ -272,16 +294,13 @@ export function createCore(options: CoreOptions): Core {
     hostTransport,
     statusWatch,
     tables,
+    managementTokens,
+    management,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();
     },
-    async deleteAgent(userId, agentId, opts = {}) {
-      await agents.get(userId, agentId);
-      await tables.releaseAgent(userId, agentId, opts.keepTables === true);
-      await agents.delete(userId, agentId);
-      await photos.sweep();
-    },
+    deleteAgent,
     async connectAgent(input) {
       const email = input.email.trim().toLowerCase();
       const user = await store.users.findByEmail(email);

@@ -10,6 +10,15 @@ export {
   type SessionTokens,
 } from './accounts.js';
 export {
+  type AgentManagement,
+  type AgentManagementOptions,
+  type AgentsCaller,
+  APP_ONLY_ACTIONS,
+  type CreateInput as ManagementCreateInput,
+  createAgentManagement,
+  MANAGEMENT_UPDATE_FIELDS,
+} from './agent-management.js';
+export {
   type AgentStatus,
   type AgentView,
   CONNECTED_WINDOW_MS,
@@ -84,6 +93,14 @@ export {
   toHttpError,
   wireCode,
 } from './http-errors.js';
+export {
+  createManagementTokens,
+  MANAGEMENT_TOKEN_PREFIX,
+  type ManagementTokenPrincipal,
+  type ManagementTokens,
+  type ManagementTokensOptions,
+  type ManagementTokenView,
+} from './management-tokens.js';
 export { MOUNTS, type ServiceUrls, serviceUrls } from './mounts.js';
 export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
 export {
@@ -100,6 +117,7 @@ export {
 export type { PasswordHasher } from './password-hasher-port.js';
 export {
   type AgentListItem,
+  type BindAgentInput,
   type ConnectionView,
   type CreateAgentInput,
   createPersonAgents,
@@ -142,6 +160,7 @@ export {
   type ConnectorKind,
   type ConnectorRecord,
   type ConnectorVia,
+  type ManagementTokenRecord,
   type MessageKind,
   type MessageRecord,
   type MessageSender,
@@ -171,6 +190,7 @@ export type {
   AgentRepository,
   CompletePairing,
   ConnectorRepository,
+  ManagementTokenRepository,
   NewAgent,
   NewMessage,
   NewScreen,

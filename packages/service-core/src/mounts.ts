@@ -5,6 +5,8 @@
 export const MOUNTS = {
   /** The person's API (the app). */
   app: '/functions/v1/svc-app',
+  /** The management API (`list`, `create`, tokens; doc2 `{agents_url}`). */
+  agents: '/functions/v1/svc-agents',
   /** The host API (`pair`, heartbeats). */
   connect: '/functions/v1/svc-connect',
   /** The tool server (MCP). */
@@ -22,6 +24,8 @@ export interface ServiceUrls {
   /** `https://svc.example` (no trailing slash). */
   baseUrl: string;
   appUrl: string;
+  /** doc2 `{agents_url}`: the management API. */
+  agentsUrl: string;
   connectUrl: string;
   mcpUrl: string;
   /** The OAuth issuer. */
@@ -55,6 +59,7 @@ export function serviceUrls(baseUrl: string): ServiceUrls {
   return {
     baseUrl: base,
     appUrl: base + MOUNTS.app,
+    agentsUrl: base + MOUNTS.agents,
     connectUrl: base + MOUNTS.connect,
     mcpUrl: base + MOUNTS.mcp,
     oauthUrl: base + MOUNTS.oauth,

@@ -36,6 +36,16 @@ export interface CreateAgentInput {
   kind?: ConnectorKind;
 }
 
+/** Binds a new agent to one of the person's existing connectors (doc2 management `create` with `connector_id`). */
+export interface BindAgentInput {
+  connector_id: unknown;
+  remote_ref: unknown;
+  /** Default: the profile name (`remote_ref`). */
+  name?: unknown;
+  /** Default: a stable pastel from the name. */
+  color?: unknown;
+}
+
 export interface UpdateAgentInput {
   name?: unknown;
   color?: unknown;
@@ -55,13 +65,21 @@ export interface ConnectionView {
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;
-  agents: { id: string; name: string; handle: string }[];
+  /** The agents it serves, with the host profile (`remote_ref`) each one is. */
+  agents: { id: string; name: string; handle: string; remote_ref: string | null }[];
 }
 
 export interface PersonAgents {
   list(userId: string): Promise<AgentListItem[]>;
   get(userId: string, agentId: string): Promise<AgentView>;
   create(userId: string, input: CreateAgentInput): Promise<{ agent: AgentView; pairing: MintedCode | null }>;
+  /**
+   * Creates an agent bound at once to the person's connector `connector_id` as profile `remote_ref`.
+   *
+   * @throws {ServiceError} `CONNECTOR_NOT_FOUND` (not the person's), `CONNECTOR_REVOKED`,
+   * `PROFILE_ALREADY_ADDED` (the connector already serves that profile), `INVALID_INPUT`.
+   */
+  bind(userId: string, input: BindAgentInput): Promise<AgentView>;
   mintCode(userId: string, agentId: string): Promise<MintedCode>;
   update(userId: string, agentId: string, input: UpdateAgentInput): Promise<AgentView>;
   reorder(userId: string, ids: unknown): Promise<AgentListItem[]>;
@@ -141,6 +159,51 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
       return { agent: await view(agent), pairing: code };
     },
 
+    async bind(userId, input) {
+      if (typeof input.connector_id !== 'string' || input.connector_id === '') {
+        throw new ServiceError('INVALID_INPUT', 'connector_id must be one of your connectors (from list).', {
+          field: 'connector_id',
+        });
+      }
+      const ref = check.remoteRef(input.remote_ref);
+      const connector = await store.connectors.get(input.connector_id);
+      if (!connector || connector.userId !== userId) {
+        throw new ServiceError('CONNECTOR_NOT_FOUND', `No connector ${input.connector_id} in your account.`, {
+          field: 'connector_id',
+        });
+      }
+      if (connector.revokedAt !== null) {
+        throw new ServiceError('CONNECTOR_REVOKED', 'This connector was removed; pair the host again.', {
+          field: 'connector_id',
+        });
+      }
+      if (await store.agents.findByRemoteRef(connector.id, ref)) {
+        throw new ServiceError(
+          'PROFILE_ALREADY_ADDED',
+          `The host already serves profile ${ref} as an agent.`,
+          {
+            field: 'remote_ref',
+          },
+        );
+      }
+      // Name and colour default from the profile name (doc2 "What the service does").
+      const name = check.agentName(input.name === undefined ? ref.slice(0, 40) : input.name);
+      const color = input.color === undefined ? colorFromName(name) : check.agentColor(input.color);
+      const agent = await store.agents.create({
+        id: newId('agt_'),
+        userId,
+        name,
+        handle: await freeHandle(userId, name),
+        color,
+        kind: connector.kind,
+        connectorId: connector.id,
+        remoteRef: ref,
+        createdAt: now(),
+      });
+      changed(userId);
+      return view(agent);
+    },
+
     async mintCode(userId, agentId) {
       await own(userId, agentId);
       return pairing.mintCode(userId, agentId);
@@ -214,6 +277,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
           id: a.id,
           name: a.name,
           handle: a.handle,
+          remote_ref: a.remoteRef,
         })),
       }));
     },

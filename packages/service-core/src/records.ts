@@ -222,3 +222,16 @@ export interface OAuthTokenRecord {
   usedAt: number | null;
   revokedAt: number | null;
 }
+
+/** A management token of doc2 (`svc_mt_...`): only its hash is kept; scope is always `agents:manage`. */
+export interface ManagementTokenRecord {
+  id: string;
+  userId: string;
+  /** What the person called it (1 to 40 characters). */
+  name: string;
+  tokenHash: string;
+  scope: 'agents:manage';
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}

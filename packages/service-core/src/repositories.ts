@@ -6,6 +6,7 @@ import type {
   CommandEntry,
   ConnectorKind,
   ConnectorRecord,
+  ManagementTokenRecord,
   MessageRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
@@ -346,6 +347,17 @@ export interface RelayRepository {
   takeHandover(agentId: string): Promise<string>;
 }
 
+export interface ManagementTokenRepository {
+  create(token: ManagementTokenRecord): Promise<ManagementTokenRecord>;
+  findByHash(hash: string): Promise<ManagementTokenRecord | null>;
+  /** The user's tokens, newest first (revoked ones included). */
+  listByUser(userId: string): Promise<ManagementTokenRecord[]>;
+  /** Records a use (`last_used_at`). */
+  touch(id: string, at: number): Promise<void>;
+  /** Sets revoked_at once, only for the user's own token; false when there was no such live token. */
+  revoke(userId: string, id: string, at: number): Promise<boolean>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -357,4 +369,5 @@ export interface Store {
   photos: PhotoRepository;
   oauth: OAuthRepository;
   relay: RelayRepository;
+  managementTokens: ManagementTokenRepository;
 }

@@ -1,12 +1,17 @@
 // The person's API client: tokens in localStorage, one refresh on 401, errors with the server's message.
 
 import type { SessionTokens as Session } from '@screen-service/person-api';
+
+export type { ManagementTokenView as ManagementToken } from '@screen-service/service-core';
+
 import { MOUNTS } from '@screen-service/service-core/mounts';
 import { ApiError } from '../shared/api-error.js';
 
 export { ApiError };
 
 export const API = MOUNTS.app;
+/** doc2's management API (`{agents_url}`); the app calls it with its access token. */
+export const AGENTS_API = MOUNTS.agents;
 const TOKENS = 'svc-app-session';
 
 /** The wire types are the person's API's own (type-only: nothing of the package reaches the bundle). */
@@ -56,13 +61,25 @@ async function refresh(): Promise<boolean> {
 
 /** Calls the API; JSON in and out, a raw body for photos. Throws ApiError with the server's message. */
 export async function call<T>(method: string, path: string, body?: unknown, raw?: Blob): Promise<T> {
+  return request<T>(`${API}${path}`, method, body, raw);
+}
+
+/**
+ * One action of the management API (`POST {agents_url}` with `{action, ...fields}`), as the app: token
+ * actions (`token_create`, `token_list`, `token_revoke`) are the app's alone.
+ */
+export async function manage<T>(action: string, fields: Record<string, unknown> = {}): Promise<T> {
+  return request<T>(AGENTS_API, 'POST', { ...fields, action });
+}
+
+async function request<T>(url: string, method: string, body?: unknown, raw?: Blob): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const headers: Record<string, string> = {};
     const token = session()?.access_token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (raw) headers['content-type'] = raw.type || 'application/octet-stream';
     else if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${API}${path}`, {
+    const res = await fetch(url, {
       method,
       headers,
       ...(raw ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),

@@ -3,6 +3,7 @@ import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
 import type { View } from './shell.js';
+import { accessView } from './views/access.js';
 import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
@@ -32,6 +33,7 @@ function route(): View {
   if (settings) return settingsView(decodeURIComponent(settings[1]!));
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();
+  if (hash === '#/access') return accessView();
   if (hash === '#/signin') return agentsView();
   return agentsView();
 }

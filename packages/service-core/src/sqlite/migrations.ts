@@ -47,11 +47,11 @@ CREATE INDEX connectors_seen ON connectors(last_seen_at) WHERE revoked_at IS NUL
 `;
 
 // Relay tables (ADR 0140): the rows live in the tables engine's own layout (te_tables, te_rows, te_pending,
-// versioned by the engine's runner in te_migrations) inside this database; version 10 makes sure that layout
+// versioned by the engine's runner in te_migrations) inside this database; version 8 makes sure that layout
 // exists first, so the account trigger can name it. Owner = users.id, holder = agents.id (or `unheld:<id>`
 // for a table kept after its agent was removed). The engine's rows carry no foreign keys, so deleting a
 // user removes them here, in the same statement as the user (a PostgreSQL store would use foreign keys).
-const SCHEMA_V10_RELAY_TABLES = `
+const SCHEMA_V8_RELAY_TABLES = `
 ${TABLES_MIGRATIONS[0]!.sql}
 CREATE TABLE relay_tables (
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -75,6 +75,21 @@ BEGIN
   DELETE FROM te_tables WHERE owner = old.id;
   DELETE FROM te_pending WHERE owner = old.id;
 END;
+`;
+
+// Management tokens (doc2, ADR 0160): hashes only, cascading from the user like every owned row.
+const SCHEMA_V9_MANAGEMENT_TOKENS = `
+CREATE TABLE management_tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  scope TEXT NOT NULL DEFAULT 'agents:manage' CHECK (scope = 'agents:manage'),
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER
+) STRICT;
+CREATE INDEX management_tokens_user ON management_tokens(user_id, created_at);
 `;
 
 const SCHEMA_V2 = `
@@ -303,7 +318,8 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
   { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
   { version: 7, name: 'host-transport', sql: SCHEMA_V7_HOST_TRANSPORT },
-  { version: 10, name: 'relay-tables', sql: SCHEMA_V10_RELAY_TABLES },
+  { version: 8, name: 'relay-tables', sql: SCHEMA_V8_RELAY_TABLES },
+  { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -324,4 +340,5 @@ export const CORE_TABLES = [
   'agent_connections',
   'relay_tables',
   'relay_agent_state',
+  'management_tokens',
 ] as const;

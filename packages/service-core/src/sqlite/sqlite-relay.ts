@@ -13,7 +13,7 @@ const toMeta = (r: Row): RelayTableMeta => ({
   unheldAt: (r.unheld_at as number | null) ?? null,
 });
 
-/** Relay tables over one database that carries `coreMigrations` (version 10 holds the layout). */
+/** Relay tables over one database that carries `coreMigrations` (version 8 holds the layout). */
 export function createSqliteRelay(db: SqliteDb): RelayRepository {
   const tables = createSqliteStore(db);
   const listMeta = db.prepare('SELECT * FROM relay_tables WHERE user_id = ? ORDER BY rowid');

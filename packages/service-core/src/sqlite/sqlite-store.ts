@@ -3,6 +3,7 @@ import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
@@ -31,5 +32,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     photos: createSqlitePhotos(db),
     oauth: createSqliteOAuth(db),
     relay: createSqliteRelay(db),
+    managementTokens: createSqliteManagementTokens(db),
   };
 }

@@ -4,6 +4,18 @@ import { type Agent, call, saveSession } from '../api.js';
 import { keepAgentTables, removeAllTables } from '../phone-tables.js';
 import { chip, go, problem, statusLine, type View } from '../shell.js';
 
+/** A host agent's reported commands (doc2 Commands entry), shortened to fit one line; none for others. */
+function commandsLine(a: Agent): HTMLElement | null {
+  if (!a.commands || a.commands.length === 0) return null;
+  const names = a.commands.map((c) => `/${c.name}`);
+  const shown = names.slice(0, 4).join(' ');
+  return el(
+    'span',
+    { class: 'svc-muted small agent-commands', title: names.join(' ') },
+    names.length > 4 ? `${shown} +${names.length - 4} more` : shown,
+  );
+}
+
 export function agentsView(): View {
   const list = el('ul', { class: 'agent-list', 'aria-label': 'Agents' });
   const body = el(
@@ -15,6 +27,7 @@ export function agentsView(): View {
       'nav',
       { class: 'foot-links', 'aria-label': 'More' },
       el('a', { href: '#/connections' }, 'Connections'),
+      el('a', { href: '#/access' }, 'Agent access'),
       el('a', { href: 'playground.html' }, 'Playground'),
       el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
     ),
@@ -52,6 +65,7 @@ export function agentsView(): View {
                       a.push_muted ? el('span', { class: 'tag' }, 'muted') : null,
                     ),
                     statusLine(a),
+                    commandsLine(a),
                   ),
                   a.unread
                     ? el('span', { class: 'badge', 'aria-label': `${a.unread} unread` }, String(a.unread))

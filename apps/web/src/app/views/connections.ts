@@ -1,7 +1,7 @@
 // Connections: paired computers and tool connections, each with Remove (the kill switch: tokens stop at once).
 import { el } from '../../shared/dom.js';
 import { type Connection, call } from '../api.js';
-import { problem, type View } from '../shell.js';
+import { ago, problem, type View } from '../shell.js';
 
 export function connectionsView(): View {
   const list = el('ul', { class: 'conn-list', 'aria-label': 'Connections' });
@@ -44,8 +44,14 @@ export function connectionsView(): View {
                   ),
                   el(
                     'p',
-                    { class: 'svc-muted small' },
-                    `Talks as ${c.agents.map((a) => a.name).join(', ') || 'no agent'} · ${c.last_seen_at ? `seen ${new Date(c.last_seen_at).toLocaleString()}` : 'not seen yet'}`,
+                    { class: 'svc-muted small conn-profiles' },
+                    // A host's profiles by their remote_ref (doc2), with the agent each one is.
+                    `${c.kind === 'mcp' ? 'Talks as' : 'Profiles:'} ${c.agents.map((a) => (a.remote_ref && a.remote_ref !== a.name ? `${a.remote_ref} (${a.name})` : a.name)).join(', ') || 'no agent'}`,
+                  ),
+                  el(
+                    'p',
+                    { class: 'svc-muted small conn-seen' },
+                    c.last_seen_at ? `Last seen ${ago(c.last_seen_at)}` : 'Not seen yet',
                   ),
                 ),
                 remove,
