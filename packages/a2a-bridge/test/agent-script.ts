@@ -11,6 +11,9 @@ export type Step =
   | { message: string }
   | { file: string };
 
+/** How long the `auth` script keeps its stream open after asking to sign in. */
+export const AUTH_HOLD_MS = 6000;
+
 /** What the script does for a text; `followUp` when the message continues an existing task. */
 export function script(text: string, followUp: boolean): Step[] {
   const [word = '', ...rest] = text.trim().split(/\s+/);
@@ -46,7 +49,8 @@ export function script(text: string, followUp: boolean): Step[] {
       return [
         { state: 'working' },
         { state: 'auth-required', text: 'Sign in at https://auth.example/login' },
-        { wait: 1500 },
+        // The stream stays open well past the turn: a bridge that waited for it would take this long.
+        { wait: AUTH_HOLD_MS },
       ];
     case 'slow':
       return [
