@@ -105,9 +105,11 @@ function readSetting(
   if (s.kind === 'list') return readOptions(spec, splitPipes(value), source, term, 1, 50);
   const raw = rawText(source, value);
   if (s.kind === 'word') {
-    if (!s.words!.includes(raw))
+    const known = s.words!.indexOf(raw);
+    if (known < 0)
       fail('INVALID_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
-    return raw;
+    // The catalog's string, not the fresh slice: the result keeps one object less per setting.
+    return s.words![known];
   }
   const only = value[0];
   if (value.length !== 1 || only!.type !== 'NumberLit') {
@@ -172,8 +174,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
               ? Math.max(i, terms.length - 1)
               : terms.length;
       }
-      let text = '';
-      for (let k = i; k < end; k++) text += (k > i ? ' ' : '') + textOf(source, terms[k]!.tokens);
+      const text = freeText(terms, i, end, source);
       const any = end > i;
       i = end;
       if (any) props[slot.prop] = text;
@@ -226,9 +227,10 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
             : readFields(spec, taken, source);
         continue;
       }
-      case 'word':
-        if (slot.words!.includes(raw)) {
-          props[slot.prop] = raw;
+      case 'word': {
+        const known = slot.words!.indexOf(raw);
+        if (known >= 0) {
+          props[slot.prop] = slot.words![known];
           i++;
         } else if (slot.required) {
           fail(
@@ -238,6 +240,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           );
         }
         continue;
+      }
       case 'url':
         if (URL_START.test(raw)) {
           props[slot.prop] = raw;
@@ -280,6 +283,26 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       `${spec.name} does not take '${source.slice(extra.start, extra.end)}' here; usage: ${spec.usage}`,
     );
   }
+}
+
+/**
+ * The text of terms `from`..`to` (exclusive) joined by one space, each read by {@link textOf}. When no term is a lone
+ * quoted string and single spaces separate them, that is the source as written: one slice instead of a string per
+ * term and a chain of concatenations (which the result would keep, and the collector copy, as several objects).
+ */
+function freeText(terms: Term[], from: number, to: number, source: string): string {
+  if (to <= from) return '';
+  let plain = true;
+  for (let k = from; k < to && plain; k++) {
+    const tokens = terms[k]!.tokens;
+    if (tokens.length === 1 && tokens[0]!.type === 'Quoted') plain = false;
+    else if (k > from && (terms[k]!.start !== terms[k - 1]!.end + 1 || source.charCodeAt(terms[k - 1]!.end) !== 32))
+      plain = false;
+  }
+  if (plain) return source.slice(terms[from]!.start, terms[to - 1]!.end);
+  let text = '';
+  for (let k = from; k < to; k++) text += (k > from ? ' ' : '') + textOf(source, terms[k]!.tokens);
+  return text;
 }
 
 function missing(spec: ComponentSpec, slot: SlotSpec, offset: number): never {
@@ -354,7 +377,8 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
   const fields: { key: string; type: string }[] = [];
   for (const term of terms) {
     const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
-    if (!(FIELD_TYPES as readonly string[]).includes(type!)) {
+    const known = (FIELD_TYPES as readonly string[]).indexOf(type!);
+    if (known < 0) {
       fail(
         'INVALID_FIELD',
         term.start,
@@ -363,7 +387,7 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
     }
     if (fields.some((f) => f.key === key))
       fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
-    fields.push({ key: key!, type: type! });
+    fields.push({ key: key!, type: FIELD_TYPES[known]! });
   }
   return fields;
 }
