@@ -42,13 +42,17 @@ export function settingOf(term: Term): { name: string; value: Token[] } | undefi
   return { name, value: tokens.slice(2) };
 }
 
-/** Reads the arguments of one component line into props (defaults not yet applied, checks not yet run). */
+/** Reads the arguments of one component line into props, over the component's defaults (checks not yet run). */
 export function readComponentArgs(
   spec: ComponentSpec,
   terms: Term[],
   source: string,
 ): Record<string, unknown> {
-  const props: Record<string, unknown> = {};
+  // Defaults first, then what the line says: a read value lands in its default's place and other keys follow in the
+  // order read, which is the `{ ...defaults, ...read }` the reference built, without a second object per line.
+  const props: Record<string, unknown> = { ...spec.defaults };
+  // Keys written by a flag or setting so far (`in props` cannot tell them from defaults any more).
+  let written: string[] | undefined;
   const restSlot = spec.slots[0]?.kind === 'rest' ? spec.slots[0] : undefined;
   if (restSlot) {
     if (terms.length > 0) props[restSlot.prop] = source.slice(terms[0]!.start, terms[terms.length - 1]!.end);
@@ -67,15 +71,19 @@ export function readComponentArgs(
         );
       }
       props[flag] = true;
+      if (written === undefined) written = [flag];
+      else written.push(flag);
       continue;
     }
     const setting = settingOf(term);
     if (setting) {
       const known = spec.settings.find((s) => s.name === setting.name);
       if (known) {
-        if (setting.name in props)
+        if (written?.includes(setting.name))
           fail('REPEATED_SETTING', term.start, `${spec.name} has ${setting.name}= twice; keep one`);
         props[setting.name] = readSetting(spec, known, setting.value, source, term);
+        if (written === undefined) written = [setting.name];
+        else written.push(setting.name);
         continue;
       }
       if (!hasPipe(term.tokens) && !spec.slots.some((s) => s.kind === 'data')) {
