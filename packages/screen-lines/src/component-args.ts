@@ -147,8 +147,14 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
 
 /** Joins a term with the next ones when a `|` touches the space between them (`Soup | Salad`). */
 function joinPiped(terms: Term[], at: number): { tokens: Token[]; next: number } {
-  const tokens = [...terms[at]!.tokens];
+  const own = terms[at]!.tokens;
   let next = at + 1;
+  // Nearly always the term stands alone (`Soup|Salad`): its own tokens, read only, need no copy.
+  const after = terms[next];
+  if (after === undefined || (own[own.length - 1]!.type !== 'Pipe' && after.tokens[0]!.type !== 'Pipe')) {
+    return { tokens: own, next };
+  }
+  const tokens = [...own];
   while (next < terms.length) {
     const last = tokens[tokens.length - 1]!;
     const following = terms[next]!;

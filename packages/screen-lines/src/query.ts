@@ -263,7 +263,8 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
         `query where= clause '${rawText(text, tokens)}' needs a value right after ${op.image}`,
       );
     }
-    return { col: col.image, op: op.image as WhereOperator, value: parsed };
+    // OPS's own string rather than the token's: one object less for the result to keep.
+    return { col: col.image, op: OPS[OPS.indexOf(op.image)] as WhereOperator, value: parsed };
   });
 }
 

@@ -106,8 +106,11 @@ function readColumn(term: Term, source: string): TableColumn {
     );
   const rest = raw.slice(first + 1);
   const second = rest.indexOf(':');
-  const type = second < 0 ? rest : rest.slice(0, second);
-  if (!(COLUMN_TYPES as readonly string[]).includes(type)) {
+  const written = second < 0 ? rest : rest.slice(0, second);
+  const known = (COLUMN_TYPES as readonly string[]).indexOf(written);
+  // The list's own string: one object less for the result to keep.
+  const type = known < 0 ? written : COLUMN_TYPES[known]!;
+  if (known < 0) {
     fail(
       'INVALID_COLUMN_TYPE',
       term.start + first + 1,
