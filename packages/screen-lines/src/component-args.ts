@@ -310,7 +310,10 @@ function freeText(terms: Term[], from: number, to: number, source: string): stri
   for (let k = from; k < to && plain; k++) {
     const tokens = terms[k]!.tokens;
     if (tokens.length === 1 && tokens[0]!.type === 'Quoted') plain = false;
-    else if (k > from && (terms[k]!.start !== terms[k - 1]!.end + 1 || source.charCodeAt(terms[k - 1]!.end) !== 32))
+    else if (
+      k > from &&
+      (terms[k]!.start !== terms[k - 1]!.end + 1 || source.charCodeAt(terms[k - 1]!.end) !== 32)
+    )
       plain = false;
   }
   if (plain) return source.slice(terms[from]!.start, terms[to - 1]!.end);

@@ -31,7 +31,8 @@ function isName(name: string, underscoreFirst: boolean): boolean {
     return false;
   for (let i = 1; i < length; i++) {
     const c = name.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45))
+      return false;
   }
   return true;
 }
