@@ -58,8 +58,11 @@ export function readComponentArgs(
     if (terms.length > 0) props[restSlot.prop] = source.slice(terms[0]!.start, terms[terms.length - 1]!.end);
     return props;
   }
-  const positional: Term[] = [];
-  for (const term of terms) {
+  // The terms left for the slots: the line's own list until a flag or setting is taken out of it (most lines have
+  // none), then a copy.
+  let positional: Term[] | undefined;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
     const flag = flagName(term);
     if (flag !== undefined) {
       if (!spec.flags.some((f) => f.name === flag)) {
@@ -73,6 +76,7 @@ export function readComponentArgs(
       props[flag] = true;
       if (written === undefined) written = [flag];
       else written.push(flag);
+      positional ??= terms.slice(0, t);
       continue;
     }
     const setting = settingOf(term);
@@ -84,6 +88,7 @@ export function readComponentArgs(
         props[setting.name] = readSetting(spec, known, setting.value, source, term);
         if (written === undefined) written = [setting.name];
         else written.push(setting.name);
+        positional ??= terms.slice(0, t);
         continue;
       }
       if (!hasPipe(term.tokens) && !spec.slots.some((s) => s.kind === 'data')) {
@@ -95,9 +100,9 @@ export function readComponentArgs(
         );
       }
     }
-    positional.push(term);
+    positional?.push(term);
   }
-  readSlots(spec, positional, source, props);
+  readSlots(spec, positional ?? terms, source, props);
   return props;
 }
 
@@ -199,7 +204,6 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       if (slot.required) missing(spec, slot, lineEnd);
       continue;
     }
-    const raw = source.slice(term.start, term.end);
     switch (slot.kind) {
       case 'options': {
         const joined = joinPiped(terms, i);
@@ -242,6 +246,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         continue;
       }
       case 'word': {
+        const raw = source.slice(term.start, term.end);
         const known = slot.words!.indexOf(raw);
         if (known >= 0) {
           props[slot.prop] = slot.words![known];
@@ -255,7 +260,8 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         }
         continue;
       }
-      case 'url':
+      case 'url': {
+        const raw = source.slice(term.start, term.end);
         if (URL_START.test(raw)) {
           props[slot.prop] = raw;
           i++;
@@ -263,7 +269,9 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           fail('INVALID_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
         }
         continue;
+      }
       case 'duration': {
+        const raw = source.slice(term.start, term.end);
         const seconds = parseDuration(raw);
         if (seconds === undefined) {
           fail(
@@ -277,13 +285,13 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         continue;
       }
       case 'amount':
-        Object.assign(props, readAmount(spec, raw, term));
+        Object.assign(props, readAmount(spec, source.slice(term.start, term.end), term));
         i++;
         continue;
       case 'value':
         props[slot.prop] =
           term.tokens.length === 1 && term.tokens[0]!.type === 'NumberLit'
-            ? Number(raw)
+            ? Number(term.tokens[0]!.image)
             : textOf(source, term.tokens);
         i++;
         continue;
@@ -341,8 +349,10 @@ function readOptions(
   min: number,
   max: number,
 ): string[] {
-  const options: string[] = [];
-  for (const part of parts) {
+  // Filled at its final size: the result keeps this array, and pushing would reserve 17 slots.
+  const options: string[] = new Array(parts.length);
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
     const text = textOf(source, part);
     if (text === '') {
       const offset = part[0]?.startOffset ?? term.start;
@@ -352,9 +362,10 @@ function readOptions(
         `${spec.name} has an empty option; write options like a|b|c with no empty part`,
       );
     }
-    if (options.includes(text))
-      fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
-    options.push(text);
+    for (let j = 0; j < k; j++)
+      if (options[j] === text)
+        fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
+    options[k] = text;
   }
   if (options.length < min) {
     fail(
