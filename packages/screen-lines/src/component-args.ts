@@ -5,7 +5,7 @@ import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
 import type { Token } from './scan.js';
-import { hasPipe, rawText, splitPipes, type Term, textOf } from './terms.js';
+import { hasPipe, rawText, splitPipes, type Term, textOf, unquote } from './terms.js';
 
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
@@ -382,19 +382,34 @@ function readOptions(
 }
 
 function readData(spec: ComponentSpec, parts: Token[][], source: string, term: Term, max: number) {
-  const data: { label: string; value: number }[] = [];
-  for (const part of parts) {
-    const eq = part.findIndex((t) => t.type === 'Op' && t.image === '=');
-    const value = part.slice(eq + 1);
-    const offset = part[0]?.startOffset ?? term.start;
-    if (eq <= 0 || value.length !== 1 || value[0]!.type !== 'NumberLit') {
+  // Filled at its final size (the result keeps it); parts are read in place rather than sliced.
+  const data: { label: string; value: number }[] = new Array(parts.length);
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    let eq = -1;
+    for (let j = 0; j < part.length; j++) {
+      const t = part[j]!;
+      if (t.type === 'Op' && t.image === '=') {
+        eq = j;
+        break;
+      }
+    }
+    if (eq <= 0 || part.length !== eq + 2 || part[eq + 1]!.type !== 'NumberLit') {
+      const offset = part[0]?.startOffset ?? term.start;
       fail(
         'INVALID_DATA',
         offset,
         `${spec.name} data is written <label>=<number> joined by | (got '${rawText(source, part)}')`,
       );
     }
-    data.push({ label: textOf(source, part.slice(0, eq)), value: Number(value[0]!.image) });
+    // textOf(source, part.slice(0, eq)): a lone quoted label without its quotes, otherwise the label as written.
+    const first = part[0]!;
+    const lastOfLabel = part[eq - 1]!;
+    const label =
+      eq === 1 && first.type === 'Quoted'
+        ? unquote(first.image)
+        : source.slice(first.startOffset, lastOfLabel.startOffset + lastOfLabel.image.length);
+    data[k] = { label, value: Number(part[eq + 1]!.image) };
   }
   if (data.length > max)
     fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} data points`);
