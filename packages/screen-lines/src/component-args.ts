@@ -5,7 +5,7 @@ import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
 import type { Token } from './scan.js';
-import { hasPipe, rawText, splitPipes, type Term, textOf } from './terms.js';
+import { hasPipe, rawText, splitPipes, type Term, textOf, unquote } from './terms.js';
 
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
@@ -42,20 +42,27 @@ export function settingOf(term: Term): { name: string; value: Token[] } | undefi
   return { name, value: tokens.slice(2) };
 }
 
-/** Reads the arguments of one component line into props (defaults not yet applied, checks not yet run). */
+/** Reads the arguments of one component line into props, over the component's defaults (checks not yet run). */
 export function readComponentArgs(
   spec: ComponentSpec,
   terms: Term[],
   source: string,
 ): Record<string, unknown> {
-  const props: Record<string, unknown> = {};
+  // Defaults first, then what the line says: a read value lands in its default's place and other keys follow in the
+  // order read, which is the `{ ...defaults, ...read }` the reference built, without a second object per line.
+  const props: Record<string, unknown> = { ...spec.defaults };
+  // Keys written by a flag or setting so far (`in props` cannot tell them from defaults any more).
+  let written: string[] | undefined;
   const restSlot = spec.slots[0]?.kind === 'rest' ? spec.slots[0] : undefined;
   if (restSlot) {
     if (terms.length > 0) props[restSlot.prop] = source.slice(terms[0]!.start, terms[terms.length - 1]!.end);
     return props;
   }
-  const positional: Term[] = [];
-  for (const term of terms) {
+  // The terms left for the slots: the line's own list until a flag or setting is taken out of it (most lines have
+  // none), then a copy.
+  let positional: Term[] | undefined;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
     const flag = flagName(term);
     if (flag !== undefined) {
       if (!spec.flags.some((f) => f.name === flag)) {
@@ -67,15 +74,21 @@ export function readComponentArgs(
         );
       }
       props[flag] = true;
+      if (written === undefined) written = [flag];
+      else written.push(flag);
+      positional ??= terms.slice(0, t);
       continue;
     }
     const setting = settingOf(term);
     if (setting) {
       const known = spec.settings.find((s) => s.name === setting.name);
       if (known) {
-        if (setting.name in props)
+        if (written?.includes(setting.name))
           fail('REPEATED_SETTING', term.start, `${spec.name} has ${setting.name}= twice; keep one`);
         props[setting.name] = readSetting(spec, known, setting.value, source, term);
+        if (written === undefined) written = [setting.name];
+        else written.push(setting.name);
+        positional ??= terms.slice(0, t);
         continue;
       }
       if (!hasPipe(term.tokens) && !spec.slots.some((s) => s.kind === 'data')) {
@@ -87,9 +100,9 @@ export function readComponentArgs(
         );
       }
     }
-    positional.push(term);
+    positional?.push(term);
   }
-  readSlots(spec, positional, source, props);
+  readSlots(spec, positional ?? terms, source, props);
   return props;
 }
 
@@ -105,9 +118,11 @@ function readSetting(
   if (s.kind === 'list') return readOptions(spec, splitPipes(value), source, term, 1, 50);
   const raw = rawText(source, value);
   if (s.kind === 'word') {
-    if (!s.words!.includes(raw))
+    const known = s.words!.indexOf(raw);
+    if (known < 0)
       fail('INVALID_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
-    return raw;
+    // The catalog's string, not the fresh slice: the result keeps one object less per setting.
+    return s.words![known];
   }
   const only = value[0];
   if (value.length !== 1 || only!.type !== 'NumberLit') {
@@ -137,8 +152,14 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
 
 /** Joins a term with the next ones when a `|` touches the space between them (`Soup | Salad`). */
 function joinPiped(terms: Term[], at: number): { tokens: Token[]; next: number } {
-  const tokens = [...terms[at]!.tokens];
+  const own = terms[at]!.tokens;
   let next = at + 1;
+  // Nearly always the term stands alone (`Soup|Salad`): its own tokens, read only, need no copy.
+  const after = terms[next];
+  if (after === undefined || (own[own.length - 1]!.type !== 'Pipe' && after.tokens[0]!.type !== 'Pipe')) {
+    return { tokens: own, next };
+  }
+  const tokens = [...own];
   while (next < terms.length) {
     const last = tokens[tokens.length - 1]!;
     const following = terms[next]!;
@@ -172,8 +193,7 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
               ? Math.max(i, terms.length - 1)
               : terms.length;
       }
-      let text = '';
-      for (let k = i; k < end; k++) text += (k > i ? ' ' : '') + textOf(source, terms[k]!.tokens);
+      const text = freeText(terms, i, end, source);
       const any = end > i;
       i = end;
       if (any) props[slot.prop] = text;
@@ -184,7 +204,6 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       if (slot.required) missing(spec, slot, lineEnd);
       continue;
     }
-    const raw = source.slice(term.start, term.end);
     switch (slot.kind) {
       case 'options': {
         const joined = joinPiped(terms, i);
@@ -226,9 +245,11 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
             : readFields(spec, taken, source);
         continue;
       }
-      case 'word':
-        if (slot.words!.includes(raw)) {
-          props[slot.prop] = raw;
+      case 'word': {
+        const raw = source.slice(term.start, term.end);
+        const known = slot.words!.indexOf(raw);
+        if (known >= 0) {
+          props[slot.prop] = slot.words![known];
           i++;
         } else if (slot.required) {
           fail(
@@ -238,7 +259,9 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           );
         }
         continue;
-      case 'url':
+      }
+      case 'url': {
+        const raw = source.slice(term.start, term.end);
         if (URL_START.test(raw)) {
           props[slot.prop] = raw;
           i++;
@@ -246,7 +269,9 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
           fail('INVALID_VALUE', term.start, `${spec.name} needs a URL starting with https:// (got '${raw}')`);
         }
         continue;
+      }
       case 'duration': {
+        const raw = source.slice(term.start, term.end);
         const seconds = parseDuration(raw);
         if (seconds === undefined) {
           fail(
@@ -260,13 +285,13 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
         continue;
       }
       case 'amount':
-        Object.assign(props, readAmount(spec, raw, term));
+        Object.assign(props, readAmount(spec, source.slice(term.start, term.end), term));
         i++;
         continue;
       case 'value':
         props[slot.prop] =
           term.tokens.length === 1 && term.tokens[0]!.type === 'NumberLit'
-            ? Number(raw)
+            ? Number(term.tokens[0]!.image)
             : textOf(source, term.tokens);
         i++;
         continue;
@@ -280,6 +305,29 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       `${spec.name} does not take '${source.slice(extra.start, extra.end)}' here; usage: ${spec.usage}`,
     );
   }
+}
+
+/**
+ * The text of terms `from`..`to` (exclusive) joined by one space, each read by {@link textOf}. When no term is a lone
+ * quoted string and single spaces separate them, that is the source as written: one slice instead of a string per
+ * term and a chain of concatenations (which the result would keep, and the collector copy, as several objects).
+ */
+function freeText(terms: Term[], from: number, to: number, source: string): string {
+  if (to <= from) return '';
+  let plain = true;
+  for (let k = from; k < to && plain; k++) {
+    const tokens = terms[k]!.tokens;
+    if (tokens.length === 1 && tokens[0]!.type === 'Quoted') plain = false;
+    else if (
+      k > from &&
+      (terms[k]!.start !== terms[k - 1]!.end + 1 || source.charCodeAt(terms[k - 1]!.end) !== 32)
+    )
+      plain = false;
+  }
+  if (plain) return source.slice(terms[from]!.start, terms[to - 1]!.end);
+  let text = '';
+  for (let k = from; k < to; k++) text += (k > from ? ' ' : '') + textOf(source, terms[k]!.tokens);
+  return text;
 }
 
 function missing(spec: ComponentSpec, slot: SlotSpec, offset: number): never {
@@ -301,8 +349,10 @@ function readOptions(
   min: number,
   max: number,
 ): string[] {
-  const options: string[] = [];
-  for (const part of parts) {
+  // Filled at its final size: the result keeps this array, and pushing would reserve 17 slots.
+  const options: string[] = new Array(parts.length);
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
     const text = textOf(source, part);
     if (text === '') {
       const offset = part[0]?.startOffset ?? term.start;
@@ -312,9 +362,10 @@ function readOptions(
         `${spec.name} has an empty option; write options like a|b|c with no empty part`,
       );
     }
-    if (options.includes(text))
-      fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
-    options.push(text);
+    for (let j = 0; j < k; j++)
+      if (options[j] === text)
+        fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
+    options[k] = text;
   }
   if (options.length < min) {
     fail(
@@ -331,19 +382,34 @@ function readOptions(
 }
 
 function readData(spec: ComponentSpec, parts: Token[][], source: string, term: Term, max: number) {
-  const data: { label: string; value: number }[] = [];
-  for (const part of parts) {
-    const eq = part.findIndex((t) => t.type === 'Op' && t.image === '=');
-    const value = part.slice(eq + 1);
-    const offset = part[0]?.startOffset ?? term.start;
-    if (eq <= 0 || value.length !== 1 || value[0]!.type !== 'NumberLit') {
+  // Filled at its final size (the result keeps it); parts are read in place rather than sliced.
+  const data: { label: string; value: number }[] = new Array(parts.length);
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    let eq = -1;
+    for (let j = 0; j < part.length; j++) {
+      const t = part[j]!;
+      if (t.type === 'Op' && t.image === '=') {
+        eq = j;
+        break;
+      }
+    }
+    if (eq <= 0 || part.length !== eq + 2 || part[eq + 1]!.type !== 'NumberLit') {
+      const offset = part[0]?.startOffset ?? term.start;
       fail(
         'INVALID_DATA',
         offset,
         `${spec.name} data is written <label>=<number> joined by | (got '${rawText(source, part)}')`,
       );
     }
-    data.push({ label: textOf(source, part.slice(0, eq)), value: Number(value[0]!.image) });
+    // textOf(source, part.slice(0, eq)): a lone quoted label without its quotes, otherwise the label as written.
+    const first = part[0]!;
+    const lastOfLabel = part[eq - 1]!;
+    const label =
+      eq === 1 && first.type === 'Quoted'
+        ? unquote(first.image)
+        : source.slice(first.startOffset, lastOfLabel.startOffset + lastOfLabel.image.length);
+    data[k] = { label, value: Number(part[eq + 1]!.image) };
   }
   if (data.length > max)
     fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} data points`);
@@ -354,7 +420,8 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
   const fields: { key: string; type: string }[] = [];
   for (const term of terms) {
     const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
-    if (!(FIELD_TYPES as readonly string[]).includes(type!)) {
+    const known = (FIELD_TYPES as readonly string[]).indexOf(type!);
+    if (known < 0) {
       fail(
         'INVALID_FIELD',
         term.start,
@@ -363,7 +430,7 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
     }
     if (fields.some((f) => f.key === key))
       fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
-    fields.push({ key: key!, type: type! });
+    fields.push({ key: key!, type: FIELD_TYPES[known]! });
   }
   return fields;
 }

@@ -59,9 +59,10 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
   const table = source.slice(tableTerm.start, tableTerm.end);
   checkTableName(table, tableTerm.start, 'query');
   const props = emptyQueryProps(table);
-  const seen = new Set<string>();
+  // Clauses met so far: a handful, so a list is cheaper than a Set per line.
+  const seen: string[] = [];
   const chart: NonNullable<QueryProps['chart']> = {};
-  const title: string[] = [];
+  let title: string[] | undefined;
   let boundAt: number | undefined;
   for (let i = 1; i < terms.length; i++) {
     const term = terms[i]!;
@@ -89,7 +90,8 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
     }
     const setting = settingOf(term);
     if (!setting) {
-      title.push(textOf(source, term.tokens));
+      if (title === undefined) title = [textOf(source, term.tokens)];
+      else title.push(textOf(source, term.tokens));
       continue;
     }
     const { name, value } = setting;
@@ -181,15 +183,21 @@ export function readQuery(terms: Term[], source: string, headEnd: number): Query
       'query min=/max= take column names; a number is an axis bound and needs as chart',
     );
   }
-  if (Object.keys(chart).length > 0) props.chart = chart;
-  if (title.length > 0) props.title = title.join(' ');
+  if (hasKeys(chart)) props.chart = chart;
+  if (title !== undefined) props.title = title.join(' ');
   return props;
 }
 
-function once(seen: Set<string>, name: string, term: Term): void {
-  if (seen.has(name))
+/** `Object.keys(o).length > 0` without the array. */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+function once(seen: string[], name: string, term: Term): void {
+  if (seen.includes(name))
     fail('REPEATED_SETTING', term.start, `query has ${name.replace('#', '')}= twice; keep one`);
-  seen.add(name);
+  seen.push(name);
 }
 
 function viewMessage(text: string): string {
@@ -255,7 +263,8 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
         `query where= clause '${rawText(text, tokens)}' needs a value right after ${op.image}`,
       );
     }
-    return { col: col.image, op: op.image as WhereOperator, value: parsed };
+    // OPS's own string rather than the token's: one object less for the result to keep.
+    return { col: col.image, op: OPS[OPS.indexOf(op.image)] as WhereOperator, value: parsed };
   });
 }
 

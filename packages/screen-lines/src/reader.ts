@@ -32,6 +32,9 @@ export interface ReadResult {
 // call. Terms are not: reusing their arrays (`length = 0`, then push) cost more than allocating them.
 const TOKENS: Token[] = [];
 
+/** The arguments of a line with none (readers only read their terms). */
+const NO_TERMS: Term[] = Object.freeze([]) as unknown as Term[];
+
 const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
 /** Reads one text; a new reader per text, so no state outlives a call. */
@@ -67,7 +70,10 @@ export class LineReader {
     for (;;) {
       const lineStart = at;
       let tokenCount = 0;
-      let terms: Term[] | undefined;
+      // The first term (the line word) is kept apart from the others, so the per-line readers get their arguments
+      // without a copy of the term list.
+      let head: Term | undefined;
+      let args: Term[] | undefined;
       let term: Term | undefined;
       let c = 0;
       while (at < length) {
@@ -89,12 +95,13 @@ export class LineReader {
           term.end = end;
         } else {
           term = { tokens: [token], start: at, end };
-          if (terms === undefined) terms = [term];
-          else terms.push(term);
+          if (head === undefined) head = term;
+          else if (args === undefined) args = [term];
+          else args.push(term);
         }
         at = end;
       }
-      if (terms !== undefined) this.line(terms, lineNo, lineStart, at);
+      if (head !== undefined) this.line(head, args ?? NO_TERMS, lineNo, lineStart, at);
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
         for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.image = '';
@@ -105,15 +112,14 @@ export class LineReader {
     }
   }
 
-  private line(terms: Term[], lineNo: number, lineStart: number, lineEnd: number): void {
-    const head = terms[0]!;
+  private line(head: Term, args: Term[], lineNo: number, lineStart: number, lineEnd: number): void {
     if (head.tokens[0]!.type === 'Fence') {
       this.fence(head);
       return;
     }
     if (this.fenced ? this.inFence !== 'svc' : this.inFence !== undefined) return;
     try {
-      const op = this.readLine(head, terms);
+      const op = this.readLine(head, args);
       if (op) {
         this.result.ops.push(op);
         this.result.spans.push({ line: lineNo, text: this.source.slice(lineStart, lineEnd) });
@@ -146,18 +152,17 @@ export class LineReader {
     this.inFence = SVC_FENCE.test(image) ? 'svc' : 'other';
   }
 
-  private readLine(head: Term, terms: Term[]): Op | undefined {
+  private readLine(head: Term, args: Term[]): Op | undefined {
     const first = head.tokens[0]!;
     const name = first.image;
     const at = head.tokens[1];
     const source = this.source;
-    const args = terms.slice(1);
     if (first.type === 'At' && head.tokens.length === 1) {
       const id = this.checkId(name.slice(1), first.startOffset);
       return readPatch(id, args, source, head.end, this.earlier(id));
     }
     // Only a quote that runs to the end of the line can be unclosed, so the last token is the one to check.
-    const lastTerm = terms[terms.length - 1]!;
+    const lastTerm = args.length > 0 ? args[args.length - 1]! : head;
     const last = lastTerm.tokens[lastTerm.tokens.length - 1]!;
     if (last.type === 'OpenQuote' && name !== 'text' && name !== 'math') {
       throw new LineFault(
@@ -216,7 +221,8 @@ export class LineReader {
         : checkProps(spec, readComponentArgs(spec, args, source), head.start);
     const id = this.claimId(explicitId, at, 'n', this.counter);
     this.counter++;
-    const op: Op = { op: 'add', preset: name, id, props };
+    // The catalog's own name string: the same text as the line word, without keeping a fresh copy per op.
+    const op: Op = { op: 'add', preset: spec.name, id, props };
     if (this.openGroup !== undefined) op.group = this.openGroup;
     return op;
   }
@@ -238,7 +244,7 @@ export class LineReader {
     prefix: string,
     position: number,
   ): string {
-    if (explicit === undefined) return `${prefix}${position}`;
+    if (explicit === undefined) return autoId(prefix, position);
     const id = this.checkId(explicit, at!.startOffset);
     if (RESERVED_ID.test(id)) {
       throw new LineFault(
@@ -275,4 +281,19 @@ export class LineReader {
 /** Refuses an @id on a line word that takes none (table, put, theme, end). */
 function noId(at: Token | undefined, word: string): void {
   if (at) throw new LineFault('ID_NOT_ALLOWED', at.startOffset, `${word} lines take no @id`);
+}
+
+/** Automatic component ids n1..n4096, made once: every screen uses the first few, and a shared string is one less
+ * object per op for the collector to copy while the result grows. */
+const AUTO_IDS: string[] = [];
+const AUTO_ID_CACHE = 4096;
+
+function autoId(prefix: string, position: number): string {
+  if (prefix !== 'n' || position > AUTO_ID_CACHE) return `${prefix}${position}`;
+  let id = AUTO_IDS[position];
+  if (id === undefined) {
+    id = `n${position}`;
+    AUTO_IDS[position] = id;
+  }
+  return id;
 }

@@ -37,11 +37,16 @@ export function textOf(source: string, tokens: Token[]): string {
 
 /** Splits a token run on `|` tokens (outside quotes, since a quoted string is one token). */
 export function splitPipes(tokens: Token[]): Token[][] {
-  const parts: Token[][] = [[]];
-  for (const token of tokens) {
-    if (token.type === 'Pipe') parts.push([]);
-    else parts[parts.length - 1]!.push(token);
+  // Each part is sliced at its final size: pushing into an empty array allocates room for 17 tokens.
+  const parts: Token[][] = [];
+  let from = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.type === 'Pipe') {
+      parts.push(tokens.slice(from, i));
+      from = i + 1;
+    }
   }
+  parts.push(tokens.slice(from));
   return parts;
 }
 

@@ -7,13 +7,15 @@ import { fail } from './fault.js';
 /** Words a line may start with besides components. */
 export const LINE_WORDS = ['table', 'put', 'theme', 'group', 'end'] as const;
 
-/** Applies defaults and checks props with the component's zod schema (INVALID_VALUE names the prop and the limit). */
+/**
+ * Checks props (read over the component's defaults) with the component's zod schema (INVALID_VALUE names the prop and
+ * the limit); returns them as they are.
+ */
 export function checkProps(
   spec: ComponentSpec,
-  read: Record<string, unknown>,
+  props: Record<string, unknown>,
   offset: number,
 ): Record<string, unknown> {
-  const props = withDefaults(spec.defaults, read);
   // Valid props (nearly every line) pass the compiled check; zod runs only to word a refusal.
   if (compiledCheck(spec.props)?.(props)) return props;
   const checked = spec.props.safeParse(props);
@@ -25,32 +27,6 @@ export function checkProps(
   }
   return props;
 }
-
-/**
- * `{ ...defaults, ...read }` (same keys in the same order) without the spread, which was the costliest line of a
- * valid component line: defaults first, a read value in its default's place, then the other read keys.
- */
-function withDefaults(
-  defaults: Readonly<Record<string, unknown>>,
-  read: Record<string, unknown>,
-): Record<string, unknown> {
-  let keys = DEFAULT_KEYS.get(defaults);
-  if (keys === undefined) {
-    keys = Object.keys(defaults);
-    DEFAULT_KEYS.set(defaults, keys);
-  }
-  if (keys.length === 0) return read;
-  const props: Record<string, unknown> = {};
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    props[key] = Object.hasOwn(read, key) ? read[key] : defaults[key];
-  }
-  for (const key in read) if (!Object.hasOwn(defaults, key)) props[key] = read[key];
-  return props;
-}
-
-/** The keys of each spec's defaults, listed once (the catalog's defaults objects never change). */
-const DEFAULT_KEYS = new WeakMap<object, string[]>();
 
 /** Refuses an unknown first word, suggesting the nearest component. */
 export function unknownComponent(name: string, offset: number): never {
