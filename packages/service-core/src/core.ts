@@ -17,6 +17,9 @@ import {
   type PhotoLinks,
   type Photos,
 } from './photos.js';
+import { createPushService, type PushService } from './push.js';
+import { createPushDispatcher, type PushDispatcher, type PushDispatcherOptions } from './push-dispatcher.js';
+import type { PushTransport } from './push-transport.js';
 import type { Store } from './repositories.js';
 import type { ScreenLinesPort } from './screen-lines-port.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
@@ -43,7 +46,15 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
+  vapidPublicKey?: string | null;
 }
+
+/** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
+export type PushSenderOptions = Omit<
+  PushDispatcherOptions,
+  'store' | 'transport' | 'appUrl' | 'now' | 'random'
+>;
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
 export interface ConnectedAgent {
@@ -64,6 +75,13 @@ export interface Core {
   agents: PersonAgents;
   threads: PersonThreads;
   threadOps: ThreadOps;
+  /** Push subscriptions, the settings page's status and the silent `revoked` push. */
+  push: PushService;
+  /**
+   * The sender that drains the push outbox through `transport`; writes wake it. One per process: start
+   * it with the server and stop it on shutdown.
+   */
+  createPushSender(transport: PushTransport, options?: PushSenderOptions): PushDispatcher;
   connectionAuth: ConnectionAuth;
   photos: Photos;
   photoLinks: PhotoLinks;
@@ -111,6 +129,11 @@ export function createCore(options: CoreOptions): Core {
   const urls = typeof options.urls === 'string' ? serviceUrls(options.urls) : options.urls;
   const notifier = createNotifier();
   const stopping = new AbortController();
+  // Writes call this; it reaches whichever sender is running (none in most tests: rows wait in the outbox).
+  const senders = new Set<PushDispatcher>();
+  const onPushQueued = () => {
+    for (const s of senders) s.wake();
+  };
   const photoLinks = createSignedPhotoLinks({ secret, photosUrl: urls.photosUrl, now: clock });
   const linkPhotos = (photos: Parameters<PhotoLinks['sign']>[0]) => photoLinks.sign(photos);
   const pairing = createPairing({ store, now: clock, random });
@@ -139,7 +162,15 @@ export function createCore(options: CoreOptions): Core {
     random,
     photoLinks: linkPhotos,
     shutdown: stopping.signal,
+    onPushQueued,
     ...screenLines,
+  });
+  const push = createPushService({
+    store,
+    publicKey: options.vapidPublicKey ?? null,
+    now: clock,
+    random,
+    onPushQueued,
   });
   const connectionAuth = createConnectionAuth({
     store,
@@ -170,6 +201,26 @@ export function createCore(options: CoreOptions): Core {
     agents,
     threads,
     threadOps,
+    push,
+    createPushSender(transport, senderOptions = {}) {
+      const sender = createPushDispatcher({
+        ...senderOptions,
+        store,
+        transport,
+        appUrl: urls.appUrl,
+        now: clock,
+        random,
+      });
+      senders.add(sender);
+      const stop = sender.stop;
+      return {
+        ...sender,
+        async stop() {
+          senders.delete(sender);
+          await stop();
+        },
+      };
+    },
     connectionAuth,
     photos,
     photoLinks,

@@ -34,6 +34,47 @@ BEGIN
 END;
 `;
 
+// Web Push (issue 17, ADR 0150): device subscriptions, the durable push outbox (rows written in the same
+// transaction as the message they announce) and per-device thread presence with an expiry, so a phone
+// that dies with a thread open stops holding the buzz back.
+const SCHEMA_V15_WEB_PUSH = `
+CREATE TABLE push_subscriptions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  endpoint TEXT NOT NULL UNIQUE,
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  device TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+
+CREATE TABLE push_outbox (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  subscription_id TEXT NOT NULL REFERENCES push_subscriptions(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('message', 'revoked')),
+  message_id TEXT REFERENCES messages(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX push_outbox_due ON push_outbox(next_at);
+CREATE INDEX push_outbox_subscription ON push_outbox(subscription_id);
+CREATE INDEX push_outbox_agent ON push_outbox(agent_id);
+CREATE INDEX push_outbox_message ON push_outbox(message_id);
+CREATE INDEX push_intents_message ON push_intents(message_id);
+
+CREATE TABLE thread_presence (
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  device TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (agent_id, user_id, device)
+) STRICT;
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -259,6 +300,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 4, name: 'oauth', sql: SCHEMA_V4_OAUTH },
   { version: 5, name: 'agent-connections', sql: SCHEMA_V5_AGENT_CONNECTIONS },
   { version: 6, name: 'photo-removals', sql: SCHEMA_V6_PHOTO_REMOVALS },
+  { version: 15, name: 'web-push', sql: SCHEMA_V15_WEB_PUSH },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -277,4 +319,7 @@ export const CORE_TABLES = [
   'oauth_requests',
   'oauth_tokens',
   'agent_connections',
+  'push_subscriptions',
+  'push_outbox',
+  'thread_presence',
 ] as const;

@@ -6,6 +6,7 @@ import { createSqliteConnectors } from './sqlite-connectors.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
+import { createSqlitePush } from './sqlite-push.js';
 import { createSqliteThreads } from './sqlite-threads.js';
 import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
 
@@ -29,5 +30,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     threads: createSqliteThreads(db),
     photos: createSqlitePhotos(db),
     oauth: createSqliteOAuth(db),
+    push: createSqlitePush(db),
   };
 }

@@ -1,7 +1,8 @@
 // SQLite thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING.
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
-import type { NewMessage, NewScreen, ThreadRepository } from '../repositories.js';
+import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
 import { type SqliteDb, toMessage, toScreen } from './rows.js';
+import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
 
@@ -81,8 +82,15 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     handledAt: m.handledAt ?? null,
   });
 
-  const appendScreen = db.transaction((m: NewMessage, s: NewScreen) => {
+  const pushRows = preparePushRows(db);
+  const appendText = db.transaction((m: NewMessage, push: NewPush | undefined) => {
+    const message = toMessage(insert.get(row(m)) as Row);
+    if (push) pushRows.forMessage(push, message);
+    return message;
+  });
+  const appendScreen = db.transaction((m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
+    if (push) pushRows.forMessage(push, message);
     const screen = toScreen(
       insertScreen.get({
         id: s.id,
@@ -100,11 +108,11 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   });
 
   return {
-    async append(m) {
-      return toMessage(insert.get(row(m)) as Row);
+    async append(m, push) {
+      return appendText(m, push);
     },
-    async appendScreen(m, s) {
-      return appendScreen(m, s);
+    async appendScreen(m, s, push) {
+      return appendScreen(m, s, push);
     },
     async getScreen(id) {
       const r = getScreen.get(id) as Row | undefined;
