@@ -1,0 +1,92 @@
+// service-core's PushTransport over web-push: web-push encrypts (RFC 8291 aes128gcm) and signs (RFC 8292
+// VAPID); we send with fetch ourselves to own timeouts, keep-alive and reading the answer (RFC 8030).
+import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/service-core';
+import webPush from 'web-push';
+import { checkVapidKeys, type VapidKeys } from './vapid.js';
+
+export interface WebPushTransportOptions {
+  vapid: VapidKeys;
+  /** Give up on one request after this long (default 10 s); the push is retried later. */
+  timeoutMs?: number;
+  /** The clock used to read an HTTP-date `Retry-After` (default: the wall clock). */
+  now?: () => number;
+  /** The fetch to send with (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Reads RFC 9110 `Retry-After`: delay-seconds or an HTTP-date; undefined when absent or unreadable.
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter('120', Date.now()); // 120000
+ * ```
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Maps a push service's HTTP status to what the sender does next. */
+export function outcomeOf(status: number, retryAfterMs: number | undefined, body: string): PushOutcome {
+  if (status >= 200 && status < 300) return { status: 'sent' };
+  if (status === 404 || status === 410) return { status: 'gone', httpStatus: status };
+  const reason = `push service answered ${status}${body ? `: ${body.slice(0, 200)}` : ''}`;
+  if (status === 429 || status >= 500) {
+    return { status: 'retry', httpStatus: status, reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
+  return { status: 'failed', httpStatus: status, reason };
+}
+
+/**
+ * Creates the transport the server's push sender uses.
+ *
+ * @throws {PushConfigError} when the VAPID settings are malformed (see {@link checkVapidKeys}).
+ * @example
+ * ```ts
+ * const transport = createWebPushTransport({ vapid: { publicKey, privateKey, subject: 'mailto:ops@example.com' } });
+ * const sender = core.createPushSender(transport);
+ * ```
+ */
+export function createWebPushTransport(options: WebPushTransportOptions): PushTransport {
+  const vapid = checkVapidKeys(options.vapid);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? (() => Date.now());
+  const send = options.fetch ?? fetch;
+  return {
+    async send(request: PushRequest): Promise<PushOutcome> {
+      let details: ReturnType<typeof webPush.generateRequestDetails>;
+      try {
+        details = webPush.generateRequestDetails(request.subscription, request.payload, {
+          vapidDetails: vapid,
+          TTL: request.ttl,
+          urgency: request.urgency,
+          contentEncoding: 'aes128gcm',
+          ...(request.topic ? { topic: request.topic } : {}),
+        });
+      } catch (error) {
+        // A subscription whose keys web-push cannot use will never work: drop it like a 400.
+        return { status: 'failed', httpStatus: 400, reason: `cannot encrypt for this subscription: ${String(error)}` };
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
+      // fetch sets Content-Length itself from the body.
+      delete headers['Content-Length'];
+      try {
+        const res = await send(details.endpoint, {
+          method: 'POST',
+          headers,
+          body: details.body ? new Uint8Array(details.body) : null,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = res.status >= 300 ? await res.text().catch(() => '') : '';
+        if (res.status < 300) await res.body?.cancel().catch(() => {});
+        return outcomeOf(res.status, parseRetryAfter(res.headers.get('retry-after'), now()), text);
+      } catch (error) {
+        return { status: 'retry', httpStatus: null, reason: `could not reach the push service: ${String(error)}` };
+      }
+    },
+  };
+}
