@@ -6,6 +6,8 @@ import {
   createCore,
   createDiskPhotoFiles,
   type PasswordHasher,
+  type PushDispatcher,
+  type PushEvent,
   type Random,
   systemRandom,
 } from '@screen-service/service-core';
@@ -13,6 +15,7 @@ import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore } from '@screen-service/service-core/sqlite';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/open-database.js';
+import { createServerPushSender, loadVapid } from './push.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
 export interface Services extends Core {
@@ -21,12 +24,15 @@ export interface Services extends Core {
   oauth: OAuthServer;
   /** `urls.mcpUrl`, what `svc connect` prints. */
   mcpUrl: string;
+  /** Drains the push outbox; null when push is not configured. Started and stopped with the server. */
+  pushSender: PushDispatcher | null;
 }
 
 export interface ServicesOptions {
   now?: () => number;
   random?: Random;
   hasher?: PasswordHasher;
+  onPushEvent?: (event: PushEvent) => void;
 }
 
 /** The service's secret: SVC_SECRET when set, else one generated on first start and kept in service_meta. */
@@ -47,6 +53,7 @@ export function serviceSecret(
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
   const random = options.random ?? systemRandom;
   const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
+  const vapid = loadVapid(config);
   const core = createCore({
     store: createSqliteStore(db),
     hasher: options.hasher ?? createArgon2idHasher(),
@@ -54,6 +61,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     urls: config.baseUrl,
     photoFiles: files,
     random,
+    vapidPublicKey: vapid?.publicKey ?? null,
     ...(options.now ? { clock: options.now } : {}),
   });
   const oauth = createOAuthServer({
@@ -71,5 +79,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
+    pushSender: createServerPushSender(core, vapid, options.onPushEvent),
   };
 }

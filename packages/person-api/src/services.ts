@@ -9,6 +9,7 @@ import {
   type PersonAgents,
   type PersonThreads,
   type Photos,
+  type PushService,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
@@ -41,6 +42,8 @@ export interface PersonApiServices {
   };
   oauth: PersonOAuth;
   notifier: Pick<Notifier, 'subscribe'>;
+  /** Web Push: this person's devices and whether the service can send at all. */
+  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
 }
 
 /**
@@ -78,5 +81,6 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
     photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: MAX_PHOTO_BYTES },
     oauth,
     notifier: core.notifier,
+    push: core.push,
   };
 }

@@ -1,7 +1,10 @@
 // Stable error codes of @screen-service/push: configuration mistakes an operator can fix.
 
 /** Every code this package raises. */
-export type PushErrorCode = 'INVALID_VAPID_PUBLIC_KEY' | 'INVALID_VAPID_PRIVATE_KEY' | 'INVALID_VAPID_SUBJECT';
+export type PushErrorCode =
+  | 'INVALID_VAPID_PUBLIC_KEY'
+  | 'INVALID_VAPID_PRIVATE_KEY'
+  | 'INVALID_VAPID_SUBJECT';
 
 /**
  * A push configuration that cannot work; `message` says which setting and how to fix it.

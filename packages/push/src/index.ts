@@ -1,5 +1,5 @@
 // @screen-service/push public API. Every export here is public; nothing else is.
-export { type PushErrorCode, PushConfigError } from './errors.js';
+export { PushConfigError, type PushErrorCode } from './errors.js';
 export { checkVapidKeys, generateVapidKeys, type VapidKeys } from './vapid.js';
 export {
   createWebPushTransport,

@@ -1,7 +1,7 @@
 // Entry of `@screen-service/push/testing`: a push service on 127.0.0.1 for tests and benchmarks. It plays the
 // browser vendor's side: takes the real RFC 8030 request, checks the RFC 8292 VAPID JWT, and decrypts the
 // RFC 8291 aes128gcm body with the subscriber's private key (written here from the RFCs, not with web-push).
-import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto';
+import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,7 +17,12 @@ export interface ReceivedPush {
   subscriber: string;
   /** The JSON the sender encrypted (parsed), or null when the body was empty. */
   payload: unknown;
-  headers: { ttl: string | null; urgency: string | null; topic: string | null; contentEncoding: string | null };
+  headers: {
+    ttl: string | null;
+    urgency: string | null;
+    topic: string | null;
+    contentEncoding: string | null;
+  };
   /** The VAPID JWT's claims after its ES256 signature was verified against `k`. */
   vapid: { aud: string; exp: number; sub: string; publicKey: string };
   /** The status this service answered with. */
@@ -53,7 +58,10 @@ interface Keys {
 }
 
 /** RFC 8291 section 3.4 and RFC 8188: one aes128gcm record, decrypted with the subscriber's keys. */
-export function decryptAes128gcm(body: Buffer, keys: { privateKey: Buffer; publicKey: Buffer; auth: Buffer }): Buffer {
+export function decryptAes128gcm(
+  body: Buffer,
+  keys: { privateKey: Buffer; publicKey: Buffer; auth: Buffer },
+): Buffer {
   const salt = body.subarray(0, 16);
   const idlen = body[20]!;
   const senderKey = body.subarray(21, 21 + idlen);
@@ -67,7 +75,10 @@ export function decryptAes128gcm(body: Buffer, keys: { privateKey: Buffer; publi
   const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
   const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
   decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  const padded = Buffer.concat([
+    decipher.update(ciphertext.subarray(0, ciphertext.length - 16)),
+    decipher.final(),
+  ]);
   // The last record ends with the delimiter 0x02 followed by zero padding.
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end--;
@@ -85,10 +96,20 @@ export function verifyVapid(authorization: string | undefined): ReceivedPush['va
   if (header.alg !== 'ES256') throw new Error(`JWT alg is ${header.alg}, not ES256`);
   const raw = Buffer.from(k, 'base64url');
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33).toString('base64url'),
+    },
     format: 'jwk',
   });
-  const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s!, 'base64url'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(`${h}.${p}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(s!, 'base64url'),
+  );
   if (!ok) throw new Error('VAPID JWT signature does not verify with k');
   const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
   return { aud: claims.aud, exp: claims.exp, sub: claims.sub, publicKey: k };
@@ -129,7 +150,11 @@ export async function startTestPushService(): Promise<TestPushService> {
         const plain =
           body.length === 0
             ? null
-            : decryptAes128gcm(body, { privateKey: k.ecdh.getPrivateKey(), publicKey: k.ecdh.getPublicKey(), auth: k.auth });
+            : decryptAes128gcm(body, {
+                privateKey: k.ecdh.getPrivateKey(),
+                publicKey: k.ecdh.getPublicKey(),
+                auth: k.auth,
+              });
         const answer = scripts.get(id)?.shift() ?? { status: 201 };
         received.push({
           subscriber: id,

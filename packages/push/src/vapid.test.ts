@@ -20,7 +20,9 @@ describe('VAPID keys', () => {
       }
       return 'none';
     };
-    expect(code(() => checkVapidKeys({ ...keys, publicKey: 'abc', subject: 'mailto:a@b.c' }))).toBe('INVALID_VAPID_PUBLIC_KEY');
+    expect(code(() => checkVapidKeys({ ...keys, publicKey: 'abc', subject: 'mailto:a@b.c' }))).toBe(
+      'INVALID_VAPID_PUBLIC_KEY',
+    );
     expect(code(() => checkVapidKeys({ ...keys, privateKey: keys.publicKey, subject: 'mailto:a@b.c' }))).toBe(
       'INVALID_VAPID_PRIVATE_KEY',
     );

@@ -30,7 +30,12 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     const push = ps.received.at(-1)!;
     expect(ps.rejected).toEqual([]);
     expect(push.payload).toEqual({ kind: 'message', title: 'Ada', body: 'Lunch? ☕' });
-    expect(push.headers).toEqual({ ttl: '43200', urgency: 'high', topic: 'thread-topic-1', contentEncoding: 'aes128gcm' });
+    expect(push.headers).toEqual({
+      ttl: '43200',
+      urgency: 'high',
+      topic: 'thread-topic-1',
+      contentEncoding: 'aes128gcm',
+    });
     // RFC 8292: audience is the push service's origin, expiry within 24 hours, contact and key as configured.
     expect(push.vapid.aud).toBe(new URL(ps.url).origin);
     expect(push.vapid.exp).toBeGreaterThan(before);
@@ -56,9 +61,20 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
 
   it('reads 404/410 as gone, 429/5xx as retry with Retry-After, other 4xx as failed', async () => {
     const sub = ps.subscriber();
-    ps.script(sub.id, [{ status: 410 }, { status: 404 }, { status: 503, retryAfter: '7' }, { status: 429 }, { status: 413 }]);
+    ps.script(sub.id, [
+      { status: 410 },
+      { status: 404 },
+      { status: 503, retryAfter: '7' },
+      { status: 429 },
+      { status: 413 },
+    ]);
     const send = () =>
-      transport.send({ subscription: { endpoint: sub.endpoint, keys: sub.keys }, payload: '{}', ttl: 60, urgency: 'normal' });
+      transport.send({
+        subscription: { endpoint: sub.endpoint, keys: sub.keys },
+        payload: '{}',
+        ttl: 60,
+        urgency: 'normal',
+      });
     expect(await send()).toEqual({ status: 'gone', httpStatus: 410 });
     expect(await send()).toEqual({ status: 'gone', httpStatus: 404 });
     expect(await send()).toMatchObject({ status: 'retry', httpStatus: 503, retryAfterMs: 7000 });

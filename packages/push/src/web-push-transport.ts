@@ -35,7 +35,12 @@ export function outcomeOf(status: number, retryAfterMs: number | undefined, body
   if (status === 404 || status === 410) return { status: 'gone', httpStatus: status };
   const reason = `push service answered ${status}${body ? `: ${body.slice(0, 200)}` : ''}`;
   if (status === 429 || status >= 500) {
-    return { status: 'retry', httpStatus: status, reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    return {
+      status: 'retry',
+      httpStatus: status,
+      reason,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
   }
   return { status: 'failed', httpStatus: status, reason };
 }
@@ -68,7 +73,11 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
         });
       } catch (error) {
         // A subscription whose keys web-push cannot use will never work: drop it like a 400.
-        return { status: 'failed', httpStatus: 400, reason: `cannot encrypt for this subscription: ${String(error)}` };
+        return {
+          status: 'failed',
+          httpStatus: 400,
+          reason: `cannot encrypt for this subscription: ${String(error)}`,
+        };
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
@@ -85,7 +94,11 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
         if (res.status < 300) await res.body?.cancel().catch(() => {});
         return outcomeOf(res.status, parseRetryAfter(res.headers.get('retry-after'), now()), text);
       } catch (error) {
-        return { status: 'retry', httpStatus: null, reason: `could not reach the push service: ${String(error)}` };
+        return {
+          status: 'retry',
+          httpStatus: null,
+          reason: `could not reach the push service: ${String(error)}`,
+        };
       }
     },
   };

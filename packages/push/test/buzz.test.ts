@@ -18,7 +18,11 @@ let phone: TestSubscriber;
 let laptop: TestSubscriber;
 
 beforeEach(async () => {
-  core = createTestCore({ seed: 7, clockStart: Date.parse('2026-11-23T12:00:00Z'), vapidPublicKey: keys.publicKey });
+  core = createTestCore({
+    seed: 7,
+    clockStart: Date.parse('2026-11-23T12:00:00Z'),
+    vapidPublicKey: keys.publicKey,
+  });
   ps = await startTestPushService();
   const user = await seedUser(core.store);
   userId = user.id;
@@ -36,7 +40,9 @@ afterEach(async () => {
 });
 
 const payloads = (sub: TestSubscriber) =>
-  ps.received.filter((r) => r.subscriber === sub.id && r.status < 300).map((r) => r.payload as Record<string, unknown>);
+  ps.received
+    .filter((r) => r.subscriber === sub.id && r.status < 300)
+    .map((r) => r.payload as Record<string, unknown>);
 
 describe('when to buzz', () => {
   it('a screen buzzes every device with the agent name, the screen title, the thread tag and link', async () => {
@@ -121,7 +127,10 @@ describe('when to buzz', () => {
     const sender = core.createPushSender(transport);
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        core.threadOps.show(principal, { lines: `timer ${i + 1}m step ${i + 1}`, agent: i % 2 ? 'bob' : 'ada' }),
+        core.threadOps.show(principal, {
+          lines: `timer ${i + 1}m step ${i + 1}`,
+          agent: i % 2 ? 'bob' : 'ada',
+        }),
       ),
     );
     await sender.tick();
@@ -184,7 +193,9 @@ describe('what the push service answers', () => {
     core.advance(2400);
     expect(await sender.tick()).toMatchObject({ sent: 1 });
     expect(payloads(phone).map((p) => p.body)).toEqual(['patience']);
-    expect(ps.received.filter((r) => r.subscriber === phone.id).map((r) => r.status)).toEqual([503, 429, 201]);
+    expect(ps.received.filter((r) => r.subscriber === phone.id).map((r) => r.status)).toEqual([
+      503, 429, 201,
+    ]);
   });
 
   it('the silent revoked push carries no content, low urgency and no tag', async () => {

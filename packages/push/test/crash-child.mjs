@@ -34,7 +34,9 @@ if (mode === 'write') {
   process.stdout.write('written\n');
   process.kill(process.pid, 'SIGKILL');
 } else {
-  const transport = createWebPushTransport({ vapid: { publicKey: a, privateKey: b, subject: 'mailto:ops@example.com' } });
+  const transport = createWebPushTransport({
+    vapid: { publicKey: a, privateKey: b, subject: 'mailto:ops@example.com' },
+  });
   core.createPushSender(transport, { pollMs: 50 }).start();
   process.stdout.write('sending\n');
 }

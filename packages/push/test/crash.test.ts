@@ -31,8 +31,8 @@ function run(args: string[], ready?: string) {
   p.stderr.on('data', (d) => {
     err += d;
   });
-  const exited = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((resolve) =>
-    p.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  const exited = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>(
+    (resolve) => p.on('exit', (code, signal) => resolve({ code, signal, out, err })),
   );
   const started = ready
     ? new Promise<void>((resolve, reject) => {

@@ -4,6 +4,7 @@ import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { photoRoutes } from './photos.js';
+import { pushRoutes } from './push.js';
 import { streamRoutes } from './stream.js';
 import { threadRoutes } from './threads.js';
 
@@ -14,5 +15,6 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...threadRoutes,
   ...photoRoutes,
   ...connectionRoutes,
+  ...pushRoutes,
   ...streamRoutes,
 ]);
