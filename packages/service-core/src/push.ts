@@ -33,7 +33,7 @@ export interface SubscribeInput {
 
 export interface PushService {
   status(userId: string): Promise<PushStatus>;
-  /** Stores (or moves to this user) one device's subscription. */
+  /** Stores one device's subscription (again: new keys or device id). `CONFLICT` when another account holds the endpoint. */
   subscribe(userId: string, input: SubscribeInput): Promise<PushSubscriptionView>;
   /** Removes this user's subscription with that endpoint; false when there was none. */
   unsubscribe(userId: string, endpoint: unknown): Promise<boolean>;
@@ -156,6 +156,14 @@ export function createPushService(options: PushServiceOptions): PushService {
         device: (device as string | null | undefined) ?? null,
         createdAt: now(),
       });
+      if (!saved) {
+        // Moving it would let whoever learns an endpoint silence another person's phone.
+        throw new ServiceError(
+          'CONFLICT',
+          "This browser's push subscription belongs to another account: unsubscribe it in the browser (pushManager) and subscribe again for a new endpoint.",
+          { field: 'endpoint' },
+        );
+      }
       return toSubscriptionView(saved);
     },
     async unsubscribe(userId, endpoint) {

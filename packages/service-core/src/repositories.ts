@@ -201,8 +201,8 @@ export interface ThreadRepository {
 
 /** Web Push subscriptions, the push outbox and per-device thread presence. */
 export interface PushRepository {
-  /** Inserts or updates by endpoint (a re-subscribed endpoint moves to this user and device). */
-  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord>;
+  /** Inserts, or updates the keys and device of the user's own row with that endpoint; null when the endpoint is another user's. */
+  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord | null>;
   listSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
   /** Removes the user's subscription with this endpoint (its queued rows go with it); false when none. */
   removeSubscription(userId: string, endpoint: string): Promise<boolean>;

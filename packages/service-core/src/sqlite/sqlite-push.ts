@@ -69,8 +69,8 @@ export function createSqlitePush(db: SqliteDb): PushRepository {
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
      VALUES (@id, @userId, @endpoint, @p256dh, @auth, @device, @createdAt)
-     ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-       auth = excluded.auth, device = excluded.device
+     ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, device = excluded.device
+       WHERE push_subscriptions.user_id = excluded.user_id
      RETURNING *`,
   );
   const list = db.prepare('SELECT * FROM push_subscriptions WHERE user_id = ? ORDER BY created_at, id');
@@ -101,7 +101,8 @@ export function createSqlitePush(db: SqliteDb): PushRepository {
 
   return {
     async saveSubscription(sub) {
-      return toSubscription(save.get(sub) as Row);
+      const r = save.get(sub) as Row | undefined;
+      return r ? toSubscription(r) : null;
     },
     async listSubscriptions(userId) {
       return (list.all(userId) as Row[]).map((r) => toSubscription(r));
