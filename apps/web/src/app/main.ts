@@ -7,6 +7,7 @@ import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
 import { connectionsView } from './views/connections.js';
+import { notificationsView } from './views/notifications.js';
 import { settingsView } from './views/settings.js';
 import { signInView } from './views/signin.js';
 import { threadView } from './views/thread.js';
@@ -32,6 +33,7 @@ function route(): View {
   if (settings) return settingsView(decodeURIComponent(settings[1]!));
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();
+  if (hash === '#/notifications') return notificationsView();
   if (hash === '#/signin') return agentsView();
   return agentsView();
 }
