@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestPushService, type TestPushService } from '@screen-service/push/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, client, signUp, startTestServer, type TestServer } from './harness.js';
+import { client, signUp, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let ps: TestPushService;
@@ -78,7 +78,7 @@ describe('push through the server', () => {
       title: 'Juniper',
       body: 'Deploy now?',
       tag: `thread-${p.agentId}`,
-      url: `${t.base}${API}/#/a/${p.agentId}`,
+      url: `${t.base}/#/a/${p.agentId}`,
     });
     expect(push!.vapid.sub).toBe('mailto:ops@example.com');
 

@@ -100,7 +100,8 @@ self.addEventListener('push', (event) => {
     event.waitUntil(tellClients({ type: 'svc-revoked', agent_id: push.agent_id }));
     return;
   }
-  const url = push.url ?? new URL(`./#/a/${encodeURIComponent(push.agent_id)}`, self.registration.scope).href;
+  // The thread inside this worker's own app, wherever the app is served from.
+  const url = new URL(`./#/a/${encodeURIComponent(push.agent_id)}`, self.registration.scope).href;
   event.waitUntil(
     self.registration.showNotification(push.title ?? 'Screen Service', {
       body: push.body ?? '',

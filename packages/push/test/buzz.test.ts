@@ -58,7 +58,7 @@ describe('when to buzz', () => {
           title: 'ada',
           body: 'Lunch today?',
           tag: `thread-${agentIds[0]}`,
-          url: `${core.urls.appUrl}/#/a/${agentIds[0]}`,
+          url: `${core.urls.baseUrl}/#/a/${agentIds[0]}`,
           count: 1,
           message_id: shown.message_id,
         },

@@ -207,7 +207,8 @@ export function createCore(options: CoreOptions): Core {
         ...senderOptions,
         store,
         transport,
-        appUrl: urls.appUrl,
+        // The web app is served at the base URL (the API lives under urls.appUrl).
+        appUrl: urls.baseUrl,
         now: clock,
         random,
       });
