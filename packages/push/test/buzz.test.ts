@@ -1,7 +1,12 @@
 // The buzz rules end to end: core writes → outbox → sender → web-push → a push service on 127.0.0.1 that
 // decrypts each push. Time is the test clock's, so collapse windows and back-off are exact.
-import type { ConnectionPrincipal, TestCore } from '@screen-service/service-core';
-import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
+import type { ConnectionPrincipal } from '@screen-service/service-core';
+import {
+  createTestCore,
+  seedConnection,
+  seedUser,
+  type TestCore,
+} from '@screen-service/service-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebPushTransport, generateVapidKeys } from '../src/index.js';
 import { startTestPushService, type TestPushService, type TestSubscriber } from '../src/testing.js';
@@ -235,6 +240,8 @@ describe('subscriptions', () => {
     expect(await bad({ device: 'has space' })).toBe('device');
     expect(await core.push.unsubscribe(userId, phone.endpoint)).toBe(true);
     expect(await core.push.unsubscribe(userId, phone.endpoint)).toBe(false);
-    expect((await core.push.status(userId)).subscriptions.map((s) => s.device)).toEqual(['laptop']);
+    expect(
+      (await core.push.status(userId)).subscriptions.map((s: { device: string | null }) => s.device),
+    ).toEqual(['laptop']);
   });
 });
