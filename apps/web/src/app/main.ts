@@ -64,6 +64,10 @@ window.addEventListener('hashchange', show);
 show();
 
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  // The silent `revoked` push: a shared agent was taken back; the list refreshes at once.
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
+    if (e.data?.type === 'svc-revoked') current?.onEvent?.('agents', e.data);
+  });
   navigator.serviceWorker.register('sw.js').catch(() => {
     // The app works without it; only offline start is lost.
   });
