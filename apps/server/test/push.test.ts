@@ -20,7 +20,11 @@ afterAll(async () => {
   await ps.close();
 });
 
-async function mcp(token: string, name: string, args: Record<string, unknown>) {
+async function mcp(
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result: { isError?: boolean } }> {
   const res = await fetch(`${t.base}/functions/v1/svc-mcp`, {
     method: 'POST',
     headers: {
@@ -31,7 +35,7 @@ async function mcp(token: string, name: string, args: Record<string, unknown>) {
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  return res.json();
+  return (await res.json()) as { result: { isError?: boolean } };
 }
 
 async function paired(email: string) {
