@@ -275,8 +275,10 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
   async function run() {
     while (running) {
       pending = false;
+      let progressed = false;
       try {
-        await tick();
+        const r = await tick();
+        progressed = r.sent + r.gone + r.retried + r.dropped + r.suppressed + r.deferred > 0;
       } catch (error) {
         emit({ type: 'error', error });
       }
@@ -284,7 +286,9 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
       let delay = pollMs;
       try {
         const next = await store.push.nextDueAt();
-        if (next !== null) delay = Math.max(0, Math.min(pollMs, next - now()));
+        // Rows still due after a pass that moved none (a failing store): wait a poll, do not spin.
+        if (next !== null && progressed) delay = Math.max(0, Math.min(pollMs, next - now()));
+        else if (next !== null) delay = Math.max(Math.min(pollMs, next - now()), Math.min(pollMs, 100));
       } catch (error) {
         emit({ type: 'error', error });
       }
