@@ -16,6 +16,9 @@ export interface WebPushTransportOptions {
   maxSockets?: number;
 }
 
+/** VAPID JWTs last 12 hours (RFC 8292 allows up to 24). */
+const VAPID_LIFETIME_S = 12 * 3600;
+
 interface HttpAnswer {
   status: number;
   retryAfter: string | null;
@@ -102,6 +105,25 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
   const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.now ?? (() => Date.now());
   const maxSockets = options.maxSockets ?? 64;
+  // One VAPID JWT per push service origin, reused until an hour before it expires: signing each request
+  // cost as much CPU as the encryption (measured), and RFC 8292 allows reuse within the expiry.
+  const jwts = new Map<string, { header: string; exp: number }>();
+  const vapidHeader = (audience: string): string => {
+    const nowS = Math.floor(now() / 1000);
+    const kept = jwts.get(audience);
+    if (kept && kept.exp - nowS > 3600) return kept.header;
+    const exp = nowS + VAPID_LIFETIME_S;
+    const { Authorization } = webPush.getVapidHeaders(
+      audience,
+      vapid.subject,
+      vapid.publicKey,
+      vapid.privateKey,
+      'aes128gcm',
+      exp,
+    ) as { Authorization: string };
+    jwts.set(audience, { header: Authorization, exp });
+    return Authorization;
+  };
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets }),
     https: new https.Agent({ keepAlive: true, maxSockets }),
@@ -111,7 +133,6 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
       let details: ReturnType<typeof webPush.generateRequestDetails>;
       try {
         details = webPush.generateRequestDetails(request.subscription, request.payload, {
-          vapidDetails: vapid,
           TTL: request.ttl,
           urgency: request.urgency,
           contentEncoding: 'aes128gcm',
@@ -125,7 +146,9 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
           reason: `cannot encrypt for this subscription: ${String(error)}`,
         };
       }
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = {
+        Authorization: vapidHeader(new URL(details.endpoint).origin),
+      };
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
       try {
         const res = await post(new URL(details.endpoint), headers, details.body ?? null, agents, timeoutMs);
