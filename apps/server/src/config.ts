@@ -24,6 +24,8 @@ export interface ServerConfig {
   checkResponses?: boolean;
   /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
   imageCdn?: string;
+  /** Web Push (VAPID, RFC 8292): the contact, and keys (both or neither; neither = made once and kept). */
+  vapid?: { subject?: string; publicKey?: string; privateKey?: string };
 }
 
 export class ConfigError extends Error {
@@ -33,6 +35,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+const VAPID_KEYS_HINT =
+  'SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY must be a base64url P-256 pair, for example from `npx web-push generate-vapid-keys`; leave both unset to have the server make them';
 
 const envSchema = z.object({
   PORT: z
@@ -65,6 +70,21 @@ const envSchema = z.object({
       'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
     )
     .optional(),
+  SVC_VAPID_SUBJECT: z
+    .string()
+    .regex(
+      /^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/,
+      'SVC_VAPID_SUBJECT must be a mailto: address or an https: URL, for example mailto:ops@example.com',
+    )
+    .optional(),
+  SVC_VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^B[A-Za-z0-9_-]{86}$/, VAPID_KEYS_HINT)
+    .optional(),
+  SVC_VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, VAPID_KEYS_HINT)
+    .optional(),
   SVC_SECRET: z
     .string()
     .min(32, 'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`')
@@ -80,7 +100,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL and SVC_SECRET; throws ConfigError naming the
+ * Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET and SVC_VAPID_*; throws ConfigError naming the
  * bad variable. A relative SVC_DATA_DIR resolves against `cwd`; without it the data folder is
  * `<repository root>/data` (found from the code's location, so every working directory agrees) or, outside
  * the repository, the per-user data folder.
@@ -97,6 +117,10 @@ export function loadConfig(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const d = parsed.data;
+  if (Boolean(d.SVC_VAPID_PUBLIC_KEY) !== Boolean(d.SVC_VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(`SVC_VAPID_PUBLIC_KEY: ${VAPID_KEYS_HINT}`);
   }
   const port = parsed.data.PORT ?? 8787;
   const baseUrl = (parsed.data.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -119,6 +143,16 @@ export function loadConfig(
     },
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
     ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
+    ...(d.SVC_VAPID_SUBJECT || d.SVC_VAPID_PUBLIC_KEY
+      ? {
+          vapid: {
+            ...(d.SVC_VAPID_SUBJECT ? { subject: d.SVC_VAPID_SUBJECT } : {}),
+            ...(d.SVC_VAPID_PUBLIC_KEY
+              ? { publicKey: d.SVC_VAPID_PUBLIC_KEY, privateKey: d.SVC_VAPID_PRIVATE_KEY }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -47,7 +47,12 @@ export async function startServer(
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
   const url = resolveBaseUrl(config.baseUrl, port);
   const resolved: ServerConfig = { ...config, baseUrl: url };
-  const services = createServices(resolved, db, options);
+  const services = createServices(resolved, db, {
+    ...options,
+    onPushEvent: (e) =>
+      e.type === 'error' ? logger.error({ err: e.error }, 'push sender') : logger.debug(e, 'push'),
+  });
+  services.pushSender?.start();
   const app = createApp({ config: resolved, db, logger, services });
   // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
   server.on('request', (_req, res) => {
@@ -72,9 +77,11 @@ export async function startServer(
       // Sockets that finish their last request after close() began are idle: close them as they appear.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       force.unref();
-      server.close(() => {
+      const senderStopped = services.pushSender?.stop();
+      server.close(async () => {
         clearTimeout(force);
         clearInterval(sweep);
+        await senderStopped;
         db.close();
         resolve();
       });

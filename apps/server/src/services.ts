@@ -1,6 +1,4 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import {
@@ -8,6 +6,8 @@ import {
   createCore,
   createDiskPhotoFiles,
   type PasswordHasher,
+  type PushDispatcher,
+  type PushEvent,
   type Random,
   systemRandom,
 } from '@screen-service/service-core';
@@ -15,6 +15,7 @@ import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore, type ServiceDb as Db, serviceSecret } from '@screen-service/service-core/sqlite';
 import { appBuilds } from '@screen-service/web';
 import type { ServerConfig } from './config.js';
+import { createServerPushSender, loadVapid } from './push.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
 export interface Services extends Core {
@@ -23,6 +24,8 @@ export interface Services extends Core {
   oauth: OAuthServer;
   /** `urls.mcpUrl`, what `svc connect` prints. */
   mcpUrl: string;
+  /** Drains the push outbox; null when push is not configured. Started and stopped with the server. */
+  pushSender: PushDispatcher | null;
 }
 
 export interface ServicesOptions {
@@ -31,11 +34,13 @@ export interface ServicesOptions {
   hasher?: PasswordHasher;
   /** How often (real ms) the live status watch looks for silent hosts; default 5 s (tests shorten it). */
   statusTickMs?: number;
+  onPushEvent?: (event: PushEvent) => void;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
   const random = options.random ?? systemRandom;
   const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
+  const vapid = loadVapid(config);
   const core = createCore({
     store: createSqliteStore(db),
     hasher: options.hasher ?? createArgon2idHasher(),
@@ -43,6 +48,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     urls: config.baseUrl,
     photoFiles: files,
     random,
+    vapidPublicKey: vapid?.publicKey ?? null,
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
@@ -62,5 +68,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
+    pushSender: createServerPushSender(core, vapid, options.onPushEvent),
   };
 }

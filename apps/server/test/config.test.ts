@@ -46,6 +46,26 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes the VAPID contact and key pair (both keys or neither)', () => {
+    const pub = `B${'A'.repeat(86)}`;
+    const priv = 'a'.repeat(43);
+    expect(
+      loadConfig(
+        {
+          SVC_VAPID_SUBJECT: 'mailto:ops@example.com',
+          SVC_VAPID_PUBLIC_KEY: pub,
+          SVC_VAPID_PRIVATE_KEY: priv,
+        },
+        '/x',
+      ).vapid,
+    ).toEqual({ subject: 'mailto:ops@example.com', publicKey: pub, privateKey: priv });
+    expect(loadConfig({}, '/x')).not.toHaveProperty('vapid');
+    expect(() => loadConfig({ SVC_VAPID_PUBLIC_KEY: pub }, '/x')).toThrow(/leave both unset/);
+    expect(() => loadConfig({ SVC_VAPID_SUBJECT: 'ops@example.com' }, '/x')).toThrow(
+      /SVC_VAPID_SUBJECT must be a mailto: address or an https: URL/,
+    );
+  });
+
   it('resolves SVC_DATA_DIR against the working directory', () => {
     expect(loadConfig({ SVC_DATA_DIR: 'var/svc' }, '/srv').dataDir).toBe(path.resolve('/srv/var/svc'));
   });

@@ -17,7 +17,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** `env`: extra settings (SVC_VAPID_SUBJECT, ...) on top of the port, host, data folder and base URL. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-http-'));
   // A real port up front, so the base URL (OAuth issuer, resource, links) names the address tests call.
   const port = await new Promise<number>((resolve) => {
@@ -32,6 +33,7 @@ export async function startTestServer(): Promise<TestServer> {
       HOST: '127.0.0.1',
       SVC_DATA_DIR: dataDir,
       SVC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...env,
     },
     '/',
   );

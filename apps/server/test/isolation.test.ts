@@ -1,5 +1,6 @@
 // Isolation, table-driven over every route of the person's API: person A can read or change nothing of B's.
 
+import { createECDH, randomBytes } from 'node:crypto';
 import { personRoutes as routes } from '@screen-service/person-api';
 import { CORE_TABLES } from '@screen-service/service-core/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,19 @@ interface Person {
   /** An OAuth sign-in the person approved (a second connection, via oauth). */
   oauthRequestId: string;
   oauthAccess: string;
+  /** The person's phone's push subscription endpoint. */
+  pushEndpoint: string;
+}
+
+/** A subscription as a browser gives it (a real P-256 key, a random auth secret). */
+function browserSubscription(name: string) {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example/${name}/${randomBytes(8).toString('hex')}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    device: 'phone',
+  };
 }
 
 async function person(email: string, password: string): Promise<Person> {
@@ -51,7 +65,10 @@ async function person(email: string, password: string): Promise<Person> {
   });
   const photo = (await call('POST', `/agents/${created.agent.id}/photos`, { token, raw: PNG })).body;
   const signedIn = await oauthSignIn(t.base, token, `${email} app`);
+  const sub = browserSubscription(email);
+  expect((await call('PUT', '/push/subscriptions', { token, body: sub })).status).toBe(200);
   return {
+    pushEndpoint: sub.endpoint,
     id: s.user.id,
     token,
     refresh: s.refresh_token,
@@ -217,6 +234,25 @@ const cases: Record<string, Case> = {
     // A's valid signature does not open B's photo, and no signature opens nothing.
     notFound(await call('GET', `${API}/photos/${b.photoId}${own.search}`));
     notFound(await call('GET', `${API}/photos/${b.photoId}`));
+  },
+  'get /push': async () => {
+    const r = await call('GET', '/push', { token: a.token });
+    expect(r.body.subscriptions).toHaveLength(1);
+    expect(JSON.stringify(r.body)).not.toContain(b.pushEndpoint);
+  },
+  'put /push/subscriptions': async () => {
+    const r = await call('PUT', '/push/subscriptions', {
+      token: a.token,
+      body: { ...browserSubscription('a'), endpoint: b.pushEndpoint },
+    });
+    expect([r.status, r.body.error]).toEqual([409, 'conflict']);
+  },
+  'delete /push/subscriptions': async () => {
+    const r = await call('DELETE', '/push/subscriptions', {
+      token: a.token,
+      body: { endpoint: b.pushEndpoint },
+    });
+    expect(r.status).toBe(204);
   },
   'get /connections': async () => {
     const r = await call('GET', '/connections', { token: a.token });

@@ -135,7 +135,16 @@ export const tapBody = z
 export const tapResult = z
   .object({ message: messageView, line: z.string(), echo: z.string() })
   .meta({ id: 'TapResult' });
-export const presenceBody = z.object({ open: z.boolean() }).meta({ id: 'Presence' });
+export const presenceBody = z
+  .object({
+    open: z.boolean(),
+    device: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional()
+      .meta({ description: "this device's id; a thread open on any device does not buzz (default `app`)" }),
+  })
+  .meta({ id: 'Presence' });
 export const readBody = z.object({ seq: z.number().int().min(0) }).meta({ id: 'ReadMark' });
 export const photoCreated = z.object({ id, url: z.string() }).meta({ id: 'PhotoCreated' });
 export const photoQuery = z.object({ exp: z.string().optional(), sig: z.string().optional() });
@@ -219,3 +228,33 @@ export type Connection = z.output<typeof connectionView>;
 export type OAuthRequestView = z.output<typeof oauthRequestView>;
 export type OAuthDecisionInput = z.output<typeof oauthDecisionBody>;
 export type ErrorBody = z.output<typeof errorBody>;
+
+// Web Push (issue 17): the settings page's status and one device's subscription.
+export const pushSubscriptionView = z
+  .object({
+    id,
+    device: z.string().nullable(),
+    service: z.string().meta({ description: "the push service's host" }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'PushSubscription' });
+export const pushStatus = z
+  .object({
+    configured: z.boolean().meta({ description: 'false: the operator set no VAPID keys; nothing is sent' }),
+    public_key: z.string().nullable().meta({ description: 'VAPID public key for pushManager.subscribe' }),
+    subscriptions: z.array(pushSubscriptionView),
+  })
+  .meta({ id: 'PushStatus' });
+export const pushSubscribeBody = z
+  .object({
+    endpoint: z.string().min(1).max(2048),
+    keys: z.object({ p256dh: z.string().min(1), auth: z.string().min(1) }),
+    device: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+  })
+  .meta({ id: 'PushSubscribeRequest', description: 'PushSubscription.toJSON() plus the device id' });
+export const pushUnsubscribeBody = z
+  .object({ endpoint: z.string().min(1).max(2048) })
+  .meta({ id: 'PushUnsubscribeRequest' });

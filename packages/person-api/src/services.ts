@@ -9,6 +9,7 @@ import {
   type PersonAgents,
   type PersonThreads,
   type Photos,
+  type PushService,
   type Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
@@ -44,6 +45,8 @@ export interface PersonApiServices {
   notifier: Pick<Notifier, 'subscribe'>;
   /** Relay tables: the person's controls (list, give, take away, delete). */
   tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove'>;
+  /** Web Push: this person's devices and whether the service can send at all. */
+  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
 }
 
 /**
@@ -82,5 +85,6 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
     oauth,
     notifier: core.notifier,
     tables: core.tables,
+    push: core.push,
   };
 }

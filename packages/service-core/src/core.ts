@@ -21,6 +21,9 @@ import {
   type PhotoLinks,
   type Photos,
 } from './photos.js';
+import { createPushService, type PushService } from './push.js';
+import { createPushDispatcher, type PushDispatcher, type PushDispatcherOptions } from './push-dispatcher.js';
+import type { PushTransport } from './push-transport.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
@@ -58,7 +61,15 @@ export interface CoreOptions {
   statusTickMs?: number;
   /** IANA zone relay tables resolve `today` and `now` in; default UTC. */
   tablesTimeZone?: string;
+  /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
+  vapidPublicKey?: string | null;
 }
+
+/** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
+export type PushSenderOptions = Omit<
+  PushDispatcherOptions,
+  'store' | 'transport' | 'appUrl' | 'now' | 'random'
+>;
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
 export interface ConnectedAgent {
@@ -79,6 +90,13 @@ export interface Core {
   agents: PersonAgents;
   threads: PersonThreads;
   threadOps: ThreadOps;
+  /** Push subscriptions, the settings page's status and the silent `revoked` push. */
+  push: PushService;
+  /**
+   * The sender that drains the push outbox through `transport`; writes wake it. One per process: start
+   * it with the server and stop it on shutdown.
+   */
+  createPushSender(transport: PushTransport, options?: PushSenderOptions): PushDispatcher;
   connectionAuth: ConnectionAuth;
   /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
   anyConnectionAuth: ConnectionAuth;
@@ -145,6 +163,11 @@ export function createCore(options: CoreOptions): Core {
   const urls = typeof options.urls === 'string' ? serviceUrls(options.urls) : options.urls;
   const notifier = createNotifier();
   const stopping = new AbortController();
+  // Writes call this; it reaches whichever sender is running (none in most tests: rows wait in the outbox).
+  const senders = new Set<PushDispatcher>();
+  const onPushQueued = () => {
+    for (const s of senders) s.wake();
+  };
   const photoLinks = createSignedPhotoLinks({ secret, photosUrl: urls.photosUrl, now: clock });
   const linkPhotos = (photos: Parameters<PhotoLinks['sign']>[0]) => photoLinks.sign(photos);
   const pairing = createPairing({ store, now: clock, random });
@@ -161,7 +184,7 @@ export function createCore(options: CoreOptions): Core {
   const parser = options.screenLines ?? defaultScreenLines;
   // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
   // every other writer settles those cards when the person taps one.
-  const cardWriter = createThreadCore({ store, notifier, now: clock, random, ...screenLines });
+  const cardWriter = createThreadCore({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
   const tables = createTables({
     store,
     notifier,
@@ -200,6 +223,7 @@ export function createCore(options: CoreOptions): Core {
     random,
     photoLinks: linkPhotos,
     shutdown: stopping.signal,
+    onPushQueued,
     ...screenLines,
   });
   const statusWatch = createStatusWatch({
@@ -231,6 +255,13 @@ export function createCore(options: CoreOptions): Core {
     threadOps,
     served: hosts.served,
     ...screenLines,
+  });
+  const push = createPushService({
+    store,
+    publicKey: options.vapidPublicKey ?? null,
+    now: clock,
+    random,
+    onPushQueued,
   });
   const connectionAuth = createConnectionAuth({
     store,
@@ -285,6 +316,27 @@ export function createCore(options: CoreOptions): Core {
     agents,
     threads,
     threadOps,
+    push,
+    createPushSender(transport, senderOptions = {}) {
+      const sender = createPushDispatcher({
+        ...senderOptions,
+        store,
+        transport,
+        // The web app is served at the base URL (the API lives under urls.appUrl).
+        appUrl: urls.baseUrl,
+        now: clock,
+        random,
+      });
+      senders.add(sender);
+      const stop = sender.stop;
+      return {
+        ...sender,
+        async stop() {
+          senders.delete(sender);
+          await stop();
+        },
+      };
+    },
     connectionAuth,
     anyConnectionAuth,
     photos,

@@ -48,6 +48,7 @@ export {
   type Core,
   type CoreOptions,
   createCore,
+  type PushSenderOptions,
 } from './core.js';
 export {
   digestsEqual,
@@ -127,6 +128,7 @@ export {
 } from './person-agents.js';
 export {
   createPersonThreads,
+  deviceId,
   MAX_PAGE,
   MAX_PHOTOS_PER_ANSWER,
   type MessageView,
@@ -145,6 +147,39 @@ export {
   type Photos,
   type PhotosOptions,
 } from './photos.js';
+export {
+  createPushService,
+  type PushService,
+  type PushServiceOptions,
+  type PushStatus,
+  type PushSubscriptionView,
+  type SubscribeInput,
+  toSubscriptionView,
+} from './push.js';
+export {
+  createPushDispatcher,
+  type PushDispatcher,
+  type PushDispatcherOptions,
+  type PushEvent,
+  type PushTickReport,
+  threadTopic,
+} from './push-dispatcher.js';
+export {
+  type BuzzInput,
+  DEFAULT_COLLAPSE_WINDOW_MS,
+  MAX_PUSH_ATTEMPTS,
+  MESSAGE_TTL_SECONDS,
+  notificationBody,
+  PRESENCE_TTL_MS,
+  type PushPayload,
+  REVOKED_TTL_SECONDS,
+  retryDelayMs,
+  screenTitle,
+  shouldBuzz,
+  threadTag,
+  threadUrl,
+} from './push-rules.js';
+export type { PushOutcome, PushRequest, PushTransport, PushUrgency } from './push-transport.js';
 export {
   createRateLimiter,
   type RateDecision,
@@ -172,7 +207,10 @@ export {
   type OAuthTokenRecord,
   type PairingCodeRecord,
   type PhotoRecord,
+  type PushDeliveryRecord,
   type PushIntentRecord,
+  type PushKind,
+  type PushSubscriptionRecord,
   type ScreenRecord,
   type ScreenTap,
   type SessionRecord,
@@ -193,11 +231,13 @@ export type {
   ManagementTokenRepository,
   NewAgent,
   NewMessage,
+  NewPush,
   NewScreen,
   OAuthDecision,
   OAuthRepository,
   PairingRepository,
   PhotoRepository,
+  PushRepository,
   RelayRepository,
   RelayTableKey,
   RelayTableMeta,

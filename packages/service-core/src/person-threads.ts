@@ -4,6 +4,7 @@
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import { ownAgent } from './own-agent.js';
+import { PRESENCE_TTL_MS } from './push-rules.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
 import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
@@ -43,7 +44,11 @@ export interface PersonThreads {
     agentId: string,
     input: { screen_id: unknown; event: unknown; photo_ids?: unknown },
   ): Promise<{ message: MessageView; line: string; echo: string }>;
-  setPresence(userId: string, agentId: string, open: unknown): Promise<{ open: boolean }>;
+  /**
+   * Holds the thread open on one device for {@link PRESENCE_TTL_MS} (the app renews it while the thread is
+   * on screen) or closes it there. No buzz goes out while any device holds it open.
+   */
+  setPresence(userId: string, agentId: string, open: unknown, device?: unknown): Promise<{ open: boolean }>;
   markRead(userId: string, agentId: string, seq: unknown): Promise<void>;
   /** Records a stored photo file for a later answer in this thread. */
   addPhoto(
@@ -184,12 +189,15 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
       return { message: (await views([w.message]))[0]!, line: w.line, echo: w.echo };
     },
 
-    async setPresence(userId, agentId, open) {
+    async setPresence(userId, agentId, open, device) {
       await own(userId, agentId);
       if (typeof open !== 'boolean') {
         throw new ServiceError('INVALID_INPUT', 'open must be true or false.', { field: 'open' });
       }
-      await store.threads.setOpen({ agentId, userId }, open, core.now());
+      const key = { agentId, userId };
+      const at = core.now();
+      await store.push.setPresence(key, deviceId(device), open ? at + PRESENCE_TTL_MS : null);
+      await store.threads.setOpen(key, open, at);
       return { open };
     },
 
@@ -221,6 +229,19 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
       return p && p.userId === userId ? p : null;
     },
   };
+}
+
+const DEVICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The app's device id (letters, digits, `_`, `-`; up to 64); `app` for callers that send none. */
+export function deviceId(device: unknown): string {
+  if (device === undefined || device === null) return 'app';
+  if (typeof device !== 'string' || !DEVICE_ID.test(device)) {
+    throw new ServiceError('INVALID_INPUT', 'device must be 1 to 64 letters, digits, "_" or "-".', {
+      field: 'device',
+    });
+  }
+  return device;
 }
 
 function iso(t: number | null): string | null {

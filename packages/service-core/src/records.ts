@@ -160,6 +160,39 @@ export interface PushIntentRecord {
   sentAt: number | null;
 }
 
+/** One device's Web Push subscription (RFC 8030 endpoint plus the RFC 8291 keys the browser gave). */
+export interface PushSubscriptionRecord {
+  id: string;
+  userId: string;
+  /** The push service URL this device receives at; unique across the service. */
+  endpoint: string;
+  /** The browser's P-256 public key (base64url, uncompressed point). */
+  p256dh: string;
+  /** The browser's 16-byte auth secret (base64url). */
+  auth: string;
+  /** The app's id for the device (settings show it; presence uses the same id). */
+  device: string | null;
+  createdAt: number;
+}
+
+/** What a queued push says: a buzz for a thread's new row, or the silent list refresh of a revoked grant. */
+export type PushKind = 'message' | 'revoked';
+
+/** One push owed to one subscription: the durable outbox row (written with the message it announces). */
+export interface PushDeliveryRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  subscriptionId: string;
+  kind: PushKind;
+  /** The row announced (`message` pushes); null for `revoked`. */
+  messageId: string | null;
+  createdAt: number;
+  attempts: number;
+  /** Not before this time (back-off, Retry-After, the collapse window). */
+  nextAt: number;
+}
+
 /** How a registered OAuth client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
 export type OAuthClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
 

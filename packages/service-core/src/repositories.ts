@@ -13,7 +13,9 @@ import type {
   OAuthTokenRecord,
   PairingCodeRecord,
   PhotoRecord,
+  PushDeliveryRecord,
   PushIntentRecord,
+  PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
   ThreadStateRecord,
@@ -174,12 +176,23 @@ export interface ThreadPageQuery extends ThreadKey {
   limit: number;
 }
 
+/**
+ * A buzz decided with the write: the push intent and one outbox row per subscription of the user are
+ * inserted in the same transaction as the message, so a crash cannot keep one without the other.
+ */
+export interface NewPush {
+  /** The push intent's id; each outbox row gets `${id}.${n}`. */
+  id: string;
+}
+
 export interface ThreadRepository {
-  append(message: NewMessage): Promise<MessageRecord>;
-  /** Writes the screen's message row and the screen in one transaction. */
+  /** Inserts the row; with `push`, the push intent and its outbox rows in the same transaction. */
+  append(message: NewMessage, push?: NewPush): Promise<MessageRecord>;
+  /** Writes the screen's message row and the screen (and `push`'s rows) in one transaction. */
   appendScreen(
     message: NewMessage,
     screen: NewScreen,
+    push?: NewPush,
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
@@ -221,6 +234,36 @@ export interface ThreadRepository {
   setWorking(key: ThreadKey, until: number | null): Promise<void>;
   addPushIntent(intent: PushIntentRecord): Promise<void>;
   listPushIntents(userId: string): Promise<PushIntentRecord[]>;
+}
+
+/** Web Push subscriptions, the push outbox and per-device thread presence. */
+export interface PushRepository {
+  /** Inserts, or updates the keys and device of the user's own row with that endpoint; null when the endpoint is another user's. */
+  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord | null>;
+  listSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
+  /** Removes the user's subscription with this endpoint (its queued rows go with it); false when none. */
+  removeSubscription(userId: string, endpoint: string): Promise<boolean>;
+  /** Removes a subscription the push service answered 404/410 for, and its queued rows. */
+  removeSubscriptionById(id: string): Promise<void>;
+  /** Queues one `revoked` row per subscription of the user (ids `${id}.${n}`); returns how many. */
+  enqueueRevoked(input: { id: string; userId: string; agentId: string; at: number }): Promise<number>;
+  /** Queued rows due at `at`, oldest first, with their subscription. */
+  due(
+    at: number,
+    limit: number,
+  ): Promise<{ row: PushDeliveryRecord; subscription: PushSubscriptionRecord }[]>;
+  /** The earliest `nextAt` of any queued row, or null when the outbox is empty. */
+  nextDueAt(): Promise<number | null>;
+  /** Deletes rows that were sent, collapsed into another push, or given up. */
+  settle(ids: string[]): Promise<void>;
+  /** Moves rows to a later time; `attempt` adds one to their attempt count. */
+  postpone(ids: string[], nextAt: number, attempt: boolean): Promise<void>;
+  /** Marks the push intent of these messages sent (the audit row of the decision). */
+  markIntentsSent(messageIds: string[], at: number): Promise<void>;
+  /** Marks a thread open (until `until`) or closed (`until` null) on one device. */
+  setPresence(key: ThreadKey, device: string, until: number | null): Promise<void>;
+  /** True while any device holds the thread open at `at`. */
+  isOpen(key: ThreadKey, at: number): Promise<boolean>;
 }
 
 export interface PhotoRepository {
@@ -370,4 +413,5 @@ export interface Store {
   oauth: OAuthRepository;
   relay: RelayRepository;
   managementTokens: ManagementTokenRepository;
+  push: PushRepository;
 }

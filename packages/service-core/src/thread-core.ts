@@ -2,8 +2,9 @@
 
 import { newId as defaultNewId } from './crypto.js';
 import type { Notifier } from './notifier.js';
+import { shouldBuzz } from './push-rules.js';
 import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
-import type { NewMessage, NewScreen, Store } from './repositories.js';
+import type { NewMessage, NewPush, NewScreen, Store } from './repositories.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 import { computeTap } from './tap-event.js';
@@ -27,6 +28,8 @@ export interface ThreadDeps {
    * returns fields added to the event so the agent hears the outcome; null for any other screen.
    */
   beforeTap?: (screen: ScreenRecord, event: unknown) => Promise<Record<string, unknown> | null>;
+  /** Called after a write queued a push, so the sender wakes at once instead of at its next poll. */
+  onPushQueued?: () => void;
 }
 
 /** One thing the person sent back, as `answers` returns it. */
@@ -59,19 +62,17 @@ export function createThreadCore(deps: ThreadDeps) {
   const random = deps.random ?? systemRandom;
   const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, random));
 
-  async function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord) {
-    const state = await store.threads.getState({ agentId: agent.id, userId });
-    // Every screen and message buzzes the phone unless that thread is open (doc1) or the agent is muted (doc2).
-    if (!state.open && !agent.pushMuted) {
-      await store.threads.addPushIntent({
-        id: newId('push_'),
-        userId,
-        agentId: agent.id,
-        messageId: message.id,
-        createdAt: message.createdAt,
-        sentAt: null,
-      });
-    }
+  /**
+   * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
+   * is muted (doc2). Decided before the write so the outbox rows go into the message's own transaction.
+   */
+  async function buzzFor(agent: AgentRecord, userId: string): Promise<NewPush | undefined> {
+    const open = await store.push.isOpen({ agentId: agent.id, userId }, now());
+    return shouldBuzz({ open, agentMuted: agent.pushMuted }) ? { id: newId('push_') } : undefined;
+  }
+
+  function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord, push?: NewPush) {
+    if (push) deps.onPushQueued?.();
     notifier.publish({ type: 'message', userId, agentId: agent.id, message });
   }
 
@@ -85,19 +86,23 @@ export function createThreadCore(deps: ThreadDeps) {
       connectorId: string | null,
       idemKey?: string,
     ) {
-      const message = await store.threads.append({
-        id: newId('msg_'),
-        userId: agent.userId,
-        agentId: agent.id,
-        sender: 'agent',
-        kind: 'text',
-        body,
-        meta,
-        connectorId,
-        createdAt: now(),
-        ...(idemKey ? { idemKey } : {}),
-      });
-      await afterAgentWrite(agent, agent.userId, message);
+      const push = await buzzFor(agent, agent.userId);
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId: agent.userId,
+          agentId: agent.id,
+          sender: 'agent',
+          kind: 'text',
+          body,
+          meta,
+          connectorId,
+          createdAt: now(),
+          ...(idemKey ? { idemKey } : {}),
+        },
+        push,
+      );
+      afterAgentWrite(agent, agent.userId, message, push);
       return message;
     },
 
@@ -106,6 +111,7 @@ export function createThreadCore(deps: ThreadDeps) {
       message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
       screen: NewScreen,
     ) {
+      const push = await buzzFor(agent, agent.userId);
       const written = await store.threads.appendScreen(
         {
           ...message,
@@ -117,8 +123,9 @@ export function createThreadCore(deps: ThreadDeps) {
           createdAt: now(),
         },
         screen,
+        push,
       );
-      await afterAgentWrite(agent, agent.userId, written.message);
+      afterAgentWrite(agent, agent.userId, written.message, push);
       return written;
     },
 

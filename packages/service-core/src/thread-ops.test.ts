@@ -103,9 +103,9 @@ describe('show', () => {
 
   it('records a push intent unless the thread is open', async () => {
     await ops.show(principal, { lines: 'timer 1m a' });
-    await h.store.threads.setOpen({ agentId: agentIds[0]!, userId }, true, Date.now());
+    await h.store.push.setPresence({ agentId: agentIds[0]!, userId }, 'phone', Date.now() + 60_000);
     await ops.say(principal, { text: 'while open' });
-    await h.store.threads.setOpen({ agentId: agentIds[0]!, userId }, false, Date.now());
+    await h.store.push.setPresence({ agentId: agentIds[0]!, userId }, 'phone', null);
     await ops.say(principal, { text: 'closed again' });
     expect(await h.store.threads.listPushIntents(userId)).toHaveLength(2);
   });

@@ -8,6 +8,7 @@ import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
 import { connectionsView } from './views/connections.js';
+import { notificationsView } from './views/notifications.js';
 import { settingsView } from './views/settings.js';
 import { signInView } from './views/signin.js';
 import { threadView } from './views/thread.js';
@@ -34,6 +35,7 @@ function route(): View {
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();
   if (hash === '#/access') return accessView();
+  if (hash === '#/notifications') return notificationsView();
   if (hash === '#/signin') return agentsView();
   return agentsView();
 }
@@ -64,6 +66,10 @@ window.addEventListener('hashchange', show);
 show();
 
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  // The silent `revoked` push: a shared agent was taken back; the list refreshes at once.
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
+    if (e.data?.type === 'svc-revoked') current?.onEvent?.('agents', e.data);
+  });
   navigator.serviceWorker.register('sw.js').catch(() => {
     // The app works without it; only offline start is lost.
   });

@@ -4,6 +4,7 @@ import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { photoRoutes } from './photos.js';
+import { pushRoutes } from './push.js';
 import { streamRoutes } from './stream.js';
 import { tableRoutes } from './tables.js';
 import { threadRoutes } from './threads.js';
@@ -16,5 +17,6 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...photoRoutes,
   ...connectionRoutes,
   ...tableRoutes,
+  ...pushRoutes,
   ...streamRoutes,
 ]);

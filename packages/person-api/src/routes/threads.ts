@@ -40,7 +40,7 @@ export const threadRoutes = [
     body: s.presenceBody,
     response: s.presenceBody,
     handler: ({ services, user, params, body }) =>
-      services.threads.setPresence(user.userId, params.agentId, body.open),
+      services.threads.setPresence(user.userId, params.agentId, body.open, body.device),
   }),
   defineRoute({
     method: 'post',

@@ -92,6 +92,47 @@ CREATE TABLE management_tokens (
 CREATE INDEX management_tokens_user ON management_tokens(user_id, created_at);
 `;
 
+// Web Push (issue 17, ADR 0150): device subscriptions, the durable push outbox (rows written in the same
+// transaction as the message they announce) and per-device thread presence with an expiry, so a phone
+// that dies with a thread open stops holding the buzz back.
+const SCHEMA_V10_WEB_PUSH = `
+CREATE TABLE push_subscriptions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  endpoint TEXT NOT NULL UNIQUE,
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  device TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+
+CREATE TABLE push_outbox (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  subscription_id TEXT NOT NULL REFERENCES push_subscriptions(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('message', 'revoked')),
+  message_id TEXT REFERENCES messages(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX push_outbox_due ON push_outbox(next_at);
+CREATE INDEX push_outbox_subscription ON push_outbox(subscription_id);
+CREATE INDEX push_outbox_agent ON push_outbox(agent_id);
+CREATE INDEX push_outbox_message ON push_outbox(message_id);
+CREATE INDEX push_intents_message ON push_intents(message_id);
+
+CREATE TABLE thread_presence (
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  device TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (agent_id, user_id, device)
+) STRICT;
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -320,6 +361,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 7, name: 'host-transport', sql: SCHEMA_V7_HOST_TRANSPORT },
   { version: 8, name: 'relay-tables', sql: SCHEMA_V8_RELAY_TABLES },
   { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
+  { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -341,4 +383,7 @@ export const CORE_TABLES = [
   'relay_tables',
   'relay_agent_state',
   'management_tokens',
+  'push_subscriptions',
+  'push_outbox',
+  'thread_presence',
 ] as const;

@@ -61,9 +61,8 @@ describe('openServiceDatabase', () => {
     first.close();
     const again = openDatabase(dir);
     expect(schemaVersion(again)).toBe(v);
-    // One row per migration (versions may leave gaps: ranges are reserved per branch of work).
     const rows = again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
-    // One row per migration (versions may leave gaps: each package owns a range).
+    // One row per migration, and the versions are contiguous up to the newest.
     expect(rows.n).toBe(SERVICE_MIGRATIONS.length);
     expect(v).toBe(SERVICE_MIGRATIONS.at(-1)!.version);
     again.close();

@@ -7,6 +7,7 @@ import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
+import { createSqlitePush } from './sqlite-push.js';
 import { createSqliteRelay } from './sqlite-relay.js';
 import { createSqliteThreads } from './sqlite-threads.js';
 import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
@@ -33,5 +34,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     oauth: createSqliteOAuth(db),
     relay: createSqliteRelay(db),
     managementTokens: createSqliteManagementTokens(db),
+    push: createSqlitePush(db),
   };
 }

@@ -2,8 +2,9 @@
 
 import { ServiceError } from '../errors.js';
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
-import type { NewMessage, NewScreen, ThreadRepository } from '../repositories.js';
+import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
+import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
 
@@ -115,8 +116,15 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     idemKey: m.idemKey ?? null,
   });
 
-  const appendScreen = db.transaction((m: NewMessage, s: NewScreen) => {
+  const pushRows = preparePushRows(db);
+  const appendText = db.transaction((m: NewMessage, push: NewPush | undefined) => {
+    const message = toMessage(insert.get(row(m)) as Row);
+    if (push) pushRows.forMessage(push, message);
+    return message;
+  });
+  const appendScreen = db.transaction((m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
+    if (push) pushRows.forMessage(push, message);
     const screen = toScreen(
       insertScreen.get({
         id: s.id,
@@ -134,16 +142,16 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   });
 
   return {
-    async append(m) {
+    async append(m, push) {
       try {
-        return toMessage(insert.get(row(m)) as Row);
+        return appendText(m, push);
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
-    async appendScreen(m, s) {
+    async appendScreen(m, s, push) {
       try {
-        return appendScreen(m, s);
+        return appendScreen(m, s, push);
       } catch (err) {
         throw idemTaken(err, m);
       }

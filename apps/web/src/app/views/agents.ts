@@ -2,6 +2,7 @@
 import { el } from '../../shared/dom.js';
 import { type Agent, call, saveSession } from '../api.js';
 import { keepAgentTables, removeAllTables } from '../phone-tables.js';
+import { disableNotifications } from '../push-device.js';
 import { chip, go, problem, statusLine, type View } from '../shell.js';
 
 /** A host agent's reported commands (doc2 Commands entry), shortened to fit one line; none for others. */
@@ -28,11 +29,14 @@ export function agentsView(): View {
       { class: 'foot-links', 'aria-label': 'More' },
       el('a', { href: '#/connections' }, 'Connections'),
       el('a', { href: '#/access' }, 'Agent access'),
+      el('a', { href: '#/notifications' }, 'Notifications'),
       el('a', { href: 'playground.html' }, 'Playground'),
       el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
     ),
   );
   body.querySelector('#signout')!.addEventListener('click', async () => {
+    // A shared browser must not keep buzzing for the person who signed out.
+    await disableNotifications().catch(() => {});
     await call('POST', '/auth/signout').catch(() => {});
     await removeAllTables().catch(() => {});
     saveSession(null);

@@ -4,6 +4,7 @@ import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call, type Message } from '../api.js';
+import { holdPresence } from '../push-device.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
 import { threadTables } from '../thread-tables.js';
 import { commandMenu } from './commands.js';
@@ -28,6 +29,7 @@ async function upload(agentId: string, file: File): Promise<{ id: string; url: s
 }
 
 export function threadView(agentId: string): View {
+  let releasePresence: (() => void) | undefined;
   const log = el('ol', { class: 'thread', 'aria-label': 'Messages', 'aria-live': 'polite' });
   const header = el('div', { class: 'thread-head' });
   const screens = new Map<string, ScreenHandle>();
@@ -251,7 +253,7 @@ export function threadView(agentId: string): View {
     try {
       await loadAgent();
       await loadNewest();
-      await call('PUT', `/agents/${agentId}/presence`, { open: true });
+      releasePresence = holdPresence(agentId);
     } catch (error) {
       log.replaceChildren(el('li', {}, problem(error)));
     }
@@ -268,7 +270,7 @@ export function threadView(agentId: string): View {
       follow.stop();
       clearTimeout(workingTimer);
       for (const s of screens.values()) s.destroy();
-      void call('PUT', `/agents/${agentId}/presence`, { open: false }).catch(() => {});
+      releasePresence?.();
       applyLook({});
     },
     onEvent: (type, data) => {

@@ -1,0 +1,34 @@
+// Web Push on the person's API: the settings page's status, and each device's subscription (issue 17).
+import { defineRoute } from '../route.js';
+import * as s from '../schemas.js';
+
+export const pushRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/push',
+    summary: "Whether the service sends notifications, its VAPID public key and this person's devices",
+    auth: 'user',
+    response: s.pushStatus,
+    handler: ({ services, user }) => services.push.status(user.userId),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/push/subscriptions',
+    summary: "Register this device's push subscription (PushSubscription.toJSON())",
+    auth: 'user',
+    body: s.pushSubscribeBody,
+    response: s.pushSubscriptionView,
+    handler: ({ services, user, body }) => services.push.subscribe(user.userId, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/push/subscriptions',
+    summary: "Remove this device's push subscription (the Notifications switch turned off)",
+    auth: 'user',
+    body: s.pushUnsubscribeBody,
+    handler: async ({ services, user, body }) => {
+      await services.push.unsubscribe(user.userId, body.endpoint);
+      return undefined;
+    },
+  }),
+];

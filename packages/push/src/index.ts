@@ -1,0 +1,9 @@
+// @screen-service/push public API. Every export here is public; nothing else is.
+export { PushConfigError, type PushErrorCode } from './errors.js';
+export { checkVapidKeys, generateVapidKeys, type VapidKeys } from './vapid.js';
+export {
+  createWebPushTransport,
+  outcomeOf,
+  parseRetryAfter,
+  type WebPushTransportOptions,
+} from './web-push-transport.js';

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPushService, type TestPushService } from './testing.js';
+import { generateVapidKeys } from './vapid.js';
+import { createWebPushTransport, outcomeOf, parseRetryAfter } from './web-push-transport.js';
+
+let ps: TestPushService;
+const keys = generateVapidKeys();
+const vapid = { ...keys, subject: 'mailto:ops@example.com' };
+const transport = createWebPushTransport({ vapid });
+
+beforeAll(async () => {
+  ps = await startTestPushService();
+});
+afterAll(async () => {
+  await ps.close();
+});
+
+describe('web-push transport against a push service on 127.0.0.1', () => {
+  it('sends an aes128gcm body the subscriber decrypts, with a valid VAPID JWT and the RFC 8030 headers', async () => {
+    const sub = ps.subscriber();
+    const before = Math.floor(Date.now() / 1000);
+    const outcome = await transport.send({
+      subscription: { endpoint: sub.endpoint, keys: sub.keys },
+      payload: JSON.stringify({ kind: 'message', title: 'Ada', body: 'Lunch? ☕' }),
+      ttl: 43200,
+      urgency: 'high',
+      topic: 'thread-topic-1',
+    });
+    expect(outcome).toEqual({ status: 'sent' });
+    const push = ps.received.at(-1)!;
+    expect(ps.rejected).toEqual([]);
+    expect(push.payload).toEqual({ kind: 'message', title: 'Ada', body: 'Lunch? ☕' });
+    expect(push.headers).toEqual({
+      ttl: '43200',
+      urgency: 'high',
+      topic: 'thread-topic-1',
+      contentEncoding: 'aes128gcm',
+    });
+    // RFC 8292: audience is the push service's origin, expiry within 24 hours, contact and key as configured.
+    expect(push.vapid.aud).toBe(new URL(ps.url).origin);
+    expect(push.vapid.exp).toBeGreaterThan(before);
+    expect(push.vapid.exp).toBeLessThanOrEqual(before + 24 * 3600);
+    expect(push.vapid.sub).toBe('mailto:ops@example.com');
+    expect(push.vapid.publicKey).toBe(keys.publicKey);
+  });
+
+  it('a body encrypted for one subscriber does not decrypt for another', async () => {
+    const a = ps.subscriber();
+    const b = ps.subscriber();
+    const outcome = await transport.send({
+      // b's endpoint with a's keys: the push service holds b's private key, so decryption must fail.
+      subscription: { endpoint: b.endpoint, keys: a.keys },
+      payload: '{"x":1}',
+      ttl: 60,
+      urgency: 'normal',
+    });
+    expect(outcome).toMatchObject({ status: 'failed', httpStatus: 400 });
+    expect(ps.rejected.at(-1)).toMatchObject({ subscriber: b.id });
+    ps.rejected.length = 0;
+  });
+
+  it('reads 404/410 as gone, 429/5xx as retry with Retry-After, other 4xx as failed', async () => {
+    const sub = ps.subscriber();
+    ps.script(sub.id, [
+      { status: 410 },
+      { status: 404 },
+      { status: 503, retryAfter: '7' },
+      { status: 429 },
+      { status: 413 },
+    ]);
+    const send = () =>
+      transport.send({
+        subscription: { endpoint: sub.endpoint, keys: sub.keys },
+        payload: '{}',
+        ttl: 60,
+        urgency: 'normal',
+      });
+    expect(await send()).toEqual({ status: 'gone', httpStatus: 410 });
+    expect(await send()).toEqual({ status: 'gone', httpStatus: 404 });
+    expect(await send()).toMatchObject({ status: 'retry', httpStatus: 503, retryAfterMs: 7000 });
+    const r429 = await send();
+    expect(r429).toMatchObject({ status: 'retry', httpStatus: 429 });
+    expect(r429).not.toHaveProperty('retryAfterMs');
+    expect(await send()).toMatchObject({ status: 'failed', httpStatus: 413 });
+  });
+
+  it('an unreachable push service is a retry, not a crash', async () => {
+    const sub = ps.subscriber();
+    const outcome = await createWebPushTransport({ vapid, timeoutMs: 2000 }).send({
+      subscription: { endpoint: 'http://127.0.0.1:9/push/x', keys: sub.keys },
+      payload: '{}',
+      ttl: 60,
+      urgency: 'normal',
+    });
+    expect(outcome).toMatchObject({ status: 'retry', httpStatus: null });
+  });
+
+  it('parses Retry-After as seconds or an HTTP-date', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Mon, 23 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(outcomeOf(201, undefined, '')).toEqual({ status: 'sent' });
+  });
+});
