@@ -1,7 +1,8 @@
 // The host API's use cases (doc2 "Host API"): add a profile, heartbeat with sandbox reports, report
 // commands, and the session a host starts from. Each takes the connection principal of a connector token.
 import { cleanCommands } from '@screen-service/theme';
-import { type AgentView, colorFromName, slugify, toAgentView } from './agent-status.js';
+import { freeHandle, profileNaming } from './agent-naming.js';
+import { type AgentView, toAgentView } from './agent-status.js';
 import type { ConnectionPrincipal } from './connection-auth.js';
 import { newId as defaultNewId } from './crypto.js';
 import { isServiceError, ServiceError } from './errors.js';
@@ -138,24 +139,12 @@ export function createHosts(options: HostsOptions): Hosts {
     };
   }
 
-  async function freeHandle(userId: string, name: string): Promise<string> {
-    const base = slugify(name);
-    for (let i = 1; ; i++) {
-      const suffix = i === 1 ? '' : `-${i}`;
-      const candidate = base.slice(0, 40 - suffix.length) + suffix;
-      if (!(await store.agents.findByHandle(userId, candidate))) return candidate;
-    }
-  }
-
   return {
     served,
 
     async add(p, input) {
       const ref = check.remoteRef(input.remote_ref);
-      // doc2: name and colour default from the profile name.
-      const name =
-        input.name === undefined || input.name === null ? ref.slice(0, 40) : check.agentName(input.name);
-      const color = input.color === undefined ? colorFromName(name) : check.agentColor(input.color);
+      const { name, color } = profileNaming(ref, input);
       const connector = await connectorOf(p);
       const existing = await store.agents.findByRemoteRef(connector.id, ref);
       if (existing) return { created: false, agent: toAgentView(existing, connector, now()) };
@@ -166,7 +155,7 @@ export function createHosts(options: HostsOptions): Hosts {
           id: newId('agt_'),
           userId: p.userId,
           name,
-          handle: await freeHandle(p.userId, name),
+          handle: await freeHandle(store.agents, p.userId, name),
           color,
           kind: connector.kind,
           connectorId: connector.id,

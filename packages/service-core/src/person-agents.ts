@@ -1,7 +1,8 @@
 // The person's own agents and connections: list with derived status and unread counts, create (with a
 // pairing code), edit, reorder, set default, mute, delete; list and remove connections.
 
-import { type AgentView, colorFromName, slugify, toAgentView } from './agent-status.js';
+import { freeHandle, profileNaming } from './agent-naming.js';
+import { type AgentView, colorFromName, toAgentView } from './agent-status.js';
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
@@ -110,14 +111,6 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
   async function view(a: AgentRecord): Promise<AgentView> {
     return toAgentView(a, a.connectorId ? await store.connectors.get(a.connectorId) : null, now());
   }
-  async function freeHandle(userId: string, name: string): Promise<string> {
-    const base = slugify(name);
-    for (let i = 1; ; i++) {
-      const suffix = i === 1 ? '' : `-${i}`;
-      const candidate = base.slice(0, 40 - suffix.length) + suffix;
-      if (!(await store.agents.findByHandle(userId, candidate))) return candidate;
-    }
-  }
 
   const api: PersonAgents = {
     async list(userId) {
@@ -149,7 +142,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         id: newId('agt_'),
         userId,
         name,
-        handle: await freeHandle(userId, name),
+        handle: await freeHandle(store.agents, userId, name),
         color,
         kind: input.kind ?? 'mcp',
         createdAt: now(),
@@ -186,14 +179,12 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
           },
         );
       }
-      // Name and colour default from the profile name (doc2 "What the service does").
-      const name = check.agentName(input.name === undefined ? ref.slice(0, 40) : input.name);
-      const color = input.color === undefined ? colorFromName(name) : check.agentColor(input.color);
+      const { name, color } = profileNaming(ref, input);
       const agent = await store.agents.create({
         id: newId('agt_'),
         userId,
         name,
-        handle: await freeHandle(userId, name),
+        handle: await freeHandle(store.agents, userId, name),
         color,
         kind: connector.kind,
         connectorId: connector.id,
