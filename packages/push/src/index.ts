@@ -1,6 +1,12 @@
 // @screen-service/push public API. Every export here is public; nothing else is.
 export { PushConfigError, type PushErrorCode } from './errors.js';
-export { checkVapidKeys, generateVapidKeys, type VapidKeys } from './vapid.js';
+export {
+  checkVapidKeys,
+  generateVapidKeys,
+  loadVapidKeys,
+  VAPID_FILE,
+  type VapidKeys,
+} from './vapid.js';
 export {
   createWebPushTransport,
   outcomeOf,

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PushConfigError } from './errors.js';
-import { checkVapidKeys, generateVapidKeys } from './vapid.js';
+import { checkVapidKeys, generateVapidKeys, loadVapidKeys, VAPID_FILE } from './vapid.js';
 
 describe('VAPID keys', () => {
   it('generates a P-256 pair that passes the check', () => {
@@ -27,5 +30,24 @@ describe('VAPID keys', () => {
       'INVALID_VAPID_PRIVATE_KEY',
     );
     expect(code(() => checkVapidKeys({ ...keys, subject: 'ops@example.com' }))).toBe('INVALID_VAPID_SUBJECT');
+  });
+});
+
+describe('loadVapidKeys', () => {
+  it('keeps one generated pair in an owner-only file, prefers given keys, and is off without a contact', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-vapid-'));
+    try {
+      expect(loadVapidKeys({ dataDir, subject: undefined })).toBeNull();
+      expect(fs.existsSync(path.join(dataDir, VAPID_FILE))).toBe(false);
+      const first = loadVapidKeys({ dataDir, subject: 'mailto:ops@example.com' })!;
+      expect(fs.statSync(path.join(dataDir, VAPID_FILE)).mode & 0o777).toBe(0o600);
+      expect(loadVapidKeys({ dataDir, subject: 'mailto:ops@example.com' })).toEqual(first);
+      const given = generateVapidKeys();
+      expect(loadVapidKeys({ dataDir, subject: 'mailto:ops@example.com', ...given })!.publicKey).toBe(
+        given.publicKey,
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,6 @@
 // VAPID (RFC 8292) keys: made once per service, checked before the first push so a typo fails at start.
+import fs from 'node:fs';
+import path from 'node:path';
 import webPush from 'web-push';
 import { PushConfigError } from './errors.js';
 
@@ -61,4 +63,39 @@ export function checkVapidKeys(keys: VapidKeys): VapidKeys {
     );
   }
   return { publicKey, privateKey, subject };
+}
+
+/** Where {@link loadVapidKeys} keeps generated keys, inside the service's data folder. */
+export const VAPID_FILE = 'vapid.json';
+
+/**
+ * The service's VAPID identity: the given key pair when both keys are set, else a pair generated once and
+ * kept in `<dataDir>/vapid.json` (owner-only, 0600, like the service's other secrets). Null without a
+ * contact `subject` (push is then off and nothing fails).
+ *
+ * @throws {PushConfigError} when given or kept keys are malformed.
+ * @example
+ * ```ts
+ * const vapid = loadVapidKeys({ dataDir: './data', subject: 'mailto:ops@example.com' });
+ * ```
+ */
+export function loadVapidKeys(o: {
+  dataDir: string;
+  subject: string | undefined;
+  publicKey?: string | undefined;
+  privateKey?: string | undefined;
+}): VapidKeys | null {
+  if (!o.subject) return null;
+  if (o.publicKey && o.privateKey) {
+    return checkVapidKeys({ publicKey: o.publicKey, privateKey: o.privateKey, subject: o.subject });
+  }
+  const file = path.join(o.dataDir, VAPID_FILE);
+  try {
+    fs.writeFileSync(file, `${JSON.stringify(generateVapidKeys())}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    fs.chmodSync(file, 0o600);
+  }
+  const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  return checkVapidKeys({ ...kept, subject: o.subject });
 }
