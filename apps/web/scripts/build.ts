@@ -34,9 +34,8 @@ const zodSlim: Plugin = {
   },
 };
 
-const pages = ['playground', 'app', 'connect'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));
-await build({
-  entryPoints: Object.fromEntries(pages.map((p) => [p, join(root, 'src', p, 'main.ts')])),
+// What every browser bundle of the app shares.
+const browserBundle = {
   outdir: pub,
   bundle: true,
   format: 'esm',
@@ -44,23 +43,21 @@ await build({
   target: 'es2022',
   minify: true,
   sourcemap: true,
-  plugins: [zodSlim],
   legalComments: 'none',
   logLevel: 'warning',
+} as const;
+
+const pages = ['playground', 'app', 'connect'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));
+await build({
+  ...browserBundle,
+  entryPoints: Object.fromEntries(pages.map((p) => [p, join(root, 'src', p, 'main.ts')])),
+  plugins: [zodSlim],
 });
 // The phone's tables run in a module worker (SQLite WebAssembly on OPFS); the wasm file sits beside it, where
 // sqlite-wasm looks for it (`new URL('sqlite3.wasm', import.meta.url)`). ADR 0125.
 await build({
+  ...browserBundle,
   entryPoints: { 'tables-worker': join(root, 'src', 'tables', 'worker.ts') },
-  outdir: pub,
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
 });
 cpSync(
   join(dirname(fileURLToPath(import.meta.resolve('@sqlite.org/sqlite-wasm'))), 'sqlite3.wasm'),
