@@ -79,10 +79,15 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   await page.addInitScript((s) => localStorage.setItem('svc-app-session', JSON.stringify(s)), session);
   cdp = await browser.context.newCDPSession(page);
+  // The registration the pushes go to is the newest live one: a slow first start can replace the first
+  // registration seen (an update check on the next navigation), so the id is kept current, not captured once.
   const registered = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
       const reg = e.registrations.find((r) => r.scopeURL.startsWith(service.url) && !r.isDeleted);
-      if (reg) resolve(reg.registrationId);
+      if (reg) {
+        registrationId = reg.registrationId;
+        resolve(reg.registrationId);
+      }
     });
   });
   await cdp.send('ServiceWorker.enable');
@@ -202,6 +207,11 @@ describe('the service worker', () => {
   it('shows a pushed buzz with the agent, the first line and the thread tag; a later one replaces it', async () => {
     await browser.context.grantPermissions(['notifications'], { origin: service.url });
     await page.goto(`${service.url}/#/`);
+    // The grant reaches the worker asynchronously: a push shown before it lands is refused by
+    // showNotification. Wait until the worker itself sees the permission.
+    await expect
+      .poll(() => browser.context.serviceWorkers()[0]?.evaluate(() => Notification.permission))
+      .toBe('granted');
     const tag = `thread-${agentId}`;
     await deliver({
       kind: 'message',
