@@ -2,8 +2,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
-import { defaultDataDir } from './data-dir.js';
 
 export interface ServerConfig {
   /** TCP port to listen on; 0 picks a free one. */
@@ -38,61 +38,55 @@ export class ConfigError extends Error {
 
 const VAPID_KEYS_HINT =
   'SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY must be a base64url P-256 pair, for example from `npx web-push generate-vapid-keys`; leave both unset to have the server make them';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const envSchema = z.object({
-  PORT: z
-    .string()
-    .regex(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787')
-    .transform(Number)
-    .refine((n) => n <= 65535, 'PORT must be a whole number from 0 to 65535, for example PORT=8787')
-    .optional(),
-  HOST: z.string().min(1).optional(),
-  SVC_BASE_URL: z
-    .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
-    .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://')
-    .optional(),
-  SVC_DATA_DIR: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  SVC_MCP_RATE_BURST: z
-    .string()
-    .regex(/^[1-9]\d*$/, 'SVC_MCP_RATE_BURST must be a whole number above 0, for example 60')
-    .transform(Number)
-    .optional(),
-  SVC_MCP_RATE_PER_MINUTE: z
-    .string()
-    .regex(/^[1-9]\d*$/, 'SVC_MCP_RATE_PER_MINUTE must be a whole number above 0, for example 30')
-    .transform(Number)
-    .optional(),
-  SVC_IMAGE_CDN: z
-    .string()
-    .regex(
+/** A variable matching `pattern`, else the message `<what>, for example <example>`. */
+const text = (pattern: RegExp, what: string) => z.string().regex(pattern, what);
+/** A whole number matching `pattern` (digits), turned into a number. */
+const whole = (pattern: RegExp, what: string) => text(pattern, what).transform(Number);
+
+// Each variable, its rule and the message naming the fix; all optional (defaults are in loadConfig).
+const envSchema = z
+  .object({
+    PORT: whole(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787').refine(
+      (n) => n <= 65535,
+      'PORT must be a whole number from 0 to 65535, for example PORT=8787',
+    ),
+    HOST: z.string().min(1),
+    SVC_BASE_URL: z
+      .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
+      .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://'),
+    SVC_DATA_DIR: z.string().min(1),
+    LOG_LEVEL: z.enum(LOG_LEVELS),
+    SVC_MCP_RATE_BURST: whole(
+      /^[1-9]\d*$/,
+      'SVC_MCP_RATE_BURST must be a whole number above 0, for example 60',
+    ),
+    SVC_MCP_RATE_PER_MINUTE: whole(
+      /^[1-9]\d*$/,
+      'SVC_MCP_RATE_PER_MINUTE must be a whole number above 0, for example 30',
+    ),
+    SVC_IMAGE_CDN: text(
       /^https?:\/\/[^/\s]+\S*\{prompt\}/,
       'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
-    )
-    .optional(),
-  SVC_VAPID_SUBJECT: z
-    .string()
-    .regex(
+    ),
+    SVC_VAPID_SUBJECT: text(
       /^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/,
       'SVC_VAPID_SUBJECT must be a mailto: address or an https: URL, for example mailto:ops@example.com',
-    )
-    .optional(),
-  SVC_VAPID_PUBLIC_KEY: z
-    .string()
-    .regex(/^B[A-Za-z0-9_-]{86}$/, VAPID_KEYS_HINT)
-    .optional(),
-  SVC_VAPID_PRIVATE_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, VAPID_KEYS_HINT)
-    .optional(),
-  SVC_SECRET: z
-    .string()
-    .min(32, 'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`')
-    .optional(),
-});
+    ),
+    SVC_VAPID_PUBLIC_KEY: text(/^B[A-Za-z0-9_-]{86}$/, VAPID_KEYS_HINT),
+    SVC_VAPID_PRIVATE_KEY: text(/^[A-Za-z0-9_-]{43}$/, VAPID_KEYS_HINT),
+    SVC_SECRET: z
+      .string()
+      .min(
+        32,
+        'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`',
+      ),
+  })
+  .partial();
 
 export interface LoadConfigOptions {
-  /** Where the service's code lives (default: this module's folder); see {@link defaultDataDir}. */
+  /** Where the service's code lives (default: this module's folder); see `defaultDataDir`. */
   codeDir?: string;
   /** The home folder for the per-user data folder (default: os.homedir()). */
   home?: string;
@@ -100,8 +94,8 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET and SVC_VAPID_*; throws ConfigError naming the
- * bad variable. A relative SVC_DATA_DIR resolves against `cwd`; without it the data folder is
+ * Reads the variables of `envSchema` (the README's environment table); throws ConfigError naming the bad
+ * variable. A relative SVC_DATA_DIR resolves against `cwd`; without it the data folder is
  * `<repository root>/data` (found from the code's location, so every working directory agrees) or, outside
  * the repository, the per-user data folder.
  */
@@ -110,10 +104,8 @@ export function loadConfig(
   cwd = process.cwd(),
   options: LoadConfigOptions = {},
 ): ServerConfig {
-  const picked = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
-  );
-  const parsed = envSchema.safeParse(picked);
+  const set = Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== '');
+  const parsed = envSchema.safeParse(Object.fromEntries(set));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
@@ -122,37 +114,27 @@ export function loadConfig(
   if (Boolean(d.SVC_VAPID_PUBLIC_KEY) !== Boolean(d.SVC_VAPID_PRIVATE_KEY)) {
     throw new ConfigError(`SVC_VAPID_PUBLIC_KEY: ${VAPID_KEYS_HINT}`);
   }
-  const port = parsed.data.PORT ?? 8787;
-  const baseUrl = (parsed.data.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const port = d.PORT ?? 8787;
+  const codeDir = options.codeDir ?? path.dirname(fileURLToPath(import.meta.url));
+  const platform = options.platform ?? process.platform;
+  const vapid = {
+    ...(d.SVC_VAPID_SUBJECT ? { subject: d.SVC_VAPID_SUBJECT } : {}),
+    ...(d.SVC_VAPID_PUBLIC_KEY
+      ? { publicKey: d.SVC_VAPID_PUBLIC_KEY, privateKey: d.SVC_VAPID_PRIVATE_KEY }
+      : {}),
+  };
   return {
     port,
-    host: parsed.data.HOST ?? '0.0.0.0',
-    baseUrl,
-    dataDir: parsed.data.SVC_DATA_DIR
-      ? path.resolve(cwd, parsed.data.SVC_DATA_DIR)
-      : defaultDataDir({
-          codeDir: options.codeDir ?? path.dirname(fileURLToPath(import.meta.url)),
-          env,
-          platform: options.platform ?? process.platform,
-          home: options.home ?? os.homedir(),
-        }),
-    logLevel: parsed.data.LOG_LEVEL ?? 'info',
-    mcpRate: {
-      burst: parsed.data.SVC_MCP_RATE_BURST ?? 60,
-      perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,
-    },
-    ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
-    ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
-    ...(d.SVC_VAPID_SUBJECT || d.SVC_VAPID_PUBLIC_KEY
-      ? {
-          vapid: {
-            ...(d.SVC_VAPID_SUBJECT ? { subject: d.SVC_VAPID_SUBJECT } : {}),
-            ...(d.SVC_VAPID_PUBLIC_KEY
-              ? { publicKey: d.SVC_VAPID_PUBLIC_KEY, privateKey: d.SVC_VAPID_PRIVATE_KEY }
-              : {}),
-          },
-        }
-      : {}),
+    host: d.HOST ?? '0.0.0.0',
+    baseUrl: (d.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: d.SVC_DATA_DIR
+      ? path.resolve(cwd, d.SVC_DATA_DIR)
+      : defaultDataDir({ codeDir, env, platform, home: options.home ?? os.homedir() }),
+    logLevel: d.LOG_LEVEL ?? 'info',
+    mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
+    ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
+    ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
+    ...(Object.keys(vapid).length > 0 ? { vapid } : {}),
   };
 }
 

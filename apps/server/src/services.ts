@@ -1,6 +1,7 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
+import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
 import {
   type Core,
   createCore,
@@ -15,7 +16,6 @@ import { createArgon2idHasher } from '@screen-service/service-core/argon2';
 import { createSqliteStore, type ServiceDb as Db, serviceSecret } from '@screen-service/service-core/sqlite';
 import { appBuilds } from '@screen-service/web';
 import type { ServerConfig } from './config.js';
-import { createServerPushSender, loadVapid } from './push.js';
 
 /** The core's use cases, the OAuth server and the config, as the adapters and the CLI use them. */
 export interface Services extends Core {
@@ -40,7 +40,8 @@ export interface ServicesOptions {
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
   const random = options.random ?? systemRandom;
   const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
-  const vapid = loadVapid(config);
+  // Web Push is on with a contact (SVC_VAPID_SUBJECT or an https base URL); keys are kept in the data dir.
+  const vapid = loadVapidKeys({ dataDir: config.dataDir, baseUrl: config.baseUrl, ...config.vapid });
   const core = createCore({
     store: createSqliteStore(db),
     hasher: options.hasher ?? createArgon2idHasher(),
@@ -68,6 +69,10 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
-    pushSender: createServerPushSender(core, vapid, options.onPushEvent),
+    pushSender: vapid
+      ? core.createPushSender(createWebPushTransport({ vapid }), {
+          onEvent: options.onPushEvent ?? (() => {}),
+        })
+      : null,
   };
 }

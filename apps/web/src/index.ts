@@ -29,3 +29,32 @@ export function appBuilds(root: string = webRoot): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * How the in-chat view is offered by the tool server (`ui://svc/screen`): its HTML, images only from the
+ * service's own origin (photo links) and, when given, an image-generation CDN template with `{prompt}`.
+ */
+export function screenAppResource(o: { baseUrl: string; imageCdn?: string | undefined }) {
+  return {
+    html: readScreenApp(),
+    resourceDomains: [o.baseUrl],
+    ...(o.imageCdn ? { imageCdn: o.imageCdn } : {}),
+    description: 'Shows the screen an AI app put in the thread; taps go back as the next message.',
+    prefersBorder: true,
+  };
+}
+
+/**
+ * Options for serving {@link webRoot} as static files (`express.static(webRoot, webStaticOptions())`):
+ * short caching, `{base}/connect` answered by connect.html, and the service worker never cached by HTTP
+ * (a new worker must reach phones at once).
+ */
+export function webStaticOptions() {
+  return {
+    maxAge: '5m',
+    extensions: ['html'],
+    setHeaders: (res: { setHeader(name: string, value: string): unknown }, file: string): void => {
+      if (file.endsWith('sw.js')) res.setHeader('cache-control', 'no-cache');
+    },
+  };
+}

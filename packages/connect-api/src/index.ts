@@ -14,5 +14,5 @@ export {
   type MessagesRouterOptions,
   streamCursor,
 } from './messages-router.js';
-export { TABLES_CALL_OPENAPI } from './tables-openapi.js';
+export { TABLES_CALL_OPENAPI, TABLES_CALL_OPENAPI_PART } from './tables-openapi.js';
 export { createTablesRouter, TABLES_BODY_LIMIT, type TablesRouterOptions } from './tables-router.js';

@@ -1,4 +1,5 @@
 // The tables call as an OpenAPI 3.1 path item, for the service's /openapi.json (statuses and bodies are ours).
+import { MOUNTS } from '@screen-service/service-core';
 
 const error = {
   content: {
@@ -33,6 +34,7 @@ const cell = { type: ['string', 'number', 'boolean', 'null'] };
 
 /**
  * The path item of `POST {connect_url}/tables`, and the security scheme it names (`connectionToken`).
+ * {@link TABLES_CALL_OPENAPI_PART} is the same as a part to merge into another OpenAPI document.
  *
  * @example
  * ```ts
@@ -145,4 +147,10 @@ export const TABLES_CALL_OPENAPI = Object.freeze({
       },
     },
   },
+});
+
+/** The tables call as paths and security schemes keyed as in an OpenAPI document (at the connect mount). */
+export const TABLES_CALL_OPENAPI_PART = Object.freeze({
+  paths: { [`${MOUNTS.connect}/tables`]: TABLES_CALL_OPENAPI.path },
+  securitySchemes: { connectionToken: TABLES_CALL_OPENAPI.securityScheme },
 });

@@ -21,6 +21,7 @@ export { isCodeVerifier, s256Challenge } from './pkce.js';
 export { checkRedirectUri, redirectUriMatches } from './redirect-uri.js';
 export { type ClientMetadata, readClientMetadata, UNNAMED_CLIENT } from './registration.js';
 export {
+  createOAuthMounts,
   createOAuthRouter,
   createResourceMetadataRouter,
   OAUTH_RATE_DEFAULTS,

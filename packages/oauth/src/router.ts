@@ -1,9 +1,15 @@
 // The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
 // headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
-import { createRateLimiter, type RateLimiter, type RateLimitOptions } from '@screen-service/service-core';
+import {
+  createRateLimiter,
+  MOUNTS,
+  type RateLimiter,
+  type RateLimitOptions,
+} from '@screen-service/service-core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { readClientCredentials } from './client-auth.js';
 import { isOAuthError, OAuthError } from './errors.js';
+import { pathInsertedMetadataPath } from './metadata.js';
 import type { OAuthServer } from './oauth-server.js';
 
 /** Per client address: registrations, authorization starts, token and revocation calls, consent-page calls. */
@@ -336,4 +342,18 @@ export function createResourceMetadataRouter({ oauth }: { oauth: OAuthServer }):
 /** The protected-resource metadata as one handler, for the RFC 9728 path-inserted location on the host. */
 export function resourceMetadataHandler({ oauth }: { oauth: OAuthServer }) {
   return sendMetadata(oauth.resourceMetadata);
+}
+
+/**
+ * Everything OAuth the service mounts, as one router for the host root: the authorization server under
+ * `MOUNTS.oauth`, its metadata under the tool server's mount, and the RFC 9728 path-inserted resource
+ * metadata for `mcpUrl`. The host's bare root `.well-known` paths stay unanswered. Mount it before the
+ * tool server's router.
+ */
+export function createOAuthMounts(options: OAuthRouterOptions & { mcpUrl: string }): Router {
+  const router = express.Router();
+  router.use(MOUNTS.oauth, createOAuthRouter(options));
+  router.use(MOUNTS.mcp, createResourceMetadataRouter(options));
+  router.get(pathInsertedMetadataPath(options.mcpUrl), resourceMetadataHandler(options));
+  return router;
 }

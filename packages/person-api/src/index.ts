@@ -1,5 +1,6 @@
 // @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
 // Every export here is public API.
+export { createJsonFallbacks } from './fallbacks.js';
 export { buildOpenApi } from './openapi.js';
 export {
   API_PREFIX,

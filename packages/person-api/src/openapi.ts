@@ -13,7 +13,15 @@ type Json = Record<string, unknown>;
  * app.get('/openapi.json', (_req, res) => res.json(buildOpenApi(routes, { baseUrl, version })));
  * ```
  */
-export function buildOpenApi(routes: readonly RouteDef[], o: { baseUrl: string; version: string }): Json {
+export function buildOpenApi(
+  routes: readonly RouteDef[],
+  o: {
+    baseUrl: string;
+    version: string;
+    /** Operations of other adapters served beside this API (e.g. the tables call), merged in as given. */
+    extra?: { paths?: Record<string, Json>; securitySchemes?: Record<string, Json> };
+  },
+): Json {
   const components: Record<string, Json> = {};
   // Schemas with `.meta({ id })` come out under $defs; they move to components.schemas and refs follow.
   const collect = (schema: z.ZodType, io: 'input' | 'output'): Json => {
@@ -88,11 +96,12 @@ export function buildOpenApi(routes: readonly RouteDef[], o: { baseUrl: string; 
         'What the phone app uses: accounts, agents, pairing codes, threads, photos, connections, live stream.',
     },
     servers: [{ url: o.baseUrl }],
-    paths,
+    paths: { ...paths, ...o.extra?.paths },
     components: {
       schemas: components,
       securitySchemes: {
         appToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (role svc_user, 15 minutes)' },
+        ...o.extra?.securitySchemes,
       },
     },
   };

@@ -50,4 +50,17 @@ describe('loadVapidKeys', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('takes an https base URL as the contact when no subject is given, never a plain-http one', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-vapid-'));
+    try {
+      expect(loadVapidKeys({ dataDir, baseUrl: 'http://localhost:8787' })).toBeNull();
+      expect(loadVapidKeys({ dataDir, baseUrl: 'https://svc.example' })!.subject).toBe('https://svc.example');
+      expect(
+        loadVapidKeys({ dataDir, subject: 'mailto:a@b.c', baseUrl: 'https://svc.example' })!.subject,
+      ).toBe('mailto:a@b.c');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

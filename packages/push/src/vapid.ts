@@ -70,8 +70,9 @@ export const VAPID_FILE = 'vapid.json';
 
 /**
  * The service's VAPID identity: the given key pair when both keys are set, else a pair generated once and
- * kept in `<dataDir>/vapid.json` (owner-only, 0600, like the service's other secrets). Null without a
- * contact `subject` (push is then off and nothing fails).
+ * kept in `<dataDir>/vapid.json` (owner-only, 0600, like the service's other secrets). The contact is
+ * `subject`, else `baseUrl` when it is an https URL (a push service may write to the operator there);
+ * null without either (push is then off and nothing fails).
  *
  * @throws {PushConfigError} when given or kept keys are malformed.
  * @example
@@ -81,13 +82,16 @@ export const VAPID_FILE = 'vapid.json';
  */
 export function loadVapidKeys(o: {
   dataDir: string;
-  subject: string | undefined;
+  subject?: string | undefined;
+  /** The service's public base URL; its https form is the contact when no subject is given. */
+  baseUrl?: string | undefined;
   publicKey?: string | undefined;
   privateKey?: string | undefined;
 }): VapidKeys | null {
-  if (!o.subject) return null;
+  const subject = o.subject || (o.baseUrl?.startsWith('https://') ? o.baseUrl : undefined);
+  if (!subject) return null;
   if (o.publicKey && o.privateKey) {
-    return checkVapidKeys({ publicKey: o.publicKey, privateKey: o.privateKey, subject: o.subject });
+    return checkVapidKeys({ publicKey: o.publicKey, privateKey: o.privateKey, subject });
   }
   const file = path.join(o.dataDir, VAPID_FILE);
   try {
@@ -97,5 +101,5 @@ export function loadVapidKeys(o: {
     fs.chmodSync(file, 0o600);
   }
   const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
-  return checkVapidKeys({ ...kept, subject: o.subject });
+  return checkVapidKeys({ ...kept, subject });
 }

@@ -2,7 +2,7 @@
 // every migration it runs, and the service secret kept in it when none is configured.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Migration, runMigrations } from '@screen-service/tables-engine/migrations';
+import { type Migration, runMigrations, schemaVersion } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
 import { type Random, systemRandom } from '../system.js';
 import { coreMigrations } from './migrations.js';
@@ -80,4 +80,17 @@ export function serviceSecret(
   );
   const row = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as { value: string };
   return new TextEncoder().encode(row.value);
+}
+
+/** What `/healthz` reports of the database: reachable, and the schema version it runs. */
+export type DatabaseHealth = { ok: true; schema_version: number } | { ok: false; error: string };
+
+/** A cheap probe of an open service database (one `SELECT 1`); never throws. */
+export function databaseHealth(db: ServiceDb): DatabaseHealth {
+  try {
+    db.prepare('SELECT 1').get();
+    return { ok: true, schema_version: schemaVersion(db) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
 }

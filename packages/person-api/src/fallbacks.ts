@@ -1,0 +1,31 @@
+// The service's last two handlers: a JSON 404 for any unknown path, and the one error contract for
+// anything that escaped a router (a body parser's failure included), for every adapter mounted before.
+import { toHttpError } from '@screen-service/service-core';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+/**
+ * `[notFound, onError]`, to mount after every router. 5xx answers go to `log` (never their message to the
+ * caller); an error after the answer began closes the connection instead of writing a second answer.
+ *
+ * @example
+ * ```ts
+ * app.use(...createJsonFallbacks((err, path) => logger.error({ err, path }, 'request failed')));
+ * ```
+ */
+export function createJsonFallbacks(
+  log: (err: unknown, path: string) => void,
+): [RequestHandler, ErrorRequestHandler] {
+  const notFound: RequestHandler = (req, res) => {
+    res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });
+  };
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const wire = toHttpError(err);
+    if (wire.status >= 500) log(err, req.path);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(wire.status).json(wire.body);
+  };
+  return [notFound, onError];
+}
