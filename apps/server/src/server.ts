@@ -59,15 +59,11 @@ export async function startServer(
     if (closing) res.setHeader('connection', 'close');
   });
   server.on('request', app);
+  const mcpUrl = services.mcpUrl;
+  const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
   logger.info(
-    {
-      url,
-      port,
-      database: path.join(config.dataDir, DATABASE_FILE),
-      mcp_url: `${url}/functions/v1/svc-mcp`,
-      oauth_issuer: `${url}/functions/v1/svc-oauth`,
-    },
-    `Screen Service listening on ${url} (data in ${config.dataDir}); MCP clients connect to ${url}/functions/v1/svc-mcp`,
+    where,
+    `Screen Service listening on ${url} (data in ${config.dataDir}); MCP clients connect to ${mcpUrl}`,
   );
 
   const close = (graceMs = 4000): Promise<void> => {
