@@ -104,6 +104,22 @@ describe('phone tables in the app', () => {
     await poll(() => rowsShown(0)).toBe(3);
   });
 
+  it("compiles SQLite's WebAssembly once, on the page, and hands it to the worker", async () => {
+    const fetched: string[] = [];
+    // Who asked: the referer is the page for the page's fetch, the worker's script for the worker's own.
+    const count = (r: Request) => {
+      if (r.url().endsWith('/sqlite3.wasm')) fetched.push(r.headers().referer ?? '');
+    };
+    browser.context.on('request', count);
+    await page.reload();
+    await poll(() => rowsShown(0)).toBe(3);
+    browser.context.off('request', count);
+    // The worker compiling its own copy would fetch it a second time (and compile it twice on the phone).
+    expect(fetched).toHaveLength(1);
+    expect(fetched[0]).not.toMatch(/tables-worker\.js$/);
+    expect(new URL(fetched[0]!).origin).toBe(new URL(service.url).origin);
+  });
+
   it("shows the space the agent's tables use in its settings", async () => {
     await page.goto(`${service.url}/#/a/${first.id}/settings`);
     await poll(() => page.locator('.tables-usage').textContent()).toMatch(

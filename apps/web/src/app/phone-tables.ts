@@ -1,6 +1,13 @@
 // Connected agents' tables live on the phone (doc3): the app's side of the tables worker (SQLite on OPFS, one database per agent).
 import type { MemorySnapshot } from '@screen-service/tables-engine';
-import type { Replies, ReplyMessage, Request, RequestMessage, TablesWorkerCode } from '../tables/protocol.js';
+import type {
+  BootMessage,
+  Replies,
+  ReplyMessage,
+  Request,
+  RequestMessage,
+  TablesWorkerCode,
+} from '../tables/protocol.js';
 
 /** A worker refusal: the storage failed (full, or another tab holds it) or a request was malformed. */
 export class PhoneTablesError extends Error {
@@ -28,6 +35,11 @@ export function moment(): { now: number; timeZone: string } {
 
 function connect(url: URL): PhoneTables {
   const worker = new Worker(url, { type: 'module', name: 'svc-tables' });
+  // SQLite's WebAssembly compiles here while the worker loads and parses its script, and goes to it as the
+  // first message (a WebAssembly.Module crosses to a worker without copying); requests follow once it went.
+  const booted = WebAssembly.compileStreaming(fetch(new URL('sqlite3.wasm', url)))
+    .catch(() => null)
+    .then((wasm) => worker.postMessage({ wasm } satisfies BootMessage));
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let next = 1;
   worker.onmessage = (event: MessageEvent<ReplyMessage>) => {
@@ -51,7 +63,7 @@ function connect(url: URL): PhoneTables {
       const n = next++;
       return new Promise((resolve, reject) => {
         waiting.set(n, { resolve: resolve as (v: unknown) => void, reject });
-        worker.postMessage({ n, request } satisfies RequestMessage);
+        void booted.then(() => worker.postMessage({ n, request } satisfies RequestMessage));
       });
     },
   };

@@ -68,6 +68,15 @@ export interface Replies {
 export type TablesWorkerCode = 'STORAGE_FAILED' | 'STORAGE_UNAVAILABLE' | 'INVALID_REQUEST';
 
 /** A message from the app to the worker. */
+/**
+ * The app's first message to a new worker: SQLite's WebAssembly, compiled on the page while the worker loaded
+ * its script (null when that failed: the worker compiles it itself). A worker whose first message is a
+ * request compiles it itself too.
+ */
+export interface BootMessage {
+  wasm: WebAssembly.Module | null;
+}
+
 export interface RequestMessage {
   n: number;
   request: Request;

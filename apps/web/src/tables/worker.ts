@@ -1,18 +1,40 @@
 // The tables worker: SQLite WebAssembly on the Origin Private File System (opfs-sahpool VFS), one request at a time.
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { createPhoneStore, type DatabasePool, type PhoneStore } from './phone-store.js';
-import type { ReplyMessage, RequestMessage, TablesWorkerCode } from './protocol.js';
+import type { BootMessage, ReplyMessage, RequestMessage, TablesWorkerCode } from './protocol.js';
 
 const scope = self as unknown as {
-  onmessage: ((event: MessageEvent<RequestMessage>) => void) | null;
+  onmessage: ((event: MessageEvent<RequestMessage | BootMessage>) => void) | null;
   postMessage(message: ReplyMessage): void;
 };
 
 class Unavailable extends Error {}
 
-async function openPool(): Promise<PhoneStore> {
+type Instantiate = (
+  imports: WebAssembly.Imports,
+  done: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+) => object;
+const initSqlite = sqlite3InitModule as unknown as (options?: {
+  instantiateWasm?: Instantiate;
+}) => ReturnType<typeof sqlite3InitModule>;
+
+/** SQLite from the page's compiled module when given (no second compile), else fetched and compiled here. */
+async function loadSqlite(module: WebAssembly.Module | null) {
+  if (!module) return initSqlite();
+  let fail: (error: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const instantiateWasm: Instantiate = (imports, done) => {
+    WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), fail);
+    return {};
+  };
+  return Promise.race([initSqlite({ instantiateWasm }), failed]);
+}
+
+async function openPool(module: WebAssembly.Module | null): Promise<PhoneStore> {
   try {
-    const sqlite3 = await sqlite3InitModule();
+    const sqlite3 = await loadSqlite(module);
     // opfs-sahpool keeps sync access handles open in this worker: no SharedArrayBuffer, so no COOP/COEP headers.
     const pool = await sqlite3.installOpfsSAHPoolVfs({ name: 'svc-tables', directory: '.svc-tables' });
     const databases: DatabasePool = {
@@ -30,7 +52,11 @@ async function openPool(): Promise<PhoneStore> {
   }
 }
 
-const ready = openPool();
+let ready: Promise<PhoneStore> | null = null;
+const start = (module: WebAssembly.Module | null) => {
+  ready ??= openPool(module);
+  return ready;
+};
 let queue: Promise<unknown> = Promise.resolve();
 
 function codeOf(error: unknown): TablesWorkerCode {
@@ -49,10 +75,14 @@ function messageOf(error: unknown): string {
 }
 
 scope.onmessage = (event) => {
+  if ('wasm' in event.data) {
+    void start(event.data.wasm).catch(() => {});
+    return;
+  }
   const { n, request } = event.data;
   queue = queue.then(async () => {
     try {
-      const store = await ready;
+      const store = await start(null);
       const value = await store.handle(request as never);
       scope.postMessage({ n, ok: true, value });
     } catch (error) {
