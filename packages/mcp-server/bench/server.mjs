@@ -1,60 +1,23 @@
 // Bench server process: the real tool server (SQLite in a temp dir), a plain JSON-RPC echo, and the SDK's
 // per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  coreMigrations,
-  createConnectionAuth,
-  createNotifier,
-  createPairing,
-  createPersonAgents,
-  createPersonThreads,
-  createSqliteStore,
-  createThreadOps,
-  newId,
-} from '@screen-service/service-core';
-import Database from 'better-sqlite3';
+import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
 import { createMcpRouter, createSvcMcpServer } from '../dist/index.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-bench-'));
-const db = new Database(path.join(dir, 'svc.sqlite'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('foreign_keys = ON');
-for (const m of coreMigrations) db.exec(m.sql);
-const store = createSqliteStore(db);
-const notifier = createNotifier();
-const pairing = createPairing({ store });
-const agents = createPersonAgents({ store, pairing, notifier });
-const threads = createPersonThreads({ store, notifier });
-const ops = createThreadOps({ store, notifier });
-const auth = createConnectionAuth({ store, expectKind: 'mcp' });
+// The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL).
+const core = createTestCore({ clockMode: 'running' });
+core.db.pragma('synchronous = NORMAL');
+const { store, notifier, threads, threadOps: ops, connectionAuth: auth } = core;
 const errors = [];
 
 const connections = [];
 for (let i = 0; i < CONNECTIONS; i++) {
-  const user = await store.users.create({
-    id: newId('usr_'),
-    email: `bench${i}@example.com`,
-    passwordHash: 'unused',
-    firstName: null,
-    createdAt: Date.now(),
-    suspendedAt: null,
-  });
-  const { agent, pairing: code } = await agents.create(user.id, { name: `Bench ${i}` });
-  const paired = await pairing.pair({
-    code: code.code,
-    remote_ref: `bench-${i}`,
-    kind: 'mcp',
-    host_name: 'bench',
-    clientAddr: '127.0.0.1',
-  });
-  connections.push({ userId: user.id, agentId: agent.id, token: paired.connector_token });
+  const user = await seedUser(store, { email: `bench${i}@example.com` });
+  const { token, agents } = await seedConnection(store, user.id, [`bench${i}`]);
+  connections.push({ userId: user.id, agentId: agents[0].id, token });
 }
 
 const server = http.createServer();
@@ -146,8 +109,7 @@ process.on('message', async (m) => {
         echo.closeAllConnections();
         server.close();
         echo.close();
-        db.close();
-        fs.rmSync(dir, { recursive: true, force: true });
+        core.close();
         process.send({ id: m.id, value: true }, () => process.exit(0));
         break;
       default:
