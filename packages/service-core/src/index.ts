@@ -50,6 +50,7 @@ export {
   createCore,
   type PushSenderOptions,
 } from './core.js';
+export { freeHandle, profileNaming } from './agent-naming.js';
 export {
   digestsEqual,
   hashSecret,
@@ -198,6 +199,7 @@ export {
   type ManagementTokenRecord,
   type MessageKind,
   type MessageRecord,
+  type NativeAgentRecord,
   type MessageSender,
   type OAuthClientAuthMethod,
   type OAuthClientRecord,
@@ -229,6 +231,7 @@ export type {
   CompletePairing,
   ConnectorRepository,
   ManagementTokenRepository,
+  NativeAgentRepository,
   NewAgent,
   NewMessage,
   NewPush,
