@@ -133,7 +133,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       const type = res.headers.get('content-type') ?? '';
       if (type.includes('text/event-stream') && res.body) {
         const got = await readChatStream(res.body);
-        return { text: got.text, tokens: got.tokens ?? estimate(promptChars + got.text.length), streamed: true };
+        return {
+          text: got.text,
+          tokens: got.tokens ?? estimate(promptChars + got.text.length),
+          streamed: true,
+        };
       }
       let json: { choices?: { message?: { content?: unknown } }[]; usage?: { total_tokens?: unknown } };
       try {
@@ -155,7 +159,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       if (err instanceof ModelError) throw err;
       if (outer?.aborted) throw err;
       if (timeout.aborted) {
-        throw new ModelError('MODEL_TIMEOUT', `The model did not finish within ${Math.round(timeoutMs / 1000)} s.`);
+        throw new ModelError(
+          'MODEL_TIMEOUT',
+          `The model did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+        );
       }
       throw new ModelError('MODEL_UNREACHABLE', `The model could not be reached (${describe(err)}).`);
     }

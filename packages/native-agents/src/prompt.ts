@@ -51,18 +51,45 @@ function rowText(row: MessageRecord): { role: 'user' | 'assistant'; content: str
 }
 
 /**
- * The chat messages of one turn: system prompt, then the thread oldest first (consecutive rows of one side
- * joined, as some servers require turns to alternate), then `notes` (refused writes, bad lines) at the top
- * of the last user turn.
+ * The thread in conversation order: a person row goes right before the answer that names it in
+ * `meta.turn` (rows sent during a turn are older than its answer but belong to the next turn), and the
+ * rows of the turn being answered go last.
+ */
+function conversationOrder(rows: MessageRecord[], turn: ReadonlySet<string>): MessageRecord[] {
+  const answeredAt = new Map<string, number>();
+  for (const row of rows) {
+    if (row.sender !== 'agent' || !Array.isArray(row.meta.turn)) continue;
+    for (const id of row.meta.turn) if (typeof id === 'string') answeredAt.set(id, row.seq);
+  }
+  const place = (row: MessageRecord) => {
+    if (row.sender !== 'person') return row.seq;
+    if (turn.has(row.id)) return Number.POSITIVE_INFINITY;
+    const at = answeredAt.get(row.id);
+    return at === undefined ? row.seq : at - 0.5;
+  };
+  return [...rows].sort((a, b) => place(a) - place(b) || a.seq - b.seq);
+}
+
+/**
+ * The chat messages of one turn: system prompt, then the thread in conversation order (consecutive rows of
+ * one side joined, as some servers require turns to alternate), then `notes` (refused writes, bad lines) at
+ * the top of the last user turn.
  *
  * @example
  * ```ts
- * buildMessages({ system: 'You are...', rows, notes: [] }); // [{ role: 'system', ... }, { role: 'user', ... }]
+ * buildMessages({ system: 'You are...', rows, turn: ['msg_1'], notes: [] }); // [{ role: 'system', ... }, { role: 'user', ... }]
  * ```
  */
-export function buildMessages(input: { system: string; rows: MessageRecord[]; notes: string[] }): ChatMessage[] {
+export function buildMessages(input: {
+  system: string;
+  /** The thread's recent rows, oldest first. */
+  rows: MessageRecord[];
+  /** Ids of the person rows this turn answers. */
+  turn: readonly string[];
+  notes: string[];
+}): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'system', content: input.system }];
-  for (const row of input.rows) {
+  for (const row of conversationOrder(input.rows, new Set(input.turn))) {
     const m = rowText(row);
     if (!m) continue;
     const last = out[out.length - 1]!;

@@ -64,7 +64,12 @@ interface ThreadRun {
 
 /** The connection principal of the service's own runner of this agent. */
 export function nativePrincipal(agent: AgentRecord): ConnectionPrincipal {
-  return { userId: agent.userId, connectorId: agent.connectorId!, connectorKind: 'hosted', via: 'connector_token' };
+  return {
+    userId: agent.userId,
+    connectorId: agent.connectorId!,
+    connectorKind: 'hosted',
+    via: 'connector_token',
+  };
 }
 
 /**
@@ -184,6 +189,7 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
           tables: 'tables' in held ? held.tables : '',
         }),
         rows: [...page].reverse(),
+        turn: ids,
         notes: r.notes,
       });
       const answer = await answerWithReads(p, agentId, userId, messages);

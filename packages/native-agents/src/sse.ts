@@ -45,7 +45,10 @@ export async function readChatStream(body: ReadableStream<Uint8Array>): Promise<
       throw new ModelError('MODEL_BAD_ANSWER', 'The model sent a stream event that is not JSON.');
     }
     if (chunk.error) {
-      throw new ModelError('MODEL_BAD_ANSWER', `The model stopped with an error: ${String(chunk.error.message)}`);
+      throw new ModelError(
+        'MODEL_BAD_ANSWER',
+        `The model stopped with an error: ${String(chunk.error.message)}`,
+      );
     }
     const piece = chunk.choices?.[0]?.delta?.content;
     if (typeof piece === 'string') text += piece;

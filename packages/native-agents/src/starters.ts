@@ -35,9 +35,10 @@ export const STARTERS: readonly StarterTemplate[] = Object.freeze([
     ].join('\n'),
     first: {
       text: "Hi, I'm your habit coach. Let's log today's run.",
-      lines: ['checkin@feel scale "How did today\'s run feel?" min=1 max=5', 'ask@km "How far did you run (km)?" type=number'].join(
-        '\n',
-      ),
+      lines: [
+        'checkin@feel scale "How did today\'s run feel?" min=1 max=5',
+        'ask@km "How far did you run (km)?" type=number',
+      ].join('\n'),
     },
     tables: 'table create runs Day:date Km:number:km Minutes:number:min Feel:number',
   },
@@ -48,7 +49,7 @@ export const STARTERS: readonly StarterTemplate[] = Object.freeze([
     color: 'butter',
     theme: { accent: '#B7791F' },
     instructions: [
-      'You keep the person\'s to-do list in the todos table.',
+      "You keep the person's to-do list in the todos table.",
       'Add tasks with put lines (a short key per task), tick them with Done=on, and show the open ones with a query as a list with check=Done.',
     ].join('\n'),
     first: {

@@ -15,7 +15,8 @@ export interface ModelRequest {
 export type ScriptedAnswer =
   | string
   | { status: number; body?: string }
-  | { text: string; tokens?: number }
+  /** `after`: the answer waits for it (a slow model, so a test can act during the turn). */
+  | { text: string; tokens?: number; after?: Promise<unknown> }
   | ((request: ModelRequest) => string);
 
 export interface ModelServer {
@@ -59,7 +60,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     req.on('data', (d) => {
       raw += d;
     });
-    req.on('end', () => {
+    req.on('end', async () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no route"}}');
         return;
@@ -78,8 +79,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         res.end(next.body ?? JSON.stringify({ error: { message: `scripted ${next.status}` } }));
         return;
       }
+      if (typeof next === 'object' && 'after' in next && next.after) await next.after;
       const text = typeof next === 'function' ? next(request) : typeof next === 'string' ? next : next.text;
-      const tokens = typeof next === 'object' && 'tokens' in next && next.tokens !== undefined ? next.tokens : 10;
+      const tokens =
+        typeof next === 'object' && 'tokens' in next && next.tokens !== undefined ? next.tokens : 10;
       const usage = { prompt_tokens: tokens - 1, completion_tokens: 1, total_tokens: tokens };
       if (request.stream && options.streaming !== false) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -88,7 +91,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
           const delta = { choices: [{ index: 0, delta: { content: text.slice(i, i + chunk) } }] };
           res.write(`data: ${JSON.stringify(delta)}\n\n`);
         }
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+        );
         res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
         res.end('data: [DONE]\n\n');
         return;

@@ -39,11 +39,14 @@ export type LimitVerdict =
   | { ok: false; kind: 'tokens'; line: string };
 
 /** Checks a turn against both limits and records its tokens. */
-export function createLimits(limits: ModelLimits, now: () => number, usage: UsageMeter = createMemoryUsage()) {
+export function createLimits(
+  limits: ModelLimits,
+  now: () => number,
+  usage: UsageMeter = createMemoryUsage(),
+) {
   const perMinute = limits.turnsPerMinute ?? 0;
   const perDay = limits.tokensPerDay ?? 0;
-  const turns =
-    perMinute > 0 ? createRateLimiter({ burst: perMinute, perMinute, now }) : null;
+  const turns = perMinute > 0 ? createRateLimiter({ burst: perMinute, perMinute, now }) : null;
   return {
     check(userId: string): LimitVerdict {
       if (perDay > 0 && usage.used(userId, utcDay(now())) >= perDay) {

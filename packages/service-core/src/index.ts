@@ -18,6 +18,7 @@ export {
   createAgentManagement,
   MANAGEMENT_UPDATE_FIELDS,
 } from './agent-management.js';
+export { freeHandle, profileNaming } from './agent-naming.js';
 export {
   type AgentStatus,
   type AgentView,
@@ -50,7 +51,6 @@ export {
   createCore,
   type PushSenderOptions,
 } from './core.js';
-export { freeHandle, profileNaming } from './agent-naming.js';
 export {
   digestsEqual,
   hashSecret,
@@ -199,8 +199,8 @@ export {
   type ManagementTokenRecord,
   type MessageKind,
   type MessageRecord,
-  type NativeAgentRecord,
   type MessageSender,
+  type NativeAgentRecord,
   type OAuthClientAuthMethod,
   type OAuthClientRecord,
   type OAuthRequestRecord,
