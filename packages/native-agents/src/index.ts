@@ -1,4 +1,6 @@
 // @screen-service/native-agents public API. Every export here is public; nothing else is.
+
+export { type NativeService, startNativeAgents } from './compose.js';
 export { ModelError, type NativeErrorCode } from './errors.js';
 export {
   type ChatAnswer,
@@ -28,6 +30,12 @@ export {
   nativePrincipal,
   type RuntimeCore,
 } from './runtime.js';
+export {
+  DEFAULT_TOKENS_PER_DAY,
+  DEFAULT_TURNS_PER_MINUTE,
+  type NativeSettings,
+  readModelSettings,
+} from './settings.js';
 export { readChatStream, type StreamedAnswer } from './sse.js';
 export { pickStarters, STARTERS, type StarterTemplate } from './starters.js';
 export {
