@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { z } from 'zod';
 import { defaultDataDir } from './data-dir.js';
 
@@ -26,6 +27,8 @@ export interface ServerConfig {
   imageCdn?: string;
   /** Web Push (VAPID, RFC 8292): the contact, and keys (both or neither; neither = made once and kept). */
   vapid?: { subject?: string; publicKey?: string; privateKey?: string };
+  /** Native agents' model (SVC_MODEL_*, ADR 0200); absent = native agents are not offered. */
+  model?: NativeSettings;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +125,13 @@ export function loadConfig(
   if (Boolean(d.SVC_VAPID_PUBLIC_KEY) !== Boolean(d.SVC_VAPID_PRIVATE_KEY)) {
     throw new ConfigError(`SVC_VAPID_PUBLIC_KEY: ${VAPID_KEYS_HINT}`);
   }
+  const model = (() => {
+    try {
+      return readModelSettings(env);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  })();
   const port = parsed.data.PORT ?? 8787;
   const baseUrl = (parsed.data.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
@@ -142,6 +152,7 @@ export function loadConfig(
       perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,
     },
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
+    ...(model ? { model } : {}),
     ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
     ...(d.SVC_VAPID_SUBJECT || d.SVC_VAPID_PUBLIC_KEY
       ? {
