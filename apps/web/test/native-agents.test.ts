@@ -69,8 +69,8 @@ describe('native agents in the app', () => {
     // The next turn runs on the edited instructions.
     model.script('On it.');
     await page.goto(`${service.url}/#/a/${agentId}`);
-    await page.getByRole('textbox', { name: /message/i }).fill('ready');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.composer-text').fill('ready');
+    await page.locator('.composer-text').press('Enter');
     await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('On it.');
     expect(model.requests.at(-1)!.messages[0]!.content).toContain('Coach me for a 10 km race.');
   });
