@@ -46,7 +46,9 @@ describe('native agents in the app', () => {
     await expect.poll(() => page.locator('main').textContent()).toContain("How did today's run feel?");
     model.script('Great run, logged it!\n```svc\nput runs Day=today Km=5 Feel=4\n```');
     await page.getByRole('button', { name: '4 of 5' }).click();
-    await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('Great run, logged it!');
+    await expect
+      .poll(() => page.locator('main').textContent(), { timeout: 10_000 })
+      .toContain('Great run, logged it!');
     expect(await page.locator('main').textContent()).not.toContain('put runs');
     const asked = model.requests[0]!.messages;
     expect(asked[0]!.content).toContain('running-habit coach');

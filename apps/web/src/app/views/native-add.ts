@@ -36,7 +36,9 @@ function starterCard(s: NativeStarterView, status: HTMLElement): HTMLElement {
       {},
       el('p', { class: 'agent-name' }, s.name),
       el('p', { class: 'svc-muted small' }, s.description),
-      s.tables.length > 0 ? el('p', { class: 'svc-muted small' }, `Starts with: ${s.tables.join(', ')}`) : false,
+      s.tables.length > 0
+        ? el('p', { class: 'svc-muted small' }, `Starts with: ${s.tables.join(', ')}`)
+        : false,
     ),
     button,
   );
