@@ -212,3 +212,34 @@ describe('native runtime', () => {
     expect((await rig.rows(agentId)).at(-1)!.meta.turn).toEqual([sent]);
   });
 });
+
+describe('native runtime, unexpected failures', () => {
+  it('reports a failure outside the model call and tries the turn again later', async () => {
+    rig = await createRig();
+    const agentId = await rig.blank();
+    const seen: unknown[] = [];
+    const { createNativeRuntime } = await import('./runtime.js');
+    const { createModelClient } = await import('./model-client.js');
+    rig.runtime.stop();
+    const broken = createNativeRuntime({
+      core: {
+        ...rig.core,
+        hostTransport: { ...rig.core.hostTransport, turn: () => Promise.reject(new Error('disk full')) },
+      },
+      model: createModelClient({ url: rig.model.url, model: 'm' }),
+      guide: '',
+      schedule: (run, ms) => {
+        rig.timers.push({ run, ms });
+        return () => {};
+      },
+      onError: (err) => seen.push(err),
+    });
+    await broken.start();
+    await rig.core.threads.say(rig.user.id, agentId, { text: 'hi' });
+    await settle(broken);
+    broken.stop();
+    expect(seen).toEqual([new Error('disk full')]);
+    expect(rig.timers.map((t) => t.ms)).toEqual([5_000]);
+    expect(rig.model.requests).toHaveLength(0);
+  });
+});

@@ -139,7 +139,13 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
       try {
         do {
           r.again = false;
-          await turn(agentId, userId, r);
+          try {
+            await turn(agentId, userId, r);
+          } catch (err) {
+            // A store or transport failure outside the model call: report it and try the turn again later.
+            options.onError?.(err, agentId);
+            later(agentId, userId, retryMs[Math.min(r.failures++, retryMs.length - 1)]!);
+          }
         } while (r.again && !stopped);
       } finally {
         r.running = false;

@@ -33,6 +33,8 @@ export async function createRig(
   const user = await seedUser(core.store);
   const model = await startModelServer(options.server);
   const timers: Rig['timers'] = [];
+  // Unexpected runtime errors fail the test at close (the runtime itself only reports them).
+  const errors: unknown[] = [];
   const client = createModelClient({
     url: model.url,
     key: 'sk-test',
@@ -55,7 +57,7 @@ export async function createRig(
       };
     },
     onError(err) {
-      throw err;
+      errors.push(err);
     },
   });
   await runtime.start();
@@ -82,6 +84,7 @@ export async function createRig(
       runtime.stop();
       await model.close();
       core.close();
+      if (errors.length > 0) throw errors[0];
     },
   };
 }
