@@ -48,7 +48,9 @@ for (let i = 0; i < ROUNDS; i++) {
   await runtime.idle();
 }
 const med = (xs) => pct(xs, 0.5);
-console.log(`model call alone:   p50 ${med(base).toFixed(2)} ms, p99 ${pct(base, 0.99).toFixed(2)} ms (${ROUNDS} rounds)`);
+console.log(
+  `model call alone:   p50 ${med(base).toFixed(2)} ms, p99 ${pct(base, 0.99).toFixed(2)} ms (${ROUNDS} rounds)`,
+);
 console.log(`native turn:        p50 ${med(turns).toFixed(2)} ms, p99 ${pct(turns, 0.99).toFixed(2)} ms`);
 console.log(`ratio turn / model: ${(med(turns) / med(base)).toFixed(2)}x at p50`);
 runtime.stop();
