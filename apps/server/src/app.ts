@@ -65,7 +65,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
   app.use(
     MOUNTS.app,
     createPersonRouter({
-      services: personApiServices(svc, svc.oauth),
+      services: personApiServices(svc, svc.oauth, svc.native),
       checkResponses: config.checkResponses ?? false,
       shutdown: svc.stopping.signal,
       onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
 
@@ -26,6 +27,8 @@ export interface ServerConfig {
   imageCdn?: string;
   /** Web Push (VAPID, RFC 8292): the contact, and keys (both or neither; neither = made once and kept). */
   vapid?: { subject?: string; publicKey?: string; privateKey?: string };
+  /** Native agents' model (SVC_MODEL_*, ADR 0200); absent = native agents are not offered. */
+  model?: NativeSettings;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +117,13 @@ export function loadConfig(
   if (Boolean(d.SVC_VAPID_PUBLIC_KEY) !== Boolean(d.SVC_VAPID_PRIVATE_KEY)) {
     throw new ConfigError(`SVC_VAPID_PUBLIC_KEY: ${VAPID_KEYS_HINT}`);
   }
+  const model = (() => {
+    try {
+      return readModelSettings(env);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  })();
   const port = d.PORT ?? 8787;
   const codeDir = options.codeDir ?? path.dirname(fileURLToPath(import.meta.url));
   const platform = options.platform ?? process.platform;
@@ -135,6 +145,7 @@ export function loadConfig(
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
     ...(Object.keys(vapid).length > 0 ? { vapid } : {}),
+    ...(model ? { model } : {}),
   };
 }
 

@@ -49,6 +49,7 @@ export async function startServer(
   const resolved: ServerConfig = { ...config, baseUrl: url };
   const services = createServices(resolved, db, {
     ...options,
+    onNativeError: (err) => logger.error({ err }, 'native agent'),
     onPushEvent: (e) =>
       e.type === 'error' ? logger.error({ err: e.error }, 'push sender') : logger.debug(e, 'push'),
   });

@@ -1,5 +1,6 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
+import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
 import {
@@ -26,6 +27,8 @@ export interface Services extends Core {
   mcpUrl: string;
   /** Drains the push outbox; null when push is not configured. Started and stopped with the server. */
   pushSender: PushDispatcher | null;
+  /** Native agents on the operator's model (ADR 0200); null when none is configured. */
+  native: NativeService | null;
 }
 
 export interface ServicesOptions {
@@ -35,6 +38,7 @@ export interface ServicesOptions {
   /** How often (real ms) the live status watch looks for silent hosts; default 5 s (tests shorten it). */
   statusTickMs?: number;
   onPushEvent?: (event: PushEvent) => void;
+  onNativeError?: (err: unknown) => void;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -74,5 +78,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
           onEvent: options.onPushEvent ?? (() => {}),
         })
       : null,
+    native: config.model ? startNativeAgents(core, config.model, options.onNativeError) : null,
   };
 }

@@ -33,6 +33,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the native agents model from SVC_MODEL_*, and names a bad one as INVALID_CONFIG', () => {
+    const c = loadConfig({ SVC_MODEL_URL: 'http://127.0.0.1:11434/v1', SVC_MODEL_NAME: 'llama3.2' }, '/x');
+    expect(c.model).toMatchObject({ url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', key: null });
+    expect(loadConfig({}, '/x').model).toBeUndefined();
+    expect(() => loadConfig({ SVC_MODEL_URL: 'http://h' }, '/x')).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', message: expect.stringMatching(/SVC_MODEL_NAME/) }),
+    );
+  });
+
   it('takes SVC_SECRET when it is long enough', () => {
     expect(loadConfig({ SVC_SECRET: 'k'.repeat(32) }, '/x').secret).toBe('k'.repeat(32));
   });

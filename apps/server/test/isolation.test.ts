@@ -98,11 +98,16 @@ function snapshot(userId: string) {
 
 let a: Person;
 let b: Person;
+/** B's native agent (a starter): its instructions are B's alone. */
+let bNative: string;
 beforeAll(async () => {
-  t = await startTestServer();
+  // A model nobody answers at: native agents are offered; no test here sends them a message.
+  t = await startTestServer({ SVC_MODEL_URL: 'http://127.0.0.1:9/v1', SVC_MODEL_NAME: 'test-model' });
   call = client(t.base);
   a = await person('a@example.com', 'password of a!');
   b = await person('b@example.com', 'password of b!');
+  bNative = (await call('POST', '/native/agents', { token: b.token, body: { starter: 'todo-keeper' } })).body
+    .id;
 });
 afterAll(() => t.close());
 
@@ -143,6 +148,29 @@ const cases: Record<string, Case> = {
       await call('POST', '/tables/delete', { token: a.token, body: { table: 'Secret', from: b.agentId } }),
     );
     expect(bTableRows()).toBe(1);
+  },
+  'get /native': async () => {
+    const r = await call('GET', '/native', { token: a.token });
+    expect(r.body).toMatchObject({ available: true, starters: expect.any(Array) });
+  },
+  'post /native/agents': async () => {
+    const r = await call('POST', '/native/agents', { token: a.token, body: { starter: 'todo-keeper' } });
+    expect(r.status).toBe(201);
+    const mine = (await call('GET', '/agents', { token: a.token })).body.agents.map(
+      (x: { id: string }) => x.id,
+    );
+    expect(mine).toContain(r.body.id);
+  },
+  'get /agents/:agentId/instructions': async () => {
+    notFound(await call('GET', `/agents/${bNative}/instructions`, { token: a.token }));
+  },
+  'put /agents/:agentId/instructions': async () => {
+    notFound(
+      await call('PUT', `/agents/${bNative}/instructions`, {
+        token: a.token,
+        body: { instructions: 'mine now' },
+      }),
+    );
   },
   'post /auth/signup': async () => {
     const r = await call('POST', '/auth/signup', { body: { email: b.email, password: 'taking over b' } });

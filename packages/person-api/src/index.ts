@@ -1,6 +1,13 @@
 // @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
 // Every export here is public API.
 export { createJsonFallbacks } from './fallbacks.js';
+export {
+  addNativeBody,
+  instructionsBody,
+  nativeInstructions,
+  nativeOffer,
+  nativeStarter,
+} from './native-schemas.js';
 export { buildOpenApi } from './openapi.js';
 export {
   API_PREFIX,
@@ -42,7 +49,14 @@ export type {
   UpdateAgentInput,
 } from './schemas.js';
 export * as schemas from './schemas.js';
-export { type PersonApiServices, type PersonOAuth, personApiServices } from './services.js';
+export {
+  type NativeAgentsPort,
+  type NativeInstructionsView,
+  type NativeStarterView,
+  type PersonApiServices,
+  type PersonOAuth,
+  personApiServices,
+} from './services.js';
 export {
   deleteAgentQuery,
   type GivenTable,

@@ -2,6 +2,7 @@
 
 import {
   type Accounts,
+  type AgentView,
   type AppPrincipal,
   type Core,
   MAX_PHOTO_BYTES,
@@ -18,6 +19,35 @@ import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 export interface PersonOAuth {
   personView(userId: string, requestId: string): Promise<OAuthRequestView>;
   decide(userId: string, requestId: string, decision: OAuthDecisionInput): Promise<OAuthRequestView>;
+}
+
+/** A starter agent as the add card shows it. */
+export interface NativeStarterView {
+  id: string;
+  name: string;
+  description: string;
+  color: AgentView['color'];
+  theme: Record<string, unknown>;
+  tables: string[];
+}
+
+/** A native agent's instructions. */
+export interface NativeInstructionsView {
+  agent_id: string;
+  template: string | null;
+  instructions: string;
+  updated_at: string;
+}
+
+/** Native agents' use cases (`@screen-service/native-agents` `createNativeAgents`). */
+export interface NativeAgentsPort {
+  offer(): { starters: NativeStarterView[] };
+  add(
+    userId: string,
+    input: { starter?: unknown; name?: unknown; instructions?: unknown },
+  ): Promise<AgentView>;
+  instructions(userId: string, agentId: string): Promise<NativeInstructionsView>;
+  setInstructions(userId: string, agentId: string, instructions: unknown): Promise<NativeInstructionsView>;
 }
 
 /**
@@ -47,6 +77,8 @@ export interface PersonApiServices {
   tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove'>;
   /** Web Push: this person's devices and whether the service can send at all. */
   push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
+  /** Native agents; absent or null when the operator configured no model (the app then offers none). */
+  native?: NativeAgentsPort | null;
 }
 
 /**
@@ -58,7 +90,11 @@ export interface PersonApiServices {
  * app.use(API_PREFIX, createPersonRouter({ services: personApiServices(core, oauthServer) }));
  * ```
  */
-export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServices {
+export function personApiServices(
+  core: Core,
+  oauth: PersonOAuth,
+  native: NativeAgentsPort | null = null,
+): PersonApiServices {
   return {
     accounts: {
       signUp: core.accounts.signUp,
@@ -86,5 +122,6 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
     notifier: core.notifier,
     tables: core.tables,
     push: core.push,
+    native,
   };
 }

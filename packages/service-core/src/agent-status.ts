@@ -24,6 +24,8 @@ export function deriveStatus(
 ): AgentStatus {
   if (agent.connectorId === null || !connector) return 'pending';
   if (!isConnectionLive(connector)) return 'offline';
+  // The service runs `hosted` agents itself (ADR 0200): there is no host whose heartbeat could lapse.
+  if (connector.kind === 'hosted') return 'connected';
   if (connector.lastSeenAt !== null && now - connector.lastSeenAt <= CONNECTED_WINDOW_MS) return 'connected';
   return 'offline';
 }

@@ -80,6 +80,8 @@ export interface HostTransport {
   open(p: ConnectionPrincipal, handlers: HostStreamHandlers): Promise<() => void>;
   turn(p: ConnectionPrincipal, input: TurnInput): Promise<TurnResult>;
   reply(p: ConnectionPrincipal, input: ReplyInput): Promise<ReplyResult>;
+  /** Ends a turn that will not be answered now (the host failed): clears the working row; rows stay owed. */
+  end(p: ConnectionPrincipal, input: { agent_id: unknown }): Promise<void>;
 }
 
 export interface HostTransportOptions extends ThreadDeps {
@@ -249,6 +251,14 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         rows: rows.map((r) => r.id),
         working_until: new Date(until).toISOString(),
       };
+    },
+
+    async end(p, input) {
+      const agent = await servedAgent(p, input.agent_id);
+      const key = { agentId: agent.id, userId: p.userId };
+      if ((await store.threads.getState(key)).workingUntil === null) return;
+      await store.threads.setWorking(key, null);
+      notifier.publish({ type: 'working', userId: p.userId, agentId: agent.id, until: null });
     },
 
     async reply(p, input) {

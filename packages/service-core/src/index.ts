@@ -18,6 +18,7 @@ export {
   createAgentManagement,
   MANAGEMENT_UPDATE_FIELDS,
 } from './agent-management.js';
+export { freeHandle, profileNaming } from './agent-naming.js';
 export {
   type AgentStatus,
   type AgentView,
@@ -199,6 +200,7 @@ export {
   type MessageKind,
   type MessageRecord,
   type MessageSender,
+  type NativeAgentRecord,
   type OAuthClientAuthMethod,
   type OAuthClientRecord,
   type OAuthRequestRecord,
@@ -229,6 +231,7 @@ export type {
   CompletePairing,
   ConnectorRepository,
   ManagementTokenRepository,
+  NativeAgentRepository,
   NewAgent,
   NewMessage,
   NewPush,

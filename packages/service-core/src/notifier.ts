@@ -29,17 +29,20 @@ export type ThreadListener = (event: ThreadEvent) => void;
 export interface Notifier {
   publish(event: ThreadEvent): void;
   subscribe(userId: string, listener: ThreadListener): () => void;
+  /** Listens to every user's events (an in-process worker such as the native-agent runtime). */
+  subscribeAll(listener: ThreadListener): () => void;
   /** Live listeners for a user (tests use it to prove nothing leaks after a call ends). */
   listenerCount(userId: string): number;
 }
 
 export function createNotifier(): Notifier {
   const byUser = new Map<string, Set<ThreadListener>>();
+  const everyone = new Set<ThreadListener>();
   return {
     publish(event) {
       const set = byUser.get(event.userId);
-      if (!set) return;
-      for (const listener of [...set]) {
+      if (!set && everyone.size === 0) return;
+      for (const listener of [...(set ?? []), ...everyone]) {
         try {
           listener(event);
         } catch {
@@ -59,6 +62,12 @@ export function createNotifier(): Notifier {
         if (!s) return;
         s.delete(listener);
         if (s.size === 0) byUser.delete(userId);
+      };
+    },
+    subscribeAll(listener) {
+      everyone.add(listener);
+      return () => {
+        everyone.delete(listener);
       };
     },
     listenerCount(userId) {

@@ -254,7 +254,8 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     },
 
     async connections(userId) {
-      const connectors = await store.connectors.listByUser(userId);
+      // The service's own runner of native agents is not a connection the person made (ADR 0200).
+      const connectors = (await store.connectors.listByUser(userId)).filter((c) => c.kind !== 'hosted');
       const served = await Promise.all(connectors.map((c) => store.agents.listByConnector(c.id)));
       return connectors.map((c: ConnectorRecord, i) => ({
         id: c.id,
@@ -275,7 +276,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
 
     async removeConnection(userId, connectorId) {
       const c = await store.connectors.get(connectorId);
-      if (!c || c.userId !== userId) {
+      if (!c || c.userId !== userId || c.kind === 'hosted') {
         throw new ServiceError('CONNECTOR_NOT_FOUND', `No connection ${connectorId} in your account.`, {
           field: 'connector_id',
         });

@@ -80,6 +80,19 @@ export interface AgentRecord {
   updatedAt: number;
 }
 
+/**
+ * A native agent's settings (doc3 "Native agents"): the service runs it on the operator's model. `template`
+ * names the starter it was added from (null for a blank agent); `instructions` is its system prompt.
+ */
+export interface NativeAgentRecord {
+  agentId: string;
+  userId: string;
+  template: string | null;
+  instructions: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface PairingCodeRecord {
   id: string;
   userId: string;

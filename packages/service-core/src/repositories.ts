@@ -8,6 +8,7 @@ import type {
   ConnectorRecord,
   ManagementTokenRecord,
   MessageRecord,
+  NativeAgentRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
   OAuthTokenRecord,
@@ -401,6 +402,17 @@ export interface ManagementTokenRepository {
   revoke(userId: string, id: string, at: number): Promise<boolean>;
 }
 
+/** Native agents' settings, one row per agent the service runs itself (cascades from the agent). */
+export interface NativeAgentRepository {
+  /** Inserts or replaces the agent's row. */
+  save(record: NativeAgentRecord): Promise<NativeAgentRecord>;
+  get(agentId: string): Promise<NativeAgentRecord | null>;
+  /** Sets the instructions; null when the agent has no row. */
+  setInstructions(agentId: string, instructions: string, at: number): Promise<NativeAgentRecord | null>;
+  /** Native agents whose thread holds person rows not yet handled (the runtime's start-up scan). */
+  listWithPending(): Promise<{ agentId: string; userId: string }[]>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -414,4 +426,5 @@ export interface Store {
   relay: RelayRepository;
   managementTokens: ManagementTokenRepository;
   push: PushRepository;
+  nativeAgents: NativeAgentRepository;
 }

@@ -3,6 +3,7 @@ import type { RouteDef } from '../route.js';
 import { agentRoutes } from './agents.js';
 import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
+import { nativeRoutes } from './native.js';
 import { photoRoutes } from './photos.js';
 import { pushRoutes } from './push.js';
 import { streamRoutes } from './stream.js';
@@ -17,6 +18,7 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...photoRoutes,
   ...connectionRoutes,
   ...tableRoutes,
+  ...nativeRoutes,
   ...pushRoutes,
   ...streamRoutes,
 ]);

@@ -338,6 +338,20 @@ CREATE INDEX oauth_tokens_user ON oauth_tokens(user_id);
 CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
 `;
 
+// Native agents (ADR 0200): the service runs these itself on the operator's model; the row holds the
+// starter it came from and the person's instructions (its system prompt). Gone with the agent or the user.
+const SCHEMA_V11_NATIVE_AGENTS = `
+CREATE TABLE native_agents (
+  agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  template TEXT,
+  instructions TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX native_agents_user ON native_agents(user_id);
+`;
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -362,6 +376,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 8, name: 'relay-tables', sql: SCHEMA_V8_RELAY_TABLES },
   { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
   { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
+  { version: 11, name: 'native-agents', sql: SCHEMA_V11_NATIVE_AGENTS },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -386,4 +401,5 @@ export const CORE_TABLES = [
   'push_subscriptions',
   'push_outbox',
   'thread_presence',
+  'native_agents',
 ] as const;

@@ -4,6 +4,7 @@ import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
+import { createSqliteNativeAgents } from './sqlite-native-agents.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
@@ -35,5 +36,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     relay: createSqliteRelay(db),
     managementTokens: createSqliteManagementTokens(db),
     push: createSqlitePush(db),
+    nativeAgents: createSqliteNativeAgents(db),
   };
 }

@@ -2,6 +2,7 @@
 import { el } from '../../shared/dom.js';
 import { type Agent, call } from '../api.js';
 import { problem, spacedCode, type View } from '../shell.js';
+import { nativeAddSection } from './native-add.js';
 
 interface Created {
   agent: Agent;
@@ -124,5 +125,10 @@ export function addAgentView(): View {
       status.replaceChildren(problem(error));
     }
   });
-  return { title: 'Add an agent', back: '#/', body: el('div', {}, form), leave: () => stop() };
+  return {
+    title: 'Add an agent',
+    back: '#/',
+    body: el('div', { class: 'stack' }, nativeAddSection(), form),
+    leave: () => stop(),
+  };
 }

@@ -7,6 +7,7 @@ import { removeAgentTables } from '../phone-tables.js';
 import { go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
 import { agentTablesSection } from './agent-tables.js';
+import { nativeInstructionsSection } from './native-instructions.js';
 import { tablesUsage } from './tables-usage.js';
 
 export function settingsView(agentId: string): View {
@@ -115,10 +116,13 @@ export function settingsView(agentId: string): View {
       });
       const tablesPart = agentTablesSection(agentId);
       reloadTables = tablesPart.reload;
+      // A native agent runs on the service: it has instructions instead of a pairing code.
+      const hosted = agent.kind === 'hosted';
       body.replaceChildren(
         form,
-        el('div', { class: 'row' }, makeDefault, code),
+        el('div', { class: 'row' }, makeDefault, ...(hosted ? [] : [code])),
         el('hr'),
+        ...(hosted ? [nativeInstructionsSection(agentId), el('hr')] : []),
         tablesUsage(agentId),
         tablesPart.el,
         el('hr'),
