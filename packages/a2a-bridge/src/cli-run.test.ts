@@ -55,7 +55,11 @@ describe('svc-a2a', () => {
     });
     expect(await cli('pair', '123456')).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/not in this version yet/),
+      err: expect.stringMatching(/give either --card <url>/),
+    });
+    expect(await cli('pair', '12ab', '--card', v10.url('stream'))).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/the code is the 6 digits the app shows/),
     });
     expect(await cli('frob')).toMatchObject({
       code: 2,

@@ -29,6 +29,7 @@ export {
   toAgentView,
 } from './agent-status.js';
 export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
+export { cleanCardSummary, MAX_CARD_SKILLS } from './card-summary.js';
 export {
   type AccessTokenResolver,
   bearerToken,
@@ -76,6 +77,7 @@ export {
 } from './host-transport.js';
 export {
   type AddInput,
+  type CardResult,
   type CommandsResult,
   createHosts,
   type HeartbeatResult,
@@ -188,6 +190,7 @@ export {
 } from './rate-limiter.js';
 export {
   AGENT_COLORS,
+  type AgentCardSummary,
   type AgentColor,
   type AgentRecord,
   CONNECTOR_KINDS,
