@@ -94,8 +94,8 @@ export interface ThreadRow {
   sender: 'agent' | 'person';
   kind: string;
   body: string;
-  meta: { turn?: string[] };
-  screen: { lines: string } | null;
+  meta: { turn?: string[]; text?: string };
+  screen: { id: string; lines: string } | null;
 }
 
 /** The person: signs up, adds agents (reading the code), sends, reads the thread. */
