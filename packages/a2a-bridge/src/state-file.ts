@@ -73,8 +73,8 @@ export interface BridgeState {
 }
 
 /**
- * The state file, written atomically with owner-only permissions on every change. One process owns
- * it; updates are serialized.
+ * The state file, written atomically with owner-only permissions on every change. Updates are
+ * serialized and start from the file on disk, so `pair` beside a running `run` loses nothing.
  *
  * @example
  * ```ts
@@ -142,9 +142,16 @@ export class StateFile {
     });
   }
 
-  // Updates are serialized: each reads the last written state and writes the whole file atomically.
+  /** Drops the cached copy: the next read sees what other processes (`pair`, `add`) wrote. */
+  forget(): void {
+    this.cache = undefined;
+  }
+
+  // Updates are serialized, and each starts from the file on disk: `pair` or `add` may have written an
+  // agent while `run` holds the file, and a write from a stale copy would drop it.
   private write<T>(change: (state: BridgeState) => { state: BridgeState; result: T }): Promise<T> {
     const run = this.queue.then(async () => {
+      this.cache = undefined;
       const { state, result } = change(await this.read());
       await writeJsonAtomic(this.path, state);
       this.cache = state;

@@ -31,9 +31,11 @@ afterAll(async () => {
 });
 
 const turnOf = (dir: string, agentId: string) =>
-  (JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as {
-    agents: Record<string, { turn?: { heard: boolean; taskId?: string } }>;
-  }).agents[agentId]?.turn;
+  (
+    JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as {
+      agents: Record<string, { turn?: { heard: boolean; taskId?: string } }>;
+    }
+  ).agents[agentId]?.turn;
 
 const killed = (p: BridgeProcess | ChildProcess) => {
   const child = 'child' in p ? p.child : p;
@@ -56,12 +58,16 @@ describe.concurrent('crashes', () => {
     const dir = bridgeDir();
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const { agentId, code } = await person.addAgent('Slow');
-    expect((await bridgeCli(['pair', code, '--card', agents.url('stream'), '--url', base], dir)).code).toBe(0);
+    expect((await bridgeCli(['pair', code, '--card', agents.url('stream'), '--url', base], dir)).code).toBe(
+      0,
+    );
 
     const first = startBridge(['run'], dir);
     children.push(first.child);
     const row = await person.say(agentId, 'slow 2500');
-    await waitFor('the task id in the state file', async () => (turnOf(dir, agentId)?.heard ? true : undefined));
+    await waitFor('the task id in the state file', async () =>
+      turnOf(dir, agentId)?.heard ? true : undefined,
+    );
     await killed(first);
     expect(await person.answers(agentId)).toEqual([]);
 
@@ -91,12 +97,16 @@ describe.concurrent('crashes', () => {
     const dir = bridgeDir();
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const { agentId, code } = await person.addAgent('Slow');
-    expect((await bridgeCli(['pair', code, '--card', agents.url('stream'), '--url', base], dir)).code).toBe(0);
+    expect((await bridgeCli(['pair', code, '--card', agents.url('stream'), '--url', base], dir)).code).toBe(
+      0,
+    );
     const bridge = startBridge(['run'], dir);
     children.push(bridge.child);
 
     const row = await person.say(agentId, 'slow 1500');
-    await waitFor('the task id in the state file', async () => (turnOf(dir, agentId)?.heard ? true : undefined));
+    await waitFor('the task id in the state file', async () =>
+      turnOf(dir, agentId)?.heard ? true : undefined,
+    );
     await killed(service);
     // The agent finishes while the service is down: the answer waits in the outbox.
     const outbox = join(dir, 'outbox');
@@ -104,7 +114,11 @@ describe.concurrent('crashes', () => {
       const files = readdirSync(outbox).filter((f) => f.endsWith('.json'));
       return files.length === 1 ? readFileSync(join(outbox, files[0]!), 'utf8') : undefined;
     });
-    expect(JSON.parse(queued).post).toMatchObject({ kind: 'answer', text: 'done slowly', meta: { turn: [row] } });
+    expect(JSON.parse(queued).post).toMatchObject({
+      kind: 'answer',
+      text: 'done slowly',
+      meta: { turn: [row] },
+    });
 
     service = await startServiceProcess(port, data);
     children.push(service);

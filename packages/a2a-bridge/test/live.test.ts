@@ -85,7 +85,8 @@ describe('svc-a2a on the live service', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/headers: {2}Authorization \(values kept in the state file\)/);
     expect(listed.stdout).not.toContain('Bearer secret');
-    for (const name of ['v10-stream', 'v03-stream', 'Poller', 'v10-keyed']) expect(listed.stdout).toContain(name);
+    for (const name of ['v10-stream', 'v03-stream', 'Poller', 'v10-keyed'])
+      expect(listed.stdout).toContain(name);
 
     // The app shows the card's name and skills in the agent's settings.
     expect((await person.agent(a03)).card).toEqual({
@@ -96,7 +97,9 @@ describe('svc-a2a on the live service', () => {
 
     const bridge = startBridge(['run'], dir);
     running.push(bridge);
-    await waitFor('run to start', async () => (bridge.out.stdout.includes('serving 4 agent(s)') ? true : undefined));
+    await waitFor('run to start', async () =>
+      bridge.out.stdout.includes('serving 4 agent(s)') ? true : undefined,
+    );
 
     // Echo through each kind of agent, all at once.
     const [m10, m03, mPoll, mKeyed] = await Promise.all([

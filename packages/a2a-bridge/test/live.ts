@@ -36,7 +36,12 @@ export async function startService(): Promise<LiveService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-a2a-live-'));
   const port = await freePort();
   const config = loadConfig(
-    { PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_BASE_URL: `http://127.0.0.1:${port}` },
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_BASE_URL: `http://127.0.0.1:${port}`,
+    },
     '/',
   );
   const running = await startServer(config, pino({ level: 'silent' }));
@@ -116,17 +121,23 @@ export async function signUpPerson(base: string, email: string) {
     },
     async thread(agentId: string): Promise<ThreadRow[]> {
       const page = await call(base, 'GET', `/agents/${agentId}/messages?limit=100`, { token });
-      return [...(page.body.messages as ThreadRow[])].sort((a, b) => (a as never as { seq: number }).seq - (b as never as { seq: number }).seq);
+      return [...(page.body.messages as ThreadRow[])].sort(
+        (a, b) => (a as never as { seq: number }).seq - (b as never as { seq: number }).seq,
+      );
     },
     async answers(agentId: string): Promise<ThreadRow[]> {
       return (await this.thread(agentId)).filter((m) => m.sender === 'agent');
     },
     /** Waits for the agent's answer to one row (an agent row whose `meta.turn` names it). */
     async answerTo(agentId: string, rowId: string, ms = 20_000): Promise<ThreadRow> {
-      return waitFor(`the answer to ${rowId}`, async () => {
-        const found = (await this.answers(agentId)).filter((m) => m.meta.turn?.includes(rowId));
-        return found[0];
-      }, ms);
+      return waitFor(
+        `the answer to ${rowId}`,
+        async () => {
+          const found = (await this.answers(agentId)).filter((m) => m.meta.turn?.includes(rowId));
+          return found[0];
+        },
+        ms,
+      );
     },
     agent: async (agentId: string) => (await call(base, 'GET', `/agents/${agentId}`, { token })).body,
   };

@@ -15,8 +15,18 @@ import express from 'express';
 
 type Part10 = { content: { $case: 'text'; value: string } | { $case: 'data'; value: unknown } };
 
-const text = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: '' });
-const data = (value: unknown) => ({ content: { $case: 'data' as const, value }, metadata: undefined, filename: '', mediaType: '' });
+const text = (value: string) => ({
+  content: { $case: 'text' as const, value },
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+});
+const data = (value: unknown) => ({
+  content: { $case: 'data' as const, value },
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+});
 
 /** What the agent saw of each message: its person text and its data parts. */
 export interface TablesAgentSeen {
@@ -31,7 +41,9 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
       const texts = parts
         .filter((p) => p.content.$case === 'text' && p.metadata?.svc !== 'channel_guide')
         .map((p) => p.content.value as string);
-      const datas = parts.filter((p) => p.content.$case === 'data').map((p) => p.content.value as Record<string, unknown>);
+      const datas = parts
+        .filter((p) => p.content.$case === 'data')
+        .map((p) => p.content.value as Record<string, unknown>);
       seen.push({ texts, data: datas });
       const tables = datas.find((d) => d.svc === 'tables');
       const tap = datas.find((d) => d.id === 'pick');
@@ -40,11 +52,20 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
       if (tap) reply = [text(`You picked ${String(tap.value)}.`)];
       else if (tables) {
         const rows = ((tables.results as { rows: unknown[][] }[])[0]?.rows ?? []).map((r) => String(r[0]));
-        reply = [text(`You have: ${rows.join(', ')}\n\`\`\`svc\nchoose@pick "Which first?" ${[...rows, "later"].join("|")}\n\`\`\``)];
+        reply = [
+          text(
+            `You have: ${rows.join(', ')}\n\`\`\`svc\nchoose@pick "Which first?" ${[...rows, 'later'].join('|')}\n\`\`\``,
+          ),
+        ];
       } else if (words.startsWith('remember ')) {
         const item = words.slice('remember '.length).trim();
         // Only the data part: a read; the rows come back on the next message.
-        reply = [data({ svc: 'tables', lines: ['table create shopping Item:text', `put shopping ${item} Item=${item}`, 'query shopping'] })];
+        reply = [
+          data({
+            svc: 'tables',
+            lines: ['table create shopping Item:text', `put shopping ${item} Item=${item}`, 'query shopping'],
+          }),
+        ];
       } else reply = [text(`echo: ${words}`)];
       bus.publish({
         kind: 'message',
@@ -75,7 +96,9 @@ export async function startTablesAgent() {
   const card = {
     name: 'Shopping',
     description: 'Keeps a shopping list in your tables',
-    supportedInterfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    supportedInterfaces: [
+      { url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+    ],
     provider: undefined,
     version: '1.0.0',
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
@@ -83,7 +106,18 @@ export async function startTablesAgent() {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'list', name: 'Shopping list', description: 'Remembers what to buy', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      {
+        id: 'list',
+        name: 'Shopping list',
+        description: 'Remembers what to buy',
+        tags: [],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   };
   const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor(seen));

@@ -2,7 +2,17 @@
 // come back at once on the next message), answers with a screen, and gets the person's tap.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BridgeProcess, bridgeCli, bridgeDir, call, type LiveService, signUpPerson, startBridge, startService, waitFor } from './live.js';
+import {
+  type BridgeProcess,
+  bridgeCli,
+  bridgeDir,
+  call,
+  type LiveService,
+  signUpPerson,
+  startBridge,
+  startService,
+  waitFor,
+} from './live.js';
 import { startTablesAgent } from './tables-agent.js';
 
 let service: LiveService;
@@ -54,7 +64,9 @@ describe('tables through the bridge', () => {
     expect(tapped.status, JSON.stringify(tapped.body)).toBe(201);
     const picked = await person.answerTo(agentId, tapped.body.message.id);
     expect(picked.body).toBe('You picked milk.');
-    const tapSeen = await waitFor('the tap at the agent', async () => agent.seen.find((s) => s.data.some((d) => d.id === 'pick')));
+    const tapSeen = await waitFor('the tap at the agent', async () =>
+      agent.seen.find((s) => s.data.some((d) => d.id === 'pick')),
+    );
     expect(tapSeen.texts[0]).toMatch(/^\[svc\] pick choose/);
     expect((await person.answers(agentId)).map((a) => a.body)).toEqual([answer.body, 'You picked milk.']);
   });

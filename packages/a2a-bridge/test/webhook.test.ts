@@ -1,9 +1,9 @@
 // Webhook agents: a receiver in plain Node HTTP checks the signature, reads its tables, then replies;
 // 5xx and timeouts are retried with back-off, a 2xx never is, other statuses end the turn with a line.
 import { createHmac } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFor } from '../src/answer.js';
 import { verifyWebhookSignature } from '../src/webhook-signature.js';
@@ -68,17 +68,27 @@ afterAll(async () => {
 });
 
 describe('webhook agents on the live service', () => {
-  it('signed POSTs; a read then a reply; 503 retried; nothing retried after 200', { timeout: 60_000 }, async () => {
+  it('signed POSTs; a read then a reply; 503 retried; nothing retried after 200', {
+    timeout: 60_000,
+  }, async () => {
     let secret = '';
     const hook = await receiver((d, attempt) => {
-      if (!verifyWebhookSignature(secret, d.raw, d.headers['svc-signature'] as string)) return { status: 401 };
+      if (!verifyWebhookSignature(secret, d.raw, d.headers['svc-signature'] as string))
+        return { status: 401 };
       const typed = d.body.messages.map((m) => m.text).join(' ');
       if (typed === 'note hello') {
         if (attempt === 1) return { status: 503, json: { error: 'warming up' } };
-        return { status: 200, json: { tables: 'table create notes Body:text\nput notes n1 Body=hello\nquery notes' } };
+        return {
+          status: 200,
+          json: { tables: 'table create notes Body:text\nput notes n1 Body=hello\nquery notes' },
+        };
       }
       const rows = (d.body.tables?.results as { rows: unknown[][] }[] | undefined)?.[0]?.rows ?? [];
-      if (d.body.tables) return { status: 200, json: { reply: `Noted. Your notes: ${rows.map((r) => r.join('/')).join(', ')}` } };
+      if (d.body.tables)
+        return {
+          status: 200,
+          json: { reply: `Noted. Your notes: ${rows.map((r) => r.join('/')).join(', ')}` },
+        };
       return { status: 200, json: { reply: `echo: ${typed}` } };
     });
     servers.push(hook.server);
@@ -125,7 +135,10 @@ describe('webhook agents on the live service', () => {
     const again = await person.say(agentId, 'plain');
     expect((await person.answerTo(agentId, again)).body).toBe('echo: plain');
     expect(hook.seen).toHaveLength(4);
-    expect((await person.answers(agentId)).map((a) => a.body)).toEqual(['Noted. Your notes: hello', 'echo: plain']);
+    expect((await person.answers(agentId)).map((a) => a.body)).toEqual([
+      'Noted. Your notes: hello',
+      'echo: plain',
+    ]);
   });
 });
 
@@ -142,7 +155,9 @@ describe('runWebhookTurn (a real receiver, short timeouts)', () => {
 
   it('a timeout is retried; the answer after it ends the turn', async () => {
     const hook = await receiver((_d, attempt) =>
-      attempt === 1 ? { status: 200, json: { reply: 'late' }, hangMs: 1000 } : { status: 200, json: { reply: 'on time' } },
+      attempt === 1
+        ? { status: 200, json: { reply: 'late' }, hangMs: 1000 }
+        : { status: 200, json: { reply: 'on time' } },
     );
     servers.push(hook.server);
     const view = await runWebhookTurn({ url: hook.url, secret: 's' }, body('d1'), policy);
@@ -152,13 +167,17 @@ describe('runWebhookTurn (a real receiver, short timeouts)', () => {
 
   it('a 4xx is not retried and reads as a line with the reason; a 500 every time gives up after the attempts', async () => {
     const hook = await receiver((d) =>
-      d.body.delivery === 'd4' ? { status: 403, json: { error: 'no' } } : { status: 500, json: { error: 'down' } },
+      d.body.delivery === 'd4'
+        ? { status: 403, json: { error: 'no' } }
+        : { status: 500, json: { error: 'down' } },
     );
     servers.push(hook.server);
     const refused = await runWebhookTurn({ url: hook.url, secret: 's' }, body('d4'), policy);
     expect(answerFor(refused!, 'Hook')).toMatchObject({
       kind: 'status',
-      text: expect.stringMatching(/^Hook could not take the message\.\nThe webhook answered 403 \(a key missing\? pair with --header\)/),
+      text: expect.stringMatching(
+        /^Hook could not take the message\.\nThe webhook answered 403 \(a key missing\? pair with --header\)/,
+      ),
     });
     expect(hook.seen.filter((d) => d.body.delivery === 'd4')).toHaveLength(1);
     const down = await runWebhookTurn({ url: hook.url, secret: 's' }, body('d5'), policy);

@@ -93,18 +93,29 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
   if (!session) return 'stopped';
 
   const link = new HostServiceLink({ client, state: home.state, log: (line) => out(`svc-a2a: ${line}`) });
-  const served = new Map(session.agents.map((a) => [a.id, a]));
-  const mine = Object.entries(saved.agents).filter(([id, a]) => {
-    if (served.has(id)) return true;
-    out(
-      `svc-a2a: ${a.name ?? id} is not on the service any more (deleted in the app?); svc-a2a remove ${id}`,
-    );
-    return false;
-  });
-  for (const [id] of mine) link.setHandle(id, served.get(id)!.handle);
-  out(
-    `svc-a2a: serving ${mine.length} agent(s) for the connection "${session.connector.name}" at ${saved.service.connectUrl}`,
-  );
+  const serving = new Map<string, Promise<void>>();
+  const missing = new Set<string>();
+  let catchingUp: Promise<void> | undefined;
+  // Starts every agent of the state file the service lists and that is not served yet: at start, and
+  // after each heartbeat (an agent paired or added beside a running bridge joins without a restart).
+  const serveNew = async (agents: { id: string; handle: string; name: string }[]) => {
+    home.state.forget();
+    const served = new Map(agents.map((a) => [a.id, a]));
+    for (const [id, a] of Object.entries((await home.state.read()).agents)) {
+      if (serving.has(id) || signal.aborted) continue;
+      const there = served.get(id);
+      if (!there) {
+        if (!missing.has(id))
+          out(
+            `svc-a2a: ${a.name ?? id} is not on the service any more (deleted in the app?); svc-a2a remove ${id}`,
+          );
+        missing.add(id);
+        continue;
+      }
+      link.setHandle(id, there.handle);
+      serving.set(id, serveAgent(id, a, there.handle));
+    }
+  };
 
   const bridge = createBridge({
     link,
@@ -114,14 +125,12 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
     ...options.bridge,
     onError: (agentId, error) => {
       if (revokedError(error)) return revoke();
-      out(
-        `svc-a2a: ${served.get(agentId)?.name ?? agentId}: ${(error as Error).message} (the turn is kept and tried again)`,
-      );
+      out(`svc-a2a: ${agentId}: ${(error as Error).message} (the turn is kept and tried again)`);
     },
     onProgress: (_agentId, line) => out(`svc-a2a: ${line}`),
   });
 
-  async function serveAgent(agentId: string, a: AgentState): Promise<void> {
+  async function serveAgent(agentId: string, a: AgentState, handle: string): Promise<void> {
     let agent: BridgeAgent | undefined;
     while (!agent && !signal.aborted) {
       if (a.kind === 'webhook') {
@@ -130,7 +139,7 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
           card: webhookCard(a.name ?? 'Webhook', a.webhookUrl ?? ''),
           webhook: { url: a.webhookUrl ?? '', secret: a.webhookSecret ?? '', headers: a.headers ?? {} },
         };
-        out(`svc-a2a:   ${a.name} (@${served.get(agentId)?.handle}): webhook ${a.webhookUrl}`);
+        out(`svc-a2a:   ${a.name} (@${handle}): webhook ${a.webhookUrl}`);
         break;
       }
       try {
@@ -140,7 +149,7 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
         });
         agent = { agentId, card };
         out(
-          `svc-a2a:   ${card.name} (@${served.get(agentId)?.handle}): A2A ${card.protocolVersion}, ${card.streaming ? 'streaming' : 'polled'}`,
+          `svc-a2a:   ${card.name} (@${handle}): A2A ${card.protocolVersion}, ${card.streaming ? 'streaming' : 'polled'}`,
         );
       } catch (error) {
         out(`svc-a2a: ${a.name ?? agentId}: ${(error as Error).message}; trying again in a while`);
@@ -152,39 +161,56 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
 
   const beat = setInterval(
     () => {
-      client.heartbeat().catch((error) => {
-        if (revokedError(error)) revoke();
-        else out(`svc-a2a: heartbeat failed (${(error as Error).message})`);
-      });
+      client
+        .heartbeat()
+        .then(({ agents }) => serveNew(agents))
+        .catch((error) => {
+          if (revokedError(error)) revoke();
+          else out(`svc-a2a: heartbeat failed (${(error as Error).message})`);
+        });
     },
     Math.min(options.heartbeatMs ?? 45_000, 60_000),
   );
   try {
     await client.heartbeat();
+    await serveNew(session.agents);
+    out(
+      `svc-a2a: serving ${serving.size} agent(s) for the connection "${session.connector.name}" at ${saved.service.connectUrl}`,
+    );
     const stream = openMessageStream({
       connectUrl: client.connectUrl,
       token: saved.service.token,
       signal,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      onMessage: (m) => link.accept(m),
+      onMessage: (m) => {
+        link.accept(m);
+        // A row for an agent paired beside this run: pick it up now rather than at the next heartbeat.
+        if (!serving.has(m.agent.id) && !missing.has(m.agent.id)) {
+          catchingUp ??= client
+            .session()
+            .then((s) => serveNew(s.agents))
+            .catch((error) => out(`svc-a2a: could not read the session (${(error as Error).message})`))
+            .finally(() => {
+              catchingUp = undefined;
+            });
+        }
+      },
       onRetry: (error, ms) =>
         out(
           `svc-a2a: the message stream dropped (${(error as Error).message}); reconnecting in ${Math.round(ms)} ms`,
         ),
     });
-    const streamEnd = stream.done.then(
+    await stream.done.then(
       (why) => {
         if (why === 'revoked') revoke();
       },
       (error) => {
         if (revokedError(error)) revoke();
-        else {
-          out(`svc-a2a: the message stream stopped: ${(error as Error).message}`);
-          stop.abort();
-        }
+        else out(`svc-a2a: the message stream stopped: ${(error as Error).message}`);
       },
     );
-    await Promise.all([...mine.map(([id, a]) => serveAgent(id, a)), streamEnd]);
+    stop.abort();
+    await Promise.all(serving.values());
   } catch (error) {
     if (!revokedError(error)) throw error;
     revoked = true;
