@@ -29,6 +29,8 @@ export interface HostServiceLinkOptions {
 
 /** Text one answer may carry through the host API (doc2 limits). */
 export const MAX_ANSWER_CHARS = 4000;
+/** A working row shown this recently is not shown again (the service keeps one for 2 minutes). */
+const WORKING_FRESH_MS = 60_000;
 /** Reads in a row the bridge hands back to the agent before it tells the person instead (doc3 Limits). */
 export const MAX_READS_IN_A_ROW = 2;
 
@@ -79,6 +81,8 @@ export class HostServiceLink implements ServiceLink {
   private readonly handled = new Set<string>();
   private readonly handles = new Map<string, string>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** When each turn's working row was last shown (agent and rows → ms). */
+  private readonly started = new Map<string, number>();
 
   constructor(options: HostServiceLinkOptions) {
     this.client = options.client;
@@ -117,6 +121,7 @@ export class HostServiceLink implements ServiceLink {
     if (ids.length === 0) return;
     try {
       await this.client.turn(agentId, ids);
+      this.started.set(`${agentId}:${ids.join(',')}`, Date.now());
     } catch (error) {
       // The working row is a courtesy: the turn goes on, and the answer marks the rows handled.
       this.log(`could not start the turn for ${agentId}: ${(error as Error).message}`);
@@ -126,7 +131,11 @@ export class HostServiceLink implements ServiceLink {
   async post(post: OutboundPost): Promise<void> {
     const ids = await this.serviceIds(post.agentId, post.meta.turn);
     if (post.kind === 'working') {
-      if (ids.length > 0) await this.client.turn(post.agentId, ids);
+      // The turn's start already showed the working row; it is shown again only once it may have lapsed.
+      const key = `${post.agentId}:${ids.join(',')}`;
+      if (ids.length === 0 || Date.now() - (this.started.get(key) ?? 0) < WORKING_FRESH_MS) return;
+      await this.client.turn(post.agentId, ids);
+      this.started.set(key, Date.now());
       return;
     }
     try {
@@ -243,14 +252,21 @@ export class HostServiceLink implements ServiceLink {
       await this.client.reply({ ...request, text: clip(text) });
     }
     const notesId = saved.notes ? localId('note', JSON.stringify(saved.notes)) : undefined;
-    await this.state.update(agentId, (s) => {
-      const kept: typeof s = { ...s, readsInRow: 0 };
-      kept.followUps = (s.followUps ?? []).filter((f) => !post.meta.turn.includes(f.row.id));
-      if (kept.followUps.length === 0) delete kept.followUps;
-      if (notesId && post.meta.turn.includes(notesId)) delete kept.notes;
-      if (failed.length > 0) kept.notes = { failed };
-      return kept;
-    });
+    const unchanged =
+      !saved.readsInRow &&
+      !saved.followUps &&
+      failed.length === 0 &&
+      !(notesId && post.meta.turn.includes(notesId));
+    // Most answers change nothing here: no file write for them (each write is an fsync).
+    if (!unchanged)
+      await this.state.update(agentId, (s) => {
+        const kept: typeof s = { ...s, readsInRow: 0 };
+        kept.followUps = (s.followUps ?? []).filter((f) => !post.meta.turn.includes(f.row.id));
+        if (kept.followUps.length === 0) delete kept.followUps;
+        if (notesId && post.meta.turn.includes(notesId)) delete kept.notes;
+        if (failed.length > 0) kept.notes = { failed };
+        return kept;
+      });
     this.markHandled(agentId, ids);
   }
 

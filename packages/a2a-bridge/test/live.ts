@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MOUNTS } from '@screen-service/service-core';
-import { vi } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('./fixtures/service-child.ts', import.meta.url));
@@ -143,16 +142,15 @@ export async function signUpPerson(base: string, email: string) {
   };
 }
 
-/** Retries `probe` until it yields a value. */
-export function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await probe().catch(() => undefined);
-      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
-      return value;
-    },
-    { timeout: ms, interval: 50 },
-  );
+/** Retries `probe` (which may throw while not ready) until it yields a value, or fails after `ms`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** svc-a2a as a child process. */

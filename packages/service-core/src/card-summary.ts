@@ -1,4 +1,4 @@
-// Cleaning a bridged agent's card summary (name and skills) before it is kept on the agent (ADR 0161).
+// Cleaning a bridged agent's card summary (name and skills) before it is kept on the agent (ADR 0164).
 import { ServiceError } from './errors.js';
 import type { AgentCardSummary } from './records.js';
 

@@ -95,7 +95,7 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
   const link = new HostServiceLink({ client, state: home.state, log: (line) => out(`svc-a2a: ${line}`) });
   const serving = new Map<string, Promise<void>>();
   const missing = new Set<string>();
-  let catchingUp: Promise<void> | undefined;
+  let catchingUp = false;
   // Starts every agent of the state file the service lists and that is not served yet: at start, and
   // after each heartbeat (an agent paired or added beside a running bridge joins without a restart).
   const serveNew = async (agents: { id: string; handle: string; name: string }[]) => {
@@ -185,13 +185,14 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
       onMessage: (m) => {
         link.accept(m);
         // A row for an agent paired beside this run: pick it up now rather than at the next heartbeat.
-        if (!serving.has(m.agent.id) && !missing.has(m.agent.id)) {
-          catchingUp ??= client
+        if (!serving.has(m.agent.id) && !missing.has(m.agent.id) && !catchingUp) {
+          catchingUp = true;
+          client
             .session()
             .then((s) => serveNew(s.agents))
             .catch((error) => out(`svc-a2a: could not read the session (${(error as Error).message})`))
             .finally(() => {
-              catchingUp = undefined;
+              catchingUp = false;
             });
         }
       },

@@ -95,7 +95,7 @@ CREATE INDEX management_tokens_user ON management_tokens(user_id, created_at);
 // Web Push (issue 17, ADR 0150): device subscriptions, the durable push outbox (rows written in the same
 // transaction as the message they announce) and per-device thread presence with an expiry, so a phone
 // that dies with a thread open stops holding the buzz back.
-// A bridged agent's card summary ({name, skills}) as JSON, shown in the agent's settings (ADR 0161).
+// A bridged agent's card summary ({name, skills}) as JSON, shown in the agent's settings (ADR 0164).
 const SCHEMA_V15_AGENT_CARD = 'ALTER TABLE agents ADD COLUMN card TEXT;';
 
 const SCHEMA_V10_WEB_PUSH = `
