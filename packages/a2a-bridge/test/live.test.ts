@@ -143,6 +143,7 @@ describe('svc-a2a on the live service', () => {
       ['fail', 'v10-stream could not finish the task.\nthe disk is full'],
       ['reject', 'v10-stream declined the task.\nI only talk about weather'],
       ['auth', 'v10-stream needs you to sign in first.\nSign in at https://auth.example/login'],
+      ['cancel', 'v10-stream canceled the task.\nstopped by its operator'],
     ];
     for (const [word, line] of lines) {
       const row = await person.say(a10, word);
@@ -151,6 +152,10 @@ describe('svc-a2a on the live service', () => {
     const failed03 = await person.say(a03, 'fail');
     expect((await person.answerTo(a03, failed03)).body).toBe(
       'v03-stream could not finish the task.\nthe disk is full',
+    );
+    const canceled03 = await person.say(a03, 'cancel');
+    expect((await person.answerTo(a03, canceled03)).body).toBe(
+      'v03-stream canceled the task.\nstopped by its operator',
     );
 
     // Each answer landed exactly once, and every person row is handled.

@@ -280,8 +280,14 @@ describe('card', () => {
   it('keeps a cleaned card summary on the agent (name, skills) and shows it in the agent view; null clears', async () => {
     const h = await pairedHost(s, 'card@example.com');
     const long = 'x'.repeat(300);
-    const skills = Array.from({ length: 25 }, (_, i) => ({ name: `Skill ${i}`, description: i === 0 ? long : undefined }));
-    const r = await post({ action: 'card', remote_ref: 'main', card: { name: ' Weather\n bot ', skills } }, h.token);
+    const skills = Array.from({ length: 25 }, (_, i) => ({
+      name: `Skill ${i}`,
+      description: i === 0 ? long : undefined,
+    }));
+    const r = await post(
+      { action: 'card', remote_ref: 'main', card: { name: ' Weather\n bot ', skills } },
+      h.token,
+    );
     expect(r.status).toBe(200);
     expect(r.body.agents).toBe(1);
     expect(r.body.card.name).toBe('Weather bot');
@@ -290,7 +296,10 @@ describe('card', () => {
     expect(r.body.card.skills[1]).toEqual({ name: 'Skill 1' });
     const view = await s.core.agents.get(h.userId, h.agentId);
     expect(view.card).toEqual(r.body.card);
-    const unknown = await post({ action: 'card', remote_ref: 'nope', card: { name: 'X', skills: [] } }, h.token);
+    const unknown = await post(
+      { action: 'card', remote_ref: 'nope', card: { name: 'X', skills: [] } },
+      h.token,
+    );
     expect(unknown.body).toMatchObject({ agents: 0 });
     const cleared = await post({ action: 'card', remote_ref: 'main', card: null }, h.token);
     expect(cleared.body).toMatchObject({ agents: 1, card: null });
