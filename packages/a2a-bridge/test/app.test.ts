@@ -70,7 +70,7 @@ async function typeAndSee(text: string, answer: string) {
 
 describe('the bridge from the app', () => {
   it('pair from the add-agent screen, type, see the echo; both protocol versions; card in settings', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     await page.goto(service.base);
     await page.getByLabel('Email').fill('chromium@example.com');

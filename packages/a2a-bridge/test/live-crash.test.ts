@@ -46,7 +46,7 @@ const killed = (p: BridgeProcess | ChildProcess) => {
 
 describe.concurrent('crashes', () => {
   it('SIGKILL of the bridge mid-task: the restarted run resumes the task and answers once', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     const port = await freePort();
     const data = mkdtempSync(join(tmpdir(), 'svc-a2a-crash-'));
@@ -64,9 +64,16 @@ describe.concurrent('crashes', () => {
 
     const first = startBridge(['run'], dir);
     children.push(first.child);
+    const phone = await person.events();
     const row = await person.say(agentId, 'slow 2500');
     await waitFor('the task id in the state file', async () =>
       turnOf(dir, agentId)?.heard ? true : undefined,
+    );
+    // The phone shows a working row while the task is submitted/working.
+    await waitFor('a working row on the phone', async () =>
+      phone.seen.find(
+        (e) => e.event === 'working' && e.data.agent_id === agentId && e.data.working_until !== null,
+      ),
     );
     await killed(first);
     expect(await person.answers(agentId)).toEqual([]);
@@ -81,11 +88,18 @@ describe.concurrent('crashes', () => {
     expect((await person.answers(agentId)).map((a) => a.body)).toEqual(['done slowly', 'echo: after']);
     expect(agents.seen.filter((m) => m.texts.includes('slow 2500'))).toHaveLength(1);
     expect(second.out.stdout).toMatch(/turn of 1 row\(s\) \(resumed\)/);
+    // The answer ended the working row.
+    expect(
+      phone.seen.some(
+        (e) => e.event === 'working' && e.data.agent_id === agentId && e.data.working_until === null,
+      ),
+    ).toBe(true);
+    phone.close();
     await killed(second);
   });
 
   it('SIGKILL of the service with an answer in the outbox: delivered once after the restart', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     const port = await freePort();
     const data = mkdtempSync(join(tmpdir(), 'svc-a2a-crash-'));

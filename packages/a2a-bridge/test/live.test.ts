@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('svc-a2a on the live service', () => {
   it('pairs, adds, runs 1.0 and 0.3 agents side by side, and every task state reads right', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     const person = await signUpPerson(service.base, 'bridge@example.com');
     const dir = bridgeDir();

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSse } from '@screen-service/connect-api/client';
 import { MOUNTS } from '@screen-service/service-core';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -139,6 +140,19 @@ export async function signUpPerson(base: string, email: string) {
       );
     },
     agent: async (agentId: string) => (await call(base, 'GET', `/agents/${agentId}`, { token })).body,
+    /** The phone's live events (the person's stream), collected until `close`. */
+    async events() {
+      const stop = new AbortController();
+      const seen: { event: string; data: Record<string, unknown> }[] = [];
+      const res = await fetch(`${base}${MOUNTS.app}/stream`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        signal: stop.signal,
+      });
+      void (async () => {
+        for await (const ev of readSse(res.body!)) seen.push({ event: ev.event, data: JSON.parse(ev.data) });
+      })().catch(() => {});
+      return { seen, close: () => stop.abort() };
+    },
   };
 }
 
