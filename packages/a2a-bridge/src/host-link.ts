@@ -53,6 +53,18 @@ function linesOf(tables: unknown): string {
     .join('\n');
 }
 
+// A tables call the service refuses for good (over a limit, too many lines) must not cost the person the
+// answer: the refusal is told to the agent like a refused line.
+async function refusedAsData<T>(call: Promise<T>): Promise<T | { refused: { error: string; code: string } }> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!(error instanceof HostApiError) || !error.permanent || error.code === 'connector_revoked')
+      throw error;
+    return { refused: { error: error.message, code: error.code } };
+  }
+}
+
 /** A row of the host stream as the engine takes it: typed text (with photo links) or a tap. */
 export function inboundRowOf(m: StreamRow): InboundRow {
   if (m.kind === 'tap' && m.event) return { id: m.id, tap: m.event as unknown as TapEvent };
@@ -194,8 +206,11 @@ export class HostServiceLink implements ServiceLink {
     let failed: unknown[] = [];
     const lines = post.meta.tables === undefined ? '' : linesOf(post.meta.tables);
     if (lines !== '') {
-      const r = await this.client.tables({ ...agentRef, lines });
-      if (post.meta.read) {
+      const r = await refusedAsData(this.client.tables({ ...agentRef, lines }));
+      if ('refused' in r) {
+        if (post.meta.read) next = { results: [], failed: [r.refused] };
+        else failed = [r.refused];
+      } else if (post.meta.read) {
         next = {
           results: r.results,
           failed: r.failed,
@@ -204,8 +219,9 @@ export class HostServiceLink implements ServiceLink {
       } else failed = r.failed;
     }
     if (!post.meta.read && FENCED_TABLES.test(text)) {
-      const r = await this.client.tables({ ...agentRef, reply: text });
-      if ('read' in r) next = { note: r.note };
+      const r = await refusedAsData(this.client.tables({ ...agentRef, reply: text }));
+      if ('refused' in r) failed = [...failed, r.refused];
+      else if ('read' in r) next = { note: r.note };
       else {
         text = r.text;
         failed = [...failed, ...r.events];
@@ -213,10 +229,11 @@ export class HostServiceLink implements ServiceLink {
     }
     const reads = (saved.readsInRow ?? 0) + 1;
     if (next && reads <= MAX_READS_IN_A_ROW) {
-      const holdings = await this.client.tables(agentRef);
+      const holdings = await refusedAsData(this.client.tables(agentRef));
+      const held = 'refused' in holdings ? {} : { held: holdings.held, tables: holdings.tables };
       const row: InboundRow = {
         id: localId('read', post.id),
-        tables: { ...next, held: holdings.held, tables: holdings.tables },
+        tables: { ...next, ...held },
       };
       await this.state.update(agentId, (s) => ({
         ...s,

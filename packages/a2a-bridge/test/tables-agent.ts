@@ -50,7 +50,7 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
       const words = texts.join(' ');
       let reply: ReturnType<typeof text | typeof data>[];
       if (tap) reply = [text(`You picked ${String(tap.value)}.`)];
-      else if (tables) {
+      else if (tables?.results) {
         const rows = ((tables.results as { rows: unknown[][] }[])[0]?.rows ?? []).map((r) => String(r[0]));
         reply = [
           text(
@@ -66,6 +66,10 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
             lines: ['table create shopping Item:text', `put shopping ${item} Item=${item}`, 'query shopping'],
           }),
         ];
+      } else if (words === 'flood') {
+        // Writes with an answer, but more lines than one call takes (50): refused, told on the next turn.
+        const puts = Array.from({ length: 51 }, (_, i) => `put shopping item${i} Item=thing${i}`);
+        reply = [text('Flooding.'), data({ svc: 'tables', lines: puts })];
       } else reply = [text(`echo: ${words}`)];
       bus.publish({
         kind: 'message',

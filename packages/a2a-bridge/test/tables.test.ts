@@ -69,5 +69,20 @@ describe('tables through the bridge', () => {
     );
     expect(tapSeen.texts[0]).toMatch(/^\[svc\] pick choose/);
     expect((await person.answers(agentId)).map((a) => a.body)).toEqual([answer.body, 'You picked milk.']);
+
+    // A tables call the service refuses (51 lines) costs the person nothing; the agent hears why next turn.
+    const flood = await person.say(agentId, 'flood');
+    expect((await person.answerTo(agentId, flood)).body).toBe('Flooding.');
+    const after = await person.say(agentId, 'still there?');
+    expect((await person.answerTo(agentId, after)).body).toBe('echo: still there?');
+    const told = agent.seen.find((s) => s.texts.includes('still there?'))!;
+    expect(told.data).toContainEqual({
+      svc: 'tables',
+      failed: [expect.objectContaining({ code: 'limit_exceeded' })],
+    });
+    // Told once.
+    const later = await person.say(agentId, 'and now?');
+    await person.answerTo(agentId, later);
+    expect(agent.seen.find((s) => s.texts.includes('and now?'))!.data).toEqual([]);
   });
 });
