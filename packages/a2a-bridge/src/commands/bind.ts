@@ -7,6 +7,7 @@ import {
   type AgentTarget,
   agentStateFor,
   type BridgeHome,
+  checkTargetOptions,
   freeRemoteRef,
   readTarget,
   UsageError,
@@ -124,6 +125,7 @@ export async function pairCommand(
  * ```
  */
 export async function addCommand(options: BindOptions): Promise<BindResult> {
+  checkTargetOptions(options);
   const { state } = options.home;
   const saved = await state.read();
   if (!saved.service) {

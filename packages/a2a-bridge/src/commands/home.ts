@@ -45,14 +45,19 @@ export interface TargetOptions {
 /** Thrown for a command line that names no target or two; the CLI answers with exit code 2. */
 export class UsageError extends Error {}
 
+/** Exactly one of `--card` and `--webhook` (a usage error otherwise). */
+export function checkTargetOptions(options: Pick<TargetOptions, 'card' | 'webhook'>): void {
+  if ((options.card === undefined) === (options.webhook === undefined)) {
+    throw new UsageError('give either --card <url> (an A2A agent) or --webhook <url> (a webhook agent)');
+  }
+}
+
 /**
  * Reads the target: the card is fetched and checked (gRPC/HTTP+JSON-only cards are refused with the
  * reason); a webhook must be an http(s) URL.
  */
 export async function readTarget(options: TargetOptions): Promise<AgentTarget> {
-  if ((options.card === undefined) === (options.webhook === undefined)) {
-    throw new UsageError('give either --card <url> (an A2A agent) or --webhook <url> (a webhook agent)');
-  }
+  checkTargetOptions(options);
   if (options.card !== undefined) {
     const card = await fetchAgentCard(options.card, {
       headers: options.headers,
