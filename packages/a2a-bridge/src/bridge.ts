@@ -12,6 +12,13 @@ import { sleep } from './sleep.js';
 import type { AgentState, StateFile, TurnState } from './state-file.js';
 import { type ChannelGuide, deriveMessageId } from './turn-message.js';
 import { runTurn, type TurnRunContext } from './turn-run.js';
+import {
+  DEFAULT_WEBHOOK_POLICY,
+  runWebhookTurn,
+  type WebhookPolicy,
+  type WebhookTarget,
+  webhookBody,
+} from './webhook-turn.js';
 
 /** One paired agent: the service agent's id and the remote agent's card. */
 export interface BridgeAgent {
@@ -19,6 +26,8 @@ export interface BridgeAgent {
   card: AgentCardInfo;
   /** Headers for the remote agent; default: the ones kept in the state file. */
   headers?: Record<string, string>;
+  /** Set for a webhook agent: turns are signed POSTs to this target instead of A2A calls (`card` gives the name). */
+  webhook?: WebhookTarget;
 }
 
 /** Options for {@link createBridge}. */
@@ -40,6 +49,10 @@ export interface BridgeOptions {
   idleMs?: number;
   /** Told about each failed step in `run` (the turn stays and is tried again). */
   onError?: (agentId: string, error: unknown) => void;
+  /** Timeouts and retries of webhook deliveries (default {@link DEFAULT_WEBHOOK_POLICY}). */
+  webhook?: Partial<WebhookPolicy>;
+  /** Progress for a person watching: a turn started, an answer written, a retry. */
+  onProgress?: (agentId: string, line: string) => void;
 }
 
 /** What one step did. */
@@ -83,6 +96,12 @@ export function createBridge(options: BridgeOptions): Bridge {
     pollMaxMs: options.pollMaxMs ?? 30_000,
     sendAttempts: options.sendAttempts ?? 5,
   };
+  const webhookPolicy: WebhookPolicy = { ...DEFAULT_WEBHOOK_POLICY, ...options.webhook };
+  // Waits for new rows when the link can say so (the host link wakes on the stream), else sleeps.
+  const idle = (agentId: string, signal: AbortSignal) =>
+    link.waitForRows
+      ? link.waitForRows(agentId, options.idleMs ?? 1000, signal)
+      : sleep(options.idleMs ?? 1000, signal);
 
   async function step(agent: BridgeAgent, signal?: AbortSignal): Promise<StepResult> {
     await outbox.flush(link);
@@ -104,17 +123,32 @@ export function createBridge(options: BridgeOptions): Bridge {
         turn.taskId = saved.openTaskId;
         if (saved.openQuestion) turn.question = saved.openQuestion;
       }
-      const started = turn;
-      await state.update(agent.agentId, (s) => ({ ...s, turn: started }));
+      const fresh = turn;
+      await state.update(agent.agentId, (s) => ({ ...s, turn: fresh }));
       await link.markDelivered(
         agent.agentId,
         rows.map((r) => r.id),
       );
     }
-    const view = await runTurn(context, agent, turn, saved, signal);
+    const started = Date.now();
+    const progress = (line: string) => options.onProgress?.(agent.agentId, line);
+    progress(`${agent.card.name}: turn of ${turn.rows.length} row(s)${turn.heard ? ' (resumed)' : ''}`);
+    const view = agent.webhook
+      ? await runWebhookTurn(
+          agent.webhook,
+          webhookBody({ agentId: agent.agentId, name: agent.card.name }, turn, context.formatTapLine),
+          webhookPolicy,
+          {
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+            ...(signal ? { signal } : {}),
+            onRetry: (why) => progress(`${agent.card.name}: ${why}`),
+          },
+        )
+      : await runTurn(context, agent, turn, saved, signal);
     if (!view) return 'idle';
     const answer = answerFor(view, agent.card.name);
-    await outbox.put(postFor(agent.agentId, turn, view, answer));
+    const post = postFor(agent.agentId, turn, view, answer);
+    await outbox.put(post);
     await state.update(agent.agentId, (s) => {
       const next: AgentState = { ...s };
       delete next.turn;
@@ -128,6 +162,9 @@ export function createBridge(options: BridgeOptions): Bridge {
       return next;
     });
     await outbox.flush(link);
+    progress(
+      `${agent.card.name}: ${post.meta.read ? 'read its tables' : post.kind}${post.meta.state ? ` (${post.meta.state})` : ''} in ${Date.now() - started} ms`,
+    );
     return 'answered';
   }
 
@@ -153,7 +190,7 @@ export function createBridge(options: BridgeOptions): Bridge {
         agents.map(async (agent) => {
           while (!signal.aborted) {
             try {
-              if ((await step(agent, signal)) === 'idle') await sleep(options.idleMs ?? 1000, signal);
+              if ((await step(agent, signal)) === 'idle') await idle(agent.agentId, signal);
             } catch (error) {
               options.onError?.(agent.agentId, error);
               await sleep(options.idleMs ?? 1000, signal);

@@ -1,5 +1,8 @@
 // The CLI: help, card against real servers, clear errors with a next step, exit codes.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
@@ -55,7 +58,11 @@ describe('svc-a2a', () => {
     });
     expect(await cli('pair', '123456')).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/not in this version yet/),
+      err: expect.stringMatching(/give either --card <url>/),
+    });
+    expect(await cli('pair', '12ab', '--card', v10.url('stream'))).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/the code is the 6 digits the app shows/),
     });
     expect(await cli('frob')).toMatchObject({
       code: 2,
@@ -65,6 +72,51 @@ describe('svc-a2a', () => {
       code: 1,
       err: expect.stringMatching(/is not a URL/),
     });
+  });
+
+  it('before the first pair: list says so, add and run say what to do first (2), remove names the agent (1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-a2a-cli-'));
+    try {
+      const env = { env: { SVC_A2A_HOME: dir } };
+      const run = async (...argv: string[]) => {
+        let out = '';
+        let err = '';
+        const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), ...env });
+        return { code, out, err };
+      };
+      expect(await run('list')).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/not paired yet.*\nAgents: {4}none/s),
+      });
+      expect(await run('add', '--card', v10.url('stream'))).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(
+          /not paired yet: add an agent in the app and run svc-a2a pair <code> --card <url> first \[NOT_PAIRED\]/,
+        ),
+      });
+      expect(await run('run')).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/nothing to run.*\[NOT_PAIRED\]/),
+      });
+      expect(await run('remove', 'ghost')).toMatchObject({
+        code: 1,
+        err: expect.stringMatching(/no agent "ghost" here; svc-a2a list shows/),
+      });
+      expect(await run('add', '--card', 'x', '--webhook', 'y')).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/give either --card <url> .* or --webhook <url>/),
+      });
+      expect(await run('pair', '123456', '--webhook', 'ftp://hooks.example')).toMatchObject({
+        code: 1,
+        err: expect.stringMatching(/not an http\(s\) URL.*\[INVALID_WEBHOOK_URL\]/),
+      });
+      expect(await run('pair', '123456', '--card')).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/--card needs a value/),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the executable runs and prints help', () => {

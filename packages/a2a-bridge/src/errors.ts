@@ -14,7 +14,11 @@ export type BridgeErrorCode =
   | 'STREAM_DROPPED'
   | 'INVALID_STATE_FILE'
   | 'INVALID_OUTBOX_ENTRY'
-  | 'LINK_FAILED';
+  | 'LINK_FAILED'
+  | 'INVALID_WEBHOOK_URL'
+  | 'NOT_PAIRED'
+  | 'SERVICE_REFUSED'
+  | 'UNKNOWN_AGENT';
 
 /**
  * The one error class of the bridge. `code` is stable; `message` says what is wrong and what to do.

@@ -76,7 +76,16 @@ export class Outbox {
    * Posts everything queued, oldest first, removing each once the service has it. Stops at the first
    * failure (the rest stay queued) and rethrows it. Returns how many were posted.
    */
-  async flush(link: ServiceLink): Promise<number> {
+  flush(link: ServiceLink): Promise<number> {
+    // One flush at a time: agents served side by side must not post the same entry twice at once.
+    const run = this.flushing.then(() => this.flushNow(link));
+    this.flushing = run.catch(() => 0);
+    return run;
+  }
+
+  private flushing: Promise<number> = Promise.resolve(0);
+
+  private async flushNow(link: ServiceLink): Promise<number> {
     let posted = 0;
     for (const post of await this.list()) {
       await link.post(post);

@@ -50,6 +50,8 @@ export interface ServiceLink {
   pendingRows(agentId: string): Promise<InboundRow[]>;
   markDelivered(agentId: string, rowIds: string[]): Promise<void>;
   post(post: OutboundPost): Promise<void>;
+  /** Resolves when rows may be waiting for the agent, after at most `ms`, or when `signal` aborts (optional). */
+  waitForRows?(agentId: string, ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** The whole state of a link: rows per agent, which are delivered/handled, and the posts. */

@@ -17,9 +17,44 @@ export interface TurnState {
   question?: string;
 }
 
+/** A turn the bridge owes the agent itself: the rows of a read, or a note, standing in for the person's rows. */
+export interface FollowUp {
+  row: InboundRow;
+  /** The person's rows this follow-up carries on (answered when the follow-up's turn is answered). */
+  carries: string[];
+}
+
+/** The service connection: one connector per machine, shared by every agent the bridge serves. */
+export interface ServiceState {
+  /** `{base}/functions/v1/svc-connect`. */
+  connectUrl: string;
+  /** The connector token `svc_ct_…` (never printed). */
+  token: string;
+  connectorId: string;
+  /** The connector's name in the app. */
+  name: string;
+}
+
 /** What the bridge keeps per agent. */
 export interface AgentState {
+  /** `a2a` (a card) or `webhook` (a plain HTTPS endpoint); absent in part-1 files means `a2a`. */
+  kind?: 'a2a' | 'webhook';
+  /** The profile name this agent has on the connector (doc2 `remote_ref`). */
+  remoteRef?: string;
+  /** The remote agent's name (its card's, or the webhook's). */
+  name?: string;
+  /** The service agent's handle (the tables call names agents by it). */
+  handle?: string;
   cardUrl?: string;
+  /** The webhook's address and its signing secret (shown once at pair). */
+  webhookUrl?: string;
+  webhookSecret?: string;
+  /** Turns the bridge owes after a tables read (the results go to the agent at once). */
+  followUps?: FollowUp[];
+  /** Refused table writes to tell the agent with its next turn. */
+  notes?: Record<string, unknown>;
+  /** Reads in a row without an answer for the person (at most 2, doc3 Limits). */
+  readsInRow?: number;
   /** Headers for the remote agent (e.g. `Authorization`), given at `pair`. */
   headers?: Record<string, string>;
   turn?: TurnState;
@@ -32,12 +67,14 @@ export interface AgentState {
 /** The whole file. */
 export interface BridgeState {
   version: 1;
+  /** Set by the first `pair`. */
+  service?: ServiceState;
   agents: Record<string, AgentState>;
 }
 
 /**
- * The state file, written atomically with owner-only permissions on every change. One process owns
- * it; updates are serialized.
+ * The state file, written atomically with owner-only permissions on every change. Updates are
+ * serialized and start from the file on disk, so `pair` beside a running `run` loses nothing.
  *
  * @example
  * ```ts
@@ -86,13 +123,39 @@ export class StateFile {
 
   /** Replaces one agent's state with what `change` returns, and writes the file. */
   update(agentId: string, change: (state: AgentState) => AgentState): Promise<AgentState> {
-    const run = this.queue.then(async () => {
-      const state = await this.read();
+    return this.write((state) => {
       const next = change(state.agents[agentId] ?? {});
-      const written: BridgeState = { version: 1, agents: { ...state.agents, [agentId]: next } };
-      await writeJsonAtomic(this.path, written);
-      this.cache = written;
-      return next;
+      return { state: { ...state, agents: { ...state.agents, [agentId]: next } }, result: next };
+    });
+  }
+
+  /** Sets the service connection (after `pair`). */
+  setService(service: ServiceState): Promise<ServiceState> {
+    return this.write((state) => ({ state: { ...state, service }, result: service }));
+  }
+
+  /** Forgets an agent; true when it was there. */
+  remove(agentId: string): Promise<boolean> {
+    return this.write((state) => {
+      const { [agentId]: gone, ...rest } = state.agents;
+      return { state: { ...state, agents: rest }, result: gone !== undefined };
+    });
+  }
+
+  /** Drops the cached copy: the next read sees what other processes (`pair`, `add`) wrote. */
+  forget(): void {
+    this.cache = undefined;
+  }
+
+  // Updates are serialized, and each starts from the file on disk: `pair` or `add` may have written an
+  // agent while `run` holds the file, and a write from a stale copy would drop it.
+  private write<T>(change: (state: BridgeState) => { state: BridgeState; result: T }): Promise<T> {
+    const run = this.queue.then(async () => {
+      this.cache = undefined;
+      const { state, result } = change(await this.read());
+      await writeJsonAtomic(this.path, state);
+      this.cache = state;
+      return result;
     });
     this.queue = run.catch(() => {});
     return run;

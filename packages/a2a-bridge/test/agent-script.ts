@@ -3,7 +3,14 @@
 /** One step of the scripted agent. */
 export type Step =
   | {
-      state: 'working' | 'input-required' | 'completed' | 'failed' | 'rejected' | 'auth-required';
+      state:
+        | 'working'
+        | 'input-required'
+        | 'completed'
+        | 'failed'
+        | 'rejected'
+        | 'auth-required'
+        | 'canceled';
       text?: string;
     }
   | { artifact: string; append: boolean; artifactId: string }
@@ -43,6 +50,8 @@ export function script(text: string, followUp: boolean): Step[] {
       ];
     case 'fail':
       return [{ state: 'working' }, { state: 'failed', text: 'the disk is full' }];
+    case 'cancel':
+      return [{ state: 'working' }, { state: 'canceled', text: 'stopped by its operator' }];
     case 'reject':
       return [{ state: 'rejected', text: 'I only talk about weather' }];
     case 'auth':

@@ -11,6 +11,7 @@ const STATE10: Record<string, TaskState> = {
   failed: TaskState.TASK_STATE_FAILED,
   rejected: TaskState.TASK_STATE_REJECTED,
   'auth-required': TaskState.TASK_STATE_AUTH_REQUIRED,
+  canceled: TaskState.TASK_STATE_CANCELED,
 };
 
 function part10(text: string) {

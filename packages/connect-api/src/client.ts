@@ -1,6 +1,7 @@
 // Entry of `@screen-service/connect-api/client`: the host client library (no Express). Every export is public.
 export { HostApiError, type HostClientLocalCode } from './client/errors.js';
 export {
+  type CardSummary,
   connectUrlOf,
   createHostClient,
   type HostClient,

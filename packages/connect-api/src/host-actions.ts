@@ -11,7 +11,7 @@ export interface HostActionDeps {
 }
 
 /** The actions this module answers. */
-export const HOST_ACTIONS = ['add', 'heartbeat', 'commands', 'session'] as const;
+export const HOST_ACTIONS = ['add', 'heartbeat', 'commands', 'card', 'session'] as const;
 export type HostAction = (typeof HOST_ACTIONS)[number];
 
 export function isHostAction(action: unknown): action is HostAction {
@@ -53,6 +53,17 @@ export async function runHostAction(
         );
       }
       return deps.hosts.commands(p, { remote_ref: body.remote_ref, commands: body.commands });
+    case 'card':
+      if (!('card' in body)) {
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'card is required: {name, skills: [{name, description?}]} or null.',
+          {
+            field: 'card',
+          },
+        );
+      }
+      return deps.hosts.card(p, { remote_ref: body.remote_ref, card: body.card });
     case 'session':
       return deps.hosts.session(p);
   }

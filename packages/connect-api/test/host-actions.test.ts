@@ -266,12 +266,54 @@ describe('errors of every action', () => {
   it('names unknown actions with the list it serves', async () => {
     const r = await post({ action: 'dance' });
     expect(r).toMatchObject({ status: 400, body: { error: 'invalid_action' } });
-    expect(r.body.message).toContain('pair, add, heartbeat, commands, session');
+    expect(r.body.message).toContain('pair, add, heartbeat, commands, card, session');
   });
 
   it('answers 413 body_too_large over 64 KB', async () => {
     const h = await pairedHost(s, 'big@example.com');
     const r = await post({ action: 'commands', remote_ref: 'main', commands: ['x'.repeat(70_000)] }, h.token);
     expect(r).toMatchObject({ status: 413, body: { error: 'body_too_large' } });
+  });
+});
+
+describe('card', () => {
+  it('keeps a cleaned card summary on the agent (name, skills) and shows it in the agent view; null clears', async () => {
+    const h = await pairedHost(s, 'card@example.com');
+    const long = 'x'.repeat(300);
+    const skills = Array.from({ length: 25 }, (_, i) => ({
+      name: `Skill ${i}`,
+      description: i === 0 ? long : undefined,
+    }));
+    const r = await post(
+      { action: 'card', remote_ref: 'main', card: { name: ' Weather\n bot ', skills } },
+      h.token,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.agents).toBe(1);
+    expect(r.body.card.name).toBe('Weather bot');
+    expect(r.body.card.skills).toHaveLength(20);
+    expect(r.body.card.skills[0].description).toHaveLength(200);
+    expect(r.body.card.skills[1]).toEqual({ name: 'Skill 1' });
+    const view = await s.core.agents.get(h.userId, h.agentId);
+    expect(view.card).toEqual(r.body.card);
+    const unknown = await post(
+      { action: 'card', remote_ref: 'nope', card: { name: 'X', skills: [] } },
+      h.token,
+    );
+    expect(unknown.body).toMatchObject({ agents: 0 });
+    const cleared = await post({ action: 'card', remote_ref: 'main', card: null }, h.token);
+    expect(cleared.body).toMatchObject({ agents: 1, card: null });
+    expect((await s.core.agents.get(h.userId, h.agentId)).card).toBeNull();
+  });
+
+  it.each([
+    [{ remote_ref: 'main' }, 'invalid_card'],
+    [{ remote_ref: 'main', card: 'Weather' }, 'invalid_card'],
+    [{ remote_ref: 'main', card: { skills: [] } }, 'invalid_card'],
+    [{ remote_ref: 'main', card: { name: 'W', skills: [{ name: 3 }] } }, 'invalid_card'],
+    [{ card: { name: 'W', skills: [] } }, 'invalid_remote_ref'],
+  ])('refuses %j with 400 %s', async (body, error) => {
+    const h = await pairedHost(s, 'card-bad@example.com', `p${Math.random().toString(36).slice(2, 8)}`);
+    expect(await post({ action: 'card', ...body }, h.token)).toMatchObject({ status: 400, body: { error } });
   });
 });

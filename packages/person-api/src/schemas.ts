@@ -63,6 +63,14 @@ export const agentView = z
       )
       .nullable()
       .meta({ description: "the host's commands for the composer's / menu (cleaned by doc2's rules)" }),
+    card: z
+      .object({
+        name: z.string(),
+        skills: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: "a bridged agent's card summary (doc3): the remote agent's name and skills" }),
     client_safe: z.boolean(),
     created_at: iso,
     updated_at: iso,

@@ -1,7 +1,7 @@
 // Derived agent status (doc2 "States"), the person-facing agent view, and the defaults a new agent gets.
 import { seedColor } from '@screen-service/theme';
 import { isConnectionLive } from './connection-live.js';
-import type { AgentColor, AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
+import type { AgentCardSummary, AgentColor, AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
 
 export type AgentStatus = 'pending' | 'connected' | 'offline';
 
@@ -56,6 +56,8 @@ export interface AgentView {
     removed_at: string | null;
   } | null;
   commands: CommandEntry[] | null;
+  /** A bridged agent's card summary (doc3): the app shows its name and skills in the agent's settings. */
+  card: AgentCardSummary | null;
   client_safe: boolean;
   created_at: string;
   updated_at: string;
@@ -91,6 +93,7 @@ export function toAgentView(
         }
       : null,
     commands: agent.commands,
+    card: agent.card ?? null,
     client_safe: agent.clientSafe,
     created_at: new Date(agent.createdAt).toISOString(),
     updated_at: new Date(agent.updatedAt).toISOString(),

@@ -3,11 +3,12 @@
 import { cleanCommands } from '@screen-service/theme';
 import { freeHandle, profileNaming } from './agent-naming.js';
 import { type AgentView, toAgentView } from './agent-status.js';
+import { cleanCardSummary } from './card-summary.js';
 import type { ConnectionPrincipal } from './connection-auth.js';
 import { newId as defaultNewId } from './crypto.js';
 import { isServiceError, ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
-import type { AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
+import type { AgentCardSummary, AgentRecord, CommandEntry, ConnectorRecord } from './records.js';
 import type { Store } from './repositories.js';
 import { type ClientSafeRule, checkClientSafe, cleanSandboxReport } from './sandbox-report.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
@@ -41,6 +42,13 @@ export interface CommandsResult {
   /** The list as kept after cleaning (null = cleared). */
   commands: CommandEntry[] | null;
   at: string;
+}
+
+export interface CardResult {
+  /** 1 when the profile is registered on this connector, 0 when not (yet). */
+  agents: number;
+  /** The summary as kept (null = cleared). */
+  card: AgentCardSummary | null;
 }
 
 /** What a host needs to serve its agents: who it is, its agents, and where the message transport lives. */
@@ -92,6 +100,8 @@ export interface Hosts {
     p: ConnectionPrincipal,
     input: { remote_ref: unknown; commands: unknown },
   ): Promise<CommandsResult>;
+  /** `card`: stores a bridged profile's card summary (name, skills) for the agent's settings; `null` clears. */
+  card(p: ConnectionPrincipal, input: { remote_ref: unknown; card: unknown }): Promise<CardResult>;
   /** `session`: the host's agents with their looks, the app builds and the transport's addresses. */
   session(p: ConnectionPrincipal): Promise<SessionResult>;
   /** The agents this connection serves, owned by its user (the transport scopes by the same list). */
@@ -238,6 +248,17 @@ export function createHosts(options: HostsOptions): Hosts {
           : false;
       if (updated) notifier?.publish({ type: 'agents', userId: p.userId });
       return { agents: updated ? 1 : 0, commands: cleaned.commands, at: new Date(at).toISOString() };
+    },
+
+    async card(p, input) {
+      const ref = check.remoteRef(input.remote_ref);
+      const card = cleanCardSummary(input.card);
+      const connector = await connectorOf(p);
+      const agent = await store.agents.findByRemoteRef(connector.id, ref);
+      const updated =
+        agent && agent.userId === p.userId ? await store.agents.setCard(agent.id, card, now()) : false;
+      if (updated) notifier?.publish({ type: 'agents', userId: p.userId });
+      return { agents: updated ? 1 : 0, card };
     },
 
     async session(p) {

@@ -30,6 +30,7 @@ export {
   toAgentView,
 } from './agent-status.js';
 export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
+export { cleanCardSummary, MAX_CARD_SKILLS } from './card-summary.js';
 export {
   type AccessTokenResolver,
   bearerToken,
@@ -77,6 +78,7 @@ export {
 } from './host-transport.js';
 export {
   type AddInput,
+  type CardResult,
   type CommandsResult,
   createHosts,
   type HeartbeatResult,
@@ -189,6 +191,7 @@ export {
 } from './rate-limiter.js';
 export {
   AGENT_COLORS,
+  type AgentCardSummary,
   type AgentColor,
   type AgentRecord,
   CONNECTOR_KINDS,

@@ -57,6 +57,12 @@ export interface CommandEntry {
   args?: string;
 }
 
+/** What a bridged agent's card says about it (name and skills), shown in the agent's settings (doc3). */
+export interface AgentCardSummary {
+  name: string;
+  skills: { name: string; description?: string }[];
+}
+
 export interface AgentRecord {
   id: string;
   userId: string;
@@ -73,6 +79,8 @@ export interface AgentRecord {
   sort: number;
   commands: CommandEntry[] | null;
   commandsAt: number | null;
+  /** The card summary a bridge reported (`card` host action); absent or null for other agents. */
+  card?: AgentCardSummary | null;
   clientSafe: boolean;
   sandbox: unknown;
   clientSafeAt: number | null;

@@ -2,6 +2,7 @@
 // PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
 import type {
+  AgentCardSummary,
   AgentRecord,
   CommandEntry,
   ConnectorKind,
@@ -95,6 +96,8 @@ export interface AgentRepository {
   delete(id: string, at: number): Promise<boolean>;
   /** Stores a host's cleaned commands list (null = no registry) and `commands_at`; false when no such agent. */
   setCommands(id: string, commands: CommandEntry[] | null, at: number): Promise<boolean>;
+  /** Stores a bridged agent's card summary (null clears); false when no such agent. */
+  setCard(id: string, card: AgentCardSummary | null, at: number): Promise<boolean>;
   /** Stores the host's sandbox report and the service's own client-safe verdict on it (doc2 "Client-safe"). */
   setSandbox(id: string, sandbox: SandboxWrite): Promise<void>;
 }

@@ -1,11 +1,17 @@
 // A typed, fetch-based client of the host API (doc2) and its message transport (ADR 0130): no Express,
 // usable from any Node 22+ program (and from the A2A bridge and webhook agents built on it).
 import type {
+  AgentCardSummary,
   AgentView,
+  CardResult,
   CommandsResult,
   HeartbeatResult,
+  HoldingsResult,
+  LinesCallResult,
   PairResult,
+  ReplyReadResult,
   ReplyResult,
+  ReplyTextResult,
   SessionResult,
   TurnResult,
 } from '@screen-service/service-core';
@@ -38,6 +44,9 @@ export interface ReplyRequest {
   turn?: string[];
   done?: boolean;
 }
+
+/** A bridged agent's card as the app shows it in the agent's settings (doc3): its name and skills. */
+export type CardSummary = AgentCardSummary;
 
 /** The connect URL for a base URL or a connect URL. */
 export function connectUrlOf(url: string): string {
@@ -102,6 +111,16 @@ export function createHostClient(options: HostClientOptions) {
   const action = <T>(name: string, body: Record<string, unknown> = {}, auth = true) =>
     request<T>('', { action: name, ...body }, auth);
 
+  /** The tables call (doc3) with `lines`: writes and reads of one agent's tables. */
+  function tables(input: { agent?: string; lines: string }): Promise<LinesCallResult>;
+  /** The tables call with a whole `reply`: the text to save, or a read with a note for the agent. */
+  function tables(input: { agent?: string; reply: string }): Promise<ReplyTextResult | ReplyReadResult>;
+  /** The tables call with neither: what the agent holds. */
+  function tables(input: { agent?: string }): Promise<HoldingsResult>;
+  function tables(input: { agent?: string; lines?: string; reply?: string }): Promise<unknown> {
+    return request<unknown>('/tables', input, true);
+  }
+
   return {
     connectUrl,
     /** The token calls are made with. */
@@ -139,6 +158,11 @@ export function createHostClient(options: HostClientOptions) {
     reply(input: ReplyRequest) {
       return request<ReplyResult>('/messages/reply', input, true);
     },
+    /** `card`: the card summary (name, skills) of a bridged profile, shown in the agent's settings (null clears). */
+    card(remoteRef: string, card: CardSummary | null) {
+      return action<CardResult>('card', { remote_ref: remoteRef, card });
+    },
+    tables,
   };
 }
 

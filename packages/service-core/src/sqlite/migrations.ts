@@ -95,6 +95,9 @@ CREATE INDEX management_tokens_user ON management_tokens(user_id, created_at);
 // Web Push (issue 17, ADR 0150): device subscriptions, the durable push outbox (rows written in the same
 // transaction as the message they announce) and per-device thread presence with an expiry, so a phone
 // that dies with a thread open stops holding the buzz back.
+// A bridged agent's card summary ({name, skills}) as JSON, shown in the agent's settings (ADR 0164).
+const SCHEMA_V12_AGENT_CARD = 'ALTER TABLE agents ADD COLUMN card TEXT;';
+
 const SCHEMA_V10_WEB_PUSH = `
 CREATE TABLE push_subscriptions (
   id TEXT PRIMARY KEY,
@@ -377,6 +380,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
   { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
   { version: 11, name: 'native-agents', sql: SCHEMA_V11_NATIVE_AGENTS },
+  { version: 12, name: 'agent-card', sql: SCHEMA_V12_AGENT_CARD },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

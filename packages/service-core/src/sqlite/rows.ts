@@ -77,6 +77,7 @@ export function toAgent(r: Row): AgentRecord {
     sort: r.sort as number,
     commands: json(r.commands) as CommandEntry[] | null,
     commandsAt: num(r.commands_at),
+    card: (json(r.card) as AgentRecord['card']) ?? null,
     clientSafe: r.client_safe === 1,
     sandbox: json(r.sandbox),
     clientSafeAt: num(r.client_safe_at),

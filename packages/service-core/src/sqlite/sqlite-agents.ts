@@ -49,6 +49,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const setCommands = db.prepare(
     'UPDATE agents SET commands = ?, commands_at = ?, updated_at = ? WHERE id = ?',
   );
+  const setCard = db.prepare('UPDATE agents SET card = ?, updated_at = ? WHERE id = ?');
   const setSandbox = db.prepare(
     'UPDATE agents SET sandbox = ?, client_safe = ?, client_safe_at = ? WHERE id = ?',
   );
@@ -192,6 +193,9 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async setCommands(id, commands, at) {
       return setCommands.run(commands === null ? null : JSON.stringify(commands), at, at, id).changes > 0;
+    },
+    async setCard(id, card, at) {
+      return setCard.run(card === null ? null : JSON.stringify(card), at, id).changes > 0;
     },
     async setSandbox(id, s) {
       setSandbox.run(

@@ -10,6 +10,26 @@ import { agentTablesSection } from './agent-tables.js';
 import { nativeInstructionsSection } from './native-instructions.js';
 import { tablesUsage } from './tables-usage.js';
 
+/** A bridged agent's card (doc3): the remote agent's own name and its skills, one line each; none for others. */
+function cardSection(agent: Agent): HTMLElement | null {
+  const card = agent.card;
+  if (!card) return null;
+  return el(
+    'section',
+    { class: 'stack agent-card', 'aria-label': 'Agent card' },
+    el('h3', {}, `Card: ${card.name}`),
+    card.skills.length === 0
+      ? el('p', { class: 'svc-muted small' }, 'No skills listed.')
+      : el(
+          'ul',
+          { class: 'agent-skills' },
+          ...card.skills.map((s) =>
+            el('li', {}, el('strong', {}, s.name), s.description ? ` ${s.description}` : ''),
+          ),
+        ),
+  );
+}
+
 export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
   const status = el('div', { 'aria-live': 'polite' });
@@ -119,6 +139,7 @@ export function settingsView(agentId: string): View {
       // A native agent runs on the service: it has instructions instead of a pairing code.
       const hosted = agent.kind === 'hosted';
       body.replaceChildren(
+        ...[cardSection(agent)].filter((x): x is HTMLElement => x !== null),
         form,
         el('div', { class: 'row' }, makeDefault, ...(hosted ? [] : [code])),
         el('hr'),
