@@ -9,6 +9,7 @@ import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
 import { createSqlitePush } from './sqlite-push.js';
 import { createSqliteRelay } from './sqlite-relay.js';
+import { createSqliteShares } from './sqlite-shares.js';
 import { createSqliteThreads } from './sqlite-threads.js';
 import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
 
@@ -35,5 +36,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     relay: createSqliteRelay(db),
     managementTokens: createSqliteManagementTokens(db),
     push: createSqlitePush(db),
+    shares: createSqliteShares(db),
   };
 }
