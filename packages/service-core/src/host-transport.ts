@@ -99,7 +99,10 @@ const IDEM_KEY = /^[A-Za-z0-9._:~-]{1,128}$/;
  * The shared threads a connection serves besides its owner's (doc2): live grants of its agents, only while
  * the agent is client-safe. Keyed by session key.
  */
-async function sharedThreads(store: Store, agents: Map<string, AgentRecord>): Promise<Map<string, GrantRecord>> {
+async function sharedThreads(
+  store: Store,
+  agents: Map<string, AgentRecord>,
+): Promise<Map<string, GrantRecord>> {
   const safe = [...agents.values()].filter((a) => a.clientSafe).map((a) => a.id);
   const grants = await store.shares.liveForAgents(safe);
   return new Map(grants.map((g) => [`${g.agentId}~${g.userId}`, g]));
@@ -221,9 +224,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const allowed = (r: MessageRecord) =>
         agents.has(r.agentId) && (r.userId === p.userId || shared.has(`${r.agentId}~${r.userId}`));
       const deliver = async (rows: MessageRecord[]) => {
-        const fresh = rows
-          .filter((r) => r.seq > cursor && allowed(r))
-          .sort((a, b) => a.seq - b.seq);
+        const fresh = rows.filter((r) => r.seq > cursor && allowed(r)).sort((a, b) => a.seq - b.seq);
         if (fresh.length === 0 || ended) return;
         for (const m of await toHostMessages(fresh, agents)) {
           if (ended || m.seq <= cursor) continue;
@@ -258,7 +259,11 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const subs = new Map<string, () => void>([[p.userId, notifier.subscribe(p.userId, listener)]]);
       const follow = () => {
         const holders = new Set([p.userId, ...[...shared.values()].map((g) => g.userId)]);
-        for (const [u, off] of subs) if (!holders.has(u)) (off(), subs.delete(u));
+        for (const [u, off] of subs) {
+          if (holders.has(u)) continue;
+          off();
+          subs.delete(u);
+        }
         for (const u of holders) if (!subs.has(u)) subs.set(u, notifier.subscribe(u, listener));
       };
       follow();
@@ -280,7 +285,12 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         for (const [userId, agentIds] of threads) {
           let after = cursor;
           for (;;) {
-            const page = await store.threads.pendingForHost({ userId, agentIds, afterSeq: after, limit: REPLAY_PAGE });
+            const page = await store.threads.pendingForHost({
+              userId,
+              agentIds,
+              afterSeq: after,
+              limit: REPLAY_PAGE,
+            });
             owed.push(...page);
             if (page.length < REPLAY_PAGE || ended) break;
             after = page[page.length - 1]!.seq;

@@ -7,11 +7,11 @@ import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
 import { ownAgent } from './own-agent.js';
-import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
-import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 import type { MintedCode, Pairing } from './pairing.js';
 import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
+import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
+import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 import * as check from './validate.js';
 
@@ -86,7 +86,11 @@ export interface PersonAgents {
   bind(userId: string, input: BindAgentInput): Promise<AgentView>;
   mintCode(userId: string, agentId: string): Promise<MintedCode>;
   /** On a shared agent only `push_muted` and `sort` (the holder's own) change; anything else is `SHARED_AGENT`. */
-  update(userId: string, agentId: string, input: UpdateAgentInput): Promise<AgentView & Partial<SharedFields>>;
+  update(
+    userId: string,
+    agentId: string,
+    input: UpdateAgentInput,
+  ): Promise<AgentView & Partial<SharedFields>>;
   reorder(userId: string, ids: unknown): Promise<AgentListItem[]>;
   delete(userId: string, agentId: string): Promise<void>;
   connections(userId: string): Promise<ConnectionView[]>;

@@ -3,9 +3,9 @@
 
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
-import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
 import { PRESENCE_TTL_MS } from './push-rules.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
+import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
 import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';

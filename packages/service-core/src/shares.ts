@@ -70,7 +70,12 @@ export interface TemplateView {
   name: string;
   title: string;
   shared_by: string;
-  items: { agent: { id: string; handle: string; name: string }; theme: Record<string, unknown>; first_message: string; sort: number }[];
+  items: {
+    agent: { id: string; handle: string; name: string };
+    theme: Record<string, unknown>;
+    first_message: string;
+    sort: number;
+  }[];
   updated_at: string;
 }
 
@@ -134,7 +139,14 @@ export interface InvitePlan {
 
 export interface Shares {
   /** The client-safe verdict of one of the owner's agents (`safe <agent>`). */
-  safe(ownerId: string, agent: unknown): Promise<{ agent: { id: string; handle: string; name: string }; client_safe: boolean; share_why: ShareWhy[] }>;
+  safe(
+    ownerId: string,
+    agent: unknown,
+  ): Promise<{
+    agent: { id: string; handle: string; name: string };
+    client_safe: boolean;
+    share_why: ShareWhy[];
+  }>;
   saveTemplate(ownerId: string, input: TemplateInput): Promise<TemplateView>;
   listTemplates(ownerId: string): Promise<TemplateView[]>;
   showTemplate(ownerId: string, name: unknown): Promise<TemplateView>;
@@ -195,21 +207,28 @@ export function createShares(options: SharesOptions): Shares {
     }
     const byId = await store.agents.get(ref);
     const a = byId && byId.userId === ownerId ? byId : await store.agents.findByHandle(ownerId, ref.trim());
-    if (!a) throw new ServiceError('AGENT_NOT_FOUND', `No agent "${ref}" in your account.`, { field: 'agent' });
+    if (!a)
+      throw new ServiceError('AGENT_NOT_FOUND', `No agent "${ref}" in your account.`, { field: 'agent' });
     return a;
   }
 
   async function userByRef(ref: unknown): Promise<UserRecord> {
     if (typeof ref !== 'string' || ref.trim() === '') {
-      throw new ServiceError('INVALID_INPUT', "user must be the person's email or user id.", { field: 'user' });
+      throw new ServiceError('INVALID_INPUT', "user must be the person's email or user id.", {
+        field: 'user',
+      });
     }
     const u = ref.includes('@')
       ? await store.users.findByEmail(ref.trim().toLowerCase())
       : await store.users.findById(ref.trim());
     if (!u) {
-      throw new ServiceError('NOT_FOUND', `No account "${ref}": the person signs up first (or claims an invite).`, {
-        field: 'user',
-      });
+      throw new ServiceError(
+        'NOT_FOUND',
+        `No account "${ref}": the person signs up first (or claims an invite).`,
+        {
+          field: 'user',
+        },
+      );
     }
     return u;
   }
@@ -292,10 +311,18 @@ export function createShares(options: SharesOptions): Shares {
   async function insertGrant(
     agent: AgentRecord,
     userId: string,
-    fields: { theme: Record<string, unknown>; firstMessage: string | null; template: string | null; inviteId: string | null; sharedBy: string },
+    fields: {
+      theme: Record<string, unknown>;
+      firstMessage: string | null;
+      template: string | null;
+      inviteId: string | null;
+      sharedBy: string;
+    },
   ): Promise<GrantRecord> {
     if (userId === agent.userId) {
-      throw new ServiceError('INVALID_INPUT', 'An owner cannot be granted their own agent.', { field: 'user' });
+      throw new ServiceError('INVALID_INPUT', 'An owner cannot be granted their own agent.', {
+        field: 'user',
+      });
     }
     const held = await store.shares.listHeld(userId);
     const grant = await store.shares.createGrant({
@@ -321,9 +348,13 @@ export function createShares(options: SharesOptions): Shares {
     const sharedBy =
       input.shared_by === undefined ? await defaultBy(ownerId) : text(input.shared_by, 'shared_by', 60);
     if (!Array.isArray(input.items) || input.items.length === 0 || input.items.length > 50) {
-      throw new ServiceError('INVALID_INPUT', 'items must list 1 to 50 agents, each {agent, first_message}.', {
-        field: 'items',
-      });
+      throw new ServiceError(
+        'INVALID_INPUT',
+        'items must list 1 to 50 agents, each {agent, first_message}.',
+        {
+          field: 'items',
+        },
+      );
     }
     const items = [];
     for (const [n, raw] of (input.items as TemplateItemInput[]).entries()) {
@@ -355,7 +386,8 @@ export function createShares(options: SharesOptions): Shares {
 
   async function template(ownerId: string, name: unknown): Promise<ShareTemplateRecord> {
     const t = await store.shares.getTemplate(ownerId, templateName(name));
-    if (!t) throw new ServiceError('NOT_FOUND', `No template "${name}": save one first.`, { field: 'template' });
+    if (!t)
+      throw new ServiceError('NOT_FOUND', `No template "${name}": save one first.`, { field: 'template' });
     return t;
   }
 
@@ -365,9 +397,13 @@ export function createShares(options: SharesOptions): Shares {
         ? await store.shares.findInviteByHash(hashSecret(token))
         : null;
     if (!invite) {
-      throw new ServiceError('NOT_FOUND', 'This invite link is not valid: ask the person who sent it for a new one.', {
-        field: 'token',
-      });
+      throw new ServiceError(
+        'NOT_FOUND',
+        'This invite link is not valid: ask the person who sent it for a new one.',
+        {
+          field: 'token',
+        },
+      );
     }
     return invite;
   }
@@ -390,7 +426,13 @@ export function createShares(options: SharesOptions): Shares {
       claimedAt: null,
       claimedBy: null,
     });
-    return { invite_id: invite.id, token, link: options.inviteLink(token), template: t.name, approved: false };
+    return {
+      invite_id: invite.id,
+      token,
+      link: options.inviteLink(token),
+      template: t.name,
+      approved: false,
+    };
   }
 
   const api: Shares = {
@@ -423,7 +465,8 @@ export function createShares(options: SharesOptions): Shares {
 
     async approveInvite(ownerId, inviteId) {
       const ok = await store.shares.approveInvite(ownerId, inviteId, now());
-      if (!ok) throw new ServiceError('NOT_FOUND', `No unapproved invite ${inviteId}.`, { field: 'invite_id' });
+      if (!ok)
+        throw new ServiceError('NOT_FOUND', `No unapproved invite ${inviteId}.`, { field: 'invite_id' });
       return { approved: true };
     },
 
@@ -447,14 +490,22 @@ export function createShares(options: SharesOptions): Shares {
     async claim(userId, token) {
       const invite = await inviteByToken(token);
       if (invite.ownerId === userId) {
-        throw new ServiceError('INVALID_INPUT', 'This is your own invite: send the link to the person you share with.', {
-          field: 'token',
-        });
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'This is your own invite: send the link to the person you share with.',
+          {
+            field: 'token',
+          },
+        );
       }
       if (invite.approvedAt === null) {
-        throw new ServiceError('FORBIDDEN', 'This invite is not approved yet: ask its sender to approve it.', {
-          field: 'token',
-        });
+        throw new ServiceError(
+          'FORBIDDEN',
+          'This invite is not approved yet: ask its sender to approve it.',
+          {
+            field: 'token',
+          },
+        );
       }
       if (!(await store.shares.claimInvite(invite.id, userId, now()))) {
         throw new ServiceError('CONFLICT', 'This invite was already used: ask its sender for a new link.', {
@@ -551,9 +602,13 @@ export function createShares(options: SharesOptions): Shares {
         .map((h) => h.trim())
         .filter((h) => h !== '');
       if (handles.length === 0) {
-        throw new ServiceError('INVALID_INPUT', 'agents must name at least one of your agents (comma-separated handles).', {
-          field: 'agents',
-        });
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'agents must name at least one of your agents (comma-separated handles).',
+          {
+            field: 'agents',
+          },
+        );
       }
       const name =
         typeof answers.template === 'string' && answers.template !== ''
@@ -573,7 +628,9 @@ export function createShares(options: SharesOptions): Shares {
       await saveTemplate(ownerId, {
         name,
         title: answers.title ?? `${await defaultBy(ownerId)}'s agents`,
-        ...(answers.shared_by !== undefined && answers.shared_by !== '' ? { shared_by: answers.shared_by } : {}),
+        ...(answers.shared_by !== undefined && answers.shared_by !== ''
+          ? { shared_by: answers.shared_by }
+          : {}),
         items,
       });
       const created = await createInvite(ownerId, {
@@ -604,9 +661,13 @@ export function readAnswers(raw: unknown): Record<string, unknown> {
       try {
         value = JSON.parse(trimmed);
       } catch {
-        throw new ServiceError('INVALID_INPUT', 'answers must be JSON (the plan) or a tap line starting with [svc].', {
-          field: 'answers',
-        });
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'answers must be JSON (the plan) or a tap line starting with [svc].',
+          {
+            field: 'answers',
+          },
+        );
       }
     }
   }

@@ -68,7 +68,9 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
   const templateByName = db.prepare('SELECT * FROM share_templates WHERE owner_id = ? AND name = ?');
   const templateById = db.prepare('SELECT * FROM share_templates WHERE id = ?');
   const templatesOf = db.prepare('SELECT * FROM share_templates WHERE owner_id = ? ORDER BY name');
-  const itemsOf = db.prepare('SELECT * FROM share_template_items WHERE template_id = ? ORDER BY sort, agent_id');
+  const itemsOf = db.prepare(
+    'SELECT * FROM share_template_items WHERE template_id = ? ORDER BY sort, agent_id',
+  );
   const deleteTemplate = db.prepare('DELETE FROM share_templates WHERE owner_id = ? AND name = ?');
   const insertInvite = db.prepare(
     `INSERT INTO share_invites (id, owner_id, template_id, token_hash, first_name, created_at, approved_at, claimed_at, claimed_by)
@@ -108,9 +110,7 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
     `UPDATE grants SET revoked_at = ? WHERE owner_id = ? AND agent_id = ? AND user_id = ? AND revoked_at IS NULL
      RETURNING *`,
   );
-  const revokedBefore = db.prepare(
-    'SELECT * FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < ?',
-  );
+  const revokedBefore = db.prepare('SELECT * FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < ?');
   const deleteGrant = db.prepare('DELETE FROM grants WHERE id = ?');
   // A thread's rows: screens, photos, intents and outbox rows go with their messages by cascade.
   const threadTables = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'];
