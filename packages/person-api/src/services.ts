@@ -10,6 +10,7 @@ import {
   type PersonThreads,
   type Photos,
   type PushService,
+  type Shares,
   type Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
@@ -47,6 +48,8 @@ export interface PersonApiServices {
   tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove'>;
   /** Web Push: this person's devices and whether the service can send at all. */
   push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
+  /** Shared agents: the invite claim page, and the owner's grants with revoke. */
+  shares: Pick<Shares, 'previewInvite' | 'claim' | 'given' | 'revoke'>;
 }
 
 /**
@@ -86,5 +89,6 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
     notifier: core.notifier,
     tables: core.tables,
     push: core.push,
+    shares: core.shares,
   };
 }

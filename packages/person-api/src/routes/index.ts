@@ -5,6 +5,7 @@ import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { photoRoutes } from './photos.js';
 import { pushRoutes } from './push.js';
+import { shareRoutes } from './shares.js';
 import { streamRoutes } from './stream.js';
 import { tableRoutes } from './tables.js';
 import { threadRoutes } from './threads.js';
@@ -18,5 +19,6 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...connectionRoutes,
   ...tableRoutes,
   ...pushRoutes,
+  ...shareRoutes,
   ...streamRoutes,
 ]);
