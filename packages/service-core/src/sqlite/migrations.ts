@@ -133,7 +133,9 @@ CREATE TABLE thread_presence (
 ) STRICT;
 `;
 
-// Shared agents (doc2 "Shared-agent resources", ADR 0170): templates and their items, invites, grants. The
+// Shared agents (doc2 "Shared-agent resources", ADR 0170): templates and their items, invites, grants
+// (`user_id` is the owner on templates, items and invites, the holder on grants, where `owner_id` names the
+// giver, so every table answers "rows of this user" the same way). The
 // client-safe rule is enforced by the database itself: a trigger refuses a grant or template item for an
 // agent whose client_safe is not 1 (RAISE ABORT 'NOT_CLIENT_SAFE', which the store maps to its error).
 // At most one live grant per (agent, user): a partial unique index. Revoked grants keep their row (and the
@@ -141,19 +143,19 @@ CREATE TABLE thread_presence (
 const SCHEMA_V11_SHARED_AGENTS = `
 CREATE TABLE share_templates (
   id TEXT PRIMARY KEY,
-  owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   title TEXT NOT NULL,
   shared_by TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
-  UNIQUE (owner_id, name)
+  UNIQUE (user_id, name)
 ) STRICT;
 
 CREATE TABLE share_template_items (
   template_id TEXT NOT NULL REFERENCES share_templates(id) ON DELETE CASCADE,
   agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
-  owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   theme TEXT NOT NULL DEFAULT '{}',
   first_message TEXT NOT NULL,
   sort INTEGER NOT NULL DEFAULT 0,
@@ -163,7 +165,7 @@ CREATE INDEX share_template_items_agent ON share_template_items(agent_id);
 
 CREATE TABLE share_invites (
   id TEXT PRIMARY KEY,
-  owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   template_id TEXT NOT NULL REFERENCES share_templates(id) ON DELETE CASCADE,
   token_hash TEXT NOT NULL UNIQUE,
   first_name TEXT,
@@ -172,7 +174,7 @@ CREATE TABLE share_invites (
   claimed_at INTEGER,
   claimed_by TEXT REFERENCES users(id) ON DELETE CASCADE
 ) STRICT;
-CREATE INDEX share_invites_owner ON share_invites(owner_id);
+CREATE INDEX share_invites_owner ON share_invites(user_id);
 
 CREATE TABLE grants (
   id TEXT PRIMARY KEY,
@@ -202,7 +204,7 @@ BEGIN
   SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
 END;
 CREATE TRIGGER share_items_client_safe BEFORE INSERT ON share_template_items
-WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 1 AND user_id = new.owner_id)
+WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 1 AND user_id = new.user_id)
 BEGIN
   SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
 END;

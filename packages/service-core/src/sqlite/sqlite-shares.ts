@@ -31,7 +31,7 @@ function toGrant(r: Row): GrantRecord {
 function toInvite(r: Row): ShareInviteRecord {
   return {
     id: r.id as string,
-    ownerId: r.owner_id as string,
+    ownerId: r.user_id as string,
     templateId: r.template_id as string,
     tokenHash: r.token_hash as string,
     firstName: (r.first_name as string | null) ?? null,
@@ -54,31 +54,31 @@ function notSafe(err: unknown, agentId: string): unknown {
 
 export function createSqliteShares(db: SqliteDb): ShareRepository {
   const upsertTemplate = db.prepare(
-    `INSERT INTO share_templates (id, owner_id, name, title, shared_by, created_at, updated_at)
+    `INSERT INTO share_templates (id, user_id, name, title, shared_by, created_at, updated_at)
      VALUES (@id, @ownerId, @name, @title, @sharedBy, @updatedAt, @updatedAt)
-     ON CONFLICT (owner_id, name) DO UPDATE SET title = excluded.title, shared_by = excluded.shared_by,
+     ON CONFLICT (user_id, name) DO UPDATE SET title = excluded.title, shared_by = excluded.shared_by,
        updated_at = excluded.updated_at
      RETURNING id`,
   );
   const clearItems = db.prepare('DELETE FROM share_template_items WHERE template_id = ?');
   const insertItem = db.prepare(
-    `INSERT INTO share_template_items (template_id, agent_id, owner_id, theme, first_message, sort)
+    `INSERT INTO share_template_items (template_id, agent_id, user_id, theme, first_message, sort)
      VALUES (?, ?, ?, ?, ?, ?)`,
   );
-  const templateByName = db.prepare('SELECT * FROM share_templates WHERE owner_id = ? AND name = ?');
+  const templateByName = db.prepare('SELECT * FROM share_templates WHERE user_id = ? AND name = ?');
   const templateById = db.prepare('SELECT * FROM share_templates WHERE id = ?');
-  const templatesOf = db.prepare('SELECT * FROM share_templates WHERE owner_id = ? ORDER BY name');
+  const templatesOf = db.prepare('SELECT * FROM share_templates WHERE user_id = ? ORDER BY name');
   const itemsOf = db.prepare(
     'SELECT * FROM share_template_items WHERE template_id = ? ORDER BY sort, agent_id',
   );
-  const deleteTemplate = db.prepare('DELETE FROM share_templates WHERE owner_id = ? AND name = ?');
+  const deleteTemplate = db.prepare('DELETE FROM share_templates WHERE user_id = ? AND name = ?');
   const insertInvite = db.prepare(
-    `INSERT INTO share_invites (id, owner_id, template_id, token_hash, first_name, created_at, approved_at, claimed_at, claimed_by)
+    `INSERT INTO share_invites (id, user_id, template_id, token_hash, first_name, created_at, approved_at, claimed_at, claimed_by)
      VALUES (@id, @ownerId, @templateId, @tokenHash, @firstName, @createdAt, @approvedAt, @claimedAt, @claimedBy)`,
   );
   const inviteByHash = db.prepare('SELECT * FROM share_invites WHERE token_hash = ?');
   const approveInvite = db.prepare(
-    'UPDATE share_invites SET approved_at = ? WHERE id = ? AND owner_id = ? AND approved_at IS NULL',
+    'UPDATE share_invites SET approved_at = ? WHERE id = ? AND user_id = ? AND approved_at IS NULL',
   );
   const claimInvite = db.prepare(
     `UPDATE share_invites SET claimed_at = ?, claimed_by = ?
@@ -123,7 +123,7 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
     if (!r) return null;
     return {
       id: r.id as string,
-      ownerId: r.owner_id as string,
+      ownerId: r.user_id as string,
       name: r.name as string,
       title: r.title as string,
       sharedBy: r.shared_by as string,
