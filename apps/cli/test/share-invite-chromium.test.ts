@@ -140,7 +140,7 @@ it('owner invites with the CLI; a new person claims it in the browser and talks 
   });
   expect(revoked.status).toBe(200);
   await expect
-    .poll(() => page.locator('.gone-share').textContent())
+    .poll(() => page.locator('.gone-share').textContent(), { timeout: 10_000 })
     .toBe('Helper is no longer shared with you');
   await page.goto(`${t.base}/#/`);
   await expect
