@@ -290,7 +290,15 @@ describe('a shared agent through the management API (doc2 shared_agent)', () => 
     const { connector, token } = await seedConnector(core.store, owner.user.id, { kind: 'hostfw' });
     const bound = await core.agents.bind(owner.user.id, { connector_id: connector.id, remote_ref: 'main' });
     const host = await core.hostAuth.verify(token);
-    const safe = { terminal: 'off', files: 'off', reach: [], memory: 'off', runner: 'api', profile: 'own', extra_keys: 0 };
+    const safe = {
+      terminal: 'off',
+      files: 'off',
+      reach: [],
+      memory: 'off',
+      runner: 'api',
+      profile: 'own',
+      extra_keys: 0,
+    };
     await core.hosts.heartbeat(host, { sandbox: { main: safe } });
     await core.shares.grant(owner.user.id, { agent: bound.id, user: userId });
     const listed = await post({ action: 'list' }, mt);
