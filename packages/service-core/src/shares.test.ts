@@ -271,7 +271,11 @@ describe('shared threads and revoke', () => {
   });
 
   it('pauses while not client-safe: presence paused, host neither gets nor writes shared rows', async () => {
+    const told: string[] = [];
+    const off = core.notifier.subscribe(client.id, (e) => told.push(e.type));
     await beat({ ...SAFE, reach: ['delegation'] });
+    off();
+    expect(told).toContain('agents');
     await settle();
     expect((await core.agents.list(client.id)).find((a) => a.id === agentId)).toMatchObject({
       presence: 'paused',
