@@ -250,8 +250,25 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
             const c = await store.connectors.get(p.connectorId);
             if (connectionState(c) !== 'live') return finish('revoked');
             agents = new Map((await served(p)).map((a) => [a.id, a]));
+            const before = shared;
             shared = await sharedThreads(store, agents);
             follow();
+            // A thread served again (agent safe again) or anew owes what its holder wrote meanwhile, even
+            // below the cursor: those rows were held back, never sent.
+            for (const [key, g] of shared) {
+              if (before.has(key)) continue;
+              const owed = await store.threads.pendingForHost({
+                userId: g.userId,
+                agentIds: [g.agentId],
+                afterSeq: 0,
+                limit: REPLAY_PAGE,
+              });
+              for (const m of await toHostMessages(owed, agents)) {
+                if (ended) return;
+                cursor = Math.max(cursor, m.seq);
+                handlers.send(m);
+              }
+            }
           });
         }
       };
