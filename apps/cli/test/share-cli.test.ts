@@ -46,6 +46,7 @@ function svc(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+// Each `svc share` call is its own process: on a busy machine the whole flow takes longer than the default.
 it('refuses an unsafe agent with exit 3 naming the rule; plan parses back through send; list and revoke', async () => {
   const owner = await signUp(call, 'owner@example.com');
   const holder = await signUp(call, 'holder@example.com');
@@ -98,4 +99,4 @@ it('refuses an unsafe agent with exit 3 naming the rule; plan parses back throug
   expect((await svc(['revoke', 'helper', 'holder@example.com', '--email', 'owner@example.com'])).code).toBe(
     3,
   );
-});
+}, 60_000);

@@ -69,6 +69,7 @@ function svc(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+// Each `svc share` call is its own process: on a busy machine the whole flow takes longer than the default.
 it('owner invites with the CLI; a new person claims it in the browser and talks to the agent', async () => {
   const call = client(t.base);
   const owner = await signUp(call, 'olga@example.com');
@@ -149,4 +150,4 @@ it('owner invites with the CLI; a new person claims it in the browser and talks 
   // A new launch forgets the line.
   await page.reload();
   await expect.poll(() => page.locator('.agent-list').textContent()).toContain('No agents yet');
-});
+}, 60_000);
