@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
 import { readPassword } from './cli/read-password.js';
+import { SHARE_HELP, shareCommand } from './cli/share.js';
 
 const HELP: Record<string, string> = {
   main: `svc: run and administer a Screen Service
@@ -17,6 +18,8 @@ Commands:
   connect --email E --agent NAME [--host-name H]
                                               create an agent, pair it, print {mcp_url, connector_token, agent}
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
+  share safe|template|grant|revoke|list|plan|send ...
+                                              share client-safe agents with other people (svc share --help)
 
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
@@ -60,6 +63,12 @@ export async function runCli(
         return await connectCommand(rest, io);
       case 'host':
         return await host(rest, io);
+      case 'share':
+        if (rest.length === 0) {
+          io.stdout(`${SHARE_HELP}\n`);
+          return EXIT.USAGE;
+        }
+        return await shareCommand(rest, () => config(), io);
       default:
         throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
     }

@@ -263,6 +263,17 @@ const cases: Record<string, Case> = {
     notFound(await call('GET', `${API}/photos/${b.photoId}${own.search}`));
     notFound(await call('GET', `${API}/photos/${b.photoId}`));
   },
+  'get /invites/:token': async () =>
+    notFound(await call('GET', '/invites/svc_inv_not-a-real-invite-token', { token: a.token })),
+  'post /invites/:token/claim': async () =>
+    notFound(await call('POST', '/invites/svc_inv_not-a-real-invite-token/claim', { token: a.token })),
+  'get /shares/given': async () => {
+    expect((await call('GET', '/shares/given', { token: a.token })).body).toEqual({ grants: [] });
+  },
+  'post /shares/revoke': async () =>
+    notFound(
+      await call('POST', '/shares/revoke', { token: a.token, body: { agent_id: b.agentId, user_id: a.id } }),
+    ),
   'get /push': async () => {
     const r = await call('GET', '/push', { token: a.token });
     expect(r.body.subscriptions).toHaveLength(1);

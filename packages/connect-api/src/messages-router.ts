@@ -93,7 +93,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
     try {
       const p = await hostAuth.verify(req.headers.authorization);
       const body = objectBody(req.body);
-      res.json(await transport.turn(p, { agent_id: body.agent_id, rows: body.rows }));
+      res.json(await transport.turn(p, { agent_id: body.agent_id, session: body.session, rows: body.rows }));
     } catch (err) {
       fail(res, err);
     }
@@ -106,6 +106,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
       res.json(
         await transport.reply(p, {
           agent_id: body.agent_id,
+          session: body.session,
           idempotency_key: body.idempotency_key,
           text: body.text,
           lines: body.lines,

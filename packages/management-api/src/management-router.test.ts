@@ -283,3 +283,45 @@ describe('doc2 error rows over HTTP', () => {
     expect({ status: big.status, error: big.body.error }).toEqual({ status: 413, error: 'body_too_large' });
   });
 });
+
+describe('a shared agent through the management API (doc2 shared_agent)', () => {
+  it('the holder may change only push_muted and sort; rename, default, pair and delete are shared_agent 403', async () => {
+    const owner = await core.accounts.signUp({ email: 'owner@example.com', password: 'a long passphrase' });
+    const { connector, token } = await seedConnector(core.store, owner.user.id, { kind: 'hostfw' });
+    const bound = await core.agents.bind(owner.user.id, { connector_id: connector.id, remote_ref: 'main' });
+    const host = await core.hostAuth.verify(token);
+    const safe = {
+      terminal: 'off',
+      files: 'off',
+      reach: [],
+      memory: 'off',
+      runner: 'api',
+      profile: 'own',
+      extra_keys: 0,
+    };
+    await core.hosts.heartbeat(host, { sandbox: { main: safe } });
+    await core.shares.grant(owner.user.id, { agent: bound.id, user: userId });
+    const listed = await post({ action: 'list' }, mt);
+    expect(listed.body.agents.find((a: Json) => a.id === bound.id)).toMatchObject({
+      shared: true,
+      shared_by: 'owner',
+      presence: 'live',
+      share_why: null,
+      remote_ref: null,
+      connector: null,
+      commands: null,
+    });
+    for (const body of [
+      { action: 'update', id: bound.id, name: 'Mine' },
+      { action: 'update', id: bound.id, is_default: true },
+      { action: 'pair_code', agent_id: bound.id },
+      { action: 'delete', id: bound.id },
+    ]) {
+      const r = await post(body, mt);
+      expect([r.status, r.body.error]).toEqual([403, 'shared_agent']);
+    }
+    const muted = await post({ action: 'update', id: bound.id, push_muted: true, sort: 3 }, app);
+    expect(muted.body.agent).toMatchObject({ push_muted: true, sort: 3, shared: true });
+    expect((await core.store.agents.get(bound.id))!.name).toBe('main');
+  });
+});

@@ -74,6 +74,18 @@ export const agentView = z
     client_safe: z.boolean(),
     created_at: iso,
     updated_at: iso,
+    shared: z.boolean().optional().meta({ description: 'true on an agent someone shared with this person' }),
+    shared_by: z.string().optional(),
+    first_message: z.string().nullable().optional(),
+    presence: z
+      .enum(['live', 'paused'])
+      .optional()
+      .meta({ description: "paused while the owner's agent is not client-safe (shared rows)" }),
+    share_why: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .meta({ description: 'the client-safe rules an owned agent breaks; null on a shared row' }),
   })
   .meta({ id: 'Agent' });
 export const agentListItem = agentView
@@ -266,3 +278,32 @@ export const pushSubscribeBody = z
 export const pushUnsubscribeBody = z
   .object({ endpoint: z.string().min(1).max(2048) })
   .meta({ id: 'PushUnsubscribeRequest' });
+
+export const invitePreview = z
+  .object({
+    title: z.string(),
+    shared_by: z.string(),
+    first_name: z.string().nullable(),
+    agents: z.array(z.object({ name: z.string(), color: colorSchema })),
+    claimable: z.boolean(),
+  })
+  .meta({ id: 'InvitePreview' });
+export const claimResult = z
+  .object({
+    granted: z.array(z.object({ agent_id: id, name: z.string() })),
+    skipped: z.array(z.object({ agent_id: id, share_why: z.array(z.string()) })),
+  })
+  .meta({ id: 'ClaimResult' });
+export const givenGrant = z
+  .object({
+    id,
+    agent: z.object({ id, name: z.string(), handle: z.string() }),
+    user: z.object({ id, email: z.string(), first_name: z.string().nullable() }),
+    shared_by: z.string(),
+    template: z.string().nullable(),
+    granted_at: iso,
+    revoked_at: iso.nullable(),
+  })
+  .meta({ id: 'GivenGrant' });
+export const givenGrants = z.object({ grants: z.array(givenGrant) }).meta({ id: 'GivenGrants' });
+export const revokeGrantBody = z.object({ agent_id: id, user_id: id }).meta({ id: 'RevokeGrantRequest' });

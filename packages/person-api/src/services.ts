@@ -11,6 +11,7 @@ import {
   type PersonThreads,
   type Photos,
   type PushService,
+  type Shares,
   type Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
@@ -79,6 +80,8 @@ export interface PersonApiServices {
   push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
   /** Native agents; absent or null when the operator configured no model (the app then offers none). */
   native?: NativeAgentsPort | null;
+  /** Shared agents: the invite claim page, and the owner's grants with revoke. */
+  shares: Pick<Shares, 'previewInvite' | 'claim' | 'given' | 'revoke'>;
 }
 
 /**
@@ -123,5 +126,6 @@ export function personApiServices(
     tables: core.tables,
     push: core.push,
     native,
+    shares: core.shares,
   };
 }

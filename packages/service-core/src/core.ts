@@ -28,6 +28,8 @@ import { createRateLimiter } from './rate-limiter.js';
 import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { sharedAgentRefusal } from './shared-access.js';
+import { createShares, type Shares } from './shares.js';
 import { createStatusWatch, type StatusWatch } from './status-watch.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
@@ -116,6 +118,8 @@ export interface Core {
   managementTokens: ManagementTokens;
   /** The management API's use cases (doc2 `POST {agents_url}`), for the app and management tokens. */
   management: AgentManagement;
+  /** Shared agents (doc2): templates, invites, grants, claims and revoke. */
+  shares: Shares;
   /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
   /**
@@ -292,7 +296,7 @@ export function createCore(options: CoreOptions): Core {
   const managementTokens = createManagementTokens({ store, now: clock, random });
   // The agent's relay tables are released (kept unheld or deleted) before its rows go, then its photo files.
   const deleteAgent = async (userId: string, agentId: string, opts: { keepTables?: boolean } = {}) => {
-    await agents.get(userId, agentId);
+    if ((await agents.get(userId, agentId)).shared) throw sharedAgentRefusal('delete it');
     await tables.releaseAgent(userId, agentId, opts.keepTables === true);
     await agents.delete(userId, agentId);
     await photos.sweep();
@@ -303,6 +307,17 @@ export function createCore(options: CoreOptions): Core {
     agents,
     tokens: managementTokens,
     deleteAgent,
+  });
+
+  const shares = createShares({
+    store,
+    notifier,
+    push,
+    now: clock,
+    random,
+    onPushQueued,
+    ...screenLines,
+    inviteLink: (token) => `${urls.baseUrl}/#/invite/${token}`,
   });
 
   return {
@@ -348,6 +363,7 @@ export function createCore(options: CoreOptions): Core {
     tables,
     managementTokens,
     management,
+    shares,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
       await photos.sweep();

@@ -2,8 +2,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Random, systemRandom } from './system.js';
 
-/** Token prefixes of doc1/doc2: connector, OAuth access, OAuth refresh, management, app refresh. */
-export type TokenPrefix = 'svc_ct_' | 'svc_at_' | 'svc_rt_' | 'svc_mt_' | 'svc_ar_';
+/** Token prefixes of doc1/doc2: connector, OAuth access, OAuth refresh, management, app refresh, invite. */
+export type TokenPrefix = 'svc_ct_' | 'svc_at_' | 'svc_rt_' | 'svc_mt_' | 'svc_ar_' | 'svc_inv_';
 
 /**
  * A new opaque token: the prefix then 32 random bytes in base64url (43 characters).

@@ -35,7 +35,11 @@ export type ServiceErrorCode =
   | 'RATE_LIMITED'
   | 'TABLE_NOT_FOUND'
   | 'TABLE_NAME_TAKEN'
-  | 'LIMIT_EXCEEDED';
+  | 'LIMIT_EXCEEDED'
+  | 'SHARED_AGENT'
+  | 'AGENT_NOT_YOURS'
+  | 'NOT_IN_A_SHARED_THREAD'
+  | 'NOT_CLIENT_SAFE';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

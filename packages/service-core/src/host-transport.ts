@@ -6,7 +6,9 @@ import { connectionState } from './connection-live.js';
 import { isServiceError, ServiceError } from './errors.js';
 import { MAX_TURN_ROWS } from './hosts.js';
 import type { Notifier } from './notifier.js';
-import type { AgentRecord, MessageRecord } from './records.js';
+import type { AgentRecord, GrantRecord, MessageRecord } from './records.js';
+import type { Store } from './repositories.js';
+import { dropMentions, parseSessionKey, sessionKey } from './shared-access.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import type { ThreadOps } from './thread-ops.js';
 
@@ -20,7 +22,7 @@ export interface HostMessage {
   seq: number;
   id: string;
   agent: { id: string; handle: string; remote_ref: string | null };
-  /** The host-side session key of the thread (doc2: `<agent_id>` for the owner's thread). */
+  /** The host-side session key of the thread (doc2: `<agent_id>`, or `<agent_id>~<user_id>` for a holder's). */
   session: string;
   kind: 'text' | 'tap';
   /** The typed text, or the tap line (`[svc] <id> <preset> key=value` and the event JSON). */
@@ -47,6 +49,8 @@ export interface HostStreamHandlers {
 export interface TurnInput {
   agent_id: unknown;
   rows: unknown;
+  /** The thread's session key from the stream (default: the owner's thread of `agent_id`). */
+  session?: unknown;
 }
 export interface TurnResult {
   agent_id: string;
@@ -57,6 +61,8 @@ export interface TurnResult {
 
 export interface ReplyInput {
   agent_id: unknown;
+  /** The thread's session key from the stream (default: the owner's thread of `agent_id`). */
+  session?: unknown;
   idempotency_key: unknown;
   text?: unknown;
   lines?: unknown;
@@ -92,6 +98,19 @@ export interface HostTransportOptions extends ThreadDeps {
 const IDEM_KEY = /^[A-Za-z0-9._:~-]{1,128}$/;
 
 /**
+ * The shared threads a connection serves besides its owner's (doc2): live grants of its agents, only while
+ * the agent is client-safe. Keyed by session key.
+ */
+async function sharedThreads(
+  store: Store,
+  agents: Map<string, AgentRecord>,
+): Promise<Map<string, GrantRecord>> {
+  const safe = [...agents.values()].filter((a) => a.clientSafe).map((a) => a.id);
+  const grants = await store.shares.liveForAgents(safe);
+  return new Map(grants.map((g) => [`${g.agentId}~${g.userId}`, g]));
+}
+
+/**
  * @example
  * ```ts
  * const close = await transport.open(principal, { after: 41, send: (m) => write(m), end: () => res.end() });
@@ -113,7 +132,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         seq: r.seq,
         id: r.id,
         agent: { id: agent.id, handle: agent.handle, remote_ref: agent.remoteRef },
-        session: agent.id,
+        session: sessionKey(agent, r.userId),
         kind: a.kind,
         text: a.text,
         screen_id: a.screen_id,
@@ -136,6 +155,40 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     return agent;
   }
 
+  /** The thread a turn or answer is for: the owner's, or a holder's while its grant is live and the agent safe. */
+  async function threadOf(p: ConnectionPrincipal, input: { agent_id: unknown; session?: unknown }) {
+    let agentId = input.agent_id;
+    let userId = p.userId;
+    if (input.session !== undefined && input.session !== null) {
+      const parsed = typeof input.session === 'string' ? parseSessionKey(input.session) : null;
+      if (!parsed || (agentId !== undefined && agentId !== parsed.agentId)) {
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'session must be the session key the stream sent (<agent_id> or <agent_id>~<user_id>) of agent_id.',
+          { field: 'session' },
+        );
+      }
+      agentId = parsed.agentId;
+      userId = parsed.userId ?? p.userId;
+    }
+    const agent = await servedAgent(p, agentId);
+    if (userId === p.userId) return { agent, userId, grant: null };
+    const grant = await store.shares.liveGrant(agent.id, userId);
+    if (!grant) {
+      throw new ServiceError('AGENT_NOT_YOURS', `Agent ${agent.id} is not shared with ${userId} any more.`, {
+        field: 'session',
+      });
+    }
+    if (!agent.clientSafe) {
+      throw new ServiceError(
+        'FORBIDDEN',
+        `Agent ${agent.handle} is paused for shared threads: it is not client-safe. Fix the profile; the next heartbeat re-checks it.`,
+        { field: 'session' },
+      );
+    }
+    return { agent, userId, grant };
+  }
+
   function rowIds(value: unknown, field: string, required: boolean): string[] {
     if (value === undefined || value === null) {
       if (!required) return [];
@@ -156,6 +209,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
   return {
     async open(p, handlers) {
       let agents = new Map((await served(p)).map((a) => [a.id, a]));
+      let shared = await sharedThreads(store, agents);
       let cursor = handlers.after ?? 0;
       let replaying = true;
       let ended = false;
@@ -168,10 +222,11 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         stop();
         handlers.end(reason);
       };
+      // A row of the owner's thread, or of a shared thread served now.
+      const allowed = (r: MessageRecord) =>
+        agents.has(r.agentId) && (r.userId === p.userId || shared.has(`${r.agentId}~${r.userId}`));
       const deliver = async (rows: MessageRecord[]) => {
-        const fresh = rows
-          .filter((r) => r.seq > cursor && agents.has(r.agentId))
-          .sort((a, b) => a.seq - b.seq);
+        const fresh = rows.filter((r) => r.seq > cursor && allowed(r)).sort((a, b) => a.seq - b.seq);
         if (fresh.length === 0 || ended) return;
         for (const m of await toHostMessages(fresh, agents)) {
           if (ended || m.seq <= cursor) continue;
@@ -183,22 +238,58 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const queue = (task: () => Promise<void>) => {
         chain = chain.then(task).catch(() => {});
       };
-      const unsubscribe = notifier.subscribe(p.userId, (e) => {
+      const listener = (e: Parameters<Parameters<Notifier['subscribe']>[1]>[0]) => {
         if (ended) return;
         if (e.type === 'message') {
           const m = e.message;
-          if (m.sender !== 'person' || m.handledAt !== null || !agents.has(m.agentId)) return;
+          if (m.sender !== 'person' || m.handledAt !== null || !allowed(m)) return;
           if (replaying) held.push(m);
           else queue(() => deliver([m]));
         } else if (e.type === 'agents') {
-          // Removing a connection publishes `agents`: check at once, so a revoked stream closes now.
+          // Removing a connection publishes `agents`: check at once, so a revoked stream closes now. Grants
+          // and client-safe changes publish it too: the shared threads served are read again.
           queue(async () => {
             const c = await store.connectors.get(p.connectorId);
             if (connectionState(c) !== 'live') return finish('revoked');
             agents = new Map((await served(p)).map((a) => [a.id, a]));
+            const before = shared;
+            shared = await sharedThreads(store, agents);
+            follow();
+            // A thread served again (agent safe again) or anew owes what its holder wrote meanwhile, even
+            // below the cursor: those rows were held back, never sent.
+            for (const [key, g] of shared) {
+              if (before.has(key)) continue;
+              const owed = await store.threads.pendingForHost({
+                userId: g.userId,
+                agentIds: [g.agentId],
+                afterSeq: 0,
+                limit: REPLAY_PAGE,
+              });
+              for (const m of await toHostMessages(owed, agents)) {
+                if (ended) return;
+                cursor = Math.max(cursor, m.seq);
+                handlers.send(m);
+              }
+            }
           });
         }
-      });
+      };
+      // The owner's events, and each holder's (their rows are published under their own user id).
+      const subs = new Map<string, () => void>([[p.userId, notifier.subscribe(p.userId, listener)]]);
+      const follow = () => {
+        const holders = new Set([p.userId, ...[...shared.values()].map((g) => g.userId)]);
+        for (const [u, off] of subs) {
+          if (holders.has(u)) continue;
+          off();
+          subs.delete(u);
+        }
+        for (const u of holders) if (!subs.has(u)) subs.set(u, notifier.subscribe(u, listener));
+      };
+      follow();
+      const unsubscribe = () => {
+        for (const off of subs.values()) off();
+        subs.clear();
+      };
       const onShutdown = () => finish('shutdown');
       options.shutdown?.addEventListener('abort', onShutdown);
       function stop() {
@@ -206,16 +297,25 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         options.shutdown?.removeEventListener('abort', onShutdown);
       }
       try {
-        for (;;) {
-          const page = await store.threads.pendingForHost({
-            userId: p.userId,
-            agentIds: [...agents.keys()],
-            afterSeq: cursor,
-            limit: REPLAY_PAGE,
-          });
-          await deliver(page);
-          if (page.length < REPLAY_PAGE || ended) break;
+        // What the owner's thread and each shared thread owe, merged so rows leave in seq order.
+        const threads = new Map<string, string[]>([[p.userId, [...agents.keys()]]]);
+        for (const g of shared.values()) threads.set(g.userId, [...(threads.get(g.userId) ?? []), g.agentId]);
+        const owed: MessageRecord[] = [];
+        for (const [userId, agentIds] of threads) {
+          let after = cursor;
+          for (;;) {
+            const page = await store.threads.pendingForHost({
+              userId,
+              agentIds,
+              afterSeq: after,
+              limit: REPLAY_PAGE,
+            });
+            owed.push(...page);
+            if (page.length < REPLAY_PAGE || ended) break;
+            after = page[page.length - 1]!.seq;
+          }
         }
+        await deliver(owed);
         replaying = false;
         queue(() => deliver(held.splice(0)));
       } catch (err) {
@@ -230,9 +330,9 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     },
 
     async turn(p, input) {
-      const agent = await servedAgent(p, input.agent_id);
+      const { agent, userId } = await threadOf(p, input);
       const ids = rowIds(input.rows, 'rows', true);
-      const key = { agentId: agent.id, userId: p.userId };
+      const key = { agentId: agent.id, userId };
       const at = core.now();
       const rows = await store.threads.markRowsDelivered(key, ids, at);
       if (rows.length !== ids.length) {
@@ -245,7 +345,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       }
       const until = at + WORKING_TTL_MS;
       await store.threads.setWorking(key, until);
-      notifier.publish({ type: 'working', userId: p.userId, agentId: agent.id, until });
+      notifier.publish({ type: 'working', userId, agentId: agent.id, until });
       return {
         agent_id: agent.id,
         rows: rows.map((r) => r.id),
@@ -262,7 +362,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     },
 
     async reply(p, input) {
-      const agent = await servedAgent(p, input.agent_id);
+      const { agent, userId, grant } = await threadOf(p, input);
       if (typeof input.idempotency_key !== 'string' || !IDEM_KEY.test(input.idempotency_key)) {
         throw new ServiceError(
           'INVALID_INPUT',
@@ -275,13 +375,13 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       if (input.done !== undefined && typeof input.done !== 'boolean') {
         throw new ServiceError('INVALID_INPUT', 'done must be true or false.', { field: 'done' });
       }
-      const key = { agentId: agent.id, userId: p.userId };
+      const key = { agentId: agent.id, userId };
       const settle = async (m: MessageRecord, replayed: boolean): Promise<ReplyResult> => {
         const rows = Array.isArray(m.meta.turn) ? (m.meta.turn as string[]) : [];
         const handled = rows.length > 0 ? await store.threads.markRowsHandled(key, rows, core.now()) : 0;
         if (input.done !== false && (await store.threads.getState(key)).workingUntil !== null) {
           await store.threads.setWorking(key, null);
-          notifier.publish({ type: 'working', userId: p.userId, agentId: agent.id, until: null });
+          notifier.publish({ type: 'working', userId, agentId: agent.id, until: null });
         }
         const screen = m.screenId ? await store.threads.getScreen(m.screenId) : null;
         return {
@@ -307,7 +407,13 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
           );
         }
       }
-      const extras = { meta: turn.length > 0 ? { turn } : {}, idemKey };
+      const extras = {
+        meta: turn.length > 0 ? { turn } : {},
+        idemKey,
+        ...(grant ? { target: { userId, grantMuted: grant.pushMuted } } : {}),
+      };
+      // doc2: the agent's @-mentions in a shared thread are dropped.
+      const text = grant && typeof input.text === 'string' ? dropMentions(input.text) : input.text;
       try {
         const written =
           input.lines !== undefined && input.lines !== null
@@ -316,11 +422,11 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
                 {
                   lines: input.lines as string,
                   agent: agent.id,
-                  ...(input.text ? { text: input.text as string } : {}),
+                  ...(text ? { text: text as string } : {}),
                 },
                 extras,
               )
-            : await threadOps.say(p, { text: input.text as string, agent: agent.id }, extras);
+            : await threadOps.say(p, { text: text as string, agent: agent.id }, extras);
         const m = await store.threads.getMessage(written.message_id);
         return settle(m!, false);
       } catch (err) {

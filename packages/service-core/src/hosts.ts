@@ -205,7 +205,7 @@ export function createHosts(options: HostsOptions): Hosts {
       await store.connectors.touch(connector.id, at);
       options.onSeen?.(connector, at);
       const agents = await served(p);
-      let changed = false;
+      const flipped: string[] = [];
       const out: HostAgent[] = [];
       for (const a of agents) {
         const report = a.remoteRef === null ? undefined : cleaned.get(a.remoteRef);
@@ -223,11 +223,16 @@ export function createHosts(options: HostsOptions): Hosts {
         if (same) next.clientSafeAt = a.clientSafeAt;
         else {
           await store.agents.setSandbox(a.id, next);
-          changed ||= next.clientSafe !== a.clientSafe;
+          if (next.clientSafe !== a.clientSafe) flipped.push(a.id);
         }
         out.push(hostAgent({ ...a, ...next, sandbox: next.sandbox }));
       }
-      if (changed) notifier?.publish({ type: 'agents', userId: p.userId });
+      if (flipped.length > 0) {
+        notifier?.publish({ type: 'agents', userId: p.userId });
+        // Holders see the agent paused or back at once (doc2 presence).
+        const holders = new Set((await store.shares.liveForAgents(flipped)).map((g) => g.userId));
+        for (const userId of holders) notifier?.publish({ type: 'agents', userId });
+      }
       return {
         connector: { id: connector.id, name: connector.name, kind: connector.kind },
         seen_at: new Date(at).toISOString(),

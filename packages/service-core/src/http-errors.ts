@@ -11,6 +11,7 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   INVALID_LINES: 400,
   NOT_ON_SCREEN: 400,
   INVALID_JSON: 400,
+  NOT_IN_A_SHARED_THREAD: 400,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   INVALID_REFRESH_TOKEN: 401,
@@ -18,6 +19,10 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   FORBIDDEN: 403,
   SUSPENDED: 403,
   NOT_AN_MCP_CONNECTOR: 403,
+  // doc2 shared agents: a holder may not rename, restyle, pair, delete or set default; a row on an agent
+  // neither owned nor held by a live grant.
+  SHARED_AGENT: 403,
+  AGENT_NOT_YOURS: 403,
   HOST_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   AGENT_NOT_FOUND: 404,
@@ -35,6 +40,8 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   PROFILE_ALREADY_ADDED: 409,
   OAUTH_REQUEST_DECIDED: 409,
   TABLE_NAME_TAKEN: 409,
+  // A grant or template item for an agent that is not client-safe (the CLI's exit code 3 names the rule).
+  NOT_CLIENT_SAFE: 409,
   OAUTH_REQUEST_EXPIRED: 410,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

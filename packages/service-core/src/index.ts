@@ -199,6 +199,7 @@ export {
   type ConnectorKind,
   type ConnectorRecord,
   type ConnectorVia,
+  type GrantRecord,
   type ManagementTokenRecord,
   type MessageKind,
   type MessageRecord,
@@ -219,6 +220,9 @@ export {
   type ScreenRecord,
   type ScreenTap,
   type SessionRecord,
+  type ShareInviteRecord,
+  type ShareTemplateItemRecord,
+  type ShareTemplateRecord,
   type ThreadStateRecord,
   type UserRecord,
 } from './records.js';
@@ -236,6 +240,7 @@ export type {
   ManagementTokenRepository,
   NativeAgentRepository,
   NewAgent,
+  NewGrant,
   NewMessage,
   NewPush,
   NewScreen,
@@ -249,6 +254,7 @@ export type {
   RelayTableMeta,
   SandboxWrite,
   SessionRepository,
+  ShareRepository,
   Store,
   ThreadKey,
   ThreadPageQuery,
@@ -269,6 +275,38 @@ export {
   type ScreenLinesPort,
   type ScreenLinesResult,
 } from './screen-lines-port.js';
+export {
+  type AgentAccess,
+  dropMentions,
+  hasMention,
+  isOwnerOnlyTap,
+  parseSessionKey,
+  sessionKey,
+  sharedAgentRefusal,
+  threadAccess,
+} from './shared-access.js';
+export { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
+export {
+  type ClaimResult,
+  createRevokedGrantsJob,
+  createShares,
+  type GivenGrantView,
+  type GrantInput,
+  type InviteCreated,
+  type InvitePlan,
+  type InvitePreview,
+  notClientSafe,
+  REVOKED_GRANT_RETENTION_MS,
+  readAnswers,
+  SHARE_WHY_TEXT,
+  type Shares,
+  type SharesOptions,
+  type ShareWhy,
+  shareWhy,
+  type TemplateInput,
+  type TemplateItemInput,
+  type TemplateView,
+} from './shares.js';
 export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
 export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';
 export { drawPlain } from './tables/draw-plain.js';
@@ -295,7 +333,7 @@ export {
   UNHELD_TABLE_TTL_MS,
 } from './tables/tables.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
-export type { Answer, ThreadDeps } from './thread-core.js';
+export type { Answer, ThreadDeps, ThreadTarget } from './thread-core.js';
 export {
   type AnswersInput,
   type AnswersResult,

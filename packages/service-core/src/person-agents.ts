@@ -10,6 +10,8 @@ import { ownAgent } from './own-agent.js';
 import type { MintedCode, Pairing } from './pairing.js';
 import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
+import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
+import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 import * as check from './validate.js';
 
@@ -24,7 +26,7 @@ export interface PersonAgentsOptions {
 }
 
 /** An agent in the person's list: the view plus unread count and the newest row's time. */
-export interface AgentListItem extends AgentView {
+export interface AgentListItem extends AgentView, SharedFields {
   unread: number;
   last_message_at: string | null;
 }
@@ -71,8 +73,9 @@ export interface ConnectionView {
 }
 
 export interface PersonAgents {
+  /** The person's own agents, then the agents shared with them (live grants), each with unread counts. */
   list(userId: string): Promise<AgentListItem[]>;
-  get(userId: string, agentId: string): Promise<AgentView>;
+  get(userId: string, agentId: string): Promise<AgentView & Partial<SharedFields>>;
   create(userId: string, input: CreateAgentInput): Promise<{ agent: AgentView; pairing: MintedCode | null }>;
   /**
    * Creates an agent bound at once to the person's connector `connector_id` as profile `remote_ref`.
@@ -82,7 +85,12 @@ export interface PersonAgents {
    */
   bind(userId: string, input: BindAgentInput): Promise<AgentView>;
   mintCode(userId: string, agentId: string): Promise<MintedCode>;
-  update(userId: string, agentId: string, input: UpdateAgentInput): Promise<AgentView>;
+  /** On a shared agent only `push_muted` and `sort` (the holder's own) change; anything else is `SHARED_AGENT`. */
+  update(
+    userId: string,
+    agentId: string,
+    input: UpdateAgentInput,
+  ): Promise<AgentView & Partial<SharedFields>>;
   reorder(userId: string, ids: unknown): Promise<AgentListItem[]>;
   delete(userId: string, agentId: string): Promise<void>;
   connections(userId: string): Promise<ConnectionView[]>;
@@ -104,7 +112,20 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
   const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
   const changed = (userId: string) => notifier?.publish({ type: 'agents', userId });
 
-  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
+  // An agent the person owns, or one held through a live grant (settings refuse the rest as not found).
+  async function access(userId: string, agentId: string): Promise<AgentAccess> {
+    const agent = await store.agents.get(agentId);
+    if (agent && agent.userId !== userId) {
+      const grant = await store.shares.liveGrant(agentId, userId);
+      if (grant) return { agent, grant };
+    }
+    return { agent: await ownAgent(store, userId, agentId), grant: null };
+  }
+  const own = async (userId: string, agentId: string, what: string) => {
+    const a = await access(userId, agentId);
+    if (a.grant) throw sharedAgentRefusal(what);
+    return a.agent;
+  };
   async function connectorsOf(userId: string) {
     return new Map((await store.connectors.listByUser(userId)).map((c) => [c.id, c]));
   }
@@ -121,18 +142,33 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         store.threads.lastByAgent(userId),
       ]);
       const t = now();
-      return agents.map((a) => {
-        const lastRow = last.get(a.id);
+      const counts = (id: string) => {
+        const lastRow = last.get(id);
         return {
-          ...toAgentView(a, a.connectorId ? connectors.get(a.connectorId) : null, t),
-          unread: unread.get(a.id) ?? 0,
+          unread: unread.get(id) ?? 0,
           last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
         };
-      });
+      };
+      const owned: AgentListItem[] = agents.map((a) => ({
+        ...toAgentView(a, a.connectorId ? connectors.get(a.connectorId) : null, t),
+        ...ownedFields(a),
+        ...counts(a.id),
+      }));
+      const shared: AgentListItem[] = [];
+      for (const g of await store.shares.listHeld(userId)) {
+        const a = await store.agents.get(g.agentId);
+        if (!a) continue;
+        const c = a.connectorId ? await store.connectors.get(a.connectorId) : null;
+        shared.push({ ...grantedView(a, g, c, t), ...counts(a.id) });
+      }
+      return [...owned, ...shared];
     },
 
     async get(userId, agentId) {
-      return view(await own(userId, agentId));
+      const a = await access(userId, agentId);
+      if (!a.grant) return { ...(await view(a.agent)), ...ownedFields(a.agent) };
+      const c = a.agent.connectorId ? await store.connectors.get(a.agent.connectorId) : null;
+      return grantedView(a.agent, a.grant, c, now());
     },
 
     async create(userId, input) {
@@ -196,12 +232,28 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     },
 
     async mintCode(userId, agentId) {
-      await own(userId, agentId);
+      await own(userId, agentId, 'pair it');
       return pairing.mintCode(userId, agentId);
     },
 
     async update(userId, agentId, input) {
-      const current = await own(userId, agentId);
+      const held = await access(userId, agentId);
+      if (held.grant) {
+        const keys = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
+        const refused = keys.filter((k) => k !== 'push_muted' && k !== 'sort');
+        if (refused.length > 0) throw sharedAgentRefusal(`change ${refused.join(', ')}`);
+        if (input.sort !== undefined && !Number.isInteger(input.sort)) {
+          throw new ServiceError('INVALID_INPUT', 'sort must be a whole number.', { field: 'sort' });
+        }
+        const g = await store.shares.updateHeld(held.grant.id, {
+          ...(input.push_muted !== undefined ? { pushMuted: bool(input.push_muted, 'push_muted') } : {}),
+          ...(input.sort !== undefined ? { sort: input.sort as number } : {}),
+        });
+        changed(userId);
+        const c = held.agent.connectorId ? await store.connectors.get(held.agent.connectorId) : null;
+        return grantedView(held.agent, g ?? held.grant, c, now());
+      }
+      const current = held.agent;
       const patch: AgentPatch = {};
       if (input.name !== undefined) patch.name = check.agentName(input.name);
       if (input.color !== undefined) patch.color = check.agentColor(input.color);
@@ -248,7 +300,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     },
 
     async delete(userId, agentId) {
-      await own(userId, agentId);
+      await own(userId, agentId, 'delete it');
       await store.agents.delete(agentId, now());
       changed(userId);
     },

@@ -3,9 +3,9 @@
 
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
-import { ownAgent } from './own-agent.js';
 import { PRESENCE_TTL_MS } from './push-rules.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
+import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
 import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
@@ -73,7 +73,8 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
   const core = createThreadCore(deps);
   const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, deps.random ?? systemRandom));
 
-  const own = (userId: string, agentId: string) => ownAgent(store, userId, agentId);
+  // The owner's thread, or a grant holder's own thread of the agent (keyed by (agent, holder)).
+  const own = (userId: string, agentId: string) => threadAccess(store, userId, agentId);
 
   async function photoIds(userId: string, agentId: string, value: unknown): Promise<string[]> {
     if (value === undefined || value === null) return [];
@@ -166,15 +167,22 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
     },
 
     async say(userId, agentId, input) {
-      await own(userId, agentId);
+      const { grant } = await own(userId, agentId);
       const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
+      if (grant && hasMention(text)) {
+        throw new ServiceError(
+          'NOT_IN_A_SHARED_THREAD',
+          'A shared thread takes no @mentions: write to the agent without naming another.',
+          { field: 'text' },
+        );
+      }
       const ids = await photoIds(userId, agentId, input.photo_ids);
       const m = await core.appendPersonText(userId, agentId, text, ids);
       return (await views([m]))[0]!;
     },
 
     async tap(userId, agentId, input) {
-      await own(userId, agentId);
+      const { grant } = await own(userId, agentId);
       if (typeof input.screen_id !== 'string') {
         throw new ServiceError('INVALID_INPUT', 'screen_id is required.', { field: 'screen_id' });
       }
@@ -185,7 +193,11 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
         });
       }
       const ids = await photoIds(userId, agentId, input.photo_ids);
-      const w = await core.recordTap(screen, input.event, { via: 'app', handled: false, photoIds: ids });
+      // doc2: owner-only features tapped by a holder are ignored: recorded handled, never sent to the host.
+      const tapped = input.event as { id?: unknown } | null;
+      const target = screen.taps.find((t) => t.id === tapped?.id);
+      const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
+      const w = await core.recordTap(screen, input.event, { via: 'app', handled: ignored, photoIds: ids });
       return { message: (await views([w.message]))[0]!, line: w.line, echo: w.echo };
     },
 

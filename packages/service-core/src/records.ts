@@ -289,3 +289,55 @@ export interface ManagementTokenRecord {
   lastUsedAt: number | null;
   revokedAt: number | null;
 }
+
+/** A share template (doc2 "Shared-agent resources"): read and written only by the owner's own tools. */
+export interface ShareTemplateRecord {
+  id: string;
+  ownerId: string;
+  /** Slug `^[a-z0-9][a-z0-9-]{0,39}$`, unique per owner. */
+  name: string;
+  title: string;
+  sharedBy: string;
+  createdAt: number;
+  updatedAt: number;
+  items: ShareTemplateItemRecord[];
+}
+
+/** One agent of a template, with the look and first message a claim copies into its grant. */
+export interface ShareTemplateItemRecord {
+  agentId: string;
+  theme: Record<string, unknown>;
+  firstMessage: string;
+  sort: number;
+}
+
+/** An invite link (only the hash of its token is stored); claimable once, after the owner approved it. */
+export interface ShareInviteRecord {
+  id: string;
+  ownerId: string;
+  templateId: string;
+  tokenHash: string;
+  firstName: string | null;
+  createdAt: number;
+  approvedAt: number | null;
+  claimedAt: number | null;
+  claimedBy: string | null;
+}
+
+/** A grant: one person's use of one owner's agent, in a thread of their own (doc2 "Grant"). */
+export interface GrantRecord {
+  id: string;
+  agentId: string;
+  ownerId: string;
+  userId: string;
+  role: 'user';
+  theme: Record<string, unknown>;
+  firstMessage: string | null;
+  template: string | null;
+  inviteId: string | null;
+  pushMuted: boolean;
+  sort: number;
+  sharedBy: string;
+  grantedAt: number;
+  revokedAt: number | null;
+}

@@ -7,6 +7,7 @@ import type {
   CommandEntry,
   ConnectorKind,
   ConnectorRecord,
+  GrantRecord,
   ManagementTokenRecord,
   MessageRecord,
   NativeAgentRecord,
@@ -20,6 +21,8 @@ import type {
   PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
+  ShareInviteRecord,
+  ShareTemplateRecord,
   ThreadStateRecord,
   UserRecord,
 } from './records.js';
@@ -416,6 +419,58 @@ export interface NativeAgentRepository {
   listWithPending(): Promise<{ agentId: string; userId: string }[]>;
 }
 
+/** A grant to insert; the store refuses it (NOT_CLIENT_SAFE) unless the owner's agent is client-safe. */
+export type NewGrant = Omit<GrantRecord, 'revokedAt'>;
+
+/**
+ * Shared agents (doc2 "Shared-agent resources"). The store itself refuses a grant or template item for an
+ * agent that is not client-safe (`NOT_CLIENT_SAFE`), so no caller can skip the rule.
+ */
+export interface ShareRepository {
+  /**
+   * Inserts or replaces the owner's template `name` with exactly these items, in one transaction. Throws
+   * NOT_CLIENT_SAFE (field = the agent id) when any item's agent is not client-safe: nothing is written.
+   */
+  saveTemplate(template: Omit<ShareTemplateRecord, 'createdAt'>): Promise<ShareTemplateRecord>;
+  getTemplate(ownerId: string, name: string): Promise<ShareTemplateRecord | null>;
+  getTemplateById(id: string): Promise<ShareTemplateRecord | null>;
+  listTemplates(ownerId: string): Promise<ShareTemplateRecord[]>;
+  deleteTemplate(ownerId: string, name: string): Promise<boolean>;
+  createInvite(invite: ShareInviteRecord): Promise<ShareInviteRecord>;
+  findInviteByHash(hash: string): Promise<ShareInviteRecord | null>;
+  /** Approves the owner's unapproved invite; false when there is none. */
+  approveInvite(ownerId: string, id: string, at: number): Promise<boolean>;
+  /** Marks an approved, unclaimed invite claimed by `userId`; false when it was not (any more). */
+  claimInvite(id: string, userId: string, at: number): Promise<boolean>;
+  /**
+   * Inserts a live grant. The thread rows of (agent, user) left from an earlier revoked grant are deleted in
+   * the same transaction (a later grant starts a new empty thread). Throws NOT_CLIENT_SAFE (agent not safe)
+   * or CONFLICT (a live grant exists).
+   */
+  createGrant(grant: NewGrant): Promise<GrantRecord>;
+  /** The live grant of (agent, user), or null. */
+  liveGrant(agentId: string, userId: string): Promise<GrantRecord | null>;
+  /** The newest grant of (agent, user), live or revoked-but-kept, or null. */
+  latestGrant(agentId: string, userId: string): Promise<GrantRecord | null>;
+  /** The user's live grants (what they hold), by sort then time. */
+  listHeld(userId: string): Promise<GrantRecord[]>;
+  /** Grants the owner gave (live and revoked-but-kept), newest first. */
+  listGiven(ownerId: string): Promise<GrantRecord[]>;
+  /** Live grants of these agents (what a host serves besides the owner's threads). */
+  liveForAgents(agentIds: string[]): Promise<GrantRecord[]>;
+  /** Changes the holder's own fields of a live grant; null when there is none. */
+  updateHeld(id: string, patch: { pushMuted?: boolean; sort?: number }): Promise<GrantRecord | null>;
+  /** Revokes the live grant of (agent, user) given by `ownerId`; the revoked row, or null when none was live. */
+  revoke(ownerId: string, agentId: string, userId: string, at: number): Promise<GrantRecord | null>;
+  /**
+   * Deletes grants revoked before `before` and, where no live grant took their place, their thread rows
+   * (messages, screens, photos, state, presence). Returns how many grants were deleted.
+   */
+  purgeRevoked(before: number): Promise<number>;
+  /** Sets the user's first name when they have none yet (from a claimed invite). */
+  setFirstName(userId: string, firstName: string): Promise<void>;
+}
+
 /** Every repository of the service, backed by one database. */
 export interface Store {
   users: UserRepository;
@@ -430,4 +485,7 @@ export interface Store {
   managementTokens: ManagementTokenRepository;
   push: PushRepository;
   nativeAgents: NativeAgentRepository;
+}
+
+  shares: ShareRepository;
 }

@@ -53,6 +53,15 @@ export interface TapWrite {
   handled: boolean;
 }
 
+/**
+ * Whose thread of the agent a write goes to: the owner's by default; a grant holder's (doc2 shared threads,
+ * keyed by (agent, holder)) with the holder's own `push_muted`.
+ */
+export interface ThreadTarget {
+  userId: string;
+  grantMuted?: boolean;
+}
+
 export type ThreadCore = ReturnType<typeof createThreadCore>;
 
 export function createThreadCore(deps: ThreadDeps) {
@@ -66,9 +75,10 @@ export function createThreadCore(deps: ThreadDeps) {
    * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
    * is muted (doc2). Decided before the write so the outbox rows go into the message's own transaction.
    */
-  async function buzzFor(agent: AgentRecord, userId: string): Promise<NewPush | undefined> {
-    const open = await store.push.isOpen({ agentId: agent.id, userId }, now());
-    return shouldBuzz({ open, agentMuted: agent.pushMuted }) ? { id: newId('push_') } : undefined;
+  async function buzzFor(agent: AgentRecord, target: ThreadTarget): Promise<NewPush | undefined> {
+    const open = await store.push.isOpen({ agentId: agent.id, userId: target.userId }, now());
+    const grant = target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted };
+    return shouldBuzz({ open, agentMuted: agent.pushMuted, ...grant }) ? { id: newId('push_') } : undefined;
   }
 
   function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord, push?: NewPush) {
@@ -85,12 +95,13 @@ export function createThreadCore(deps: ThreadDeps) {
       meta: Record<string, unknown>,
       connectorId: string | null,
       idemKey?: string,
+      target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = await buzzFor(agent, agent.userId);
+      const push = await buzzFor(agent, target);
       const message = await store.threads.append(
         {
           id: newId('msg_'),
-          userId: agent.userId,
+          userId: target.userId,
           agentId: agent.id,
           sender: 'agent',
           kind: 'text',
@@ -102,7 +113,7 @@ export function createThreadCore(deps: ThreadDeps) {
         },
         push,
       );
-      afterAgentWrite(agent, agent.userId, message, push);
+      afterAgentWrite(agent, target.userId, message, push);
       return message;
     },
 
@@ -110,13 +121,14 @@ export function createThreadCore(deps: ThreadDeps) {
       agent: AgentRecord,
       message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
       screen: NewScreen,
+      target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = await buzzFor(agent, agent.userId);
+      const push = await buzzFor(agent, target);
       const written = await store.threads.appendScreen(
         {
           ...message,
           id: newId('msg_'),
-          userId: agent.userId,
+          userId: target.userId,
           agentId: agent.id,
           sender: 'agent',
           kind: 'screen',
@@ -125,7 +137,7 @@ export function createThreadCore(deps: ThreadDeps) {
         screen,
         push,
       );
-      afterAgentWrite(agent, agent.userId, written.message, push);
+      afterAgentWrite(agent, target.userId, written.message, push);
       return written;
     },
 

@@ -6,7 +6,7 @@ import type { ConnectionPrincipal } from './connection-auth.js';
 import { ServiceError } from './errors.js';
 import type { AgentRecord, ScreenTap } from './records.js';
 import { defaultScreenLines } from './screen-lines-port.js';
-import { type Answer, createThreadCore, type ThreadDeps } from './thread-core.js';
+import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
 export const MAX_WAIT_SECONDS = 25;
@@ -84,6 +84,8 @@ export interface TapResult {
 export interface WriteExtras {
   meta?: Record<string, unknown>;
   idemKey?: string;
+  /** A grant holder's thread (doc2 shared threads); default the owner's. */
+  target?: ThreadTarget;
 }
 
 /** The operations, each taking the caller's principal first. */
@@ -160,8 +162,11 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
           ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
         },
         { id: screenId, lines, ops: parsed.ops, taps },
+        extras.target,
       );
-      if (looks.length > 0) await saveLooks(agent, looks, message.createdAt);
+      // A shared thread never restyles the owner's agent: the holder's look is the grant's.
+      const own = !extras.target || extras.target.userId === agent.userId;
+      if (looks.length > 0 && own) await saveLooks(agent, looks, message.createdAt);
       return {
         screen_id: screen.id,
         message_id: message.id,
@@ -182,6 +187,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         { ...extras.meta },
         p.connectorId,
         extras.idemKey,
+        extras.target,
       );
       return { message_id: message.id, agent: toAgentRef(agent) };
     },

@@ -428,5 +428,58 @@ export function describeStoreConformance(name: string, open: () => StoreFixture)
         (await store.threads.page({ ...key, limit: 2, beforeSeq: rows[1]!.seq })).map((m) => m.body),
       ).toEqual(['1']);
     });
+    it('shares: grants only for a client-safe agent, one live per (agent, user), purge after revoke', async () => {
+      const o = await user();
+      const u = await user();
+      const a = await agent(o.id, 'shared');
+      const grant = (id: string, at: number) => ({
+        id,
+        agentId: a.id,
+        ownerId: o.id,
+        userId: u.id,
+        role: 'user' as const,
+        theme: {},
+        firstMessage: 'Hi',
+        template: null,
+        inviteId: null,
+        pushMuted: false,
+        sort: 0,
+        sharedBy: 'O',
+        grantedAt: at,
+      });
+      await expect(store.shares.createGrant(grant('g1', 1))).rejects.toMatchObject({
+        code: 'NOT_CLIENT_SAFE',
+      });
+      await store.agents.setSandbox(a.id, { sandbox: {}, clientSafe: true, clientSafeAt: 1 });
+      // Only the agent's owner can give it.
+      await expect(
+        store.shares.createGrant({ ...grant('g0', 1), ownerId: u.id, userId: o.id }),
+      ).rejects.toMatchObject({
+        code: 'NOT_CLIENT_SAFE',
+      });
+      expect((await store.shares.createGrant(grant('g1', 1))).revokedAt).toBeNull();
+      await expect(store.shares.createGrant(grant('g2', 2))).rejects.toMatchObject({ code: 'CONFLICT' });
+      const key = { agentId: a.id, userId: u.id };
+      await store.threads.append({
+        id: newId('msg_'),
+        ...key,
+        sender: 'person',
+        kind: 'text',
+        body: 'x',
+        createdAt: 2,
+      });
+      expect((await store.shares.revoke(o.id, a.id, u.id, 10))!.revokedAt).toBe(10);
+      expect(await store.shares.revoke(o.id, a.id, u.id, 11)).toBeNull();
+      expect(await store.shares.liveGrant(a.id, u.id)).toBeNull();
+      expect((await store.shares.latestGrant(a.id, u.id))!.id).toBe('g1');
+      expect(await store.shares.purgeRevoked(10)).toBe(0);
+      expect(await store.shares.purgeRevoked(11)).toBe(1);
+      expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
+      expect(await store.shares.listGiven(o.id)).toEqual([]);
+      // Deleting the owner leaves no share rows behind.
+      await store.shares.createGrant(grant('g3', 20));
+      await store.users.delete(o.id);
+      expect(await store.shares.listHeld(u.id)).toEqual([]);
+    });
   });
 }

@@ -8,8 +8,10 @@ import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
 import { connectionsView } from './views/connections.js';
+import { inviteView } from './views/invite.js';
 import { notificationsView } from './views/notifications.js';
 import { settingsView } from './views/settings.js';
+import { sharesView } from './views/shares.js';
 import { signInView } from './views/signin.js';
 import { threadView } from './views/thread.js';
 
@@ -36,6 +38,9 @@ function route(): View {
   if (hash === '#/connections') return connectionsView();
   if (hash === '#/access') return accessView();
   if (hash === '#/notifications') return notificationsView();
+  if (hash === '#/shares') return sharesView();
+  const invite = /^#\/invite\/([^/]+)$/.exec(hash);
+  if (invite) return inviteView(decodeURIComponent(invite[1]!));
   if (hash === '#/signin') return agentsView();
   return agentsView();
 }

@@ -38,6 +38,8 @@ export interface PairRequest {
 
 export interface ReplyRequest {
   agent_id: string;
+  /** The thread's session key from the stream (`<agent_id>~<user_id>` for a shared thread). */
+  session?: string;
   idempotency_key: string;
   text?: string;
   lines?: string;
@@ -151,8 +153,12 @@ export function createHostClient(options: HostClientOptions) {
       return action<SessionResult>('session');
     },
     /** A turn starts: its rows are marked delivered and the person sees a working row. */
-    turn(agentId: string, rows: string[]) {
-      return request<TurnResult>('/messages/turn', { agent_id: agentId, rows }, true);
+    turn(agentId: string, rows: string[], session?: string) {
+      return request<TurnResult>(
+        '/messages/turn',
+        { agent_id: agentId, rows, ...(session ? { session } : {}) },
+        true,
+      );
     },
     /** An answer; a resend with the same `idempotency_key` writes nothing new (`replayed: true`). */
     reply(input: ReplyRequest) {

@@ -128,22 +128,25 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
       .catch((err) => log(`could not save the cursor: ${(err as Error).message}`));
   };
 
-  async function runTurns(agentId: string) {
-    if (busy.has(agentId)) return;
-    busy.add(agentId);
+  // One turn at a time per thread: the owner's (`<agent_id>`) and each holder's (`<agent_id>~<user_id>`).
+  async function runTurns(session: string) {
+    if (busy.has(session)) return;
+    busy.add(session);
     try {
       for (;;) {
-        const rows = waiting.get(agentId)?.splice(0) ?? [];
+        const rows = waiting.get(session)?.splice(0) ?? [];
         if (rows.length === 0) break;
+        const agentId = rows[0]!.agent.id;
         const ids = rows.map((r) => r.id);
         let n = 0;
         const turn: HostTurn = { agent: rows[0]!.agent, session: rows[0]!.session, rows };
         try {
-          await client.turn(agentId, ids);
+          await client.turn(agentId, ids, session);
           await options.handleTurn(turn, {
             reply: (answer) =>
               client.reply({
                 agent_id: agentId,
+                session,
                 // Fixed by the rows the turn carries: a rerun after a crash writes each answer once.
                 idempotency_key: `turn.${ids[0]}.${ids[ids.length - 1]}.${n++}`,
                 ...(answer.text !== undefined ? { text: answer.text } : {}),
@@ -161,12 +164,12 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
             for (const r of rows) pending.delete(r.seq);
             break;
           }
-          waiting.set(agentId, [...rows, ...(waiting.get(agentId) ?? [])]);
+          waiting.set(session, [...rows, ...(waiting.get(session) ?? [])]);
           await new Promise((r) => setTimeout(r, 1000));
         }
       }
     } finally {
-      busy.delete(agentId);
+      busy.delete(session);
     }
   }
 
@@ -179,11 +182,11 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
     onRetry: (err, ms) => log(`stream dropped (${(err as Error).message}); retrying in ${Math.round(ms)} ms`),
     onMessage(m) {
       pending.set(m.seq, m);
-      const list = waiting.get(m.agent.id) ?? [];
+      const list = waiting.get(m.session) ?? [];
       list.push(m);
-      waiting.set(m.agent.id, list);
+      waiting.set(m.session, list);
       // Let rows that arrive together form one turn.
-      queueMicrotask(() => void runTurns(m.agent.id));
+      queueMicrotask(() => void runTurns(m.session));
     },
   });
   const done = stream.done.finally(async () => {

@@ -6,6 +6,7 @@ import { connectionRoutes } from './connections.js';
 import { nativeRoutes } from './native.js';
 import { photoRoutes } from './photos.js';
 import { pushRoutes } from './push.js';
+import { shareRoutes } from './shares.js';
 import { streamRoutes } from './stream.js';
 import { tableRoutes } from './tables.js';
 import { threadRoutes } from './threads.js';
@@ -20,5 +21,6 @@ export const personRoutes: readonly RouteDef[] = Object.freeze([
   ...tableRoutes,
   ...nativeRoutes,
   ...pushRoutes,
+  ...shareRoutes,
   ...streamRoutes,
 ]);

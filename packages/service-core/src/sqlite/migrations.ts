@@ -136,6 +136,83 @@ CREATE TABLE thread_presence (
 ) STRICT;
 `;
 
+// Shared agents (doc2 "Shared-agent resources", ADR 0170): templates and their items, invites, grants
+// (`user_id` is the owner on templates, items and invites, the holder on grants, where `owner_id` names the
+// giver, so every table answers "rows of this user" the same way). The
+// client-safe rule is enforced by the database itself: a trigger refuses a grant or template item for an
+// agent whose client_safe is not 1 (RAISE ABORT 'NOT_CLIENT_SAFE', which the store maps to its error).
+// At most one live grant per (agent, user): a partial unique index. Revoked grants keep their row (and the
+// thread) for 30 days, then the housekeeping job deletes both.
+const SCHEMA_V13_SHARED_AGENTS = `
+CREATE TABLE share_templates (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  title TEXT NOT NULL,
+  shared_by TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (user_id, name)
+) STRICT;
+
+CREATE TABLE share_template_items (
+  template_id TEXT NOT NULL REFERENCES share_templates(id) ON DELETE CASCADE,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  theme TEXT NOT NULL DEFAULT '{}',
+  first_message TEXT NOT NULL,
+  sort INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (template_id, agent_id)
+) STRICT;
+CREATE INDEX share_template_items_agent ON share_template_items(agent_id);
+
+CREATE TABLE share_invites (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  template_id TEXT NOT NULL REFERENCES share_templates(id) ON DELETE CASCADE,
+  token_hash TEXT NOT NULL UNIQUE,
+  first_name TEXT,
+  created_at INTEGER NOT NULL,
+  approved_at INTEGER,
+  claimed_at INTEGER,
+  claimed_by TEXT REFERENCES users(id) ON DELETE CASCADE
+) STRICT;
+CREATE INDEX share_invites_owner ON share_invites(user_id);
+
+CREATE TABLE grants (
+  id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+  owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  role TEXT NOT NULL DEFAULT 'user' CHECK (role = 'user'),
+  theme TEXT NOT NULL DEFAULT '{}',
+  first_message TEXT,
+  template TEXT,
+  invite_id TEXT,
+  push_muted INTEGER NOT NULL DEFAULT 0 CHECK (push_muted IN (0, 1)),
+  sort INTEGER NOT NULL DEFAULT 0,
+  shared_by TEXT NOT NULL,
+  granted_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  CHECK (user_id <> owner_id)
+) STRICT;
+CREATE UNIQUE INDEX grants_live ON grants(agent_id, user_id) WHERE revoked_at IS NULL;
+CREATE INDEX grants_user ON grants(user_id);
+CREATE INDEX grants_owner ON grants(owner_id);
+CREATE INDEX grants_revoked ON grants(revoked_at) WHERE revoked_at IS NOT NULL;
+
+CREATE TRIGGER grants_client_safe BEFORE INSERT ON grants
+WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 1 AND user_id = new.owner_id)
+BEGIN
+  SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
+END;
+CREATE TRIGGER share_items_client_safe BEFORE INSERT ON share_template_items
+WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 1 AND user_id = new.user_id)
+BEGIN
+  SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
+END;
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -381,6 +458,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
   { version: 11, name: 'native-agents', sql: SCHEMA_V11_NATIVE_AGENTS },
   { version: 12, name: 'agent-card', sql: SCHEMA_V12_AGENT_CARD },
+  { version: 13, name: 'shared-agents', sql: SCHEMA_V13_SHARED_AGENTS },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
@@ -406,4 +484,8 @@ export const CORE_TABLES = [
   'push_outbox',
   'thread_presence',
   'native_agents',
+  'share_templates',
+  'share_template_items',
+  'share_invites',
+  'grants',
 ] as const;

@@ -10,6 +10,7 @@ import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
 import { createSqlitePush } from './sqlite-push.js';
 import { createSqliteRelay } from './sqlite-relay.js';
+import { createSqliteShares } from './sqlite-shares.js';
 import { createSqliteThreads } from './sqlite-threads.js';
 import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
 
@@ -37,5 +38,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     managementTokens: createSqliteManagementTokens(db),
     push: createSqlitePush(db),
     nativeAgents: createSqliteNativeAgents(db),
+    shares: createSqliteShares(db),
   };
 }

@@ -1,6 +1,7 @@
 // The agent list: colour chip, name, status and unread count; add an agent; links to connections.
 import { el } from '../../shared/dom.js';
 import { type Agent, call, saveSession } from '../api.js';
+import { goneLines, noteSharedList } from '../gone-shares.js';
 import { keepAgentTables, removeAllTables } from '../phone-tables.js';
 import { disableNotifications } from '../push-device.js';
 import { chip, go, problem, statusLine, type View } from '../shell.js';
@@ -17,6 +18,16 @@ function commandsLine(a: Agent): HTMLElement | null {
   );
 }
 
+/** A shared agent's line: who shares it, and whether its owner paused it (doc2 presence). */
+function sharedLine(a: Agent): HTMLElement {
+  return el(
+    'span',
+    { class: 'svc-muted small shared-by' },
+    `shared by ${a.shared_by ?? 'its owner'}`,
+    a.presence === 'paused' ? ' · paused by its owner' : '',
+  );
+}
+
 export function agentsView(): View {
   const list = el('ul', { class: 'agent-list', 'aria-label': 'Agents' });
   const body = el(
@@ -29,6 +40,7 @@ export function agentsView(): View {
       { class: 'foot-links', 'aria-label': 'More' },
       el('a', { href: '#/connections' }, 'Connections'),
       el('a', { href: '#/access' }, 'Agent access'),
+      el('a', { href: '#/shares' }, 'Shared agents'),
       el('a', { href: '#/notifications' }, 'Notifications'),
       el('a', { href: 'playground.html' }, 'Playground'),
       el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
@@ -47,7 +59,9 @@ export function agentsView(): View {
       const { agents } = await call<{ agents: Agent[] }>('GET', '/agents');
       // Tables of agents removed elsewhere (another phone, the CLI) leave this phone too.
       void keepAgentTables(agents.map((a) => a.id)).catch(() => {});
+      noteSharedList(agents);
       list.replaceChildren(
+        ...goneLines().map((line) => el('li', { class: 'gone-share', role: 'status' }, line)),
         ...(agents.length === 0
           ? [el('li', { class: 'empty' }, 'No agents yet. Add one, then pair your AI app with its code.')]
           : agents.map((a) =>
@@ -68,7 +82,7 @@ export function agentsView(): View {
                       a.is_default ? el('span', { class: 'tag' }, 'default') : null,
                       a.push_muted ? el('span', { class: 'tag' }, 'muted') : null,
                     ),
-                    statusLine(a),
+                    a.shared ? sharedLine(a) : statusLine(a),
                     commandsLine(a),
                   ),
                   a.unread

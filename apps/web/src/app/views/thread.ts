@@ -3,7 +3,8 @@ import type { Op, TapEvent } from '@screen-service/screen-lines';
 import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
-import { type Agent, call, type Message } from '../api.js';
+import { type Agent, ApiError, call, type Message } from '../api.js';
+import { goneLine, markGone, noteShared } from '../gone-shares.js';
 import { holdPresence } from '../push-device.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
 import { threadTables } from '../thread-tables.js';
@@ -41,6 +42,7 @@ export function threadView(agentId: string): View {
   });
   let lastSeq = 0;
   let agent: Agent | undefined;
+  let closed = false;
 
   const status = el('div', { 'aria-live': 'polite' });
   // doc3: while a host works on a turn the person sees a working row; the answer (or its lapse) clears it.
@@ -204,15 +206,47 @@ export function threadView(agentId: string): View {
     if (lastSeq > 0) void call('POST', `/agents/${agentId}/read`, { seq: lastSeq }).catch(() => {});
   }
 
+  // A revoked grant closes the thread with the same line the list shows (doc2 Events).
+  function closeShared(): void {
+    closed = true;
+    markGone(agentId);
+    const line = goneLine(agentId) ?? 'This agent is no longer shared with you';
+    log.replaceChildren(el('li', { class: 'gone-share', role: 'status' }, line));
+    composer.remove();
+  }
+
   async function loadAgent(): Promise<void> {
-    agent = await call<Agent>('GET', `/agents/${agentId}`);
+    try {
+      agent = await call<Agent>('GET', `/agents/${agentId}`);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'agent_not_yours' || (error.status === 404 && agent?.shared))
+      ) {
+        closeShared();
+        return;
+      }
+      throw error;
+    }
+    if (agent.shared) noteShared(agent.id, agent.name);
     applyLook(agent.theme, agent.handle);
     const title = document.querySelector('.bar h1');
     if (title) title.textContent = agent.name;
     document.title = `${agent.name} · Screen Service`;
     header.replaceChildren(
       chip(agent, 32),
-      el('div', {}, el('p', { class: 'agent-name' }, agent.name), statusLine(agent)),
+      el(
+        'div',
+        {},
+        el('p', { class: 'agent-name' }, agent.name),
+        agent.shared
+          ? el(
+              'span',
+              { class: 'svc-muted small shared-by' },
+              agent.presence === 'paused' ? 'Paused by its owner' : `shared by ${agent.shared_by}`,
+            )
+          : statusLine(agent),
+      ),
     );
   }
 
@@ -252,6 +286,7 @@ export function threadView(agentId: string): View {
   void (async () => {
     try {
       await loadAgent();
+      if (closed) return;
       await loadNewest();
       releasePresence = holdPresence(agentId);
     } catch (error) {
@@ -274,8 +309,9 @@ export function threadView(agentId: string): View {
       applyLook({});
     },
     onEvent: (type, data) => {
+      if (closed) return;
       if (type === 'message' && data.agent_id === agentId) void loadNewest();
-      if (type === 'agents') void loadAgent();
+      if (type === 'agents') void loadAgent().catch(() => {});
       if (type === 'working' && data.agent_id === agentId) setWorking(data.working_until);
     },
   };
