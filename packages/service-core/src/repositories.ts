@@ -485,7 +485,5 @@ export interface Store {
   managementTokens: ManagementTokenRepository;
   push: PushRepository;
   nativeAgents: NativeAgentRepository;
-}
-
   shares: ShareRepository;
 }
