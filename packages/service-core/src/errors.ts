@@ -35,7 +35,8 @@ export type ServiceErrorCode =
   | 'RATE_LIMITED'
   | 'TABLE_NOT_FOUND'
   | 'TABLE_NAME_TAKEN'
-  | 'LIMIT_EXCEEDED';
+  | 'LIMIT_EXCEEDED'
+  | 'SIGNUP_CLOSED';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

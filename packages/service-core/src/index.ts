@@ -51,6 +51,22 @@ export {
   type PushSenderOptions,
 } from './core.js';
 export {
+  createHousekeepingScheduler,
+  HOUSEKEEPING_INTERVAL_MS,
+  type HousekeepingJob,
+  type HousekeepingRun,
+  type HousekeepingScheduler,
+  type HousekeepingSchedulerOptions,
+} from './housekeeping.js';
+export {
+  LAPSED_SIGN_IN_GRACE_MS,
+  PAIR_ATTEMPT_WINDOW_MS,
+  RELAY_RETENTION_MS,
+  type RetentionDeps,
+  retentionJobs,
+  UNATTACHED_PHOTO_MS,
+} from './retention.js';
+export {
   digestsEqual,
   hashSecret,
   mintPairingCode,
@@ -236,6 +252,7 @@ export type {
   OAuthDecision,
   OAuthRepository,
   PairingRepository,
+  HousekeepingRepository,
   PhotoRepository,
   PushRepository,
   RelayRepository,

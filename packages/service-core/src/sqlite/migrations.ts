@@ -133,6 +133,16 @@ CREATE TABLE thread_presence (
 ) STRICT;
 `;
 
+// Housekeeping claims (ADR 0190): one row per job; an instance runs a job only after claiming it for the
+// period, so several instances on one database do not repeat the same sweep.
+const SCHEMA_V13_HOUSEKEEPING = `
+CREATE TABLE housekeeping_claims (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL
+) STRICT;
+`;
+
 const SCHEMA_V2 = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
@@ -362,6 +372,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 8, name: 'relay-tables', sql: SCHEMA_V8_RELAY_TABLES },
   { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
   { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
+  { version: 13, name: 'housekeeping', sql: SCHEMA_V13_HOUSEKEEPING },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

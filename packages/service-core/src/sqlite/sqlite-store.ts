@@ -2,6 +2,7 @@
 import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
+import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
@@ -35,5 +36,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     relay: createSqliteRelay(db),
     managementTokens: createSqliteManagementTokens(db),
     push: createSqlitePush(db),
+    housekeeping: createSqliteHousekeeping(db),
   };
 }
