@@ -12,3 +12,9 @@ export {
   serviceSecret,
 } from './sqlite/service-database.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
+export {
+  backupDatabase,
+  type DatabaseReport,
+  inspectDatabase,
+  walCheckpointJob,
+} from './sqlite/maintenance.js';
