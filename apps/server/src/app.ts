@@ -8,6 +8,7 @@ import {
   pathInsertedMetadataPath,
   resourceMetadataHandler,
 } from '@screen-service/oauth';
+import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
 import {
   buildOpenApi,
   createPersonRouter,
@@ -29,13 +30,16 @@ export interface AppDeps {
   version?: string;
   /** Built from config and db when absent. */
   services?: Services;
+  metrics?: ServiceMetrics | null;
 }
 
-export function createApp({ config, db, logger, version = '0.0.0', services }: AppDeps): Express {
+export function createApp({ config, db, logger, version = '0.0.0', services, metrics }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   const svc = services ?? createServices(config, db);
+  // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
+  mountOperations(app, { db, metrics, metricsToken: config.metricsToken });
 
   app.get('/healthz', (_req, res) => {
     let database: { ok: boolean; schema_version?: number; error?: string };

@@ -2,10 +2,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
 import { z } from 'zod';
 import { defaultDataDir } from './data-dir.js';
 
-export interface ServerConfig {
+/** Operator settings (SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD, LOG_FORMAT): docs/operations.md. */
+export interface ServerConfig extends Partial<OperationsConfig> {
   /** TCP port to listen on; 0 picks a free one. */
   port: number;
   /** Interface to bind. */
@@ -40,6 +42,7 @@ const VAPID_KEYS_HINT =
   'SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY must be a base64url P-256 pair, for example from `npx web-push generate-vapid-keys`; leave both unset to have the server make them';
 
 const envSchema = z.object({
+  ...OPERATIONS_ENV,
   PORT: z
     .string()
     .regex(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787')
@@ -137,6 +140,7 @@ export function loadConfig(
           home: options.home ?? os.homedir(),
         }),
     logLevel: parsed.data.LOG_LEVEL ?? 'info',
+    ...operationsConfig(d),
     mcpRate: {
       burst: parsed.data.SVC_MCP_RATE_BURST ?? 60,
       perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,

@@ -1,6 +1,7 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
+import { coreLimits, type ServiceMetrics } from '@screen-service/operations';
 import {
   type Core,
   createCore,
@@ -35,6 +36,8 @@ export interface ServicesOptions {
   /** How often (real ms) the live status watch looks for silent hosts; default 5 s (tests shorten it). */
   statusTickMs?: number;
   onPushEvent?: (event: PushEvent) => void;
+  /** Counts tool calls, `svc_answers` waiters and open streams (with SVC_METRICS_TOKEN). */
+  metrics?: ServiceMetrics | null;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -52,6 +55,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
+    ...coreLimits(config),
   });
   const oauth = createOAuthServer({
     store: core.store,
@@ -69,5 +73,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     oauth,
     mcpUrl: core.urls.mcpUrl,
     pushSender: createServerPushSender(core, vapid, options.onPushEvent),
+    ...options.metrics?.instrumentCore(core),
   };
 }

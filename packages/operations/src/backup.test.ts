@@ -97,7 +97,9 @@ describe('svc backup / svc restore', () => {
     fs.writeFileSync(path.join(dataDir, 'secret.key'), 'changed since the backup');
     const report = await restoreBackup({ file, dataDir, now: () => Date.UTC(2026, 0, 2) });
     expect(report.previous).toBe(`${dataDir}.before-restore-2026-01-02T00-00-00-000Z`);
-    expect(fs.readFileSync(path.join(report.previous!, 'secret.key'), 'utf8')).toBe('changed since the backup');
+    expect(fs.readFileSync(path.join(report.previous!, 'secret.key'), 'utf8')).toBe(
+      'changed since the backup',
+    );
     expect(fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8')).toBe('k'.repeat(43));
     expect(fs.existsSync(path.join(dataDir, 'svc-backup.json'))).toBe(false);
   });

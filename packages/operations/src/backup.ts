@@ -27,7 +27,13 @@ export interface BackupManifest {
 
 // The live database's companions and the pid record are never copied: the database comes from the
 // online backup, and a restored folder has no running server yet.
-const SKIP = new Set([DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, PID_FILE]);
+const SKIP = new Set([
+  DATABASE_FILE,
+  `${DATABASE_FILE}-wal`,
+  `${DATABASE_FILE}-shm`,
+  `${DATABASE_FILE}-journal`,
+  PID_FILE,
+]);
 
 /** Options of {@link createBackup}. */
 export interface CreateBackupOptions {

@@ -18,7 +18,9 @@ beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ops-doctor-'));
   dataDir = path.join(root, 'data');
   openServiceDatabase(dataDir).close();
-  fs.writeFileSync(path.join(dataDir, 'vapid.json'), '{"publicKey":"BAbc","privateKey":"x"}\n', { mode: 0o600 });
+  fs.writeFileSync(path.join(dataDir, 'vapid.json'), '{"publicKey":"BAbc","privateKey":"x"}\n', {
+    mode: 0o600,
+  });
   dateOffsetMs = 0;
   server = http.createServer((req, res) => {
     res.setHeader('date', new Date(Date.now() + dateOffsetMs).toUTCString());
@@ -65,20 +67,22 @@ describe('svc doctor', () => {
     // Overwrite pages past the header with noise: SQLite still opens it, integrity_check finds the damage.
     for (let i = 4096; i < bytes.length; i += 7) bytes[i] = (i * 31) & 0xff;
     fs.writeFileSync(file, bytes);
-    const c = byName(await runDoctor({ dataDir, baseUrl }))['database']!;
+    const c = byName(await runDoctor({ dataDir, baseUrl })).database!;
     expect(c.status).toBe('fail');
     expect(c.fix).toMatch(/svc restore/);
   });
 
   it('a file that is not a database at all fails too', async () => {
     fs.writeFileSync(path.join(dataDir, 'svc.sqlite'), 'hello, not sqlite '.repeat(300));
-    const c = byName(await runDoctor({ dataDir, baseUrl }))['database']!;
+    const c = byName(await runDoctor({ dataDir, baseUrl })).database!;
     expect(c).toMatchObject({ status: 'fail', fix: expect.stringMatching(/svc restore/) });
     expect(c.detail).toMatch(/cannot be read as a database/);
   });
 
   it('old Node, a missing folder, unreadable push keys, an unreachable base URL and a skewed clock', async () => {
-    const gone = byName(await runDoctor({ dataDir: path.join(root, 'nope'), baseUrl, nodeVersion: '20.20.2' }));
+    const gone = byName(
+      await runDoctor({ dataDir: path.join(root, 'nope'), baseUrl, nodeVersion: '20.20.2' }),
+    );
     expect(gone.node).toMatchObject({ status: 'fail', fix: expect.stringMatching(/npx svc/) });
     expect(gone['data-dir']).toMatchObject({ status: 'fail', fix: expect.stringMatching(/SVC_DATA_DIR/) });
 
@@ -86,7 +90,10 @@ describe('svc doctor', () => {
     dateOffsetMs = 5 * 60_000;
     const skewed = byName(await runDoctor({ dataDir, baseUrl }));
     expect(skewed['push-keys']!.status).toBe('fail');
-    expect(skewed.clock).toMatchObject({ status: 'fail', detail: expect.stringMatching(/(299|300|301) s off/) });
+    expect(skewed.clock).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/(299|300|301) s off/),
+    });
 
     fs.rmSync(path.join(dataDir, 'vapid.json'));
     await new Promise((r) => server.close(r));
@@ -94,6 +101,9 @@ describe('svc doctor', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const down = byName(await runDoctor({ dataDir, baseUrl, timeoutMs: 500 }));
     expect(down['base-url']).toMatchObject({ status: 'fail', fix: expect.stringMatching(/svc serve/) });
-    expect(down['push-keys']).toMatchObject({ status: 'warn', fix: expect.stringMatching(/SVC_VAPID_SUBJECT/) });
+    expect(down['push-keys']).toMatchObject({
+      status: 'warn',
+      fix: expect.stringMatching(/SVC_VAPID_SUBJECT/),
+    });
   });
 });

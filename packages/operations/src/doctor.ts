@@ -42,7 +42,11 @@ export interface DoctorOptions {
  * ```
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [checkNode(options), ...checkDataDir(options.dataDir), checkDatabase(options.dataDir)];
+  const checks: DoctorCheck[] = [
+    checkNode(options),
+    ...checkDataDir(options.dataDir),
+    checkDatabase(options.dataDir),
+  ];
   checks.push(checkPushKeys(options));
   checks.push(...(await checkBaseUrl(options)));
   return checks;
@@ -146,7 +150,11 @@ function checkDatabase(dataDir: string): DoctorCheck {
         fix: 'Take a backup (`svc backup <file>`) before starting the new release.',
       };
     }
-    return { name: 'database', status: 'ok', detail: `integrity ok, schema version ${r.schemaVersion}, ${mb} MB` };
+    return {
+      name: 'database',
+      status: 'ok',
+      detail: `integrity ok, schema version ${r.schemaVersion}, ${mb} MB`,
+    };
   } catch (err) {
     return {
       name: 'database',
@@ -172,8 +180,13 @@ function checkPushKeys(o: DoctorOptions): DoctorCheck {
   }
   try {
     const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
-    if (typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string') throw new Error('keys missing');
-    return { name: 'push-keys', status: 'ok', detail: `vapid.json (public key ${keys.publicKey.slice(0, 12)}…)` };
+    if (typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string')
+      throw new Error('keys missing');
+    return {
+      name: 'push-keys',
+      status: 'ok',
+      detail: `vapid.json (public key ${keys.publicKey.slice(0, 12)}…)`,
+    };
   } catch (err) {
     return {
       name: 'push-keys',
@@ -215,14 +228,23 @@ async function checkBaseUrl(o: DoctorOptions): Promise<DoctorCheck[]> {
   ];
   const date = Date.parse(res.headers.get('date') ?? '');
   if (Number.isNaN(date)) {
-    checks.push({ name: 'clock', status: 'warn', detail: 'the answer had no Date header', fix: 'Check the proxy passes Date through.' });
+    checks.push({
+      name: 'clock',
+      status: 'warn',
+      detail: 'the answer had no Date header',
+      fix: 'Check the proxy passes Date through.',
+    });
   } else {
     // The Date header has one-second resolution; the middle of the exchange is the fairest local reading.
     const skew = date - (sent + received) / 2;
     const max = o.maxSkewMs ?? 30_000;
     checks.push(
       Math.abs(skew) <= max
-        ? { name: 'clock', status: 'ok', detail: `within ${Math.ceil(Math.abs(skew) / 1000)} s of the server` }
+        ? {
+            name: 'clock',
+            status: 'ok',
+            detail: `within ${Math.ceil(Math.abs(skew) / 1000)} s of the server`,
+          }
         : {
             name: 'clock',
             status: 'fail',

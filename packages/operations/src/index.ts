@@ -25,6 +25,7 @@ export {
 } from './metrics.js';
 export { METRICS_TOKEN_MIN_LENGTH, metricsHandler } from './metrics-handler.js';
 export {
+  coreLimits,
   databaseMetrics,
   mountOperations,
   OPERATIONS_ENV,

@@ -15,11 +15,17 @@ export interface RunningInstance {
 
 /**
  * Records this process as the data folder's server; the returned function removes the record (only if it
- * is still ours). A stale record of a process that is gone is simply replaced.
+ * is still ours). A stale record of a process that is gone is replaced; a live other one is left alone.
  */
 export function claimDataDir(dataDir: string, now: () => number = Date.now): () => void {
   const file = path.join(dataDir, PID_FILE);
-  const me: RunningInstance = { pid: process.pid, host: os.hostname(), startedAt: new Date(now()).toISOString() };
+  const other = runningInstance(dataDir);
+  if (other && other.pid !== process.pid) return () => {};
+  const me: RunningInstance = {
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: new Date(now()).toISOString(),
+  };
   fs.writeFileSync(file, `${JSON.stringify(me)}\n`, { mode: 0o600 });
   return () => {
     const current = readInstance(file);

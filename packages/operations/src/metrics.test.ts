@@ -1,7 +1,13 @@
 // /metrics over real HTTP, read back with a Prometheus text parser: the token gate and the counters moving.
-import type { AddressInfo } from 'node:net';
+
 import type { Server } from 'node:http';
-import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/service-core/testing';
+import type { AddressInfo } from 'node:net';
+import {
+  createTestCore,
+  seedConnection,
+  seedUser,
+  type TestCore,
+} from '@screen-service/service-core/testing';
 import express from 'express';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,7 +23,11 @@ let base: string;
 
 beforeEach(async () => {
   core = createTestCore({ clockMode: 'running' });
-  metrics = createServiceMetrics({ pushQueueDepth: () => 7, databaseBytes: () => 4096, processMetrics: false });
+  metrics = createServiceMetrics({
+    pushQueueDepth: () => 7,
+    databaseBytes: () => 4096,
+    processMetrics: false,
+  });
   const app = express();
   mountOperations(app, { db: core.db, metrics, metricsToken: TOKEN });
   app.get('/things/:id', (_req, res) => {
@@ -43,7 +53,11 @@ async function scrape() {
     const sample = fam?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
     return sample;
   };
-  return { families, value, num: (name: string, labels?: Record<string, string>) => Number(value(name, labels)?.value ?? 0) };
+  return {
+    families,
+    value,
+    num: (name: string, labels?: Record<string, string>) => Number(value(name, labels)?.value ?? 0),
+  };
 }
 
 describe('GET /metrics', () => {

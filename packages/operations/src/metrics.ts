@@ -1,10 +1,5 @@
 // The service's Prometheus metrics (prom-client, its own registry): what is counted and where it is fed.
-import type {
-  HousekeepingRun,
-  Notifier,
-  PushEvent,
-  ThreadOps,
-} from '@screen-service/service-core';
+import type { HousekeepingRun, Notifier, PushEvent, ThreadOps } from '@screen-service/service-core';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -33,6 +28,11 @@ export interface ServiceMetrics {
   instrumentThreadOps<T extends ThreadOps>(ops: T): T;
   /** A notifier whose subscriptions count as open streams (give it to the person's API). */
   instrumentStreams<N extends Pick<Notifier, 'subscribe'>>(notifier: N): N;
+  /** Both of the above over a core's own: spread the result over the services the adapters get. */
+  instrumentCore<T extends ThreadOps, N extends Pick<Notifier, 'subscribe'>>(core: {
+    threadOps: T;
+    notifier: N;
+  }): { threadOps: T; notifier: N };
   /** Feed of the push sender's events (failures, gone devices). */
   onPushEvent(event: PushEvent): void;
   /** Feed of the housekeeping scheduler's runs. */
@@ -161,6 +161,12 @@ export function createServiceMetrics(options: ServiceMetricsOptions = {}): Servi
             stop();
           };
         },
+      };
+    },
+    instrumentCore(core) {
+      return {
+        threadOps: this.instrumentThreadOps(core.threadOps),
+        notifier: this.instrumentStreams(core.notifier),
       };
     },
     onPushEvent(event) {

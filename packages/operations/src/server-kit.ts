@@ -64,6 +64,17 @@ export function operationsConfig(env: OperationsEnv): OperationsConfig {
   };
 }
 
+/** The core's options these settings fill (`signup`, `messagesPerThread`), to spread into createCore's. */
+export function coreLimits(config: Partial<OperationsConfig>): {
+  signup?: 'open' | 'closed';
+  messagesPerThread?: number;
+} {
+  return {
+    ...(config.signup ? { signup: config.signup } : {}),
+    ...(config.messagesPerThread ? { messagesPerThread: config.messagesPerThread } : {}),
+  };
+}
+
 /** The metrics of a server over its database: push queue depth and database size read at scrape time. */
 export function databaseMetrics(db: ServiceDb, dataDir: string): ServiceMetrics {
   const depth = db.prepare('SELECT COUNT(*) AS n FROM push_outbox');
@@ -129,7 +140,8 @@ export function startHousekeeping(options: StartHousekeepingOptions): Housekeepi
       options.metrics?.onHousekeeping(run);
       const fields = { job: run.name, removed: run.removed, ms: Math.round(run.ms), skipped: run.skipped };
       if (run.error) options.logger.error({ ...fields, err: run.error }, `housekeeping ${run.name} failed`);
-      else if (run.removed > 0) options.logger.info(fields, `housekeeping removed ${run.removed} (${run.name})`);
+      else if (run.removed > 0)
+        options.logger.info(fields, `housekeeping removed ${run.removed} (${run.name})`);
       else options.logger.debug(fields, `housekeeping ${run.name}: nothing to remove`);
     },
   });

@@ -5,9 +5,9 @@ import { type AgentManagement, createAgentManagement } from './agent-management.
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
-import type { HousekeepingJob } from './housekeeping.js';
 import { createHostTransport, type HostTransport } from './host-transport.js';
 import { createHosts, type Hosts } from './hosts.js';
+import type { HousekeepingJob } from './housekeeping.js';
 import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';

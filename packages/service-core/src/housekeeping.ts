@@ -62,7 +62,8 @@ export function createHousekeepingScheduler(options: HousekeepingSchedulerOption
   const interval = options.intervalMs ?? HOUSEKEEPING_INTERVAL_MS;
   const names = new Set<string>();
   for (const job of options.jobs) {
-    if (names.has(job.name)) throw new Error(`Two housekeeping jobs are named "${job.name}"; names must differ`);
+    if (names.has(job.name))
+      throw new Error(`Two housekeeping jobs are named "${job.name}"; names must differ`);
     names.add(job.name);
   }
   let running: Promise<HousekeepingRun[]> | undefined;

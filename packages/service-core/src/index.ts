@@ -51,22 +51,6 @@ export {
   type PushSenderOptions,
 } from './core.js';
 export {
-  createHousekeepingScheduler,
-  HOUSEKEEPING_INTERVAL_MS,
-  type HousekeepingJob,
-  type HousekeepingRun,
-  type HousekeepingScheduler,
-  type HousekeepingSchedulerOptions,
-} from './housekeeping.js';
-export {
-  LAPSED_SIGN_IN_GRACE_MS,
-  PAIR_ATTEMPT_WINDOW_MS,
-  RELAY_RETENTION_MS,
-  type RetentionDeps,
-  retentionJobs,
-  UNATTACHED_PHOTO_MS,
-} from './retention.js';
-export {
   digestsEqual,
   hashSecret,
   mintPairingCode,
@@ -101,6 +85,14 @@ export {
   MAX_TURN_ROWS,
   type SessionResult,
 } from './hosts.js';
+export {
+  createHousekeepingScheduler,
+  HOUSEKEEPING_INTERVAL_MS,
+  type HousekeepingJob,
+  type HousekeepingRun,
+  type HousekeepingScheduler,
+  type HousekeepingSchedulerOptions,
+} from './housekeeping.js';
 export {
   fromBodyParserError,
   type HttpError,
@@ -244,6 +236,7 @@ export type {
   AgentRepository,
   CompletePairing,
   ConnectorRepository,
+  HousekeepingRepository,
   ManagementTokenRepository,
   NewAgent,
   NewMessage,
@@ -252,7 +245,6 @@ export type {
   OAuthDecision,
   OAuthRepository,
   PairingRepository,
-  HousekeepingRepository,
   PhotoRepository,
   PushRepository,
   RelayRepository,
@@ -266,6 +258,14 @@ export type {
   ThreadRepository,
   UserRepository,
 } from './repositories.js';
+export {
+  LAPSED_SIGN_IN_GRACE_MS,
+  PAIR_ATTEMPT_WINDOW_MS,
+  RELAY_RETENTION_MS,
+  type RetentionDeps,
+  retentionJobs,
+  UNATTACHED_PHOTO_MS,
+} from './retention.js';
 export {
   type ClientSafeRule,
   checkClientSafe,

@@ -89,7 +89,9 @@ describe('retention rules', () => {
     const runs: HousekeepingRun[] = [];
     await scheduler(jobs, 'a', runs).runOnce();
     expect(removed(runs, 'thread-limit')).toBe(2);
-    const left = core.db.prepare('SELECT id FROM messages WHERE agent_id = ?').all(agent.id) as { id: string }[];
+    const left = core.db.prepare('SELECT id FROM messages WHERE agent_id = ?').all(agent.id) as {
+      id: string;
+    }[];
     expect(left.map((r) => r.id)).toContain(unanswered.id);
     expect(left).toHaveLength(4);
     expect(count('messages')).toBe(5);
@@ -255,9 +257,12 @@ describe('the scheduler', () => {
     await s.runOnce();
     expect((runs[0]!.error as Error).message).toBe('disk gone');
     expect(runs[1]).toMatchObject({ name: 'fine', removed: 3, skipped: false });
-    expect(() => scheduler([{ name: 'x', run: async () => 0 }, { name: 'x', run: async () => 0 }])).toThrow(
-      /named "x"/,
-    );
+    expect(() =>
+      scheduler([
+        { name: 'x', run: async () => 0 },
+        { name: 'x', run: async () => 0 },
+      ]),
+    ).toThrow(/named "x"/);
   });
 
   it('start runs a pass at once and stop waits for it', async () => {

@@ -1,6 +1,12 @@
 // Entry of `@screen-service/service-core/sqlite`: the better-sqlite3 Store and the core's migrations. Every
 // export is public API; the driver is an optional peer dependency that only this entry needs.
 export { runMigrations, schemaVersion } from '@screen-service/tables-engine/migrations';
+export {
+  backupDatabase,
+  type DatabaseReport,
+  inspectDatabase,
+  walCheckpointJob,
+} from './sqlite/maintenance.js';
 export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
 export type { SqliteDb } from './sqlite/rows.js';
 export {
@@ -12,9 +18,3 @@ export {
   serviceSecret,
 } from './sqlite/service-database.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
-export {
-  backupDatabase,
-  type DatabaseReport,
-  inspectDatabase,
-  walCheckpointJob,
-} from './sqlite/maintenance.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { schemaVersion } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
 import type { HousekeepingJob } from '../housekeeping.js';
-import { type ServiceDb, SERVICE_MIGRATIONS } from './service-database.js';
+import { SERVICE_MIGRATIONS, type ServiceDb } from './service-database.js';
 
 /**
  * The `wal-checkpoint` housekeeping job: copies the write-ahead log into the database and truncates it,

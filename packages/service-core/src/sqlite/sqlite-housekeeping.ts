@@ -31,7 +31,8 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
   const photos = db.prepare('DELETE FROM photos WHERE message_id IS NULL AND created_at < ?');
 
   const pairing = db.transaction(
-    (at: number, attemptsBefore: number) => pairingCodes.run(at).changes + pairAttempts.run(attemptsBefore).changes,
+    (at: number, attemptsBefore: number) =>
+      pairingCodes.run(at).changes + pairAttempts.run(attemptsBefore).changes,
   );
   const signIns = db.transaction(
     (at: number) => requests.run({ at }).changes + tokens.run(at).changes + sessions.run(at).changes,

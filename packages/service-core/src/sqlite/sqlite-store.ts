@@ -2,8 +2,8 @@
 import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
-import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
