@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
+import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
 import { readPassword } from './cli/read-password.js';
 
 const HELP: Record<string, string> = {
@@ -17,6 +18,9 @@ Commands:
   connect --email E --agent NAME [--host-name H]
                                               create an agent, pair it, print {mcp_url, connector_token, agent}
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
+  backup FILE                                 archive the database (online) and every data file
+  restore FILE                                restore an archive (refused while the service runs)
+  doctor                                      check this deployment and say what to fix
 
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
@@ -60,6 +64,10 @@ export async function runCli(
         return await connectCommand(rest, io);
       case 'host':
         return await host(rest, io);
+      case 'backup':
+      case 'restore':
+      case 'doctor':
+        return await operate(command, rest, io);
       default:
         throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
     }
@@ -186,6 +194,17 @@ async function host(argv: string[], io: Out): Promise<number> {
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
   }
+}
+
+async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[], io: Out): Promise<number> {
+  const { values, positionals } = args(argv, {});
+  if (values.help) {
+    io.stdout(`${OPERATE_HELP[command]}\n`);
+    return EXIT.OK;
+  }
+  if (command === 'doctor') return await doctorCommand(config(), io);
+  const file = required(positionals[0], 'A file', OPERATE_HELP[command]);
+  return await (command === 'backup' ? backupCommand : restoreCommand)(config(), file, io);
 }
 
 async function connectCommand(argv: string[], io: Out): Promise<number> {

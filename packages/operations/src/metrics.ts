@@ -191,7 +191,9 @@ export function createServiceMetrics(options: ServiceMetricsOptions = {}): Servi
 
 /** A bounded route label: the matched Express route, else the spec's mount, else `static` or `unmatched`. */
 function routeOf(req: Request, res: Response): string {
-  if (req.route?.path && typeof req.route.path === 'string') return `${req.baseUrl}${req.route.path}`;
+  if (req.route?.path && typeof req.route.path === 'string') {
+    return `${req.baseUrl}${req.route.path}`.replace(/(.)\/$/, '$1');
+  }
   const mount = /^\/functions\/v1\/svc-[a-z]+/.exec(req.originalUrl)?.[0];
   if (mount) return mount;
   if (res.statusCode === 404) return 'unmatched';
