@@ -20,7 +20,13 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-ops-'));
   dataDir = path.join(root, 'data');
   const config = loadConfig(
-    { PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_SIGNUP: 'closed', SVC_BASE_URL: 'http://127.0.0.1:0' },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_SIGNUP: 'closed',
+      SVC_BASE_URL: 'http://127.0.0.1:0',
+    },
     '/',
   );
   running = await startServer(config, pino({ level: 'silent' }));
@@ -92,7 +98,10 @@ describe('svc backup / restore / doctor', () => {
 
   it('doctor: healthy with the server up (exit 0); wrong permissions and a corrupted file fail with the fix', async () => {
     running = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_BASE_URL: 'http://127.0.0.1:0' }, '/'),
+      loadConfig(
+        { PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_BASE_URL: 'http://127.0.0.1:0' },
+        '/',
+      ),
       pino({ level: 'silent' }),
     );
     env.SVC_BASE_URL = running.url;

@@ -32,9 +32,18 @@ describe('loadConfig', () => {
       },
       '/x',
     );
-    expect(c).toMatchObject({ signup: 'closed', metricsToken: 't'.repeat(24), messagesPerThread: 5000, logFormat: 'json' });
-    expect(() => loadConfig({ SVC_SIGNUP: 'maybe' }, '/x')).toThrow(/^SVC_SIGNUP: SVC_SIGNUP must be open or closed/);
-    expect(() => loadConfig({ SVC_METRICS_TOKEN: 'short' }, '/x')).toThrow(/SVC_METRICS_TOKEN must be at least 16/);
+    expect(c).toMatchObject({
+      signup: 'closed',
+      metricsToken: 't'.repeat(24),
+      messagesPerThread: 5000,
+      logFormat: 'json',
+    });
+    expect(() => loadConfig({ SVC_SIGNUP: 'maybe' }, '/x')).toThrow(
+      /^SVC_SIGNUP: SVC_SIGNUP must be open or closed/,
+    );
+    expect(() => loadConfig({ SVC_METRICS_TOKEN: 'short' }, '/x')).toThrow(
+      /SVC_METRICS_TOKEN must be at least 16/,
+    );
     expect(() => loadConfig({ SVC_MESSAGES_PER_THREAD: '0' }, '/x')).toThrow(/SVC_MESSAGES_PER_THREAD/);
     expect(() => loadConfig({ LOG_FORMAT: 'xml' }, '/x')).toThrow(/LOG_FORMAT must be pretty or json/);
   });

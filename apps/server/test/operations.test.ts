@@ -41,7 +41,10 @@ describe('operating the server', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('signup_closed');
     expect(refused.body.message).toMatch(/svc user add/);
-    await t.running.services.accounts.createUser({ email: 'op@example.com', password: 'correct horse battery' });
+    await t.running.services.accounts.createUser({
+      email: 'op@example.com',
+      password: 'correct horse battery',
+    });
     const signIn = await call('POST', '/auth/signin', {
       body: { email: 'op@example.com', password: 'correct horse battery' },
     });
@@ -89,6 +92,10 @@ describe('operating the server', () => {
     const job = svc.housekeepingJobs.find((j) => j.name === 'thread-limit')!;
     expect(await job.run(svc.clock())).toBe(2);
     const page = await svc.threads.page(user.id, agent.id);
-    expect(page.messages.map((m: { body?: string; text?: string }) => m.body ?? m.text)).toEqual(['m2', 'm3', 'm4']);
+    expect(page.messages.map((m: { body?: string; text?: string }) => m.body ?? m.text)).toEqual([
+      'm2',
+      'm3',
+      'm4',
+    ]);
   });
 });

@@ -60,7 +60,9 @@ export async function restoreCommand(config: ServerConfig, file: string, io: Out
   io.stdout(
     `${JSON.stringify({ restored: config.dataDir, previous: report.previous, created_at: report.manifest.createdAt })}\n`,
   );
-  io.stderr(`Restored into ${config.dataDir}. Start the service: \`npx svc serve\` (or \`systemctl start screen-service\`).\n`);
+  io.stderr(
+    `Restored into ${config.dataDir}. Start the service: \`npx svc serve\` (or \`systemctl start screen-service\`).\n`,
+  );
   return EXIT.OK;
 }
 
