@@ -53,7 +53,7 @@ const TOOLS = ['show', 'say', 'answers', 'threads', 'tap'] as const;
  */
 export function createServiceMetrics(options: ServiceMetricsOptions = {}): ServiceMetrics {
   const registry = new Registry();
-  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'svc_' });
   const requests = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests by route and status',
