@@ -57,7 +57,8 @@ function svc(args: string[], stdin = ''): Promise<{ code: number | null; stdout:
   });
 }
 
-describe('svc backup / restore / doctor', () => {
+// Each test spawns several `svc` processes (each loads the whole service): generous on a busy machine.
+describe('svc backup / restore / doctor', { timeout: 120_000 }, () => {
   it('--help for each', async () => {
     for (const cmd of ['backup', 'restore', 'doctor']) {
       const r = await svc([cmd, '--help']);
