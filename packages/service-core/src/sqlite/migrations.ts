@@ -134,13 +134,18 @@ CREATE TABLE thread_presence (
 `;
 
 // Housekeeping claims (ADR 0190): one row per job; an instance runs a job only after claiming it for the
-// period, so several instances on one database do not repeat the same sweep.
+// period, so several instances on one database do not repeat the same sweep. The indexes let the age-based
+// deletes find their rows without scanning whole tables every pass.
 const SCHEMA_V13_HOUSEKEEPING = `
 CREATE TABLE housekeeping_claims (
   name TEXT PRIMARY KEY,
   holder TEXT NOT NULL,
   until INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX messages_created ON messages(created_at);
+CREATE INDEX photos_unattached ON photos(created_at) WHERE message_id IS NULL;
+CREATE INDEX app_sessions_expiry ON app_sessions(expires_at);
+CREATE INDEX pairing_codes_expiry ON pairing_codes(expires_at);
 `;
 
 const SCHEMA_V2 = `

@@ -12,15 +12,27 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
      WHERE housekeeping_claims.until <= @at OR housekeeping_claims.holder = excluded.holder`,
   );
   const messagesBefore = db.prepare('DELETE FROM messages WHERE created_at < ?');
-  // Unhandled person rows stay: the agent still owes them an answer, and trimming must not lose them.
-  const trim = db.prepare(
-    `DELETE FROM messages WHERE seq IN (
-       SELECT seq FROM (
-         SELECT seq, sender, handled_at,
-                ROW_NUMBER() OVER (PARTITION BY agent_id, user_id ORDER BY seq DESC) AS rn
-         FROM messages)
-       WHERE rn > ? AND NOT (sender = 'person' AND handled_at IS NULL))`,
+  // Threads over the limit come from a pass over the thread index (no table rows read); each is then cut
+  // below its keep-th newest seq, through the same index. Unhandled person rows stay: the agent still owes
+  // them an answer, and trimming must not lose them.
+  const overLimit = db.prepare(
+    'SELECT agent_id, user_id FROM messages GROUP BY agent_id, user_id HAVING COUNT(*) > ?',
   );
+  const cutoff = db
+    .prepare('SELECT seq FROM messages WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?')
+    .pluck();
+  const cut = db.prepare(
+    `DELETE FROM messages WHERE agent_id = ? AND user_id = ? AND seq < ?
+       AND NOT (sender = 'person' AND handled_at IS NULL)`,
+  );
+  const trim = db.transaction((keep: number) => {
+    let removed = 0;
+    for (const t of overLimit.all(keep) as { agent_id: string; user_id: string }[]) {
+      const seq = cutoff.get(t.agent_id, t.user_id, keep - 1) as number;
+      removed += cut.run(t.agent_id, t.user_id, seq).changes;
+    }
+    return removed;
+  });
   const pairingCodes = db.prepare('DELETE FROM pairing_codes WHERE expires_at < ?');
   const pairAttempts = db.prepare('DELETE FROM pair_attempts WHERE at < ?');
   const requests = db.prepare(
@@ -46,7 +58,7 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
       return messagesBefore.run(before).changes;
     },
     async trimThreads(keep) {
-      return trim.run(keep).changes;
+      return trim(keep);
     },
     async deleteExpiredPairing(at, attemptsBefore) {
       return pairing(at, attemptsBefore);
