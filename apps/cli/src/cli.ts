@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
+import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
 import { readPassword } from './cli/read-password.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
@@ -20,6 +21,9 @@ Commands:
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
   share safe|template|grant|revoke|list|plan|send ...
                                               share client-safe agents with other people (svc share --help)
+  backup FILE                                 archive the database (online) and every data file
+  restore FILE                                restore an archive (refused while the service runs)
+  doctor                                      check this deployment and say what to fix
 
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
@@ -69,6 +73,10 @@ export async function runCli(
           return EXIT.USAGE;
         }
         return await shareCommand(rest, () => config(), io);
+      case 'backup':
+      case 'restore':
+      case 'doctor':
+        return await operate(command, rest, io);
       default:
         throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
     }
@@ -195,6 +203,17 @@ async function host(argv: string[], io: Out): Promise<number> {
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
   }
+}
+
+async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[], io: Out): Promise<number> {
+  const { values, positionals } = args(argv, {});
+  if (values.help) {
+    io.stdout(`${OPERATE_HELP[command]}\n`);
+    return EXIT.OK;
+  }
+  if (command === 'doctor') return await doctorCommand(config(), io);
+  const file = required(positionals[0], 'A file', OPERATE_HELP[command]);
+  return await (command === 'backup' ? backupCommand : restoreCommand)(config(), file, io);
 }
 
 async function connectCommand(argv: string[], io: Out): Promise<number> {

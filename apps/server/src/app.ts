@@ -3,6 +3,7 @@ import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/c
 import { createManagementRouter } from '@screen-service/management-api';
 import { createMcpRouter } from '@screen-service/mcp-server';
 import { createOAuthMounts } from '@screen-service/oauth';
+import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
 import {
   buildOpenApi,
   createJsonFallbacks,
@@ -25,14 +26,17 @@ export interface AppDeps {
   version?: string;
   /** Built from config and db when absent. */
   services?: Services;
+  metrics?: ServiceMetrics | null;
 }
 
-export function createApp({ config, db, logger, version = '0.0.0', services }: AppDeps): Express {
+export function createApp({ config, db, logger, version = '0.0.0', services, metrics }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
+  // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
+  mountOperations(app, { db, metrics, metricsToken: config.metricsToken });
 
   app.get('/healthz', (_req, res) => {
     const database = databaseHealth(db);

@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
+import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
 
-export interface ServerConfig {
+/** Operator settings (SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD, LOG_FORMAT): docs/operations.md. */
+export interface ServerConfig extends Partial<OperationsConfig> {
   /** TCP port to listen on; 0 picks a free one. */
   port: number;
   /** Interface to bind. */
@@ -51,6 +53,7 @@ const whole = (pattern: RegExp, what: string) => text(pattern, what).transform(N
 // Each variable, its rule and the message naming the fix; all optional (defaults are in loadConfig).
 const envSchema = z
   .object({
+    ...OPERATIONS_ENV,
     PORT: whole(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787').refine(
       (n) => n <= 65535,
       'PORT must be a whole number from 0 to 65535, for example PORT=8787',
@@ -141,6 +144,7 @@ export function loadConfig(
       ? path.resolve(cwd, d.SVC_DATA_DIR)
       : defaultDataDir({ codeDir, env, platform, home: options.home ?? os.homedir() }),
     logLevel: d.LOG_LEVEL ?? 'info',
+    ...operationsConfig(d),
     mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),

@@ -2,12 +2,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import * as ops from '@screen-service/operations';
 import {
   DATABASE_FILE,
   type ServiceDb as Db,
   openServiceDatabase as openDatabase,
 } from '@screen-service/service-core/sqlite';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { resolveBaseUrl, type ServerConfig } from './config.js';
 import { createServices, type Services, type ServicesOptions } from './services.js';
@@ -25,11 +26,13 @@ export interface RunningServer {
 
 export async function startServer(
   config: ServerConfig,
-  logger: Logger = pino({ level: config.logLevel }),
+  logger: Logger = ops.createServiceLogger({ level: config.logLevel, format: config.logFormat ?? 'auto' }),
   /** Tests inject a movable clock and a short status tick here. */
   options: ServicesOptions = {},
 ): Promise<RunningServer> {
   const db = openDatabase(config.dataDir);
+  const releaseDir = ops.claimDataDir(config.dataDir);
+  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
   const server = http.createServer();
   let closing: Promise<void> | undefined;
   try {
@@ -38,6 +41,7 @@ export async function startServer(
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (err) {
+    releaseDir();
     db.close();
     throw err;
   }
@@ -50,11 +54,16 @@ export async function startServer(
   const services = createServices(resolved, db, {
     ...options,
     onNativeError: (err) => logger.error({ err }, 'native agent'),
-    onPushEvent: (e) =>
-      e.type === 'error' ? logger.error({ err: e.error }, 'push sender') : logger.debug(e, 'push'),
+    metrics,
+    onPushEvent: (e) => {
+      metrics?.onPushEvent(e);
+      e.type === 'error' ? logger.error({ err: e.error }, 'push sender') : logger.debug(e, 'push');
+    },
   });
   services.pushSender?.start();
-  const app = createApp({ config: resolved, db, logger, services });
+  const { store, clock: now, housekeepingJobs: jobs } = services;
+  const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
+  const app = createApp({ config: resolved, db, logger, services, metrics });
   // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
   server.on('request', (_req, res) => {
     if (closing) res.setHeader('connection', 'close');
@@ -64,7 +73,7 @@ export async function startServer(
   const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
   logger.info(
     where,
-    `Screen Service listening on ${url} (data in ${config.dataDir}); MCP clients connect to ${mcpUrl}`,
+    `Screen Service listening on ${url} (data in ${config.dataDir}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
   );
 
   const close = (graceMs = 4000): Promise<void> => {
@@ -79,6 +88,8 @@ export async function startServer(
         clearTimeout(force);
         clearInterval(sweep);
         await senderStopped;
+        await housekeeping.stop();
+        releaseDir();
         db.close();
         resolve();
       });

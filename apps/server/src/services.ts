@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
+import { coreLimits, type ServiceMetrics } from '@screen-service/operations';
 import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
 import {
   type Core,
@@ -39,6 +40,8 @@ export interface ServicesOptions {
   statusTickMs?: number;
   onPushEvent?: (event: PushEvent) => void;
   onNativeError?: (err: unknown) => void;
+  /** Counts tool calls, `svc_answers` waiters and open streams (with SVC_METRICS_TOKEN). */
+  metrics?: ServiceMetrics | null;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -57,6 +60,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
+    ...coreLimits(config),
   });
   const oauth = createOAuthServer({
     store: core.store,
@@ -79,5 +83,6 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
         })
       : null,
     native: config.model ? startNativeAgents(core, config.model, options.onNativeError) : null,
+    ...options.metrics?.instrumentCore(core),
   };
 }

@@ -16,8 +16,36 @@ describe('loadConfig', () => {
       baseUrl: 'http://localhost:8787',
       dataDir: path.join(repositoryRoot, 'data'),
       logLevel: 'info',
+      logFormat: 'auto',
+      signup: 'open',
       mcpRate: { burst: 60, perMinute: 30 },
     });
+  });
+
+  it('reads the operator settings SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD and LOG_FORMAT', () => {
+    const c = loadConfig(
+      {
+        SVC_SIGNUP: 'closed',
+        SVC_METRICS_TOKEN: 't'.repeat(24),
+        SVC_MESSAGES_PER_THREAD: '5000',
+        LOG_FORMAT: 'json',
+      },
+      '/x',
+    );
+    expect(c).toMatchObject({
+      signup: 'closed',
+      metricsToken: 't'.repeat(24),
+      messagesPerThread: 5000,
+      logFormat: 'json',
+    });
+    expect(() => loadConfig({ SVC_SIGNUP: 'maybe' }, '/x')).toThrow(
+      /^SVC_SIGNUP: SVC_SIGNUP must be open or closed/,
+    );
+    expect(() => loadConfig({ SVC_METRICS_TOKEN: 'short' }, '/x')).toThrow(
+      /SVC_METRICS_TOKEN must be at least 16/,
+    );
+    expect(() => loadConfig({ SVC_MESSAGES_PER_THREAD: '0' }, '/x')).toThrow(/SVC_MESSAGES_PER_THREAD/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' }, '/x')).toThrow(/LOG_FORMAT must be pretty or json/);
   });
 
   it('reads the tool server rate bucket from SVC_MCP_RATE_BURST and SVC_MCP_RATE_PER_MINUTE', () => {

@@ -29,6 +29,21 @@ const code = (p: Promise<unknown>) =>
 const creds = { email: 'Ada@Example.com', password: 'correct horse battery' };
 
 describe('accounts', () => {
+  it('SVC_SIGNUP=closed: signUp refuses with SIGNUP_CLOSED, createUser (svc user add) still works, sign-in too', async () => {
+    const closed = createAccounts({
+      store: h.store,
+      hasher: createArgon2idHasher({ memoryCost: 1024, timeCost: 1 }),
+      jwtSecret: secret,
+      issuer: 'http://test',
+      now: () => clock,
+      signup: 'closed',
+    });
+    expect(await code(closed.signUp(creds))).toBe('SIGNUP_CLOSED');
+    expect(await h.store.users.findByEmail('ada@example.com')).toBeNull();
+    expect((await closed.createUser(creds)).email).toBe('ada@example.com');
+    expect(await code(closed.signIn(creds))).toBe('ok');
+  });
+
   it('stores argon2id hashes with the default parameters', async () => {
     const stored = await createArgon2idHasher().hash('correct horse battery');
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

@@ -23,6 +23,11 @@ export interface AccountsOptions {
   /** Randomness for ids and tokens (default: the OS CSPRNG). */
   random?: Random;
   newId?: (prefix: string) => string;
+  /**
+   * `closed` (SVC_SIGNUP=closed): `signUp` refuses with SIGNUP_CLOSED; `createUser` (the operator's
+   * `svc user add`) still works. Default `open`.
+   */
+  signup?: 'open' | 'closed';
 }
 
 export interface SessionTokens {
@@ -154,6 +159,12 @@ export function createAccounts(options: AccountsOptions): Accounts {
   const accounts: Accounts = {
     createUser,
     async signUp(input) {
+      if (options.signup === 'closed') {
+        throw new ServiceError(
+          'SIGNUP_CLOSED',
+          'Sign-ups are closed on this service; ask its operator for an account (`svc user add`).',
+        );
+      }
       const user = await createUser(input);
       return startSession(user.id, user.email);
     },

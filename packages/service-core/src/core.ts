@@ -7,6 +7,7 @@ import { resolveAccessToken } from './connection-live.js';
 import { ServiceError } from './errors.js';
 import { createHostTransport, type HostTransport } from './host-transport.js';
 import { createHosts, type Hosts } from './hosts.js';
+import type { HousekeepingJob } from './housekeeping.js';
 import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
@@ -27,9 +28,10 @@ import type { PushTransport } from './push-transport.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
+import { retentionJobs } from './retention.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { sharedAgentRefusal } from './shared-access.js';
-import { createShares, type Shares } from './shares.js';
+import { createRevokedGrantsJob, createShares, type Shares } from './shares.js';
 import { createStatusWatch, type StatusWatch } from './status-watch.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
@@ -65,6 +67,10 @@ export interface CoreOptions {
   tablesTimeZone?: string;
   /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
   vapidPublicKey?: string | null;
+  /** SVC_SIGNUP: `closed` refuses the app's sign-up (the operator's `createUser` still works). Default `open`. */
+  signup?: 'open' | 'closed';
+  /** SVC_MESSAGES_PER_THREAD: rows kept per thread by housekeeping; absent = only the 90-day rule. */
+  messagesPerThread?: number;
 }
 
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
@@ -134,6 +140,8 @@ export interface Core {
    * @throws {ServiceError} `NOT_FOUND` (field `email`) when no account has that email.
    */
   connectAgent(input: { email: string; agent: string; hostName: string }): Promise<ConnectedAgent>;
+  /** The retention rules as housekeeping jobs (ADR 0190), for the process's one scheduler. */
+  housekeepingJobs: HousekeepingJob[];
   /** Aborted when the service begins shutting down: waiting calls and live streams end at once. */
   stopping: AbortController;
 }
@@ -183,6 +191,7 @@ export function createCore(options: CoreOptions): Core {
     issuer: urls.baseUrl,
     now: clock,
     random,
+    ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
   const parser = options.screenLines ?? defaultScreenLines;
@@ -393,6 +402,16 @@ export function createCore(options: CoreOptions): Core {
         agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
       };
     },
+    // Every retention rule of the core, one scheduler runs them (apps/server; ADR 0190).
+    housekeepingJobs: [
+      ...retentionJobs({
+        store,
+        sweepPhotoFiles: () => photos.sweep(),
+        sweepUnheldTables: () => tables.sweep(),
+        ...(options.messagesPerThread !== undefined ? { messagesPerThread: options.messagesPerThread } : {}),
+      }),
+      createRevokedGrantsJob(store),
+    ],
     stopping,
   };
 }

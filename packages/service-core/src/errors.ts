@@ -39,7 +39,8 @@ export type ServiceErrorCode =
   | 'SHARED_AGENT'
   | 'AGENT_NOT_YOURS'
   | 'NOT_IN_A_SHARED_THREAD'
-  | 'NOT_CLIENT_SAFE';
+  | 'NOT_CLIENT_SAFE'
+  | 'SIGNUP_CLOSED';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

@@ -89,6 +89,14 @@ export {
   type SessionResult,
 } from './hosts.js';
 export {
+  createHousekeepingScheduler,
+  HOUSEKEEPING_INTERVAL_MS,
+  type HousekeepingJob,
+  type HousekeepingRun,
+  type HousekeepingScheduler,
+  type HousekeepingSchedulerOptions,
+} from './housekeeping.js';
+export {
   fromBodyParserError,
   type HttpError,
   type HttpErrorBody,
@@ -237,6 +245,7 @@ export type {
   AgentRepository,
   CompletePairing,
   ConnectorRepository,
+  HousekeepingRepository,
   ManagementTokenRepository,
   NativeAgentRepository,
   NewAgent,
@@ -261,6 +270,14 @@ export type {
   ThreadRepository,
   UserRepository,
 } from './repositories.js';
+export {
+  LAPSED_SIGN_IN_GRACE_MS,
+  PAIR_ATTEMPT_WINDOW_MS,
+  RELAY_RETENTION_MS,
+  type RetentionDeps,
+  retentionJobs,
+  UNATTACHED_PHOTO_MS,
+} from './retention.js';
 export {
   type ClientSafeRule,
   checkClientSafe,

@@ -469,6 +469,29 @@ export interface ShareRepository {
   purgeRevoked(before: number): Promise<number>;
   /** Sets the user's first name when they have none yet (from a claimed invite). */
   setFirstName(userId: string, firstName: string): Promise<void>;
+/**
+ * The deletes housekeeping runs (ADR 0190). Each call is one statement or one transaction and returns how
+ * many rows it removed, so several instances may run them at once: a row is removed by whoever gets it first.
+ */
+export interface HousekeepingRepository {
+  /**
+   * Claims the job `name` for `holder` until `until` when nobody else holds it at `at`; false when another
+   * holder's claim is still running. Keeps several instances from doing the same sweep in the same period.
+   */
+  claim(name: string, holder: string, at: number, until: number): Promise<boolean>;
+  /** Thread rows written before `before` (their screens, photos and push rows go with them). */
+  deleteMessagesBefore(before: number): Promise<number>;
+  /** Rows beyond the newest `keep` of each thread. */
+  trimThreads(keep: number): Promise<number>;
+  /** Pairing codes that expired before `at` (used or not) and wrong-code records older than `attemptsBefore`. */
+  deleteExpiredPairing(at: number, attemptsBefore: number): Promise<number>;
+  /**
+   * Lapsed OAuth state at `at`: requests past their expiry whose code (if any) expired too, and access and
+   * refresh tokens (used ones included) past their expiry; app sessions past their expiry.
+   */
+  deleteLapsedSignIns(at: number): Promise<number>;
+  /** Photos stored before `before` and never attached to a message (their files are queued for removal). */
+  deleteUnattachedPhotos(before: number): Promise<number>;
 }
 
 /** Every repository of the service, backed by one database. */
@@ -486,4 +509,5 @@ export interface Store {
   push: PushRepository;
   nativeAgents: NativeAgentRepository;
   shares: ShareRepository;
+  housekeeping: HousekeepingRepository;
 }

@@ -7,6 +7,13 @@ export {
   findWorkspaceRoot,
   userDataDir,
 } from './sqlite/data-dir.js';
+
+  backupDatabase,
+  type DatabaseReport,
+  inspectDatabase,
+  walCheckpointJob,
+} from './sqlite/maintenance.js';
+
 export { CORE_TABLES, type CoreMigration, coreMigrations } from './sqlite/migrations.js';
 export type { SqliteDb } from './sqlite/rows.js';
 export {

@@ -211,6 +211,19 @@ WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 
 BEGIN
   SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
 END;
+// Housekeeping claims (ADR 0190): one row per job; an instance runs a job only after claiming it for the
+// period, so several instances on one database do not repeat the same sweep. The indexes let the age-based
+// deletes find their rows without scanning whole tables every pass.
+const SCHEMA_V14_HOUSEKEEPING = `
+CREATE TABLE housekeeping_claims (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL
+) STRICT;
+CREATE INDEX messages_created ON messages(created_at);
+CREATE INDEX photos_unattached ON photos(created_at) WHERE message_id IS NULL;
+CREATE INDEX app_sessions_expiry ON app_sessions(expires_at);
+CREATE INDEX pairing_codes_expiry ON pairing_codes(expires_at);
 `;
 
 const SCHEMA_V2 = `
@@ -459,6 +472,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 11, name: 'native-agents', sql: SCHEMA_V11_NATIVE_AGENTS },
   { version: 12, name: 'agent-card', sql: SCHEMA_V12_AGENT_CARD },
   { version: 13, name: 'shared-agents', sql: SCHEMA_V13_SHARED_AGENTS },
+  { version: 14, name: 'housekeeping', sql: SCHEMA_V14_HOUSEKEEPING },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

@@ -3,6 +3,7 @@ import type { Store } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteNativeAgents } from './sqlite-native-agents.js';
 import { createSqliteOAuth } from './sqlite-oauth.js';
@@ -39,5 +40,6 @@ export function createSqliteStore(db: SqliteDb): Store {
     push: createSqlitePush(db),
     nativeAgents: createSqliteNativeAgents(db),
     shares: createSqliteShares(db),
+    housekeeping: createSqliteHousekeeping(db),
   };
 }

@@ -1,0 +1,219 @@
+// The service behind Debian's nginx with the checked-in site (deploy/nginx/screen-service.conf, only its
+// addresses and certificate swapped): HTTPS, the redirect from HTTP, one MCP turn through the official SDK
+// client and one person's event stream, each arriving through the proxy while it happens.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MOUNTS } from '@screen-service/service-core';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+import { ensureNginx } from './nginx-setup.js';
+
+const SITE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../deploy/nginx/screen-service.conf',
+);
+
+let dir: string;
+let nginx: ChildProcess | undefined;
+let t: TestServer;
+let base: string;
+let httpPort: number;
+let agent: Agent;
+const tlsFetch = ((url: string | URL, init?: RequestInit) =>
+  undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function waitForPort(port: number, ms = 10_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`nginx did not listen on ${port}: ${readLog()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const readLog = () =>
+  fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+
+beforeAll(async () => {
+  const bin = ensureNginx();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nginx-'));
+  fs.chmodSync(dir, 0o755);
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  agent = new Agent({ connect: { ca: fs.readFileSync(path.join(dir, 'cert.pem')) } });
+  const tlsPort = await freePort();
+  httpPort = await freePort();
+  base = `https://127.0.0.1:${tlsPort}`;
+  t = await startTestServer({ SVC_BASE_URL: base });
+
+  const site = fs
+    .readFileSync(SITE, 'utf8')
+    .replace('server 127.0.0.1:8787;', `server 127.0.0.1:${t.running.port};`)
+    .replace(/^\s*listen \[::\]:.*$/gm, '')
+    .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
+    .replace('listen 443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`)
+    .replace(/\/etc\/letsencrypt\/live\/svc\.example\.com\/fullchain\.pem/, path.join(dir, 'cert.pem'))
+    .replace(/\/etc\/letsencrypt\/live\/svc\.example\.com\/privkey\.pem/, path.join(dir, 'key.pem'));
+  fs.writeFileSync(path.join(dir, 'site.conf'), site);
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${path.join(dir, 'error.log')} warn;
+events { worker_connections 128; }
+http {
+  access_log ${path.join(dir, 'access.log')};
+  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
+  include ${path.join(dir, 'site.conf')};
+}
+`,
+  );
+  execFileSync(bin, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'pipe' });
+  nginx = spawn(bin, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: 'ignore',
+  });
+  await waitForPort(tlsPort);
+}, 240_000);
+
+afterAll(async () => {
+  if (nginx?.pid) {
+    const exited = new Promise((r) => nginx!.once('exit', r));
+    nginx.kill('SIGQUIT');
+    await exited;
+  }
+  await agent?.close();
+  await t?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Reads an event stream until `done` says the text so far is enough. */
+async function readUntil(body: ReadableStream<Uint8Array>, done: (text: string) => boolean, ms = 10_000) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timer = setTimeout(() => void reader.cancel(), ms);
+  try {
+    while (!done(text)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
+  }
+  return text;
+}
+
+describe('behind nginx (deploy/nginx/screen-service.conf)', () => {
+  it('plain HTTP redirects to HTTPS; HTTPS reaches /readyz', async () => {
+    const plain = await fetch(`http://127.0.0.1:${httpPort}/readyz`, { redirect: 'manual' });
+    expect(plain.status).toBe(301);
+    expect(plain.headers.get('location')).toBe('https://127.0.0.1/readyz');
+    const ready = await tlsFetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+  });
+
+  it("one MCP turn through the official SDK client and the person's stream, live through the proxy", async () => {
+    const svc = t.running.services;
+    await svc.accounts.createUser({ email: 'proxy@example.com', password: 'correct horse battery' });
+    const {
+      connector_token,
+      mcp_url,
+      agent: bot,
+    } = await svc.connectAgent({
+      email: 'proxy@example.com',
+      agent: 'Proxy bot',
+      hostName: 'test',
+    });
+    expect(mcp_url).toBe(`${base}${MOUNTS.mcp}`);
+    const signIn = await tlsFetch(`${base}${MOUNTS.app}/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'proxy@example.com', password: 'correct horse battery' }),
+    });
+    expect(signIn.status).toBe(200);
+    const { access_token } = (await signIn.json()) as { access_token: string };
+    const person = { authorization: `Bearer ${access_token}` };
+
+    const stream = await tlsFetch(`${base}${MOUNTS.app}/stream`, { headers: person });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await readUntil(stream.body!, (s) => s.includes(': connected'))).toContain(': connected');
+
+    const app = new Client({ name: 'proxy-test', version: '1.0.0' });
+    await app.connect(
+      new StreamableHTTPClientTransport(new URL(mcp_url), {
+        fetch: tlsFetch,
+        requestInit: { headers: { authorization: `Bearer ${connector_token}` } },
+      }),
+    );
+    // The agent writes; the person's open stream gets the event through nginx at once (no buffering).
+    const said = await app.callTool({ name: 'svc_say', arguments: { text: 'hello through nginx' } });
+    expect(said.isError).toBeFalsy();
+    const events = await readUntil(stream.body!, (s) => s.includes('hello through nginx'), 5_000);
+    expect(events).toMatch(/event: message\ndata: .*hello through nginx/);
+
+    // The agent waits for the answer; the person answers through nginx; the wait returns it.
+    const waiting = app.callTool({ name: 'svc_answers', arguments: { wait: 20 } });
+    await new Promise((r) => setTimeout(r, 300));
+    const reply = await tlsFetch(`${base}${MOUNTS.app}/agents/${bot.id}/messages`, {
+      method: 'POST',
+      headers: { ...person, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hi from the phone' }),
+    });
+    expect(reply.status).toBe(201);
+    const answered = (await waiting) as {
+      structuredContent?: { answers?: { text: string }[] };
+      content: unknown;
+    };
+    expect(JSON.stringify(answered)).toContain('hi from the phone');
+    await app.close();
+    await stream.body!.cancel();
+    expect(readLog()).not.toMatch(/\[(error|crit|alert|emerg)\]/);
+  });
+});

@@ -1,0 +1,36 @@
+// @screen-service/operations public API. Every export here is public; nothing else is.
+export {
+  type BackupManifest,
+  type CreateBackupOptions,
+  createBackup,
+  MANIFEST_FILE,
+  type RestoreBackupOptions,
+  type RestoreReport,
+  restoreBackup,
+} from './backup.js';
+export { type CheckStatus, type DoctorCheck, type DoctorOptions, runDoctor } from './doctor.js';
+export { OperationsError, type OperationsErrorCode } from './errors.js';
+export { claimDataDir, PID_FILE, type RunningInstance, runningInstance } from './instance-lock.js';
+export {
+  createServiceLogger,
+  type LogFormat,
+  resolveLogFormat,
+  type ServiceLoggerOptions,
+} from './logger.js';
+export {
+  createServiceMetrics,
+  type MetricsSources,
+  type ServiceMetrics,
+  type ServiceMetricsOptions,
+} from './metrics.js';
+export { METRICS_TOKEN_MIN_LENGTH, metricsHandler } from './metrics-handler.js';
+export {
+  coreLimits,
+  databaseMetrics,
+  mountOperations,
+  OPERATIONS_ENV,
+  type OperationsConfig,
+  operationsConfig,
+  type StartHousekeepingOptions,
+  startHousekeeping,
+} from './server-kit.js';

@@ -1,0 +1,17 @@
+// Types for the test-only Prometheus text parser (it ships none).
+declare module 'parse-prometheus-text-format' {
+  interface Sample {
+    labels?: Record<string, string>;
+    value?: string;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  interface Family {
+    name: string;
+    help: string;
+    type: string;
+    metrics: Sample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): Family[];
+}
