@@ -469,6 +469,8 @@ export interface ShareRepository {
   purgeRevoked(before: number): Promise<number>;
   /** Sets the user's first name when they have none yet (from a claimed invite). */
   setFirstName(userId: string, firstName: string): Promise<void>;
+}
+
 /**
  * The deletes housekeeping runs (ADR 0190). Each call is one statement or one transaction and returns how
  * many rows it removed, so several instances may run them at once: a row is removed by whoever gets it first.

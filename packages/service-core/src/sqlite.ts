@@ -7,7 +7,7 @@ export {
   findWorkspaceRoot,
   userDataDir,
 } from './sqlite/data-dir.js';
-
+export {
   backupDatabase,
   type DatabaseReport,
   inspectDatabase,

@@ -211,6 +211,8 @@ WHEN NOT EXISTS (SELECT 1 FROM agents WHERE id = new.agent_id AND client_safe = 
 BEGIN
   SELECT RAISE(ABORT, 'NOT_CLIENT_SAFE');
 END;
+`;
+
 // Housekeeping claims (ADR 0190): one row per job; an instance runs a job only after claiming it for the
 // period, so several instances on one database do not repeat the same sweep. The indexes let the age-based
 // deletes find their rows without scanning whole tables every pass.
