@@ -7,6 +7,7 @@ export {
   DATABASE_FILE,
   type OpenServiceDatabaseOptions,
   openServiceDatabase,
+  SECRET_FILE,
   SERVICE_MIGRATIONS,
   type ServiceDb,
   serviceSecret,
