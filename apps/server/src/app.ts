@@ -16,7 +16,7 @@ import {
 } from '@screen-service/person-api';
 import { MOUNTS, toHttpError } from '@screen-service/service-core';
 import { type ServiceDb as Db, schemaVersion } from '@screen-service/service-core/sqlite';
-import { readScreenApp, webRoot } from '@screen-service/web';
+import { readScreenApp, securityHeaders, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
@@ -35,6 +35,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(securityHeaders());
   const svc = services ?? createServices(config, db);
 
   app.get('/healthz', (_req, res) => {

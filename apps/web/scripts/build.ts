@@ -77,6 +77,8 @@ if (existsSync(join(root, 'src', 'sw.ts')))
 await build({
   entryPoints: [join(root, 'src', 'index.ts')],
   outfile: join(dist, 'index.js'),
+  // One file: the entry's own modules (security headers) inlined; node built-ins stay imports.
+  bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
@@ -91,6 +93,12 @@ writeFileSync(
     'export declare function readScreenApp(): string;',
     '/** Short SHA-256 of each built bundle (app, connect, playground), for the host API `session` `app_builds`. */',
     'export declare function appBuilds(root?: string): Record<string, string>;',
+    "/** The pages' Content-Security-Policy (frame-ancestors 'none'). */",
+    'export declare const PAGE_CSP: string;',
+    '/** The headers every answer carries: CSP, X-Frame-Options, nosniff, Referrer-Policy. */',
+    'export declare const SECURITY_HEADERS: Readonly<Record<string, string>>;',
+    '/** Middleware (Express or node:http) that sets SECURITY_HEADERS on every answer. */',
+    "export declare function securityHeaders(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void;",
     '',
   ].join('\n'),
 );

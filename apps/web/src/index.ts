@@ -29,3 +29,4 @@ export function appBuilds(root: string = webRoot): Record<string, string> {
   }
   return out;
 }
+export { PAGE_CSP, SECURITY_HEADERS, securityHeaders } from './security-headers.js';

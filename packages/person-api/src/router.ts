@@ -45,14 +45,22 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: 'body' |
   throw new ServiceError('INVALID_INPUT', `${field}: ${issue.message}`, { field });
 }
 
-function accessToken(req: Request): string | null {
+function accessToken(req: Request, inQuery: boolean): string | null {
   const header = req.headers.authorization;
   if (header) {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
     return m ? m[1]! : bearerToken(header);
   }
-  // EventSource cannot set headers, so the stream also takes ?access_token=.
-  return typeof req.query.access_token === 'string' ? req.query.access_token : null;
+  // EventSource cannot set headers, so the stream (only) also takes ?access_token=: anywhere else a token
+  // in the URL would end up in logs, history and Referer headers.
+  if (inQuery && typeof req.query.access_token === 'string') return req.query.access_token;
+  if (req.query.access_token !== undefined) {
+    throw new ServiceError(
+      'UNAUTHORIZED',
+      'Send the access token as Authorization: Bearer <access_token>; only GET /stream takes ?access_token=.',
+    );
+  }
+  return null;
 }
 
 /**
@@ -86,8 +94,14 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
     const bodyLimit = route.raw?.request ? limits.image : limits.json;
     const handler: RequestHandler = async (req, res) => {
       try {
+        const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
         const user: AppPrincipal | undefined =
-          route.auth === 'user' ? await services.accounts.verifyAccess(accessToken(req)) : undefined;
+          route.auth === 'user' ? await services.accounts.verifyAccess(token) : undefined;
+        const stillSignedIn = () =>
+          services.accounts.verifyAccess(token).then(
+            () => true,
+            () => false,
+          );
         const result = await route.handler({
           services,
           user,
@@ -97,6 +111,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
           req,
           res,
           shutdown,
+          stillSignedIn,
         });
         if (res.headersSent) return;
         if (route.response && !route.raw?.response) {

@@ -1,16 +1,15 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
 
-import {
-  type Accounts,
-  type AppPrincipal,
-  type Core,
-  MAX_PHOTO_BYTES,
-  type Notifier,
-  type PersonAgents,
-  type PersonThreads,
-  type Photos,
-  type PushService,
-  type Tables,
+import type {
+  Accounts,
+  AppPrincipal,
+  Core,
+  Notifier,
+  PersonAgents,
+  PersonThreads,
+  Photos,
+  PushService,
+  Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
@@ -81,7 +80,7 @@ export function personApiServices(core: Core, oauth: PersonOAuth): PersonApiServ
       delete: core.deleteAgent,
     },
     threads: core.threads,
-    photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: MAX_PHOTO_BYTES },
+    photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: core.photos.maxBytes },
     oauth,
     notifier: core.notifier,
     tables: core.tables,

@@ -94,6 +94,7 @@ export {
   toHttpError,
   wireCode,
 } from './http-errors.js';
+export { hasImageSignature } from './image-signature.js';
 export {
   createManagementTokens,
   MANAGEMENT_TOKEN_PREFIX,
@@ -141,7 +142,9 @@ export {
   createSignedPhotoLinks,
   MAX_PHOTO_BYTES,
   PHOTO_LINK_TTL_MS,
+  PHOTO_QUOTA_BYTES,
   PHOTO_TYPES,
+  PHOTO_UPLOAD_RATE,
   type PhotoFiles,
   type PhotoLinks,
   type Photos,

@@ -338,6 +338,9 @@ CREATE INDEX oauth_tokens_user ON oauth_tokens(user_id);
 CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
 `;
 
+// The photo quota sums a user's photo bytes on every upload: an index keeps that a range read.
+const SCHEMA_V12_PHOTOS_BY_USER = 'CREATE INDEX photos_user ON photos(user_id, bytes);';
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -362,6 +365,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 8, name: 'relay-tables', sql: SCHEMA_V8_RELAY_TABLES },
   { version: 9, name: 'management-tokens', sql: SCHEMA_V9_MANAGEMENT_TOKENS },
   { version: 10, name: 'web-push', sql: SCHEMA_V10_WEB_PUSH },
+  { version: 12, name: 'photos-by-user', sql: SCHEMA_V12_PHOTOS_BY_USER },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
