@@ -3,9 +3,12 @@ export {
   ACCESS_TOKEN_TTL_S,
   type Accounts,
   type AccountsOptions,
+  type AccountThrottles,
   APP_ROLE,
   type AppPrincipal,
+  type CredentialsInput,
   createAccounts,
+  defaultAccountThrottles,
   REFRESH_TOKEN_TTL_MS,
   type SessionTokens,
 } from './accounts.js';
@@ -29,6 +32,7 @@ export {
   toAgentView,
 } from './agent-status.js';
 export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
+export { isCommonPassword } from './common-passwords.js';
 export {
   type AccessTokenResolver,
   bearerToken,
@@ -61,6 +65,12 @@ export {
 } from './crypto.js';
 export { createDiskPhotoFiles } from './disk-photo-files.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
+export {
+  createFailureThrottle,
+  type FailureThrottle,
+  type FailureThrottleOptions,
+  type ThrottleDecision,
+} from './failure-throttle.js';
 export {
   createHostTransport,
   type HostMessage,
