@@ -14,7 +14,7 @@ import {
   personApiServices,
   personRoutes,
 } from '@screen-service/person-api';
-import { MOUNTS, toHttpError } from '@screen-service/service-core';
+import { hostGuard, MOUNTS, toHttpError } from '@screen-service/service-core';
 import { type ServiceDb as Db, schemaVersion } from '@screen-service/service-core/sqlite';
 import { readScreenApp, securityHeaders, webRoot } from '@screen-service/web';
 import express, { type ErrorRequestHandler, type Express } from 'express';
@@ -34,7 +34,8 @@ export interface AppDeps {
 export function createApp({ config, db, logger, version = '0.0.0', services }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
+  app.set('trust proxy', config.guards?.trustProxy ?? false);
   app.use(securityHeaders());
   const svc = services ?? createServices(config, db);
 
@@ -54,6 +55,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
       database,
     });
   });
+
+  app.use(hostGuard(config.baseUrl)); // after /healthz: probes call the pod by its own address
 
   const openapi = withTablesCall(buildOpenApi(personRoutes, { baseUrl: config.baseUrl, version }));
   app.get('/openapi.json', (_req, res) => {
@@ -82,6 +85,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services }: A
     createPersonRouter({
       services: personApiServices(svc, svc.oauth),
       checkResponses: config.checkResponses ?? false,
+      ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
       shutdown: svc.stopping.signal,
       onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
     }),

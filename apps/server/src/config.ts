@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
 import { z } from 'zod';
 import { defaultDataDir } from './data-dir.js';
 
@@ -26,6 +27,8 @@ export interface ServerConfig {
   imageCdn?: string;
   /** Web Push (VAPID, RFC 8292): the contact, and keys (both or neither; neither = made once and kept). */
   vapid?: { subject?: string; publicKey?: string; privateKey?: string };
+  /** SVC_TRUST_PROXY, SVC_PHOTO_MAX_BYTES, SVC_PHOTO_QUOTA_BYTES, SVC_STREAMS_PER_ACCOUNT. */
+  guards?: GuardSettings;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +144,7 @@ export function loadConfig(
       burst: parsed.data.SVC_MCP_RATE_BURST ?? 60,
       perMinute: parsed.data.SVC_MCP_RATE_PER_MINUTE ?? 30,
     },
+    guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(parsed.data.SVC_SECRET ? { secret: parsed.data.SVC_SECRET } : {}),
     ...(parsed.data.SVC_IMAGE_CDN ? { imageCdn: parsed.data.SVC_IMAGE_CDN } : {}),
     ...(d.SVC_VAPID_SUBJECT || d.SVC_VAPID_PUBLIC_KEY

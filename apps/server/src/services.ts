@@ -52,6 +52,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
+    photoLimits: { maxBytes: config.guards?.photoMaxBytes, quotaBytes: config.guards?.photoQuotaBytes },
   });
   const oauth = createOAuthServer({
     store: core.store,

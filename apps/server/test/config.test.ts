@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       dataDir: path.join(repositoryRoot, 'data'),
       logLevel: 'info',
       mcpRate: { burst: 60, perMinute: 30 },
+      guards: {},
     });
   });
 

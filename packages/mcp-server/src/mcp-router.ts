@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ConnectionAuth,
+  createHostCheck,
   createRateLimiter,
   type RateLimiter,
   type RateLimitOptions,
@@ -13,7 +14,6 @@ import express, { type Request, type Response, type Router } from 'express';
 import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';
-import { createHostCheck } from './host-check.js';
 import { parseJsonRpcBody } from './json-rpc-body.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
 

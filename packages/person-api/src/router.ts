@@ -22,7 +22,12 @@ export interface PersonRouterOptions {
    * to `onError`. Tests turn this on so the schemas (and so `/openapi.json`) cannot drift from the code.
    */
   checkResponses?: boolean;
+  /** Event streams one account may hold open at once (default 10); one more is refused with 429. */
+  streamsPerAccount?: number;
 }
+
+/** Default of {@link PersonRouterOptions.streamsPerAccount}: a person's phones, tablets and tabs. */
+export const STREAMS_PER_ACCOUNT = 10;
 
 /** Thrown (in `checkResponses` mode) when a handler's answer does not match its route's schema. */
 export class ResponseMismatchError extends Error {
@@ -78,6 +83,8 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const router = express.Router();
   const json = express.json({ limit: JSON_BODY_LIMIT });
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
+  const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
+  const openStreams = new Map<string, number>();
   const limits = { json: '256 KB', image: `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB` };
 
   const send = (req: Request, res: express.Response, err: unknown, bodyLimit: string) => {
@@ -90,6 +97,23 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
     res.status(wire.status).json(wire.body);
   };
 
+  /** Counts an open stream against its account until the answer closes; refuses one past the cap. */
+  const holdStream = (userId: string, res: express.Response) => {
+    const open = openStreams.get(userId) ?? 0;
+    if (open >= streamsPerAccount) {
+      throw new ServiceError(
+        'RATE_LIMITED',
+        `This account already has ${open} live streams open; close a tab or app to open another.`,
+      );
+    }
+    openStreams.set(userId, open + 1);
+    res.once('close', () => {
+      const left = (openStreams.get(userId) ?? 1) - 1;
+      if (left > 0) openStreams.set(userId, left);
+      else openStreams.delete(userId);
+    });
+  };
+
   for (const route of routes) {
     const bodyLimit = route.raw?.request ? limits.image : limits.json;
     const handler: RequestHandler = async (req, res) => {
@@ -97,6 +121,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
         const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
         const user: AppPrincipal | undefined =
           route.auth === 'user' ? await services.accounts.verifyAccess(token) : undefined;
+        if (user && route.raw?.response === 'text/event-stream') holdStream(user.userId, res);
         const stillSignedIn = () =>
           services.accounts.verifyAccess(token).then(
             () => true,

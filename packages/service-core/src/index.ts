@@ -71,6 +71,8 @@ export {
   type FailureThrottleOptions,
   type ThrottleDecision,
 } from './failure-throttle.js';
+export { type GuardSettings, readGuardSettings } from './guard-settings.js';
+export { createHostCheck, hostGuard } from './host-check.js';
 export {
   createHostTransport,
   type HostMessage,

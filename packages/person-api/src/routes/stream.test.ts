@@ -77,6 +77,27 @@ describe('GET /stream and its credential', () => {
     await expect(stream.next()).resolves.toBe('closed');
   });
 
+  it('holds at most the configured number of streams per account open at once', async () => {
+    const app = express();
+    app.use(
+      createPersonRouter({ services: personApiServices(core, {} as PersonOAuth), streamsPerAccount: 2 }),
+    );
+    const capped = app.listen(0, '127.0.0.1');
+    await new Promise((r) => capped.once('listening', r));
+    const url = `http://127.0.0.1:${(capped.address() as AddressInfo).port}/stream`;
+    const { token } = await signUp();
+    const headers = { authorization: `Bearer ${token}` };
+    const first = await openStream(url, headers);
+    const second = await openStream(url, headers);
+    expect((await fetch(url, { headers })).status).toBe(429);
+    await first.cancel();
+    await new Promise((r) => setTimeout(r, 50));
+    const third = await openStream(url, headers);
+    await Promise.all([second.cancel(), third.cancel()]);
+    capped.closeAllConnections();
+    await new Promise((r) => capped.close(r));
+  });
+
   it('takes ?access_token= on the stream only', async () => {
     const { token } = await signUp();
     const q = `access_token=${encodeURIComponent(token)}`;
