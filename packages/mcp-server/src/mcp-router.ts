@@ -63,8 +63,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
+        // Answer 413 instead of resetting the socket: stop keeping bytes, let Node discard the rest.
         resolve(null);
-        req.destroy();
+        req.removeAllListeners('data');
+        req.resume();
         return;
       }
       chunks.push(c);
@@ -94,6 +96,9 @@ export function createMcpRouter(options: McpRouterOptions): Router {
   const limiter = isLimiter(options.rateLimit)
     ? options.rateLimit
     : createRateLimiter(options.rateLimit ?? MCP_RATE_DEFAULTS);
+  const burst = isLimiter(options.rateLimit)
+    ? Number.POSITIVE_INFINITY
+    : (options.rateLimit ?? MCP_RATE_DEFAULTS).burst;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let dispatcher: Dispatcher | undefined;
   const ready = connectDispatcher(
@@ -140,6 +145,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       }
       const text = await readBody(req, maxBody);
       if (text === null) {
+        res.setHeader('connection', 'close');
         throw new McpHttpError('BODY_TOO_LARGE', `The body is larger than ${maxBody} bytes: send less.`);
       }
       const parsed = parseJsonRpcBody(text);
@@ -152,6 +158,13 @@ export function createMcpRouter(options: McpRouterOptions): Router {
           },
         );
       }
+      if (parsed.requests > burst) {
+        throw new McpHttpError(
+          'RATE_LIMITED',
+          `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
+        );
+      }
+      // Each call of a batch is charged, not the request.
       const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
         throw new McpHttpError(

@@ -1,6 +1,11 @@
 // The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
 // headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
-import { createRateLimiter, type RateLimiter, type RateLimitOptions } from '@screen-service/service-core';
+import {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  verifyJsonDepth,
+} from '@screen-service/service-core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { readClientCredentials } from './client-auth.js';
 import { isOAuthError, OAuthError } from './errors.js';
@@ -144,7 +149,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     };
 
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
-  const json = express.json({ limit: '32kb' });
+  const json = express.json({ limit: '32kb', verify: verifyJsonDepth() });
   const needsForm = (req: Request) => {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw new OAuthError('invalid_request', 'Send the request as application/x-www-form-urlencoded.');

@@ -1,5 +1,11 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
-import { type AppPrincipal, bearerToken, ServiceError, toHttpError } from '@screen-service/service-core';
+import {
+  type AppPrincipal,
+  bearerToken,
+  ServiceError,
+  toHttpError,
+  verifyJsonDepth,
+} from '@screen-service/service-core';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 import type { RouteDef } from './route.js';
@@ -81,7 +87,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
   const router = express.Router();
-  const json = express.json({ limit: JSON_BODY_LIMIT });
+  const json = express.json({ limit: JSON_BODY_LIMIT, verify: verifyJsonDepth() });
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
   const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
   const openStreams = new Map<string, number>();

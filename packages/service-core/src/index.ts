@@ -107,6 +107,7 @@ export {
   wireCode,
 } from './http-errors.js';
 export { hasImageSignature } from './image-signature.js';
+export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
 export {
   createManagementTokens,
   MANAGEMENT_TOKEN_PREFIX,
