@@ -263,6 +263,10 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     '/requests/:id/cancel',
     handle('consent', async (req, res) => {
       res.setHeader('cache-control', 'no-store');
+      // A bodyless form post from another page of the same site must not cancel a person's sign-in.
+      if (!req.is('application/json')) {
+        throw new OAuthError('invalid_request', 'Send the cancel as application/json.');
+      }
       res.json(await oauth.cancel(String(req.params.id), readCookie(req)));
     }),
   );

@@ -125,6 +125,15 @@ describe('password guessing and sign-up (issue 22 item 4)', () => {
     expect(await code(accounts.signIn({ ...creds, clientAddr: 'b' }))).toBe('ok');
   });
 
+  it('refuses an email address carrying NUL or another control character', async () => {
+    for (const email of ['ada\u0000@example.com', 'ada@example.com\u0000', 'a\u0007da@example.com']) {
+      await expect(accounts.signUp({ email, password: 'a long passphrase' })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'email',
+      });
+    }
+  });
+
   it('refuses the most common passwords at sign-up and limits sign-ups per address', async () => {
     for (const password of ['12345678', 'Password1', 'qwertyuiop', 'aaaaaaaaaa', 'adalovelace']) {
       await expect(accounts.signUp({ email: 'adalovelace@example.com', password })).rejects.toMatchObject({

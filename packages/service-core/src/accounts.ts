@@ -162,7 +162,13 @@ export function createAccounts(options: AccountsOptions): Accounts {
   }
 
   function credentials(input: { email: unknown; password: unknown }) {
-    if (typeof input.email !== 'string' || !EMAIL.test(input.email.trim()) || input.email.length > 254) {
+    if (
+      typeof input.email !== 'string' ||
+      !EMAIL.test(input.email.trim()) ||
+      input.email.length > 254 ||
+      // NUL and other controls: an address that prints differently from what is stored.
+      /\p{Cc}/u.test(input.email)
+    ) {
       throw new ServiceError('INVALID_INPUT', 'email must be an address like ada@example.com.', {
         field: 'email',
       });

@@ -64,6 +64,7 @@ export {
   type TokenPrefix,
 } from './crypto.js';
 export { createDiskPhotoFiles } from './disk-photo-files.js';
+export { cleanDisplayName } from './display-name.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
 export {
   createFailureThrottle,
