@@ -40,8 +40,8 @@ async function framedText(target: string): Promise<string | null> {
   await page.goto(`${attackerUrl}?frame=${encodeURIComponent(target)}`);
   await page.waitForLoadState('load');
   const frame = page.frames().find((f) => f !== page.mainFrame());
-  if (!frame || !frame.url().startsWith(service.url)) return null;
-  return frame.evaluate(() => document.body?.innerText ?? '').catch(() => null);
+  if (!frame?.url().startsWith(service.url)) return null;
+  return frame.evaluate(() => document.body?.textContent ?? '').catch(() => null);
 }
 
 describe('the approval page cannot be framed', () => {

@@ -41,10 +41,12 @@ const registrationBody = z.object({
   // a name of nothing visible is refused.
   client_name: z
     .string()
-    .transform(
-      (v, ctx) =>
-        cleanDisplayName(v) ?? (ctx.addIssue({ code: 'custom', message: 'no visible text' }), z.NEVER),
-    )
+    .transform((v, ctx) => {
+      const name = cleanDisplayName(v);
+      if (name !== null) return name;
+      ctx.addIssue({ code: 'custom', message: 'no visible text' });
+      return z.NEVER;
+    })
     .pipe(z.string().min(1).max(MAX_CLIENT_NAME))
     .optional(),
   scope: z.string().optional(),
