@@ -11,9 +11,9 @@ import {
   personApiServices,
   personRoutes,
 } from '@screen-service/person-api';
-import { MOUNTS } from '@screen-service/service-core';
+import { hostGuard, MOUNTS } from '@screen-service/service-core';
 import { type ServiceDb as Db, databaseHealth } from '@screen-service/service-core/sqlite';
-import { screenAppResource, webRoot, webStaticOptions } from '@screen-service/web';
+import { screenAppResource, securityHeaders, webRoot, webStaticOptions } from '@screen-service/web';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
@@ -32,7 +32,9 @@ export interface AppDeps {
 export function createApp({ config, db, logger, version = '0.0.0', services, metrics }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
+  app.set('trust proxy', config.guards?.trustProxy ?? false);
+  app.use(securityHeaders());
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
   // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
@@ -48,6 +50,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
     version,
     extra: TABLES_CALL_OPENAPI_PART,
   });
+
+  app.use(hostGuard(config.baseUrl)); // after /healthz: probes call the pod by its own address
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -71,6 +75,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
     createPersonRouter({
       services: personApiServices(svc, svc.oauth, svc.native),
       checkResponses: config.checkResponses ?? false,
+      ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
       shutdown: svc.stopping.signal,
       onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
     }),

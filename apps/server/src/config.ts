@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
+import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
 
@@ -31,6 +32,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   vapid?: { subject?: string; publicKey?: string; privateKey?: string };
   /** Native agents' model (SVC_MODEL_*, ADR 0200); absent = native agents are not offered. */
   model?: NativeSettings;
+  /** SVC_TRUST_PROXY, SVC_PHOTO_MAX_BYTES, SVC_PHOTO_QUOTA_BYTES, SVC_STREAMS_PER_ACCOUNT. */
+  guards?: GuardSettings;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +149,7 @@ export function loadConfig(
     logLevel: d.LOG_LEVEL ?? 'info',
     ...operationsConfig(d),
     mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
+    guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
     ...(Object.keys(vapid).length > 0 ? { vapid } : {}),

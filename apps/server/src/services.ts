@@ -61,6 +61,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
     ...coreLimits(config),
+    photoLimits: { maxBytes: config.guards?.photoMaxBytes, quotaBytes: config.guards?.photoQuotaBytes },
   });
   const oauth = createOAuthServer({
     store: core.store,

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       logFormat: 'auto',
       signup: 'open',
       mcpRate: { burst: 60, perMinute: 30 },
+      guards: {},
     });
   });
 

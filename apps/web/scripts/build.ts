@@ -77,6 +77,8 @@ if (existsSync(join(root, 'src', 'sw.ts')))
 await build({
   entryPoints: [join(root, 'src', 'index.ts')],
   outfile: join(dist, 'index.js'),
+  // One file: the entry's own modules (security headers) inlined; node built-ins stay imports.
+  bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
@@ -100,6 +102,12 @@ writeFileSync(
     '  maxAge: string; extensions: string[];',
     '  setHeaders: (res: { setHeader(name: string, value: string): unknown }, file: string) => void;',
     '};',
+    "/** The pages' Content-Security-Policy (frame-ancestors 'none'). */",
+    'export declare const PAGE_CSP: string;',
+    '/** The headers every answer carries: CSP, X-Frame-Options, nosniff, Referrer-Policy. */',
+    'export declare const SECURITY_HEADERS: Readonly<Record<string, string>>;',
+    '/** Middleware (Express or node:http) that sets SECURITY_HEADERS on every answer. */',
+    "export declare function securityHeaders(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void;",
     '',
   ].join('\n'),
 );

@@ -58,3 +58,4 @@ export function webStaticOptions() {
     },
   };
 }
+export { PAGE_CSP, SECURITY_HEADERS, securityHeaders } from './security-headers.js';

@@ -6,6 +6,7 @@ import {
   type HostTransport,
   type Pairing,
   ServiceError,
+  verifyJsonDepth,
 } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
@@ -54,7 +55,7 @@ export function createConnectRouter(options: ConnectHandlerOptions): Router {
   };
 
   if (options.tables) router.use('/tables', createTablesRouter({ ...options.tables, ...pick(options) }));
-  router.post('/', express.json({ limit: '64kb' }), async (req, res) => {
+  router.post('/', express.json({ limit: '64kb', verify: verifyJsonDepth() }), async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
     try {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -1,6 +1,11 @@
 // {connect_url}/messages: the message transport for hosts (ADR 0130). `GET /` streams the person's rows as
 // Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it.
-import { type ConnectionAuth, type HostTransport, ServiceError } from '@screen-service/service-core';
+import {
+  type ConnectionAuth,
+  type HostTransport,
+  ServiceError,
+  verifyJsonDepth,
+} from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 
 /** A comment line this often keeps proxies (and the host's read timeout) from closing an idle stream. */
@@ -88,7 +93,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
     }
   });
 
-  const json = express.json({ limit: '64kb' });
+  const json = express.json({ limit: '64kb', verify: verifyJsonDepth() });
   router.post('/turn', json, async (req, res) => {
     try {
       const p = await hostAuth.verify(req.headers.authorization);

@@ -5,6 +5,7 @@ import {
   ServiceError,
   type Tables,
   toHttpError,
+  verifyJsonDepth,
 } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 
@@ -43,28 +44,34 @@ export function createTablesRouter(options: TablesRouterOptions): Router {
     res.status(wire.status).json(wire.body);
   };
 
-  router.post('/', express.json({ limit: TABLES_BODY_LIMIT }), async (req: Request, res: Response) => {
-    try {
-      const principal = await options.auth.verify(req.headers.authorization);
-      const body: unknown = req.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'Send a JSON object: {"agent", "lines"} or {"agent", "reply"}.',
-          {
-            field: 'body',
-          },
-        );
+  router.post(
+    '/',
+    express.json({ limit: TABLES_BODY_LIMIT, verify: verifyJsonDepth() }),
+    async (req: Request, res: Response) => {
+      try {
+        const principal = await options.auth.verify(req.headers.authorization);
+        const body: unknown = req.body;
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          throw new ServiceError(
+            'INVALID_INPUT',
+            'Send a JSON object: {"agent", "lines"} or {"agent", "reply"}.',
+            {
+              field: 'body',
+            },
+          );
+        }
+        const { agent, lines, reply } = body as Record<string, unknown>;
+        if (agent !== undefined && typeof agent !== 'string') {
+          throw new ServiceError('INVALID_INPUT', 'agent must be the agent handle (text).', {
+            field: 'agent',
+          });
+        }
+        res.status(200).json(await options.tables.call(principal, { agent, lines, reply }));
+      } catch (err) {
+        fail(res, err);
       }
-      const { agent, lines, reply } = body as Record<string, unknown>;
-      if (agent !== undefined && typeof agent !== 'string') {
-        throw new ServiceError('INVALID_INPUT', 'agent must be the agent handle (text).', { field: 'agent' });
-      }
-      res.status(200).json(await options.tables.call(principal, { agent, lines, reply }));
-    } catch (err) {
-      fail(res, err);
-    }
-  });
+    },
+  );
   router.all('/', (_req, res) => {
     res.set('allow', 'POST');
     fail(res, new ServiceError('METHOD_NOT_ALLOWED', 'Use POST with a JSON body.'));

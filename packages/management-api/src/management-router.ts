@@ -1,6 +1,6 @@
 // POST {agents_url}: the management API. Parses the JSON body, authenticates, dispatches on `action` to
 // service-core's AgentManagement and maps refusals to doc2's errors. No rule lives here.
-import { type AgentManagement, ServiceError } from '@screen-service/service-core';
+import { type AgentManagement, ServiceError, verifyJsonDepth } from '@screen-service/service-core';
 import express, { type Request, type Response, type Router } from 'express';
 import { toManagementError } from './errors.js';
 
@@ -94,27 +94,32 @@ export function createManagementRouter(options: ManagementRouterOptions): Router
     }
   };
 
-  router.post('/', authenticate, express.json({ limit: '64kb' }), async (req, res) => {
-    try {
-      const caller = res.locals.caller as Parameters<Handler>[1];
-      const body = req.body as unknown;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new ServiceError('INVALID_INPUT', 'Send a JSON object with an "action".', { field: 'body' });
+  router.post(
+    '/',
+    authenticate,
+    express.json({ limit: '64kb', verify: verifyJsonDepth() }),
+    async (req, res) => {
+      try {
+        const caller = res.locals.caller as Parameters<Handler>[1];
+        const body = req.body as unknown;
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          throw new ServiceError('INVALID_INPUT', 'Send a JSON object with an "action".', { field: 'body' });
+        }
+        const action = (body as Body).action;
+        const handler = typeof action === 'string' ? HANDLERS[action as ManagementAction] : undefined;
+        if (!handler || !Object.hasOwn(HANDLERS, action as string)) {
+          throw new ServiceError(
+            'INVALID_INPUT',
+            `Unknown action ${JSON.stringify(action)}; this API serves: ${MANAGEMENT_ACTIONS.join(', ')}.`,
+            { field: 'action' },
+          );
+        }
+        res.status(200).json(await handler(options.management, caller, body as Body));
+      } catch (err) {
+        fail(res, err);
       }
-      const action = (body as Body).action;
-      const handler = typeof action === 'string' ? HANDLERS[action as ManagementAction] : undefined;
-      if (!handler || !Object.hasOwn(HANDLERS, action as string)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          `Unknown action ${JSON.stringify(action)}; this API serves: ${MANAGEMENT_ACTIONS.join(', ')}.`,
-          { field: 'action' },
-        );
-      }
-      res.status(200).json(await handler(options.management, caller, body as Body));
-    } catch (err) {
-      fail(res, err);
-    }
-  });
+    },
+  );
 
   router.all('/', (_req, res) => {
     res.set('allow', 'POST');

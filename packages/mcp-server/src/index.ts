@@ -1,4 +1,6 @@
 // @screen-service/mcp-server public API. Every export here is public; nothing else is.
+
+export { createHostCheck } from '@screen-service/service-core';
 export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 export { connectDispatcher, type DispatchContext, type Dispatcher, REQUEST_CANCELLED } from './dispatcher.js';
 export {
@@ -23,7 +25,6 @@ export {
   type ThreadToolName,
   toolAliasMeta,
 } from './host-aliases.js';
-export { createHostCheck } from './host-check.js';
 export {
   type BodyParse,
   INVALID_REQUEST,

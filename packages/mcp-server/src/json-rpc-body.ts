@@ -1,5 +1,6 @@
 // Parses a POST body into JSON-RPC messages with the transport's rules (batches, one initialize, ids).
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '@screen-service/service-core';
 
 /** JSON-RPC error codes the transport answers with before any handler runs. */
 export const PARSE_ERROR = -32700;
@@ -43,6 +44,14 @@ function check(m: unknown): string | null {
  */
 export function parseJsonRpcBody(text: string): BodyParse {
   let raw: unknown;
+  // Before parsing: a deeply nested tool argument would overflow whatever walks it first.
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    return {
+      ok: false,
+      code: PARSE_ERROR,
+      message: `Parse error: the body nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter value.`,
+    };
+  }
   try {
     raw = JSON.parse(text);
   } catch {

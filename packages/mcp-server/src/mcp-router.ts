@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ConnectionAuth,
+  createHostCheck,
   createRateLimiter,
   type RateLimiter,
   type RateLimitOptions,
@@ -13,7 +14,6 @@ import express, { type Request, type Response, type Router } from 'express';
 import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';
-import { createHostCheck } from './host-check.js';
 import { parseJsonRpcBody } from './json-rpc-body.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
 
@@ -63,8 +63,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
+        // Answer 413 instead of resetting the socket: stop keeping bytes, let Node discard the rest.
         resolve(null);
-        req.destroy();
+        req.removeAllListeners('data');
+        req.resume();
         return;
       }
       chunks.push(c);
@@ -94,6 +96,9 @@ export function createMcpRouter(options: McpRouterOptions): Router {
   const limiter = isLimiter(options.rateLimit)
     ? options.rateLimit
     : createRateLimiter(options.rateLimit ?? MCP_RATE_DEFAULTS);
+  const burst = isLimiter(options.rateLimit)
+    ? Number.POSITIVE_INFINITY
+    : (options.rateLimit ?? MCP_RATE_DEFAULTS).burst;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let dispatcher: Dispatcher | undefined;
   const ready = connectDispatcher(
@@ -140,6 +145,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       }
       const text = await readBody(req, maxBody);
       if (text === null) {
+        res.setHeader('connection', 'close');
         throw new McpHttpError('BODY_TOO_LARGE', `The body is larger than ${maxBody} bytes: send less.`);
       }
       const parsed = parseJsonRpcBody(text);
@@ -152,6 +158,13 @@ export function createMcpRouter(options: McpRouterOptions): Router {
           },
         );
       }
+      if (parsed.requests > burst) {
+        throw new McpHttpError(
+          'RATE_LIMITED',
+          `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
+        );
+      }
+      // Each call of a batch is charged, not the request.
       const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
         throw new McpHttpError(

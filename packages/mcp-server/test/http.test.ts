@@ -223,9 +223,55 @@ describe('rate bucket mcp', () => {
         auth(b.token),
       );
       expect(batch.status).toBe(429);
+      // On a fresh connection too: a batch larger than the burst is never let through whole.
+      const fresh = await limited.newConnection('Fresh');
+      const big = await post(
+        limited.mcpUrl,
+        [1, 2, 3, 4].map((id) => ({ ...ping, id })),
+        auth(fresh.token),
+      );
+      expect(big.status).toBe(429);
+      expect(big.json).toMatchObject({
+        error: { message: expect.stringMatching(/batch of 4 calls .* burst of 3/) },
+      });
+      expect((await post(limited.mcpUrl, ping, auth(fresh.token))).status).toBe(200);
     } finally {
       await limited.close();
     }
+  });
+
+  it('answers 413 to a body over the limit instead of resetting the connection', async () => {
+    const { token } = await stack.newConnection();
+    const res = await fetch(stack.mcpUrl, {
+      method: 'POST',
+      headers: {
+        ...auth(token),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(1024 * 1024 + 10)}"}}`,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { data: { error: 'body_too_large' } } });
+  });
+
+  it('refuses a 100,000-level nested tool argument as a parse error, not a crash', async () => {
+    const { token } = await stack.newConnection();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await fetch(stack.mcpUrl, {
+      method: 'POST',
+      headers: {
+        ...auth(token),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"svc_tap","arguments":{"screen_id":"s","event":{"value":${deep}}}}}`,
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32700);
+    expect(body.error.message).toMatch(/deeper than 64 levels/);
+    expect(body.error.message).not.toMatch(/stack/i);
   });
 });
 

@@ -6,7 +6,7 @@ import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { REQUEST_TTL_MS, SCOPE } from './limits.js';
 import { isS256Challenge } from './pkce.js';
-import { redirectUriMatches, withQuery } from './redirect-uri.js';
+import { isLoopbackHttp, redirectUriMatches, withQuery } from './redirect-uri.js';
 import { randomSecret, sameResource } from './secrets.js';
 
 /** A pending request: send the browser to `location` with the secret in a cookie scoped to the request. */
@@ -75,14 +75,19 @@ export function createAuthorize(ctx: OAuthContext) {
     }
 
     const state = typeof query.state === 'string' && query.state !== '' ? query.state : null;
+    // RFC 9700 4.11.2: anyone may register a client, so an error sent straight back to its https address
+    // would make this server an open redirector. Errors go back only to a loopback app on this machine;
+    // for any other address the person sees the error page.
     const back = (error: OAuthError['error'], description: string) =>
       new OAuthError(error, description, {
-        redirect: withQuery(redirectUri, {
-          error,
-          error_description: description,
-          state,
-          iss: ctx.urls.oauthUrl,
-        }),
+        redirect: redirectsErrors(redirectUri)
+          ? withQuery(redirectUri, {
+              error,
+              error_description: description,
+              state,
+              iss: ctx.urls.oauthUrl,
+            })
+          : undefined,
       });
     const field = (name: string) => {
       try {
@@ -154,4 +159,13 @@ export function createAuthorize(ctx: OAuthContext) {
       maxAgeS: REQUEST_TTL_MS / 1000,
     };
   };
+}
+
+/** Whether `/authorize` errors may go back to this redirect URI: only to a loopback app (see `back`). */
+function redirectsErrors(redirectUri: string): boolean {
+  try {
+    return isLoopbackHttp(new URL(redirectUri));
+  } catch {
+    return false;
+  }
 }

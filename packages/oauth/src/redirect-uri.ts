@@ -16,6 +16,18 @@ const REFUSED_SCHEMES = new Set([
   'mailto:',
   'tel:',
   'sms:',
+  // Browser-internal pages, archives and extensions: never an app's callback, sometimes a way out of one.
+  'view-source:',
+  'chrome:',
+  'chrome-extension:',
+  'chrome-untrusted:',
+  'edge:',
+  'brave:',
+  'opera:',
+  'moz-extension:',
+  'resource:',
+  'jar:',
+  'intent:',
 ]);
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -72,6 +84,8 @@ export function redirectUriMatches(registered: string, given: string): boolean {
     return false;
   }
   if (!isLoopbackHttp(r) || !isLoopbackHttp(g) || given.includes('#')) return false;
+  // The same rules as registration: no credentials smuggled in (http://user@127.0.0.1/...).
+  if (g.username || g.password) return false;
   return r.hostname === g.hostname && r.pathname === g.pathname && r.search === g.search;
 }
 

@@ -1,5 +1,5 @@
 // RFC 7591 dynamic client registration: the request's metadata checked field by field.
-import type { OAuthClientAuthMethod } from '@screen-service/service-core';
+import { cleanDisplayName, type OAuthClientAuthMethod } from '@screen-service/service-core';
 import { z } from 'zod';
 import { OAuthError } from './errors.js';
 import { MAX_CLIENT_NAME, MAX_REDIRECT_URIS, SCOPE } from './limits.js';
@@ -37,7 +37,18 @@ const registrationBody = z.object({
     .min(1)
     .optional(),
   response_types: z.array(z.literal('code')).min(1).optional(),
-  client_name: z.string().trim().min(1).max(MAX_CLIENT_NAME).optional(),
+  // Control and direction characters go (a right-to-left override would reverse the consent page's text);
+  // a name of nothing visible is refused.
+  client_name: z
+    .string()
+    .transform((v, ctx) => {
+      const name = cleanDisplayName(v);
+      if (name !== null) return name;
+      ctx.addIssue({ code: 'custom', message: 'no visible text' });
+      return z.NEVER;
+    })
+    .pipe(z.string().min(1).max(MAX_CLIENT_NAME))
+    .optional(),
   scope: z.string().optional(),
   client_uri: webUrl.optional(),
   logo_uri: webUrl.optional(),
@@ -53,7 +64,7 @@ const FIELD_HINTS: Record<string, string> = {
   token_endpoint_auth_method: 'one of none, client_secret_post, client_secret_basic',
   grant_types: 'a list of authorization_code and optionally refresh_token',
   response_types: 'exactly ["code"]',
-  client_name: `text of 1 to ${MAX_CLIENT_NAME} characters`,
+  client_name: `text of 1 to ${MAX_CLIENT_NAME} visible characters`,
   contacts: 'a list of up to 10 strings',
 };
 

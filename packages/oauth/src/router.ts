@@ -5,6 +5,7 @@ import {
   MOUNTS,
   type RateLimiter,
   type RateLimitOptions,
+  verifyJsonDepth,
 } from '@screen-service/service-core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { readClientCredentials } from './client-auth.js';
@@ -150,7 +151,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     };
 
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
-  const json = express.json({ limit: '32kb' });
+  const json = express.json({ limit: '32kb', verify: verifyJsonDepth() });
   const needsForm = (req: Request) => {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw new OAuthError('invalid_request', 'Send the request as application/x-www-form-urlencoded.');
@@ -264,6 +265,10 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     '/requests/:id/cancel',
     handle('consent', async (req, res) => {
       res.setHeader('cache-control', 'no-store');
+      // A bodyless form post from another page of the same site must not cancel a person's sign-in.
+      if (!req.is('application/json')) {
+        throw new OAuthError('invalid_request', 'Send the cancel as application/json.');
+      }
       res.json(await oauth.cancel(String(req.params.id), readCookie(req)));
     }),
   );

@@ -24,6 +24,7 @@ export {
   JSON_BODY_LIMIT,
   type PersonRouterOptions,
   ResponseMismatchError,
+  STREAMS_PER_ACCOUNT,
 } from './router.js';
 export { personRoutes } from './routes/index.js';
 export type {

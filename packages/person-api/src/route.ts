@@ -33,6 +33,8 @@ export interface RouteContext<P extends string, B, Q, A extends RouteAuth> {
   res: Response;
   /** Aborted when the server begins shutting down: streams end at once. */
   shutdown: AbortSignal;
+  /** Checks the request's sign-in again (a long-lived answer such as the stream asks before each event). */
+  stillSignedIn: () => Promise<boolean>;
 }
 
 /** A route before its types are erased; see {@link defineRoute}. */
@@ -55,6 +57,8 @@ export interface RouteSpec<
   status?: number;
   /** Non-JSON exchange, documented by content type. */
   raw?: { request?: string; response?: string };
+  /** The access token may come as `?access_token=` (only the stream: EventSource cannot set headers). */
+  tokenInQuery?: boolean;
   /**
    * Returns the JSON body (typed by `response`), or undefined when there is no response schema or the
    * handler wrote the response itself (`raw.response`).
@@ -75,6 +79,7 @@ export interface RouteDef {
   response?: z.ZodType | undefined;
   status?: number | undefined;
   raw?: { request?: string; response?: string } | undefined;
+  tokenInQuery?: boolean | undefined;
   handler(ctx: {
     services: PersonApiServices;
     user: AppPrincipal | undefined;
@@ -84,6 +89,7 @@ export interface RouteDef {
     req: Request;
     res: Response;
     shutdown: AbortSignal;
+    stillSignedIn: () => Promise<boolean>;
   }): Promise<unknown> | unknown;
 }
 

@@ -1,5 +1,11 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
-import { type AppPrincipal, bearerToken, ServiceError, toHttpError } from '@screen-service/service-core';
+import {
+  type AppPrincipal,
+  bearerToken,
+  ServiceError,
+  toHttpError,
+  verifyJsonDepth,
+} from '@screen-service/service-core';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 import type { RouteDef } from './route.js';
@@ -22,7 +28,12 @@ export interface PersonRouterOptions {
    * to `onError`. Tests turn this on so the schemas (and so `/openapi.json`) cannot drift from the code.
    */
   checkResponses?: boolean;
+  /** Event streams one account may hold open at once (default 10); one more is refused with 429. */
+  streamsPerAccount?: number;
 }
+
+/** Default of {@link PersonRouterOptions.streamsPerAccount}: a person's phones, tablets and tabs. */
+export const STREAMS_PER_ACCOUNT = 10;
 
 /** Thrown (in `checkResponses` mode) when a handler's answer does not match its route's schema. */
 export class ResponseMismatchError extends Error {
@@ -45,14 +56,22 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: 'body' |
   throw new ServiceError('INVALID_INPUT', `${field}: ${issue.message}`, { field });
 }
 
-function accessToken(req: Request): string | null {
+function accessToken(req: Request, inQuery: boolean): string | null {
   const header = req.headers.authorization;
   if (header) {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
     return m ? m[1]! : bearerToken(header);
   }
-  // EventSource cannot set headers, so the stream also takes ?access_token=.
-  return typeof req.query.access_token === 'string' ? req.query.access_token : null;
+  // EventSource cannot set headers, so the stream (only) also takes ?access_token=: anywhere else a token
+  // in the URL would end up in logs, history and Referer headers.
+  if (inQuery && typeof req.query.access_token === 'string') return req.query.access_token;
+  if (req.query.access_token !== undefined) {
+    throw new ServiceError(
+      'UNAUTHORIZED',
+      'Send the access token as Authorization: Bearer <access_token>; only GET /stream takes ?access_token=.',
+    );
+  }
+  return null;
 }
 
 /**
@@ -68,8 +87,10 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
   const router = express.Router();
-  const json = express.json({ limit: JSON_BODY_LIMIT });
+  const json = express.json({ limit: JSON_BODY_LIMIT, verify: verifyJsonDepth() });
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
+  const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
+  const openStreams = new Map<string, number>();
   const limits = { json: '256 KB', image: `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB` };
 
   const send = (req: Request, res: express.Response, err: unknown, bodyLimit: string) => {
@@ -82,12 +103,36 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
     res.status(wire.status).json(wire.body);
   };
 
+  /** Counts an open stream against its account until the answer closes; refuses one past the cap. */
+  const holdStream = (userId: string, res: express.Response) => {
+    const open = openStreams.get(userId) ?? 0;
+    if (open >= streamsPerAccount) {
+      throw new ServiceError(
+        'RATE_LIMITED',
+        `This account already has ${open} live streams open; close a tab or app to open another.`,
+      );
+    }
+    openStreams.set(userId, open + 1);
+    res.once('close', () => {
+      const left = (openStreams.get(userId) ?? 1) - 1;
+      if (left > 0) openStreams.set(userId, left);
+      else openStreams.delete(userId);
+    });
+  };
+
   for (const route of routes) {
     const bodyLimit = route.raw?.request ? limits.image : limits.json;
     const handler: RequestHandler = async (req, res) => {
       try {
+        const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
         const user: AppPrincipal | undefined =
-          route.auth === 'user' ? await services.accounts.verifyAccess(accessToken(req)) : undefined;
+          route.auth === 'user' ? await services.accounts.verifyAccess(token) : undefined;
+        if (user && route.raw?.response === 'text/event-stream') holdStream(user.userId, res);
+        const stillSignedIn = () =>
+          services.accounts.verifyAccess(token).then(
+            () => true,
+            () => false,
+          );
         const result = await route.handler({
           services,
           user,
@@ -97,6 +142,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
           req,
           res,
           shutdown,
+          stillSignedIn,
         });
         if (res.headersSent) return;
         if (route.response && !route.raw?.response) {

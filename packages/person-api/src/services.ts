@@ -120,7 +120,7 @@ export function personApiServices(
       delete: core.deleteAgent,
     },
     threads: core.threads,
-    photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: MAX_PHOTO_BYTES },
+    photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: core.photos.maxBytes },
     oauth,
     notifier: core.notifier,
     tables: core.tables,

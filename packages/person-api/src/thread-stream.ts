@@ -12,26 +12,45 @@ export interface ThreadStreamOptions {
   req: Request;
   res: Response;
   shutdown: AbortSignal;
+  /**
+   * Asked before each event and at each keep-alive: false once the sign-in ended (signed out, token
+   * expired, account gone). The stream then closes, and the app reconnects with a fresh token.
+   */
+  stillSignedIn?: () => Promise<boolean>;
 }
 
 /**
  * Answers with `text/event-stream` and forwards the person's `message`, `agents`, `read` and `working` events until
- * the client goes away or the server shuts down.
+ * the client goes away, the server shuts down or the sign-in ends (`stillSignedIn`, asked before each event
+ * and at each keep-alive: no event reaches a stream whose token expired or was signed out).
  *
  * @example
  * ```ts
  * openThreadStream({ notifier, userId: user.userId, req, res, shutdown: stopping.signal });
  * ```
  */
-export function openThreadStream({ notifier, userId, req, res, shutdown }: ThreadStreamOptions): void {
+export function openThreadStream(options: ThreadStreamOptions): void {
+  const { notifier, userId, req, res, shutdown } = options;
+  const stillSignedIn = options.stillSignedIn ?? (async () => true);
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache, no-transform');
   res.setHeader('x-accel-buffering', 'no');
   res.flushHeaders();
   res.write(': connected\n\n');
-  const send = (event: string, data: unknown) =>
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  let ended = false;
+  // Events go out in order, each only after the sign-in is confirmed still live.
+  let queue: Promise<void> = Promise.resolve();
+  const send = (event: string, data: unknown) => {
+    queue = queue.then(async () => {
+      if (ended) return;
+      if (!(await stillSignedIn().catch(() => false))) {
+        end();
+        return;
+      }
+      if (!ended) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    });
+  };
   const unsubscribe = notifier.subscribe(userId, (e) => {
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
@@ -44,16 +63,24 @@ export function openThreadStream({ notifier, userId, req, res, shutdown }: Threa
         working_until: e.until === null ? null : new Date(e.until).toISOString(),
       });
   });
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
-  const close = () => {
+  const keepalive = setInterval(() => {
+    queue = queue.then(async () => {
+      if (ended) return;
+      if (!(await stillSignedIn().catch(() => false))) end();
+      else res.write(': keepalive\n\n');
+    });
+  }, STREAM_KEEPALIVE_MS);
+  function close() {
+    ended = true;
     clearInterval(keepalive);
     unsubscribe();
     shutdown.removeEventListener('abort', end);
-  };
-  const end = () => {
+  }
+  function end() {
+    if (ended) return;
     close();
     res.end();
-  };
+  }
   req.on('close', close);
   res.on('error', close);
   if (shutdown.aborted) end();

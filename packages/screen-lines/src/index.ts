@@ -46,4 +46,5 @@ export {
   type TableRuleProblem,
 } from './table-names.js';
 export { formatEcho, formatTapLine, parseTapLine } from './tap-line.js';
+export { MAX_TODAY_OFFSET } from './terms.js';
 export { THEME_STYLE_KEYS, THEME_WORD_KEYS } from './theme-group.js';

@@ -1,7 +1,14 @@
 // Terms (runs of adjacent tokens) and how their text and values are read: quotes, pipes, typed values.
 
+import { fail } from './fault.js';
 import type { LineValue } from './ops.js';
 import type { Token } from './scan.js';
+
+/**
+ * The furthest `today±N` may reach, in days (about 100 years). Beyond it the date leaves the four-digit
+ * years a stored date is written in, and the phone could not resolve it: the line is refused here instead.
+ */
+export const MAX_TODAY_OFFSET = 36_525;
 
 /** A run of tokens with no whitespace between them; `start`/`end` are offsets into the source (end exclusive). */
 export interface Term {
@@ -56,7 +63,10 @@ export function hasPipe(tokens: Token[]): boolean {
   return false;
 }
 
-/** Types a written value by its tokens (doc3 "Written values"): nothing is `empty`, several tokens are text. */
+/**
+ * Types a written value by its tokens (doc3 "Written values"): nothing is `empty`, several tokens are text.
+ * Refuses the line (INVALID_VALUE) for a `today±N` beyond {@link MAX_TODAY_OFFSET}.
+ */
 export function lineValueOf(source: string, tokens: Token[]): LineValue {
   if (tokens.length === 0) return { kind: 'empty' };
   if (tokens.length > 1) return { kind: 'text', value: rawText(source, tokens) };
@@ -69,8 +79,17 @@ export function lineValueOf(source: string, tokens: Token[]): LineValue {
       return { kind: 'date', value: image };
     case 'DateTime':
       return { kind: 'datetime', value: image };
-    case 'Today':
-      return { kind: 'today', offset: image.length > 5 ? Number(image.slice(5)) : 0 };
+    case 'Today': {
+      const offset = image.length > 5 ? Number(image.slice(5)) : 0;
+      if (!(Math.abs(offset) <= MAX_TODAY_OFFSET)) {
+        fail(
+          'INVALID_VALUE',
+          token.startOffset,
+          `${image} is out of range: today can move at most ${MAX_TODAY_OFFSET} days (about 100 years); write a date like 2026-03-01 instead`,
+        );
+      }
+      return { kind: 'today', offset };
+    }
     case 'Now':
       return { kind: 'now' };
     case 'OnOff':

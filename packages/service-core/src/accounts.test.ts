@@ -100,3 +100,74 @@ describe('accounts', () => {
     expect(await code(accounts.verifyAccess(s.access_token))).toBe('UNAUTHORIZED');
   });
 });
+
+describe('password guessing and sign-up (issue 22 item 4)', () => {
+  it('backs off after 5 wrong passwords: the right one then waits too, and the wait doubles', async () => {
+    await accounts.signUp(creds);
+    const attempt = (password: string, clientAddr = '203.0.113.7') =>
+      code(accounts.signIn({ email: creds.email, password, clientAddr }));
+    for (let i = 0; i < 5; i++) expect(await attempt('wrong password')).toBe('INVALID_CREDENTIALS');
+    expect(await attempt(creds.password)).toBe('TOO_MANY_ATTEMPTS');
+    clock += 1_000;
+    // A success clears the account's count.
+    expect(await attempt(creds.password)).toBe('ok');
+    for (let i = 0; i < 5; i++) expect(await attempt('wrong password')).toBe('INVALID_CREDENTIALS');
+    expect(await attempt('wrong password')).toBe('TOO_MANY_ATTEMPTS');
+    // From another address too: the account itself is backing off (1 s after the 5 free failures).
+    expect(await attempt(creds.password, '198.51.100.1')).toBe('TOO_MANY_ATTEMPTS');
+    clock += 1_000;
+    expect(await attempt('wrong password')).toBe('INVALID_CREDENTIALS');
+    clock += 1_000;
+    // The wait doubled to 2 s: the right password still waits.
+    expect(await attempt(creds.password)).toBe('TOO_MANY_ATTEMPTS');
+    clock += 1_000;
+    expect(await attempt(creds.password)).toBe('ok');
+  });
+
+  it('backs off per address across accounts, and unknown accounts answer like known ones', async () => {
+    await accounts.signUp(creds);
+    const codes: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      codes.push(
+        await code(
+          accounts.signIn({ email: `nobody${i}@example.com`, password: 'xxxxxxxx', clientAddr: 'a' }),
+        ),
+      );
+    }
+    expect(codes.slice(0, 20).every((c) => c === 'INVALID_CREDENTIALS')).toBe(true);
+    expect(codes.at(-1)).toBe('TOO_MANY_ATTEMPTS');
+    expect(await code(accounts.signIn({ ...creds, clientAddr: 'a' }))).toBe('TOO_MANY_ATTEMPTS');
+    expect(await code(accounts.signIn({ ...creds, clientAddr: 'b' }))).toBe('ok');
+  });
+
+  it('refuses an email address carrying NUL or another control character', async () => {
+    for (const email of ['ada\u0000@example.com', 'ada@example.com\u0000', 'a\u0007da@example.com']) {
+      await expect(accounts.signUp({ email, password: 'a long passphrase' })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'email',
+      });
+    }
+  });
+
+  it('refuses the most common passwords at sign-up and limits sign-ups per address', async () => {
+    for (const password of ['12345678', 'Password1', 'qwertyuiop', 'aaaaaaaaaa', 'adalovelace']) {
+      await expect(accounts.signUp({ email: 'adalovelace@example.com', password })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'password',
+      });
+    }
+    const codes: string[] = [];
+    for (let i = 0; i < 21; i++) {
+      codes.push(
+        await code(
+          accounts.signUp({ email: `u${i}@example.com`, password: 'a long passphrase', clientAddr: 'x' }),
+        ),
+      );
+    }
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(20);
+    expect(codes.at(-1)).toBe('TOO_MANY_ATTEMPTS');
+    expect(
+      await code(accounts.signUp({ email: 'v@example.com', password: 'a long passphrase', clientAddr: 'y' })),
+    ).toBe('ok');
+  });
+});

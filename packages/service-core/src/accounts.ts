@@ -2,9 +2,12 @@
 // tokens, sign out, and account deletion (every row cascades from the user).
 
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { isCommonPassword } from './common-passwords.js';
 import { newId as defaultNewId, hashSecret, mintToken } from './crypto.js';
 import { ServiceError } from './errors.js';
+import { createFailureThrottle, type FailureThrottle, type ThrottleDecision } from './failure-throttle.js';
 import type { PasswordHasher } from './password-hasher-port.js';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import type { Store } from './repositories.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 
@@ -28,6 +31,38 @@ export interface AccountsOptions {
    * `svc user add`) still works. Default `open`.
    */
   signup?: 'open' | 'closed';
+  /** Wrong-password back-off per account and per address, and the sign-up rate per address. */
+  throttles?: Partial<AccountThrottles>;
+}
+
+/** The guards in front of the password check; {@link defaultAccountThrottles} are the service's values. */
+export interface AccountThrottles {
+  /** Wrong passwords per email (known or not, so the answer says nothing about which exist). */
+  byAccount: FailureThrottle;
+  /** Wrong passwords per client address. */
+  byAddress: FailureThrottle;
+  /** Accounts created per client address. */
+  signUps: RateLimiter;
+}
+
+/**
+ * 5 free wrong passwords per account and 20 per address, then waits of 1 s doubling up to 15 minutes
+ * (forgotten after a day without a failure); 20 sign-ups per address at once, then 20 an hour.
+ */
+export function defaultAccountThrottles(now: () => number = systemClock): AccountThrottles {
+  const backOff = { baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 24 * 3600_000, now };
+  return {
+    byAccount: createFailureThrottle({ freeFailures: 5, ...backOff }),
+    byAddress: createFailureThrottle({ freeFailures: 20, ...backOff }),
+    signUps: createRateLimiter({ burst: 20, perMinute: 20 / 60, now }),
+  };
+}
+
+/** Who is signing in or up: the address throttles key on it (default `unknown`). */
+export interface CredentialsInput {
+  email: unknown;
+  password: unknown;
+  clientAddr?: string;
 }
 
 export interface SessionTokens {
@@ -47,8 +82,10 @@ export interface AppPrincipal {
 }
 
 export interface Accounts {
-  signUp(input: { email: unknown; password: unknown }): Promise<SessionTokens>;
-  signIn(input: { email: unknown; password: unknown }): Promise<SessionTokens>;
+  /** Refuses the most common passwords; `TOO_MANY_ATTEMPTS` past the sign-up rate of the address. */
+  signUp(input: CredentialsInput): Promise<SessionTokens>;
+  /** `TOO_MANY_ATTEMPTS` (before the password is checked) while the account or address is backing off. */
+  signIn(input: CredentialsInput): Promise<SessionTokens>;
   refresh(refreshToken: unknown): Promise<SessionTokens>;
   /** Ends this sign-in (its access and refresh tokens stop at once). */
   signOut(principal: AppPrincipal): Promise<void>;
@@ -77,6 +114,11 @@ export function createAccounts(options: AccountsOptions): Accounts {
   const now = options.now ?? systemClock;
   const random = options.random ?? systemRandom;
   const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
+  const throttles = { ...defaultAccountThrottles(now), ...options.throttles };
+  const tooMany = (d: ThrottleDecision & { ok: false }, what: string) =>
+    new ServiceError('TOO_MANY_ATTEMPTS', `${what}; try again in ${d.retryAfterS} s.`, {
+      details: { retryAfterS: d.retryAfterS },
+    });
   const invalidRefresh = () =>
     new ServiceError(
       'INVALID_REFRESH_TOKEN',
@@ -125,7 +167,13 @@ export function createAccounts(options: AccountsOptions): Accounts {
   }
 
   function credentials(input: { email: unknown; password: unknown }) {
-    if (typeof input.email !== 'string' || !EMAIL.test(input.email.trim()) || input.email.length > 254) {
+    if (
+      typeof input.email !== 'string' ||
+      !EMAIL.test(input.email.trim()) ||
+      input.email.length > 254 ||
+      // NUL and other controls: an address that prints differently from what is stored.
+      /\p{Cc}/u.test(input.email)
+    ) {
       throw new ServiceError('INVALID_INPUT', 'email must be an address like ada@example.com.', {
         field: 'email',
       });
@@ -140,6 +188,13 @@ export function createAccounts(options: AccountsOptions): Accounts {
 
   async function createUser(input: { email: unknown; password: unknown }) {
     const { email, password } = credentials(input);
+    if (isCommonPassword(password) || password.toLowerCase() === email.split('@')[0]) {
+      throw new ServiceError(
+        'INVALID_INPUT',
+        'That password is among the first ones guessers try; choose another, for example three unrelated words.',
+        { field: 'password' },
+      );
+    }
     if (await store.users.findByEmail(email)) {
       throw new ServiceError('EMAIL_TAKEN', `An account with ${email} already exists; sign in instead.`, {
         field: 'email',
@@ -165,16 +220,28 @@ export function createAccounts(options: AccountsOptions): Accounts {
           'Sign-ups are closed on this service; ask its operator for an account (`svc user add`).',
         );
       }
+      const d = throttles.signUps.take(input.clientAddr ?? 'unknown');
+      if (!d.ok) throw tooMany(d, 'Too many new accounts from this address');
       const user = await createUser(input);
       return startSession(user.id, user.email);
     },
 
     async signIn(input) {
       const { email, password } = credentials(input);
+      const addr = input.clientAddr ?? 'unknown';
+      // Asked before the password is looked at: while backing off, even the right one waits.
+      for (const d of [throttles.byAccount.check(email), throttles.byAddress.check(addr)]) {
+        if (!d.ok) throw tooMany(d, 'Too many wrong passwords');
+      }
       const user = await store.users.findByEmail(email);
       // Hash even for an unknown email so the response time does not reveal which emails exist.
       const ok = await hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
-      if (!user || !ok) throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.');
+      if (!user || !ok) {
+        throttles.byAccount.fail(email);
+        throttles.byAddress.fail(addr);
+        throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.');
+      }
+      throttles.byAccount.succeed(email);
       if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
       return startSession(user.id, user.email);
     },

@@ -211,6 +211,48 @@ describe('photos', () => {
     expect(fs.readdirSync(core.photoDir)).toHaveLength(1);
   });
 
+  it('refuses bytes that are not an image of the declared type (an HTML page sent as image/png)', async () => {
+    const user = await seedUser(core.store);
+    const { agent } = await core.agents.create(user.id, { name: 'Coach' });
+    const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    await expect(
+      core.photos.upload(user.id, agent.id, { contentType: 'image/png', bytes: html }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'body', message: /not a PNG image/ });
+    await expect(
+      core.photos.upload(user.id, agent.id, { contentType: 'image/jpeg', bytes: PNG }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: /not a JPG image/ });
+    expect(fs.existsSync(core.photoDir)).toBe(false);
+  });
+
+  it('keeps each account within its photo quota and upload rate', async () => {
+    const small = createTestCore({
+      testStore: core.testStore,
+      photoLimits: { maxBytes: PNG.length * 10, quotaBytes: PNG.length * 3 },
+    });
+    const user = await seedUser(small.store);
+    const { agent } = await small.agents.create(user.id, { name: 'Coach' });
+    const up = () => small.photos.upload(user.id, agent.id, { contentType: 'image/png', bytes: PNG });
+    expect(small.photos.maxBytes).toBe(PNG.length * 10);
+    for (let i = 0; i < 3; i++) await up();
+    await expect(up()).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', message: /hold \d+ of \d+ bytes/ });
+    // Another account has its own quota; the rate: a burst of 20, then 10 a minute.
+    const other = await seedUser(small.store);
+    const { agent: b } = await small.agents.create(other.id, { name: 'B' });
+    const roomy = createTestCore({ testStore: core.testStore });
+    const codes: string[] = [];
+    for (let i = 0; i < 21; i++) {
+      codes.push(await codeOf(roomy.photos.upload(other.id, b.id, { contentType: 'image/png', bytes: PNG })));
+    }
+    expect(codes.filter((c) => c === 'resolved')).toHaveLength(20);
+    expect(codes.at(-1)).toBe('RATE_LIMITED');
+    roomy.advance(6_001);
+    await expect(
+      codeOf(roomy.photos.upload(other.id, b.id, { contentType: 'image/png', bytes: PNG })),
+    ).resolves.toBe('resolved');
+    small.stopping.abort();
+    roomy.stopping.abort();
+  });
+
   it('opens a photo only through a valid, unexpired link', async () => {
     const user = await seedUser(core.store);
     const { agent } = await core.agents.create(user.id, { name: 'Coach' });

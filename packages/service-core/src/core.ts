@@ -59,6 +59,8 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** Photo limits: largest upload and bytes per account (defaults 10 MB and 500 MB). */
+  photoLimits?: { maxBytes?: number; quotaBytes?: number };
   /** Builds of the person's app, as the host API's `session` reports them (default `{}`). */
   appBuilds?: Record<string, string>;
   /** How often (real ms) the live status watch looks for hosts that went silent; default 5 s. */
@@ -300,6 +302,7 @@ export function createCore(options: CoreOptions): Core {
     random,
     addPhoto: (userId, agentId, file) => threads.addPhoto(userId, agentId, file),
     ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
+    ...options.photoLimits,
   });
 
   const managementTokens = createManagementTokens({ store, now: clock, random });

@@ -107,6 +107,12 @@ export function fromBodyParserError(err: unknown, limitText: string): ServiceErr
       return new ServiceError('INVALID_JSON', 'The body is not valid JSON: send one JSON object.', {
         field: 'body',
       });
+    case 'entity.too.deep':
+      return new ServiceError(
+        'INVALID_JSON',
+        `The body nests deeper than ${(err as { maxDepth?: number }).maxDepth ?? 'the allowed'} levels: send a flatter value.`,
+        { field: 'body' },
+      );
     case 'entity.too.large':
       return new ServiceError('BODY_TOO_LARGE', `The body is larger than ${limitText}: send less.`, {
         field: 'body',

@@ -3,9 +3,12 @@ export {
   ACCESS_TOKEN_TTL_S,
   type Accounts,
   type AccountsOptions,
+  type AccountThrottles,
   APP_ROLE,
   type AppPrincipal,
+  type CredentialsInput,
   createAccounts,
+  defaultAccountThrottles,
   REFRESH_TOKEN_TTL_MS,
   type SessionTokens,
 } from './accounts.js';
@@ -31,6 +34,7 @@ export {
 } from './agent-status.js';
 export { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
 export { cleanCardSummary, MAX_CARD_SKILLS } from './card-summary.js';
+export { isCommonPassword } from './common-passwords.js';
 export {
   type AccessTokenResolver,
   bearerToken,
@@ -62,7 +66,16 @@ export {
   type TokenPrefix,
 } from './crypto.js';
 export { createDiskPhotoFiles } from './disk-photo-files.js';
+export { cleanDisplayName } from './display-name.js';
 export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js';
+export {
+  createFailureThrottle,
+  type FailureThrottle,
+  type FailureThrottleOptions,
+  type ThrottleDecision,
+} from './failure-throttle.js';
+export { type GuardSettings, readGuardSettings } from './guard-settings.js';
+export { createHostCheck, hostGuard } from './host-check.js';
 export {
   createHostTransport,
   type HostMessage,
@@ -105,6 +118,8 @@ export {
   toHttpError,
   wireCode,
 } from './http-errors.js';
+export { hasImageSignature } from './image-signature.js';
+export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
 export {
   createManagementTokens,
   MANAGEMENT_TOKEN_PREFIX,
@@ -152,7 +167,9 @@ export {
   createSignedPhotoLinks,
   MAX_PHOTO_BYTES,
   PHOTO_LINK_TTL_MS,
+  PHOTO_QUOTA_BYTES,
   PHOTO_TYPES,
+  PHOTO_UPLOAD_RATE,
   type PhotoFiles,
   type PhotoLinks,
   type Photos,

@@ -2,14 +2,20 @@
 // expiring links (PhotoLinks), and removing the files of deleted rows without ever half-doing it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from './errors.js';
+import { hasImageSignature } from './image-signature.js';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import type { PhotoRecord } from './records.js';
 import type { Store } from './repositories.js';
 import type { Clock, Random } from './system.js';
 
 /** A signed photo link lives this long (doc1: 1 hour). */
 export const PHOTO_LINK_TTL_MS = 60 * 60 * 1000;
-/** The largest photo accepted (10 MB). */
+/** The largest photo accepted by default (10 MB; `SVC_PHOTO_MAX_BYTES` on the server). */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/** What one account's photos may hold together by default (500 MB; `SVC_PHOTO_QUOTA_BYTES`). */
+export const PHOTO_QUOTA_BYTES = 500 * 1024 * 1024;
+/** Uploads per account: a burst of 20, then 10 a minute. */
+export const PHOTO_UPLOAD_RATE = Object.freeze({ burst: 20, perMinute: 10 });
 /** Accepted content types and the file extension each is stored with. */
 export const PHOTO_TYPES: Readonly<Record<string, string>> = {
   'image/jpeg': 'jpg',
@@ -67,8 +73,9 @@ export function createSignedPhotoLinks(o: { secret: Uint8Array; photosUrl: strin
 }
 
 /**
- * The upload checks: a known image type (parameters after `;` ignored, any case) and 1 byte to
- * {@link MAX_PHOTO_BYTES}. Returns the clean type and the file extension.
+ * The upload checks: a known image type (parameters after `;` ignored, any case), 1 byte to `maxBytes`,
+ * and bytes that start like that type (an HTML page sent as `image/png` is refused). Returns the clean
+ * type and the file extension.
  *
  * @throws {ServiceError} `INVALID_INPUT` (field `content-type` or `body`) saying what to send instead.
  * @example
@@ -76,7 +83,11 @@ export function createSignedPhotoLinks(o: { secret: Uint8Array; photosUrl: strin
  * checkPhotoUpload('image/PNG; charset=binary', bytes); // { type: 'image/png', ext: 'png' }
  * ```
  */
-export function checkPhotoUpload(contentType: unknown, bytes: unknown): { type: string; ext: string } {
+export function checkPhotoUpload(
+  contentType: unknown,
+  bytes: unknown,
+  maxBytes: number = MAX_PHOTO_BYTES,
+): { type: string; ext: string } {
   const type = String(contentType ?? '')
     .split(';')[0]!
     .trim()
@@ -87,13 +98,16 @@ export function checkPhotoUpload(contentType: unknown, bytes: unknown): { type: 
       field: 'content-type',
     });
   }
-  if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > MAX_PHOTO_BYTES) {
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.length > maxBytes) {
+    throw new ServiceError('INVALID_INPUT', `The body must be the image bytes, up to ${maxBytes} bytes.`, {
+      field: 'body',
+    });
+  }
+  if (!hasImageSignature(type, bytes)) {
     throw new ServiceError(
       'INVALID_INPUT',
-      `The body must be the image bytes, up to ${MAX_PHOTO_BYTES} bytes.`,
-      {
-        field: 'body',
-      },
+      `The body is not a ${ext.toUpperCase()} image: send the image file's own bytes with its type.`,
+      { field: 'body' },
     );
   }
   return { type, ext };
@@ -101,6 +115,8 @@ export function checkPhotoUpload(contentType: unknown, bytes: unknown): { type: 
 
 /** Photo use cases of the person's API. */
 export interface Photos {
+  /** The largest upload accepted, in bytes (the person's API sizes its body parser with it). */
+  readonly maxBytes: number;
   /** `POST /agents/:id/photos`: checks, stores the bytes, records the row; returns its id and link. */
   upload(
     userId: string,
@@ -134,6 +150,12 @@ export interface PhotosOptions {
   ): Promise<PhotoRecord>;
   /** Reports a file that could not be removed (it stays queued). */
   onRemoveError?: (file: string, err: unknown) => void;
+  /** Largest photo in bytes; default {@link MAX_PHOTO_BYTES}. */
+  maxBytes?: number;
+  /** Bytes one account's photos may hold together; default {@link PHOTO_QUOTA_BYTES}. */
+  quotaBytes?: number;
+  /** Uploads per account; default {@link PHOTO_UPLOAD_RATE}. */
+  uploadRate?: RateLimiter;
 }
 
 const SWEEP_BATCH = 200;
@@ -146,10 +168,30 @@ const SWEEP_BATCH = 200;
  * ```
  */
 export function createPhotos(o: PhotosOptions): Photos {
+  const maxBytes = o.maxBytes ?? MAX_PHOTO_BYTES;
+  const quotaBytes = o.quotaBytes ?? PHOTO_QUOTA_BYTES;
+  const rate = o.uploadRate ?? createRateLimiter({ ...PHOTO_UPLOAD_RATE, now: o.now });
   return {
+    maxBytes,
     async upload(userId, agentId, input) {
-      const { type, ext } = checkPhotoUpload(input.contentType, input.bytes);
+      const { type, ext } = checkPhotoUpload(input.contentType, input.bytes, maxBytes);
       const bytes = input.bytes as Uint8Array;
+      const allowed = rate.take(userId);
+      if (!allowed.ok) {
+        throw new ServiceError(
+          'RATE_LIMITED',
+          `Too many photos in a short time; try again in ${allowed.retryAfterS} s.`,
+          { details: { retryAfterS: allowed.retryAfterS } },
+        );
+      }
+      const used = await o.store.photos.bytesOf(userId);
+      if (used + bytes.length > quotaBytes) {
+        throw new ServiceError(
+          'LIMIT_EXCEEDED',
+          `Your photos hold ${used} of ${quotaBytes} bytes; remove threads or agents with old photos to make room.`,
+          { field: 'body' },
+        );
+      }
       const name = `${Buffer.from(o.random.bytes(16)).toString('base64url')}.${ext}`;
       await o.files.write(name, bytes);
       let photo: PhotoRecord;

@@ -18,13 +18,15 @@ describe('createRateLimiter', () => {
     expect(limiter.take('c1').ok).toBe(false);
   });
 
-  it('charges a cost (a batch) and caps it at the burst so a big batch can still pass from a full bucket', () => {
+  it('charges the whole cost of a batch: one larger than the burst never passes, even from a full bucket', () => {
     let t = 0;
     const limiter = createRateLimiter({ burst: 5, perMinute: 60, now: () => t });
     expect(limiter.take('c', 4).ok).toBe(true);
     expect(limiter.take('c', 4)).toEqual({ ok: false, retryAfterS: 3 });
     t = 60_000;
-    expect(limiter.take('c', 100).ok).toBe(true);
+    expect(limiter.take('c', 100).ok).toBe(false);
+    // The refused batch took nothing: the full bucket still holds its burst.
+    expect(limiter.take('c', 5).ok).toBe(true);
   });
 
   it('refuses nonsense settings', () => {

@@ -14,6 +14,7 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
 
 /** Decides per key; an in-process implementation today, a shared store behind the same interface later. */
 export interface RateLimiter {
+  /** Takes `cost` tokens (default 1); a cost above the burst is always refused. */
   take(key: string, cost?: number): RateDecision;
 }
 
@@ -49,7 +50,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   return {
     take(key, cost = 1) {
       const t = now();
-      const need = Math.min(cost, burst);
+      // Never clamped to the burst: a batch of 100 calls costs 100, so it cannot pass a bucket of 60.
+      const need = cost;
       if (t >= sweepAt) {
         sweepAt = t + 60_000;
         sweep(t);

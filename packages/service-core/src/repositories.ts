@@ -279,6 +279,8 @@ export interface PhotoRepository {
   listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
   /** Every photo of a user (to remove the files when the account is deleted). */
   listByUser(userId: string): Promise<PhotoRecord[]>;
+  /** The bytes all of a user's photos hold together (the upload quota). */
+  bytesOf(userId: string): Promise<number>;
   /** Binds stored photos to the answer row that carries them. */
   attach(photoIds: string[], messageId: string): Promise<void>;
   /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */

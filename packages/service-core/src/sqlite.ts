@@ -22,6 +22,7 @@ export {
   databaseHealth,
   type OpenServiceDatabaseOptions,
   openServiceDatabase,
+  SECRET_FILE,
   SERVICE_MIGRATIONS,
   type ServiceDb,
   serviceSecret,

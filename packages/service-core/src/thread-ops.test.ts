@@ -153,6 +153,15 @@ describe('tap', () => {
 });
 
 describe('answers', () => {
+  it('a wait of a connection removed meanwhile ends refused and leaves the next message unclaimed', async () => {
+    const waiting = ops.answers(principal, { wait: 5 });
+    await new Promise((r) => setTimeout(r, 20));
+    await h.store.connectors.revoke(principal.connectorId, Date.now());
+    await personSay(agentIds[0]!, 'sent after the removal');
+    await rejects(waiting, 'CONNECTOR_REVOKED');
+    expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
+  });
+
   it('returns taps and typed text oldest first, each once', async () => {
     const { screen_id } = await ops.show(principal, { lines: 'choose@a "Q" x|y' });
     await personTap(screen_id, 'a', 'x');

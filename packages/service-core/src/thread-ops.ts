@@ -3,6 +3,7 @@
 import { cleanLook, mergeLook } from '@screen-service/theme';
 import { type AgentRef, pickAgent, toAgentRef } from './agent-view.js';
 import type { ConnectionPrincipal } from './connection-auth.js';
+import { connectionState } from './connection-live.js';
 import { ServiceError } from './errors.js';
 import type { AgentRecord, ScreenTap } from './records.js';
 import { defaultScreenLines } from './screen-lines-port.js';
@@ -115,6 +116,16 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
 
   const served = async (p: ConnectionPrincipal) =>
     (await store.agents.listByConnector(p.connectorId)).filter((a) => a.userId === p.userId);
+  const assertStillLive = async (p: ConnectionPrincipal) => {
+    const state = connectionState(
+      await store.connectors.get(p.connectorId),
+      await store.users.findById(p.userId),
+    );
+    if (state === 'revoked' || state === 'missing') {
+      throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
+    }
+    if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
+  };
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
 
   /**
@@ -239,7 +250,11 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         waitMs: wait * 1000,
         now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
-        claim: () => store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() }),
+        // A connection removed while it waits must not take (and so hide) what the person sends next.
+        claim: async () => {
+          await assertStillLive(p);
+          return store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() });
+        },
       });
       return { agent: toAgentRef(agent), answers: await core.toAnswers(rows) };
     },

@@ -1,13 +1,16 @@
 // Small input checks shared by the rules; each failure names the field and how to fix it.
 import { cleanLook } from '@screen-service/theme';
+import { cleanDisplayName } from './display-name.js';
 import { ServiceError } from './errors.js';
 import { AGENT_COLORS, type AgentColor, CONNECTOR_KINDS, type ConnectorKind } from './records.js';
 
+/** An agent's name: cleaned ({@link cleanDisplayName}), 1 to 40 characters of which some are visible. */
 export function agentName(value: unknown, field = 'name'): string {
-  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 40) {
-    throw new ServiceError('INVALID_INPUT', `${field} must be 1 to 40 characters.`, { field });
+  const name = typeof value === 'string' ? cleanDisplayName(value) : null;
+  if (name === null || name.length > 40) {
+    throw new ServiceError('INVALID_INPUT', `${field} must be 1 to 40 visible characters.`, { field });
   }
-  return value.trim();
+  return name;
 }
 
 export function agentColor(value: unknown): AgentColor {
@@ -40,13 +43,19 @@ export function remoteRef(value: unknown): string {
   return value;
 }
 
+/** A machine's name: cleaned ({@link cleanDisplayName}), 1 to 80 characters of which some are visible. */
 export function hostName(value: unknown): string {
-  if (typeof value !== 'string' || value.trim().length < 1 || value.trim().length > 80) {
-    throw new ServiceError('INVALID_INPUT', 'host_name must be 1 to 80 characters (the machine name).', {
-      field: 'host_name',
-    });
+  const name = typeof value === 'string' ? cleanDisplayName(value) : null;
+  if (name === null || name.length > 80) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'host_name must be 1 to 80 visible characters (the machine name).',
+      {
+        field: 'host_name',
+      },
+    );
   }
-  return value.trim();
+  return name;
 }
 
 /**

@@ -4,6 +4,17 @@ import { convertCell, fitValue, parseNumberText, writtenText } from './fit-value
 const ctx = { now: new Date('2026-03-01T23:30:00Z'), timeZone: 'Europe/Berlin', maxText: 10 };
 
 describe('fitValue', () => {
+  it('refuses a today offset out of range instead of throwing (lines stored before the parser refused them)', () => {
+    const date = { name: 'When', type: 'date' as const };
+    for (const offset of [99_999_999, -99_999_999, 1e300]) {
+      expect(fitValue({ kind: 'today', offset }, date, ctx)).toMatchObject({
+        ok: false,
+        code: 'VALUE_DOES_NOT_FIT',
+        message: expect.stringMatching(/^When: 'today[+-]\S+' is out of range/),
+      });
+    }
+  });
+
   it('fits each kind to each column type or says why not', () => {
     const num = { name: 'W', type: 'number' as const, unit: 'kg' };
     expect(fitValue({ kind: 'number', value: 7, text: '7' }, num, ctx)).toEqual({ ok: true, cell: 7 });

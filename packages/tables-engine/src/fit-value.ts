@@ -1,6 +1,6 @@
 // Fits a written value (LineValue) to its column type, the same way for puts and for where clauses.
 
-import type { LineValue } from '@screen-service/screen-lines';
+import { type LineValue, MAX_TODAY_OFFSET } from '@screen-service/screen-lines';
 import { isDay, isDayTime } from './dates.js';
 import type { TablesErrorCode } from './errors.js';
 import type { Cell, Column, ColumnType } from './model.js';
@@ -84,8 +84,17 @@ function fitText(value: LineValue, col: Column, ctx: FitContext): FitResult {
 
 function fitDate(value: LineValue, col: Column, ctx: FitContext): FitResult {
   switch (value.kind) {
-    case 'today':
-      return { ok: true, cell: resolveToday(ctx.now, ctx.timeZone, value.offset) };
+    case 'today': {
+      // Lines stored before the parser refused far offsets still arrive here: refuse, never throw.
+      const cell =
+        Math.abs(value.offset) <= MAX_TODAY_OFFSET ? resolveToday(ctx.now, ctx.timeZone, value.offset) : '';
+      if (isDay(cell)) return { ok: true, cell };
+      return {
+        ok: false,
+        code: 'VALUE_DOES_NOT_FIT',
+        message: `${col.name}: '${writtenText(value)}' is out of range; today can move at most ${MAX_TODAY_OFFSET} days; write ${EXAMPLE.date(col.name)}`,
+      };
+    }
     case 'now':
       return { ok: true, cell: resolveNow(ctx.now, ctx.timeZone) };
     case 'date':

@@ -28,11 +28,11 @@ function route(): View {
   const hash = location.hash || '#/';
   // Signed out, the hash stays: sign-in returns to it (an app's approval link opened on a fresh phone).
   if (!session()) return signInView(hash);
-  const approve = /^#\/approve\/([^/]+)(\/here)?$/.exec(hash);
+  const approve = /^#\/approve\/([A-Za-z0-9_-]+)(\/here)?$/.exec(hash);
   if (approve) return approveView(decodeURIComponent(approve[1]!), approve[2] !== undefined);
-  const thread = /^#\/a\/([^/]+)$/.exec(hash);
+  const thread = /^#\/a\/([A-Za-z0-9_-]+)$/.exec(hash);
   if (thread) return threadView(decodeURIComponent(thread[1]!));
-  const settings = /^#\/a\/([^/]+)\/settings$/.exec(hash);
+  const settings = /^#\/a\/([A-Za-z0-9_-]+)\/settings$/.exec(hash);
   if (settings) return settingsView(decodeURIComponent(settings[1]!));
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();

@@ -54,5 +54,10 @@ export function enterCode(id: string, code: string): Promise<ConsentRequest> {
 
 /** Cancels the sign-in: the client gets `error=access_denied`. */
 export function cancelRequest(id: string): Promise<ConsentRequest> {
-  return send(requestUrl(id, '/cancel'), { method: 'POST' });
+  // JSON, not a bare form post: a same-site page cannot send this without the browser asking first.
+  return send(requestUrl(id, '/cancel'), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: '{}',
+  });
 }

@@ -10,8 +10,9 @@ export function clientCard(view: ConsentRequest): HTMLElement {
   return el(
     'section',
     { class: 'client-card', 'aria-labelledby': 'consent-title' },
-    el('h1', { id: 'consent-title' }, `Connect ${view.client.name} to Screen Service`),
-    el('p', {}, `${view.client.name} wants to send you screens and hear your answers.`),
+    // <bdi>: a name in another script (or one trying to reverse the text) cannot reorder the sentence.
+    el('h1', { id: 'consent-title' }, 'Connect ', el('bdi', {}, view.client.name), ' to Screen Service'),
+    el('p', {}, el('bdi', {}, view.client.name), ' wants to send you screens and hear your answers.'),
     el(
       'p',
       { class: 'returns' },

@@ -1,6 +1,10 @@
 // Accounts: sign up, sign in, refresh, sign out, the account's own view and its deletion.
+import type { Request } from 'express';
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
+
+/** The caller's address for the throttles (Express `trust proxy` decides whether a forwarded one counts). */
+const clientAddr = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export const authRoutes = [
   defineRoute({
@@ -11,7 +15,7 @@ export const authRoutes = [
     body: s.credentialsBody,
     response: s.sessionTokens,
     status: 201,
-    handler: ({ services, body }) => services.accounts.signUp(body),
+    handler: ({ services, body, req }) => services.accounts.signUp({ ...body, clientAddr: clientAddr(req) }),
   }),
   defineRoute({
     method: 'post',
@@ -20,7 +24,7 @@ export const authRoutes = [
     auth: 'none',
     body: s.credentialsBody,
     response: s.sessionTokens,
-    handler: ({ services, body }) => services.accounts.signIn(body),
+    handler: ({ services, body, req }) => services.accounts.signIn({ ...body, clientAddr: clientAddr(req) }),
   }),
   defineRoute({
     method: 'post',

@@ -30,6 +30,10 @@ export const photoRoutes = [
       res.setHeader('content-type', photo.contentType);
       res.setHeader('content-length', String(photo.bytes));
       res.setHeader('cache-control', 'private, max-age=3600');
+      // Shown as an image only: never sniffed into a page, never run as one if opened on its own.
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('content-disposition', `inline; filename="photo.${photo.contentType.split('/')[1]}"`);
+      res.setHeader('content-security-policy', "default-src 'none'; sandbox; frame-ancestors 'none'");
       await pipeline(photo.body, res);
       return undefined;
     },

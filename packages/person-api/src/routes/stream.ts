@@ -10,8 +10,17 @@ export const streamRoutes = [
       "Server-sent events for the person's threads (message, agents, read); token also as ?access_token=",
     auth: 'user',
     raw: { response: 'text/event-stream' },
-    handler: ({ services, user, req, res, shutdown }) => {
-      openThreadStream({ notifier: services.notifier, userId: user.userId, req, res, shutdown });
+    tokenInQuery: true,
+    handler: ({ services, user, req, res, shutdown, stillSignedIn }) => {
+      // The stream ends with its credential: sign-out or expiry, checked before each event and keep-alive.
+      openThreadStream({
+        notifier: services.notifier,
+        userId: user.userId,
+        req,
+        res,
+        shutdown,
+        stillSignedIn,
+      });
       return undefined;
     },
   }),

@@ -447,6 +447,9 @@ CREATE TABLE native_agents (
 CREATE INDEX native_agents_user ON native_agents(user_id);
 `;
 
+// The photo quota sums a user's photo bytes on every upload: an index keeps that a range read.
+const SCHEMA_V15_PHOTOS_BY_USER = 'CREATE INDEX photos_user ON photos(user_id, bytes);';
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -475,6 +478,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 12, name: 'agent-card', sql: SCHEMA_V12_AGENT_CARD },
   { version: 13, name: 'shared-agents', sql: SCHEMA_V13_SHARED_AGENTS },
   { version: 14, name: 'housekeeping', sql: SCHEMA_V14_HOUSEKEEPING },
+  { version: 15, name: 'photos-by-user', sql: SCHEMA_V15_PHOTOS_BY_USER },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

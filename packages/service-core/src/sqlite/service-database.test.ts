@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   DATABASE_FILE,
   openServiceDatabase as openDatabase,
+  SECRET_FILE,
   SERVICE_MIGRATIONS,
   serviceSecret,
 } from './service-database.js';
@@ -45,12 +46,45 @@ describe('openServiceDatabase', () => {
     }
   });
 
-  it('keeps one generated secret, and a configured one wins', () => {
-    const db = openDatabase(tempDir());
+  it('keeps one generated secret in secret.key (0600), never in the database, and a configured one wins', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
     const first = serviceSecret(db, undefined);
     expect(first.length).toBeGreaterThan(30);
     expect(serviceSecret(db, undefined)).toEqual(first);
     expect(new TextDecoder().decode(serviceSecret(db, 'x'.repeat(32)))).toBe('x'.repeat(32));
+    const keyFile = path.join(dir, SECRET_FILE);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(new TextDecoder().decode(first));
+    expect(db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get()).toBeUndefined();
+    db.close();
+    // A copy of the database alone (the key file left behind) holds no trace of the key.
+    const bytes = fs.readFileSync(path.join(dir, DATABASE_FILE));
+    expect(bytes.includes(Buffer.from(new TextDecoder().decode(first)))).toBe(false);
+  });
+
+  it('moves a secret an older version kept in the database into secret.key once', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.prepare("INSERT INTO service_meta (key, value) VALUES ('secret', 'old-secret-kept-in-the-db')").run();
+    expect(new TextDecoder().decode(serviceSecret(db, undefined))).toBe('old-secret-kept-in-the-db');
+    expect(db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get()).toBeUndefined();
+    expect(fs.readFileSync(path.join(dir, SECRET_FILE), 'utf8').trim()).toBe('old-secret-kept-in-the-db');
+    db.close();
+    const again = openDatabase(dir);
+    expect(new TextDecoder().decode(serviceSecret(again, undefined))).toBe('old-secret-kept-in-the-db');
+    again.close();
+  });
+
+  it('makes the WAL and shared-memory files 0600 while the database is in use', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.prepare("INSERT INTO service_meta (key, value) VALUES ('k', 'v')").run();
+    const names = fs.readdirSync(dir).filter((n) => n.startsWith(DATABASE_FILE));
+    expect(names).toEqual(
+      expect.arrayContaining([DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`]),
+    );
+    for (const f of names) expect(fs.statSync(path.join(dir, f)).mode & 0o777, f).toBe(0o600);
     db.close();
   });
 

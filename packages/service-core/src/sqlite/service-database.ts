@@ -1,5 +1,5 @@
 // The service's one SQLite file: where it lives, how it is opened (owner-only modes, WAL, foreign keys),
-// every migration it runs, and the service secret kept in it when none is configured.
+// every migration it runs, and the service secret kept beside it (`secret.key`) when none is configured.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Migration, runMigrations, schemaVersion } from '@screen-service/tables-engine/migrations';
@@ -47,6 +47,9 @@ export function openServiceDatabase(dataDir: string, options: OpenServiceDatabas
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dataDir, 0o700);
   const file = path.join(dataDir, DATABASE_FILE);
+  // Created owner-only before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  fs.chmodSync(file, 0o600);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
@@ -59,9 +62,15 @@ export function openServiceDatabase(dataDir: string, options: OpenServiceDatabas
   return db;
 }
 
+/** The secret's file name inside the data folder (beside the database, never in it). */
+export const SECRET_FILE = 'secret.key';
+
 /**
- * The service secret (signs app access tokens and photo links): the configured one when given, else one
- * generated on first start and kept in `service_meta`.
+ * The service secret (signs app access tokens and photo links): the configured one when given, else the
+ * one in `<dataDir>/secret.key` (0600), generated on first start. A secret kept in `service_meta` by
+ * older versions moves to the file once and leaves the database, so a copy of the database alone cannot
+ * mint sign-ins or photo links. A database without a file (`:memory:`) keeps nothing: the secret lives
+ * for the process only.
  *
  * @example
  * ```ts
@@ -73,13 +82,31 @@ export function serviceSecret(
   configured: string | undefined,
   random: Random = systemRandom,
 ): Uint8Array {
-  if (configured) return new TextEncoder().encode(configured);
-  db.prepare('INSERT OR IGNORE INTO service_meta (key, value) VALUES (?, ?)').run(
-    'secret',
-    Buffer.from(random.bytes(32)).toString('base64url'),
-  );
-  const row = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as { value: string };
-  return new TextEncoder().encode(row.value);
+  const encode = (v: string) => new TextEncoder().encode(v);
+  const fresh = () => Buffer.from(random.bytes(32)).toString('base64url');
+  if (db.memory || !db.name) return encode(configured || fresh());
+  const keyFile = path.join(path.dirname(db.name), SECRET_FILE);
+  const legacy = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as
+    | { value: string }
+    | undefined;
+  if (!fs.existsSync(keyFile) && !configured) writeKeyFile(keyFile, legacy?.value ?? fresh());
+  // The old copy goes once the file holds it (or a configured secret replaces it).
+  if (legacy && (configured || fs.existsSync(keyFile))) {
+    db.prepare("DELETE FROM service_meta WHERE key = 'secret'").run();
+  }
+  if (configured) return encode(configured);
+  fs.chmodSync(keyFile, 0o600);
+  return encode(fs.readFileSync(keyFile, 'utf8').trim());
+}
+
+/** Writes the key through a temporary file and a rename, so a crash never leaves a half-written key. */
+function writeKeyFile(keyFile: string, value: string): void {
+  const tmp = `${keyFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${value}\n`, { mode: 0o600, flag: 'w' });
+  const fd = fs.openSync(tmp, 'r');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(tmp, keyFile);
 }
 
 /** What `/healthz` reports of the database: reachable, and the schema version it runs. */

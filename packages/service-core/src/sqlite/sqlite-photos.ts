@@ -13,6 +13,7 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
     'SELECT * FROM photos WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id',
   );
   const byUser = db.prepare('SELECT * FROM photos WHERE user_id = ? ORDER BY created_at, id');
+  const sumByUser = db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM photos WHERE user_id = ?');
   const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const pending = db.prepare('SELECT file FROM photo_removals ORDER BY attempts, file LIMIT ?');
   const dequeue = db.prepare('DELETE FROM photo_removals WHERE file = ?');
@@ -39,6 +40,9 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
     },
     async listByUser(userId) {
       return (byUser.all(userId) as Record<string, unknown>[]).map(toPhoto);
+    },
+    async bytesOf(userId) {
+      return (sumByUser.get(userId) as { n: number }).n;
     },
     async attach(ids, messageId) {
       attachAll(ids, messageId);

@@ -48,7 +48,7 @@ function requestCard(req: OAuthRequest): HTMLElement {
     el(
       'p',
       { class: 'lead', id: 'approve-client' },
-      el('strong', {}, req.client.name),
+      el('strong', {}, el('bdi', {}, req.client.name)),
       ' wants to send you screens',
     ),
     el('p', {}, 'Returns to ', el('strong', { class: 'return-host' }, req.redirect.host)),

@@ -174,6 +174,19 @@ export function threadView(agentId: string): View {
     return item;
   }
 
+  /** One message's bubble; a message that cannot be drawn shows a note in its place and never stops the others. */
+  function isolated(m: Message): HTMLElement | null {
+    try {
+      return bubble(m);
+    } catch {
+      return el(
+        'li',
+        { class: 'msg theirs broken', 'data-seq': m.seq },
+        el('p', { class: 'bubble svc-note', role: 'note' }, 'This message could not be shown.'),
+      );
+    }
+  }
+
   /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
   const pendingAnswers = new Map<string, TapEvent[]>();
 
@@ -191,7 +204,7 @@ export function threadView(agentId: string): View {
       const event = tapOf(m);
       const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
       if (event && screenId) screens.get(screenId)?.answer(event);
-      const node = bubble(m);
+      const node = isolated(m);
       if (node) {
         log.append(node);
         added.push(node);

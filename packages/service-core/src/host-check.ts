@@ -1,4 +1,6 @@
-// DNS-rebinding protection: the Host header must name the configured service.
+// DNS-rebinding protection: the Host header must name the configured service, on every route.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function hostnameOf(host: string): string {
@@ -29,5 +31,36 @@ export function createHostCheck(
     if (!raw) return false;
     const host = raw.toLowerCase();
     return exact.has(host) || (loopback && LOOPBACK.has(hostnameOf(host)));
+  };
+}
+
+/**
+ * Middleware (Express or plain `node:http`) that answers 403 `host_not_allowed` to any request whose Host
+ * header is not the service's ({@link createHostCheck}), on every route: a page on a rebound DNS name
+ * reaches nothing, not the sign-in, the consent page nor the throttled endpoints.
+ *
+ * @example
+ * ```ts
+ * app.use(hostGuard(config.baseUrl));
+ * ```
+ */
+export function hostGuard(
+  publicUrl: string,
+  extraHosts: string[] = [],
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  const allowed = createHostCheck(publicUrl, extraHosts);
+  return (req, res, next) => {
+    if (allowed(req.headers.host)) {
+      next();
+      return;
+    }
+    res.statusCode = 403;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end(
+      JSON.stringify({
+        error: 'host_not_allowed',
+        message: 'This Host is not this service; use the address the service was configured with.',
+      }),
+    );
   };
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createHostCheck, hostGuard } from './host-check.js';
+
+describe('createHostCheck', () => {
+  it('takes the public host with its port and extra hosts, nothing else', () => {
+    const ok = createHostCheck('https://svc.example.com/functions/v1/svc-mcp', ['internal:8787']);
+    expect(ok('svc.example.com')).toBe(true);
+    expect(ok('SVC.example.com')).toBe(true);
+    expect(ok('internal:8787')).toBe(true);
+    expect(ok('svc.example.com:444')).toBe(false);
+    expect(ok('evil.example.com')).toBe(false);
+    expect(ok('localhost')).toBe(false);
+    expect(ok(undefined)).toBe(false);
+  });
+
+  it('on a loopback base URL takes any loopback host and port, never a rebound name', () => {
+    const ok = createHostCheck('http://localhost:0/functions/v1/svc-mcp');
+    expect(ok('127.0.0.1:41234')).toBe(true);
+    expect(ok('localhost:8787')).toBe(true);
+    expect(ok('[::1]:9000')).toBe(true);
+    expect(ok('evil.example.com')).toBe(false);
+    expect(ok('127.0.0.1.evil.example.com')).toBe(false);
+  });
+});
+
+describe('hostGuard', () => {
+  it('answers 403 on any path for a Host that is not the service, and passes the service on', async () => {
+    const { createServer } = await import('node:http');
+    const guard = hostGuard('https://svc.example.com');
+    const server = createServer((req, res) => guard(req, res, () => res.end('passed')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const { request } = await import('node:http');
+    const get = (host: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of [
+      '/',
+      '/functions/v1/svc-app/auth/signin',
+      '/connect',
+      '/functions/v1/svc-oauth/authorize',
+    ]) {
+      const bad = await get('rebound.attacker.example', path);
+      expect(bad.status, path).toBe(403);
+      expect(JSON.parse(bad.body)).toMatchObject({ error: 'host_not_allowed' });
+    }
+    await expect(get('svc.example.com', '/')).resolves.toEqual({ status: 200, body: 'passed' });
+    server.close();
+  });
+});
