@@ -45,11 +45,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
     const body = { ok: database.ok, service: 'screen-service', version, base_url: config.baseUrl, database };
     res.status(database.ok ? 200 : 503).json(body);
   });
-  const openapi = buildOpenApi(personRoutes, {
-    baseUrl: config.baseUrl,
-    version,
-    extra: TABLES_CALL_OPENAPI_PART,
-  });
+  const doc = { baseUrl: config.baseUrl, version, extra: TABLES_CALL_OPENAPI_PART };
+  const openapi = buildOpenApi(personRoutes, doc);
 
   app.use(hostGuard(config.baseUrl)); // after /healthz: probes call the pod by its own address
   app.get('/openapi.json', (_req, res) => {

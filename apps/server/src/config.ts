@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
+import { VAPID_ENV, type VapidSettings, vapidSettings } from '@screen-service/push';
 import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
@@ -29,7 +30,7 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
   imageCdn?: string;
   /** Web Push (VAPID, RFC 8292): the contact, and keys (both or neither; neither = made once and kept). */
-  vapid?: { subject?: string; publicKey?: string; privateKey?: string };
+  vapid?: VapidSettings;
   /** Native agents' model (SVC_MODEL_*, ADR 0200); absent = native agents are not offered. */
   model?: NativeSettings;
   /** SVC_TRUST_PROXY, SVC_PHOTO_MAX_BYTES, SVC_PHOTO_QUOTA_BYTES, SVC_STREAMS_PER_ACCOUNT. */
@@ -44,8 +45,6 @@ export class ConfigError extends Error {
   }
 }
 
-const VAPID_KEYS_HINT =
-  'SVC_VAPID_PUBLIC_KEY and SVC_VAPID_PRIVATE_KEY must be a base64url P-256 pair, for example from `npx web-push generate-vapid-keys`; leave both unset to have the server make them';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A variable matching `pattern`, else the message `<what>, for example <example>`. */
@@ -57,6 +56,7 @@ const whole = (pattern: RegExp, what: string) => text(pattern, what).transform(N
 const envSchema = z
   .object({
     ...OPERATIONS_ENV,
+    ...VAPID_ENV,
     PORT: whole(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787').refine(
       (n) => n <= 65535,
       'PORT must be a whole number from 0 to 65535, for example PORT=8787',
@@ -79,12 +79,6 @@ const envSchema = z
       /^https?:\/\/[^/\s]+\S*\{prompt\}/,
       'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
     ),
-    SVC_VAPID_SUBJECT: text(
-      /^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/,
-      'SVC_VAPID_SUBJECT must be a mailto: address or an https: URL, for example mailto:ops@example.com',
-    ),
-    SVC_VAPID_PUBLIC_KEY: text(/^B[A-Za-z0-9_-]{86}$/, VAPID_KEYS_HINT),
-    SVC_VAPID_PRIVATE_KEY: text(/^[A-Za-z0-9_-]{43}$/, VAPID_KEYS_HINT),
     SVC_SECRET: z
       .string()
       .min(
@@ -93,6 +87,15 @@ const envSchema = z
       ),
   })
   .partial();
+
+/** A package's settings reader whose refusal (naming the variable) becomes a ConfigError. */
+function settings<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw err instanceof ConfigError ? err : new ConfigError((err as Error).message);
+  }
+}
 
 export interface LoadConfigOptions {
   /** Where the service's code lives (default: this module's folder); see `defaultDataDir`. */
@@ -120,25 +123,11 @@ export function loadConfig(
     throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
   }
   const d = parsed.data;
-  if (Boolean(d.SVC_VAPID_PUBLIC_KEY) !== Boolean(d.SVC_VAPID_PRIVATE_KEY)) {
-    throw new ConfigError(`SVC_VAPID_PUBLIC_KEY: ${VAPID_KEYS_HINT}`);
-  }
-  const model = (() => {
-    try {
-      return readModelSettings(env);
-    } catch (err) {
-      throw new ConfigError((err as Error).message);
-    }
-  })();
+  const model = settings(() => readModelSettings(env));
+  const vapid = settings(() => vapidSettings(d));
   const port = d.PORT ?? 8787;
   const codeDir = options.codeDir ?? path.dirname(fileURLToPath(import.meta.url));
   const platform = options.platform ?? process.platform;
-  const vapid = {
-    ...(d.SVC_VAPID_SUBJECT ? { subject: d.SVC_VAPID_SUBJECT } : {}),
-    ...(d.SVC_VAPID_PUBLIC_KEY
-      ? { publicKey: d.SVC_VAPID_PUBLIC_KEY, privateKey: d.SVC_VAPID_PRIVATE_KEY }
-      : {}),
-  };
   return {
     port,
     host: d.HOST ?? '0.0.0.0',
@@ -152,7 +141,7 @@ export function loadConfig(
     guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
-    ...(Object.keys(vapid).length > 0 ? { vapid } : {}),
+    ...(vapid ? { vapid } : {}),
     ...(model ? { model } : {}),
   };
 }

@@ -1,6 +1,4 @@
 // Starts the HTTP server on the configured port and stops it gracefully.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
 import {
@@ -33,19 +31,15 @@ export async function startServer(
   const db = openDatabase(config.dataDir);
   const releaseDir = ops.claimDataDir(config.dataDir);
   const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
-  const server = http.createServer();
-  let closing: Promise<void> | undefined;
+  let listening: ops.ListeningServer;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    listening = await ops.listenHttp(config.port, config.host);
   } catch (err) {
     releaseDir();
     db.close();
     throw err;
   }
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = listening;
   // The base URL is known only now (PORT=0 picks the port at listen), and services put it into the
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
@@ -64,10 +58,6 @@ export async function startServer(
   const { store, clock: now, housekeepingJobs: jobs } = services;
   const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
   const app = createApp({ config: resolved, db, logger, services, metrics });
-  // While shutting down, answers close their connection so keep-alive sockets do not hold the exit.
-  server.on('request', (_req, res) => {
-    if (closing) res.setHeader('connection', 'close');
-  });
   server.on('request', app);
   const mcpUrl = services.mcpUrl;
   const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
@@ -76,25 +66,17 @@ export async function startServer(
     `Screen Service listening on ${url} (data in ${config.dataDir}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
   );
 
+  let closing: Promise<void> | undefined;
   const close = (graceMs = 4000): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
+    closing ??= (async () => {
       services.stopping.abort();
-      const force = setTimeout(() => server.closeAllConnections(), graceMs);
-      // Sockets that finish their last request after close() began are idle: close them as they appear.
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      force.unref();
       const senderStopped = services.pushSender?.stop();
-      server.close(async () => {
-        clearTimeout(force);
-        clearInterval(sweep);
-        await senderStopped;
-        await housekeeping.stop();
-        releaseDir();
-        db.close();
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+      await listening.drain(graceMs);
+      await senderStopped;
+      await housekeeping.stop();
+      releaseDir();
+      db.close();
+    })();
     return closing;
   };
   return { url, port, db, services, logger, close };

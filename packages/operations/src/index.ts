@@ -10,6 +10,7 @@ export {
 } from './backup.js';
 export { type CheckStatus, type DoctorCheck, type DoctorOptions, runDoctor } from './doctor.js';
 export { OperationsError, type OperationsErrorCode } from './errors.js';
+export { type ListeningServer, listenHttp } from './http-lifecycle.js';
 export { claimDataDir, PID_FILE, type RunningInstance, runningInstance } from './instance-lock.js';
 export {
   createServiceLogger,
@@ -24,6 +25,13 @@ export {
   type ServiceMetricsOptions,
 } from './metrics.js';
 export { METRICS_TOKEN_MIN_LENGTH, metricsHandler } from './metrics-handler.js';
+export {
+  type ServeOptions,
+  type ServeTarget,
+  type StoppableService,
+  serveUntilStopped,
+  startFailureMessage,
+} from './serve-process.js';
 export {
   coreLimits,
   databaseMetrics,

@@ -7,6 +7,7 @@ export {
   VAPID_FILE,
   type VapidKeys,
 } from './vapid.js';
+export { VAPID_ENV, type VapidSettings, vapidSettings } from './vapid-env.js';
 export {
   createWebPushTransport,
   outcomeOf,

@@ -219,13 +219,14 @@ describe('retention rules', () => {
     expect(path.isAbsolute(core.photoDir)).toBe(true);
   });
 
-  it('unheld-tables: the core wires the 30-day unheld table sweep as a job', async () => {
+  it('unheld-tables: the core wires the 30-day unheld table sweep as a job (and the revoked grants one)', async () => {
     expect(core.housekeepingJobs.map((j) => j.name)).toEqual([
       'relay-retention',
       'pairing-codes',
       'sign-ins',
       'unattached-photos',
       'unheld-tables',
+      'revoked-grants',
     ]);
   });
 });

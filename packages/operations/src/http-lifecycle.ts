@@ -1,0 +1,63 @@
+// Listening and draining a node:http server the way a service should: the port known at once, and on stop
+// in-flight requests finish (up to a grace period) while idle keep-alive sockets close as they appear.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** An HTTP server that is listening, and how to drain it. */
+export interface ListeningServer {
+  server: http.Server;
+  /** The port bound (the system's pick when 0 was asked). */
+  port: number;
+  /** True once {@link ListeningServer.drain} began: answers then close their connection. */
+  readonly draining: boolean;
+  /**
+   * Stops accepting, lets in-flight requests finish for up to `graceMs` (then cuts them), and resolves
+   * when the server closed. Calling it again returns the same promise.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+/**
+ * Listens on `port`/`host`; rejects with the listen error (EADDRINUSE, EACCES...).
+ *
+ * @example
+ * ```ts
+ * const http = await listenHttp(8787, '0.0.0.0');
+ * http.server.on('request', app);
+ * await http.drain(4000);
+ * ```
+ */
+export async function listenHttp(port: number, host: string): Promise<ListeningServer> {
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  let drained: Promise<void> | undefined;
+  // While draining, answers close their connection so keep-alive sockets do not hold the exit.
+  server.on('request', (_req, res) => {
+    if (drained) res.setHeader('connection', 'close');
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    get draining() {
+      return drained !== undefined;
+    },
+    drain(graceMs) {
+      drained ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        // Sockets that finish their last request after close() began are idle: close them as they appear.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearTimeout(force);
+          clearInterval(sweep);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return drained;
+    },
+  };
+}
