@@ -68,6 +68,11 @@ export const TABLES_CALL_OPENAPI = Object.freeze({
                   description: 'table lines, one per line (at most 50)',
                 },
                 reply: { type: 'string', maxLength: 100000, description: "the agent's whole reply" },
+                session: {
+                  type: 'string',
+                  description:
+                    "the thread the lines come from (a turn's session): `<agent_id>`, or `<agent_id>~<user_id>` for a thread shared with another person, which never touches the owner's tables (lines refused, a reply's table lines told as refused)",
+                },
               },
             },
           },

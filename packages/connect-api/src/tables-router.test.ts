@@ -237,6 +237,47 @@ describe('ownership and isolation', () => {
   });
 });
 
+describe("a shared thread never touches the owner's tables (doc3)", () => {
+  it('lines from a shared session are refused; a reply keeps its prose and hears its table lines refused', async () => {
+    await post(token, { agent: 'coach', lines: lines(WEIGHTS, 'put Weights Weight=70') });
+    const coach = (await core.store.agents.listByUser(userId)).find((a) => a.handle === 'coach')!;
+    const holder = await seedUser(core.store);
+    const session = `${coach.id}~${holder.id}`;
+
+    const refused = await post(token, { agent: 'coach', session, lines: 'put Weights Weight=1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('not_in_a_shared_thread');
+
+    const reply = await post(token, {
+      agent: 'coach',
+      session,
+      reply: lines('Noted, thanks.', 'put Weights Weight=99', 'query Weights'),
+    });
+    expect(reply.status).toBe(200);
+    // Nothing of the owner's rows reaches the holder's thread: no drawn table, only the prose.
+    expect(reply.body.text).toBe('Noted, thanks.');
+    expect(reply.body.events.map((e: { line: string }) => e.line)).toEqual([
+      'put Weights Weight=99',
+      'query Weights',
+    ]);
+    expect(reply.body.events[0]).toMatchObject({
+      op: 'row',
+      table: 'Weights',
+      error: expect.stringMatching(/owner's own thread/),
+    });
+
+    // The owner's table is as it was; the owner's own session works as before.
+    const mine = await post(token, { agent: 'coach', session: coach.id, lines: 'query Weights' });
+    expect(mine.body.results[0].count).toBe(1);
+    expect(mine.body.results[0].rows[0]).toContain(70);
+    // A session of another agent is a mistake named as such.
+    const nurse = (await core.store.agents.listByUser(userId)).find((a) => a.handle === 'nurse')!;
+    const wrong = await post(token, { agent: 'coach', session: nurse.id, lines: 'query Weights' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.field).toBe('session');
+  });
+});
+
 describe("doc3's limits through the call", () => {
   it('20 tables per agent', async () => {
     const many = Array.from({ length: 20 }, (_, i) => `table create T${i} A:text`);

@@ -60,13 +60,13 @@ export function createTablesRouter(options: TablesRouterOptions): Router {
             },
           );
         }
-        const { agent, lines, reply } = body as Record<string, unknown>;
+        const { agent, lines, reply, session } = body as Record<string, unknown>;
         if (agent !== undefined && typeof agent !== 'string') {
           throw new ServiceError('INVALID_INPUT', 'agent must be the agent handle (text).', {
             field: 'agent',
           });
         }
-        res.status(200).json(await options.tables.call(principal, { agent, lines, reply }));
+        res.status(200).json(await options.tables.call(principal, { agent, lines, reply, session }));
       } catch (err) {
         fail(res, err);
       }

@@ -113,13 +113,25 @@ export function createHostClient(options: HostClientOptions) {
   const action = <T>(name: string, body: Record<string, unknown> = {}, auth = true) =>
     request<T>('', { action: name, ...body }, auth);
 
-  /** The tables call (doc3) with `lines`: writes and reads of one agent's tables. */
-  function tables(input: { agent?: string; lines: string }): Promise<LinesCallResult>;
+  /**
+   * The tables call (doc3) with `lines`: writes and reads of one agent's tables. `session` is the thread the
+   * lines come from (a turn's session); a thread shared with another person never touches the tables.
+   */
+  function tables(input: { agent?: string; lines: string; session?: string }): Promise<LinesCallResult>;
   /** The tables call with a whole `reply`: the text to save, or a read with a note for the agent. */
-  function tables(input: { agent?: string; reply: string }): Promise<ReplyTextResult | ReplyReadResult>;
+  function tables(input: {
+    agent?: string;
+    reply: string;
+    session?: string;
+  }): Promise<ReplyTextResult | ReplyReadResult>;
   /** The tables call with neither: what the agent holds. */
   function tables(input: { agent?: string }): Promise<HoldingsResult>;
-  function tables(input: { agent?: string; lines?: string; reply?: string }): Promise<unknown> {
+  function tables(input: {
+    agent?: string;
+    lines?: string;
+    reply?: string;
+    session?: string;
+  }): Promise<unknown> {
     return request<unknown>('/tables', input, true);
   }
 

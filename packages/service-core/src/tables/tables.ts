@@ -16,6 +16,7 @@ import type { Notifier } from '../notifier.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { AgentRecord, ScreenRecord } from '../records.js';
 import type { RelayTableKey, Store } from '../repositories.js';
+import { parseSessionKey } from '../shared-access.js';
 import { drawPlain } from './draw-plain.js';
 import { isReadOnly, splitReply } from './reply-split.js';
 
@@ -31,6 +32,29 @@ export interface TablesCallInput {
   agent?: string;
   lines?: unknown;
   reply?: unknown;
+  /**
+   * The thread the lines come from, as the host sees it (`<agent_id>`, or `<agent_id>~<user_id>` for a thread
+   * shared with another person); default the owner's own. A shared thread never touches the owner's tables.
+   */
+  session?: unknown;
+}
+
+/**
+ * True when `session` names a thread of `agent` shared with another person (`<agent_id>~<user_id>`).
+ *
+ * @throws {ServiceError} INVALID_INPUT when it is not a session of this agent.
+ */
+function sharedSession(agent: AgentRecord, session: unknown): boolean {
+  if (session === undefined || session === null || session === '') return false;
+  const parsed = typeof session === 'string' ? parseSessionKey(session) : null;
+  if (!parsed || parsed.agentId !== agent.id) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      `session must be this agent's thread as the host sees it: "${agent.id}" or "${agent.id}~<user id>".`,
+      { field: 'session' },
+    );
+  }
+  return parsed.userId !== null && parsed.userId !== agent.userId;
 }
 
 /** A refused write as the agent hears it (doc3 event 1), with the engine's stable code. */
@@ -300,6 +324,36 @@ export function createTables(deps: TablesDeps): Tables {
     return due.length;
   }
 
+  /**
+   * A shared thread's call (doc3: it never touches the owner's tables): `lines` are refused; a `reply` keeps
+   * its prose and screens, and each table line in it is told to the agent as refused, nothing run or read.
+   */
+  function sharedThreadCall(agent: AgentRecord, input: TablesCallInput): ReplyTextResult {
+    const why = `Tables live only in the owner's own thread; this thread is shared with another person.`;
+    if (input.lines !== undefined && input.lines !== null && input.lines !== '') {
+      throw new ServiceError('NOT_IN_A_SHARED_THREAD', `${why} Its table lines are not run.`, {
+        field: 'lines',
+      });
+    }
+    if (input.reply === undefined || input.reply === null) return { text: '', events: [], pending: [] };
+    // Which bare lines are table lines is judged as in the owner's thread (by the names the agent holds).
+    const held = new Set(engine.listTables(agent.userId, agent.id).map((t) => t.name));
+    const split = splitReply(text(input.reply, 'reply'), bareTableLine(held));
+    const out: string[] = [];
+    for (const piece of split.pieces) {
+      if (piece.kind === 'text') out.push(piece.text);
+      else if (piece.kind === 'block') out.push('```svc', ...piece.lines, '```');
+    }
+    const events = split.lines.map((line) => ({
+      op: 'row' as const,
+      table: line.trim().split(/\s+/)[line.trim().startsWith('table') ? 2 : 1] ?? '',
+      key: '',
+      error: why,
+      line,
+    }));
+    return { text: out.join('\n').trim(), events, pending: [] };
+  }
+
   async function replyCall(agent: AgentRecord, reply: string): Promise<ReplyTextResult | ReplyReadResult> {
     const held = new Set(engine.listTables(agent.userId, agent.id).map((t) => t.name));
     const split = splitReply(reply, bareTableLine(held));
@@ -342,6 +396,7 @@ export function createTables(deps: TablesDeps): Tables {
   return {
     async call(p, input) {
       const agent = await served(p, input.agent);
+      if (sharedSession(agent, input.session)) return sharedThreadCall(agent, input);
       const decision = deps.limiter.take(agent.id);
       if (!decision.ok) {
         throw new ServiceError(
