@@ -9,6 +9,9 @@ import {
 } from '@screen-service/tables-engine/browser-sqlite';
 import type { Answer, Moment, Replies, Request } from './protocol.js';
 
+/** The requests the store answers (`boot` is the worker's own). */
+type StoreRequest = Exclude<Request, { kind: 'boot' }>;
+
 /** Where the databases live: the OPFS pool in the worker, memory in unit tests. */
 export interface DatabasePool {
   /** Opens (creating when missing) a database file. */
@@ -95,7 +98,10 @@ export function createPhoneStore(pool: DatabasePool) {
     open.delete(agent);
   }
 
-  const handlers: { [K in Request['kind']]: (r: Extract<Request, { kind: K }>) => Promise<Replies[K]> } = {
+  // `boot` is the worker's own answer (how it started), not the store's.
+  const handlers: {
+    [K in StoreRequest['kind']]: (r: Extract<StoreRequest, { kind: K }>) => Promise<Replies[K]>;
+  } = {
     async land({ agent, screen, ops, at }) {
       const { driver, store } = await agentDb(agent);
       // The landed mark and the writes commit together: a screen's writes land exactly once.
@@ -188,7 +194,7 @@ export function createPhoneStore(pool: DatabasePool) {
 
   return {
     /** Runs one request; throws what the store throws (the worker maps it to a code). */
-    handle<K extends Request['kind']>(request: Extract<Request, { kind: K }>): Promise<Replies[K]> {
+    handle<K extends StoreRequest['kind']>(request: Extract<StoreRequest, { kind: K }>): Promise<Replies[K]> {
       const handler = handlers[request.kind] as (r: typeof request) => Promise<Replies[K]>;
       if (!handler) throw new TypeError(`unknown tables request ${String(request.kind)}`);
       return handler(request);

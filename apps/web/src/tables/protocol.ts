@@ -49,7 +49,9 @@ export type Request =
   | { kind: 'remove'; agent: string }
   | { kind: 'removeAll' }
   | { kind: 'migrate'; agent: string; snapshot: MemorySnapshot | null; landed: string[] }
-  | { kind: 'count'; agent: string; table: string };
+  | { kind: 'count'; agent: string; table: string }
+  /** How this worker started: SQLite's WebAssembly compiled on the page, or by the worker itself. */
+  | { kind: 'boot' };
 
 /** The answer type of each request kind. */
 export interface Replies {
@@ -62,6 +64,7 @@ export interface Replies {
   removeAll: undefined;
   migrate: { tables: number; rows: number };
   count: number;
+  boot: { wasm: 'page' | 'worker' };
 }
 
 /** Stable codes of the worker's refusals. */

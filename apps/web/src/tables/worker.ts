@@ -53,7 +53,9 @@ async function openPool(module: WebAssembly.Module | null): Promise<PhoneStore> 
 }
 
 let ready: Promise<PhoneStore> | null = null;
+let wasmFrom: 'page' | 'worker' = 'worker';
 const start = (module: WebAssembly.Module | null) => {
+  if (!ready && module) wasmFrom = 'page';
   ready ??= openPool(module);
   return ready;
 };
@@ -83,7 +85,7 @@ scope.onmessage = (event) => {
   queue = queue.then(async () => {
     try {
       const store = await start(null);
-      const value = await store.handle(request as never);
+      const value = request.kind === 'boot' ? { wasm: wasmFrom } : await store.handle(request as never);
       scope.postMessage({ n, ok: true, value });
     } catch (error) {
       scope.postMessage({ n, ok: false, code: codeOf(error), message: messageOf(error) });
