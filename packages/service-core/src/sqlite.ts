@@ -28,3 +28,10 @@ export {
   serviceSecret,
 } from './sqlite/service-database.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
+export {
+  BACKSTOP_CHECKPOINT_PAGES,
+  type CheckpointReport,
+  startWalCheckpointer,
+  type WalCheckpointer,
+  type WalCheckpointerOptions,
+} from './sqlite/wal-checkpointer.js';

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTestStore, type TestStore } from '../testing.js';
+import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
+
+let t: TestStore | undefined;
+afterEach(() => {
+  t?.close();
+  t = undefined;
+});
+
+const walFrames = (db: TestStore['db']) =>
+  (db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[])[0]!;
+
+describe('startWalCheckpointer', () => {
+  it('copies the log into the database from a worker, and the main connection stops checkpointing on commit', async () => {
+    t = createTestStore();
+    const reports: number[] = [];
+    const cp = startWalCheckpointer(t.db, {
+      intervalMs: 50,
+      onCheckpoint: (r) => reports.push(r.checkpointed),
+    });
+    expect(t.db.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_CHECKPOINT_PAGES);
+    t.db.exec('CREATE TABLE bulk (v TEXT)');
+    const insert = t.db.prepare('INSERT INTO bulk (v) VALUES (?)');
+    for (let i = 0; i < 3000; i++) insert.run('x'.repeat(300));
+    // Past SQLite's default threshold (1000 pages) the commits left the log alone: the worker copies it.
+    await vi.waitFor(() => expect(reports.some((n) => n > 1000)).toBe(true), { timeout: 10_000 });
+    const asked = await cp.checkpoint();
+    expect(asked.checkpointed).toBe(asked.logFrames);
+    await cp.stop();
+    expect(t.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await expect(cp.checkpoint()).rejects.toThrow(/stopped/);
+    expect(t.db.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 3000 });
+  });
+
+  it('refuses an in-memory database with the reason', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(':memory:');
+    expect(() => startWalCheckpointer(db)).toThrow(/needs a database file/);
+    db.close();
+  });
+
+  it('a log written while nothing checkpoints stays in the log (the worker is what moves it)', () => {
+    t = createTestStore();
+    t.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    t.db.exec('CREATE TABLE bulk (v TEXT)');
+    const insert = t.db.prepare('INSERT INTO bulk (v) VALUES (?)');
+    for (let i = 0; i < 3000; i++) insert.run('x'.repeat(300));
+    const { log } = walFrames(t.db);
+    expect(log).toBeGreaterThan(1000);
+  });
+});
