@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
+import { runSvc } from './run-svc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'dist', 'svc.js');
@@ -17,32 +18,9 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function svc(
-  args: string[],
-  stdin?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: {
-        ...process.env,
-        SVC_DATA_DIR: dataDir,
-        SVC_BASE_URL: 'https://svc.example.com',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+function svc(args: string[], stdin?: string) {
+  const env = { SVC_DATA_DIR: dataDir, SVC_BASE_URL: 'https://svc.example.com', LOG_LEVEL: 'silent' };
+  return runSvc(args, env, stdin ?? '');
 }
 
 describe('svc (process)', () => {

@@ -1,16 +1,12 @@
-// `svc backup`, `svc restore` and `svc doctor` as processes against a running server, and `svc user add`
-// with sign-ups closed.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig, type RunningServer, startServer } from '@screen-service/server';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from './run-svc.js';
 
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'svc.js');
 let root: string;
 let dataDir: string;
 let running: RunningServer | undefined;
@@ -37,24 +33,8 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function svc(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function svc(args: string[], stdin = '') {
+  return runSvc(args, env, stdin);
 }
 
 // Each test spawns several `svc` processes (each loads the whole service): generous on a busy machine.

@@ -1,14 +1,8 @@
-// `svc share` as a process against a running server's data folder: exit 3 naming the failed client-safe
-// rule, then plan → send → the link a client claims over HTTP, list and revoke.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createHostClient } from '@screen-service/connect-api/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from '../../server/test/harness.js';
+import { runSvc } from './run-svc.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'dist', 'svc.js');
 const SAFE = {
   terminal: 'off',
   files: 'off',
@@ -27,23 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function svc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'share', ...args], {
-      env: { ...process.env, SVC_DATA_DIR: t.dataDir, SVC_BASE_URL: t.base, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function svc(args: string[]) {
+  return runSvc(['share', ...args], { SVC_DATA_DIR: t.dataDir, SVC_BASE_URL: t.base, LOG_LEVEL: 'silent' });
 }
 
 // Each `svc share` call is its own process: on a busy machine the whole flow takes longer than the default.

@@ -1,11 +1,6 @@
-// The invite claim end to end in real Chromium: the owner sends an invite with `svc share send`, a new
-// person opens the link, signs up, accepts, sees the first message and talks to the agent through an echo
-// host that serves `<agent_id>~<user_id>`; the owner revokes and the open thread closes with the line.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   createHostClient,
   type RunningHost,
@@ -16,9 +11,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from '../../server/test/harness.js';
 import { type Chromium, launchChromium } from '../../web/test/chromium.js';
+import { runSvc } from './run-svc.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'dist', 'svc.js');
 const SAFE = {
   terminal: 'off',
   files: 'off',
@@ -50,23 +44,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function svc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'share', ...args], {
-      env: { ...process.env, SVC_DATA_DIR: t.dataDir, SVC_BASE_URL: t.base, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function svc(args: string[]) {
+  return runSvc(['share', ...args], { SVC_DATA_DIR: t.dataDir, SVC_BASE_URL: t.base, LOG_LEVEL: 'silent' });
 }
 
 // Each `svc share` call is its own process: on a busy machine the whole flow takes longer than the default.
