@@ -5,7 +5,6 @@ import {
   type AgentView,
   type AppPrincipal,
   type Core,
-  MAX_PHOTO_BYTES,
   type Notifier,
   type PersonAgents,
   type PersonThreads,
