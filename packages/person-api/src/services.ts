@@ -1,17 +1,17 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
 
-import {
-  type Accounts,
-  type AgentView,
-  type AppPrincipal,
-  type Core,
-  type Notifier,
-  type PersonAgents,
-  type PersonThreads,
-  type Photos,
-  type PushService,
-  type Shares,
-  type Tables,
+import type {
+  Accounts,
+  AgentView,
+  AppPrincipal,
+  Core,
+  Notifier,
+  PersonAgents,
+  PersonThreads,
+  Photos,
+  PushService,
+  Shares,
+  Tables,
 } from '@screen-service/service-core';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
