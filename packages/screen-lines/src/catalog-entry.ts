@@ -1,5 +1,6 @@
 // Public API of @screen-service/screen-lines/catalog: the catalog and the tap lines without the parser, for
-// bundles that draw ops they were given (a renderer) and should not carry chevrotain. Every export is named.
+// bundles that draw ops they were given (a renderer) and should not carry the parser. Every export is named;
+// the main entry re-exports all of them.
 export { catalog } from './catalog/index.js';
 export type { ComponentSpec, EventSpec, FlagSpec, SettingSpec, SlotKind, SlotSpec } from './catalog/types.js';
 export type {
