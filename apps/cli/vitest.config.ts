@@ -1,3 +1,5 @@
 import { defineTestConfig } from '../../config/vitest.base.js';
 
-export default defineTestConfig();
+// A test drives the person's app in Chromium: the global set-up installs Debian's chromium first when it is
+// missing (config/chromium-setup.ts), as in apps/web.
+export default defineTestConfig({ globalSetup: ['../../config/chromium-setup.ts'] });

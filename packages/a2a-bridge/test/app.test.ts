@@ -1,10 +1,10 @@
 // The person's app in real Chromium: the code read from the add-agent screen pairs the bridge, the person
 // types, the A2A agent's echo appears on the page; the settings show the card's name and skills.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The app's own Chromium launcher (Debian's chromium, fresh profile, removed on close).
+import { type Chromium, launchChromium } from '../../../apps/web/test/chromium.js';
 import { startTestServer, type TestServer } from './agents.js';
 import {
   type BridgeProcess,
@@ -18,36 +18,21 @@ import {
 let service: LiveService;
 let v10: TestServer;
 let v03: TestServer;
-let context: BrowserContext;
+let browser: Chromium;
 let page: Page;
 let bridge: BridgeProcess | undefined;
-const profile = mkdtempSync(join(tmpdir(), 'svc-a2a-chromium-'));
 const dir = bridgeDir();
 
 beforeAll(async () => {
   [service, v10, v03] = await Promise.all([startService(), startTestServer('v10'), startTestServer('v03')]);
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-    viewport: { width: 420, height: 860 },
-    timeout: 20_000,
-  });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
+  browser = await launchChromium();
+  browser.context.setDefaultTimeout(10_000);
+  page = await browser.context.newPage();
 }, 60_000);
 afterAll(async () => {
   bridge?.child.kill('SIGKILL');
-  await context?.close().catch(() => {});
+  await browser?.close();
   await Promise.all([service.close(), v10.close(), v03.close()]);
-  rmSync(profile, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 });
 
