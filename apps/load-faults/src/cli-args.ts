@@ -43,7 +43,8 @@ export function parseFlags<T extends readonly FlagSpec[]>(argv: readonly string[
       continue;
     }
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new UsageError(`Unexpected argument ${JSON.stringify(arg)}: flags look like --duration 60.`);
+    if (!m)
+      throw new UsageError(`Unexpected argument ${JSON.stringify(arg)}: flags look like --duration 60.`);
     const name = m[1] as string;
     const raw = m[2] ?? argv[++i];
     if (raw === undefined) throw new UsageError(`--${name} needs a value, for example --${name} 10.`);

@@ -59,7 +59,9 @@ export function request(url: string, options: RequestOptions = {}): Promise<Repl
       ...(options.agent ? { agent: options.agent } : {}),
     });
     const timer = setTimeout(() => {
-      req.destroy(new TransportError('TIMEOUT', `No answer from ${url} within ${options.timeoutMs ?? 30_000} ms`));
+      req.destroy(
+        new TransportError('TIMEOUT', `No answer from ${url} within ${options.timeoutMs ?? 30_000} ms`),
+      );
     }, options.timeoutMs ?? 30_000);
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);

@@ -1,11 +1,12 @@
 // SIGKILL during writes: clients write (say, show, tap, reply, tables put, OAuth rotation) while the service
 // is killed at random moments and restarted on the same data dir; the ledger says what each client was told.
-import { type WriteLedger, createLedger } from './ledger.js';
-import { connectMcp, type McpSession } from './mcp.js';
+
 import { request } from './http.js';
+import { createLedger, type WriteLedger } from './ledger.js';
+import { connectMcp, type McpSession } from './mcp.js';
 import { sleep } from './pace.js';
-import { APP, type Connection, oauthSignIn, pairNewConnection, signUpPeople, tokenRequest } from './setup.js';
 import type { ServiceProcess } from './service.js';
+import { APP, type Connection, oauthSignIn, pairNewConnection, signUpPeople, tokenRequest } from './setup.js';
 
 export interface KillRestartOptions {
   svc: ServiceProcess;
@@ -49,7 +50,9 @@ export function seededRandom(seed: number): () => number {
 /** A failure that means "no answer came" (the process was gone), as opposed to a refusal. */
 function isTransportFailure(err: unknown): boolean {
   const text = `${(err as { message?: unknown })?.message ?? ''} ${(err as { cause?: { code?: unknown } })?.cause?.code ?? ''} ${(err as { code?: unknown })?.code ?? ''}`;
-  return /ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up|other side closed|terminated|TIMEOUT|timed out|-32001/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up|other side closed|terminated|TIMEOUT|timed out|-32001/i.test(
+    text,
+  );
 }
 
 /**
@@ -63,7 +66,8 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
   const [person] = await signUpPeople(svc.base, 1, 'faults');
   if (!person) throw new Error('no person');
   const connections: Connection[] = [];
-  for (let i = 0; i < o.clients; i++) connections.push(await pairNewConnection(svc.base, person, `writer-${i}`));
+  for (let i = 0; i < o.clients; i++)
+    connections.push(await pairNewConnection(svc.base, person, `writer-${i}`));
   const sessions: McpSession[] = [];
   for (const c of connections) {
     const s = await connectMcp(`${svc.base}/functions/v1/svc-mcp`, c.token);
@@ -73,7 +77,13 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
   }
   for (let i = 0; i < o.oauthClients; i++) {
     const g = await oauthSignIn(svc.base, person, `rotator-${i}`);
-    ledger.oauth.push({ clientId: g.clientId, access: g.accessToken, refresh: g.refreshToken, rotations: 0, uncertain: false });
+    ledger.oauth.push({
+      clientId: g.clientId,
+      access: g.accessToken,
+      refresh: g.refreshToken,
+      rotations: 0,
+      uncertain: false,
+    });
   }
 
   let up = true;
@@ -103,7 +113,11 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
     }
   };
   const personPost = (path: string, body: unknown) =>
-    request(`${svc.base}${APP}${path}`, { headers: { authorization: `Bearer ${person.token}` }, body, timeoutMs: 10_000 });
+    request(`${svc.base}${APP}${path}`, {
+      headers: { authorization: `Bearer ${person.token}` },
+      body,
+      timeoutMs: 10_000,
+    });
 
   const writer = async (c: Connection, mcp: McpSession, w: number) => {
     let n = 0;
@@ -122,10 +136,12 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
             acked();
           }
         } else if (op === 1) {
-          const r = await mcp.call('svc_show', { lines: `choose@q "show ${marker}" Yes|No` }, 10_000).catch((err) => {
-            if (isTransportFailure(err)) ledger.screens.unknownMarkers.push(marker);
-            throw err;
-          });
+          const r = await mcp
+            .call('svc_show', { lines: `choose@q "show ${marker}" Yes|No` }, 10_000)
+            .catch((err) => {
+              if (isTransportFailure(err)) ledger.screens.unknownMarkers.push(marker);
+              throw err;
+            });
           if (r.isError) continue;
           const screenId = r.structured.screen_id as string;
           ledger.screens.acked.push(screenId);
@@ -147,17 +163,23 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
           });
           if (r.status === 201) ledger.replies.acked.push(text);
         } else if (op === 3) {
-          const r = await mcp.call('svc_tables', { lines: `put L ${marker} A=${marker}` }, 10_000).catch((err) => {
-            if (isTransportFailure(err)) ledger.rows.unknown.push(marker);
-            throw err;
-          });
+          const r = await mcp
+            .call('svc_tables', { lines: `put L ${marker} A=${marker}` }, 10_000)
+            .catch((err) => {
+              if (isTransportFailure(err)) ledger.rows.unknown.push(marker);
+              throw err;
+            });
           if (!r.isError && (r.structured?.failed ?? []).length === 0) ledger.rows.acked.push(marker);
         } else {
           answersInFlight++;
           try {
             // A waiting client: its call may be cut by the kill; it retries until the service is back.
             const r = await retrying(() => mcp.call('svc_answers', { wait: 1 }, 10_000));
-            for (const a of (r.structured?.answers ?? []) as { kind: string; screen_id: string | null; text: string }[]) {
+            for (const a of (r.structured?.answers ?? []) as {
+              kind: string;
+              screen_id: string | null;
+              text: string;
+            }[]) {
               ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
             }
           } finally {
@@ -179,14 +201,16 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
         await sleep(200);
         continue;
       }
-      const r = await tokenRequest(svc.base, { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId }, 10_000).catch(
-        (err) => {
-          if (!isTransportFailure(err)) throw err;
-          // Sent, no answer: the service may have committed the rotation before it died.
-          g.uncertain = true;
-          return null;
-        },
-      );
+      const r = await tokenRequest(
+        svc.base,
+        { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId },
+        10_000,
+      ).catch((err) => {
+        if (!isTransportFailure(err)) throw err;
+        // Sent, no answer: the service may have committed the rotation before it died.
+        g.uncertain = true;
+        return null;
+      });
       if (r?.status === 200) {
         g.access = r.json.access_token;
         g.refresh = r.json.refresh_token;

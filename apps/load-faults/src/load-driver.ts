@@ -1,7 +1,8 @@
 // One driver process of `npm run load`: its share of MCP clients and streams, started and stopped by the parent.
-import { errorKind, type McpSession, connectMcp } from './mcp.js';
-import { createPace, sleep } from './pace.js';
+
 import { request } from './http.js';
+import { connectMcp, errorKind, type McpSession } from './mcp.js';
+import { createPace, sleep } from './pace.js';
 import { APP, CONNECT, MCP } from './setup.js';
 import { openSse, type SseStream } from './sse.js';
 import { createRecorder, type StepSamples } from './stats.js';
@@ -111,12 +112,20 @@ async function run(plan: DriverPlan) {
       let screenId: string;
       const t0 = performance.now();
       try {
-        const shown = await mcp.call('svc_show', { lines: `choose@q "Round ${n}?" Yes|No`, text: `round ${n}` });
+        const shown = await mcp.call('svc_show', {
+          lines: `choose@q "Round ${n}?" Yes|No`,
+          text: `round ${n}`,
+        });
         if (shown.isError) throw Object.assign(new Error(shown.text), { code: 'TOOL_ERROR' });
         screenId = shown.structured.screen_id;
         rec.ok('show', performance.now() - t0);
       } catch (err) {
-        rec.fail('show', err instanceof Error && (err as { code?: unknown }).code === 'TOOL_ERROR' ? 'tool_error' : errorKind(err));
+        rec.fail(
+          'show',
+          err instanceof Error && (err as { code?: unknown }).code === 'TOOL_ERROR'
+            ? 'tool_error'
+            : errorKind(err),
+        );
         continue;
       }
       const t1 = performance.now();
@@ -143,7 +152,10 @@ async function run(plan: DriverPlan) {
             rec.fail('answers', 'tool_error');
             break;
           }
-          const answers = (got.structured?.answers ?? []) as { screen_id?: string; event?: { value?: unknown } }[];
+          const answers = (got.structured?.answers ?? []) as {
+            screen_id?: string;
+            event?: { value?: unknown };
+          }[];
           if (answers.length === 0) {
             rec.fail('answers', 'empty_wait');
             continue;

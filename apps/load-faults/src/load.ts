@@ -6,10 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FlagSpec, helpText, parseFlags, UsageError } from './cli-args.js';
 import type { DriverMessage, DriverPlan, DriverResult } from './load-driver.js';
-import { mapLimit, pairNewConnection, signUpPeople } from './setup.js';
-import { type ProcessSample, type ServiceProcess, startService } from './service.js';
-import { type StepSummary, summarize } from './stats.js';
 import { formatTable, machineLoad, mib } from './report.js';
+import { type ProcessSample, type ServiceProcess, startService } from './service.js';
+import { mapLimit, pairNewConnection, signUpPeople } from './setup.js';
+import { type StepSummary, summarize } from './stats.js';
 
 const FLAGS = [
   { name: 'clients', value: 1000, min: 1, max: 5000, help: 'concurrent MCP clients, one connection each' },
@@ -18,8 +18,20 @@ const FLAGS = [
   { name: 'duration', value: 60, min: 1, max: 600, help: 'seconds of load after set-up' },
   { name: 'drivers', value: 2, min: 1, max: 16, help: 'driver processes sharing the clients' },
   { name: 'wait', value: 25, min: 0, max: 25, help: 'svc_answers wait in seconds' },
-  { name: 'rss-growth-mb', value: 256, min: 1, max: 8192, help: 'fail when RSS grew more than this (start → end)' },
-  { name: 'heap-growth-mb', value: 128, min: 1, max: 8192, help: 'fail when the used heap grew more than this' },
+  {
+    name: 'rss-growth-mb',
+    value: 256,
+    min: 1,
+    max: 8192,
+    help: 'fail when RSS grew more than this (start → end)',
+  },
+  {
+    name: 'heap-growth-mb',
+    value: 128,
+    min: 1,
+    max: 8192,
+    help: 'fail when the used heap grew more than this',
+  },
   { name: 'fd-growth', value: 64, min: 0, max: 100000, help: 'fail when open fds grew more than this' },
 ] as const satisfies readonly FlagSpec[];
 
@@ -77,16 +89,18 @@ async function main(argv: string[]): Promise<number> {
     );
     const pick = <T>(list: T[], d: number) => list.filter((_, i) => i % flags.drivers === d);
     const ready = drivers.map(
-      (child) => new Promise<Extract<DriverMessage, { type: 'ready' }>>((resolve, reject) => {
-        child.on('message', (m: DriverMessage) => m.type === 'ready' && resolve(m));
-        child.once('exit', (code) => reject(new Error(`a driver exited with ${code} before it was ready`)));
-      }),
+      (child) =>
+        new Promise<Extract<DriverMessage, { type: 'ready' }>>((resolve, reject) => {
+          child.on('message', (m: DriverMessage) => m.type === 'ready' && resolve(m));
+          child.once('exit', (code) => reject(new Error(`a driver exited with ${code} before it was ready`)));
+        }),
     );
     const results = drivers.map(
-      (child) => new Promise<DriverResult>((resolve, reject) => {
-        child.on('message', (m: DriverMessage) => m.type === 'result' && resolve(m.result));
-        child.once('exit', (code) => code !== 0 && reject(new Error(`a driver exited with ${code}`)));
-      }),
+      (child) =>
+        new Promise<DriverResult>((resolve, reject) => {
+          child.on('message', (m: DriverMessage) => m.type === 'result' && resolve(m.result));
+          child.once('exit', (code) => code !== 0 && reject(new Error(`a driver exited with ${code}`)));
+        }),
     );
     drivers.forEach((child, d) => {
       const plan: DriverPlan = {
@@ -121,7 +135,10 @@ async function main(argv: string[]): Promise<number> {
     const load1 = machineLoad();
     await new Promise((r) => setTimeout(r, 3000));
     const mEnd = await svc.metrics();
-    const end: ProcessSample & { heap: number } = { ...svc.sample(), heap: mEnd.get('svc_nodejs_heap_size_used_bytes') ?? Number.NaN };
+    const end: ProcessSample & { heap: number } = {
+      ...svc.sample(),
+      heap: mEnd.get('svc_nodejs_heap_size_used_bytes') ?? Number.NaN,
+    };
 
     const steps = summarize(
       parts.map((p) => p.samples),
@@ -135,7 +152,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const dropped = parts.reduce((n, p) => n + p.droppedStreams.person + p.droppedStreams.host, 0);
     const loops = parts.reduce((n, p) => n + p.loops, 0);
-    const calls = steps.filter((s) => ['show', 'tap', 'answers'].includes(s.step)).reduce((n, s) => n + s.count, 0);
+    const calls = steps
+      .filter((s) => ['show', 'tap', 'answers'].includes(s.step))
+      .reduce((n, s) => n + s.count, 0);
     const problems = checkBounds(steps, { start, end, dropped, streamErrors, flags, mEnd });
 
     const lines = [
@@ -152,7 +171,9 @@ async function main(argv: string[]): Promise<number> {
           s.p50.toFixed(1),
           s.p99.toFixed(1),
           s.max.toFixed(1),
-          Object.entries(s.errors).map(([k, n]) => `${k} ${n}`).join(', ') || '-',
+          Object.entries(s.errors)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || '-',
         ]),
       ),
       '',
@@ -175,7 +196,11 @@ async function main(argv: string[]): Promise<number> {
     if (flags.json) {
       fs.writeFileSync(
         flags.json,
-        JSON.stringify({ flags, steps, start, opened, peak, end, loops, dropped, load0, load1, problems }, null, 2),
+        JSON.stringify(
+          { flags, steps, start, opened, peak, end, loops, dropped, load0, load1, problems },
+          null,
+          2,
+        ),
       );
     }
     return problems.length === 0 ? 0 : 1;
@@ -201,18 +226,27 @@ function checkBounds(
     for (const [kind, n] of Object.entries(s.errors)) {
       // An answers call that waited its whole wait without the tap is not an error of the service, but it
       // should not happen (the tap was acknowledged before the call): report it too.
-      problems.push(`${s.step}: ${n} × ${kind}${kind === 'http_429' ? ' (clients are paced inside their bucket)' : ''}`);
+      problems.push(
+        `${s.step}: ${n} × ${kind}${kind === 'http_429' ? ' (clients are paced inside their bucket)' : ''}`,
+      );
     }
   }
   if (o.dropped > 0) problems.push(`${o.dropped} streams were ended by the server during the run`);
-  if (Object.keys(o.streamErrors).length > 0) problems.push(`streams failed to open: ${JSON.stringify(o.streamErrors)}`);
+  if (Object.keys(o.streamErrors).length > 0)
+    problems.push(`streams failed to open: ${JSON.stringify(o.streamErrors)}`);
   const grew = (a: number, b: number) => (b - a) / 1024 / 1024;
   if (grew(o.start.rssBytes, o.end.rssBytes) > o.flags['rss-growth-mb'])
-    problems.push(`RSS grew ${grew(o.start.rssBytes, o.end.rssBytes).toFixed(0)} MiB (bound ${o.flags['rss-growth-mb']})`);
+    problems.push(
+      `RSS grew ${grew(o.start.rssBytes, o.end.rssBytes).toFixed(0)} MiB (bound ${o.flags['rss-growth-mb']})`,
+    );
   if (grew(o.start.heap, o.end.heap) > o.flags['heap-growth-mb'])
-    problems.push(`heap grew ${grew(o.start.heap, o.end.heap).toFixed(0)} MiB (bound ${o.flags['heap-growth-mb']})`);
+    problems.push(
+      `heap grew ${grew(o.start.heap, o.end.heap).toFixed(0)} MiB (bound ${o.flags['heap-growth-mb']})`,
+    );
   if (o.end.openFds - o.start.openFds > o.flags['fd-growth'])
-    problems.push(`open fds grew from ${o.start.openFds} to ${o.end.openFds} (bound +${o.flags['fd-growth']})`);
+    problems.push(
+      `open fds grew from ${o.start.openFds} to ${o.end.openFds} (bound +${o.flags['fd-growth']})`,
+    );
   if ((o.mEnd.get('svc_answers_waiters') ?? 0) !== 0) problems.push('svc_answers waiters left after the run');
   if ((o.mEnd.get('svc_open_streams') ?? 0) !== 0) problems.push('person streams left open after the run');
   return problems;

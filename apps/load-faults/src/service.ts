@@ -99,7 +99,12 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
       tail = (tail + c.toString()).slice(-4000);
     });
     exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    await waitHealthy(base, options.startTimeoutMs ?? 30_000, () => child.exitCode !== null, () => tail);
+    await waitHealthy(
+      base,
+      options.startTimeoutMs ?? 30_000,
+      () => child.exitCode !== null,
+      () => tail,
+    );
   };
   await spawnOnce();
   const waitExit = async () => {
@@ -139,7 +144,8 @@ async function waitHealthy(base: string, timeoutMs: number, dead: () => boolean,
     } catch {
       // not listening yet
     }
-    if (Date.now() > until) throw new Error(`The server did not answer /healthz within ${timeoutMs} ms:\n${tail()}`);
+    if (Date.now() > until)
+      throw new Error(`The server did not answer /healthz within ${timeoutMs} ms:\n${tail()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -28,7 +28,11 @@ function fail(what: string, r: Reply): never {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+) {
   const out: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -44,16 +48,20 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 /** Signs up `count` people, spreading them over loopback source addresses (20 sign-ups per address). */
 export async function signUpPeople(base: string, count: number, prefix = 'load'): Promise<Person[]> {
   const run = randomBytes(3).toString('hex');
-  return mapLimit(Array.from({ length: count }, (_, i) => i), 8, async (i) => {
-    const email = `${prefix}-${run}-${i}@example.com`;
-    const localAddress = `127.0.${1 + Math.floor(i / (SIGNUPS_PER_ADDRESS * 250))}.${2 + (Math.floor(i / SIGNUPS_PER_ADDRESS) % 250)}`;
-    const r = await request(`${base}${APP}/auth/signup`, {
-      body: { email, password: 'correct horse battery staple' },
-      localAddress,
-    });
-    if (r.status !== 201) fail(`sign-up of ${email}`, r);
-    return { email, userId: r.json.user.id, token: r.json.access_token };
-  });
+  return mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const email = `${prefix}-${run}-${i}@example.com`;
+      const localAddress = `127.0.${1 + Math.floor(i / (SIGNUPS_PER_ADDRESS * 250))}.${2 + (Math.floor(i / SIGNUPS_PER_ADDRESS) % 250)}`;
+      const r = await request(`${base}${APP}/auth/signup`, {
+        body: { email, password: 'correct horse battery staple' },
+        localAddress,
+      });
+      if (r.status !== 201) fail(`sign-up of ${email}`, r);
+      return { email, userId: r.json.user.id, token: r.json.access_token };
+    },
+  );
 }
 
 /** The app's Add agent: a new agent and its 6-digit code. */

@@ -1,8 +1,8 @@
 // A client that opens the person's event stream (or a host's message stream) and never reads it, while
 // the agent writes large messages: the service must end that stream instead of buffering without bound.
 import { request } from './http.js';
-import { APP, CONNECT, pairNewConnection, signUpPeople } from './setup.js';
 import type { ServiceProcess } from './service.js';
+import { APP, CONNECT, pairNewConnection, signUpPeople } from './setup.js';
 import { openSse } from './sse.js';
 
 export interface SlowReaderOptions {

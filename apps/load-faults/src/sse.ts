@@ -37,7 +37,10 @@ export function openSse(url: string, options: SseOptions = {}): Promise<SseStrea
       headers: { accept: 'text/event-stream', ...options.headers },
       agent: false,
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer from ${url}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer from ${url}`)),
+      options.timeoutMs ?? 30_000,
+    );
     req.on('error', (err) => {
       clearTimeout(timer);
       reject(err);

@@ -2,12 +2,12 @@
 // nothing is doubled, every answer came back once, the file is intact, acknowledged token rotations hold.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { connectMcp } from './mcp.js';
 import { request } from './http.js';
-import { countKeys, expectedAnswers } from './ledger.js';
 import type { KillRestartRun } from './kill-restart.js';
-import { MCP, tokenRequest } from './setup.js';
+import { countKeys, expectedAnswers } from './ledger.js';
+import { connectMcp } from './mcp.js';
 import type { ServiceProcess } from './service.js';
+import { MCP, tokenRequest } from './setup.js';
 
 export interface Verdict {
   /** Every broken promise, one line each; empty = pass. */
@@ -32,7 +32,8 @@ export async function verifyLive(svc: ServiceProcess, run: KillRestartRun): Prom
     await s.close();
   }
   const lostRows = run.ledger.rows.acked.filter((m) => !rowsSeen.has(m));
-  if (lostRows.length > 0) problems.push(`${lostRows.length} acknowledged table rows missing, e.g. ${lostRows[0]}`);
+  if (lostRows.length > 0)
+    problems.push(`${lostRows.length} acknowledged table rows missing, e.g. ${lostRows[0]}`);
   figures.rowsAcked = run.ledger.rows.acked.length;
 
   let rotationsHeld = 0;
@@ -42,11 +43,19 @@ export async function verifyLive(svc: ServiceProcess, run: KillRestartRun): Prom
       headers: { authorization: `Bearer ${g.access}`, accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     });
-    if (tools.status !== 200) problems.push(`the last acknowledged access token of ${g.clientId} answered ${tools.status}`);
-    const r = await tokenRequest(svc.base, { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId });
+    if (tools.status !== 200)
+      problems.push(`the last acknowledged access token of ${g.clientId} answered ${tools.status}`);
+    const r = await tokenRequest(svc.base, {
+      grant_type: 'refresh_token',
+      refresh_token: g.refresh,
+      client_id: g.clientId,
+    });
     if (r.status === 200) rotationsHeld++;
     else if (g.uncertain) rotationsLostInWindow++;
-    else problems.push(`the last acknowledged refresh token of ${g.clientId} was refused (${r.status} ${r.text.slice(0, 120)})`);
+    else
+      problems.push(
+        `the last acknowledged refresh token of ${g.clientId} was refused (${r.status} ${r.text.slice(0, 120)})`,
+      );
   }
   figures.oauthRotationsAcked = run.ledger.oauth.reduce((n, g) => n + g.rotations, 0);
   figures.oauthLastTokensHeld = rotationsHeld;
@@ -80,7 +89,12 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
       "SELECT delivered_at AS d FROM messages WHERE body = ? AND sender = 'person'",
     );
     const { ledger } = run;
-    const exactlyOnce = (what: string, acked: readonly string[], unknown: readonly string[], count: (k: string) => number) => {
+    const exactlyOnce = (
+      what: string,
+      acked: readonly string[],
+      unknown: readonly string[],
+      count: (k: string) => number,
+    ) => {
       let missing = 0;
       let doubled = 0;
       for (const k of acked) {
@@ -95,7 +109,12 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
       figures[`${what}Unanswered`] = unknown.length;
     };
     exactlyOnce('says', ledger.says.acked, ledger.says.unknown, (k) => byBody.get(k, 'agent')?.n ?? 0);
-    exactlyOnce('replies', ledger.replies.acked, ledger.replies.unknown, (k) => byBody.get(k, 'person')?.n ?? 0);
+    exactlyOnce(
+      'replies',
+      ledger.replies.acked,
+      ledger.replies.unknown,
+      (k) => byBody.get(k, 'person')?.n ?? 0,
+    );
     exactlyOnce('screens', ledger.screens.acked, [], (k) => screens.get(k)?.n ?? 0);
     exactlyOnce('taps', ledger.taps.acked, ledger.taps.unknown, (k) => taps.get(k)?.n ?? 0);
     figures.screensUnansweredShows = ledger.screens.unknownMarkers.length;

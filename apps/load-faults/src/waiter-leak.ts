@@ -1,10 +1,10 @@
 // Many svc_answers long-polls opened and abandoned (the socket closed mid-wait): the service must release
 // every waiter at once, keep no descriptors, and let no abandoned waiter swallow the next answer.
 import http from 'node:http';
-import { connectMcp } from './mcp.js';
 import { request } from './http.js';
-import { APP, MCP, pairNewConnection, signUpPeople } from './setup.js';
+import { connectMcp } from './mcp.js';
 import type { ServiceProcess } from './service.js';
+import { APP, MCP, pairNewConnection, signUpPeople } from './setup.js';
 
 export interface WaiterLeakOptions {
   svc: ServiceProcess;
@@ -45,7 +45,8 @@ export async function runWaiterLeak(o: WaiterLeakOptions): Promise<WaiterLeakRes
   const [person] = await signUpPeople(svc.base, 1, 'waiters');
   if (!person) throw new Error('no person');
   const conns = [];
-  for (let i = 0; i < o.connections; i++) conns.push(await pairNewConnection(svc.base, person, `poller-${i}`));
+  for (let i = 0; i < o.connections; i++)
+    conns.push(await pairNewConnection(svc.base, person, `poller-${i}`));
   const fdsBefore = svc.sample().openFds;
   const base = await waiters(svc);
   const body = JSON.stringify({
@@ -102,6 +103,8 @@ export async function runWaiterLeak(o: WaiterLeakOptions): Promise<WaiterLeakRes
   const mcp = await connectMcp(`${svc.base}${MCP}`, first.token);
   const got = await mcp.call('svc_answers', { wait: 5 });
   await mcp.close();
-  const nextAnswerDelivered = ((got.structured?.answers ?? []) as { text: string }[]).some((a) => a.text === text);
+  const nextAnswerDelivered = ((got.structured?.answers ?? []) as { text: string }[]).some(
+    (a) => a.text === text,
+  );
   return { opened, waitersPeak, waitersAfter, releaseMs, fdsBefore, fdsAfter, nextAnswerDelivered };
 }

@@ -12,7 +12,10 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-slow-'));
-  svc = await startService({ dataDir, env: { SVC_MCP_RATE_BURST: '100000', SVC_MCP_RATE_PER_MINUTE: '100000' } });
+  svc = await startService({
+    dataDir,
+    env: { SVC_MCP_RATE_BURST: '100000', SVC_MCP_RATE_PER_MINUTE: '100000' },
+  });
 });
 
 afterAll(async () => {
