@@ -145,10 +145,15 @@ export async function oauthSignIn(base: string, person: Person, name: string): P
 }
 
 /** POST {oauth}/token with a form body. */
-export function tokenRequest(base: string, form: Record<string, string>, timeoutMs = 30_000): Promise<Reply> {
+export function tokenRequest(
+  base: string,
+  form: Record<string, string>,
+  options: { timeoutMs?: number; localAddress?: string } = {},
+): Promise<Reply> {
   return request(`${base}${OAUTH}/token`, {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
-    timeoutMs,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
 }

@@ -39,6 +39,12 @@ export async function verifyLive(svc: ServiceProcess, run: KillRestartRun): Prom
   let rotationsHeld = 0;
   let rotationsLostInWindow = 0;
   for (const g of run.ledger.oauth) {
+    if (g.uncertain) {
+      // Its rotation was committed but the answer died with the process; the client's retry replayed the
+      // used token, which by doc1 ends the connection. Counted, not a durability failure.
+      rotationsLostInWindow++;
+      continue;
+    }
     const tools = await request(`${svc.base}${MCP}`, {
       headers: { authorization: `Bearer ${g.access}`, accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
