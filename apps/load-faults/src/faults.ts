@@ -145,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
       rows.push([
         `stalled ${stream} stream`,
         ok ? 'pass' : 'FAIL',
-        `${mib(r.writtenBytes)} MiB written; the stalled client read ${mib(r.bytesRead)} MiB then the stream was ${r.ended === 'still-open' ? 'still open' : 'cut'}; a reading stream got everything: ${r.healthyStreamGotAll}; RSS ${mib(r.rssBeforeBytes)} → ${mib(r.rssAfterBytes)} MiB`,
+        `${mib(r.writtenBytes)} MiB written; the stalled client read ${mib(r.bytesRead)} MiB then the stream was ${r.ended === 'still-open' ? 'still open' : 'cut'}; a reading stream got everything: ${r.healthyStreamGotAll} (cut: ${r.healthyStreamCut}); RSS ${mib(r.rssBeforeBytes)} → ${mib(r.rssAfterBytes)} MiB`,
       ]);
       out[`slow-${stream}`] = r;
     }

@@ -22,6 +22,8 @@ export interface SlowReaderResult {
   rssAfterBytes: number;
   /** A reading stream opened at the same time kept working (got the last message). */
   healthyStreamGotAll: boolean;
+  /** The reading stream was ended by the service (it fell more than the bound behind). */
+  healthyStreamCut: boolean;
   writtenBytes: number;
 }
 
@@ -46,6 +48,10 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
       lastSeen = d;
     },
   });
+  let healthyStreamCut = false;
+  void healthy.done.then((how) => {
+    if (how !== 'closed') healthyStreamCut = true;
+  });
   const rssBeforeBytes = svc.sample().rssBytes;
   const count = Math.ceil(o.writeBytes / TEXT_CHARS);
   const filler = 'x'.repeat(TEXT_CHARS - 20);
@@ -67,8 +73,10 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
     );
   }
   const marker = last.slice(0, 12);
-  const deadline = Date.now() + 10_000;
-  while (!lastSeen.includes(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  // A loaded machine may take a while to hand the reading client its last megabytes.
+  const deadline = Date.now() + 30_000;
+  while (!lastSeen.includes(marker) && !healthyStreamCut && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   const healthyStreamGotAll = lastSeen.includes(marker);
   const rssAfterBytes = svc.sample().rssBytes;
   stalled.resume();
@@ -79,5 +87,13 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
   const bytesRead = stalled.bytes();
   stalled.close();
   healthy.close();
-  return { ended, bytesRead, rssBeforeBytes, rssAfterBytes, healthyStreamGotAll, writtenBytes: written };
+  return {
+    ended,
+    bytesRead,
+    rssBeforeBytes,
+    rssAfterBytes,
+    healthyStreamGotAll,
+    healthyStreamCut,
+    writtenBytes: written,
+  };
 }
