@@ -1,5 +1,6 @@
 // One driver process of `npm run load`: its share of MCP clients and streams, started and stopped by the parent.
-
+import http from 'node:http';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { request } from './http.js';
 import { connectMcp, errorKind, type McpSession } from './mcp.js';
 import { createPace, sleep } from './pace.js';
@@ -25,6 +26,8 @@ export interface DriverPlan {
   pace: { burst: number; perMinute: number };
   /** `svc_answers` wait in seconds. */
   answersWait: number;
+  /** Most connections this driver opens to the service (like a proxy's upstream pool); 0 = no cap. */
+  sockets: number;
 }
 
 /** Messages between parent and driver over the IPC channel. */
@@ -61,6 +64,21 @@ async function openStreams(url: string, tokens: string[], errors: Record<string,
 
 async function run(plan: DriverPlan) {
   const rec = createRecorder();
+  // One pool per driver. Connects may wait (a starved server accepts late and its listen backlog of 511
+  // overflows in a storm of new sockets, so SYNs are retried after 1, 3, 7 s): allow 30 s, not undici's 10.
+  const dispatcher = new Agent({
+    connections: plan.sockets === 0 ? null : plan.sockets,
+    connect: { timeout: 30_000 },
+    keepAliveTimeout: 4_000,
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  });
+  const pooledFetch = ((url: string | URL, init?: RequestInit) =>
+    undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+  const agent = new http.Agent({
+    keepAlive: true,
+    ...(plan.sockets === 0 ? {} : { maxSockets: plan.sockets }),
+  });
   const streamErrors: Record<string, number> = {};
   const person = await openStreams(`${plan.base}${APP}/stream`, plan.personStreams, streamErrors);
   const hosts = await openStreams(`${plan.base}${CONNECT}/messages`, plan.hostStreams, streamErrors);
@@ -77,7 +95,7 @@ async function run(plan: DriverPlan) {
       batch.map(async (c) => {
         const t0 = performance.now();
         try {
-          const s = await connectMcp(`${plan.base}${MCP}`, c.mcpToken);
+          const s = await connectMcp(`${plan.base}${MCP}`, c.mcpToken, { fetch: pooledFetch });
           rec.ok('connect', performance.now() - t0);
           return s;
         } catch (err) {
@@ -133,6 +151,8 @@ async function run(plan: DriverPlan) {
         const tap = await request(`${plan.base}${APP}/agents/${c.agentId}/taps`, {
           headers: { authorization: `Bearer ${c.personToken}` },
           body: { screen_id: screenId, event: { id: 'q', value: 'Yes' } },
+          agent,
+          timeoutMs: 60_000,
         });
         if (tap.status !== 201) {
           rec.fail('tap', `http_${tap.status}`);
@@ -183,6 +203,8 @@ async function run(plan: DriverPlan) {
   };
   for (const s of [...person, ...hosts]) s.close();
   await Promise.all(sessions.map((s) => s?.close().catch(() => {})));
+  agent.destroy();
+  await dispatcher.close().catch(() => {});
   send({ type: 'result', result: { samples: rec.samples(), loops, droppedStreams: dropped, streamEvents } });
 }
 

@@ -24,11 +24,16 @@ export interface McpSession {
  * const shown = await mcp.call('svc_show', { lines: 'choose "Lunch?" Pasta|Soup' });
  * ```
  */
-export async function connectMcp(mcpUrl: string, token: string, name = 'load-faults'): Promise<McpSession> {
-  const client = new Client({ name, version: '1.0.0' });
+export async function connectMcp(
+  mcpUrl: string,
+  token: string,
+  options: { name?: string; fetch?: typeof fetch } = {},
+): Promise<McpSession> {
+  const client = new Client({ name: options.name ?? 'load-faults', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
   );
   return {

@@ -59,9 +59,11 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
   let last = '';
   // The person's replies reach both streams (the person's own app and the agent's host), and are quicker to
   // write than svc_say calls.
-  for (let i = 0; i < count; i += 20) {
+  // Four writes at a time: the reading client shares this process, and must not fall a megabyte behind
+  // only because the writers starve it of CPU.
+  for (let i = 0; i < count; i += 4) {
     await Promise.all(
-      Array.from({ length: Math.min(20, count - i) }, async (_, j) => {
+      Array.from({ length: Math.min(4, count - i) }, async (_, j) => {
         last = `m${i + j} ${filler}`;
         const r = await request(`${svc.base}${APP}/agents/${conn.agentId}/messages`, {
           headers: { authorization: `Bearer ${person.token}` },
