@@ -1,5 +1,6 @@
 // One driver process of `npm run load`: its share of MCP clients and streams, started and stopped by the parent.
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { request } from './http.js';
 import { connectMcp, errorKind, type McpSession } from './mcp.js';
@@ -43,6 +44,8 @@ export interface DriverResult {
   /** Streams the server ended or cut before we closed them, by kind of stream. */
   droppedStreams: { person: number; host: number };
   streamEvents: { person: number; host: number };
+  /** This driver's own event-loop delay during the run (ms): a starved driver inflates every latency. */
+  loopDelayMs: { p99: number; max: number };
 }
 
 const send = (m: DriverMessage) => process.send?.(m);
@@ -115,6 +118,8 @@ async function run(plan: DriverPlan) {
     });
   });
 
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
   let loops = 0;
   const loop = async (c: DriverClient, mcp: McpSession, index: number) => {
     // initialize + initialized already took 2 calls of this connection's bucket.
@@ -196,6 +201,8 @@ async function run(plan: DriverPlan) {
     return s ? [loop(c, s, i)] : [];
   });
   await Promise.all(live);
+  delay.disable();
+  const loopDelayMs = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
   stopping = true;
   const streamEvents = {
     person: person.reduce((n, s) => n + s.events(), 0),
@@ -205,7 +212,10 @@ async function run(plan: DriverPlan) {
   await Promise.all(sessions.map((s) => s?.close().catch(() => {})));
   agent.destroy();
   await dispatcher.close().catch(() => {});
-  send({ type: 'result', result: { samples: rec.samples(), loops, droppedStreams: dropped, streamEvents } });
+  send({
+    type: 'result',
+    result: { samples: rec.samples(), loops, droppedStreams: dropped, streamEvents, loopDelayMs },
+  });
 }
 
 process.once('message', (m: DriverMessage) => {

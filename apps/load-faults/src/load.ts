@@ -197,6 +197,7 @@ async function main(argv: string[]): Promise<number> {
       ),
       '',
       `streams: ${dropped} dropped by the server during the run; open errors ${JSON.stringify(streamErrors)}; events received person ${parts.reduce((n, p) => n + p.streamEvents.person, 0)}, host ${parts.reduce((n, p) => n + p.streamEvents.host, 0)}`,
+      `event-loop delay p99/max: server ${ms(mEnd.get('svc_nodejs_eventloop_lag_p99_seconds'))}/${ms(mEnd.get('svc_nodejs_eventloop_lag_max_seconds'))} ms (during the run); drivers ${parts.map((p) => `${p.loopDelayMs.p99.toFixed(0)}/${p.loopDelayMs.max.toFixed(0)}`).join(', ')} ms`,
       `connect errors: ${JSON.stringify(connectErrors)}; after the run: svc_answers_waiters ${mEnd.get('svc_answers_waiters')}, svc_open_streams ${mEnd.get('svc_open_streams')}`,
       `bounds: RSS growth ≤ ${flags['rss-growth-mb']} MiB, heap growth ≤ ${flags['heap-growth-mb']} MiB, fd growth ≤ ${flags['fd-growth']}`,
       problems.length === 0 ? 'RESULT: PASS' : `RESULT: FAIL\n${problems.map((p) => `  - ${p}`).join('\n')}`,
@@ -217,6 +218,11 @@ async function main(argv: string[]): Promise<number> {
     await svc.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Seconds from /metrics as whole milliseconds. */
+function ms(seconds: number | undefined): string {
+  return seconds === undefined ? '?' : (seconds * 1000).toFixed(0);
 }
 
 function checkBounds(
