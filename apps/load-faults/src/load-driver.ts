@@ -1,8 +1,6 @@
 // One driver process of `npm run load`: its share of MCP clients and streams, started and stopped by the parent.
-import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { request } from './http.js';
 import { connectMcp, errorKind, type McpSession } from './mcp.js';
 import { createPace, sleep } from './pace.js';
 import { APP, CONNECT, MCP } from './setup.js';
@@ -72,16 +70,12 @@ async function run(plan: DriverPlan) {
   const dispatcher = new Agent({
     connections: plan.sockets === 0 ? null : plan.sockets,
     connect: { timeout: 30_000 },
-    keepAliveTimeout: 4_000,
+    keepAliveTimeout: 60_000,
     headersTimeout: 60_000,
     bodyTimeout: 60_000,
   });
   const pooledFetch = ((url: string | URL, init?: RequestInit) =>
     undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
-  const agent = new http.Agent({
-    keepAlive: true,
-    ...(plan.sockets === 0 ? {} : { maxSockets: plan.sockets }),
-  });
   const streamErrors: Record<string, number> = {};
   const person = await openStreams(`${plan.base}${APP}/stream`, plan.personStreams, streamErrors);
   const hosts = await openStreams(`${plan.base}${CONNECT}/messages`, plan.hostStreams, streamErrors);
@@ -153,12 +147,15 @@ async function run(plan: DriverPlan) {
       }
       const t1 = performance.now();
       try {
-        const tap = await request(`${plan.base}${APP}/agents/${c.agentId}/taps`, {
-          headers: { authorization: `Bearer ${c.personToken}` },
-          body: { screen_id: screenId, event: { id: 'q', value: 'Yes' } },
-          agent,
-          timeoutMs: 60_000,
+        // Through the same pool as the tool calls (one client stack for the whole driver).
+        const tap = await undiciFetch(`${plan.base}${APP}/agents/${c.agentId}/taps`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${c.personToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ screen_id: screenId, event: { id: 'q', value: 'Yes' } }),
+          dispatcher,
+          signal: AbortSignal.timeout(60_000),
         });
+        await tap.arrayBuffer();
         if (tap.status !== 201) {
           rec.fail('tap', `http_${tap.status}`);
           continue;
@@ -210,7 +207,6 @@ async function run(plan: DriverPlan) {
   };
   for (const s of [...person, ...hosts]) s.close();
   await Promise.all(sessions.map((s) => s?.close().catch(() => {})));
-  agent.destroy();
   await dispatcher.close().catch(() => {});
   send({
     type: 'result',

@@ -58,6 +58,7 @@ export function errorKind(err: unknown): string {
   const message = typeof e?.message === 'string' ? e.message : '';
   if (typeof e?.code === 'number') {
     if (e.code === -32001 || /timed out/i.test(message)) return 'timeout';
+    if (e.code === 23) return 'timeout'; // DOMException TimeoutError (AbortSignal.timeout)
     if (e.code >= 100 && e.code < 600) return `http_${e.code}`;
     return `rpc_${e.code}`;
   }
