@@ -2,6 +2,7 @@
 // service-core's one table (ADR 0095); this module only renames the few codes doc2 spells its own way.
 import {
   fromBodyParserError,
+  fromStorageError,
   SERVICE_ERROR_STATUS,
   ServiceError,
   type ServiceErrorCode,
@@ -50,7 +51,7 @@ export interface WireError {
  * ```
  */
 export function toWireError(err: unknown): WireError {
-  const e = err instanceof ServiceError ? err : fromBodyParserError(err, '64 KB');
+  const e = err instanceof ServiceError ? err : (fromBodyParserError(err, '64 KB') ?? fromStorageError(err));
   if (!e) {
     return { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side.' } };
   }

@@ -11,6 +11,7 @@ export {
 export {
   createMessagesRouter,
   HOST_STREAM_KEEPALIVE_MS,
+  HOST_STREAM_MAX_BUFFERED_BYTES,
   type MessagesRouterOptions,
   streamCursor,
 } from './messages-router.js';

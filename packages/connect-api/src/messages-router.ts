@@ -11,6 +11,12 @@ import express, { type Request, type Response, type Router } from 'express';
 /** A comment line this often keeps proxies (and the host's read timeout) from closing an idle stream. */
 export const HOST_STREAM_KEEPALIVE_MS = 20_000;
 
+/**
+ * Bytes a host stream may hold unsent (Node's buffer, beyond the kernel's) before it is cut: a host that
+ * stops reading must not grow the server's memory. It reconnects with Last-Event-ID and loses nothing.
+ */
+export const HOST_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
+
 export interface MessagesRouterOptions {
   transport: HostTransport;
   /** Connector tokens only (`core.hostAuth`). */
@@ -18,6 +24,8 @@ export interface MessagesRouterOptions {
   /** Maps a thrown error to the wire (the connect router's `toWireError`) and writes it. */
   fail(res: Response, err: unknown): void;
   keepaliveMs?: number;
+  /** Default {@link HOST_STREAM_MAX_BUFFERED_BYTES}. */
+  maxBufferedBytes?: number;
 }
 
 /** The cursor: `Last-Event-ID` (set by EventSource on reconnects) or `?after=`, a message seq; 0 when absent. */
@@ -45,6 +53,7 @@ export function streamCursor(req: Request): number {
 export function createMessagesRouter(options: MessagesRouterOptions): Router {
   const { transport, hostAuth, fail } = options;
   const keepaliveMs = options.keepaliveMs ?? HOST_STREAM_KEEPALIVE_MS;
+  const maxBuffered = options.maxBufferedBytes ?? HOST_STREAM_MAX_BUFFERED_BYTES;
   const router = express.Router();
 
   router.get('/', async (req, res) => {
@@ -54,7 +63,13 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
       const principal = await hostAuth.verify(req.headers.authorization);
       let open = true;
       const write = (chunk: string) => {
-        if (open) res.write(chunk);
+        if (!open) return;
+        res.write(chunk);
+        // destroy, not end: end() would wait on the same buffer the host does not read.
+        if (res.writableLength > maxBuffered) {
+          stop();
+          res.destroy();
+        }
       };
       const stop = () => {
         if (!open) return;

@@ -1,5 +1,6 @@
 // Stable codes of the tool server's refusals: HTTP-level ones (before any tool runs) and how rule errors become tool errors.
 import {
+  fromStorageError,
   isServiceError,
   SERVICE_ERROR_STATUS,
   type ServiceErrorCode,
@@ -76,15 +77,17 @@ export interface ToolErrorResult {
 /**
  * Turns an error from the rules into a tool error the model can act on: `<code>: <message>` as text and
  * the lower-snake code (the same one the HTTP APIs send), field and details (the parser's diagnostics for `INVALID_LINES`) as structured content.
- * Anything else is rethrown (the SDK reports it as an internal tool error).
+ * A full disk becomes `storage_full`; anything else is rethrown (the SDK reports it as an internal tool error).
  *
  * @example
  * ```ts
  * try { return await handler(); } catch (err) { return toToolError(err); }
  * ```
  */
-export function toToolError(err: unknown): ToolErrorResult {
-  if (!isServiceError(err)) throw err;
+export function toToolError(thrown: unknown): ToolErrorResult {
+  // A full disk is the caller's business too (retry later), not an internal error.
+  const err = isServiceError(thrown) ? thrown : fromStorageError(thrown);
+  if (!err) throw thrown;
   const code = wireCode(err.code);
   const error: ToolErrorResult['structuredContent']['error'] = { code, message: err.message };
   if (err.field !== undefined) error.field = err.field;

@@ -3,6 +3,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * Connections the kernel queues for accept (capped by `net.core.somaxconn`). Node's default of 511
+ * overflowed under 200-1,000 clients while the event loop was busy for a few seconds: dropped SYNs
+ * come back after 1, 3, 7, 15 s, so calls took 15-40 s (`npm run load`, docs/load-and-faults.md).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
+ * How long an idle keep-alive connection stays open (ms): longer than the 60 s proxies and clients keep
+ * theirs, so they close first, and a busy client reuses its connection instead of reconnecting every 5 s.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** An HTTP server that is listening, and how to drain it. */
 export interface ListeningServer {
   server: http.Server;
@@ -29,9 +42,12 @@ export interface ListeningServer {
  */
 export async function listenHttp(port: number, host: string): Promise<ListeningServer> {
   const server = http.createServer();
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Node's advice: the headers timeout above the keep-alive one, or a reused connection can be cut.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   let drained: Promise<void> | undefined;
   // While draining, answers close their connection so keep-alive sockets do not hold the exit.

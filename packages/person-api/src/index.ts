@@ -69,4 +69,9 @@ export {
   relayTableList,
   tableRefBody,
 } from './tables-schemas.js';
-export { openThreadStream, STREAM_KEEPALIVE_MS, type ThreadStreamOptions } from './thread-stream.js';
+export {
+  openThreadStream,
+  STREAM_KEEPALIVE_MS,
+  STREAM_MAX_BUFFERED_BYTES,
+  type ThreadStreamOptions,
+} from './thread-stream.js';

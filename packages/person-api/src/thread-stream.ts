@@ -5,6 +5,12 @@ import type { Request, Response } from 'express';
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const STREAM_KEEPALIVE_MS = 25_000;
 
+/**
+ * Bytes a stream may hold unsent (Node's buffer, beyond the kernel's) before it is ended: a client that
+ * stops reading must not grow the server's memory. The app reconnects and reloads the thread page.
+ */
+export const STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
+
 /** What one stream needs: whose events, the exchange, and the server's shutdown signal. */
 export interface ThreadStreamOptions {
   notifier: Pick<Notifier, 'subscribe'>;
@@ -17,6 +23,8 @@ export interface ThreadStreamOptions {
    * expired, account gone). The stream then closes, and the app reconnects with a fresh token.
    */
   stillSignedIn?: () => Promise<boolean>;
+  /** Default {@link STREAM_MAX_BUFFERED_BYTES}. */
+  maxBufferedBytes?: number;
 }
 
 /**
@@ -32,6 +40,7 @@ export interface ThreadStreamOptions {
 export function openThreadStream(options: ThreadStreamOptions): void {
   const { notifier, userId, req, res, shutdown } = options;
   const stillSignedIn = options.stillSignedIn ?? (async () => true);
+  const maxBuffered = options.maxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES;
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache, no-transform');
@@ -48,7 +57,7 @@ export function openThreadStream(options: ThreadStreamOptions): void {
         end();
         return;
       }
-      if (!ended) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (!ended) write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     });
   };
   const unsubscribe = notifier.subscribe(userId, (e) => {
@@ -67,9 +76,17 @@ export function openThreadStream(options: ThreadStreamOptions): void {
     queue = queue.then(async () => {
       if (ended) return;
       if (!(await stillSignedIn().catch(() => false))) end();
-      else res.write(': keepalive\n\n');
+      else write(': keepalive\n\n');
     });
   }, STREAM_KEEPALIVE_MS);
+  // A reader that stopped reading: drop the stream (destroy, since end() would wait on the same buffer).
+  function write(chunk: string) {
+    res.write(chunk);
+    if (res.writableLength > maxBuffered) {
+      close();
+      res.destroy();
+    }
+  }
   function close() {
     ended = true;
     clearInterval(keepalive);

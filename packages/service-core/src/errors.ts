@@ -40,7 +40,8 @@ export type ServiceErrorCode =
   | 'AGENT_NOT_YOURS'
   | 'NOT_IN_A_SHARED_THREAD'
   | 'NOT_CLIENT_SAFE'
-  | 'SIGNUP_CLOSED';
+  | 'SIGNUP_CLOSED'
+  | 'STORAGE_FULL';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

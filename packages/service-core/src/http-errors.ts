@@ -50,6 +50,9 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   LIMIT_EXCEEDED: 422,
   TOO_MANY_ATTEMPTS: 429,
   RATE_LIMITED: 429,
+  // The data folder's disk is full (SQLITE_FULL, ENOSPC): nothing was saved; the same call works once the
+  // operator frees space (RFC 4918 Insufficient Storage; ADR 0211).
+  STORAGE_FULL: 507,
 });
 
 /** Every code, in the table's order (for tests that loop over all of them). */
@@ -132,9 +135,29 @@ export function fromBodyParserError(err: unknown, limitText: string): ServiceErr
   }
 }
 
+/** The message a caller gets when the disk under the data folder is full. */
+export const STORAGE_FULL_MESSAGE =
+  "The service's disk is full, so nothing was saved: send it again later (the operator must free space in the data folder).";
+
+/**
+ * Turns a full disk (SQLite's `SQLITE_FULL`, a file write's `ENOSPC`) into a `STORAGE_FULL` ServiceError,
+ * or returns null for anything else.
+ *
+ * @example
+ * ```ts
+ * fromStorageError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })); // STORAGE_FULL
+ * ```
+ */
+export function fromStorageError(err: unknown): ServiceError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC'
+    ? new ServiceError('STORAGE_FULL', STORAGE_FULL_MESSAGE)
+    : null;
+}
+
 /**
  * Maps any thrown value to the wire: a ServiceError by the table, a body parser's failure by
- * {@link fromBodyParserError}, anything else a 500 with a generic message (log it; never send it).
+ * {@link fromBodyParserError}, a full disk by {@link fromStorageError}, anything else a 500 with a generic message (log it; never send it).
  *
  * @example
  * ```ts
@@ -143,7 +166,10 @@ export function fromBodyParserError(err: unknown, limitText: string): ServiceErr
  * ```
  */
 export function toHttpError(err: unknown, options: { bodyLimit?: string } = {}): HttpError {
-  const e = err instanceof ServiceError ? err : fromBodyParserError(err, options.bodyLimit ?? 'the limit');
+  const e =
+    err instanceof ServiceError
+      ? err
+      : (fromBodyParserError(err, options.bodyLimit ?? 'the limit') ?? fromStorageError(err));
   if (!e) return INTERNAL;
   const body: HttpErrorBody = { error: wireCode(e.code), message: e.message };
   if (e.field !== undefined) body.field = e.field;

@@ -111,10 +111,12 @@ export {
 } from './housekeeping.js';
 export {
   fromBodyParserError,
+  fromStorageError,
   type HttpError,
   type HttpErrorBody,
   SERVICE_ERROR_CODES,
   SERVICE_ERROR_STATUS,
+  STORAGE_FULL_MESSAGE,
   toHttpError,
   wireCode,
 } from './http-errors.js';

@@ -1,0 +1,262 @@
+// SIGKILL during writes: clients write (say, show, tap, reply, tables put, OAuth rotation) while the service
+// is killed at random moments and restarted on the same data dir; the ledger says what each client was told.
+
+import { request } from './http.js';
+import { createLedger, type WriteLedger } from './ledger.js';
+import { connectMcp, type McpSession } from './mcp.js';
+import { sleep } from './pace.js';
+import type { ServiceProcess } from './service.js';
+import { APP, type Connection, oauthSignIn, pairNewConnection, signUpPeople, tokenRequest } from './setup.js';
+
+export interface KillRestartOptions {
+  svc: ServiceProcess;
+  /** MCP clients writing at once (each its own connection and agent). */
+  clients: number;
+  /** OAuth clients rotating their refresh tokens. */
+  oauthClients: number;
+  kills: number;
+  /** Each kill comes after this many ms of uptime, uniformly in [min, max]. */
+  upMs: { min: number; max: number };
+  /** 0..1, injected so a run can be repeated (`--seed`). */
+  random: () => number;
+  log?: (line: string) => void;
+}
+
+export interface KillRestartRun {
+  ledger: WriteLedger;
+  /** The connections, for the verification that reads tables back through svc_tables. */
+  connections: Connection[];
+  kills: number;
+  /** Kills that landed while at least one svc_answers call was waiting for its reply. */
+  killsDuringAnswers: number;
+  /** Calls that failed while the service was down and then succeeded on a retry. */
+  recoveredRetries: number;
+  /** Milliseconds from each restart's start until the first write acknowledged after it. */
+  recoverMs: number[];
+}
+
+/** A seeded 0..1 generator (mulberry32), so a failing run can be replayed with its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A failure that means "no answer came" (the process was gone), as opposed to a refusal. */
+function isTransportFailure(err: unknown): boolean {
+  const text = `${(err as { message?: unknown })?.message ?? ''} ${(err as { cause?: { code?: unknown } })?.cause?.code ?? ''} ${(err as { code?: unknown })?.code ?? ''}`;
+  return /ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up|other side closed|terminated|TIMEOUT|timed out|-32001/i.test(
+    text,
+  );
+}
+
+/**
+ * Runs the write load with `kills` SIGKILLs and restarts; returns the ledger for {@link verifyKillRestart}.
+ * The service is left running (restarted) at the end.
+ */
+export async function runKillRestart(o: KillRestartOptions): Promise<KillRestartRun> {
+  const { svc } = o;
+  const log = o.log ?? (() => {});
+  const ledger = createLedger();
+  const [person] = await signUpPeople(svc.base, 1, 'faults');
+  if (!person) throw new Error('no person');
+  const connections: Connection[] = [];
+  for (let i = 0; i < o.clients; i++)
+    connections.push(await pairNewConnection(svc.base, person, `writer-${i}`));
+  const sessions: McpSession[] = [];
+  for (const c of connections) {
+    const s = await connectMcp(`${svc.base}/functions/v1/svc-mcp`, c.token);
+    const made = await s.call('svc_tables', { lines: 'table create L A:text' });
+    if (made.isError) throw new Error(`table create: ${made.text}`);
+    sessions.push(s);
+  }
+  for (let i = 0; i < o.oauthClients; i++) {
+    const g = await oauthSignIn(svc.base, person, `rotator-${i}`);
+    ledger.oauth.push({
+      clientId: g.clientId,
+      access: g.accessToken,
+      refresh: g.refreshToken,
+      rotations: 0,
+      uncertain: false,
+    });
+  }
+
+  let up = true;
+  let stop = false;
+  let answersInFlight = 0;
+  let recoveredRetries = 0;
+  let restartedAt = 0;
+  let awaitingFirstAck = false;
+  const recoverMs: number[] = [];
+  const acked = () => {
+    if (awaitingFirstAck) {
+      awaitingFirstAck = false;
+      recoverMs.push(Date.now() - restartedAt);
+    }
+  };
+  // Waiting clients retry: a call that found the service gone tries again until it is back.
+  const retrying = async <T>(fn: () => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await fn();
+        if (attempt > 0) recoveredRetries++;
+        return r;
+      } catch (err) {
+        if (!isTransportFailure(err) || stop) throw err;
+        await sleep(50 + 50 * Math.min(attempt, 10));
+      }
+    }
+  };
+  const personPost = (path: string, body: unknown) =>
+    request(`${svc.base}${APP}${path}`, {
+      headers: { authorization: `Bearer ${person.token}` },
+      body,
+      timeoutMs: 10_000,
+    });
+
+  const writer = async (c: Connection, mcp: McpSession, w: number) => {
+    let n = 0;
+    while (!stop) {
+      n++;
+      const marker = `w${w}-${n}-${Math.floor(o.random() * 1e9).toString(36)}`;
+      const op = n % 5;
+      try {
+        if (op === 0) {
+          const r = await mcp.call('svc_say', { text: `say ${marker}` }, 10_000).catch((err) => {
+            if (isTransportFailure(err)) ledger.says.unknown.push(`say ${marker}`);
+            throw err;
+          });
+          if (!r.isError) {
+            ledger.says.acked.push(`say ${marker}`);
+            acked();
+          }
+        } else if (op === 1) {
+          const r = await mcp
+            .call('svc_show', { lines: `choose@q "show ${marker}" Yes|No` }, 10_000)
+            .catch((err) => {
+              if (isTransportFailure(err)) ledger.screens.unknownMarkers.push(marker);
+              throw err;
+            });
+          if (r.isError) continue;
+          const screenId = r.structured.screen_id as string;
+          ledger.screens.acked.push(screenId);
+          acked();
+          // The tap is not retried: without an idempotency key a retry after a lost answer could double it.
+          const tap = await personPost(`/agents/${c.agentId}/taps`, {
+            screen_id: screenId,
+            event: { id: 'q', value: 'Yes' },
+          }).catch((err) => {
+            ledger.taps.unknown.push(screenId);
+            throw err;
+          });
+          if (tap.status === 201) ledger.taps.acked.push(screenId);
+        } else if (op === 2) {
+          const text = `reply ${marker}`;
+          const r = await personPost(`/agents/${c.agentId}/messages`, { text }).catch((err) => {
+            ledger.replies.unknown.push(text);
+            throw err;
+          });
+          if (r.status === 201) ledger.replies.acked.push(text);
+        } else if (op === 3) {
+          const r = await mcp
+            .call('svc_tables', { lines: `put L ${marker} A=${marker}` }, 10_000)
+            .catch((err) => {
+              if (isTransportFailure(err)) ledger.rows.unknown.push(marker);
+              throw err;
+            });
+          if (!r.isError && (r.structured?.failed ?? []).length === 0) ledger.rows.acked.push(marker);
+        } else {
+          answersInFlight++;
+          try {
+            // A waiting client: its call may be cut by the kill; it retries until the service is back.
+            const r = await retrying(() => mcp.call('svc_answers', { wait: 1 }, 10_000));
+            for (const a of (r.structured?.answers ?? []) as {
+              kind: string;
+              screen_id: string | null;
+              text: string;
+            }[]) {
+              ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
+            }
+          } finally {
+            answersInFlight--;
+          }
+        }
+      } catch (err) {
+        if (!isTransportFailure(err)) throw err;
+        await sleep(100);
+      }
+    }
+  };
+
+  // Each rotator is its own client machine (its own loopback address, so its own `token` bucket of 60 at
+  // once then 60 a minute) and rotates a little slower than once a second to stay inside it.
+  const rotator = async (i: number) => {
+    const g = ledger.oauth[i];
+    if (!g) return;
+    const localAddress = `127.0.9.${10 + i}`;
+    let lostAnswer = false;
+    while (!stop) {
+      const form = { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId };
+      const r = await tokenRequest(svc.base, form, { timeoutMs: 10_000, localAddress }).catch((err) => {
+        if (!isTransportFailure(err)) throw err;
+        // Sent, no answer: the service may have committed the rotation before it died. Retry the same
+        // token once the service is back: a 200 means it had not; a refusal means it had (used once).
+        lostAnswer = true;
+        return null;
+      });
+      if (r?.status === 200) {
+        g.access = r.json.access_token;
+        g.refresh = r.json.refresh_token;
+        g.rotations++;
+        lostAnswer = false;
+        acked();
+      } else if (r && lostAnswer && r.status === 400) {
+        g.uncertain = true;
+        return;
+      } else if (r) throw new Error(`refresh answered ${r.status}: ${r.text.slice(0, 200)}`);
+      await sleep(lostAnswer ? 200 : 1100);
+    }
+  };
+
+  const work = [
+    ...connections.map((c, i) => writer(c, sessions[i] as McpSession, i)),
+    ...ledger.oauth.map((_, i) => rotator(i)),
+  ];
+  let killsDuringAnswers = 0;
+  const killer = (async () => {
+    for (let k = 0; k < o.kills; k++) {
+      await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
+      if (answersInFlight > 0) killsDuringAnswers++;
+      await svc.kill();
+      up = false;
+      log(`kill ${k + 1}/${o.kills} (pid gone); ${answersInFlight} svc_answers calls were waiting`);
+      await sleep(200 + o.random() * 300);
+      restartedAt = Date.now();
+      awaitingFirstAck = true;
+      await svc.restart();
+      up = true;
+      log(`restarted as pid ${svc.pid()} in ${Date.now() - restartedAt} ms`);
+    }
+    await sleep(o.upMs.min);
+    stop = true;
+  })();
+  await killer;
+  await Promise.all(work);
+  if (!up) throw new Error('the service is not running after the last restart');
+  // Drain: every answer still waiting is returned now.
+  for (const s of sessions) {
+    for (;;) {
+      const r = await s.call('svc_answers', { wait: 0 });
+      const got = (r.structured?.answers ?? []) as { kind: string; screen_id: string | null; text: string }[];
+      if (got.length === 0) break;
+      for (const a of got) ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
+    }
+  }
+  await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+  return { ledger, connections, kills: o.kills, killsDuringAnswers, recoveredRetries, recoverMs };
+}
