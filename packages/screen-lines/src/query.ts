@@ -254,7 +254,7 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
     }
     checkColumnName(col.image, offset, 'query where=', true);
     const rest = tokens.slice(2);
-    const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
+    const spaced = rest.length > 0 && rest[0]!.startOffset !== op.end;
     const parsed = lineValueOf(text, rest);
     if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
       fail(

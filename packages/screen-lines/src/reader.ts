@@ -39,7 +39,10 @@ const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
 /** Reads one text; a new reader per text, so no state outlives a call. */
 export class LineReader {
-  private readonly result: ReadResult = { ops: [], errors: [], spans: [] };
+  private readonly ops: Op[] = [];
+  private readonly errors: ParseError[] = [];
+  /** Line number, start and end offset of each op's line, three numbers an op (see {@link lazySpans}). */
+  private readonly where: number[] = [];
   /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
   private readonly written = new Set<string>();
   private readonly byId = new Map<string, AddOp>();
@@ -70,11 +73,11 @@ export class LineReader {
     for (;;) {
       const lineStart = at;
       let tokenCount = 0;
-      // The first term (the line word) is kept apart from the others, so the per-line readers get their arguments
-      // without a copy of the term list.
-      let head: Term | undefined;
-      let args: Term[] | undefined;
-      let term: Term | undefined;
+      let termCount = 0;
+      // The open term: its first token's index in TOKENS, and its start and end offsets.
+      let first = 0;
+      let start = -1;
+      let end = -1;
       let c = 0;
       while (at < length) {
         c = text.charCodeAt(at);
@@ -88,24 +91,25 @@ export class LineReader {
           token = newToken();
           TOKENS.push(token);
         }
-        tokenCount++;
-        const end = scanToken(text, at, length, token);
-        if (term !== undefined && term.end === at) {
-          term.tokens.push(token);
-          term.end = end;
-        } else {
-          term = { tokens: [token], start: at, end };
-          if (head === undefined) head = term;
-          else if (args === undefined) args = [term];
-          else args.push(term);
+        const next = scanToken(text, at, length, token);
+        if (end !== at) {
+          if (start >= 0) termCount = closeTerm(termCount, first, tokenCount, start, end);
+          first = tokenCount;
+          start = at;
         }
-        at = end;
+        tokenCount++;
+        end = next;
+        at = next;
       }
-      if (head !== undefined) this.line(head, args ?? NO_TERMS, lineNo, lineStart, at);
+      if (start >= 0) {
+        termCount = closeTerm(termCount, first, tokenCount, start, end);
+        this.line(LINE_TERMS[0]!, exactly(LINE_TERMS, 1, termCount - 1), lineNo, lineStart, at);
+      }
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
-        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.image = '';
-        return this.result;
+        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.source = '';
+        for (let i = 0; i < LINE_TERMS.length; i++) LINE_TERMS[i] = EMPTY_TERM;
+        return withSpans(this.ops, this.errors, text, this.where);
       }
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
       lineNo++;
@@ -121,8 +125,8 @@ export class LineReader {
     try {
       const op = this.readLine(head, args);
       if (op) {
-        this.result.ops.push(op);
-        this.result.spans.push({ line: lineNo, text: this.source.slice(lineStart, lineEnd) });
+        this.ops.push(op);
+        this.where.push(lineNo, lineStart, lineEnd);
       }
     } catch (error) {
       const fault =
@@ -134,7 +138,7 @@ export class LineReader {
               `could not read this line (${String(error)}); please report it`,
             );
       const column = Math.max(1, fault.offset - lineStart + 1);
-      this.result.errors.push({
+      this.errors.push({
         code: fault.code,
         line: lineNo,
         column,
@@ -269,12 +273,71 @@ export class LineReader {
    * line asks, and extended as it goes (linear overall, and free for screens without patches).
    */
   private earlier(id: string): AddOp | undefined {
-    const ops = this.result.ops;
+    const ops = this.ops;
     for (; this.indexed < ops.length; this.indexed++) {
       const op = ops[this.indexed]!;
       if (op.op === 'add') this.byId.set(op.id, op);
     }
     return this.byId.get(id);
+  }
+}
+
+/**
+ * The result, its `spans` made on first read. Only the tables path reads spans, and a span object and a string an op
+ * were a third of the objects a result kept (and the young-generation collector copied while a long text was read).
+ * Read, the property is the same plain array the reference built, and it stays: later reads and JSON see one value.
+ */
+function withSpans(ops: Op[], errors: ParseError[], source: string, where: number[]): ReadResult {
+  const result = { ops, errors } as ReadResult;
+  let spans: ReadResult['spans'] | undefined;
+  Object.defineProperty(result, 'spans', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (spans === undefined) {
+        spans = new Array(where.length / 3);
+        for (let i = 0, k = 0; k < where.length; i++, k += 3)
+          spans[i] = { line: where[k]!, text: source.slice(where[k + 1], where[k + 2]) };
+      }
+      return spans;
+    },
+    set(value: ReadResult['spans']) {
+      spans = value;
+    },
+  });
+  return result;
+}
+
+/** Terms of the line being read; entries past the line's count are stale and never read. */
+const LINE_TERMS: Term[] = [];
+const EMPTY_TERM: Term = { tokens: [], start: 0, end: 0 };
+
+/**
+ * Ends the term of TOKENS[first..last) at `start`..`end` as LINE_TERMS[count]; returns the new count. Its token list
+ * is made at its final size (a literal for short ones): a one-token literal that grows on push reserves 17 slots.
+ */
+function closeTerm(count: number, first: number, last: number, start: number, end: number): number {
+  const term: Term = { tokens: exactly(TOKENS, first, last - first), start, end };
+  if (count < LINE_TERMS.length) LINE_TERMS[count] = term;
+  else LINE_TERMS.push(term);
+  return count + 1;
+}
+
+/** `list.slice(from, from + n)`, as array literals for the short lengths nearly every line has. */
+function exactly<T>(list: T[], from: number, n: number): T[] {
+  switch (n) {
+    case 0:
+      return NO_TERMS as unknown as T[];
+    case 1:
+      return [list[from]!];
+    case 2:
+      return [list[from]!, list[from + 1]!];
+    case 3:
+      return [list[from]!, list[from + 1]!, list[from + 2]!];
+    case 4:
+      return [list[from]!, list[from + 1]!, list[from + 2]!, list[from + 3]!];
+    default:
+      return list.slice(from, from + n);
   }
 }
 

@@ -28,11 +28,23 @@ export type TokenName =
   | 'Word'
   | 'Other';
 
-/** One token: its kind, its text as written and where it starts in the scanned text. */
-export interface Token {
-  type: TokenName;
-  image: string;
-  startOffset: number;
+/**
+ * One token: its kind, where it starts and ends in the text it was scanned from, and its text as written. The text
+ * is cut from the source only when a reader asks for it: most tokens are read by kind and offsets alone, and a
+ * slice a token made nearly every line's most frequent allocation.
+ */
+export class Token {
+  type: TokenName = 'Word';
+  startOffset = 0;
+  /** Offset just after the token. */
+  end = 0;
+  /** The text scanned (the caller's text during a parse; cleared after it). */
+  source = '';
+
+  /** The token's text as written. */
+  get image(): string {
+    return this.source.slice(this.startOffset, this.end);
+  }
 }
 
 /** Character classes of the ASCII range: 1 whitespace (not a line break), 2 line break, 4 word character. */
@@ -220,14 +232,24 @@ export function scanToken(text: string, at: number, length: number, into: Token)
 
 function fill(into: Token, type: TokenName, text: string, start: number, end: number): number {
   into.type = type;
-  into.image = text.slice(start, end);
   into.startOffset = start;
+  into.end = end;
+  into.source = text;
   return end;
+}
+
+/** True for the `=` operator token (by offsets and character code: no string is cut to compare). */
+export function isEquals(token: Token): boolean {
+  return (
+    token.type === 'Op' &&
+    token.end - token.startOffset === 1 &&
+    token.source.charCodeAt(token.startOffset) === 61
+  );
 }
 
 /** A fresh token object (its fields are overwritten by {@link scanToken}). */
 export function newToken(): Token {
-  return { type: 'Word', image: '', startOffset: 0 };
+  return new Token();
 }
 
 /**
@@ -242,7 +264,9 @@ export function tokenize(text: string): Token[] {
     const c = text.charCodeAt(at);
     if (c === 10 || c === 13) {
       const end = c === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
-      tokens.push({ type: 'Newline', image: text.slice(at, end), startOffset: at });
+      const t = newToken();
+      fill(t, 'Newline', text, at, end);
+      tokens.push(t);
       at = end;
     } else if (isSpace(c)) at++;
     else {

@@ -3,6 +3,7 @@ import { flagName } from './component-args.js';
 import { fail } from './fault.js';
 import { COLUMN_NAME, MAX_COLUMNS, MAX_KEY, TABLE_NAME } from './names.js';
 import type { DropOp, LineValue, PutOp, TableColumn, TableOp } from './ops.js';
+import { isEquals } from './scan.js';
 import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } from './terms.js';
 
 const COLUMN_TYPES = ['text', 'number', 'date', 'bool'] as const;
@@ -191,7 +192,7 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
 function columnValue(term: Term, source: string): [string, LineValue] | undefined {
   const name = term.tokens[0];
   const op = term.tokens[1];
-  if (op?.type !== 'Op' || op.image !== '=' || name!.type === 'Quoted') return undefined;
+  if (op === undefined || !isEquals(op) || name!.type === 'Quoted') return undefined;
   return [name!.image, lineValueOf(source, term.tokens.slice(2))];
 }
 

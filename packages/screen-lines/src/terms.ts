@@ -33,7 +33,7 @@ export function unquote(image: string): string {
 export function rawText(source: string, tokens: Token[]): string {
   if (tokens.length === 0) return '';
   const last = tokens[tokens.length - 1]!;
-  return source.slice(tokens[0]!.startOffset, last.startOffset + last.image.length);
+  return source.slice(tokens[0]!.startOffset, last.end);
 }
 
 /** The text a token run means: a lone quoted string without its quotes, otherwise the source as written. */
