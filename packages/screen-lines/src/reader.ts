@@ -8,7 +8,7 @@ import { ID_PATTERN, RESERVED_ID } from './names.js';
 import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
-import { isSpace, newToken, scanToken, type Token } from './scan.js';
+import { isSpace, newToken, scanPlainWord, scanToken, type Token } from './scan.js';
 import { readPutLine, readTableLine } from './table-words.js';
 import type { Term } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
@@ -91,7 +91,8 @@ export class LineReader {
           token = newToken();
           TOKENS.push(token);
         }
-        const next = scanToken(text, at, length, token);
+        let next = scanPlainWord(text, at, length, token);
+        if (next < 0) next = scanToken(text, at, length, token);
         if (end !== at) {
           if (start >= 0) termCount = closeTerm(termCount, first, tokenCount, start, end);
           first = tokenCount;
@@ -103,7 +104,7 @@ export class LineReader {
       }
       if (start >= 0) {
         termCount = closeTerm(termCount, first, tokenCount, start, end);
-        this.line(LINE_TERMS[0]!, exactly(LINE_TERMS, 1, termCount - 1), lineNo, lineStart, at);
+        this.line(LINE_TERMS[0]!, lineArgs(termCount), lineNo, lineStart, at);
       }
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
@@ -317,27 +318,40 @@ const EMPTY_TERM: Term = { tokens: [], start: 0, end: 0 };
  * is made at its final size (a literal for short ones): a one-token literal that grows on push reserves 17 slots.
  */
 function closeTerm(count: number, first: number, last: number, start: number, end: number): number {
-  const term: Term = { tokens: exactly(TOKENS, first, last - first), start, end };
+  const term: Term = { tokens: termTokens(first, last - first), start, end };
   if (count < LINE_TERMS.length) LINE_TERMS[count] = term;
   else LINE_TERMS.push(term);
   return count + 1;
 }
 
-/** `list.slice(from, from + n)`, as array literals for the short lengths nearly every line has. */
-function exactly<T>(list: T[], from: number, n: number): T[] {
+/** `TOKENS.slice(from, from + n)`, as array literals for the short lengths nearly every term has. */
+function termTokens(from: number, n: number): Token[] {
   switch (n) {
-    case 0:
-      return NO_TERMS as unknown as T[];
     case 1:
-      return [list[from]!];
+      return [TOKENS[from]!];
     case 2:
-      return [list[from]!, list[from + 1]!];
+      return [TOKENS[from]!, TOKENS[from + 1]!];
     case 3:
-      return [list[from]!, list[from + 1]!, list[from + 2]!];
-    case 4:
-      return [list[from]!, list[from + 1]!, list[from + 2]!, list[from + 3]!];
+      return [TOKENS[from]!, TOKENS[from + 1]!, TOKENS[from + 2]!];
     default:
-      return list.slice(from, from + n);
+      return TOKENS.slice(from, from + n);
+  }
+}
+
+/** The line's arguments, `LINE_TERMS.slice(1, count)`: literals for short lines (a separate function from
+ * {@link termTokens} so each call site sees one kind of array). */
+function lineArgs(count: number): Term[] {
+  switch (count) {
+    case 1:
+      return NO_TERMS;
+    case 2:
+      return [LINE_TERMS[1]!];
+    case 3:
+      return [LINE_TERMS[1]!, LINE_TERMS[2]!];
+    case 4:
+      return [LINE_TERMS[1]!, LINE_TERMS[2]!, LINE_TERMS[3]!];
+    default:
+      return LINE_TERMS.slice(1, count);
   }
 }
 

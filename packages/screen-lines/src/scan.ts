@@ -47,13 +47,15 @@ export class Token {
   }
 }
 
-/** Character classes of the ASCII range: 1 whitespace (not a line break), 2 line break, 4 word character. */
+/** Character classes of the ASCII range: 1 whitespace (not a line break), 2 line break, 4 word character (see 8). */
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII[c] = 4;
 for (const c of [9, 11, 12, 32]) ASCII[c] = 1;
 ASCII[10] = 2;
 ASCII[13] = 2;
 for (const ch of '"|=<>!~@+`') ASCII[ch.charCodeAt(0)] = 0;
+/** 8 marks a word character that no typed token starts with: the token starting there is a plain Word. */
+for (let c = 0; c < 128; c++) if (ASCII[c] === 4 && !/[0-9.\-tno]/.test(String.fromCharCode(c))) ASCII[c] = 12;
 
 /** JS `\s` outside ASCII (what the reference's `\s` and Space token covered). */
 function isWideSpace(c: number): boolean {
@@ -84,7 +86,7 @@ function wordEnd(text: string, at: number, length: number): number {
   let j = at;
   while (j < length) {
     const c = text.charCodeAt(j);
-    if (c < 128 ? ASCII[c] !== 4 : isWideSpace(c)) break;
+    if (c < 128 ? (ASCII[c]! & 4) === 0 : isWideSpace(c)) break;
     j++;
   }
   return j;
@@ -147,6 +149,17 @@ function todayLength(text: string, at: number): number {
 /** True for the characters `.` does not match in a JS regular expression (line terminators). */
 function isLineTerminator(c: number): boolean {
   return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+}
+
+/**
+ * Scans a plain Word at `at` when the character there starts one (an ASCII word character that starts no typed
+ * token) and returns the offset after it, or -1 for any other token (then {@link scanToken} reads it). Most tokens
+ * are plain words; this is the reader's short path past the full scanner's cases.
+ */
+export function scanPlainWord(text: string, at: number, length: number, into: Token): number {
+  const c = text.charCodeAt(at);
+  if (c >= 128 || ASCII[c] !== 12) return -1;
+  return fill(into, 'Word', text, at, wordEnd(text, at + 1, length));
 }
 
 /**
