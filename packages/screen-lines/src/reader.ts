@@ -109,7 +109,6 @@ export class LineReader {
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
         for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.source = '';
-        for (let i = 0; i < LINE_TERMS.length; i++) LINE_TERMS[i] = EMPTY_TERM;
         return withSpans(this.ops, this.errors, text, this.where);
       }
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
@@ -309,18 +308,26 @@ function withSpans(ops: Op[], errors: ParseError[], source: string, where: numbe
   return result;
 }
 
-/** Terms of the line being read; entries past the line's count are stale and never read. */
-const LINE_TERMS: Term[] = [];
-const EMPTY_TERM: Term = { tokens: [], start: 0, end: 0 };
-
 /**
- * Ends the term of TOKENS[first..last) at `start`..`end` as LINE_TERMS[count]; returns the new count. Its token list
- * is made at its final size (a literal for short ones): a one-token literal that grows on push reserves 17 slots.
+ * Term objects, reused from line to line like the tokens (LINE_TERMS[k] is the line's k-th term; entries past the
+ * line's count are stale and never read). A term's token list is refilled in place when it has the right length
+ * (nearly always: most terms are one token), else replaced by one made at its final size (a one-token literal that
+ * grows on push reserves 17 slots). Safe for the same reason as TOKENS: no reader keeps a term or its list.
  */
+const LINE_TERMS: Term[] = [];
+
+/** Ends the term of TOKENS[first..last) at `start`..`end` as LINE_TERMS[count]; returns the new count. */
 function closeTerm(count: number, first: number, last: number, start: number, end: number): number {
-  const term: Term = { tokens: termTokens(first, last - first), start, end };
-  if (count < LINE_TERMS.length) LINE_TERMS[count] = term;
-  else LINE_TERMS.push(term);
+  const n = last - first;
+  const term = LINE_TERMS[count];
+  if (term === undefined) LINE_TERMS.push({ tokens: termTokens(first, n), start, end });
+  else {
+    const tokens = term.tokens;
+    if (tokens.length === n) for (let i = 0; i < n; i++) tokens[i] = TOKENS[first + i]!;
+    else term.tokens = termTokens(first, n);
+    term.start = start;
+    term.end = end;
+  }
   return count + 1;
 }
 
@@ -338,21 +345,24 @@ function termTokens(from: number, n: number): Token[] {
   }
 }
 
-/** The line's arguments, `LINE_TERMS.slice(1, count)`: literals for short lines (a separate function from
- * {@link termTokens} so each call site sees one kind of array). */
+/**
+ * Argument lists by length, reused: ARGS[n] holds a line's n arguments (LINE_TERMS[1..n]), overwritten by the next
+ * line of as many arguments. Readers only read them (a reader that must change the list copies it first).
+ */
+const ARGS: Term[][] = [NO_TERMS];
+
+/** The line's arguments, LINE_TERMS[1..count). */
 function lineArgs(count: number): Term[] {
-  switch (count) {
-    case 1:
-      return NO_TERMS;
-    case 2:
-      return [LINE_TERMS[1]!];
-    case 3:
-      return [LINE_TERMS[1]!, LINE_TERMS[2]!];
-    case 4:
-      return [LINE_TERMS[1]!, LINE_TERMS[2]!, LINE_TERMS[3]!];
-    default:
-      return LINE_TERMS.slice(1, count);
+  const n = count - 1;
+  let args = ARGS[n];
+  if (args === undefined) {
+    while (ARGS.length < n) ARGS.push(LINE_TERMS.slice(1, ARGS.length + 1));
+    args = LINE_TERMS.slice(1, count);
+    ARGS.push(args);
+    return args;
   }
+  for (let i = 0; i < n; i++) args[i] = LINE_TERMS[i + 1]!;
+  return args;
 }
 
 /** Refuses an @id on a line word that takes none (table, put, theme, end). */
