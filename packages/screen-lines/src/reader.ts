@@ -108,6 +108,8 @@ export class LineReader {
       }
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
+        if (TOKENS.length > KEPT_IN_POOL) TOKENS.length = KEPT_IN_POOL;
+        if (LINE_TERMS.length > KEPT_IN_POOL) LINE_TERMS.length = KEPT_IN_POOL;
         for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.source = '';
         return withSpans(this.ops, this.errors, text, this.where);
       }
@@ -350,10 +352,13 @@ function termTokens(from: number, n: number): Token[] {
  * line of as many arguments. Readers only read them (a reader that must change the list copies it first).
  */
 const ARGS: Term[][] = [NO_TERMS];
+/** Longest argument list kept for reuse; longer ones (rare) are made for their line. */
+const REUSED_ARGS = 32;
 
 /** The line's arguments, LINE_TERMS[1..count). */
 function lineArgs(count: number): Term[] {
   const n = count - 1;
+  if (n > REUSED_ARGS) return LINE_TERMS.slice(1, count);
   let args = ARGS[n];
   if (args === undefined) {
     while (ARGS.length < n) ARGS.push(LINE_TERMS.slice(1, ARGS.length + 1));
@@ -364,6 +369,9 @@ function lineArgs(count: number): Term[] {
   for (let i = 0; i < n; i++) args[i] = LINE_TERMS[i + 1]!;
   return args;
 }
+
+/** Tokens and terms kept for the next parse after a text with very long lines (the pools grow to its longest). */
+const KEPT_IN_POOL = 1024;
 
 /** Refuses an @id on a line word that takes none (table, put, theme, end). */
 function noId(at: Token | undefined, word: string): void {

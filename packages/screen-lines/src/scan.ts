@@ -55,7 +55,8 @@ ASCII[10] = 2;
 ASCII[13] = 2;
 for (const ch of '"|=<>!~@+`') ASCII[ch.charCodeAt(0)] = 0;
 /** 8 marks a word character that no typed token starts with: the token starting there is a plain Word. */
-for (let c = 0; c < 128; c++) if (ASCII[c] === 4 && !/[0-9.\-tno]/.test(String.fromCharCode(c))) ASCII[c] = 12;
+for (let c = 0; c < 128; c++)
+  if (ASCII[c] === 4 && !/[0-9.\-tno]/.test(String.fromCharCode(c))) ASCII[c] = 12;
 
 /** JS `\s` outside ASCII (what the reference's `\s` and Space token covered). */
 function isWideSpace(c: number): boolean {

@@ -71,7 +71,8 @@ export function hasPipe(tokens: Token[]): boolean {
 export function lineValueOf(source: string, tokens: Token[], from = 0): LineValue {
   const count = tokens.length - from;
   if (count <= 0) return { kind: 'empty' };
-  if (count > 1) return { kind: 'text', value: source.slice(tokens[from]!.startOffset, tokens[tokens.length - 1]!.end) };
+  if (count > 1)
+    return { kind: 'text', value: source.slice(tokens[from]!.startOffset, tokens[tokens.length - 1]!.end) };
   const token = tokens[from]!;
   const image = token.image;
   switch (token.type) {
