@@ -2,6 +2,7 @@
 // all measured in the same run; then growth with input size and memory per line (bench/memory.mjs).
 // `npm run bench -w packages/screen-lines` builds first (prebench).
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from '../dist/index.js';
 import { corpus, loadReference } from './corpus.mjs';
@@ -19,6 +20,8 @@ if (!isDeepStrictEqual(check, reference(text))) throw new Error('parse and the r
 
 /** Rates of one timed run (`reps` calls inside one timing, so that a sample is long enough to average out the load). */
 function once(run, lines, reps) {
+  // Every sample starts from an empty young generation, so no contender pays to collect the one before it.
+  if (typeof globalThis.gc === 'function') globalThis.gc({ type: 'minor' });
   const startCpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let r = 0; r < reps; r++) run();
@@ -90,8 +93,14 @@ const { baseline, parse: parsed } = measure(
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const pad = (label) => label.padEnd(38);
 const verdict = (ok) => (ok ? 'met' : 'NOT met');
+// The load is part of the figures: on a shared machine it moves every one of them.
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(`machine: ${cpus().length} cores, load average ${load()} at the start`);
 console.log(
-  `corpus: ${fmt(LINES)} mixed lines (${kinds} kinds), median of 9 samples of about ${SAMPLE_SECONDS} s each`,
+  `corpus: ${fmt(LINES)} mixed lines (${kinds} kinds), median of 9 samples of about ${SAMPLE_SECONDS} s each${typeof globalThis.gc === 'function' ? ', each after a minor GC' : ''}`,
 );
 for (const clock of ['wall', 'cpu']) {
   const ratio = parsed[clock] / baseline[clock];
@@ -137,4 +146,5 @@ const memory = spawnSync(
 );
 process.stdout.write(memory.stdout);
 if (memory.status !== 0) throw new Error(`memory bench failed: ${memory.stderr}`);
+console.log(`machine: load average ${load()} at the end`);
 if (sink < 0) console.log(sink);
