@@ -2,6 +2,7 @@
 // all measured in the same run; then growth with input size and memory per line (bench/memory.mjs).
 // `npm run bench -w packages/screen-lines` builds first (prebench).
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from '../dist/index.js';
 import { corpus, loadReference } from './corpus.mjs';
@@ -17,8 +18,10 @@ if (check.errors.length > 0) throw new Error(`corpus does not parse: ${check.err
 if (check.ops.length !== LINES) throw new Error(`expected ${LINES} ops, got ${check.ops.length}`);
 if (!isDeepStrictEqual(check, reference(text))) throw new Error('parse and the reference parser disagree');
 
-/** Rates of one timed run (`reps` repeats inside one timing so tiny inputs are not lost in the clock's resolution). */
+/** Rates of one timed run (`reps` calls inside one timing, so that a sample is long enough to average out the load). */
 function once(run, lines, reps) {
+  // Every sample starts from an empty young generation, so no contender pays to collect the one before it.
+  if (typeof globalThis.gc === 'function') globalThis.gc({ type: 'minor' });
   const startCpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let r = 0; r < reps; r++) run();
@@ -30,18 +33,31 @@ function once(run, lines, reps) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Median rates over 9 rounds (after 3 warm-ups), by wall clock and by this process's CPU time, of several runs
- * timed in turn within each round: on a shared, busy machine the load changes from second to second, and
- * interleaving gives every contender the same conditions. Wall clock also counts time spent waiting for a core;
- * CPU time does not.
+ * Calls a contender needs in one sample: enough for about `SAMPLE_SECONDS` of work, judged from a first timed call.
+ * A sample of one 10,000-line parse lasted 20 to 50 ms and one whitespace split 4 ms: on a shared machine single
+ * samples that short moved by a factor of two from run to run, and the ratio with them.
  */
-function measure(runs, lines, reps = 1) {
+const SAMPLE_SECONDS = 0.15;
+function repsFor(run, lines) {
+  run();
+  const rate = once(run, lines, 1).cpu;
+  return Math.max(1, Math.round((SAMPLE_SECONDS * rate) / lines));
+}
+
+/**
+ * Median rates over 9 rounds (after 3 warm-up rounds), by wall clock and by this process's CPU time, of several
+ * contenders timed in turn within each round: on a shared, busy machine the load changes from second to second, and
+ * interleaving gives every contender the same conditions. Wall clock also counts time spent waiting for a core;
+ * CPU time does not, but it does count V8's garbage-collector helper threads.
+ */
+function measure(runs, lines) {
   const names = Object.keys(runs);
-  for (let i = 0; i < 3; i++) for (const name of names) once(runs[name], lines, reps);
+  const reps = Object.fromEntries(names.map((name) => [name, repsFor(runs[name], lines)]));
+  for (let i = 0; i < 3; i++) for (const name of names) once(runs[name], lines, reps[name]);
   const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
   for (let round = 0; round < 9; round++) {
     for (const name of names) {
-      const rate = once(runs[name], lines, reps);
+      const rate = once(runs[name], lines, reps[name]);
       samples[name].wall.push(rate.wall);
       samples[name].cpu.push(rate.cpu);
     }
@@ -77,7 +93,15 @@ const { baseline, parse: parsed } = measure(
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const pad = (label) => label.padEnd(38);
 const verdict = (ok) => (ok ? 'met' : 'NOT met');
-console.log(`corpus: ${fmt(LINES)} mixed lines (${kinds} kinds), median of 9 runs`);
+// The load is part of the figures: on a shared machine it moves every one of them.
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+console.log(`machine: ${cpus().length} cores, load average ${load()} at the start`);
+console.log(
+  `corpus: ${fmt(LINES)} mixed lines (${kinds} kinds), median of 9 samples of about ${SAMPLE_SECONDS} s each${typeof globalThis.gc === 'function' ? ', each after a minor GC' : ''}`,
+);
 for (const clock of ['wall', 'cpu']) {
   const ratio = parsed[clock] / baseline[clock];
   console.log(`${clock === 'wall' ? 'wall clock' : 'CPU time'}:`);
@@ -104,7 +128,6 @@ for (const n of [10, 1_000, 100_000]) {
       },
     },
     n,
-    Math.max(1, Math.floor(10_000 / n)),
   ).parse.cpu;
   perLine[n] = 1e6 / rate;
   console.log(`  ${pad(`${fmt(n)} lines`)}${fmt(rate)} lines/s (${perLine[n].toFixed(2)} µs a line)`);
@@ -123,4 +146,5 @@ const memory = spawnSync(
 );
 process.stdout.write(memory.stdout);
 if (memory.status !== 0) throw new Error(`memory bench failed: ${memory.stderr}`);
+console.log(`machine: load average ${load()} at the end`);
 if (sink < 0) console.log(sink);

@@ -45,6 +45,53 @@ describe('compiledCheck', () => {
     }
   });
 
+  test('fields checked as leaves (bounds, words, optional, lists) agree with zod exactly', () => {
+    const schema = z.object({
+      s: z.string().min(1).max(5),
+      u: z.string().regex(/^a+$/).optional(),
+      n: z.number().int().min(0).max(10).gt(-1).lt(11),
+      f: z.number().gt(0).optional(),
+      b: z.boolean(),
+      e: z.enum(['row', 'stack']),
+      l: z.literal('x').optional(),
+      list: z.array(z.string().max(2)).min(1).max(3),
+    });
+    const check = compiledCheck(schema as never)!;
+    const value = fc.oneof(
+      fc.string({ maxLength: 7 }),
+      fc.constantFrom('a', 'aa', 'ab', 'row', 'stack', 'x', ''),
+      fc.constantFrom(-1, 0, 0.5, 1, 10, 11, Number.NaN, Number.POSITIVE_INFINITY),
+      fc.boolean(),
+      fc.constant(undefined),
+      fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer()), { maxLength: 4 }),
+    );
+    // Each key is valid half the time, so whole objects are often valid and the agreement is not only on refusals.
+    const valid: Record<string, unknown[]> = {
+      s: ['a', 'abcde'],
+      u: [undefined, 'aaa'],
+      n: [0, 5, 10],
+      f: [undefined, 0.1],
+      b: [true, false],
+      e: ['row', 'stack'],
+      l: [undefined, 'x'],
+      list: [['a'], ['ab', 'b', '']],
+    };
+    const props = fc.record(
+      Object.fromEntries(
+        Object.entries(valid).map(([k, ok]) => [k, fc.oneof(fc.constantFrom(...ok), value)]),
+      ),
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(props, (props) => {
+        if (check(props)) accepted++;
+        expect(check(props)).toBe(schema.safeParse(props).success);
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(accepted).toBeGreaterThan(10);
+  });
+
   test('a schema part it does not know compiles to undefined, so zod decides', () => {
     expect(compiledCheck(z.object({ a: z.string() }).strict() as never)).toBeUndefined();
   });

@@ -4,7 +4,7 @@ import { FIELD_TYPES } from './catalog/shared.js';
 import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
-import type { Token } from './scan.js';
+import { isEquals, type Token } from './scan.js';
 import { hasPipe, rawText, splitPipes, type Term, textOf, unquote } from './terms.js';
 
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
@@ -36,7 +36,7 @@ export function settingOf(term: Term): { name: string; value: Token[] } | undefi
   const tokens = term.tokens;
   if (tokens.length < 2) return undefined;
   const op = tokens[1]!;
-  if (op.type !== 'Op' || op.image !== '=') return undefined;
+  if (!isEquals(op)) return undefined;
   const name = tokens[0]!.image;
   if (!isSettingName(name)) return undefined;
   return { name, value: tokens.slice(2) };
@@ -140,7 +140,7 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
     case 'options':
       return hasPipe(term.tokens);
     case 'data':
-      return term.tokens.some((t) => t.type === 'Op' && t.image === '=') || hasPipe(term.tokens);
+      return term.tokens.some(isEquals) || hasPipe(term.tokens);
     case 'fields':
       return FIELD.test(source.slice(term.start, term.end));
     case 'urls':
@@ -389,7 +389,7 @@ function readData(spec: ComponentSpec, parts: Token[][], source: string, term: T
     let eq = -1;
     for (let j = 0; j < part.length; j++) {
       const t = part[j]!;
-      if (t.type === 'Op' && t.image === '=') {
+      if (isEquals(t)) {
         eq = j;
         break;
       }
@@ -408,7 +408,7 @@ function readData(spec: ComponentSpec, parts: Token[][], source: string, term: T
     const label =
       eq === 1 && first.type === 'Quoted'
         ? unquote(first.image)
-        : source.slice(first.startOffset, lastOfLabel.startOffset + lastOfLabel.image.length);
+        : source.slice(first.startOffset, lastOfLabel.end);
     data[k] = { label, value: Number(part[eq + 1]!.image) };
   }
   if (data.length > max)

@@ -135,3 +135,32 @@ describe('parse: large inputs stay linear', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('parse: spans are made when first read', () => {
+  test('an own enumerable property in the reference order, the same array on every read, replaceable', () => {
+    const result = parse('text a\n\nchooze x\r\ntimer 5m  Stretch  ');
+    expect(Object.keys(result)).toEqual(['ops', 'errors', 'spans']);
+    expect(JSON.parse(JSON.stringify(result)).spans).toEqual([
+      { line: 1, text: 'text a' },
+      { line: 4, text: 'timer 5m  Stretch  ' },
+    ]);
+    expect(result.spans).toBe(result.spans);
+    const { spans, ...rest } = result;
+    expect(rest).toEqual({ ops: result.ops, errors: result.errors });
+    expect(spans).toHaveLength(2);
+    result.spans = [];
+    expect(result.spans).toEqual([]);
+  });
+
+  test('a line of 40,000 words leaves no quadratic pool behind (argument lists are reused up to 32)', () => {
+    expect(parse(`text ${'word '.repeat(40_000)}`).errors[0]?.code).toBe('INVALID_VALUE');
+    expect(parse(`divider${' x'.repeat(40_000)}`).errors[0]?.code).toBe('UNEXPECTED_ARGUMENT');
+  });
+
+  test('a result holds no token or term of the reader, so a later parse cannot change it', () => {
+    const first = parse('put weights Day=today-1 Weight=70.5 +Done\nchoose "Lunch?" Soup|Salad');
+    const copy = JSON.stringify(first);
+    parse('query runs group=Day:week sum=Km +count as stat label="Km this week" good=up\ntext x y z');
+    expect(JSON.stringify(first)).toBe(copy);
+  });
+});

@@ -253,9 +253,8 @@ function readWhere(value: Token[], source: string, term: Term): QueryProps['wher
       );
     }
     checkColumnName(col.image, offset, 'query where=', true);
-    const rest = tokens.slice(2);
-    const spaced = rest.length > 0 && rest[0]!.startOffset !== op.startOffset + op.image.length;
-    const parsed = lineValueOf(text, rest);
+    const spaced = tokens.length > 2 && tokens[2]!.startOffset !== op.end;
+    const parsed = lineValueOf(text, tokens, 2);
     if (spaced || (parsed.kind === 'empty' && op.image !== '=' && op.image !== '!=')) {
       fail(
         'INVALID_WHERE',

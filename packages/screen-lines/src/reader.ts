@@ -8,7 +8,7 @@ import { ID_PATTERN, RESERVED_ID } from './names.js';
 import type { AddOp, Op } from './ops.js';
 import { readPatch } from './patch.js';
 import { readQuery } from './query.js';
-import { isSpace, newToken, scanToken, type Token } from './scan.js';
+import { isSpace, newToken, scanPlainWord, scanToken, type Token } from './scan.js';
 import { readPutLine, readTableLine } from './table-words.js';
 import type { Term } from './terms.js';
 import { readGroupLine, readTheme } from './theme-group.js';
@@ -39,7 +39,10 @@ const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 
 /** Reads one text; a new reader per text, so no state outlives a call. */
 export class LineReader {
-  private readonly result: ReadResult = { ops: [], errors: [], spans: [] };
+  private readonly ops: Op[] = [];
+  private readonly errors: ParseError[] = [];
+  /** Line number, start and end offset of each op's line, three numbers an op (see {@link lazySpans}). */
+  private readonly where: number[] = [];
   /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
   private readonly written = new Set<string>();
   private readonly byId = new Map<string, AddOp>();
@@ -70,11 +73,11 @@ export class LineReader {
     for (;;) {
       const lineStart = at;
       let tokenCount = 0;
-      // The first term (the line word) is kept apart from the others, so the per-line readers get their arguments
-      // without a copy of the term list.
-      let head: Term | undefined;
-      let args: Term[] | undefined;
-      let term: Term | undefined;
+      let termCount = 0;
+      // The open term: its first token's index in TOKENS, and its start and end offsets.
+      let first = 0;
+      let start = -1;
+      let end = -1;
       let c = 0;
       while (at < length) {
         c = text.charCodeAt(at);
@@ -88,24 +91,27 @@ export class LineReader {
           token = newToken();
           TOKENS.push(token);
         }
-        tokenCount++;
-        const end = scanToken(text, at, length, token);
-        if (term !== undefined && term.end === at) {
-          term.tokens.push(token);
-          term.end = end;
-        } else {
-          term = { tokens: [token], start: at, end };
-          if (head === undefined) head = term;
-          else if (args === undefined) args = [term];
-          else args.push(term);
+        let next = scanPlainWord(text, at, length, token);
+        if (next < 0) next = scanToken(text, at, length, token);
+        if (end !== at) {
+          if (start >= 0) termCount = closeTerm(termCount, first, tokenCount, start, end);
+          first = tokenCount;
+          start = at;
         }
-        at = end;
+        tokenCount++;
+        end = next;
+        at = next;
       }
-      if (head !== undefined) this.line(head, args ?? NO_TERMS, lineNo, lineStart, at);
+      if (start >= 0) {
+        termCount = closeTerm(termCount, first, tokenCount, start, end);
+        this.line(LINE_TERMS[0]!, lineArgs(termCount), lineNo, lineStart, at);
+      }
       if (at >= length) {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
-        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.image = '';
-        return this.result;
+        if (TOKENS.length > KEPT_IN_POOL) TOKENS.length = KEPT_IN_POOL;
+        if (LINE_TERMS.length > KEPT_IN_POOL) LINE_TERMS.length = KEPT_IN_POOL;
+        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.source = '';
+        return withSpans(this.ops, this.errors, text, this.where);
       }
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
       lineNo++;
@@ -121,8 +127,8 @@ export class LineReader {
     try {
       const op = this.readLine(head, args);
       if (op) {
-        this.result.ops.push(op);
-        this.result.spans.push({ line: lineNo, text: this.source.slice(lineStart, lineEnd) });
+        this.ops.push(op);
+        this.where.push(lineNo, lineStart, lineEnd);
       }
     } catch (error) {
       const fault =
@@ -134,7 +140,7 @@ export class LineReader {
               `could not read this line (${String(error)}); please report it`,
             );
       const column = Math.max(1, fault.offset - lineStart + 1);
-      this.result.errors.push({
+      this.errors.push({
         code: fault.code,
         line: lineNo,
         column,
@@ -269,7 +275,7 @@ export class LineReader {
    * line asks, and extended as it goes (linear overall, and free for screens without patches).
    */
   private earlier(id: string): AddOp | undefined {
-    const ops = this.result.ops;
+    const ops = this.ops;
     for (; this.indexed < ops.length; this.indexed++) {
       const op = ops[this.indexed]!;
       if (op.op === 'add') this.byId.set(op.id, op);
@@ -277,6 +283,95 @@ export class LineReader {
     return this.byId.get(id);
   }
 }
+
+/**
+ * The result, its `spans` made on first read. Only the tables path reads spans, and a span object and a string an op
+ * were a third of the objects a result kept (and the young-generation collector copied while a long text was read).
+ * Read, the property is the same plain array the reference built, and it stays: later reads and JSON see one value.
+ */
+function withSpans(ops: Op[], errors: ParseError[], source: string, where: number[]): ReadResult {
+  const result = { ops, errors } as ReadResult;
+  let spans: ReadResult['spans'] | undefined;
+  Object.defineProperty(result, 'spans', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (spans === undefined) {
+        spans = new Array(where.length / 3);
+        for (let i = 0, k = 0; k < where.length; i++, k += 3)
+          spans[i] = { line: where[k]!, text: source.slice(where[k + 1], where[k + 2]) };
+      }
+      return spans;
+    },
+    set(value: ReadResult['spans']) {
+      spans = value;
+    },
+  });
+  return result;
+}
+
+/**
+ * Term objects, reused from line to line like the tokens (LINE_TERMS[k] is the line's k-th term; entries past the
+ * line's count are stale and never read). A term's token list is refilled in place when it has the right length
+ * (nearly always: most terms are one token), else replaced by one made at its final size (a one-token literal that
+ * grows on push reserves 17 slots). Safe for the same reason as TOKENS: no reader keeps a term or its list.
+ */
+const LINE_TERMS: Term[] = [];
+
+/** Ends the term of TOKENS[first..last) at `start`..`end` as LINE_TERMS[count]; returns the new count. */
+function closeTerm(count: number, first: number, last: number, start: number, end: number): number {
+  const n = last - first;
+  const term = LINE_TERMS[count];
+  if (term === undefined) LINE_TERMS.push({ tokens: termTokens(first, n), start, end });
+  else {
+    const tokens = term.tokens;
+    if (tokens.length === n) for (let i = 0; i < n; i++) tokens[i] = TOKENS[first + i]!;
+    else term.tokens = termTokens(first, n);
+    term.start = start;
+    term.end = end;
+  }
+  return count + 1;
+}
+
+/** `TOKENS.slice(from, from + n)`, as array literals for the short lengths nearly every term has. */
+function termTokens(from: number, n: number): Token[] {
+  switch (n) {
+    case 1:
+      return [TOKENS[from]!];
+    case 2:
+      return [TOKENS[from]!, TOKENS[from + 1]!];
+    case 3:
+      return [TOKENS[from]!, TOKENS[from + 1]!, TOKENS[from + 2]!];
+    default:
+      return TOKENS.slice(from, from + n);
+  }
+}
+
+/**
+ * Argument lists by length, reused: ARGS[n] holds a line's n arguments (LINE_TERMS[1..n]), overwritten by the next
+ * line of as many arguments. Readers only read them (a reader that must change the list copies it first).
+ */
+const ARGS: Term[][] = [NO_TERMS];
+/** Longest argument list kept for reuse; longer ones (rare) are made for their line. */
+const REUSED_ARGS = 32;
+
+/** The line's arguments, LINE_TERMS[1..count). */
+function lineArgs(count: number): Term[] {
+  const n = count - 1;
+  if (n > REUSED_ARGS) return LINE_TERMS.slice(1, count);
+  let args = ARGS[n];
+  if (args === undefined) {
+    while (ARGS.length < n) ARGS.push(LINE_TERMS.slice(1, ARGS.length + 1));
+    args = LINE_TERMS.slice(1, count);
+    ARGS.push(args);
+    return args;
+  }
+  for (let i = 0; i < n; i++) args[i] = LINE_TERMS[i + 1]!;
+  return args;
+}
+
+/** Tokens and terms kept for the next parse after a text with very long lines (the pools grow to its longest). */
+const KEPT_IN_POOL = 1024;
 
 /** Refuses an @id on a line word that takes none (table, put, theme, end). */
 function noId(at: Token | undefined, word: string): void {

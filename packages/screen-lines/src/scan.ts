@@ -28,20 +28,35 @@ export type TokenName =
   | 'Word'
   | 'Other';
 
-/** One token: its kind, its text as written and where it starts in the scanned text. */
-export interface Token {
-  type: TokenName;
-  image: string;
-  startOffset: number;
+/**
+ * One token: its kind, where it starts and ends in the text it was scanned from, and its text as written. The text
+ * is cut from the source only when a reader asks for it: most tokens are read by kind and offsets alone, and a
+ * slice a token made nearly every line's most frequent allocation.
+ */
+export class Token {
+  type: TokenName = 'Word';
+  startOffset = 0;
+  /** Offset just after the token. */
+  end = 0;
+  /** The text scanned (the caller's text during a parse; cleared after it). */
+  source = '';
+
+  /** The token's text as written. */
+  get image(): string {
+    return this.source.slice(this.startOffset, this.end);
+  }
 }
 
-/** Character classes of the ASCII range: 1 whitespace (not a line break), 2 line break, 4 word character. */
+/** Character classes of the ASCII range: 1 whitespace (not a line break), 2 line break, 4 word character (see 8). */
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII[c] = 4;
 for (const c of [9, 11, 12, 32]) ASCII[c] = 1;
 ASCII[10] = 2;
 ASCII[13] = 2;
 for (const ch of '"|=<>!~@+`') ASCII[ch.charCodeAt(0)] = 0;
+/** 8 marks a word character that no typed token starts with: the token starting there is a plain Word. */
+for (let c = 0; c < 128; c++)
+  if (ASCII[c] === 4 && !/[0-9.\-tno]/.test(String.fromCharCode(c))) ASCII[c] = 12;
 
 /** JS `\s` outside ASCII (what the reference's `\s` and Space token covered). */
 function isWideSpace(c: number): boolean {
@@ -72,7 +87,7 @@ function wordEnd(text: string, at: number, length: number): number {
   let j = at;
   while (j < length) {
     const c = text.charCodeAt(j);
-    if (c < 128 ? ASCII[c] !== 4 : isWideSpace(c)) break;
+    if (c < 128 ? (ASCII[c]! & 4) === 0 : isWideSpace(c)) break;
     j++;
   }
   return j;
@@ -135,6 +150,17 @@ function todayLength(text: string, at: number): number {
 /** True for the characters `.` does not match in a JS regular expression (line terminators). */
 function isLineTerminator(c: number): boolean {
   return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+}
+
+/**
+ * Scans a plain Word at `at` when the character there starts one (an ASCII word character that starts no typed
+ * token) and returns the offset after it, or -1 for any other token (then {@link scanToken} reads it). Most tokens
+ * are plain words; this is the reader's short path past the full scanner's cases.
+ */
+export function scanPlainWord(text: string, at: number, length: number, into: Token): number {
+  const c = text.charCodeAt(at);
+  if (c >= 128 || ASCII[c] !== 12) return -1;
+  return fill(into, 'Word', text, at, wordEnd(text, at + 1, length));
 }
 
 /**
@@ -220,14 +246,24 @@ export function scanToken(text: string, at: number, length: number, into: Token)
 
 function fill(into: Token, type: TokenName, text: string, start: number, end: number): number {
   into.type = type;
-  into.image = text.slice(start, end);
   into.startOffset = start;
+  into.end = end;
+  into.source = text;
   return end;
+}
+
+/** True for the `=` operator token (by offsets and character code: no string is cut to compare). */
+export function isEquals(token: Token): boolean {
+  return (
+    token.type === 'Op' &&
+    token.end - token.startOffset === 1 &&
+    token.source.charCodeAt(token.startOffset) === 61
+  );
 }
 
 /** A fresh token object (its fields are overwritten by {@link scanToken}). */
 export function newToken(): Token {
-  return { type: 'Word', image: '', startOffset: 0 };
+  return new Token();
 }
 
 /**
@@ -242,7 +278,9 @@ export function tokenize(text: string): Token[] {
     const c = text.charCodeAt(at);
     if (c === 10 || c === 13) {
       const end = c === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
-      tokens.push({ type: 'Newline', image: text.slice(at, end), startOffset: at });
+      const t = newToken();
+      fill(t, 'Newline', text, at, end);
+      tokens.push(t);
       at = end;
     } else if (isSpace(c)) at++;
     else {

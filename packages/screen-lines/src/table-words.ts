@@ -3,6 +3,7 @@ import { flagName } from './component-args.js';
 import { fail } from './fault.js';
 import { COLUMN_NAME, MAX_COLUMNS, MAX_KEY, TABLE_NAME } from './names.js';
 import type { DropOp, LineValue, PutOp, TableColumn, TableOp } from './ops.js';
+import { isEquals } from './scan.js';
 import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } from './terms.js';
 
 const COLUMN_TYPES = ['text', 'number', 'date', 'bool'] as const;
@@ -141,20 +142,21 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
   checkTableName(table, tableTerm.start, 'put');
   const op: PutOp = { op: 'put', table, values: {} };
   let count = 0;
-  terms.slice(1).forEach((term, index) => {
+  for (let t = 1; t < terms.length; t++) {
+    const term = terms[t]!;
     const flag = flagName(term);
     if (flag === 'delete') {
       op.delete = true;
-      return;
+      continue;
     }
-    const assigned = columnValue(term, source);
+    const assigned = isColumnValue(term);
     if (flag === undefined && !assigned) {
-      if (index === 0) {
+      if (t === 1) {
         const key = textOf(source, term.tokens);
         if (key.length === 0 || key.length > MAX_KEY)
           fail('INVALID_KEY', term.start, `a row key has 1 to ${MAX_KEY} characters`);
         op.key = key;
-        return;
+        continue;
       }
       fail(
         'UNEXPECTED_ARGUMENT',
@@ -162,12 +164,13 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
         `put writes <col>=<value>, +<col> or +delete (got '${source.slice(term.start, term.end)}'); quote values with spaces: Note="two words"`,
       );
     }
-    const [col, value] = assigned ?? [flag!, { kind: 'bool', value: true } as LineValue];
+    const col = assigned ? term.tokens[0]!.image : flag!;
+    const value: LineValue = assigned ? lineValueOf(source, term.tokens, 2) : { kind: 'bool', value: true };
     checkColumnName(col, term.start, 'put', false);
     if (col in op.values) fail('DUPLICATE_COLUMN', term.start, `put sets ${col} twice`);
     op.values[col] = value;
     count++;
-  });
+  }
   if (op.delete) {
     if (op.key === undefined)
       fail(
@@ -187,12 +190,10 @@ export function readPutLine(terms: Term[], source: string, headEnd: number): Put
   return op;
 }
 
-/** `Col=value` (exactly `=`, column-shaped name) as [col, value]. */
-function columnValue(term: Term, source: string): [string, LineValue] | undefined {
-  const name = term.tokens[0];
+/** True for a `Col=value` term (exactly `=` after an unquoted name); the value is its tokens from the third on. */
+function isColumnValue(term: Term): boolean {
   const op = term.tokens[1];
-  if (op?.type !== 'Op' || op.image !== '=' || name!.type === 'Quoted') return undefined;
-  return [name!.image, lineValueOf(source, term.tokens.slice(2))];
+  return op !== undefined && isEquals(op) && term.tokens[0]!.type !== 'Quoted';
 }
 
 /** Canonical line of a table, drop or put op. */

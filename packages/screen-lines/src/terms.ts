@@ -33,7 +33,7 @@ export function unquote(image: string): string {
 export function rawText(source: string, tokens: Token[]): string {
   if (tokens.length === 0) return '';
   const last = tokens[tokens.length - 1]!;
-  return source.slice(tokens[0]!.startOffset, last.startOffset + last.image.length);
+  return source.slice(tokens[0]!.startOffset, last.end);
 }
 
 /** The text a token run means: a lone quoted string without its quotes, otherwise the source as written. */
@@ -64,13 +64,16 @@ export function hasPipe(tokens: Token[]): boolean {
 }
 
 /**
- * Types a written value by its tokens (doc3 "Written values"): nothing is `empty`, several tokens are text.
+ * Types a written value by its tokens from `from` on (doc3 "Written values"): nothing is `empty`, several tokens are
+ * text.
  * Refuses the line (INVALID_VALUE) for a `today±N` beyond {@link MAX_TODAY_OFFSET}.
  */
-export function lineValueOf(source: string, tokens: Token[]): LineValue {
-  if (tokens.length === 0) return { kind: 'empty' };
-  if (tokens.length > 1) return { kind: 'text', value: rawText(source, tokens) };
-  const token = tokens[0]!;
+export function lineValueOf(source: string, tokens: Token[], from = 0): LineValue {
+  const count = tokens.length - from;
+  if (count <= 0) return { kind: 'empty' };
+  if (count > 1)
+    return { kind: 'text', value: source.slice(tokens[from]!.startOffset, tokens[tokens.length - 1]!.end) };
+  const token = tokens[from]!;
   const image = token.image;
   switch (token.type) {
     case 'NumberLit':
