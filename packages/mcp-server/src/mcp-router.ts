@@ -165,7 +165,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         );
       }
       // Each call of a batch is charged, not the request.
-      const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
+      const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
         throw new McpHttpError(
           'RATE_LIMITED',

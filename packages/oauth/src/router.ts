@@ -128,7 +128,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     async (req: Request, res: Response) => {
       try {
         if (bucket) {
-          const d = buckets[bucket].take(req.ip ?? 'unknown');
+          const d = await buckets[bucket].take(req.ip ?? 'unknown');
           if (!d.ok) {
             res.setHeader('retry-after', String(d.retryAfterS));
             throw new OAuthError(

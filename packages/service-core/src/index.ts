@@ -71,10 +71,12 @@ export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js
 export {
   createFailureThrottle,
   type FailureThrottle,
+  failureDelayMs,
   type FailureThrottleOptions,
   type ThrottleDecision,
 } from './failure-throttle.js';
 export { type GuardSettings, readGuardSettings } from './guard-settings.js';
+export { type LimitStore, memoryLimits } from './limits.js';
 export { createHostCheck, hostGuard } from './host-check.js';
 export {
   createHostTransport,
