@@ -48,7 +48,8 @@ export function createLimits(
 ) {
   const perMinute = limits.turnsPerMinute ?? 0;
   const perDay = limits.tokensPerDay ?? 0;
-  const turns = perMinute > 0 ? store.rateLimiter('native-turns', { burst: perMinute, perMinute, now }) : null;
+  const turns =
+    perMinute > 0 ? store.rateLimiter('native-turns', { burst: perMinute, perMinute, now }) : null;
   return {
     async check(userId: string): Promise<LimitVerdict> {
       if (perDay > 0 && usage.used(userId, utcDay(now())) >= perDay) {

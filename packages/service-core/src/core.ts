@@ -18,8 +18,8 @@ import { createPersonAgents, type PersonAgents } from './person-agents.js';
 import { createPersonThreads, type PersonThreads } from './person-threads.js';
 import {
   createPhotos,
-  PHOTO_UPLOAD_RATE,
   createSignedPhotoLinks,
+  PHOTO_UPLOAD_RATE,
   type PhotoFiles,
   type PhotoLinks,
   type Photos,

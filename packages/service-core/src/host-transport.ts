@@ -285,7 +285,12 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         for (const [userId, agentIds] of threads) {
           let from = after;
           for (;;) {
-            const page = await store.threads.pendingForHost({ userId, agentIds, afterSeq: from, limit: REPLAY_PAGE });
+            const page = await store.threads.pendingForHost({
+              userId,
+              agentIds,
+              afterSeq: from,
+              limit: REPLAY_PAGE,
+            });
             owed.push(...page);
             if (page.length < REPLAY_PAGE || ended) break;
             from = page[page.length - 1]!.seq;

@@ -71,12 +71,11 @@ export { isServiceError, ServiceError, type ServiceErrorCode } from './errors.js
 export {
   createFailureThrottle,
   type FailureThrottle,
-  failureDelayMs,
   type FailureThrottleOptions,
+  failureDelayMs,
   type ThrottleDecision,
 } from './failure-throttle.js';
 export { type GuardSettings, readGuardSettings } from './guard-settings.js';
-export { type LimitStore, memoryLimits } from './limits.js';
 export { createHostCheck, hostGuard } from './host-check.js';
 export {
   createHostTransport,
@@ -122,6 +121,7 @@ export {
 } from './http-errors.js';
 export { hasImageSignature } from './image-signature.js';
 export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
+export { type LimitStore, memoryLimits } from './limits.js';
 export {
   createManagementTokens,
   MANAGEMENT_TOKEN_PREFIX,
@@ -389,3 +389,4 @@ export {
   tapsOf,
   type WriteExtras,
 } from './thread-ops.js';
+export { type WaitForAnswersOptions, waitForAnswers } from './wait-for-answers.js';

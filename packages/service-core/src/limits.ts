@@ -1,6 +1,10 @@
 // Where rate buckets and failure throttles keep their counts: in this process (the default) or in a store
 // every instance shares (the PostgreSQL `svc_limits` of @screen-service/postgres), chosen once by the server.
-import { createFailureThrottle, type FailureThrottle, type FailureThrottleOptions } from './failure-throttle.js';
+import {
+  createFailureThrottle,
+  type FailureThrottle,
+  type FailureThrottleOptions,
+} from './failure-throttle.js';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limiter.js';
 
 /**
