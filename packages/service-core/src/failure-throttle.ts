@@ -50,9 +50,9 @@ interface Entry {
  * const d = byEmail.check(email); // { ok: false, retryAfterS: 8 } after 8 wrong passwords in a row
  * ```
  */
-export function createFailureThrottle(options: FailureThrottleOptions): FailureThrottle & {
-  check(key: string): ThrottleDecision;
-} {
+export function createFailureThrottle(
+  options: FailureThrottleOptions,
+): Omit<FailureThrottle, 'check'> & { check(key: string): ThrottleDecision } {
   const now = options.now ?? systemClock;
   const entries = new Map<string, Entry>();
   let sweepAt = 0;

@@ -36,7 +36,7 @@ interface Bucket {
  * if (!d.ok) res.status(429).set('retry-after', String(d.retryAfterS));
  * ```
  */
-export function createRateLimiter(options: RateLimitOptions): RateLimiter & {
+export function createRateLimiter(options: RateLimitOptions): {
   take(key: string, cost?: number): RateDecision;
 } {
   const { burst, perMinute } = options;
