@@ -11,3 +11,10 @@ export { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
 export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './notify/wire.js';
 export { ScaleError, type ScaleErrorCode } from './scale-errors.js';
 export { ensureScaleSchema, SCALE_MIGRATIONS } from './scale-schema.js';
+export {
+  checkDatabaseUrl,
+  openScaleServices,
+  type PostgresHealth,
+  type ScaleServices,
+  type ScaleServicesOptions,
+} from './scale-services.js';
