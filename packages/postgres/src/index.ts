@@ -14,7 +14,7 @@ export { ensureScaleSchema, SCALE_MIGRATIONS } from './scale-schema.js';
 export {
   checkDatabaseUrl,
   openScaleServices,
-  type PostgresHealth,
+  type ScaleHealth,
   type ScaleServices,
   type ScaleServicesOptions,
 } from './scale-services.js';

@@ -8,7 +8,7 @@ import { ScaleError } from './scale-errors.js';
 import { ensureScaleSchema } from './scale-schema.js';
 
 /** What `/healthz` reports of a PostgreSQL database. */
-export type PostgresHealth =
+export type ScaleHealth =
   | { ok: true; engine: 'postgresql'; latency_ms: number; listening: boolean }
   | { ok: false; engine: 'postgresql'; error: string; listening: boolean };
 
@@ -28,7 +28,7 @@ export interface ScaleServices {
   notifier: PostgresNotifier;
   limits: LimitStore;
   /** One `SELECT 1` (never throws) and whether the LISTEN link is up. */
-  health(): Promise<PostgresHealth>;
+  health(): Promise<ScaleHealth>;
   /** Sends queued events, closes the LISTEN link and the pool. */
   close(): Promise<void>;
 }
