@@ -9,6 +9,7 @@ export {
 } from './notify/postgres-notifier.js';
 export { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
 export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './notify/wire.js';
+export { POSTGRES_ENV } from './postgres-env.js';
 export { ScaleError, type ScaleErrorCode } from './scale-errors.js';
 export { ensureScaleSchema, SCALE_MIGRATIONS } from './scale-schema.js';
 export {
