@@ -1,7 +1,17 @@
 // @screen-service/postgres: Screen Service on PostgreSQL (the scale path; the embedded default stays SQLite).
 // Every export is public API.
+
+// Several instances on one database (pgscale): LISTEN/NOTIFY wake-ups, shared limits.
 export { createPostgresLimits, type PostgresLimitsOptions } from './limits/postgres-limits.js';
 export { LIMITS_MIGRATION } from './limits/schema.js';
+export { POSTGRES_MIGRATIONS, POSTGRES_USER_TABLES, type PostgresMigration } from './migrations.js';
+// The service store (pgstore): repositories, migrations, photo bytes.
+export {
+  type MigrationReport,
+  POSTGRES_MIGRATION_TABLE,
+  postgresSchemaVersion,
+  runPostgresMigrations,
+} from './migrations-runner.js';
 export {
   createPostgresNotifier,
   type PostgresNotifier,
@@ -19,3 +29,13 @@ export {
   type ScaleServices,
   type ScaleServicesOptions,
 } from './scale-services.js';
+export { PostgresStoreError, type PostgresStoreErrorCode } from './store/errors.js';
+export {
+  createPostgresStore,
+  type OpenPostgresStoreOptions,
+  openPostgresStore,
+  type PostgresHealth,
+  type PostgresStore,
+} from './store/open-postgres-store.js';
+export { createPostgresPhotoFiles, type PostgresPhotoFilesOptions } from './store/pg-photo-files.js';
+export { createUnavailableTableStore } from './store/pg-relay.js';
