@@ -19,7 +19,13 @@ export {
 } from './notify/postgres-notifier.js';
 export { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
 export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './notify/wire.js';
-export { POSTGRES_ENV } from './postgres-env.js';
+export { POSTGRES_ENV, postgresSettings } from './postgres-env.js';
+export {
+  createPostgresServices,
+  openPostgresServices,
+  type PostgresServiceHealth,
+  type PostgresServices,
+} from './postgres-services.js';
 export { ScaleError, type ScaleErrorCode } from './scale-errors.js';
 export { ensureScaleSchema, SCALE_MIGRATIONS } from './scale-schema.js';
 export {

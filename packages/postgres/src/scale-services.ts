@@ -20,6 +20,8 @@ export interface ScaleServicesOptions {
   onError?: (err: unknown) => void;
   /** Create the notifier's and limits' tables when missing (default true). */
   ensureSchema?: boolean;
+  /** A pool the caller owns (the store's); default a new one for `url`, ended by `close`. */
+  pool?: pg.Pool;
 }
 
 /** The shared parts of one instance. */
@@ -59,13 +61,17 @@ export async function openScaleServices(
 ): Promise<ScaleServices> {
   checkDatabaseUrl(url);
   const onError = options.onError ?? (() => {});
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const owned = options.pool === undefined;
+  const pool = options.pool ?? new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
-  pool.on('error', onError);
+  if (owned) pool.on('error', onError);
+  const end = async () => {
+    if (owned) await pool.end().catch(() => {});
+  };
   try {
     if (options.ensureSchema !== false) await ensureScaleSchema(pool);
   } catch (err) {
-    await pool.end().catch(() => {});
+    await end();
     throw new ScaleError(
       'POSTGRES_UNAVAILABLE',
       `Could not reach the database at SVC_DATABASE_URL (${(err as Error).message}); check the URL and that PostgreSQL is running.`,
@@ -76,7 +82,7 @@ export async function openScaleServices(
   try {
     await notifier.start();
   } catch (err) {
-    await pool.end().catch(() => {});
+    await end();
     throw err;
   }
   return {
@@ -96,7 +102,7 @@ export async function openScaleServices(
     },
     async close() {
       await notifier.close();
-      await pool.end();
+      await end();
     },
   };
 }
