@@ -141,7 +141,8 @@ describe('three instances on one PostgreSQL', () => {
     const seen = await page;
     expect(seen.status).toBe(200);
     expect(seen.body.status).not.toBe('pending');
-    expect(performance.now() - started).toBeLessThan(1500);
+    // Found by the re-read alone it would come 2 s after the wait began, at the earliest.
+    expect(performance.now() - started).toBeLessThan(1900);
   });
 
   it('refuses the 61st call of a burst whichever instance gets it', async () => {
