@@ -264,3 +264,51 @@ describe('two instances on one PostgreSQL', () => {
     expect((await Promise.all([grant(a, 'g1'), grant(b, 'g2')])).sort()).toEqual(['CONFLICT', 'ok']);
   });
 });
+
+describe('thread seq order across instances', () => {
+  it("an append waits for the thread's lock, so a seq is never committed behind a newer one", async () => {
+    const u = await user(a);
+    const ag = await agent(a, u.id, 'a');
+    const holder = await b.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      // What another instance's append holds between drawing its seq and committing.
+      await holder.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 0))", [
+        ag.id,
+        u.id,
+      ]);
+      let done = false;
+      const append = a.threads
+        .append({
+          id: newId('msg_'),
+          userId: u.id,
+          agentId: ag.id,
+          sender: 'person',
+          kind: 'text',
+          body: 'x',
+          createdAt: 1,
+        })
+        .then((m) => {
+          done = true;
+          return m;
+        });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      // Another thread is not held up.
+      const other = await agent(a, u.id, 'b');
+      await a.threads.append({
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: other.id,
+        sender: 'person',
+        kind: 'text',
+        body: 'y',
+        createdAt: 1,
+      });
+      await holder.query('COMMIT');
+      expect((await append).body).toBe('x');
+    } finally {
+      holder.release();
+    }
+  });
+});
