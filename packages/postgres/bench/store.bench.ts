@@ -70,7 +70,7 @@ async function measure(store: Store) {
       await store.threads.claimAnswers({ agentId: a0, userId, afterSeq: 0, limit: 10, at: Date.now() });
     }),
     'page 20 newest': await rate(N, 1, () => store.threads.page({ agentId: a0, userId, limit: 20 })),
-    'listByConnector + getState': await rate(N, 1, async () => {
+    'listByUser + getState': await rate(N, 1, async () => {
       await store.agents.listByUser(userId);
       await store.threads.getState({ agentId: a0, userId });
     }),
@@ -79,7 +79,9 @@ async function measure(store: Store) {
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-const stop = process.env.SVC_TEST_POSTGRES_URL ? async () => {} : await startPostgres({ provide() {} } as never);
+const stop = process.env.SVC_TEST_POSTGRES_URL
+  ? async () => {}
+  : await startPostgres({ provide() {} } as never);
 const results: Record<string, { sqlite: number[]; pg: number[] }> = {};
 try {
   for (let round = 0; round < ROUNDS; round++) {
@@ -103,9 +105,13 @@ try {
 } finally {
   await stop();
 }
-console.log(`store throughput, median of ${ROUNDS} rounds of ${N} calls (ops/s; PostgreSQL on loopback, fsync off)`);
+console.log(
+  `store throughput, median of ${ROUNDS} rounds of ${N} calls (ops/s; PostgreSQL on loopback, fsync off)`,
+);
 for (const [k, v] of Object.entries(results)) {
   const s = median(v.sqlite);
   const p = median(v.pg);
-  console.log(`${k.padEnd(30)} sqlite ${s.toFixed(0).padStart(7)}  postgres ${p.toFixed(0).padStart(7)}  ratio pg/sqlite ${(p / s).toFixed(2)}`);
+  console.log(
+    `${k.padEnd(30)} sqlite ${s.toFixed(0).padStart(7)}  postgres ${p.toFixed(0).padStart(7)}  ratio pg/sqlite ${(p / s).toFixed(2)}`,
+  );
 }
