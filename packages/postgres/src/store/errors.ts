@@ -4,8 +4,7 @@
 export type PostgresStoreErrorCode =
   | 'INVALID_OPTIONS'
   | 'INVALID_MIGRATIONS'
-  | 'SCHEMA_TOO_NEW'
-  | 'RELAY_TABLES_UNAVAILABLE';
+  | 'SCHEMA_TOO_NEW';
 
 /**
  * The store's set-up error: `code` is stable, `message` says what is wrong and how to fix it.

@@ -13,6 +13,9 @@ import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js'
 import { writePushRows } from './pg-push.js';
 import { num, toMessage, toScreen } from './rows.js';
 
+/** The thread's lock key: (agent, user) hashed to 64 bits ($3 agent id, $2 user id of the insert). */
+export const THREAD_LOCK_SQL = "hashtextextended($3::text || ' ' || $2::text, 0)";
+
 /** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
 function idemTaken(err: unknown, m: NewMessage): unknown {
   if (!m.idemKey || !isUniqueViolation(err, 'messages_idem')) return err;
@@ -21,26 +24,33 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
   });
 }
 
+/**
+ * The insert takes the thread's advisory lock (held to commit) before the identity column draws its seq, so
+ * within a thread seq order is commit order, as with SQLite's one writer: a reader paging by `afterSeq`
+ * (a host's stream, svc_answers) never sees seq 12 commit and later finds seq 11 appear behind its cursor.
+ * One statement, so a plain append stays one round trip.
+ */
+export const INSERT_MESSAGE_SQL = `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+    $10::bigint, $11::bigint, $12::text
+  FROM (SELECT pg_advisory_xact_lock(${THREAD_LOCK_SQL})) AS thread_lock
+  RETURNING *`;
+
 async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
-  const r = await first(
-    q,
-    `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-    [
-      m.id,
-      m.userId,
-      m.agentId,
-      m.sender,
-      m.kind,
-      m.body,
-      JSON.stringify(m.meta ?? {}),
-      m.screenId ?? null,
-      m.connectorId ?? null,
-      m.createdAt,
-      m.handledAt ?? null,
-      m.idemKey ?? null,
-    ],
-  );
+  const r = await first(q, INSERT_MESSAGE_SQL, [
+    m.id,
+    m.userId,
+    m.agentId,
+    m.sender,
+    m.kind,
+    m.body,
+    JSON.stringify(m.meta ?? {}),
+    m.screenId ?? null,
+    m.connectorId ?? null,
+    m.createdAt,
+    m.handledAt ?? null,
+    m.idemKey ?? null,
+  ]);
   return toMessage(r!);
 }
 
