@@ -15,6 +15,9 @@ const SITE = path.resolve(
   '../../../deploy/nginx/screen-service-three-instances.conf',
 );
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
+type Json = any;
+
 let db: TestDatabase;
 let proxy: RunningNginx;
 const instances: Instance[] = [];
@@ -63,11 +66,13 @@ async function person(email: string) {
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
-  const signup = await (
+  const signup = (await (
     await post(`${MOUNTS.app}/auth/signup`, { email, password: 'correct horse battery' })
-  ).json();
-  const created = await (await post(`${MOUNTS.app}/agents`, { name: 'Juniper' }, signup.access_token)).json();
-  const paired = await (
+  ).json()) as Json;
+  const created = (await (
+    await post(`${MOUNTS.app}/agents`, { name: 'Juniper' }, signup.access_token)
+  ).json()) as Json;
+  const paired = (await (
     await post(MOUNTS.connect, {
       action: 'pair',
       code: created.pairing.code,
@@ -75,7 +80,7 @@ async function person(email: string) {
       kind: 'mcp',
       host_name: 'laptop',
     })
-  ).json();
+  ).json()) as Json;
   return {
     token: signup.access_token as string,
     userId: signup.user.id as string,
@@ -117,17 +122,21 @@ describe('three instances behind nginx (deploy/nginx/screen-service-three-instan
 
   it('svc_answers waits through the proxy and a tap through the proxy wakes it', async () => {
     const p = await person('grace@example.com');
-    const shown = await (await mcp(p.ct, 'svc_show', { lines: 'choose@lunch "Lunch?" Pasta|Salad' })).json();
+    const shown = (await (
+      await mcp(p.ct, 'svc_show', { lines: 'choose@lunch "Lunch?" Pasta|Salad' })
+    ).json()) as Json;
     const screenId = shown.result.structuredContent.screen_id;
-    const waiting = mcp(p.ct, 'svc_answers', { screen_id: screenId, wait: 20 }).then((r) => r.json());
+    const waiting = mcp(p.ct, 'svc_answers', { screen_id: screenId, wait: 20 }).then(
+      (r) => r.json() as Promise<Json>,
+    );
     await vi.waitFor(() =>
       expect(instances.some((i) => i.running!.services.notifier.listenerCount(p.userId) > 0)).toBe(true),
     );
-    const agents = await (
+    const agents = (await (
       await proxy.fetch(`${proxy.base}${MOUNTS.app}/agents`, {
         headers: { authorization: `Bearer ${p.token}` },
       })
-    ).json();
+    ).json()) as Json;
     const started = performance.now();
     const tapped = await proxy.fetch(`${proxy.base}${MOUNTS.app}/agents/${agents.agents[0].id}/taps`, {
       method: 'POST',
