@@ -63,12 +63,12 @@ export async function startInstance(d: Deployment, name: string, extra: Record<s
 }
 
 /** One instance in a child process (killed with `kill()`: no graceful stop, like a crash). */
-export async function spawnInstance(d: Deployment, name: string) {
+export async function spawnInstance(d: Deployment, name: string, extra: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${name}-`));
   const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'instance-process.ts');
   const child: ChildProcess = fork(entry, [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...d.env({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }) },
+    env: { ...process.env, ...d.env({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extra }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -108,10 +108,10 @@ export function request(
   port: number,
   method: string,
   p: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; host?: string } = {},
 ): Promise<Reply> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { host: SHARED_HOST, ...opts.headers };
+  const headers: Record<string, string> = { host: opts.host ?? SHARED_HOST, ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (payload !== undefined) {
     headers['content-type'] = 'application/json';
@@ -126,7 +126,6 @@ export function request(
         method,
         path: target,
         headers,
-        ...(opts.signal ? { signal: opts.signal } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -150,8 +149,15 @@ export function request(
 }
 
 /** A tool call on one instance's tool server; resolves with the JSON-RPC answer. */
-export function toolCall(port: number, token: string, name: string, args: Record<string, unknown> = {}) {
+export function toolCall(
+  port: number,
+  token: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  host?: string,
+) {
   return request(port, 'POST', `${MOUNTS.mcp}`, {
+    ...(host ? { host } : {}),
     token,
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
     headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
@@ -159,16 +165,19 @@ export function toolCall(port: number, token: string, name: string, args: Record
 }
 
 /** A person with one agent paired as an MCP connection, each step on a different instance. */
-export async function pairedPerson(ports: number[], email: string) {
+export async function pairedPerson(ports: number[], email: string, host?: string) {
   const at = (i: number) => ports[i % ports.length]!;
+  const on = host ? { host } : {};
   const signup = await request(at(0), 'POST', '/auth/signup', {
+    ...on,
     body: { email, password: 'correct horse battery' },
   });
   if (signup.status !== 201) throw new Error(`signup: ${JSON.stringify(signup.body)}`);
   const token: string = signup.body.access_token;
-  const created = await request(at(1), 'POST', '/agents', { token, body: { name: 'Juniper' } });
+  const created = await request(at(1), 'POST', '/agents', { ...on, token, body: { name: 'Juniper' } });
   if (created.status !== 201) throw new Error(`agent: ${JSON.stringify(created.body)}`);
   const paired = await request(at(2), 'POST', MOUNTS.connect, {
+    ...on,
     body: {
       action: 'pair',
       code: created.body.pairing.code,

@@ -39,6 +39,8 @@ export interface RunningNginx {
   fetch: typeof fetch;
   /** Starts nginx on the site, with `upstreams[i]` in place of the site's i-th `server 127.0.0.1:<port>`. */
   start(upstreams: number[]): Promise<void>;
+  /** Stops nginx only (a benchmark starts it again on other upstreams). */
+  halt(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,13 @@ export async function prepareNginx(siteFile: string): Promise<RunningNginx> {
   let nginx: ChildProcess | undefined;
   const log = () =>
     fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+  const halt = async () => {
+    if (nginx?.pid && nginx.exitCode === null) {
+      const exited = new Promise((r) => nginx!.once('exit', r));
+      nginx.kill('SIGQUIT');
+      await exited;
+    }
+  };
   return {
     base: `https://127.0.0.1:${tlsPort}`,
     fetch: ((url: string | URL, init?: RequestInit) =>
@@ -114,12 +123,9 @@ http {
       });
       await waitForPort(tlsPort, log);
     },
+    halt,
     async stop() {
-      if (nginx?.pid && nginx.exitCode === null) {
-        const exited = new Promise((r) => nginx!.once('exit', r));
-        nginx.kill('SIGQUIT');
-        await exited;
-      }
+      await halt();
       await agent.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
