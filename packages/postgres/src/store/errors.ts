@@ -1,10 +1,7 @@
 // Stable error codes of the PostgreSQL store (opening, migrating); the rules' own errors stay ServiceError.
 
 /** Every code the store's set-up can raise. Never renamed once shipped; new ones are appended. */
-export type PostgresStoreErrorCode =
-  | 'INVALID_OPTIONS'
-  | 'INVALID_MIGRATIONS'
-  | 'SCHEMA_TOO_NEW';
+export type PostgresStoreErrorCode = 'INVALID_OPTIONS' | 'INVALID_MIGRATIONS' | 'SCHEMA_TOO_NEW';
 
 /**
  * The store's set-up error: `code` is stable, `message` says what is wrong and how to fix it.
