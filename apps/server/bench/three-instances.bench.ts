@@ -43,13 +43,16 @@ const echoPort = (echo.address() as { port: number }).port;
 
 // Calls through the proxy with the instances' Host (the proxy's own address).
 const host = new URL(proxy.base).host;
-const p = await pairedPerson(ports, 'bench@example.com', host);
+// Eight people, four callers each: one thread per person (a thread's writes are serialised by design).
+const people = [];
+for (let i = 0; i < 8; i++) people.push(await pairedPerson(ports, `bench${i}@example.com`, host));
 async function load(label: string): Promise<number> {
   let calls = 0;
   let failed = 0;
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: CONCURRENCY }, async (_, n) => {
+      const p = people[n % people.length]!;
       while (performance.now() < until) {
         const r = await proxy.fetch(`${proxy.base}${MOUNTS.mcp}`, {
           method: 'POST',
