@@ -1,7 +1,7 @@
 // PostgreSQL store behaviour beyond the shared suite: the push outbox, photo bytes in the database through
 // the real core on two instances, account deletion leaving zero rows, relay records, numbers and schema guards.
 import { createCore, hashSecret, newId, type Store } from '@screen-service/service-core';
-import { fastHasher } from '@screen-service/service-core/testing';
+import { fastHasher, seedConnection } from '@screen-service/service-core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createPostgresPhotoFiles,
@@ -163,6 +163,25 @@ describe('photo bytes in PostgreSQL', () => {
     await a.housekeeping.deleteUnattachedPhotos(11);
     expect(await count('photo_files')).toBe(0);
     await files.remove('orphan.png'); // a missing file counts as removed
+  });
+});
+
+describe('relay tables through the core on PostgreSQL', () => {
+  it('a tables call is refused with LIMIT_EXCEEDED and a message saying why; listing works', async () => {
+    const core = coreOn(a);
+    try {
+      const u = await seedUser(a);
+      const { token } = await seedConnection(a, u.id, ['coach']);
+      const principal = await core.connectionAuth.verify(`Bearer ${token}`);
+      const err = await core.tables
+        .call(principal, { lines: 'table create Weights Date:date Weight:number:kg' })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'LIMIT_EXCEEDED', field: 'lines' });
+      expect((err as Error).message).toMatch(/not available when the service runs on PostgreSQL/);
+      expect(await core.tables.list(u.id)).toEqual([]);
+    } finally {
+      core.stopping.abort();
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 // PostgreSQL relay-table records (relay_tables, relay_agent_state). The tables engine's TableStore is
 // synchronous and cannot run on a network database, so the table rows themselves are not on PostgreSQL yet
 // (ADR 0220): `tables` holds no table and refuses writes with a message that says so.
-import type { RelayRepository, RelayTableMeta } from '@screen-service/service-core';
-import { type TableStore, TablesError } from '@screen-service/tables-engine';
+import { type RelayRepository, type RelayTableMeta, ServiceError } from '@screen-service/service-core';
+import type { TableStore } from '@screen-service/tables-engine';
 import { first, type PgDb, type Row } from './pg-db.js';
 import { num } from './rows.js';
 
@@ -18,12 +18,13 @@ const UNAVAILABLE =
   'Relay tables are not available when the service runs on PostgreSQL yet (ADR 0220); nothing was written. Run the service on its SQLite file to use tables.';
 
 /**
- * A TableStore with no tables: reads find nothing, writes throw `INVALID_OPTIONS` with {@link UNAVAILABLE}.
+ * A TableStore with no tables: reads find nothing, writes throw ServiceError `LIMIT_EXCEEDED` (HTTP 422,
+ * "well-formed, refused": this deployment holds no relay tables) whose message says why and what to do.
  * Keeps every flow that only lists or releases an agent's tables (deleting an agent, the sweep) working.
  */
 export function createUnavailableTableStore(): TableStore {
   const refuse = (): never => {
-    throw new TablesError('INVALID_OPTIONS', UNAVAILABLE);
+    throw new ServiceError('LIMIT_EXCEEDED', UNAVAILABLE, { field: 'lines' });
   };
   return {
     listTables: () => [],
