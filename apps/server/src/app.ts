@@ -40,8 +40,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
   // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
   mountOperations(app, { db, metrics, metricsToken: config.metricsToken });
 
-  app.get('/healthz', (_req, res) => {
-    const database = databaseHealth(db);
+  app.get('/healthz', async (_req, res) => {
+    const database = svc.postgres ? await svc.postgres.health() : databaseHealth(db);
     const body = { ok: database.ok, service: 'screen-service', version, base_url: config.baseUrl, database };
     res.status(database.ok ? 200 : 503).json(body);
   });
@@ -78,7 +78,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
     }),
   );
   // OAuth 2.1 (doc1): the authorization server and its metadata (before the tool server, which it guards).
-  app.use(createOAuthMounts({ oauth: svc.oauth, mcpUrl: svc.mcpUrl, onError: log('oauth request failed') }));
+  const oauthMounts = { oauth: svc.oauth, mcpUrl: svc.mcpUrl, limits: svc.limits };
+  app.use(createOAuthMounts({ ...oauthMounts, onError: log('oauth request failed') }));
   app.use(
     MOUNTS.mcp,
     createMcpRouter({
@@ -87,6 +88,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
       auth: svc.connectionAuth,
       mcpUrl: svc.mcpUrl,
       rateLimit: config.mcpRate,
+      limits: svc.limits,
       version,
       screenApp: screenAppResource(config),
       onError: log('tool server request failed'),

@@ -4,6 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
+
+export { resolveBaseUrl } from '@screen-service/operations';
+
+import { POSTGRES_ENV, postgresSettings } from '@screen-service/postgres';
 import { VAPID_ENV, type VapidSettings, vapidSettings } from '@screen-service/push';
 import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
@@ -35,6 +39,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   model?: NativeSettings;
   /** SVC_TRUST_PROXY, SVC_PHOTO_MAX_BYTES, SVC_PHOTO_QUOTA_BYTES, SVC_STREAMS_PER_ACCOUNT. */
   guards?: GuardSettings;
+  /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
+  databaseUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +63,7 @@ const envSchema = z
   .object({
     ...OPERATIONS_ENV,
     ...VAPID_ENV,
+    ...POSTGRES_ENV,
     PORT: whole(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787').refine(
       (n) => n <= 65535,
       'PORT must be a whole number from 0 to 65535, for example PORT=8787',
@@ -140,19 +147,9 @@ export function loadConfig(
     mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
     guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
+    ...settings(() => postgresSettings(d)),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
     ...(vapid ? { vapid } : {}),
     ...(model ? { model } : {}),
   };
-}
-
-/**
- * The base URL to advertise once the server listens: a base URL on port 0 (the default with PORT=0)
- * takes the port the system picked, so the OAuth issuer, MCP URL and photo links are reachable.
- */
-export function resolveBaseUrl(baseUrl: string, listeningPort: number): string {
-  const url = new URL(baseUrl);
-  if (url.port !== '0') return baseUrl;
-  url.port = String(listeningPort);
-  return url.href.replace(/\/+$/, '');
 }

@@ -1,6 +1,7 @@
 // Starts the HTTP server on the configured port and stops it gracefully.
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
+import { openPostgresServices } from '@screen-service/postgres';
 import {
   DATABASE_FILE,
   type ServiceDb as Db,
@@ -8,7 +9,7 @@ import {
 } from '@screen-service/service-core/sqlite';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { resolveBaseUrl, type ServerConfig } from './config.js';
+import type { ServerConfig } from './config.js';
 import { createServices, type Services, type ServicesOptions } from './services.js';
 
 export interface RunningServer {
@@ -28,6 +29,7 @@ export async function startServer(
   /** Tests inject a movable clock and a short status tick here. */
   options: ServicesOptions = {},
 ): Promise<RunningServer> {
+  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
   const db = openDatabase(config.dataDir);
   const releaseDir = ops.claimDataDir(config.dataDir);
   const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
@@ -35,6 +37,7 @@ export async function startServer(
   try {
     listening = await ops.listenHttp(config.port, config.host);
   } catch (err) {
+    await postgres?.close();
     releaseDir();
     db.close();
     throw err;
@@ -43,12 +46,13 @@ export async function startServer(
   // The base URL is known only now (PORT=0 picks the port at listen), and services put it into the
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
-  const url = resolveBaseUrl(config.baseUrl, port);
+  const url = ops.resolveBaseUrl(config.baseUrl, port);
   const resolved: ServerConfig = { ...config, baseUrl: url };
   const services = createServices(resolved, db, {
     ...options,
     onNativeError: (err) => logger.error({ err }, 'native agent'),
     metrics,
+    postgres,
     onPushEvent: (e) => {
       metrics?.onPushEvent(e);
       e.type === 'error' ? logger.error({ err: e.error }, 'push sender') : logger.debug(e, 'push');
@@ -74,6 +78,7 @@ export async function startServer(
       await listening.drain(graceMs);
       await senderStopped;
       await housekeeping.stop();
+      await postgres?.close();
       releaseDir();
       db.close();
     })();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import { coreLimits, type ServiceMetrics } from '@screen-service/operations';
+import type { PostgresServices } from '@screen-service/postgres';
 import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
 import {
   type Core,
@@ -30,6 +31,8 @@ export interface Services extends Core {
   pushSender: PushDispatcher | null;
   /** Native agents on the operator's model (ADR 0200); null when none is configured. */
   native: NativeService | null;
+  /** With SVC_DATABASE_URL: the store, notifier and limits every instance shares (ADR 0230). */
+  postgres: PostgresServices | null;
 }
 
 export interface ServicesOptions {
@@ -42,6 +45,7 @@ export interface ServicesOptions {
   onNativeError?: (err: unknown) => void;
   /** Counts tool calls, `svc_answers` waiters and open streams (with SVC_METRICS_TOKEN). */
   metrics?: ServiceMetrics | null;
+  postgres?: PostgresServices | null;
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -62,15 +66,10 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     appBuilds: appBuilds(),
     ...coreLimits(config),
     photoLimits: { maxBytes: config.guards?.photoMaxBytes, quotaBytes: config.guards?.photoQuotaBytes },
+    ...options.postgres?.core,
   });
-  const oauth = createOAuthServer({
-    store: core.store,
-    agents: core.agents,
-    notifier: core.notifier,
-    urls: core.urls,
-    now: core.clock,
-    random: core.random,
-  });
+  const { store, agents, notifier, urls, clock: now } = core;
+  const oauth = createOAuthServer({ store, agents, notifier, urls, now, random: core.random });
   // Files whose removal failed before (a crash, a busy disk) are retried once at start.
   void core.photos.sweep().catch(() => {});
   return {
@@ -84,6 +83,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
         })
       : null,
     native: config.model ? startNativeAgents(core, config.model, options.onNativeError) : null,
+    postgres: options.postgres ?? null,
     ...options.metrics?.instrumentCore(core),
   };
 }

@@ -4,7 +4,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import {
   type ConnectionAuth,
   createHostCheck,
-  createRateLimiter,
+  type LimitStore,
+  memoryLimits,
   type RateLimiter,
   type RateLimitOptions,
   type Tables,
@@ -32,6 +33,8 @@ export interface McpRouterOptions {
   allowedHosts?: string[];
   /** Bucket `mcp` per connection; default burst 60, 30 per minute. Or a limiter of your own. */
   rateLimit?: RateLimitOptions | RateLimiter;
+  /** Where the `mcp` bucket counts (shared by every instance on PostgreSQL); default in-process. */
+  limits?: LimitStore;
   /** The in-chat renderer; without it `ui://svc/screen` is not served. */
   screenApp?: ScreenApp;
   /** Largest POST body; default 1 MiB. */
@@ -95,7 +98,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
   const hostAllowed = createHostCheck(mcpUrl, options.allowedHosts);
   const limiter = isLimiter(options.rateLimit)
     ? options.rateLimit
-    : createRateLimiter(options.rateLimit ?? MCP_RATE_DEFAULTS);
+    : (options.limits ?? memoryLimits).rateLimiter('mcp', options.rateLimit ?? MCP_RATE_DEFAULTS);
   const burst = isLimiter(options.rateLimit)
     ? Number.POSITIVE_INFINITY
     : (options.rateLimit ?? MCP_RATE_DEFAULTS).burst;
@@ -165,7 +168,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         );
       }
       // Each call of a batch is charged, not the request.
-      const decision = limiter.take(principal.connectorId, Math.max(1, parsed.requests));
+      const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
         throw new McpHttpError(
           'RATE_LIMITED',

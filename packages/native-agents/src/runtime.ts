@@ -23,7 +23,8 @@ const DEFAULT_HISTORY = 40;
 const DEFAULT_RETRY_MS = [5_000, 15_000, 60_000, 300_000];
 
 /** What the runtime uses of the core. */
-export type RuntimeCore = Pick<Core, 'store' | 'notifier' | 'hostTransport' | 'tables' | 'clock'>;
+export type RuntimeCore = Pick<Core, 'store' | 'notifier' | 'hostTransport' | 'tables' | 'clock'> &
+  Partial<Pick<Core, 'limits'>>;
 
 export interface NativeRuntimeOptions {
   core: RuntimeCore;
@@ -83,7 +84,7 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
   const { core, model } = options;
   const { store, hostTransport, tables } = core;
   const now = core.clock;
-  const limits = createLimits(options.limits ?? {}, now, options.usage);
+  const limits = createLimits(options.limits ?? {}, now, options.usage, core.limits);
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   const history = options.history ?? DEFAULT_HISTORY;
   const schedule =
@@ -122,6 +123,10 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
       r.cancel = null;
       kick(agentId, userId);
     }, ms);
+  }
+
+  async function kickOwed() {
+    for (const owed of await store.nativeAgents.listWithPending()) kick(owed.agentId, owed.userId);
   }
 
   function kick(agentId: string, userId: string) {
@@ -168,7 +173,7 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
     const p = nativePrincipal(agent);
     const ids = rows.map((row) => row.id);
     const key = `native-${agentId}-${now()}-${++turnSeq}`;
-    const verdict = limits.check(userId);
+    const verdict = await limits.check(userId);
     if (!verdict.ok && verdict.kind === 'turns') {
       later(agentId, userId, verdict.retryAfterMs);
       return;
@@ -283,6 +288,8 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
     async start() {
       stopped = false;
       unsubscribe = core.notifier.subscribeAll((e) => {
+        // Rows written on another instance while the link was down: whatever is owed runs now.
+        if (e.type === 'resync') void kickOwed().catch((err) => options.onError?.(err, ''));
         if (e.type !== 'message' || e.message.sender !== 'person' || e.message.handledAt !== null) return;
         const { agentId, userId } = e;
         void store.nativeAgents
@@ -292,7 +299,7 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
           })
           .catch((err) => options.onError?.(err, agentId));
       });
-      for (const owed of await store.nativeAgents.listWithPending()) kick(owed.agentId, owed.userId);
+      await kickOwed();
     },
     stop() {
       stopped = true;

@@ -1,6 +1,6 @@
 // Per-account model limits (SVC_MODEL_TURNS_PER_MINUTE, SVC_MODEL_TOKENS_PER_DAY): turns through a token
 // bucket, tokens counted per UTC day.
-import { createRateLimiter } from '@screen-service/service-core';
+import { type LimitStore, memoryLimits } from '@screen-service/service-core';
 
 /** The operator's per-account limits; 0 or absent means no limit. */
 export interface ModelLimits {
@@ -43,12 +43,15 @@ export function createLimits(
   limits: ModelLimits,
   now: () => number,
   usage: UsageMeter = createMemoryUsage(),
+  /** Where the turns bucket counts (shared by every instance on PostgreSQL); default in-process. */
+  store: LimitStore = memoryLimits,
 ) {
   const perMinute = limits.turnsPerMinute ?? 0;
   const perDay = limits.tokensPerDay ?? 0;
-  const turns = perMinute > 0 ? createRateLimiter({ burst: perMinute, perMinute, now }) : null;
+  const turns =
+    perMinute > 0 ? store.rateLimiter('native-turns', { burst: perMinute, perMinute, now }) : null;
   return {
-    check(userId: string): LimitVerdict {
+    async check(userId: string): Promise<LimitVerdict> {
       if (perDay > 0 && usage.used(userId, utcDay(now())) >= perDay) {
         return {
           ok: false,
@@ -57,7 +60,7 @@ export function createLimits(
         };
       }
       if (turns) {
-        const d = turns.take(userId);
+        const d = await turns.take(userId);
         if (!d.ok) return { ok: false, kind: 'turns', retryAfterMs: d.retryAfterS * 1000 };
       }
       return { ok: true };

@@ -1,5 +1,6 @@
-// Consent pages long-poll for a decision: an in-process wake-up per request id, with a periodic re-read so
-// a decision written by another process is still seen within a few seconds.
+// Consent pages long-poll for a decision: a wake-up per request id, through the service's notifier when
+// given (so a decision made on another instance wakes this one at once), with a periodic re-read as a net.
+import type { Notifier } from '@screen-service/service-core';
 
 export interface DecisionWaits {
   /** Wakes every page waiting on this request. */
@@ -17,12 +18,31 @@ export interface DecisionWaits {
   size(): number;
 }
 
-export function createDecisionWaits(): DecisionWaits {
+/** Waits per request id; with `notifier`, `changed` reaches the waiting pages of every instance sharing it. */
+export function createDecisionWaits(notifier?: Pick<Notifier, 'publish' | 'subscribeAll'>): DecisionWaits {
   const waiting = new Map<string, Set<() => void>>();
   let count = 0;
+  const wakeLocal = (requestId: string) => {
+    for (const wake of [...(waiting.get(requestId) ?? [])]) wake();
+  };
+  // Subscribed only while pages wait, so an idle server holds no listener.
+  let unsubscribe: (() => void) | undefined;
+  const follow = () => {
+    if (!notifier || unsubscribe || count === 0) return;
+    unsubscribe = notifier.subscribeAll((e) => {
+      if (e.type === 'decision') wakeLocal(e.requestId);
+      else if (e.type === 'resync') for (const id of [...waiting.keys()]) wakeLocal(id);
+    });
+  };
+  const unfollow = () => {
+    if (count > 0 || !unsubscribe) return;
+    unsubscribe();
+    unsubscribe = undefined;
+  };
   return {
     changed(requestId) {
-      for (const wake of [...(waiting.get(requestId) ?? [])]) wake();
+      if (notifier) notifier.publish({ type: 'decision', userId: '', requestId });
+      else wakeLocal(requestId);
     },
     wait(requestId, ms, { signal, stillPending, recheckMs = 2000 }) {
       return new Promise<void>((resolve) => {
@@ -34,6 +54,7 @@ export function createDecisionWaits(): DecisionWaits {
         const done = () => {
           if (!set.delete(done)) return;
           count--;
+          unfollow();
           if (set.size === 0) waiting.delete(requestId);
           clearTimeout(timer);
           clearInterval(recheck);
@@ -41,6 +62,7 @@ export function createDecisionWaits(): DecisionWaits {
           resolve();
         };
         set.add(done);
+        follow();
         const timer = setTimeout(done, ms);
         recheck = setInterval(() => {
           stillPending().then(

@@ -47,7 +47,7 @@ export function createOAuthServer(options: OAuthServerOptions) {
     now: options.now ?? systemClock,
     newId: options.newId ?? ((prefix: string) => defaultNewId(prefix, random)),
     random,
-    waits: createDecisionWaits(),
+    waits: createDecisionWaits(options.notifier),
   };
   const tokens = createTokens(ctx);
   const consent = createConsent(ctx);

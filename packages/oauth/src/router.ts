@@ -1,8 +1,9 @@
 // The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
 // headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
 import {
-  createRateLimiter,
+  type LimitStore,
   MOUNTS,
+  memoryLimits,
   type RateLimiter,
   type RateLimitOptions,
   verifyJsonDepth,
@@ -31,16 +32,18 @@ export const OAUTH_RATE_DEFAULTS: Readonly<Record<keyof OAuthRateLimits, RateLim
 export interface OAuthRouterOptions {
   oauth: OAuthServer;
   rateLimits?: Partial<OAuthRateLimits>;
+  /** Where the buckets count (shared by every instance on PostgreSQL); default in-process. */
+  limits?: LimitStore;
   /** Called with unexpected errors (answered 500 server_error). */
   onError?: (err: unknown) => void;
 }
 
 const COOKIE = 'svc_oauth';
 
-function limiter(v: RateLimitOptions | RateLimiter): RateLimiter {
+function limiter(v: RateLimitOptions | RateLimiter, name: string, store: LimitStore): RateLimiter {
   return typeof (v as RateLimiter).take === 'function'
     ? (v as RateLimiter)
-    : createRateLimiter(v as RateLimitOptions);
+    : store.rateLimiter(`oauth-${name}`, v as RateLimitOptions);
 }
 
 /** Sends a refusal as RFC 6749 JSON (no-store), or as a small page when a person's browser asked. */
@@ -113,11 +116,12 @@ type Handler = (req: Request, res: Response) => Promise<void>;
 export function createOAuthRouter(options: OAuthRouterOptions): Router {
   const { oauth } = options;
   const limits = { ...OAUTH_RATE_DEFAULTS, ...options.rateLimits };
+  const store = options.limits ?? memoryLimits;
   const buckets = {
-    register: limiter(limits.register),
-    authorize: limiter(limits.authorize),
-    token: limiter(limits.token),
-    consent: limiter(limits.consent),
+    register: limiter(limits.register, 'register', store),
+    authorize: limiter(limits.authorize, 'authorize', store),
+    token: limiter(limits.token, 'token', store),
+    consent: limiter(limits.consent, 'consent', store),
   };
   const cookiePath = `${new URL(oauth.urls.oauthUrl).pathname.replace(/\/+$/, '')}/requests/`;
   const secure = oauth.urls.baseUrl.startsWith('https:');
@@ -128,7 +132,7 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     async (req: Request, res: Response) => {
       try {
         if (bucket) {
-          const d = buckets[bucket].take(req.ip ?? 'unknown');
+          const d = await buckets[bucket].take(req.ip ?? 'unknown');
           if (!d.ok) {
             res.setHeader('retry-after', String(d.retryAfterS));
             throw new OAuthError(

@@ -77,3 +77,14 @@ export async function listenHttp(port: number, host: string): Promise<ListeningS
     },
   };
 }
+
+/**
+ * The base URL to advertise once the server listens: a base URL on port 0 (the default with PORT=0)
+ * takes the port the system picked, so the OAuth issuer, MCP URL and photo links are reachable.
+ */
+export function resolveBaseUrl(baseUrl: string, listeningPort: number): string {
+  const url = new URL(baseUrl);
+  if (url.port !== '0') return baseUrl;
+  url.port = String(listeningPort);
+  return url.href.replace(/\/+$/, '');
+}

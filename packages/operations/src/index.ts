@@ -10,7 +10,13 @@ export {
 } from './backup.js';
 export { type CheckStatus, type DoctorCheck, type DoctorOptions, runDoctor } from './doctor.js';
 export { OperationsError, type OperationsErrorCode } from './errors.js';
-export { KEEP_ALIVE_TIMEOUT_MS, LISTEN_BACKLOG, type ListeningServer, listenHttp } from './http-lifecycle.js';
+export {
+  KEEP_ALIVE_TIMEOUT_MS,
+  LISTEN_BACKLOG,
+  type ListeningServer,
+  listenHttp,
+  resolveBaseUrl,
+} from './http-lifecycle.js';
 export { claimDataDir, PID_FILE, type RunningInstance, runningInstance } from './instance-lock.js';
 export {
   createServiceLogger,

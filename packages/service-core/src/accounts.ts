@@ -5,9 +5,10 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { isCommonPassword } from './common-passwords.js';
 import { newId as defaultNewId, hashSecret, mintToken } from './crypto.js';
 import { ServiceError } from './errors.js';
-import { createFailureThrottle, type FailureThrottle, type ThrottleDecision } from './failure-throttle.js';
+import type { FailureThrottle, ThrottleDecision } from './failure-throttle.js';
+import { type LimitStore, memoryLimits } from './limits.js';
 import type { PasswordHasher } from './password-hasher-port.js';
-import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { Store } from './repositories.js';
 import { type Random, systemClock, systemRandom } from './system.js';
 
@@ -49,12 +50,15 @@ export interface AccountThrottles {
  * 5 free wrong passwords per account and 20 per address, then waits of 1 s doubling up to 15 minutes
  * (forgotten after a day without a failure); 20 sign-ups per address at once, then 20 an hour.
  */
-export function defaultAccountThrottles(now: () => number = systemClock): AccountThrottles {
+export function defaultAccountThrottles(
+  now: () => number = systemClock,
+  limits: LimitStore = memoryLimits,
+): AccountThrottles {
   const backOff = { baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 24 * 3600_000, now };
   return {
-    byAccount: createFailureThrottle({ freeFailures: 5, ...backOff }),
-    byAddress: createFailureThrottle({ freeFailures: 20, ...backOff }),
-    signUps: createRateLimiter({ burst: 20, perMinute: 20 / 60, now }),
+    byAccount: limits.failureThrottle('sign-in-account', { freeFailures: 5, ...backOff }),
+    byAddress: limits.failureThrottle('sign-in-address', { freeFailures: 20, ...backOff }),
+    signUps: limits.rateLimiter('sign-up', { burst: 20, perMinute: 20 / 60, now }),
   };
 }
 
@@ -220,7 +224,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
           'Sign-ups are closed on this service; ask its operator for an account (`svc user add`).',
         );
       }
-      const d = throttles.signUps.take(input.clientAddr ?? 'unknown');
+      const d = await throttles.signUps.take(input.clientAddr ?? 'unknown');
       if (!d.ok) throw tooMany(d, 'Too many new accounts from this address');
       const user = await createUser(input);
       return startSession(user.id, user.email);
@@ -230,18 +234,18 @@ export function createAccounts(options: AccountsOptions): Accounts {
       const { email, password } = credentials(input);
       const addr = input.clientAddr ?? 'unknown';
       // Asked before the password is looked at: while backing off, even the right one waits.
-      for (const d of [throttles.byAccount.check(email), throttles.byAddress.check(addr)]) {
+      for (const d of [await throttles.byAccount.check(email), await throttles.byAddress.check(addr)]) {
         if (!d.ok) throw tooMany(d, 'Too many wrong passwords');
       }
       const user = await store.users.findByEmail(email);
       // Hash even for an unknown email so the response time does not reveal which emails exist.
       const ok = await hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
       if (!user || !ok) {
-        throttles.byAccount.fail(email);
-        throttles.byAddress.fail(addr);
+        await throttles.byAccount.fail(email);
+        await throttles.byAddress.fail(addr);
         throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.');
       }
-      throttles.byAccount.succeed(email);
+      await throttles.byAccount.succeed(email);
       if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
       return startSession(user.id, user.email);
     },

@@ -1,6 +1,6 @@
 // createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
-import { type Accounts, type AppPrincipal, createAccounts } from './accounts.js';
+import { type Accounts, type AppPrincipal, createAccounts, defaultAccountThrottles } from './accounts.js';
 import { type AgentManagement, createAgentManagement } from './agent-management.js';
 import { type ConnectionAuth, createConnectionAuth } from './connection-auth.js';
 import { resolveAccessToken } from './connection-live.js';
@@ -8,6 +8,7 @@ import { ServiceError } from './errors.js';
 import { createHostTransport, type HostTransport } from './host-transport.js';
 import { createHosts, type Hosts } from './hosts.js';
 import type { HousekeepingJob } from './housekeeping.js';
+import { type LimitStore, memoryLimits } from './limits.js';
 import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 import { type ServiceUrls, serviceUrls } from './mounts.js';
 import { createNotifier, type Notifier } from './notifier.js';
@@ -18,6 +19,7 @@ import { createPersonThreads, type PersonThreads } from './person-threads.js';
 import {
   createPhotos,
   createSignedPhotoLinks,
+  PHOTO_UPLOAD_RATE,
   type PhotoFiles,
   type PhotoLinks,
   type Photos,
@@ -25,7 +27,6 @@ import {
 import { createPushService, type PushService } from './push.js';
 import { createPushDispatcher, type PushDispatcher, type PushDispatcherOptions } from './push-dispatcher.js';
 import type { PushTransport } from './push-transport.js';
-import { createRateLimiter } from './rate-limiter.js';
 import type { ScreenRecord } from './records.js';
 import type { Store } from './repositories.js';
 import { retentionJobs } from './retention.js';
@@ -73,6 +74,10 @@ export interface CoreOptions {
   signup?: 'open' | 'closed';
   /** SVC_MESSAGES_PER_THREAD: rows kept per thread by housekeeping; absent = only the 90-day rule. */
   messagesPerThread?: number;
+  /** Fan-out of thread changes; default in-process. Several instances share one (LISTEN/NOTIFY, ADR 0230). */
+  notifier?: Notifier;
+  /** Where rate buckets and throttles count; default in-process ({@link memoryLimits}). */
+  limits?: LimitStore;
 }
 
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
@@ -92,6 +97,8 @@ export interface ConnectedAgent {
 export interface Core {
   store: Store;
   notifier: Notifier;
+  /** Where the rate buckets and throttles count (in-process, or shared by every instance). */
+  limits: LimitStore;
   clock: Clock;
   random: Random;
   urls: ServiceUrls;
@@ -175,7 +182,8 @@ export function createCore(options: CoreOptions): Core {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
   const urls = typeof options.urls === 'string' ? serviceUrls(options.urls) : options.urls;
-  const notifier = createNotifier();
+  const notifier = options.notifier ?? createNotifier();
+  const limits = options.limits ?? memoryLimits;
   const stopping = new AbortController();
   // Writes call this; it reaches whichever sender is running (none in most tests: rows wait in the outbox).
   const senders = new Set<PushDispatcher>();
@@ -193,6 +201,7 @@ export function createCore(options: CoreOptions): Core {
     issuer: urls.baseUrl,
     now: clock,
     random,
+    throttles: defaultAccountThrottles(clock, limits),
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
@@ -204,7 +213,7 @@ export function createCore(options: CoreOptions): Core {
     store,
     notifier,
     now: clock,
-    limiter: createRateLimiter({
+    limiter: limits.rateLimiter('tables', {
       burst: TABLES_CALLS_PER_MINUTE,
       perMinute: TABLES_CALLS_PER_MINUTE,
       now: clock,
@@ -301,6 +310,7 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     random,
     addPhoto: (userId, agentId, file) => threads.addPhoto(userId, agentId, file),
+    uploadRate: limits.rateLimiter('photos', { ...PHOTO_UPLOAD_RATE, now: clock }),
     ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
     ...options.photoLimits,
   });
@@ -335,6 +345,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     store,
     notifier,
+    limits,
     clock,
     random,
     urls,

@@ -18,14 +18,24 @@ export interface FailureThrottleOptions {
 /** A decision for one try: go ahead, or wait `retryAfterS` seconds. */
 export type ThrottleDecision = { ok: true } | { ok: false; retryAfterS: number };
 
-/** Counts failures per key; in-process today, a shared store behind the same interface later. */
+/** Counts failures per key: in-process, or in a shared store (Promises; callers `await` each call). */
 export interface FailureThrottle {
   /** May this key try now? Asked before the password is even looked at. */
-  check(key: string): ThrottleDecision;
+  check(key: string): ThrottleDecision | Promise<ThrottleDecision>;
   /** Records a failed try. */
-  fail(key: string): void;
+  fail(key: string): void | Promise<void>;
   /** Clears the key after a success. */
-  succeed(key: string): void;
+  succeed(key: string): void | Promise<void>;
+}
+
+/** The wait (ms) after `failures` failures in a row: none for the free ones, then doubling up to the cap. */
+export function failureDelayMs(
+  options: Pick<FailureThrottleOptions, 'freeFailures' | 'baseDelayMs' | 'maxDelayMs'>,
+  failures: number,
+): number {
+  return failures < options.freeFailures
+    ? 0
+    : Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(30, failures - options.freeFailures));
 }
 
 interface Entry {
@@ -40,17 +50,13 @@ interface Entry {
  * const d = byEmail.check(email); // { ok: false, retryAfterS: 8 } after 8 wrong passwords in a row
  * ```
  */
-export function createFailureThrottle(options: FailureThrottleOptions): FailureThrottle {
+export function createFailureThrottle(
+  options: FailureThrottleOptions,
+): Omit<FailureThrottle, 'check'> & { check(key: string): ThrottleDecision } {
   const now = options.now ?? systemClock;
   const entries = new Map<string, Entry>();
   let sweepAt = 0;
-  const delayOf = (failures: number) =>
-    failures < options.freeFailures
-      ? 0
-      : Math.min(
-          options.maxDelayMs,
-          options.baseDelayMs * 2 ** Math.min(30, failures - options.freeFailures),
-        );
+  const delayOf = (failures: number) => failureDelayMs(options, failures);
   const live = (key: string, t: number) => {
     const e = entries.get(key);
     if (e && t - e.lastAt >= options.forgetAfterMs) {

@@ -272,7 +272,31 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
               }
             }
           });
+        } else if (e.type === 'resync') {
+          // Events may have been lost between instances: whatever is owed after the cursor goes out now.
+          if (!replaying) queue(async () => deliver(await owedAfter(cursor)));
         }
+      };
+      // What the owner's thread and each shared thread owe after `after`, merged so rows leave in seq order.
+      const owedAfter = async (after: number) => {
+        const threads = new Map<string, string[]>([[p.userId, [...agents.keys()]]]);
+        for (const g of shared.values()) threads.set(g.userId, [...(threads.get(g.userId) ?? []), g.agentId]);
+        const owed: MessageRecord[] = [];
+        for (const [userId, agentIds] of threads) {
+          let from = after;
+          for (;;) {
+            const page = await store.threads.pendingForHost({
+              userId,
+              agentIds,
+              afterSeq: from,
+              limit: REPLAY_PAGE,
+            });
+            owed.push(...page);
+            if (page.length < REPLAY_PAGE || ended) break;
+            from = page[page.length - 1]!.seq;
+          }
+        }
+        return owed;
       };
       // The owner's events, and each holder's (their rows are published under their own user id).
       const subs = new Map<string, () => void>([[p.userId, notifier.subscribe(p.userId, listener)]]);
@@ -297,25 +321,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         options.shutdown?.removeEventListener('abort', onShutdown);
       }
       try {
-        // What the owner's thread and each shared thread owe, merged so rows leave in seq order.
-        const threads = new Map<string, string[]>([[p.userId, [...agents.keys()]]]);
-        for (const g of shared.values()) threads.set(g.userId, [...(threads.get(g.userId) ?? []), g.agentId]);
-        const owed: MessageRecord[] = [];
-        for (const [userId, agentIds] of threads) {
-          let after = cursor;
-          for (;;) {
-            const page = await store.threads.pendingForHost({
-              userId,
-              agentIds,
-              afterSeq: after,
-              limit: REPLAY_PAGE,
-            });
-            owed.push(...page);
-            if (page.length < REPLAY_PAGE || ended) break;
-            after = page[page.length - 1]!.seq;
-          }
-        }
-        await deliver(owed);
+        await deliver(await owedAfter(cursor));
         replaying = false;
         queue(() => deliver(held.splice(0)));
       } catch (err) {

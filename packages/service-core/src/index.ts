@@ -72,6 +72,7 @@ export {
   createFailureThrottle,
   type FailureThrottle,
   type FailureThrottleOptions,
+  failureDelayMs,
   type ThrottleDecision,
 } from './failure-throttle.js';
 export { type GuardSettings, readGuardSettings } from './guard-settings.js';
@@ -122,6 +123,7 @@ export {
 } from './http-errors.js';
 export { hasImageSignature } from './image-signature.js';
 export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
+export { type LimitStore, memoryLimits } from './limits.js';
 export {
   createManagementTokens,
   MANAGEMENT_TOKEN_PREFIX,
@@ -389,3 +391,4 @@ export {
   tapsOf,
   type WriteExtras,
 } from './thread-ops.js';
+export { type WaitForAnswersOptions, waitForAnswers } from './wait-for-answers.js';

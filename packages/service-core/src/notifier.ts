@@ -10,7 +10,14 @@ export type ThreadEvent =
   /** A host started (`until` = when the working row lapses by itself) or finished (`null`) a turn. */
   | { type: 'working'; userId: string; agentId: string; until: number | null }
   /** The person's relay tables changed (rows written, a table given, taken away or deleted). */
-  | { type: 'tables'; userId: string };
+  | { type: 'tables'; userId: string }
+  /** An OAuth sign-in request was decided, cancelled or finished (`userId`: the person, '' when unknown). */
+  | { type: 'decision'; userId: string; requestId: string }
+  /**
+   * Events may have been missed (a shared notifier lost its link to the other instances): listeners re-read
+   * what they wait for. A user's listeners get their own `userId`; `subscribeAll` listeners get `*`.
+   */
+  | { type: 'resync'; userId: string };
 
 export type ThreadListener = (event: ThreadEvent) => void;
 

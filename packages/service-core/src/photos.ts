@@ -176,7 +176,7 @@ export function createPhotos(o: PhotosOptions): Photos {
     async upload(userId, agentId, input) {
       const { type, ext } = checkPhotoUpload(input.contentType, input.bytes, maxBytes);
       const bytes = input.bytes as Uint8Array;
-      const allowed = rate.take(userId);
+      const allowed = await rate.take(userId);
       if (!allowed.ok) {
         throw new ServiceError(
           'RATE_LIMITED',

@@ -12,10 +12,13 @@ export interface RateLimitOptions {
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
 
-/** Decides per key; an in-process implementation today, a shared store behind the same interface later. */
+/**
+ * Decides per key: in-process ({@link createRateLimiter}) or in a shared store (a Promise, e.g. the
+ * PostgreSQL `svc_limits` of @screen-service/postgres); callers `await` the decision.
+ */
 export interface RateLimiter {
   /** Takes `cost` tokens (default 1); a cost above the burst is always refused. */
-  take(key: string, cost?: number): RateDecision;
+  take(key: string, cost?: number): RateDecision | Promise<RateDecision>;
 }
 
 interface Bucket {
@@ -33,7 +36,9 @@ interface Bucket {
  * if (!d.ok) res.status(429).set('retry-after', String(d.retryAfterS));
  * ```
  */
-export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions): {
+  take(key: string, cost?: number): RateDecision;
+} {
   const { burst, perMinute } = options;
   if (!(burst >= 1) || !(perMinute > 0)) {
     throw new RangeError('createRateLimiter: burst must be at least 1 and perMinute above 0.');

@@ -29,7 +29,8 @@ export async function waitForAnswers(o: WaitForAnswersOptions): Promise<MessageR
   let pending = false;
   // Subscribe before the first claim so an event between the claim and the wait is not missed.
   const unsubscribe = o.notifier.subscribe(o.key.userId, (e) => {
-    if (e.type !== 'message' || e.agentId !== o.key.agentId || e.message.sender !== 'person') return;
+    const answer = e.type === 'message' && e.agentId === o.key.agentId && e.message.sender === 'person';
+    if (!answer && e.type !== 'resync') return;
     pending = true;
     wake?.();
   });

@@ -109,6 +109,12 @@ export function openStream(onEvent: (type: string, data: Record<string, unknown>
     for (const type of ['message', 'agents', 'read', 'working', 'tables']) {
       source.addEventListener(type, (e) => onEvent(type, JSON.parse((e as MessageEvent<string>).data)));
     }
+    // Events may have been lost between the service's instances: every view reloads its lists, and the
+    // open thread its newest rows.
+    source.addEventListener('resync', () => {
+      onEvent('agents', {});
+      onEvent('resync', {});
+    });
     source.onerror = () => {
       source?.close();
       if (stopped) return;

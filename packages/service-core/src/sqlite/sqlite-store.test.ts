@@ -1,4 +1,4 @@
 import { openHarness } from '../../test/harness.js';
-import { describeStoreConformance } from '../../test/store-conformance.js';
+import { describeStoreConformance } from '../store-conformance.js';
 
 describeStoreConformance('SQLite file', () => openHarness());

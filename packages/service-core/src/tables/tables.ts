@@ -397,7 +397,7 @@ export function createTables(deps: TablesDeps): Tables {
     async call(p, input) {
       const agent = await served(p, input.agent);
       if (sharedSession(agent, input.session)) return sharedThreadCall(agent, input);
-      const decision = deps.limiter.take(agent.id);
+      const decision = await deps.limiter.take(agent.id);
       if (!decision.ok) {
         throw new ServiceError(
           'RATE_LIMITED',

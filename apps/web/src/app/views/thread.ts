@@ -323,7 +323,7 @@ export function threadView(agentId: string): View {
     },
     onEvent: (type, data) => {
       if (closed) return;
-      if (type === 'message' && data.agent_id === agentId) void loadNewest();
+      if ((type === 'message' && data.agent_id === agentId) || type === 'resync') void loadNewest();
       if (type === 'agents') void loadAgent().catch(() => {});
       if (type === 'working' && data.agent_id === agentId) setWorking(data.working_until);
     },

@@ -1,24 +1,38 @@
-// The Store contract, written once: every implementation (SQLite today, PostgreSQL later) runs it.
+// The Store contract, written once: every implementation (SQLite, PostgreSQL) runs it (vitest's describe/it).
 // Each rule the services rely on for atomicity or cascade is pinned here.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashSecret, newId } from '../src/crypto.js';
-import { ServiceError } from '../src/errors.js';
-import type { Store } from '../src/repositories.js';
+import { hashSecret, newId } from './crypto.js';
+import { ServiceError } from './errors.js';
+import type { Store } from './repositories.js';
 
+/** One fresh, empty store for one test of the suite, and how to let it go. */
 export interface StoreFixture {
   store: Store;
-  close(): void;
+  close(): void | Promise<void>;
 }
 
-export function describeStoreConformance(name: string, open: () => StoreFixture) {
+/**
+ * Registers the Store conformance suite (vitest) for one implementation; `open` gives each test an empty store.
+ *
+ * @example
+ * ```ts
+ * describeStoreConformance('SQLite file', () => createTestStore());
+ * ```
+ */
+export function describeStoreConformance(
+  name: string,
+  open: () => StoreFixture | Promise<StoreFixture>,
+): void {
   describe(`Store conformance: ${name}`, () => {
     let f: StoreFixture;
     let store: Store;
-    beforeEach(() => {
-      f = open();
+    beforeEach(async () => {
+      f = await open();
       store = f.store;
     });
-    afterEach(() => f.close());
+    afterEach(async () => {
+      await f.close();
+    });
 
     const user = async () =>
       store.users.create({

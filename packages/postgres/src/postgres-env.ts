@@ -1,0 +1,35 @@
+// The PostgreSQL setting an operator gives (SVC_DATABASE_URL), as a zod rule a service's environment schema
+// spreads in. Set, it selects PostgreSQL; unset, the service stays on its one SQLite file.
+import { z } from 'zod';
+
+const URL_HINT =
+  'SVC_DATABASE_URL must be a PostgreSQL URL, for example postgres://svc:secret@127.0.0.1:5432/svc';
+
+/** The variable's rule (optional). */
+export const POSTGRES_ENV = {
+  SVC_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/[^/\s]+\/[^\s]*$/, URL_HINT)
+    .optional(),
+};
+
+/**
+ * The parsed variables as settings: `{ databaseUrl }` with SVC_DATABASE_URL, `{}` without.
+ *
+ * @throws {Error} naming SVC_SECRET when SVC_DATABASE_URL is set without it: every instance must sign app
+ * tokens and photo links with the same key, and on PostgreSQL no instance keeps a key file the others read.
+ */
+export function postgresSettings(env: {
+  SVC_DATABASE_URL?: string | undefined;
+  SVC_SECRET?: string | undefined;
+}): {
+  databaseUrl?: string;
+} {
+  if (!env.SVC_DATABASE_URL) return {};
+  if (!env.SVC_SECRET) {
+    throw new Error(
+      'SVC_SECRET: set it (the same on every instance) when SVC_DATABASE_URL is set, for example the output of `openssl rand -base64 32`',
+    );
+  }
+  return { databaseUrl: env.SVC_DATABASE_URL };
+}

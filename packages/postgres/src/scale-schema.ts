@@ -1,0 +1,28 @@
+// The tables of the multi-instance parts, for a database the store's migrations have not yet given them.
+import type pg from 'pg';
+import { LIMITS_MIGRATION } from './limits/schema.js';
+import { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
+
+/** The schema steps of the notifier and the limits, in order (the store's migration list includes them). */
+export const SCALE_MIGRATIONS: readonly ScaleMigration[] = [NOTIFY_MIGRATION, LIMITS_MIGRATION];
+
+/**
+ * Runs {@link SCALE_MIGRATIONS} (each idempotent) in one transaction.
+ *
+ * @example `await ensureScaleSchema(pool);`
+ */
+export async function ensureScaleSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Two instances starting at once would race on CREATE TABLE IF NOT EXISTS: one waits for the other.
+    await client.query('SELECT pg_advisory_xact_lock(7230)');
+    for (const m of SCALE_MIGRATIONS) await client.query(m.sql);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
