@@ -41,10 +41,13 @@ export function preparePushRows(db: SqliteDb) {
     `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
      VALUES (?, ?, ?, ?, ?, NULL)`,
   );
+  // Row n of the person's subscriptions in id order, counted with an indexed subquery: ROW_NUMBER() OVER
+  // (ORDER BY id) opened a sorter on every write, 60-90 µs against 25 µs (ADR 0205), devices being few.
   const fanOut = db.prepare(
     `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
-     SELECT @id || '.' || ROW_NUMBER() OVER (ORDER BY id), user_id, @agentId, id, @kind, @messageId, @at, @at
-     FROM push_subscriptions WHERE user_id = @userId`,
+     SELECT @id || '.' || (SELECT COUNT(*) FROM push_subscriptions o WHERE o.user_id = @userId AND o.id <= s.id),
+       user_id, @agentId, id, @kind, @messageId, @at, @at
+     FROM push_subscriptions s WHERE user_id = @userId`,
   );
   return {
     forMessage(push: NewPush, m: { id: string; userId: string; agentId: string; createdAt: number }) {
