@@ -12,6 +12,26 @@ export interface GroupCommit {
   run<T>(write: () => T): Promise<T>;
 }
 
+const SHARED = new WeakMap<SqliteDb, GroupCommit>();
+
+/**
+ * The group commit every repository of `db` shares, so a turn's message writes and the push sender's
+ * settles go out in one commit.
+ *
+ * @example
+ * ```ts
+ * await groupCommitOf(db).run(() => settle.run(json));
+ * ```
+ */
+export function groupCommitOf(db: SqliteDb): GroupCommit {
+  let g = SHARED.get(db);
+  if (!g) {
+    g = createGroupCommit(db);
+    SHARED.set(db, g);
+  }
+  return g;
+}
+
 interface Queued {
   write: () => unknown;
   resolve: (value: unknown) => void;

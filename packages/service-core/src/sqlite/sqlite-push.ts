@@ -2,6 +2,7 @@
 // inside the message's own transaction (insertPushRows below).
 import type { PushDeliveryRecord, PushSubscriptionRecord } from '../records.js';
 import type { NewPush, PushRepository } from '../repositories.js';
+import { groupCommitOf } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -69,6 +70,8 @@ export function preparePushRows(db: SqliteDb) {
 
 export function createSqlitePush(db: SqliteDb): PushRepository {
   const rows = preparePushRows(db);
+  // The sender settles each push as its answer comes: those writes share the turn's commit (ADR 0205).
+  const commits = groupCommitOf(db);
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
      VALUES (@id, @userId, @endpoint, @p256dh, @auth, @device, @createdAt)
@@ -114,7 +117,7 @@ export function createSqlitePush(db: SqliteDb): PushRepository {
       return remove.run(userId, endpoint).changes > 0;
     },
     async removeSubscriptionById(id) {
-      removeById.run(id);
+      await commits.run(() => removeById.run(id));
     },
     async enqueueRevoked(input) {
       return rows.revoked(input);
@@ -129,13 +132,13 @@ export function createSqlitePush(db: SqliteDb): PushRepository {
       return ((nextDue.get() as { t: number | null }).t ?? null) as number | null;
     },
     async settle(ids) {
-      if (ids.length > 0) settle.run(JSON.stringify(ids));
+      if (ids.length > 0) await commits.run(() => settle.run(JSON.stringify(ids)));
     },
     async postpone(ids, nextAt, attempt) {
-      if (ids.length > 0) postpone.run(nextAt, attempt ? 1 : 0, JSON.stringify(ids));
+      if (ids.length > 0) await commits.run(() => postpone.run(nextAt, attempt ? 1 : 0, JSON.stringify(ids)));
     },
     async markIntentsSent(messageIds, at) {
-      if (messageIds.length > 0) intentsSent.run(at, JSON.stringify(messageIds));
+      if (messageIds.length > 0) await commits.run(() => intentsSent.run(at, JSON.stringify(messageIds)));
     },
     async setPresence(k, device, until) {
       if (until === null) close.run(k.agentId, k.userId, device);

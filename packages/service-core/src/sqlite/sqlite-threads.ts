@@ -3,7 +3,7 @@
 import { ServiceError } from '../errors.js';
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
 import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
-import { createGroupCommit } from './group-commit.js';
+import { groupCommitOf } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 import { preparePushRows } from './sqlite-push.js';
 
@@ -143,7 +143,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   });
 
   // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
-  const commits = createGroupCommit(db);
+  const commits = groupCommitOf(db);
 
   return {
     async append(m, push) {
