@@ -217,7 +217,7 @@ async function main() {
     const { svc, base } = await load(service.info.port, c.service, plain.info.port, c.plain);
     const ratio = svc.rps / base.rps;
     console.log(
-      `${c.name}: service ${svc.rps.toFixed(0)} req/s, p99 ${svc.p99.toFixed(2)} ms | plain node ${base.rps.toFixed(0)} req/s, p99 ${base.p99.toFixed(2)} ms | throughput ratio ${ratio.toFixed(2)} (goal >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT met'}), p99 ratio ${(svc.p99 / base.p99).toFixed(2)}`,
+      `${c.name}: service ${svc.rps.toFixed(0)} req/s, p99 ${svc.p99.toFixed(2)} ms | plain node ${base.rps.toFixed(0)} req/s, p99 ${base.p99.toFixed(2)} ms | throughput ratio ${ratio.toFixed(3)} (goal >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT met'}), p99 ratio ${(svc.p99 / base.p99).toFixed(2)}`,
     );
   }
   service.proc.disconnect();
