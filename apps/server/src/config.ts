@@ -4,14 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
-
-export { resolveBaseUrl } from '@screen-service/operations';
-
 import { POSTGRES_ENV, postgresSettings } from '@screen-service/postgres';
 import { VAPID_ENV, type VapidSettings, vapidSettings } from '@screen-service/push';
 import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
+
+export { resolveBaseUrl } from '@screen-service/operations';
 
 /** Operator settings (SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD, LOG_FORMAT): docs/operations.md. */
 export interface ServerConfig extends Partial<OperationsConfig> {
@@ -57,6 +56,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const text = (pattern: RegExp, what: string) => z.string().regex(pattern, what);
 /** A whole number matching `pattern` (digits), turned into a number. */
 const whole = (pattern: RegExp, what: string) => text(pattern, what).transform(Number);
+/** A whole number above 0. */
+const positive = (name: string, example: number) =>
+  whole(/^[1-9]\d*$/, `${name} must be a whole number above 0, for example ${example}`);
+const PORT_RULE = 'PORT must be a whole number from 0 to 65535, for example PORT=8787';
 
 // Each variable, its rule and the message naming the fix; all optional (defaults are in loadConfig).
 const envSchema = z
@@ -64,24 +67,15 @@ const envSchema = z
     ...OPERATIONS_ENV,
     ...VAPID_ENV,
     ...POSTGRES_ENV,
-    PORT: whole(/^\d+$/, 'PORT must be a whole number from 0 to 65535, for example PORT=8787').refine(
-      (n) => n <= 65535,
-      'PORT must be a whole number from 0 to 65535, for example PORT=8787',
-    ),
+    PORT: whole(/^\d+$/, PORT_RULE).refine((n) => n <= 65535, PORT_RULE),
     HOST: z.string().min(1),
     SVC_BASE_URL: z
       .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
       .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://'),
     SVC_DATA_DIR: z.string().min(1),
     LOG_LEVEL: z.enum(LOG_LEVELS),
-    SVC_MCP_RATE_BURST: whole(
-      /^[1-9]\d*$/,
-      'SVC_MCP_RATE_BURST must be a whole number above 0, for example 60',
-    ),
-    SVC_MCP_RATE_PER_MINUTE: whole(
-      /^[1-9]\d*$/,
-      'SVC_MCP_RATE_PER_MINUTE must be a whole number above 0, for example 30',
-    ),
+    SVC_MCP_RATE_BURST: positive('SVC_MCP_RATE_BURST', 60),
+    SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
     SVC_IMAGE_CDN: text(
       /^https?:\/\/[^/\s]+\S*\{prompt\}/,
       'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',

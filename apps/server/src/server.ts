@@ -6,6 +6,7 @@ import {
   DATABASE_FILE,
   type ServiceDb as Db,
   openServiceDatabase as openDatabase,
+  startWalCheckpointer,
 } from '@screen-service/service-core/sqlite';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -43,6 +44,8 @@ export async function startServer(
     throw err;
   }
   const { server, port } = listening;
+  // No commit pays a checkpoint's fsync on the event loop (ADR 0205: 50-120 ms stalls under writes).
+  const checkpoints = startWalCheckpointer(db, { onError: (err) => logger.error({ err }, 'WAL checkpoint') });
   // The base URL is known only now (PORT=0 picks the port at listen), and services put it into the
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
@@ -63,7 +66,7 @@ export async function startServer(
   const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
   const app = createApp({ config: resolved, db, logger, services, metrics });
   server.on('request', app);
-  const mcpUrl = services.mcpUrl;
+  const { mcpUrl } = services;
   const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
   logger.info(
     where,
@@ -78,6 +81,7 @@ export async function startServer(
       await listening.drain(graceMs);
       await senderStopped;
       await housekeeping.stop();
+      await checkpoints.stop();
       await postgres?.close();
       releaseDir();
       db.close();

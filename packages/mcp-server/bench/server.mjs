@@ -2,14 +2,17 @@
 // per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
 import http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { startWalCheckpointer } from '@screen-service/service-core/sqlite';
 import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
 import { createMcpRouter, createSvcMcpServer } from '../dist/index.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-// The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL).
+// The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL,
+// checkpoints in a worker; BENCH_CHECKPOINT=commit leaves them in the commit to compare).
 const core = createTestCore({ clockMode: 'running' });
 core.db.pragma('synchronous = NORMAL');
+const checkpoints = process.env.BENCH_CHECKPOINT === 'commit' ? null : startWalCheckpointer(core.db);
 const { store, notifier, threads, threadOps: ops, connectionAuth: auth } = core;
 const errors = [];
 
@@ -109,6 +112,7 @@ process.on('message', async (m) => {
         echo.closeAllConnections();
         server.close();
         echo.close();
+        await checkpoints?.stop();
         core.close();
         process.send({ id: m.id, value: true }, () => process.exit(0));
         break;

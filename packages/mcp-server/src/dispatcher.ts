@@ -3,14 +3,14 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  isJSONRPCErrorResponse,
   isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalResult, type FastTool, fastToolsOf } from './fast-tools.js';
 
 /** What a dispatched POST carries besides its messages. */
 export interface DispatchContext {
@@ -33,12 +33,51 @@ interface Pending {
   resolve: (m: JSONRPCMessage) => void;
 }
 
+export interface ConnectDispatcherOptions {
+  /**
+   * Call the hot tools' handlers directly when their arguments pass the precompiled checks (default true);
+   * false sends every message through the SDK (the reference the fast path is tested against).
+   */
+  fastTools?: boolean;
+}
+
 /** JSON-RPC error code of a request whose HTTP request closed before it was answered. */
 export const REQUEST_CANCELLED = -32800;
 
 // Client notifications that name request ids would reach other callers' requests after the remap; the
 // HTTP request closing is the cancel signal in a stateless server.
 const DROPPED_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications/progress']);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+  );
+}
+
+/**
+ * The fast tool and its arguments when `m` is a plain `tools/call` of one (params `name` and `arguments`
+ * only: no `_meta`, no task) whose arguments the tool's precompiled check accepts; else null (the SDK path).
+ */
+function fastCall(
+  m: JSONRPCMessage,
+  tools: ReadonlyMap<string, FastTool>,
+): { tool: FastTool; args: Record<string, unknown> } | null {
+  const o = m as { method?: unknown; id?: unknown; params?: unknown };
+  if (o.method !== 'tools/call' || tools.size === 0) return null;
+  if (!(typeof o.id === 'string' || (typeof o.id === 'number' && Number.isInteger(o.id)))) return null;
+  if (!isPlainObject(o.params)) return null;
+  for (const key in o.params) if (key !== 'name' && key !== 'arguments') return null;
+  const name = o.params.name;
+  const tool = typeof name === 'string' ? tools.get(name) : undefined;
+  if (!tool) return null;
+  const args = tool.accept(o.params.arguments);
+  return args ? { tool, args } : null;
+}
+
+/** A response the server sent (an id with a result or an error, no method). */
+function isResponse(m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId } {
+  return !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
+}
 
 /**
  * Connects `server` to an in-process transport and returns the dispatcher. The SDK's stateless HTTP
@@ -50,7 +89,11 @@ const DROPPED_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications
  * const [answer] = await dispatcher.dispatch([{ jsonrpc: '2.0', id: 1, method: 'ping' }], ctx);
  * ```
  */
-export async function connectDispatcher(server: McpServer): Promise<Dispatcher> {
+export async function connectDispatcher(
+  server: McpServer,
+  options: ConnectDispatcherOptions = {},
+): Promise<Dispatcher> {
+  const fastTools = options.fastTools === false ? new Map<string, FastTool>() : fastToolsOf(server);
   const pending = new Map<string, Pending>();
   let next = 0;
   const transport: Transport = {
@@ -60,7 +103,7 @@ export async function connectDispatcher(server: McpServer): Promise<Dispatcher> 
     },
     async send(message) {
       // Only responses leave a stateless server: its notifications and requests have no stream to go to.
-      if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+      if (!isResponse(message)) return;
       const key = String(message.id);
       const p = pending.get(key);
       if (!p) return;
@@ -70,13 +113,49 @@ export async function connectDispatcher(server: McpServer): Promise<Dispatcher> 
   };
   await server.connect(transport);
 
+  let fastInFlight = 0;
+  /** A hot tool called directly; answers as the SDK would (its catch-all error result included). */
+  async function callFast(
+    tool: FastTool,
+    args: Record<string, unknown>,
+    id: RequestId,
+    ctx: DispatchContext,
+  ): Promise<JSONRPCMessage> {
+    fastInFlight++;
+    const signal = ctx.signal ?? new AbortController().signal;
+    try {
+      let result: CallToolResult;
+      try {
+        result = await tool.call(args, { authInfo: ctx.authInfo, signal });
+      } catch (err) {
+        result = {
+          content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }],
+          isError: true,
+        };
+      }
+      if (signal.aborted) {
+        return {
+          jsonrpc: '2.0',
+          id,
+          error: { code: REQUEST_CANCELLED, message: 'Request cancelled: the HTTP request closed.' },
+        };
+      }
+      return { result: canonicalResult(result), jsonrpc: '2.0', id } as JSONRPCMessage;
+    } finally {
+      fastInFlight--;
+    }
+  }
+
   return {
-    inFlight: () => pending.size,
+    inFlight: () => pending.size + fastInFlight,
     dispatch(messages, ctx) {
       const answers: Promise<JSONRPCMessage>[] = [];
       const mine: string[] = [];
       for (const message of messages) {
-        if (isJSONRPCRequest(message)) {
+        const fast = fastCall(message, fastTools);
+        if (fast) {
+          answers.push(callFast(fast.tool, fast.args, (message as { id: RequestId }).id, ctx));
+        } else if (isJSONRPCRequest(message)) {
           const internal = `svc-${++next}`;
           mine.push(internal);
           answers.push(
@@ -89,7 +168,7 @@ export async function connectDispatcher(server: McpServer): Promise<Dispatcher> 
           transport.onmessage?.(message, ctx);
         }
       }
-      if (mine.length === 0) return Promise.resolve([]);
+      if (answers.length === 0) return Promise.resolve([]);
       ctx.signal?.addEventListener(
         'abort',
         () => {

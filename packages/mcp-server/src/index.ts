@@ -2,7 +2,13 @@
 
 export { createHostCheck } from '@screen-service/service-core';
 export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
-export { connectDispatcher, type DispatchContext, type Dispatcher, REQUEST_CANCELLED } from './dispatcher.js';
+export {
+  type ConnectDispatcherOptions,
+  connectDispatcher,
+  type DispatchContext,
+  type Dispatcher,
+  REQUEST_CANCELLED,
+} from './dispatcher.js';
 export {
   errorBody,
   type McpErrorBody,

@@ -1,7 +1,6 @@
 // The five thread tools: zod input schemas, descriptions from the guide, each a thin call into ThreadOps.
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ConnectionPrincipal,
   MAX_LINES_CHARS,
@@ -12,6 +11,7 @@ import {
 } from '@screen-service/service-core';
 import { z } from 'zod';
 import { toToolError } from './errors.js';
+import { acceptNoArguments, addFastTool, compileObjectCheck, type FastExtra } from './fast-tools.js';
 import type { GuideTexts } from './guide-texts.js';
 import { toolAliasMeta } from './host-aliases.js';
 import { answersText, showText, tappableTaps, tapText, threadsText } from './tool-results.js';
@@ -19,7 +19,8 @@ import { answersText, showText, tappableTaps, tapText, threadsText } from './too
 /** The MCP Apps resource svc_show names; its HTML comes from the web package (`screenApp` option). */
 export const SCREEN_RESOURCE_URI = 'ui://svc/screen';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What the tools read of the SDK's request `extra`: the verified principal and the abort signal. */
+type Extra = FastExtra | { authInfo?: AuthInfo | undefined; signal: AbortSignal };
 
 export interface ToolDeps {
   ops: ThreadOps;
@@ -27,7 +28,7 @@ export interface ToolDeps {
 }
 
 /** The principal the HTTP layer verified; the dispatcher carries it in `authInfo.extra`. */
-export function principalOf(extra: Extra): ConnectionPrincipal {
+export function principalOf(extra: { authInfo?: AuthInfo | undefined }): ConnectionPrincipal {
   const p = extra.authInfo?.extra?.principal as ConnectionPrincipal | undefined;
   if (!p) throw new ServiceError('UNAUTHORIZED', 'No verified connection for this call.');
   return p;
@@ -74,6 +75,70 @@ async function run<T>(fn: () => Promise<T>) {
 export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
   const { ops, texts } = deps;
 
+  const show = (args: { lines: string; text?: string; agent?: string }, extra: Extra) =>
+    run(async () => {
+      const r = await ops.show(principalOf(extra), args);
+      // Only components a person can answer: `text hi` has an id but never taps (issue 28).
+      const taps = tappableTaps(r.taps);
+      return result(showText({ ...r, taps }), {
+        screen_id: r.screen_id,
+        message_id: r.message_id,
+        agent: r.agent,
+        tap_ids: taps.map((t) => t.id),
+        taps,
+        lines: r.lines,
+        // The chat line drawn above the screen, on the phone and in the in-chat view.
+        ...(args.text ? { text: args.text } : {}),
+        // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
+        ops: r.ops,
+      });
+    });
+  const answers = (args: { screen_id?: string; wait?: number; agent?: string }, extra: Extra) =>
+    run(async () => {
+      // extra.signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.signal });
+      return result(answersText(r), r);
+    });
+  const say = (args: { text: string; agent?: string }, extra: Extra) =>
+    run(async () => {
+      const r = await ops.say(principalOf(extra), args);
+      return result(`Sent to @${r.agent.handle}'s thread (${r.message_id}).`, r);
+    });
+  const threads = (extra: Extra) =>
+    run(async () => {
+      const r = await ops.threads(principalOf(extra));
+      // One truth for "default": the agent a call without `agent` acts as, which is the first listed.
+      const agents = r.agents.map((a, i) => ({ ...a, is_default: i === 0 }));
+      return result(threadsText({ agents }), { agents });
+    });
+
+  // The same handlers without the SDK's zod passes when the arguments certainly pass the schemas below.
+  const agentRule = { kind: 'string', min: 1, max: 64 } as const;
+  addFastTool(server, 'svc_show', {
+    accept: compileObjectCheck({
+      lines: { kind: 'string', min: 1, max: MAX_LINES_CHARS, required: true },
+      text: { kind: 'string', min: 0, max: MAX_TEXT_CHARS },
+      agent: agentRule,
+    }),
+    call: (args, extra) => show(args as Parameters<typeof show>[0], extra),
+  });
+  addFastTool(server, 'svc_answers', {
+    accept: compileObjectCheck({
+      screen_id: { kind: 'string', min: 1, max: Number.MAX_SAFE_INTEGER },
+      wait: { kind: 'int', min: 0, max: MAX_WAIT_SECONDS },
+      agent: agentRule,
+    }),
+    call: (args, extra) => answers(args as Parameters<typeof answers>[0], extra),
+  });
+  addFastTool(server, 'svc_say', {
+    accept: compileObjectCheck({
+      text: { kind: 'string', min: 1, max: MAX_TEXT_CHARS, required: true },
+      agent: agentRule,
+    }),
+    call: (args, extra) => say(args as Parameters<typeof say>[0], extra),
+  });
+  addFastTool(server, 'svc_threads', { accept: acceptNoArguments, call: (_args, extra) => threads(extra) });
+
   server.registerTool(
     'svc_show',
     {
@@ -95,24 +160,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ...toolAliasMeta('svc_show', SCREEN_RESOURCE_URI),
       },
     },
-    (args, extra) =>
-      run(async () => {
-        const r = await ops.show(principalOf(extra), args);
-        // Only components a person can answer: `text hi` has an id but never taps (issue 28).
-        const taps = tappableTaps(r.taps);
-        return result(showText({ ...r, taps }), {
-          screen_id: r.screen_id,
-          message_id: r.message_id,
-          agent: r.agent,
-          tap_ids: taps.map((t) => t.id),
-          taps,
-          lines: r.lines,
-          // The chat line drawn above the screen, on the phone and in the in-chat view.
-          ...(args.text ? { text: args.text } : {}),
-          // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
-          ops: r.ops,
-        });
-      }),
+    show,
   );
 
   server.registerTool(
@@ -134,12 +182,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
     },
-    (args, extra) =>
-      run(async () => {
-        // extra.signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
-        const r = await ops.answers(principalOf(extra), { ...args, signal: extra.signal });
-        return result(answersText(r), r);
-      }),
+    answers,
   );
 
   server.registerTool(
@@ -154,11 +197,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: toolAliasMeta('svc_say', SCREEN_RESOURCE_URI),
     },
-    (args, extra) =>
-      run(async () => {
-        const r = await ops.say(principalOf(extra), args);
-        return result(`Sent to @${r.agent.handle}'s thread (${r.message_id}).`, r);
-      }),
+    say,
   );
 
   server.registerTool(
@@ -169,13 +208,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: toolAliasMeta('svc_threads', SCREEN_RESOURCE_URI),
     },
-    (extra) =>
-      run(async () => {
-        const r = await ops.threads(principalOf(extra));
-        // One truth for "default": the agent a call without `agent` acts as, which is the first listed.
-        const agents = r.agents.map((a, i) => ({ ...a, is_default: i === 0 }));
-        return result(threadsText({ agents }), { agents });
-      }),
+    threads,
   );
 
   server.registerTool(

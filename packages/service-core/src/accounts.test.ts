@@ -69,6 +69,27 @@ describe('accounts', () => {
     expect(await code(accounts.verifyAccess(s.access_token))).toBe('UNAUTHORIZED');
   });
 
+  it('a token checked before still expires on time, stops at sign-out, and a changed byte is refused', async () => {
+    const s = await accounts.signUp(creds);
+    const message = (p: Promise<unknown>) => p.then(String, (e: Error) => e.message);
+    for (let i = 0; i < 3; i++) await accounts.verifyAccess(s.access_token);
+    const [head, body, sig] = s.access_token.split('.');
+    const flipped = `${head}.${body}.${sig!.slice(0, -2)}${sig!.endsWith('AA') ? 'AB' : 'AA'}`;
+    expect(await message(accounts.verifyAccess(flipped))).toBe(
+      'The access token is not valid: sign in again.',
+    );
+    clock += 15 * 60 * 1000;
+    expect(await message(accounts.verifyAccess(s.access_token))).toBe(
+      'The access token expired: refresh it.',
+    );
+    clock -= 60 * 1000;
+    const p = await accounts.verifyAccess(s.access_token);
+    await accounts.signOut(p);
+    expect(await message(accounts.verifyAccess(s.access_token))).toBe(
+      'This sign-in has ended: sign in again.',
+    );
+  });
+
   it('rotates refresh tokens; replaying a used one ends the whole sign-in', async () => {
     const s = await accounts.signUp(creds);
     const r1 = await accounts.refresh(s.refresh_token);

@@ -152,9 +152,9 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     const ids = group.rows.map((r) => r.id);
     const sub = group.subscription.id;
     if (outcome.status === 'sent') {
-      await store.push.settle(ids);
       const messageIds = group.rows.map((r) => r.messageId).filter((m): m is string => m !== null);
-      await store.push.markIntentsSent(messageIds, now());
+      // Both in the same commit (the store groups the writes of a turn).
+      await Promise.all([store.push.settle(ids), store.push.markIntentsSent(messageIds, now())]);
       report.sent++;
       emit({ type: 'sent', subscriptionId: sub, agentId: group.agentId, kind: group.kind, rows: ids.length });
     } else if (outcome.status === 'gone') {
@@ -219,12 +219,45 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     await settleOutcome(group, outcome, report);
   }
 
-  async function tick(): Promise<PushTickReport> {
+  // Pipelined passes (ADR 0205): a pass reads the due rows that are not already being sent and queues their
+  // groups; up to `concurrency` groups are sent at once whichever pass queued them, so a row written while a
+  // pass's sends are in flight starts at once instead of after the whole pass. A (device, thread) group in
+  // flight holds back that thread's newer rows until it settled, so they collapse as before.
+  const inFlight = new Set<string>();
+  const busyThreads = new Set<string>();
+  const work: (() => Promise<void>)[] = [];
+  const sending = new Set<Promise<void>>();
+  let senders = 0;
+
+  function pump() {
+    while (senders < concurrency && work.length > 0) {
+      const job = work.shift()!;
+      senders++;
+      const done = job().finally(() => {
+        senders--;
+        sending.delete(done);
+        pump();
+      });
+      sending.add(done);
+    }
+  }
+
+  /** Queues the groups of the rows due now; resolves when they are queued, with their completion. */
+  async function pass(): Promise<{
+    report: PushTickReport;
+    done: Promise<unknown>;
+    full: boolean;
+    queued: number;
+  }> {
     const report: PushTickReport = { sent: 0, gone: 0, retried: 0, dropped: 0, suppressed: 0, deferred: 0 };
-    const due = await store.push.due(now(), batchSize);
+    const due = await store.push.due(now(), batchSize + inFlight.size);
     const groups = new Map<string, Group>();
+    let fresh = 0;
     for (const { row, subscription } of due) {
+      if (inFlight.has(row.id)) continue;
+      fresh++;
       const key = `${row.subscriptionId} ${row.kind} ${row.agentId}`;
+      if (busyThreads.has(key)) continue;
       let g = groups.get(key);
       if (!g) {
         g = { subscription, kind: row.kind, agentId: row.agentId, userId: row.userId, rows: [] };
@@ -233,19 +266,40 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
       g.rows.push(row);
     }
     const agents = new Map<string, AgentRecord | null>();
-    const queue = [...groups.values()];
-    const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let g = queue.shift(); g; g = queue.shift()) {
-        try {
-          await sendGroup(g, agents, report);
-        } catch (error) {
-          emit({ type: 'error', error });
-        }
-      }
-    });
-    await Promise.all(workers);
-    if (due.length === batchSize) wake();
-    return report;
+    const dones: Promise<void>[] = [];
+    for (const [key, g] of groups) {
+      for (const r of g.rows) inFlight.add(r.id);
+      busyThreads.add(key);
+      dones.push(
+        new Promise<void>((resolve) => {
+          work.push(async () => {
+            let ok = true;
+            try {
+              await sendGroup(g, agents, report);
+            } catch (error) {
+              ok = false;
+              emit({ type: 'error', error });
+            } finally {
+              for (const r of g.rows) inFlight.delete(r.id);
+              busyThreads.delete(key);
+              resolve();
+            }
+            // Once the queue drained, rows held back behind this group (or past a full batch) are read; a
+            // failing store waits a poll instead of spinning.
+            if (ok && work.length === 0) wake();
+          });
+        }),
+      );
+    }
+    pump();
+    return { report, done: Promise.all(dones), full: fresh >= batchSize, queued: groups.size };
+  }
+
+  async function tick(): Promise<PushTickReport> {
+    const p = await pass();
+    await p.done;
+    if (p.full) wake();
+    return p.report;
   }
 
   let running = false;
@@ -275,22 +329,28 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
   async function run() {
     while (running) {
       pending = false;
-      let progressed = false;
+      let failed = false;
       try {
-        const r = await tick();
-        progressed = r.sent + r.gone + r.retried + r.dropped + r.suppressed + r.deferred > 0;
+        // While groups wait for a free sender there is nothing to gain from reading the outbox again (and
+        // a read per write would cost more than the sends); the last queued group wakes the loop.
+        if (work.length === 0) await pass();
       } catch (error) {
+        failed = true;
         emit({ type: 'error', error });
       }
       if (!running) break;
       let delay = pollMs;
-      try {
-        const next = await store.push.nextDueAt();
-        // Rows still due after a pass that moved none (a failing store): wait a poll, do not spin.
-        if (next !== null && progressed) delay = Math.max(0, Math.min(pollMs, next - now()));
-        else if (next !== null) delay = Math.max(Math.min(pollMs, next - now()), Math.min(pollMs, 100));
-      } catch (error) {
-        emit({ type: 'error', error });
+      // Rows being sent stay due until they settle; each settled group wakes the loop, so only an idle
+      // sender looks at when the next row falls due.
+      if (inFlight.size === 0) {
+        try {
+          const next = await store.push.nextDueAt();
+          // Rows still due after a pass that failed (a failing store): wait a little, do not spin.
+          if (next !== null && !failed) delay = Math.max(0, Math.min(pollMs, next - now()));
+          else if (next !== null) delay = Math.max(Math.min(pollMs, next - now()), Math.min(pollMs, 100));
+        } catch (error) {
+          emit({ type: 'error', error });
+        }
       }
       await sleep(delay);
     }
@@ -309,6 +369,8 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
       wakeUp?.();
       await loop;
       loop = null;
+      // The sends in flight finish and settle (or are left due for the next start).
+      while (sending.size > 0 || work.length > 0) await Promise.all([...sending]);
     },
   };
 }

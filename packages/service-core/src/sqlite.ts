@@ -7,6 +7,7 @@ export {
   findWorkspaceRoot,
   userDataDir,
 } from './sqlite/data-dir.js';
+export { createGroupCommit, type GroupCommit, groupCommitOf } from './sqlite/group-commit.js';
 export {
   backupDatabase,
   type DatabaseReport,

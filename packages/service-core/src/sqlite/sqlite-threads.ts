@@ -3,6 +3,7 @@
 import { ServiceError } from '../errors.js';
 import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
 import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
+import { groupCommitOf } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 import { preparePushRows } from './sqlite-push.js';
 
@@ -141,17 +142,20 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     return { message, screen };
   });
 
+  // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
+  const commits = groupCommitOf(db);
+
   return {
     async append(m, push) {
       try {
-        return appendText(m, push);
+        return await commits.run(() => appendText(m, push));
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
     async appendScreen(m, s, push) {
       try {
-        return appendScreen(m, s, push);
+        return await commits.run(() => appendScreen(m, s, push));
       } catch (err) {
         throw idemTaken(err, m);
       }

@@ -1,0 +1,102 @@
+// Group commit: thread writes asked for in the same event-loop turn share one transaction (ADR 0205).
+import { setImmediate } from 'node:timers';
+import type { SqliteDb } from './rows.js';
+
+/** Runs writes in shared transactions; each caller's promise settles only after its own commit. */
+export interface GroupCommit {
+  /**
+   * Queues `write` (synchronous statements) for the next flush and resolves with its value once the
+   * transaction holding it committed. A write that throws is rolled back alone (its own savepoint) and
+   * rejects; a failed commit rejects every write of the batch (none of them is stored).
+   */
+  run<T>(write: () => T): Promise<T>;
+}
+
+const SHARED = new WeakMap<SqliteDb, GroupCommit>();
+
+/**
+ * The group commit every repository of `db` shares, so a turn's message writes and the push sender's
+ * settles go out in one commit.
+ *
+ * @example
+ * ```ts
+ * await groupCommitOf(db).run(() => settle.run(json));
+ * ```
+ */
+export function groupCommitOf(db: SqliteDb): GroupCommit {
+  let g = SHARED.get(db);
+  if (!g) {
+    g = createGroupCommit(db);
+    SHARED.set(db, g);
+  }
+  return g;
+}
+
+interface Queued {
+  write: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A commit writes every page it touched to the write-ahead log: one per table and index a row lands in, about
+ * a dozen for a screen and its push intent, most of the cost of a write. Writes queued while the event loop
+ * serves a burst of requests are flushed together after that turn's I/O callbacks (setImmediate), each in
+ * its own savepoint, so they share those pages and one commit. Inside a transaction already open on `db`,
+ * a write runs at once in it, as before.
+ *
+ * @example
+ * ```ts
+ * const commits = createGroupCommit(db);
+ * const message = await commits.run(() => appendText(m, push));
+ * ```
+ */
+export function createGroupCommit(db: SqliteDb): GroupCommit {
+  let queue: Queued[] = [];
+  let scheduled = false;
+  // setImmediate from node:timers: a test's fake global timers must not hold writes back.
+  const flush = () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      db.transaction(() => {
+        for (const item of batch) {
+          try {
+            // A transaction function called inside a transaction runs as a savepoint.
+            outcomes.push({ ok: true, value: db.transaction(item.write)() });
+          } catch (error) {
+            outcomes.push({ ok: false, value: error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) item.resolve(o.value);
+      else item.reject(o.value);
+    });
+  };
+  return {
+    run<T>(write: () => T): Promise<T> {
+      if (db.inTransaction) {
+        try {
+          return Promise.resolve(write());
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}
