@@ -20,7 +20,7 @@ export interface SlowReaderResult {
   bytesRead: number;
   rssBeforeBytes: number;
   rssAfterBytes: number;
-  /** A reading stream opened at the same time kept working (got the last message). */
+  /** A reading stream opened at the same time kept working (got every message written). */
   healthyStreamGotAll: boolean;
   /** The reading stream was ended by the service (it fell more than the bound behind). */
   healthyStreamCut: boolean;
@@ -41,11 +41,17 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
   const url = o.stream === 'host' ? `${svc.base}${CONNECT}/messages` : `${svc.base}${APP}/stream`;
   const auth = { authorization: `Bearer ${o.stream === 'host' ? conn.token : person.token}` };
   const stalled = await openSse(url, { headers: auth, read: false });
-  let lastSeen = '';
+  // Every message number the reading stream saw (`m<n> x...`); a chunk may end inside one, so the tail of
+  // the previous chunk is searched again with the next. Concurrent writers land in any order, so the test
+  // is "all of them", not "the last one written came last".
+  const seen = new Set<number>();
+  let tail = '';
   const healthy = await openSse(url, {
     headers: auth,
     onData: (d) => {
-      lastSeen = d;
+      const text = tail + d;
+      for (const m of text.matchAll(/m(\d+) x/g)) seen.add(Number(m[1]));
+      tail = text.slice(-24);
     },
   });
   let healthyStreamCut = false;
@@ -56,7 +62,6 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
   const count = Math.ceil(o.writeBytes / TEXT_CHARS);
   const filler = 'x'.repeat(TEXT_CHARS - 20);
   let written = 0;
-  let last = '';
   // The person's replies reach both streams (the person's own app and the agent's host), and are quicker to
   // write than svc_say calls.
   // Four writes at a time: the reading client shares this process, and must not fall a megabyte behind
@@ -64,22 +69,21 @@ export async function runSlowReader(o: SlowReaderOptions): Promise<SlowReaderRes
   for (let i = 0; i < count; i += 4) {
     await Promise.all(
       Array.from({ length: Math.min(4, count - i) }, async (_, j) => {
-        last = `m${i + j} ${filler}`;
+        const text = `m${i + j} ${filler}`;
         const r = await request(`${svc.base}${APP}/agents/${conn.agentId}/messages`, {
           headers: { authorization: `Bearer ${person.token}` },
-          body: { text: last },
+          body: { text },
         });
         if (r.status !== 201) throw new Error(`reply answered ${r.status}: ${r.text.slice(0, 200)}`);
         written += TEXT_CHARS;
       }),
     );
   }
-  const marker = last.slice(0, 12);
   // A loaded machine may take a while to hand the reading client its last megabytes.
   const deadline = Date.now() + 30_000;
-  while (!lastSeen.includes(marker) && !healthyStreamCut && Date.now() < deadline)
+  while (seen.size < count && !healthyStreamCut && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 50));
-  const healthyStreamGotAll = lastSeen.includes(marker);
+  const healthyStreamGotAll = seen.size === count;
   const rssAfterBytes = svc.sample().rssBytes;
   stalled.resume();
   const ended = await Promise.race([
