@@ -133,7 +133,13 @@ export {
   type ManagementTokenView,
 } from './management-tokens.js';
 export { MOUNTS, type ServiceUrls, serviceUrls } from './mounts.js';
-export { createNotifier, type Notifier, type ThreadEvent, type ThreadListener } from './notifier.js';
+export {
+  createNotifier,
+  type LocalNotifier,
+  type Notifier,
+  type ThreadEvent,
+  type ThreadListener,
+} from './notifier.js';
 export {
   createPairing,
   type MintedCode,

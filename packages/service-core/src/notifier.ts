@@ -42,20 +42,30 @@ export interface Notifier {
   listenerCount(userId: string): number;
 }
 
-export function createNotifier(): Notifier {
+/** The in-process notifier; `resyncAll` serves a shared notifier whose link to the other instances came back. */
+export interface LocalNotifier extends Notifier {
+  /** Tells every listener to re-read: each user's with its own id, `subscribeAll` ones with `*`. */
+  resyncAll(): void;
+}
+
+function callEach(listeners: Iterable<ThreadListener>, event: ThreadEvent) {
+  for (const listener of [...listeners]) {
+    try {
+      listener(event);
+    } catch {
+      // One broken subscriber (a closed stream) must not starve the rest.
+    }
+  }
+}
+
+export function createNotifier(): LocalNotifier {
   const byUser = new Map<string, Set<ThreadListener>>();
   const everyone = new Set<ThreadListener>();
   return {
     publish(event) {
       const set = byUser.get(event.userId);
-      if (!set && everyone.size === 0) return;
-      for (const listener of [...(set ?? []), ...everyone]) {
-        try {
-          listener(event);
-        } catch {
-          // One broken subscriber (a closed stream) must not starve the rest.
-        }
-      }
+      if (set) callEach(set, event);
+      if (everyone.size > 0) callEach(everyone, event);
     },
     subscribe(userId, listener) {
       let set = byUser.get(userId);
@@ -79,6 +89,10 @@ export function createNotifier(): Notifier {
     },
     listenerCount(userId) {
       return byUser.get(userId)?.size ?? 0;
+    },
+    resyncAll() {
+      for (const [userId, set] of [...byUser]) callEach(set, { type: 'resync', userId });
+      callEach(everyone, { type: 'resync', userId: '*' });
     },
   };
 }

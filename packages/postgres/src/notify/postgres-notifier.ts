@@ -1,10 +1,9 @@
 // A Notifier shared by every instance on one PostgreSQL database: publish delivers here at once and sends a
 // NOTIFY; one dedicated LISTEN connection per instance fans the others' events out to local listeners.
 import { randomBytes } from 'node:crypto';
-import type { Notifier, ThreadEvent } from '@screen-service/service-core';
+import { createNotifier, type Notifier, type ThreadEvent } from '@screen-service/service-core';
 import pg from 'pg';
 import { ScaleError } from '../scale-errors.js';
-import { createFanOut } from './fan-out.js';
 import { decodeWire, encodeInline, encodeReference } from './wire.js';
 
 /** Options of {@link createPostgresNotifier}. */
@@ -65,7 +64,7 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
   const probeMs = options.probeMs ?? 10_000;
   const firstDelay = options.reconnectMs ?? 100;
   const onError = options.onError ?? (() => {});
-  const local = createFanOut();
+  const local = createNotifier();
 
   let client: pg.Client | null = null;
   let closed = false;
@@ -109,14 +108,14 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
     if (!wire || wire.o === origin) return;
     // One chain keeps events in the order they arrived, including those read back by reference.
     receiving = receiving.then(async () => {
-      if ('e' in wire) return local.deliver(wire.e);
+      if ('e' in wire) return local.publish(wire.e);
       try {
         const r = await pool.query<{ payload: string }>(
           'SELECT payload FROM svc_notify_payloads WHERE id = $1',
           [wire.r],
         );
         const text = r.rows[0]?.payload;
-        if (text !== undefined) local.deliver(JSON.parse(text) as ThreadEvent);
+        if (text !== undefined) local.publish(JSON.parse(text) as ThreadEvent);
         else local.resyncAll();
       } catch (err) {
         onError(err);
@@ -191,7 +190,7 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
 
   return {
     publish(event) {
-      local.deliver(event);
+      local.publish(event);
       if (closed) return;
       sending = sending.then(() => sendWithRetries(event));
     },
