@@ -69,6 +69,9 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...options.postgres?.core,
   });
   const { store, agents, notifier, urls, clock: now } = core;
+  const onEvent = options.onPushEvent ?? (() => {});
+  // On PostgreSQL one instance of all sends (the outbox read is not a claim).
+  const lead = (sender: PushDispatcher) => options.postgres?.leadSender(sender) ?? sender;
   const oauth = createOAuthServer({ store, agents, notifier, urls, now, random: core.random });
   // Files whose removal failed before (a crash, a busy disk) are retried once at start.
   void core.photos.sweep().catch(() => {});
@@ -77,11 +80,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
-    pushSender: vapid
-      ? core.createPushSender(createWebPushTransport({ vapid }), {
-          onEvent: options.onPushEvent ?? (() => {}),
-        })
-      : null,
+    pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid }), { onEvent })) : null,
     native: config.model ? startNativeAgents(core, config.model, options.onNativeError) : null,
     postgres: options.postgres ?? null,
     ...options.metrics?.instrumentCore(core),

@@ -2,6 +2,12 @@
 // Every export is public API.
 
 // Several instances on one database (pgscale): LISTEN/NOTIFY wake-ups, shared limits.
+export {
+  createLeadingSender,
+  type LeadingSender,
+  type LeadingSenderOptions,
+  PUSH_SENDER_LOCK_KEY,
+} from './leader/leading-sender.js';
 export { createPostgresLimits, type PostgresLimitsOptions } from './limits/postgres-limits.js';
 export { LIMITS_MIGRATION } from './limits/schema.js';
 export { POSTGRES_MIGRATIONS, POSTGRES_USER_TABLES, type PostgresMigration } from './migrations.js';

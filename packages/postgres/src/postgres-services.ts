@@ -1,6 +1,7 @@
 // Everything createCore needs from PostgreSQL for one of several instances, from one URL: the store (with its
 // migrations), photo bytes in the database, the LISTEN/NOTIFY notifier and the shared limits.
-import type { LimitStore, Notifier, PhotoFiles, Store } from '@screen-service/service-core';
+import type { LimitStore, Notifier, PhotoFiles, PushDispatcher, Store } from '@screen-service/service-core';
+import { createLeadingSender } from './leader/leading-sender.js';
 import { checkDatabaseUrl, openScaleServices, type ScaleServicesOptions } from './scale-services.js';
 import { openPostgresStore } from './store/open-postgres-store.js';
 import { createPostgresPhotoFiles } from './store/pg-photo-files.js';
@@ -14,6 +15,8 @@ export type PostgresServiceHealth =
 export interface PostgresServices {
   /** Spread into `createCore` options. */
   core: { store: Store; notifier: Notifier; limits: LimitStore; photoFiles: PhotoFiles };
+  /** Wraps this instance's push sender so that one instance of all sends at a time (ADR 0231). */
+  leadSender(sender: PushDispatcher): PushDispatcher;
   /** Reachable, schema version, LISTEN link up; never throws. */
   health(): Promise<PostgresServiceHealth>;
   /** Sends queued events, closes the LISTEN link and the pool. */
@@ -50,6 +53,13 @@ export async function createPostgresServices(
       limits: shared.limits,
       photoFiles: createPostgresPhotoFiles({ pool: store.pool }),
     },
+    leadSender: (sender) =>
+      createLeadingSender({
+        url,
+        sender,
+        notifier: shared.notifier,
+        ...(options.onError ? { onError: options.onError } : {}),
+      }),
     async health() {
       const [db, link] = await Promise.all([store.health(), shared.health()]);
       if (!db.ok) return { ok: false, engine: 'postgresql', error: db.error, listening: link.listening };
