@@ -35,6 +35,10 @@ async function waitForPort(port: number, log: () => string, ms = 10_000) {
 export interface RunningNginx {
   /** `https://127.0.0.1:<port>`: what the instances must advertise as SVC_BASE_URL. */
   base: string;
+  /** The plain-HTTP port (the site redirects it to HTTPS). */
+  httpPort: number;
+  /** nginx's error log so far. */
+  log(): string;
   /** fetch trusting the test certificate. */
   fetch: typeof fetch;
   /** Starts nginx on the site, with `upstreams[i]` in place of the site's i-th `server 127.0.0.1:<port>`. */
@@ -87,6 +91,8 @@ export async function prepareNginx(siteFile: string): Promise<RunningNginx> {
   };
   return {
     base: `https://127.0.0.1:${tlsPort}`,
+    httpPort,
+    log,
     fetch: ((url: string | URL, init?: RequestInit) =>
       undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch,
     async start(upstreams) {

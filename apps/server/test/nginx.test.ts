@@ -1,133 +1,36 @@
 // The service behind Debian's nginx with the checked-in site (deploy/nginx/screen-service.conf, only its
 // addresses and certificate swapped): HTTPS, the redirect from HTTP, one MCP turn through the official SDK
 // client and one person's event stream, each arriving through the proxy while it happens.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MOUNTS } from '@screen-service/service-core';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
-import { ensureNginx } from './nginx-setup.js';
+import { prepareNginx, type RunningNginx } from './nginx-run.js';
 
 const SITE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../deploy/nginx/screen-service.conf',
 );
 
-let dir: string;
-let nginx: ChildProcess | undefined;
+let proxy: RunningNginx;
 let t: TestServer;
 let base: string;
 let httpPort: number;
-let agent: Agent;
-const tlsFetch = ((url: string | URL, init?: RequestInit) =>
-  undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function waitForPort(port: number, ms = 10_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`nginx did not listen on ${port}: ${readLog()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const readLog = () =>
-  fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+let tlsFetch: typeof fetch;
 
 beforeAll(async () => {
-  const bin = ensureNginx();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nginx-'));
-  fs.chmodSync(dir, 0o755);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  agent = new Agent({ connect: { ca: fs.readFileSync(path.join(dir, 'cert.pem')) } });
-  const tlsPort = await freePort();
-  httpPort = await freePort();
-  base = `https://127.0.0.1:${tlsPort}`;
+  proxy = await prepareNginx(SITE);
+  ({ base, httpPort, fetch: tlsFetch } = proxy);
   t = await startTestServer({ SVC_BASE_URL: base });
-
-  const site = fs
-    .readFileSync(SITE, 'utf8')
-    .replace('server 127.0.0.1:8787;', `server 127.0.0.1:${t.running.port};`)
-    .replace(/^\s*listen \[::\]:.*$/gm, '')
-    .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
-    .replace('listen 443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`)
-    .replace(/\/etc\/letsencrypt\/live\/svc\.example\.com\/fullchain\.pem/, path.join(dir, 'cert.pem'))
-    .replace(/\/etc\/letsencrypt\/live\/svc\.example\.com\/privkey\.pem/, path.join(dir, 'key.pem'));
-  fs.writeFileSync(path.join(dir, 'site.conf'), site);
-  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
-  fs.writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes 1;
-pid ${path.join(dir, 'nginx.pid')};
-error_log ${path.join(dir, 'error.log')} warn;
-events { worker_connections 128; }
-http {
-  access_log ${path.join(dir, 'access.log')};
-  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
-  include ${path.join(dir, 'site.conf')};
-}
-`,
-  );
-  execFileSync(bin, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'pipe' });
-  nginx = spawn(bin, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: 'ignore',
-  });
-  await waitForPort(tlsPort);
+  await proxy.start([t.running.port]);
 }, 240_000);
 
 afterAll(async () => {
-  if (nginx?.pid) {
-    const exited = new Promise((r) => nginx!.once('exit', r));
-    nginx.kill('SIGQUIT');
-    await exited;
-  }
-  await agent?.close();
+  await proxy?.stop();
   await t?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** Reads an event stream until `done` says the text so far is enough. */
@@ -214,6 +117,6 @@ describe('behind nginx (deploy/nginx/screen-service.conf)', () => {
     expect(JSON.stringify(answered)).toContain('hi from the phone');
     await app.close();
     await stream.body!.cancel();
-    expect(readLog()).not.toMatch(/\[(error|crit|alert|emerg)\]/);
+    expect(proxy.log()).not.toMatch(/\[(error|crit|alert|emerg)\]/);
   });
 });
