@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';
 import { emptyAllTables } from './empty-tables.js';
+import { seedAgent, seedUser } from './seed.js';
 
 let db: TestDatabase;
 let a: PostgresStore;
@@ -21,25 +22,6 @@ afterAll(async () => {
 });
 beforeEach(() => emptyAllTables(a.pool));
 
-const user = (s: Store) =>
-  s.users.create({
-    id: newId('usr_'),
-    email: `${newId()}@example.com`.toLowerCase(),
-    passwordHash: 'x',
-    firstName: null,
-    createdAt: Date.now(),
-    suspendedAt: null,
-  });
-const agent = (s: Store, userId: string, handle: string) =>
-  s.agents.create({
-    id: newId('agt_'),
-    userId,
-    name: handle,
-    handle,
-    color: 'mint',
-    kind: 'mcp',
-    createdAt: Date.now(),
-  });
 const connector = (userId: string) => ({
   id: newId('con_'),
   userId,
@@ -54,8 +36,8 @@ const connector = (userId: string) => ({
 
 describe('two instances on one PostgreSQL', () => {
   it('claimAnswers: two instances draining one thread get every answer exactly once', async () => {
-    const u = await user(a);
-    const ag = await agent(a, u.id, 'a');
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
     const key = { agentId: ag.id, userId: u.id };
     const bodies: string[] = [];
     for (let i = 0; i < 60; i++) {
@@ -86,8 +68,8 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('pairing: the same code completed on both instances binds once', async () => {
-    const u = await user(a);
-    const ag = await agent(a, u.id, 'a');
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
     await a.pairing.mint({
       id: 'pc1',
       userId: u.id,
@@ -117,8 +99,8 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('oauth: a code redeemed on both instances creates one connection', async () => {
-    const u = await user(a);
-    const ag = await agent(a, u.id, 'a');
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
     const client = await a.oauth.createClient({
       id: newId('cl_'),
       secretHash: null,
@@ -181,7 +163,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('sessions and housekeeping claims: one winner each', async () => {
-    const u = await user(a);
+    const u = await seedUser(a);
     await a.sessions.create({
       id: 's1',
       userId: u.id,
@@ -219,13 +201,13 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it("agents: a user's first agents created on both instances at once leave exactly one default", async () => {
-    const u = await user(a);
-    await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((h, i) => agent(i % 2 ? a : b, u.id, h)));
+    const u = await seedUser(a);
+    await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((h, i) => seedAgent(i % 2 ? a : b, u.id, h)));
     const list = await a.agents.listByUser(u.id);
     expect(list.filter((x) => x.isDefault)).toHaveLength(1);
     expect(list.map((x) => x.sort).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     const taken = await Promise.all(
-      [agent(a, u.id, 'same'), agent(b, u.id, 'same')].map((p) =>
+      [seedAgent(a, u.id, 'same'), seedAgent(b, u.id, 'same')].map((p) =>
         p.then(
           () => 'ok',
           (e) => (e instanceof ServiceError ? e.code : String(e)),
@@ -236,9 +218,9 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('shares: a grant created on both instances at once is given once (CONFLICT for the other)', async () => {
-    const owner = await user(a);
-    const holder = await user(a);
-    const ag = await agent(a, owner.id, 'shared');
+    const owner = await seedUser(a);
+    const holder = await seedUser(a);
+    const ag = await seedAgent(a, owner.id, 'shared');
     await a.agents.setSandbox(ag.id, { sandbox: {}, clientSafe: true, clientSafeAt: 1 });
     const grant = (s: Store, id: string) =>
       s.shares
@@ -267,8 +249,8 @@ describe('two instances on one PostgreSQL', () => {
 
 describe('thread seq order across instances', () => {
   it("an append waits for the thread's lock, so a seq is never committed behind a newer one", async () => {
-    const u = await user(a);
-    const ag = await agent(a, u.id, 'a');
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
     const holder = await b.pool.connect();
     try {
       await holder.query('BEGIN');
@@ -295,7 +277,7 @@ describe('thread seq order across instances', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(done).toBe(false);
       // Another thread is not held up.
-      const other = await agent(a, u.id, 'b');
+      const other = await seedAgent(a, u.id, 'b');
       await a.threads.append({
         id: newId('msg_'),
         userId: u.id,
