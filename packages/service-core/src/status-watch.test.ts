@@ -43,3 +43,21 @@ describe('createStatusWatch', () => {
     expect(core.statusWatch.size()).toBe(1);
   });
 });
+
+describe('createStatusWatch, a connection seen and lapsed between two sweeps', () => {
+  it('still publishes `agents` (an open app may have drawn it Connected in the gap)', async () => {
+    core = createTestCore({ clockStart: 7_000_000 });
+    const user = await seedUser(core.store, { at: 1 });
+    await core.statusWatch.sweep();
+    const events: ThreadEvent[] = [];
+    core.notifier.subscribe(user.id, (e) => events.push(e));
+    const { connector } = await seedConnection(core.store, user.id, ['desk'], 'hostfw');
+    await core.store.connectors.touch(connector.id, core.clock());
+    core.advance(CONNECTED_WINDOW_MS + 1);
+    await core.statusWatch.sweep();
+    expect(events.map((e) => e.type)).toEqual(['agents']);
+    expect(core.statusWatch.size()).toBe(0);
+    await core.statusWatch.sweep();
+    expect(events.map((e) => e.type)).toEqual(['agents']);
+  });
+});

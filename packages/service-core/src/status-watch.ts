@@ -59,7 +59,11 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
         const since = lastSweep === 0 ? t - CONNECTED_WINDOW_MS : Math.min(lastSweep, t) - 1000;
         lastSweep = t;
         for (const c of await store.connectors.listSeenSince(since)) {
-          if (c.lastSeenAt !== null && t - c.lastSeenAt <= CONNECTED_WINDOW_MS) watch.seen(c, c.lastSeenAt);
+          if (c.lastSeenAt === null) continue;
+          if (t - c.lastSeenAt <= CONNECTED_WINDOW_MS) watch.seen(c, c.lastSeenAt);
+          // Seen (a pairing, another process) and lapsed between two sweeps: an open app may have drawn it
+          // Connected in that gap, so it hears the change too.
+          else if (!live.has(c.id)) notifier.publish({ type: 'agents', userId: c.userId });
         }
         expire(t);
       } finally {
