@@ -63,22 +63,22 @@ describe('agent status on the open app page', () => {
     });
 
     skew += 2 * 60_000 + 1000;
-    await expect.poll(() => statusOf('Desk'), { timeout: 3000 }).toBe('Offline');
+    await expect.poll(() => statusOf('Desk')).toBe('Offline');
 
     await post('svc-connect', { action: 'heartbeat' }, host);
-    await expect.poll(() => statusOf('Desk'), { timeout: 3000 }).toBe('Connected');
+    await expect.poll(() => statusOf('Desk')).toBe('Connected');
 
     // A profile the host adds shows up by itself, named after the profile.
     await post('svc-connect', { action: 'add', remote_ref: 'research' }, host);
-    await expect.poll(() => statusOf('research'), { timeout: 3000 }).toBe('Connected');
+    await expect.poll(() => statusOf('research')).toBe('Connected');
 
     await fetch(`${service.url}/functions/v1/svc-app/connections/${paired.connector.id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${access}` },
     });
     // A removed host reads Offline (or, where the app names it, "Connection removed").
-    await expect.poll(() => statusOf('Desk'), { timeout: 3000 }).toMatch(/^(Offline|Connection removed)/);
-    await expect.poll(() => statusOf('research'), { timeout: 3000 }).toMatch(/^(Offline|Connection removed)/);
+    await expect.poll(() => statusOf('Desk')).toMatch(/^(Offline|Connection removed)/);
+    await expect.poll(() => statusOf('research')).toMatch(/^(Offline|Connection removed)/);
     expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
   });
 
