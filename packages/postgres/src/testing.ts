@@ -46,3 +46,14 @@ export async function createTestDatabase(adminUrl: string = testPostgresUrl()): 
     },
   };
 }
+
+/**
+ * An `error` listener for a test's own `pg.Pool`. `pool.end()` resolves before its sockets have closed, so
+ * a database dropped right after (`drop()` uses `WITH (FORCE)`) can still reach a closing client with
+ * "terminating connection due to administrator command" (57P01); without a listener the pool re-emits it as
+ * an unhandled error and fails the run. Any other error is rethrown.
+ */
+export function ignoreClosing(err: Error & { code?: string }): void {
+  if (err.code === '57P01') return;
+  throw err;
+}

@@ -8,7 +8,7 @@ import {
   postgresSchemaVersion,
   runPostgresMigrations,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing.js';
+import { createTestDatabase, ignoreClosing, type TestDatabase } from '../src/testing.js';
 
 const made: TestDatabase[] = [];
 const pools: pg.Pool[] = [];
@@ -19,6 +19,7 @@ const fresh = async () => {
 };
 const pool = (url: string) => {
   const p = new pg.Pool({ connectionString: url, max: 2 });
+  p.on('error', ignoreClosing);
   pools.push(p);
   return p;
 };

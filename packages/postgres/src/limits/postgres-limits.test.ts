@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureScaleSchema } from '../scale-schema.js';
-import { createTestDatabase, type TestDatabase } from '../testing.js';
+import { createTestDatabase, ignoreClosing, type TestDatabase } from '../testing.js';
 import { createPostgresLimits } from './postgres-limits.js';
 
 let db: TestDatabase;
@@ -10,6 +10,7 @@ const pools: pg.Pool[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: db.url });
+  pool.on('error', ignoreClosing);
   pools.push(pool);
   await ensureScaleSchema(pool);
 });
@@ -21,6 +22,7 @@ afterAll(async () => {
 /** An "instance": its own pool on the shared database. */
 function instance() {
   const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  pool.on('error', ignoreClosing);
   pools.push(pool);
   return createPostgresLimits({ pool });
 }
@@ -58,6 +60,7 @@ describe('createPostgresLimits rate buckets', () => {
   it('drops full buckets on its sweep', async () => {
     let t = 9_000_000;
     const pool = new pg.Pool({ connectionString: db.url });
+    pool.on('error', ignoreClosing);
     pools.push(pool);
     const l = createPostgresLimits({ pool, sweepMs: 1 });
     const bucket = l.rateLimiter('sweep', { burst: 2, perMinute: 60, now: () => t });

@@ -3,7 +3,7 @@ import { waitForAnswers } from '@screen-service/service-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureScaleSchema } from '../scale-schema.js';
-import { createTestDatabase, type TestDatabase } from '../testing.js';
+import { createTestDatabase, ignoreClosing, type TestDatabase } from '../testing.js';
 import { createPostgresNotifier, type PostgresNotifier } from './postgres-notifier.js';
 
 let db: TestDatabase;
@@ -13,6 +13,7 @@ const open: PostgresNotifier[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   pool = new pg.Pool({ connectionString: db.url, max: 6 });
+  pool.on('error', ignoreClosing);
   await ensureScaleSchema(pool);
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { runPostgresMigrations } from '../../src/migrations-runner.js';
-import { createTestDatabase, type TestDatabase } from '../../src/testing.js';
+import { createTestDatabase, ignoreClosing, type TestDatabase } from '../../src/testing.js';
 import { emptyAllTables } from '../empty-tables.js';
 import { rulesDb } from './pg-testing.js';
 
@@ -10,6 +10,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   rulesDb.pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  rulesDb.pool.on('error', ignoreClosing);
   await runPostgresMigrations(rulesDb.pool);
 });
 beforeEach(() => emptyAllTables(rulesDb.pool!));
