@@ -7,6 +7,7 @@ import { connectMcp, errorKind, type McpSession } from './mcp.js';
 import { createPace, sleep } from './pace.js';
 import { createPool, type PoolCounts, type WarmReport } from './pool.js';
 import { createOnceSender } from './result-channel.js';
+import { awaitRunEnd, createInFlight } from './run-end.js';
 import { APP, CONNECT, MCP } from './setup.js';
 import { openSse, type SseStream } from './sse.js';
 import { createRecorder, type StepSamples } from './stats.js';
@@ -35,6 +36,8 @@ export interface DriverPlan {
    * capped at one per client; 0 = one per client.
    */
   sockets: number;
+  /** false: skip the warm-up (the pool opens connections when calls need them: the old way, to compare). */
+  warm: boolean;
   /** How long after the deadline calls still in flight are waited for; then they count as `unfinished`. */
   graceMs: number;
   /** LOAD_TRACE_DIR: write the slowest requests' timings to `<dir>/driver-<n>.jsonl`. */
@@ -159,7 +162,10 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
   // The parent asks once every driver is ready, so no pool sits idle past the server's keep-alive meanwhile.
   await warmAsked;
   const goGiven = nextMessage('go');
-  send({ type: 'warmed', warm: await pool.warm(`${plan.base}/healthz`), size });
+  const warm = plan.warm
+    ? await pool.warm(`${plan.base}/healthz`)
+    : { open: pool.counts().open, opened: 0, errors: {}, ms: 0 };
+  send({ type: 'warmed', warm, size });
   const go = (await goGiven).untilEpochMs;
   pool.startRun();
   tracer?.startRun();
@@ -167,14 +173,11 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   let loops = 0;
-  const inflight: Record<string, number> = {};
-  /** Times one call: in flight until it settles, tagged for the tracer. */
+  const inflight = createInFlight();
+  /** One call: in flight until it settles, tagged for the tracer. */
   const track = <T>(step: string, client: number, fn: () => Promise<T>): Promise<T> => {
-    inflight[step] = (inflight[step] ?? 0) + 1;
-    const p = tracer ? tracer.within({ step, client }, fn) : fn();
-    return p.finally(() => {
-      inflight[step] = (inflight[step] ?? 1) - 1;
-    });
+    const settled = inflight.start(step);
+    return (tracer ? tracer.within({ step, client }, fn) : fn()).finally(settled);
   };
   const loop = async (c: DriverClient, mcp: McpSession, index: number) => {
     // initialize + initialized already took 2 calls of this connection's bucket.
@@ -268,23 +271,10 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
   });
   // Calls started before the deadline may end after it; a call still in flight when the grace period is
   // over is counted, not waited for (it would hold the whole run's result).
-  let graceTimer: NodeJS.Timeout | undefined;
-  const cut = await Promise.race([
-    Promise.all(live).then(() => false),
-    new Promise<boolean>((resolve) => {
-      graceTimer = setTimeout(() => resolve(true), Math.max(0, go - Date.now()) + plan.graceMs);
-    }),
-  ]);
-  clearTimeout(graceTimer);
+  const { cut, unfinished } = await awaitRunEnd(live, go - Date.now() + plan.graceMs, inflight);
   delay.disable();
-  const unfinished: Record<string, number> = {};
-  if (cut) {
-    for (const [step, n] of Object.entries(inflight)) {
-      if (n <= 0) continue;
-      unfinished[step] = n;
-      for (let i = 0; i < n; i++) rec.fail(step, 'unfinished');
-    }
-  }
+  for (const [step, n] of Object.entries(unfinished))
+    for (let i = 0; i < n; i++) rec.fail(step, 'unfinished');
   const loopDelayMs = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
   stopping = true;
   const streamEvents = {

@@ -27,6 +27,13 @@ const FLAGS = [
     help: 'connections per driver, opened before the run (at most one per client; 0 = one per client)',
   },
   {
+    name: 'warm',
+    value: 1,
+    min: 0,
+    max: 1,
+    help: '1: open every pool connection before the run; 0: open them as calls need them (to compare)',
+  },
+  {
     name: 'grace',
     value: 70,
     min: 0,
@@ -146,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
         answersWait: flags.wait,
         sockets: flags.sockets,
         graceMs: flags.grace * 1000,
+        warm: flags.warm === 1,
         trace: traceDir ? { dir: path.resolve(traceDir), name: `driver-${d + 1}`, keep: 200 } : null,
       };
       child.send({ type: 'plan', plan } satisfies DriverMessage);
@@ -156,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
     const opened: ProcessSample & { heap: number } = { ...svc.sample(), heap: await heapUsed(svc) };
     const m0 = await svc.metrics();
     log(
-      `clients connected, streams open, pools warm (${warms.map((w) => `${w.warm.open}/${w.size} in ${(w.warm.ms / 1000).toFixed(1)} s`).join(', ')}; server sees ${m0.get('svc_open_streams')} person streams, ${opened.openFds} fds); go for ${flags.duration} s`,
+      `clients connected, streams open, pools ${flags.warm ? 'warm' : 'NOT warmed (--warm 0)'} (${warms.map((w) => `${w.warm.open}/${w.size} open, ${w.warm.opened} by the warm-up in ${(w.warm.ms / 1000).toFixed(1)} s`).join('; ')}; server sees ${m0.get('svc_open_streams')} person streams, ${opened.openFds} fds); go for ${flags.duration} s`,
     );
     const goAt = Date.now();
     for (const child of drivers) {
@@ -196,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
       .reduce((n, s) => n + s.count, 0);
     const problems = checkBounds(steps, { start, end, dropped, streamErrors, flags, mEnd });
     warms.forEach((w, d) => {
-      if (w.warm.open < w.size)
+      if (flags.warm === 1 && w.warm.open < w.size)
         problems.push(
           `driver ${d + 1} warmed only ${w.warm.open} of ${w.size} connections (errors ${JSON.stringify(w.warm.errors)})`,
         );
@@ -250,7 +258,7 @@ async function main(argv: string[]): Promise<number> {
       `streams: ${dropped} dropped by the server during the run; open errors ${JSON.stringify(streamErrors)}; events received person ${parts.reduce((n, p) => n + p.streamEvents.person, 0)}, host ${parts.reduce((n, p) => n + p.streamEvents.host, 0)}`,
       `event-loop delay p99/max: server ${ms(mEnd.get('svc_nodejs_eventloop_lag_p99_seconds'))}/${ms(mEnd.get('svc_nodejs_eventloop_lag_max_seconds'))} ms (during the run); drivers ${parts.map((p) => `${p.loopDelayMs.p99.toFixed(0)}/${p.loopDelayMs.max.toFixed(0)}`).join(', ')} ms`,
       `connect errors: ${JSON.stringify(connectErrors)}; after the run: svc_answers_waiters ${mEnd.get('svc_answers_waiters')}, svc_open_streams ${mEnd.get('svc_open_streams')}`,
-      `connections (MCP calls and taps): ${connections.warmed} opened before the run (pools of ${warms.map((w) => w.size).join(', ')}); opened during the run ${connections.openedDuringRun}; lost during the run ${JSON.stringify(connections.closedDuringRun)}; connect errors ${JSON.stringify(connections.connectErrors)}`,
+      `connections (MCP calls and taps): ${connections.warmed} opened before the run (pools of ${warms.map((w) => w.size).join(', ')}${flags.warm ? `, ${warms.reduce((n, w) => n + w.warm.opened, 0)} of them by the warm-up` : ', no warm-up'}); opened during the run ${connections.openedDuringRun}; lost during the run ${JSON.stringify(connections.closedDuringRun)}; connect errors ${JSON.stringify(connections.connectErrors)}`,
       ...(traces.length > 0
         ? [`trace: ${traces.map((t) => `${t.file} (slowest of ${t.traced} requests)`).join(', ')}`]
         : []),

@@ -40,7 +40,7 @@ const calls = (n: number) =>
 it('opens every connection during the warm-up, so the run opens none', async () => {
   pool = createPool({ size: 8 });
   const warm = await pool.warm(`${base}/healthz`);
-  expect(warm).toMatchObject({ open: 8, errors: {} });
+  expect(warm).toMatchObject({ open: 8, opened: 8, errors: {} });
   expect(accepted).toBe(8);
   pool.startRun();
   // More callers than connections: they queue in the pool instead of opening more.
@@ -61,7 +61,7 @@ it('tops up connections opened before the warm-up', async () => {
   pool = createPool({ size: 6 });
   await calls(2); // set-up traffic (the MCP clients' initialize) opened two
   expect(pool.counts().open).toBe(2);
-  expect((await pool.warm(`${base}/healthz`)).open).toBe(6);
+  expect(await pool.warm(`${base}/healthz`)).toMatchObject({ open: 6, opened: 4 });
   expect(accepted).toBe(6);
 });
 

@@ -30,6 +30,8 @@ export interface PoolCounts {
 export interface WarmReport {
   /** Connections open after the warm-up (equals `size` when it worked). */
   open: number;
+  /** Of those, opened by the warm-up (the rest were opened by the set-up's traffic). */
+  opened: number;
   /** Warm-up requests that failed, by error code. */
   errors: Record<string, number>;
   ms: number;
@@ -109,6 +111,7 @@ export function createPool(options: PoolOptions): WarmPool {
     dispatcher,
     async warm(url) {
       const t0 = performance.now();
+      const before = counts.openedBefore;
       const errors: Record<string, number> = {};
       for (let round = 0; round < 3 && open < options.size; round++) {
         // All `size` at once: the pool hands each waiting request to an idle connection or opens one, so
@@ -124,7 +127,7 @@ export function createPool(options: PoolOptions): WarmPool {
           }),
         );
       }
-      return { open, errors, ms: performance.now() - t0 };
+      return { open, opened: counts.openedBefore - before, errors, ms: performance.now() - t0 };
     },
     startRun() {
       running = true;
