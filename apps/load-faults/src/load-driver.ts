@@ -284,6 +284,7 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
   const poolCounts = pool.counts();
   // Snapshot now: calls cut by the grace timer may still settle while the driver closes its connections.
   const samples = structuredClone(rec.samples());
+  const loopsDone = loops;
   let trace: DriverResult['trace'] = null;
   if (tracer && plan.trace) {
     tracer.stop();
@@ -304,7 +305,7 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
   await (cut ? dispatcher.destroy() : pool.close()).catch(() => {});
   return {
     samples,
-    loops,
+    loops: loopsDone,
     droppedStreams: dropped,
     streamEvents,
     loopDelayMs,
