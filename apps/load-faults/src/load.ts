@@ -13,7 +13,7 @@ import { mapLimit, pairNewConnection, signUpPeople } from './setup.js';
 import { type StepSummary, summarize } from './stats.js';
 
 const FLAGS = [
-  { name: 'clients', value: 1000, min: 1, max: 5000, help: 'concurrent MCP clients, one call in flight each' },
+  { name: 'clients', value: 1000, min: 1, max: 5000, help: 'concurrent MCP clients, one call at a time' },
   { name: 'streams', value: 1000, min: 0, max: 5000, help: "open person's event streams" },
   { name: 'hosts', value: 500, min: 0, max: 5000, help: 'open host message streams' },
   { name: 'duration', value: 60, min: 1, max: 600, help: 'seconds of load after set-up' },
