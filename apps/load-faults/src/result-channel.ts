@@ -39,7 +39,7 @@ export function createOnceSender<M>(send: SendFn<M>): OnceSender<M> {
 /** The parent's view of a driver process (a ChildProcess fits). */
 export interface ChildLike {
   on(event: 'message', listener: (message: unknown) => void): unknown;
-  /** After the process ended and its IPC channel closed (messages still in the pipe at exit come first). */
+  /** After the process ended and its IPC channel closed (every message it sent came first). */
   on(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
 }
 
@@ -90,7 +90,7 @@ export function receiveResult<R>(child: ChildLike, options: ReceiveOptions<R>): 
       clearTimer(timer);
       resolve(r);
     });
-    // Not 'exit': it can fire while the result is still in the pipe; 'close' follows the channel's end.
+    // 'close' comes after the IPC channel ended, so every message was read; 'exit' carries no such promise.
     child.on('close', (code, signal) => {
       clearTimer(timer);
       if (!got)
