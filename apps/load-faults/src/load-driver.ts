@@ -65,8 +65,11 @@ export interface DriverResult {
   pool: PoolCounts;
   /** Calls still in flight when the grace period after the deadline ended, by step (also in the errors). */
   unfinished: Record<string, number>;
-  /** Requests traced and the file the slowest went to (LOAD_TRACE_DIR), or null. */
-  trace: { traced: number; file: string } | null;
+  /**
+   * LOAD_TRACE_DIR: requests traced, the file the slowest went to, how many of those ran on a connection
+   * opened during the run, and the slowest one's time (ms); null without tracing.
+   */
+  trace: { traced: number; file: string; kept: number; onNewConnections: number; slowestMs: number } | null;
 }
 
 const send = (m: DriverMessage) => process.send?.(m);
@@ -290,14 +293,15 @@ async function run(plan: DriverPlan): Promise<DriverResult> {
     tracer.stop();
     fs.mkdirSync(plan.trace.dir, { recursive: true });
     const file = path.join(plan.trace.dir, `${plan.trace.name}.jsonl`);
-    fs.writeFileSync(
+    const lines = tracer.slowest();
+    fs.writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    trace = {
+      traced: tracer.traced(),
       file,
-      tracer
-        .slowest()
-        .map((l) => `${JSON.stringify(l)}\n`)
-        .join(''),
-    );
-    trace = { traced: tracer.traced(), file };
+      kept: lines.length,
+      onNewConnections: lines.filter((l) => l.newConnection).length,
+      slowestMs: lines[0]?.totalMs ?? 0,
+    };
   }
   for (const s of [...person, ...hosts]) s.close();
   await Promise.all(sessions.map((s) => s?.close().catch(() => {})));

@@ -260,7 +260,9 @@ async function main(argv: string[]): Promise<number> {
       `connect errors: ${JSON.stringify(connectErrors)}; after the run: svc_answers_waiters ${mEnd.get('svc_answers_waiters')}, svc_open_streams ${mEnd.get('svc_open_streams')}`,
       `connections (MCP calls and taps): ${connections.warmed} opened before the run (pools of ${warms.map((w) => w.size).join(', ')}${flags.warm ? `, ${warms.reduce((n, w) => n + w.warm.opened, 0)} of them by the warm-up` : ', no warm-up'}); opened during the run ${connections.openedDuringRun}; lost during the run ${JSON.stringify(connections.closedDuringRun)}; connect errors ${JSON.stringify(connections.connectErrors)}`,
       ...(traces.length > 0
-        ? [`trace: ${traces.map((t) => `${t.file} (slowest of ${t.traced} requests)`).join(', ')}`]
+        ? [
+            `trace: ${traces.map((t) => `${t.file} (the ${t.kept} slowest of ${t.traced} requests, ${t.onNewConnections} of them on connections opened during the run; slowest ${t.slowestMs.toFixed(0)} ms)`).join(', ')}`,
+          ]
         : []),
       `bounds: RSS growth ≤ ${flags['rss-growth-mb']} MiB, heap growth ≤ ${flags['heap-growth-mb']} MiB, fd growth ≤ ${flags['fd-growth']}`,
       problems.length === 0 ? 'RESULT: PASS' : `RESULT: FAIL\n${problems.map((p) => `  - ${p}`).join('\n')}`,
