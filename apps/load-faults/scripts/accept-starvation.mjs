@@ -1,7 +1,9 @@
 // Reproduces the accept-queue wait behind the load run's stragglers (ADR 0215): a Node HTTP server kept busy
 // by warm keep-alive connections, and connections opened late. Prints how long each late connection waited
 // between the kernel completing its handshake and the server accepting it (and reading its request), next to
-// the wait of requests sent on connections opened before the load.
+// the wait of requests sent on connections opened before the load. libuv accepts one connection per turn of
+// the event loop (libuv/libuv#3696), so connections that arrive while the server is saturated drain at one per
+// turn; `strace -f -e trace=accept4` on this script shows it.
 //
 //   node_modules/.bin/node apps/load-faults/scripts/accept-starvation.mjs [--busy 400] [--work 2] [--late 40] [--seconds 12]
 //
