@@ -1,11 +1,17 @@
 // One driver process of `npm run load`: its share of MCP clients and streams, started and stopped by the parent.
+import fs from 'node:fs';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { fetch as undiciFetch } from 'undici';
 import { connectMcp, errorKind, type McpSession } from './mcp.js';
 import { createPace, sleep } from './pace.js';
+import { createPool, type PoolCounts, type WarmReport } from './pool.js';
+import { createOnceSender } from './result-channel.js';
+import { awaitRunEnd, createInFlight } from './run-end.js';
 import { APP, CONNECT, MCP } from './setup.js';
 import { openSse, type SseStream } from './sse.js';
 import { createRecorder, type StepSamples } from './stats.js';
+import { createTracer, type Tracer } from './trace.js';
 
 /** One MCP client's part: its connection token, its agent, and the person who taps. */
 export interface DriverClient {
@@ -25,14 +31,25 @@ export interface DriverPlan {
   pace: { burst: number; perMinute: number };
   /** `svc_answers` wait in seconds. */
   answersWait: number;
-  /** Most connections this driver opens to the service (like a proxy's upstream pool); 0 = no cap. */
+  /**
+   * Connections of this driver's pool (like a proxy's upstream pool), opened and warmed before the run and
+   * capped at one per client; 0 = one per client.
+   */
   sockets: number;
+  /** false: skip the warm-up (the pool opens connections when calls need them: the old way, to compare). */
+  warm: boolean;
+  /** How long after the deadline calls still in flight are waited for; then they count as `unfinished`. */
+  graceMs: number;
+  /** LOAD_TRACE_DIR: write the slowest requests' timings to `<dir>/driver-<n>.jsonl`. */
+  trace: { dir: string; name: string; keep: number } | null;
 }
 
 /** Messages between parent and driver over the IPC channel. */
 export type DriverMessage =
   | { type: 'plan'; plan: DriverPlan }
   | { type: 'ready'; connectErrors: Record<string, number>; streamErrors: Record<string, number> }
+  | { type: 'warm' }
+  | { type: 'warmed'; warm: WarmReport; size: number }
   | { type: 'go'; untilEpochMs: number }
   | { type: 'result'; result: DriverResult };
 
@@ -44,9 +61,41 @@ export interface DriverResult {
   streamEvents: { person: number; host: number };
   /** This driver's own event-loop delay during the run (ms): a starved driver inflates every latency. */
   loopDelayMs: { p99: number; max: number };
+  /** The pool: connections opened before and during the run, lost during it. */
+  pool: PoolCounts;
+  /** Calls still in flight when the grace period after the deadline ended, by step (also in the errors). */
+  unfinished: Record<string, number>;
+  /**
+   * LOAD_TRACE_DIR: requests traced, the file the slowest went to, how many of those ran on a connection
+   * opened during the run, and the slowest one's time (ms); null without tracing.
+   */
+  trace: { traced: number; file: string; kept: number; onNewConnections: number; slowestMs: number } | null;
 }
 
 const send = (m: DriverMessage) => process.send?.(m);
+// The result goes exactly once (the last call's return and the grace timer both finish the run), and the
+// driver exits only once it was handed to the channel: exiting earlier can lose it in the pipe.
+const result = createOnceSender<DriverMessage>((m, done) => {
+  if (!process.send) done(new Error('no IPC channel to the parent'));
+  else process.send(m, undefined, {}, done);
+});
+const nextMessage = <T extends DriverMessage['type']>(type: T) =>
+  new Promise<Extract<DriverMessage, { type: T }>>((resolve) => {
+    const on = (m: DriverMessage) => {
+      if (m.type !== type) return;
+      process.off('message', on);
+      resolve(m as Extract<DriverMessage, { type: T }>);
+    };
+    process.on('message', on);
+  });
+
+/** Fetch's headers init as a plain record (the SDK passes a Headers object or a record). */
+function toRecord(h: RequestInit['headers']): Record<string, string> {
+  if (!h) return {};
+  // A Headers object of either undici (Node's or the package's) is iterable; a record is not.
+  if (Array.isArray(h) || Symbol.iterator in Object(h)) return Object.fromEntries(new Headers(h).entries());
+  return { ...(h as Record<string, string>) };
+}
 
 async function openStreams(url: string, tokens: string[], errors: Record<string, number>) {
   const open: SseStream[] = [];
@@ -63,19 +112,25 @@ async function openStreams(url: string, tokens: string[], errors: Record<string,
   return open;
 }
 
-async function run(plan: DriverPlan) {
+async function run(plan: DriverPlan): Promise<DriverResult> {
   const rec = createRecorder();
-  // One pool per driver. Connects may wait (a starved server accepts late and its listen backlog of 511
-  // overflows in a storm of new sockets, so SYNs are retried after 1, 3, 7 s): allow 30 s, not undici's 10.
-  const dispatcher = new Agent({
-    connections: plan.sockets === 0 ? null : plan.sockets,
-    connect: { timeout: 30_000 },
-    keepAliveTimeout: 60_000,
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-  });
+  const tracer: Tracer | null = plan.trace ? createTracer({ keep: plan.trace.keep }) : null;
+  // One pool per driver, every connection opened before the run (ADR 0215: a connection opened while the
+  // server is saturated waits in its accept queue for seconds). A client has one call in flight at a time,
+  // so more connections than clients would never be used. Connects may still wait: allow 30 s.
+  const size = Math.max(
+    1,
+    plan.sockets === 0 ? plan.clients.length : Math.min(plan.sockets, plan.clients.length),
+  );
+  const pool = createPool({ size, connectTimeoutMs: 30_000 });
+  const dispatcher = pool.dispatcher;
+  // Every request through the pool; with a tracer, tagged with the call it belongs to.
   const pooledFetch = ((url: string | URL, init?: RequestInit) =>
-    undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+    undiciFetch(url, {
+      ...(init as object),
+      ...(tracer ? { headers: { ...toRecord(init?.headers), ...tracer.headers() } } : {}),
+      dispatcher,
+    })) as unknown as typeof fetch;
   const streamErrors: Record<string, number> = {};
   const person = await openStreams(`${plan.base}${APP}/stream`, plan.personStreams, streamErrors);
   const hosts = await openStreams(`${plan.base}${CONNECT}/messages`, plan.hostStreams, streamErrors);
@@ -105,16 +160,28 @@ async function run(plan: DriverPlan) {
     );
     sessions.push(...got);
   }
+  const warmAsked = nextMessage('warm');
   send({ type: 'ready', connectErrors, streamErrors });
-  const go = await new Promise<number>((resolve) => {
-    process.on('message', (m: DriverMessage) => {
-      if (m.type === 'go') resolve(m.untilEpochMs);
-    });
-  });
+  // The parent asks once every driver is ready, so no pool sits idle past the server's keep-alive meanwhile.
+  await warmAsked;
+  const goGiven = nextMessage('go');
+  const warm = plan.warm
+    ? await pool.warm(`${plan.base}/healthz`)
+    : { open: pool.counts().open, opened: 0, errors: {}, ms: 0 };
+  send({ type: 'warmed', warm, size });
+  const go = (await goGiven).untilEpochMs;
+  pool.startRun();
+  tracer?.startRun();
 
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   let loops = 0;
+  const inflight = createInFlight();
+  /** One call: in flight until it settles, tagged for the tracer. */
+  const track = <T>(step: string, client: number, fn: () => Promise<T>): Promise<T> => {
+    const settled = inflight.start(step);
+    return (tracer ? tracer.within({ step, client }, fn) : fn()).finally(settled);
+  };
   const loop = async (c: DriverClient, mcp: McpSession, index: number) => {
     // initialize + initialized already took 2 calls of this connection's bucket.
     const pace = createPace(plan.pace);
@@ -129,10 +196,9 @@ async function run(plan: DriverPlan) {
       let screenId: string;
       const t0 = performance.now();
       try {
-        const shown = await mcp.call('svc_show', {
-          lines: `choose@q "Round ${n}?" Yes|No`,
-          text: `round ${n}`,
-        });
+        const shown = await track('show', index, () =>
+          mcp.call('svc_show', { lines: `choose@q "Round ${n}?" Yes|No`, text: `round ${n}` }),
+        );
         if (shown.isError) throw Object.assign(new Error(shown.text), { code: 'TOOL_ERROR' });
         screenId = shown.structured.screen_id;
         rec.ok('show', performance.now() - t0);
@@ -148,14 +214,21 @@ async function run(plan: DriverPlan) {
       const t1 = performance.now();
       try {
         // Through the same pool as the tool calls (one client stack for the whole driver).
-        const tap = await undiciFetch(`${plan.base}${APP}/agents/${c.agentId}/taps`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${c.personToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ screen_id: screenId, event: { id: 'q', value: 'Yes' } }),
-          dispatcher,
-          signal: AbortSignal.timeout(60_000),
+        const tap = await track('tap', index, async () => {
+          const r = await undiciFetch(`${plan.base}${APP}/agents/${c.agentId}/taps`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${c.personToken}`,
+              'content-type': 'application/json',
+              ...tracer?.headers(),
+            },
+            body: JSON.stringify({ screen_id: screenId, event: { id: 'q', value: 'Yes' } }),
+            dispatcher,
+            signal: AbortSignal.timeout(60_000),
+          });
+          await r.arrayBuffer();
+          return r;
         });
-        await tap.arrayBuffer();
         if (tap.status !== 201) {
           rec.fail('tap', `http_${tap.status}`);
           continue;
@@ -169,7 +242,9 @@ async function run(plan: DriverPlan) {
       for (let attempt = 0; attempt < 3; attempt++) {
         await sleep(pace.delayFor(1));
         try {
-          const got = await mcp.call('svc_answers', { screen_id: screenId, wait: plan.answersWait });
+          const got = await track('answers', index, () =>
+            mcp.call('svc_answers', { screen_id: screenId, wait: plan.answersWait }),
+          );
           if (got.isError) {
             rec.fail('answers', 'tool_error');
             break;
@@ -197,30 +272,62 @@ async function run(plan: DriverPlan) {
     const s = sessions[i];
     return s ? [loop(c, s, i)] : [];
   });
-  await Promise.all(live);
+  // Calls started before the deadline may end after it; a call still in flight when the grace period is
+  // over is counted, not waited for (it would hold the whole run's result).
+  const { cut, unfinished } = await awaitRunEnd(live, go - Date.now() + plan.graceMs, inflight);
   delay.disable();
+  for (const [step, n] of Object.entries(unfinished))
+    for (let i = 0; i < n; i++) rec.fail(step, 'unfinished');
   const loopDelayMs = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
   stopping = true;
   const streamEvents = {
     person: person.reduce((n, s) => n + s.events(), 0),
     host: hosts.reduce((n, s) => n + s.events(), 0),
   };
+  const poolCounts = pool.counts();
+  // Snapshot now: calls cut by the grace timer may still settle while the driver closes its connections.
+  const samples = structuredClone(rec.samples());
+  const loopsDone = loops;
+  let trace: DriverResult['trace'] = null;
+  if (tracer && plan.trace) {
+    tracer.stop();
+    fs.mkdirSync(plan.trace.dir, { recursive: true });
+    const file = path.join(plan.trace.dir, `${plan.trace.name}.jsonl`);
+    const lines = tracer.slowest();
+    fs.writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    trace = {
+      traced: tracer.traced(),
+      file,
+      kept: lines.length,
+      onNewConnections: lines.filter((l) => l.newConnection).length,
+      slowestMs: lines[0]?.totalMs ?? 0,
+    };
+  }
   for (const s of [...person, ...hosts]) s.close();
   await Promise.all(sessions.map((s) => s?.close().catch(() => {})));
-  await dispatcher.close().catch(() => {});
-  send({
-    type: 'result',
-    result: { samples: rec.samples(), loops, droppedStreams: dropped, streamEvents, loopDelayMs },
-  });
+  // close() would wait for the calls the grace timer cut; destroy() ends them.
+  await (cut ? dispatcher.destroy() : pool.close()).catch(() => {});
+  return {
+    samples,
+    loops: loopsDone,
+    droppedStreams: dropped,
+    streamEvents,
+    loopDelayMs,
+    pool: poolCounts,
+    unfinished,
+    trace,
+  };
 }
 
 process.once('message', (m: DriverMessage) => {
   if (m.type !== 'plan') return;
-  run(m.plan).then(
-    () => setTimeout(() => process.exit(0), 100),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+  run(m.plan)
+    .then((r) => result.send({ type: 'result', result: r }))
+    .then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
 });

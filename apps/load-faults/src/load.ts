@@ -7,12 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { type FlagSpec, helpText, parseFlags, UsageError } from './cli-args.js';
 import type { DriverMessage, DriverPlan, DriverResult } from './load-driver.js';
 import { formatTable, machineLoad, mib } from './report.js';
+import { receiveResult } from './result-channel.js';
 import { type ProcessSample, type ServiceProcess, startService } from './service.js';
 import { mapLimit, pairNewConnection, signUpPeople } from './setup.js';
 import { type StepSummary, summarize } from './stats.js';
 
 const FLAGS = [
-  { name: 'clients', value: 1000, min: 1, max: 5000, help: 'concurrent MCP clients, one connection each' },
+  { name: 'clients', value: 1000, min: 1, max: 5000, help: 'concurrent MCP clients, one call at a time' },
   { name: 'streams', value: 1000, min: 0, max: 5000, help: "open person's event streams" },
   { name: 'hosts', value: 500, min: 0, max: 5000, help: 'open host message streams' },
   { name: 'duration', value: 60, min: 1, max: 600, help: 'seconds of load after set-up' },
@@ -21,9 +22,23 @@ const FLAGS = [
   {
     name: 'sockets',
     value: 256,
-    min: 1,
+    min: 0,
     max: 10000,
-    help: 'connections per driver to the service (a proxy pool)',
+    help: 'connections per driver, opened before the run (at most one per client; 0 = one per client)',
+  },
+  {
+    name: 'warm',
+    value: 1,
+    min: 0,
+    max: 1,
+    help: '1: open every pool connection before the run; 0: open them as calls need them (to compare)',
+  },
+  {
+    name: 'grace',
+    value: 70,
+    min: 0,
+    max: 600,
+    help: 'seconds after --duration to wait for calls in flight; later ones fail as unfinished',
   },
   {
     name: 'rss-growth-mb',
@@ -45,10 +60,14 @@ const FLAGS = [
 const SUMMARY = `Starts the built server (apps/server/dist/main.js) on a temporary data dir on 127.0.0.1, makes one
 account per 10 streams, pairs one agent per MCP client and per host through the app and the pairing API,
 then each MCP client (official SDK, Streamable HTTP) loops svc_show → the person taps (person's API) →
-svc_answers for --duration seconds, paced inside its own bucket mcp (burst 60, 30 per minute). Prints
-calls/s and p50/p99/max per step, errors by kind, RSS/heap/fds at start, peak and end; exits 1 when an
-error other than a 429 occurred, a 429 occurred (the clients never exceed their bucket), a stream was
-dropped, or RSS, heap or fds grew past their bounds.`;
+svc_answers for --duration seconds, paced inside its own bucket mcp (burst 60, 30 per minute). Each driver
+opens and uses its whole connection pool (--sockets) before the run starts and opens new connections
+during it only to replace lost ones; the results count them (ADR 0215). Prints calls/s and p50/p99/max
+per step, errors by kind, RSS/heap/fds at start, peak and end; exits 1 on any error (a 429 too: the
+clients never exceed their bucket; a call still in flight --grace seconds after the end is 'unfinished'),
+a dropped stream, a pool that could not be warmed, or RSS, heap or fds grown past their bounds.
+Environment: LOAD_TRACE_DIR=<dir> writes each driver's 200 slowest HTTP requests, with where their time
+went (queue, answer, body; new connection or not), to <dir>/driver-<n>.jsonl.`;
 
 /** Where the driver entry is built beside this file. */
 const DRIVER = fileURLToPath(new URL('./load-driver.js', import.meta.url));
@@ -102,13 +121,27 @@ async function main(argv: string[]): Promise<number> {
           child.once('exit', (code) => reject(new Error(`a driver exited with ${code} before it was ready`)));
         }),
     );
-    const results = drivers.map(
+    let duplicateResults = 0;
+    // Listening from the fork on: a driver that dies during set-up fails the run instead of hanging it.
+    const results = drivers.map((child, d) =>
+      receiveResult<DriverResult>(child, {
+        name: `driver ${d + 1}`,
+        pick: (m) =>
+          (m as DriverMessage).type === 'result' ? (m as { result: DriverResult }).result : undefined,
+        onDuplicate: () => duplicateResults++,
+      }),
+    );
+    const warmed = drivers.map(
       (child) =>
-        new Promise<DriverResult>((resolve, reject) => {
-          child.on('message', (m: DriverMessage) => m.type === 'result' && resolve(m.result));
-          child.once('exit', (code) => code !== 0 && reject(new Error(`a driver exited with ${code}`)));
+        new Promise<Extract<DriverMessage, { type: 'warmed' }>>((resolve, reject) => {
+          child.on('message', (m: DriverMessage) => m.type === 'warmed' && resolve(m));
+          child.once('exit', (code) =>
+            reject(new Error(`a driver exited with ${code} before its pool was warm`)),
+          );
         }),
     );
+    warmed.forEach((p) => void p.catch(() => {}));
+    const traceDir = process.env.LOAD_TRACE_DIR || null;
     drivers.forEach((child, d) => {
       const plan: DriverPlan = {
         base: svc.base,
@@ -119,14 +152,19 @@ async function main(argv: string[]): Promise<number> {
         pace: { burst: 56, perMinute: 29 },
         answersWait: flags.wait,
         sockets: flags.sockets,
+        graceMs: flags.grace * 1000,
+        warm: flags.warm === 1,
+        trace: traceDir ? { dir: path.resolve(traceDir), name: `driver-${d + 1}`, keep: 200 } : null,
       };
       child.send({ type: 'plan', plan } satisfies DriverMessage);
     });
     const readies = await Promise.all(ready);
+    for (const child of drivers) child.send({ type: 'warm' } satisfies DriverMessage);
+    const warms = await Promise.all(warmed);
     const opened: ProcessSample & { heap: number } = { ...svc.sample(), heap: await heapUsed(svc) };
     const m0 = await svc.metrics();
     log(
-      `clients connected, streams open (server sees ${m0.get('svc_open_streams')} person streams, ${opened.openFds} fds); go for ${flags.duration} s`,
+      `clients connected, streams open, pools ${flags.warm ? 'warm' : 'NOT warmed (--warm 0)'} (${warms.map((w) => `${w.warm.open}/${w.size} open, ${w.warm.opened} by the warm-up in ${(w.warm.ms / 1000).toFixed(1)} s`).join('; ')}; server sees ${m0.get('svc_open_streams')} person streams, ${opened.openFds} fds); go for ${flags.duration} s`,
     );
     const goAt = Date.now();
     for (const child of drivers) {
@@ -165,6 +203,27 @@ async function main(argv: string[]): Promise<number> {
       .filter((s) => ['show', 'tap', 'answers'].includes(s.step))
       .reduce((n, s) => n + s.count, 0);
     const problems = checkBounds(steps, { start, end, dropped, streamErrors, flags, mEnd });
+    warms.forEach((w, d) => {
+      if (flags.warm === 1 && w.warm.open < w.size)
+        problems.push(
+          `driver ${d + 1} warmed only ${w.warm.open} of ${w.size} connections (errors ${JSON.stringify(w.warm.errors)})`,
+        );
+    });
+    if (duplicateResults > 0) problems.push(`drivers sent ${duplicateResults} result(s) more than once`);
+    const pools = parts.map((p) => p.pool);
+    const sum = (f: (p: DriverResult['pool']) => number) => pools.reduce((n, p) => n + f(p), 0);
+    const merge = (f: (p: DriverResult['pool']) => Record<string, number>) => {
+      const out: Record<string, number> = {};
+      for (const p of pools) for (const [k, n] of Object.entries(f(p))) out[k] = (out[k] ?? 0) + n;
+      return out;
+    };
+    const connections = {
+      warmed: sum((p) => p.openedBefore),
+      openedDuringRun: sum((p) => p.openedDuringRun),
+      closedDuringRun: merge((p) => p.closedDuringRun),
+      connectErrors: merge((p) => p.connectErrors),
+    };
+    const traces = parts.flatMap((p) => (p.trace ? [p.trace] : []));
 
     const lines = [
       `load: ${flags.clients} MCP clients, ${flags.streams} person streams, ${flags.hosts} host streams, ${flags.duration} s, ${flags.drivers} driver processes, ${flags.sockets === 0 ? 'no cap on connections' : `at most ${flags.sockets} connections each`}`,
@@ -199,6 +258,12 @@ async function main(argv: string[]): Promise<number> {
       `streams: ${dropped} dropped by the server during the run; open errors ${JSON.stringify(streamErrors)}; events received person ${parts.reduce((n, p) => n + p.streamEvents.person, 0)}, host ${parts.reduce((n, p) => n + p.streamEvents.host, 0)}`,
       `event-loop delay p99/max: server ${ms(mEnd.get('svc_nodejs_eventloop_lag_p99_seconds'))}/${ms(mEnd.get('svc_nodejs_eventloop_lag_max_seconds'))} ms (during the run); drivers ${parts.map((p) => `${p.loopDelayMs.p99.toFixed(0)}/${p.loopDelayMs.max.toFixed(0)}`).join(', ')} ms`,
       `connect errors: ${JSON.stringify(connectErrors)}; after the run: svc_answers_waiters ${mEnd.get('svc_answers_waiters')}, svc_open_streams ${mEnd.get('svc_open_streams')}`,
+      `connections (MCP calls and taps): ${connections.warmed} opened before the run (pools of ${warms.map((w) => w.size).join(', ')}${flags.warm ? `, ${warms.reduce((n, w) => n + w.warm.opened, 0)} of them by the warm-up` : ', no warm-up'}); opened during the run ${connections.openedDuringRun}; lost during the run ${JSON.stringify(connections.closedDuringRun)}; connect errors ${JSON.stringify(connections.connectErrors)}`,
+      ...(traces.length > 0
+        ? [
+            `trace: ${traces.map((t) => `${t.file} (the ${t.kept} slowest of ${t.traced} requests, ${t.onNewConnections} of them on connections opened during the run; slowest ${t.slowestMs.toFixed(0)} ms)`).join(', ')}`,
+          ]
+        : []),
       `bounds: RSS growth ≤ ${flags['rss-growth-mb']} MiB, heap growth ≤ ${flags['heap-growth-mb']} MiB, fd growth ≤ ${flags['fd-growth']}`,
       problems.length === 0 ? 'RESULT: PASS' : `RESULT: FAIL\n${problems.map((p) => `  - ${p}`).join('\n')}`,
     ];
@@ -207,7 +272,21 @@ async function main(argv: string[]): Promise<number> {
       fs.writeFileSync(
         flags.json,
         JSON.stringify(
-          { flags, steps, start, opened, peak, end, loops, dropped, load0, load1, problems },
+          {
+            flags,
+            steps,
+            start,
+            opened,
+            peak,
+            end,
+            loops,
+            dropped,
+            connections,
+            warm: warms.map((w) => ({ ...w.warm, size: w.size })),
+            load0,
+            load1,
+            problems,
+          },
           null,
           2,
         ),
