@@ -3,6 +3,7 @@
 
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
+import { isoTime, isoTimeOrNull } from './iso-time.js';
 import { PRESENCE_TTL_MS } from './push-rules.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
 import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
@@ -124,9 +125,9 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
         meta: r.meta,
         screen: s ? { id: s.id, lines: s.lines, ops: s.ops, tap_ids: s.taps.map((t) => t.id) } : null,
         photos: photos.flatMap((p, i) => (p.messageId === r.id && links[i] ? [links[i]] : [])),
-        created_at: iso(r.createdAt)!,
-        delivered_at: iso(r.deliveredAt),
-        handled_at: iso(r.handledAt),
+        created_at: isoTime(r.createdAt),
+        delivered_at: isoTimeOrNull(r.deliveredAt),
+        handled_at: isoTimeOrNull(r.handledAt),
       };
     });
   }
@@ -254,8 +255,4 @@ export function deviceId(device: unknown): string {
     });
   }
   return device;
-}
-
-function iso(t: number | null): string | null {
-  return t === null ? null : new Date(t).toISOString();
 }

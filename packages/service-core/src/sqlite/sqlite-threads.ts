@@ -118,12 +118,14 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   });
 
   const pushRows = preparePushRows(db);
-  const appendText = db.transaction((m: NewMessage, push: NewPush | undefined) => {
+  // Plain functions, not transactions of their own: the group commit runs them inside its transaction
+  // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
+  const appendText = (m: NewMessage, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row(m)) as Row);
     if (push) pushRows.forMessage(push, message);
     return message;
-  });
-  const appendScreen = db.transaction((m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
+  };
+  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
     if (push) pushRows.forMessage(push, message);
     const screen = toScreen(
@@ -140,7 +142,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       }) as Row,
     );
     return { message, screen };
-  });
+  };
 
   // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
   const commits = groupCommitOf(db);
