@@ -398,4 +398,12 @@ export {
   tapsOf,
   type WriteExtras,
 } from './thread-ops.js';
+export {
+  createScreenViewCache,
+  messageViewJson,
+  type ScreenOwner,
+  type ScreenViewCache,
+  type ScreenViewCacheOptions,
+  screenViewJson,
+} from './thread-page-text.js';
 export { type WaitForAnswersOptions, waitForAnswers } from './wait-for-answers.js';
