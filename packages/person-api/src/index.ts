@@ -1,6 +1,7 @@
 // @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
 // Every export here is public API.
 export { createJsonFallbacks } from './fallbacks.js';
+export { JsonText } from './json-text.js';
 export {
   addNativeBody,
   instructionsBody,

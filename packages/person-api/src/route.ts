@@ -6,6 +6,7 @@ import type { AppPrincipal } from '@screen-service/service-core';
 import { MOUNTS } from '@screen-service/service-core/mounts';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import type { JsonText } from './json-text.js';
 import type { PersonApiServices } from './services.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -21,6 +22,9 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Name
     : never;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A handler's answer: the body (typed by `response`), or that body already as {@link JsonText}. */
+type Answer<R> = R extends z.ZodType ? z.input<R> | JsonText : undefined;
 
 /** What a handler receives. `user` is present exactly on `auth: 'user'` routes. */
 export interface RouteContext<P extends string, B, Q, A extends RouteAuth> {
@@ -60,12 +64,10 @@ export interface RouteSpec<
   /** The access token may come as `?access_token=` (only the stream: EventSource cannot set headers). */
   tokenInQuery?: boolean;
   /**
-   * Returns the JSON body (typed by `response`), or undefined when there is no response schema or the
-   * handler wrote the response itself (`raw.response`).
+   * Returns the JSON body (typed by `response`; or as {@link JsonText} when the handler serialized it), or
+   * undefined when there is no response schema or the handler wrote the response itself (`raw.response`).
    */
-  handler(
-    ctx: RouteContext<P, B, Q, A>,
-  ): Promise<R extends z.ZodType ? z.input<R> : undefined> | (R extends z.ZodType ? z.input<R> : undefined);
+  handler(ctx: RouteContext<P, B, Q, A>): Promise<Answer<R>> | Answer<R>;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */

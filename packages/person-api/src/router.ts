@@ -8,6 +8,7 @@ import {
 } from '@screen-service/service-core';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
+import { JsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
 import { personRoutes } from './routes/index.js';
 import type { PersonApiServices } from './services.js';
@@ -146,11 +147,18 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
         });
         if (res.headersSent) return;
         if (route.response && !route.raw?.response) {
+          const text = result instanceof JsonText ? result.text : undefined;
           if (options.checkResponses) {
-            const checked = route.response.safeParse(result);
+            const checked = route.response.safeParse(text === undefined ? result : JSON.parse(text));
             if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
           }
-          res.status(route.status ?? 200).json(result);
+          // Text already serialized goes out as res.json would send it (same content type, charset, ETag).
+          if (text === undefined) res.status(route.status ?? 200).json(result);
+          else
+            res
+              .status(route.status ?? 200)
+              .type('application/json')
+              .send(text);
         } else res.status(route.status ?? 204).end();
       } catch (err) {
         send(req, res, err, bodyLimit);

@@ -66,7 +66,7 @@ export interface PersonApiServices {
     /** Deletes the agent, its thread and its stored files; its relay tables go too unless kept. */
     delete(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
   };
-  threads: Pick<PersonThreads, 'page' | 'say' | 'tap' | 'setPresence' | 'markRead'>;
+  threads: Pick<PersonThreads, 'page' | 'pageText' | 'say' | 'tap' | 'setPresence' | 'markRead'>;
   photos: Pick<Photos, 'upload' | 'open'> & {
     /** Largest accepted upload, in bytes (the body parser stops there). */
     readonly maxBytes: number;

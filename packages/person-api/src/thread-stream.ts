@@ -1,5 +1,5 @@
 // GET /stream: Server-Sent Events of the person's threads, so the app redraws without polling.
-import type { MessageRecord, Notifier } from '@screen-service/service-core';
+import { isoTime, isoTimeOrNull, type MessageRecord, type Notifier } from '@screen-service/service-core';
 import type { Request, Response } from 'express';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
@@ -116,7 +116,7 @@ function brief(m: MessageRecord) {
     body: m.body,
     meta: m.meta,
     screen_id: m.screenId,
-    created_at: new Date(m.createdAt).toISOString(),
-    handled_at: m.handledAt === null ? null : new Date(m.handledAt).toISOString(),
+    created_at: isoTime(m.createdAt),
+    handled_at: isoTimeOrNull(m.handledAt),
   };
 }

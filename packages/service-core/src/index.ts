@@ -122,6 +122,7 @@ export {
   wireCode,
 } from './http-errors.js';
 export { hasImageSignature } from './image-signature.js';
+export { isoTime, isoTimeOrNull } from './iso-time.js';
 export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
 export { type LimitStore, memoryLimits } from './limits.js';
 export {
@@ -397,4 +398,12 @@ export {
   tapsOf,
   type WriteExtras,
 } from './thread-ops.js';
+export {
+  createScreenViewCache,
+  messageViewJson,
+  type ScreenOwner,
+  type ScreenViewCache,
+  type ScreenViewCacheOptions,
+  screenViewJson,
+} from './thread-page-text.js';
 export { type WaitForAnswersOptions, waitForAnswers } from './wait-for-answers.js';

@@ -3,12 +3,14 @@
 
 import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
+import { isoTime, isoTimeOrNull } from './iso-time.js';
 import { PRESENCE_TTL_MS } from './push-rules.js';
 import type { MessageRecord, PhotoRecord } from './records.js';
 import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
 import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
+import { createScreenViewCache, messageViewJson, type ScreenViewCache } from './thread-page-text.js';
 
 export const MAX_PAGE = 100;
 export const MAX_PHOTOS_PER_ANSWER = 8;
@@ -38,6 +40,12 @@ export interface ThreadPage {
 export interface PersonThreads {
   /** Newest page when `before` is absent (which also marks the thread read and delivered). */
   page(userId: string, agentId: string, query?: { before?: number; limit?: number }): Promise<ThreadPage>;
+  /**
+   * {@link page} as JSON text, character for character `JSON.stringify` of what `page` answers (ADR 0212):
+   * built from serialized pieces, each screen's view from a bounded cache, so an HTTP answer needs neither
+   * the objects nor a serialization of them.
+   */
+  pageText(userId: string, agentId: string, query?: { before?: number; limit?: number }): Promise<string>;
   say(userId: string, agentId: string, input: { text: unknown; photo_ids?: unknown }): Promise<MessageView>;
   tap(
     userId: string,
@@ -68,8 +76,9 @@ export interface PersonThreads {
  * await threads.tap(userId, agentId, { screen_id, event: { id: 'lunch', value: 'Pasta' } });
  * ```
  */
-export function createPersonThreads(deps: ThreadDeps): PersonThreads {
+export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenViewCache }): PersonThreads {
   const { store, notifier } = deps;
+  const screenViews = deps.screenViews ?? createScreenViewCache();
   const core = createThreadCore(deps);
   const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, deps.random ?? systemRandom));
 
@@ -106,6 +115,58 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
     return value as string[];
   }
 
+  /** The rows of a page, oldest first (the newest page also marks the thread read and delivered). */
+  async function loadPage(
+    userId: string,
+    agentId: string,
+    query: { before?: number; limit?: number },
+  ): Promise<{ rows: MessageRecord[]; nextBefore: number | null }> {
+    await own(userId, agentId);
+    const limit = query.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw new ServiceError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE}.`, {
+        field: 'limit',
+      });
+    }
+    if (query.before !== undefined && (!Number.isInteger(query.before) || query.before < 1)) {
+      throw new ServiceError('INVALID_INPUT', 'before must be a message seq from a previous page.', {
+        field: 'before',
+      });
+    }
+    const key = { agentId, userId };
+    const rows = await store.threads.page({
+      ...key,
+      limit,
+      ...(query.before ? { beforeSeq: query.before } : {}),
+    });
+    if (query.before === undefined && rows.length > 0) {
+      const newest = rows[0]!.seq;
+      // Reading the newest page marks it read; skip the writes when nothing new arrived.
+      if ((await store.threads.getState(key)).readSeq < newest) {
+        await store.threads.markDelivered(key, newest, core.now());
+        await store.threads.markRead(key, newest);
+      }
+    }
+    const oldestFirst = rows.reverse();
+    return { rows: oldestFirst, nextBefore: rows.length === limit ? oldestFirst[0]!.seq : null };
+  }
+
+  /** Each row's photo links, in the order views() lists them. */
+  async function photoLinksByMessage(rows: MessageRecord[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+    if (photos.length === 0) return out;
+    const links = deps.photoLinks ? await deps.photoLinks(photos) : [];
+    photos.forEach((p, i) => {
+      const link = links[i];
+      if (!link || p.messageId === null) return;
+      const list = out.get(p.messageId);
+      if (list) list.push(link);
+      else out.set(p.messageId, [link]);
+    });
+    return out;
+  }
+
   async function views(rows: MessageRecord[]): Promise<MessageView[]> {
     const screenIds = [
       ...new Set(rows.filter((r) => r.kind === 'screen' && r.screenId).map((r) => r.screenId!)),
@@ -124,46 +185,45 @@ export function createPersonThreads(deps: ThreadDeps): PersonThreads {
         meta: r.meta,
         screen: s ? { id: s.id, lines: s.lines, ops: s.ops, tap_ids: s.taps.map((t) => t.id) } : null,
         photos: photos.flatMap((p, i) => (p.messageId === r.id && links[i] ? [links[i]] : [])),
-        created_at: iso(r.createdAt)!,
-        delivered_at: iso(r.deliveredAt),
-        handled_at: iso(r.handledAt),
+        created_at: isoTime(r.createdAt),
+        delivered_at: isoTimeOrNull(r.deliveredAt),
+        handled_at: isoTimeOrNull(r.handledAt),
       };
     });
   }
 
   return {
     async page(userId, agentId, query = {}) {
-      await own(userId, agentId);
-      const limit = query.limit ?? 50;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-        throw new ServiceError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE}.`, {
-          field: 'limit',
-        });
+      const { rows, nextBefore } = await loadPage(userId, agentId, query);
+      return { messages: await views(rows), next_before: nextBefore };
+    },
+
+    async pageText(userId, agentId, query = {}) {
+      const { rows, nextBefore } = await loadPage(userId, agentId, query);
+      const owner = { userId, agentId, messageId: '' };
+      const screens = new Map<string, string>();
+      const missing: string[] = [];
+      for (const r of rows) {
+        if (r.kind !== 'screen' || !r.screenId) continue;
+        owner.messageId = r.id;
+        const text = screenViews.get(r.screenId, owner);
+        if (text === undefined) missing.push(r.screenId);
+        else screens.set(r.screenId, text);
       }
-      if (query.before !== undefined && (!Number.isInteger(query.before) || query.before < 1)) {
-        throw new ServiceError('INVALID_INPUT', 'before must be a message seq from a previous page.', {
-          field: 'before',
-        });
-      }
-      const key = { agentId, userId };
-      const rows = await store.threads.page({
-        ...key,
-        limit,
-        ...(query.before ? { beforeSeq: query.before } : {}),
-      });
-      if (query.before === undefined && rows.length > 0) {
-        const newest = rows[0]!.seq;
-        // Reading the newest page marks it read; skip the writes when nothing new arrived.
-        if ((await store.threads.getState(key)).readSeq < newest) {
-          await store.threads.markDelivered(key, newest, core.now());
-          await store.threads.markRead(key, newest);
+      if (missing.length > 0) {
+        for (const sc of await store.threads.listScreens(missing)) {
+          // Only a screen of this thread is shown (and cached), as views() does by its lookup.
+          if (sc.userId === userId && sc.agentId === agentId) screens.set(sc.id, screenViews.put(sc));
         }
       }
-      const oldestFirst = rows.reverse();
-      return {
-        messages: await views(oldestFirst),
-        next_before: rows.length === limit ? oldestFirst[0]!.seq : null,
-      };
+      const photos = await photoLinksByMessage(rows);
+      let out = '{"messages":[';
+      rows.forEach((r, i) => {
+        const screen = r.kind === 'screen' && r.screenId ? (screens.get(r.screenId) ?? 'null') : 'null';
+        const links = photos.get(r.id);
+        out += `${i > 0 ? ',' : ''}${messageViewJson(r, screen, links ? JSON.stringify(links) : '[]')}`;
+      });
+      return `${out}],"next_before":${nextBefore === null ? 'null' : nextBefore}}`;
     },
 
     async say(userId, agentId, input) {
@@ -254,8 +314,4 @@ export function deviceId(device: unknown): string {
     });
   }
   return device;
-}
-
-function iso(t: number | null): string | null {
-  return t === null ? null : new Date(t).toISOString();
 }

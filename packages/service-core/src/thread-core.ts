@@ -1,6 +1,7 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
 import { newId as defaultNewId } from './crypto.js';
+import { isoTime } from './iso-time.js';
 import type { Notifier } from './notifier.js';
 import { shouldBuzz } from './push-rules.js';
 import type { AgentRecord, MessageRecord, PhotoRecord, ScreenRecord } from './records.js';
@@ -213,7 +214,7 @@ export function createThreadCore(deps: ThreadDeps) {
           .filter((p) => p.messageId === r.id)
           .map((p) => linkOf.get(p.id))
           .filter((l): l is string => typeof l === 'string'),
-        at: new Date(r.createdAt).toISOString(),
+        at: isoTime(r.createdAt),
         ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
       }));
     },

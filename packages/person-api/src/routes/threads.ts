@@ -1,4 +1,5 @@
 // One agent's thread: read a page, send text, tap, presence and read marks.
+import { JsonText } from '../json-text.js';
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
 
@@ -10,7 +11,9 @@ export const threadRoutes = [
     auth: 'user',
     query: s.pageQuery,
     response: s.threadPage,
-    handler: ({ services, user, params, query }) => services.threads.page(user.userId, params.agentId, query),
+    // Built as JSON text (screens' views cached, ADR 0212): the same bytes JSON.stringify(page) would give.
+    handler: async ({ services, user, params, query }) =>
+      new JsonText(await services.threads.pageText(user.userId, params.agentId, query)),
   }),
   defineRoute({
     method: 'post',

@@ -82,4 +82,47 @@ describe('createGroupCommit', () => {
     await pending;
     expect(rows()).toEqual(['inner']);
   });
+
+  it('a write that throws after its first statement leaves none of its rows; the batch commits the rest', async () => {
+    const { commits, put, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    const halfway = () =>
+      commits.run(() => {
+        insert.run('half');
+        insert.run('a'); // taken by the first put of the batch
+      });
+    const results = await Promise.allSettled([put('a'), halfway(), put('b')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(rows()).toEqual(['a', 'b']);
+  });
+
+  it('a batch whose writes all pass runs each write once, inside the shared transaction', async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    let calls = 0;
+    const write = (v: string) =>
+      commits.run(() => {
+        calls++;
+        expect(t.db.inTransaction).toBe(true);
+        insert.run(v);
+      });
+    await Promise.all([write('a'), write('b'), write('c')]);
+    expect(calls).toBe(3);
+    expect(rows()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('inside an open transaction a write that throws leaves nothing behind in it', async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    let pending: Promise<unknown> | undefined;
+    t.db.transaction(() => {
+      insert.run('outer');
+      pending = commits.run(() => {
+        insert.run('half');
+        throw new Error('boom');
+      });
+    })();
+    await expect(pending).rejects.toThrow('boom');
+    expect(rows()).toEqual(['outer']);
+  });
 });

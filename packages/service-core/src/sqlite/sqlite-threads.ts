@@ -5,6 +5,7 @@ import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../reco
 import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
 import { groupCommitOf } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
+import { preparePageReader } from './sqlite-page.js';
 import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
@@ -44,12 +45,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     `SELECT COUNT(*) AS n FROM messages
      WHERE agent_id = ? AND user_id = ? AND sender = 'person' AND handled_at IS NULL`,
   );
-  const pageNewest = db.prepare(
-    'SELECT * FROM messages WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT ?',
-  );
-  const pageBefore = db.prepare(
-    'SELECT * FROM messages WHERE agent_id = ? AND user_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-  );
+  const page = preparePageReader(db);
   const unread = db.prepare(
     `SELECT m.agent_id AS agent_id, COUNT(*) AS n FROM messages m
      LEFT JOIN thread_state s ON s.agent_id = m.agent_id AND s.user_id = m.user_id
@@ -118,12 +114,14 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   });
 
   const pushRows = preparePushRows(db);
-  const appendText = db.transaction((m: NewMessage, push: NewPush | undefined) => {
+  // Plain functions, not transactions of their own: the group commit runs them inside its transaction
+  // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
+  const appendText = (m: NewMessage, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row(m)) as Row);
     if (push) pushRows.forMessage(push, message);
     return message;
-  });
-  const appendScreen = db.transaction((m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
+  };
+  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
     const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
     if (push) pushRows.forMessage(push, message);
     const screen = toScreen(
@@ -140,7 +138,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       }) as Row,
     );
     return { message, screen };
-  });
+  };
 
   // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
   const commits = groupCommitOf(db);
@@ -181,11 +179,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       return (countUnhandled.get(k.agentId, k.userId) as { n: number }).n;
     },
     async page(q) {
-      const rows =
-        q.beforeSeq === undefined
-          ? pageNewest.all(q.agentId, q.userId, q.limit)
-          : pageBefore.all(q.agentId, q.userId, q.beforeSeq, q.limit);
-      return (rows as Row[]).map(toMessage);
+      return page(q);
     },
     async unreadByAgent(userId) {
       const out = new Map<string, number>();
