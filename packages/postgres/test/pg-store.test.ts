@@ -309,8 +309,8 @@ describe('PostgreSQL store records', () => {
     expect(await b.relay.readsInRow(ag.id)).toBe(3);
     expect(await a.relay.drop({ userId: u.id, holder: ag.id, name: 'A' })).toBe(false);
     expect((await a.relay.listMeta(u.id)).map((m) => m.name)).toEqual(['B']);
-    expect(a.relay.tables.listTables(u.id)).toEqual([]);
-    expect(() => a.relay.tables.defineTable({ owner: u.id, holder: ag.id, name: 'T' }, [])).toThrow(
+    expect(await a.relay.tables.listTables(u.id)).toEqual([]);
+    await expect(a.relay.tables.defineTable({ owner: u.id, holder: ag.id, name: 'T' }, [])).rejects.toThrow(
       /not available when the service runs on PostgreSQL/,
     );
   });

@@ -1,6 +1,5 @@
-// PostgreSQL relay-table records (relay_tables, relay_agent_state). The tables engine's TableStore is
-// synchronous and cannot run on a network database, so the table rows themselves are not on PostgreSQL yet
-// (ADR 0220): `tables` holds no table and refuses writes with a message that says so.
+// PostgreSQL relay-table records (relay_tables, relay_agent_state). The table rows themselves are not on
+// PostgreSQL yet (ADR 0220): `tables` holds no table and refuses writes with a message that says so.
 import { type RelayRepository, type RelayTableMeta, ServiceError } from '@screen-service/service-core';
 import type { TableStore } from '@screen-service/tables-engine';
 import { first, type PgDb, type Row } from './pg-db.js';
@@ -23,25 +22,25 @@ const UNAVAILABLE =
  * Keeps every flow that only lists or releases an agent's tables (deleting an agent, the sweep) working.
  */
 export function createUnavailableTableStore(): TableStore {
-  const refuse = (): never => {
+  const refuse = async (): Promise<never> => {
     throw new ServiceError('LIMIT_EXCEEDED', UNAVAILABLE, { field: 'lines' });
   };
   return {
-    listTables: () => [],
-    getTable: () => undefined,
+    listTables: async () => [],
+    getTable: async () => undefined,
     defineTable: refuse,
-    dropTable: () => false,
-    moveTable: () => false,
-    getRow: () => undefined,
+    dropTable: async () => false,
+    moveTable: async () => false,
+    getRow: async () => undefined,
     insertRow: refuse,
     updateRow: refuse,
-    deleteRow: () => false,
+    deleteRow: async () => false,
     query: refuse,
-    exportTable: () => undefined,
+    exportTable: async () => undefined,
     addPending: refuse,
-    listPending: () => [],
-    batch: <T>(fn: () => T): T => fn(),
-    takePending: () => undefined,
+    listPending: async () => [],
+    batch: (fn) => fn(),
+    takePending: async () => undefined,
   };
 }
 
