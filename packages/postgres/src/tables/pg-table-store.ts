@@ -104,6 +104,13 @@ function pendingOf(r: Row): PendingDelete {
 
 const TABLE_COLS = 'id, owner, holder, name, cols, row_count, next_row, next_seq';
 const FIND = `SELECT ${TABLE_COLS} FROM te_tables WHERE owner = $1 AND holder = $2 AND name = $3`;
+// Adds the row unless its key is taken, and counts it in its table only when it was added.
+const INSERT_ROW = `WITH added AS (
+    INSERT INTO te_rows (table_id, seq, key, vals) VALUES ($1, $2, $3, $4::jsonb)
+    ON CONFLICT (table_id, key) DO NOTHING RETURNING seq
+  )
+  UPDATE te_tables SET next_row = $5, next_seq = next_seq + 1, row_count = row_count + 1
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM added) RETURNING id`;
 
 /**
  * Creates the table store on a database that carries the store's migrations (version 2 makes
@@ -261,28 +268,20 @@ export function createPostgresTableStore(options: PostgresTableStoreOptions): Po
       return write(ref.owner, async (q) => {
         const t = await find(q, ref, true);
         if (!t) throw notFound(ref);
-        const taken = async (k: string) =>
-          (await q.query('SELECT 1 FROM te_rows WHERE table_id = $1 AND key = $2', [t.id, k])).rows.length >
-          0;
-        if (key !== undefined && (await taken(key))) {
-          throw new TablesError('INVALID_KEY', `row ${key} already exists in ${ref.name}; update it instead`);
-        }
-        let assigned = key;
+        const vals = encodeValues(valuesOf(t.cols, values));
         let nextRow = t.next_row;
-        while (assigned === undefined || (key === undefined && (await taken(assigned)))) {
-          assigned = `r${nextRow++}`;
+        // A keyless row takes the next free r<N>; one round trip per try (the insert and the count together).
+        for (;;) {
+          const assigned = key ?? `r${nextRow++}`;
+          const added = await q.query(INSERT_ROW, [t.id, t.next_seq, assigned, vals, nextRow]);
+          if (added.rows.length > 0) return assigned;
+          if (key !== undefined) {
+            throw new TablesError(
+              'INVALID_KEY',
+              `row ${key} already exists in ${ref.name}; update it instead`,
+            );
+          }
         }
-        await q.query('INSERT INTO te_rows (table_id, seq, key, vals) VALUES ($1, $2, $3, $4::jsonb)', [
-          t.id,
-          t.next_seq,
-          assigned,
-          encodeValues(valuesOf(t.cols, values)),
-        ]);
-        await q.query(
-          'UPDATE te_tables SET next_row = $2, next_seq = next_seq + 1, row_count = row_count + 1 WHERE id = $1',
-          [t.id, nextRow],
-        );
-        return assigned;
       });
     },
     updateRow(ref, key, values) {
