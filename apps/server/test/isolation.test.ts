@@ -116,8 +116,8 @@ const notFound = (r: Reply) =>
   expect([r.status, r.body?.error]).toEqual([404, expect.stringMatching(/not_found$/)]);
 
 // One entry per route: what A tries against B, and what A must get.
-const bTableRows = () =>
-  t.running.services.store.relay.tables.getTable({ owner: b.id, holder: b.agentId, name: 'Secret' })
+const bTableRows = async () =>
+  (await t.running.services.store.relay.tables.getTable({ owner: b.id, holder: b.agentId, name: 'Secret' }))
     ?.rowCount;
 const cases: Record<string, Case> = {
   'get /tables': async () => {
@@ -135,19 +135,19 @@ const cases: Record<string, Case> = {
       body: { table: 'Secret', from: a.agentId, to: b.agentId },
     });
     notFound(into);
-    expect(bTableRows()).toBe(1);
+    expect(await bTableRows()).toBe(1);
   },
   'post /tables/take': async () => {
     notFound(
       await call('POST', '/tables/take', { token: a.token, body: { table: 'Secret', from: b.agentId } }),
     );
-    expect(bTableRows()).toBe(1);
+    expect(await bTableRows()).toBe(1);
   },
   'post /tables/delete': async () => {
     notFound(
       await call('POST', '/tables/delete', { token: a.token, body: { table: 'Secret', from: b.agentId } }),
     );
-    expect(bTableRows()).toBe(1);
+    expect(await bTableRows()).toBe(1);
   },
   'get /native': async () => {
     const r = await call('GET', '/native', { token: a.token });

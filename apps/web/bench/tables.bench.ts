@@ -23,7 +23,7 @@ interface Svc {
   phoneTables(): Promise<{ request<T = unknown>(request: object): Promise<T> }>;
   parse(text: string): { ops: { props?: unknown }[] };
   createMemoryStore(options?: object): { snapshot(): unknown };
-  runOps(store: unknown, call: object): unknown;
+  runOps(store: unknown, call: object): Promise<unknown>;
 }
 
 interface Figures {
@@ -54,7 +54,7 @@ const measure = (old: boolean, rows: number) =>
         });
         landScreen = async (_id, text) => {
           const ops = svc.parse(text).ops.map((op: unknown) => ({ op, line: '' }));
-          svc.runOps(store, { owner: 'me', agent: 'old', ...at(), ops });
+          await svc.runOps(store, { owner: 'me', agent: 'old', ...at(), ops });
         };
         query = async (text) => {
           const op = svc.parse(text).ops[0];
@@ -134,7 +134,7 @@ const fillTables = (old: boolean, tables: number, rows: number, agent = 'cold') 
             const ops = svc
               .parse(lines.slice(s, s + 50).join('\n'))
               .ops.map((op: unknown) => ({ op, line: '' }));
-            svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops });
+            await svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops });
           }
           try {
             localStorage.setItem('bench-old-cold', JSON.stringify(store.snapshot()));
@@ -183,7 +183,7 @@ const coldOpen = async (old: boolean) => {
     if (old) {
       const snapshot = JSON.parse(localStorage.getItem('bench-old-cold') ?? 'null');
       const store = svc.createMemoryStore({ snapshot });
-      svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops: [{ op, line: '' }] });
+      await svc.runOps(store, { owner: 'me', agent: 'cold', ...at(), ops: [{ op, line: '' }] });
     } else {
       const tables = await svc.phoneTables();
       await tables.request({ kind: 'agents' });

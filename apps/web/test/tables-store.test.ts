@@ -157,17 +157,17 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
   });
 
   it('moves tables kept in localStorage by the old app into the store on first start, once', async () => {
-    await page.evaluate(() => {
+    await page.evaluate(async () => {
       const { svc } = window as unknown as {
         svc: {
           createMemoryStore(): { snapshot(): unknown };
-          runOps(s: unknown, c: unknown): unknown;
+          runOps(s: unknown, c: unknown): Promise<unknown>;
           parse(t: string): { ops: unknown[] };
         };
       };
       const store = svc.createMemoryStore();
       const ops = svc.parse('table create Old A:number B:text\nput Old A=1 B=x\nput Old k2 A=2').ops;
-      svc.runOps(store, {
+      await svc.runOps(store, {
         owner: 'me',
         agent: 'legacy',
         now: 0,

@@ -85,7 +85,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function timePair(lines: () => string): Promise<[number, number]> {
   for (let i = 0; i < 5; i++) {
     await http(lines());
-    engine(lines());
+    await engine(lines());
   }
   const th: number[] = [];
   const te: number[] = [];
@@ -94,7 +94,7 @@ async function timePair(lines: () => string): Promise<[number, number]> {
     for (let i = 0; i < PER_ROUND; i++) await http(lines());
     th.push((performance.now() - start) / PER_ROUND);
     start = performance.now();
-    for (let i = 0; i < PER_ROUND; i++) engine(lines());
+    for (let i = 0; i < PER_ROUND; i++) await engine(lines());
     te.push((performance.now() - start) / PER_ROUND);
   }
   return [median(th), median(te)];

@@ -134,7 +134,7 @@ describe('the tables call agrees with runLines on a memory store (property)', ()
           });
           expect(res.status).toBe(200);
           const viaHttp = (await res.json()) as Parameters<typeof shape>[0];
-          const direct = runLines(memory, {
+          const direct = await runLines(memory, {
             owner: user.id,
             agent: agents[0]!.id,
             now: core.clock(),

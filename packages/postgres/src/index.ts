@@ -50,4 +50,9 @@ export {
   type PostgresStore,
 } from './store/open-postgres-store.js';
 export { createPostgresPhotoFiles, type PostgresPhotoFilesOptions } from './store/pg-photo-files.js';
-export { createUnavailableTableStore } from './store/pg-relay.js';
+// Agent tables (pgtables): the tables engine's TableStore on PostgreSQL.
+export {
+  createPostgresTableStore,
+  type PostgresTableStore,
+  type PostgresTableStoreOptions,
+} from './tables/pg-table-store.js';

@@ -2,7 +2,7 @@
 // Version 1 mirrors the SQLite schema's final state at service-core's version 15 (its migrations.ts), in
 // PostgreSQL's own terms: BIGINT times in ms, BOOLEAN flags, JSON as TEXT (read and written whole, as the
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
-// Photo bytes live in photo_files (ADR 0220). Relay tables' rows (the tables engine) are not here yet.
+// Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
 
 /** One schema step. Never edit a migration that has shipped; append a new one. */
 export interface PostgresMigration {
@@ -430,12 +430,60 @@ CREATE TABLE housekeeping_claims (
 );
 `;
 
+// The tables engine's store (ADR 0222): a row's cells as one jsonb object keyed by column name, so a
+// column change rewrites values, not the schema; the SQLite layout's c0..c11 slots are not needed.
+const TABLES_V2 = `
+CREATE TABLE te_tables (
+  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  name TEXT NOT NULL,
+  cols JSONB NOT NULL,
+  next_row INTEGER NOT NULL DEFAULT 1,
+  next_seq BIGINT NOT NULL DEFAULT 1,
+  row_count INTEGER NOT NULL DEFAULT 0,
+  CONSTRAINT te_tables_name_unique UNIQUE (owner, holder, name)
+);
+CREATE INDEX te_tables_owner ON te_tables (owner, id);
+
+CREATE TABLE te_rows (
+  table_id BIGINT NOT NULL REFERENCES te_tables (id) ON DELETE CASCADE,
+  seq BIGINT NOT NULL,
+  key TEXT NOT NULL,
+  vals JSONB NOT NULL,
+  PRIMARY KEY (table_id, seq),
+  CONSTRAINT te_rows_key_unique UNIQUE (table_id, key)
+);
+
+CREATE TABLE te_pending (
+  n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('row', 'table')),
+  tbl TEXT NOT NULL,
+  key TEXT,
+  line TEXT NOT NULL
+);
+CREATE INDEX te_pending_owner ON te_pending (owner, holder, n);
+
+-- A deleted account takes its tables along, as SQLite's users_delete trigger does.
+CREATE FUNCTION te_forget_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM te_tables WHERE owner = OLD.id;
+  DELETE FROM te_pending WHERE owner = OLD.id;
+  RETURN OLD;
+END $$;
+CREATE TRIGGER te_forget_owner AFTER DELETE ON users
+  FOR EACH ROW EXECUTE FUNCTION te_forget_owner();
+`;
+
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
  * schema the SQLite store reaches at service-core's version 15.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'service-schema', sql: SCHEMA_V1 },
+  { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

@@ -167,20 +167,38 @@ describe('photo bytes in PostgreSQL', () => {
 });
 
 describe('relay tables through the core on PostgreSQL', () => {
-  it('a tables call is refused with LIMIT_EXCEEDED and a message saying why; listing works', async () => {
+  it('a tables call writes, reads, hands over and takes away tables; a second instance sees them', async () => {
     const core = coreOn(a);
+    const other = coreOn(b);
     try {
       const u = await seedUser(a);
-      const { token } = await seedConnection(a, u.id, ['coach']);
+      const { token, agents } = await seedConnection(a, u.id, ['coach', 'nurse']);
       const principal = await core.connectionAuth.verify(`Bearer ${token}`);
-      const err = await core.tables
-        .call(principal, { lines: 'table create Weights Date:date Weight:number:kg' })
-        .catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: 'LIMIT_EXCEEDED', field: 'lines' });
-      expect((err as Error).message).toMatch(/not available when the service runs on PostgreSQL/);
-      expect(await core.tables.list(u.id)).toEqual([]);
+      const answer = (await core.tables.call(principal, {
+        agent: agents[0]!.id,
+        lines:
+          'table create Weights Day:date Kg:number:kg\nput Weights Day=2026-11-20 Kg=72.5\nquery Weights',
+      })) as { ok: unknown[]; failed: unknown[]; results: { rows: unknown[][] }[] };
+      expect(answer.failed).toEqual([]);
+      expect(answer.ok).toHaveLength(2);
+      expect(answer.results[0]!.rows).toEqual([['2026-11-20', 72.5]]);
+      const listed = await other.tables.list(u.id);
+      expect(listed.map((t) => [t.name, t.rows, t.agent?.id])).toEqual([['Weights', 1, agents[0]!.id]]);
+      await other.tables.give(u.id, { table: 'Weights', from: agents[0]!.id, to: agents[1]!.id });
+      expect((await core.tables.list(u.id)).map((t) => [t.name, t.agent?.id])).toEqual([
+        ['Weights', agents[1]!.id],
+      ]);
+      await core.tables.takeAway(u.id, { table: 'Weights', from: agents[1]!.id });
+      const unheld = await other.tables.list(u.id);
+      expect(unheld.map((t) => [t.name, t.rows, t.agent, t.expires_at !== null])).toEqual([
+        ['Weights', 1, null, true],
+      ]);
+      await core.tables.remove(u.id, { table: 'Weights', from: unheld[0]!.holder });
+      expect(await other.tables.list(u.id)).toEqual([]);
+      expect(await a.relay.listMeta(u.id)).toEqual([]);
     } finally {
       core.stopping.abort();
+      other.stopping.abort();
     }
   });
 });
@@ -249,6 +267,16 @@ describe('PostgreSQL store records', () => {
     });
     await a.relay.markRead(u.id, ag.id, ['Weights'], 3);
     await a.relay.addHandover(ag.id, u.id, 'Weights(1 rows: Date)');
+    const ref = { owner: u.id, holder: ag.id, name: 'Weights' };
+    await a.relay.tables.defineTable(ref, [{ name: 'Date', type: 'date' }]);
+    await a.relay.tables.insertRow(ref, undefined, { Date: '2026-11-20' });
+    await a.relay.tables.addPending({
+      ...ref,
+      kind: 'row',
+      table: 'Weights',
+      key: 'r1',
+      line: 'put Weights r1 +delete',
+    });
     await a.nativeAgents.save({
       agentId: ag.id,
       userId: u.id,
@@ -265,6 +293,11 @@ describe('PostgreSQL store records', () => {
       const column = table === 'users' ? 'id' : 'user_id';
       expect([table, await count(table, `${column} = $1`, [u.id])]).toEqual([table, 0]);
     }
+    // The tables engine's rows are keyed by owner (the tables work for any owner id): a trigger removes them.
+    for (const table of ['te_tables', 'te_pending']) {
+      expect([table, await count(table, 'owner = $1', [u.id])]).toEqual([table, 0]);
+    }
+    expect(await count('te_rows')).toBe(0);
     expect(await a.users.findById(other.id)).not.toBeNull();
     expect(await count('photo_removals')).toBe(1);
   });
@@ -292,7 +325,7 @@ describe('PostgreSQL store records', () => {
     expect(await b.photos.bytesOf(u.id)).toBe(0);
   });
 
-  it('relay records: reads, hand-over parts taken once, unheld list; table writes refused with a reason', async () => {
+  it('relay records: reads, hand-over parts taken once, unheld list', async () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id);
     await a.relay.markRead(u.id, ag.id, ['A', 'B'], 5);
@@ -309,10 +342,7 @@ describe('PostgreSQL store records', () => {
     expect(await b.relay.readsInRow(ag.id)).toBe(3);
     expect(await a.relay.drop({ userId: u.id, holder: ag.id, name: 'A' })).toBe(false);
     expect((await a.relay.listMeta(u.id)).map((m) => m.name)).toEqual(['B']);
-    expect(a.relay.tables.listTables(u.id)).toEqual([]);
-    expect(() => a.relay.tables.defineTable({ owner: u.id, holder: ag.id, name: 'T' }, [])).toThrow(
-      /not available when the service runs on PostgreSQL/,
-    );
+    expect(await a.relay.tables.listTables(u.id)).toEqual([]);
   });
 
   it('schema guards: name length, theme size, reorder that misses an agent', async () => {

@@ -4,7 +4,7 @@ export { ScreenViewError, type ScreenViewErrorCode } from './errors.js';
 export { type LookCssOptions, lookCss, setScheme } from './look-css.js';
 export { renderMarkdown } from './markdown.js';
 export { DRAWN_COMPONENTS, renderScreen } from './render-screen.js';
-export { createStoreQuery } from './store-query.js';
+export { createStoreQuery, type StoreQuery } from './store-query.js';
 export { SCREEN_VIEW_CSS } from './styles.js';
 export { texToMathml } from './tex.js';
 export type { QueryAnswer, ScreenHandle, ScreenOps, ScreenTap, ScreenViewOptions } from './types.js';

@@ -24,9 +24,9 @@ afterAll(async () => {
 
 async function show(lines: string, tables = ''): Promise<void> {
   await page.evaluate(
-    ([l, t]) => {
+    async ([l, t]) => {
       window.taps = [];
-      window.show(l!, t);
+      await window.show(l!, t);
     },
     [lines, tables],
   );

@@ -371,8 +371,9 @@ export interface RelayTableKey {
 
 /**
  * Relay tables (doc3 "Table holding"): the rows in the tables engine's store on the service database, plus
- * what the service keeps around them. `tables` is synchronous (the engine's interface, one transaction
- * per batch); the rest follow the repositories' one-call-one-transaction contract.
+ * what the service keeps around them. `tables` is the engine's asynchronous interface (one transaction per
+ * `batch`, ADR 0221); `move` and `drop` change the table and its record in one transaction; the rest follow
+ * the repositories' one-call-one-transaction contract.
  */
 export interface RelayRepository {
   /** The engine's store: owner = user id, holder = agent id (or `unheld:<agent id>`). */

@@ -36,10 +36,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Median ms per call of `a` and of `b`, measured in alternating rounds so that load from other work on
  * the (shared) machine hits both alike.
  */
-function timePair(repeat: number, a: () => void, b: () => void): [number, number] {
+async function timePair(repeat: number, a: () => unknown, b: () => unknown): Promise<[number, number]> {
   for (let i = 0; i < 5; i++) {
-    a();
-    b();
+    await a();
+    await b();
   }
   const per = Math.max(1, Math.round(repeat / 9));
   const ta: number[] = [];
@@ -50,29 +50,33 @@ function timePair(repeat: number, a: () => void, b: () => void): [number, number
       [b, tb],
     ] as const) {
       const start = performance.now();
-      for (let i = 0; i < per; i++) fn();
+      for (let i = 0; i < per; i++) await fn();
       out.push((performance.now() - start) / per);
     }
   }
   return [median(ta), median(tb)];
 }
 
-function run(store: TableStore, ops: OpLine[]) {
-  const answer = runOps(store, { ...call, ops });
+async function run(store: TableStore, ops: OpLine[]) {
+  const answer = await runOps(store, { ...call, ops });
   if (answer.failed.length > 0) throw new Error(answer.failed[0]!.error);
   const error = answer.results.find((r) => r.error)?.error;
   if (error) throw new Error(error);
   return answer;
 }
 
-function fill(store: TableStore): { oneCall: number; handOneCall: number; bulkRowsPerSec: number } {
-  run(store, [table('W', 'Date:date', 'Weight:number:kg', 'Km:number', 'Note:text', 'Done:bool')]);
+async function fill(
+  store: TableStore,
+): Promise<{ oneCall: number; handOneCall: number; bulkRowsPerSec: number }> {
+  await run(store, [table('W', 'Date:date', 'Weight:number:kg', 'Km:number', 'Note:text', 'Done:bool')]);
   const start = performance.now();
-  for (let i = 0; i < ROWS; i += 50) run(store, puts.slice(i, i + 50));
+  for (let i = 0; i < ROWS; i += 50) await run(store, puts.slice(i, i + 50));
   const bulk = performance.now() - start;
-  run(store, [table('Scratch', 'Date:date', 'Weight:number:kg', 'Km:number', 'Note:text', 'Done:bool')]);
+  await run(store, [
+    table('Scratch', 'Date:date', 'Weight:number:kg', 'Km:number', 'Note:text', 'Done:bool'),
+  ]);
   const scratch = puts.slice(0, 50).map((p) => ({ ...p, op: { ...p.op, table: 'Scratch' } })) as OpLine[];
-  const [oneCall, handOneCall] = timePair(
+  const [oneCall, handOneCall] = await timePair(
     36,
     () => run(store, scratch),
     () => handInsert(data.slice(0, 50)),
@@ -136,11 +140,11 @@ console.log(
   `hand SQL (better-sqlite3, real columns, 50 inserts per transaction): bulk ${handBulk.toFixed(0)} rows/s`,
 );
 for (const [name, store] of stores) {
-  const { oneCall, handOneCall, bulkRowsPerSec } = fill(store);
+  const { oneCall, handOneCall, bulkRowsPerSec } = await fill(store);
   // Each store's numbers sit next to a fresh hand-SQL measurement, so machine noise hits both alike.
-  const [q1, h1] = timePair(270, () => run(store, [grouped]), handQ1);
-  const [q2, h2] = timePair(270, () => run(store, [filtered]), handQ2);
-  const check = run(store, [grouped, filtered]).results.map((r) => `${r.rows.length}/${r.count}`);
+  const [q1, h1] = await timePair(270, () => run(store, [grouped]), handQ1);
+  const [q2, h2] = await timePair(270, () => run(store, [filtered]), handQ2);
+  const check = (await run(store, [grouped, filtered])).results.map((r) => `${r.rows.length}/${r.count}`);
   console.log(`\n${name} store (rows/count: ${check.join(', ')})`);
   console.log(
     `  put: one call of 50 lines ${fmt(oneCall)} ms (hand SQL ${fmt(handOneCall)} ms; ${(oneCall / handOneCall).toFixed(1)}x); bulk ${bulkRowsPerSec.toFixed(0)} rows/s`,

@@ -52,7 +52,7 @@ function sameCols(a: Column[], b: Column[]): boolean {
   );
 }
 
-function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOutcome {
+async function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): Promise<WriteOutcome> {
   const { limits } = ctx;
   refuseIf(checkTableName(op.name, limits));
   if (op.cols.length === 0)
@@ -78,24 +78,24 @@ function defineTable(store: TableStore, op: TableOp, ctx: WriteContext): WriteOu
   }
   const ref: TableRef = { owner: ctx.owner, holder: ctx.agent, name: op.name };
   const cols = op.cols.map((c) => ({ name: c.name, type: c.type, ...(c.unit ? { unit: c.unit } : {}) }));
-  const existing = store.getTable(ref);
+  const existing = await store.getTable(ref);
   if (existing) {
-    if (!sameCols(existing.cols, cols)) store.defineTable(ref, cols);
+    if (!sameCols(existing.cols, cols)) await store.defineTable(ref, cols);
     return { kind: 'done', table: op.name };
   }
-  if (store.listTables(ctx.owner, ctx.agent).length >= limits.tablesPerAgent) {
+  if ((await store.listTables(ctx.owner, ctx.agent)).length >= limits.tablesPerAgent) {
     throw new Refusal(
       'LIMIT_TABLES',
       `this agent already holds ${limits.tablesPerAgent} tables, the most it may; drop one it no longer needs`,
     );
   }
-  if (store.listTables(ctx.owner).length >= limits.tablesPerOwner) {
+  if ((await store.listTables(ctx.owner)).length >= limits.tablesPerOwner) {
     throw new Refusal(
       'LIMIT_TABLES',
       `the person already has ${limits.tablesPerOwner} tables, the most allowed`,
     );
   }
-  store.defineTable(ref, cols);
+  await store.defineTable(ref, cols);
   return { kind: 'done', table: op.name };
 }
 
@@ -114,9 +114,9 @@ function fitRow(op: PutOp, cols: Column[], ctx: WriteContext): Record<string, Ce
   return values;
 }
 
-function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): WriteOutcome {
+async function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Promise<WriteOutcome> {
   const ref: TableRef = { owner: ctx.owner, holder: ctx.agent, name: op.table };
-  const table = store.getTable(ref);
+  const table = await store.getTable(ref);
   if (!table) throw missing(op.table);
   if (op.key !== undefined) refuseIf(checkKey(op.key, ctx.limits));
   if (op.delete) {
@@ -125,9 +125,9 @@ function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Wri
     if (Object.keys(op.values).length > 0) {
       throw new Refusal('INVALID_LINE', `+delete takes no values; write put ${op.table} ${op.key} +delete`);
     }
-    if (!store.getRow(ref, op.key))
+    if (!(await store.getRow(ref, op.key)))
       return { kind: 'done', table: op.table, key: op.key, note: 'no such row' };
-    const pending = store.addPending({
+    const pending = await store.addPending({
       owner: ctx.owner,
       holder: ctx.agent,
       kind: 'row',
@@ -138,7 +138,7 @@ function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Wri
     return { kind: 'pending', pending };
   }
   const values = fitRow(op, table.cols, ctx);
-  if (op.key !== undefined && store.updateRow(ref, op.key, values)) {
+  if (op.key !== undefined && (await store.updateRow(ref, op.key, values))) {
     return { kind: 'done', table: op.table, key: op.key };
   }
   if (table.rowCount >= ctx.limits.rowsPerTable) {
@@ -147,7 +147,7 @@ function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Wri
       `${op.table} already has ${ctx.limits.rowsPerTable} rows, the most a table holds; delete rows or use another table`,
     );
   }
-  return { kind: 'done', table: op.table, key: store.insertRow(ref, op.key, values) };
+  return { kind: 'done', table: op.table, key: await store.insertRow(ref, op.key, values) };
 }
 
 /**
@@ -155,20 +155,21 @@ function put(store: TableStore, op: PutOp, line: string, ctx: WriteContext): Wri
  *
  * @example
  * ```ts
- * applyWrite(store, { op: 'put', table: 'Weights', values: { Weight: { kind: 'number', value: 72.5, text: '72.5' } } }, line, ctx);
+ * await applyWrite(store, { op: 'put', table: 'Weights', values: { Weight: { kind: 'number', value: 72.5, text: '72.5' } } }, line, ctx);
  * ```
  */
-export function applyWrite(
+export async function applyWrite(
   store: TableStore,
   op: TableOp | DropOp | PutOp,
   line: string,
   ctx: WriteContext,
-): WriteOutcome {
+): Promise<WriteOutcome> {
   try {
-    if (op.op === 'table') return defineTable(store, op, ctx);
-    if (op.op === 'put') return put(store, op, line, ctx);
-    if (!store.getTable({ owner: ctx.owner, holder: ctx.agent, name: op.name })) throw missing(op.name);
-    const pending = store.addPending({
+    if (op.op === 'table') return await defineTable(store, op, ctx);
+    if (op.op === 'put') return await put(store, op, line, ctx);
+    if (!(await store.getTable({ owner: ctx.owner, holder: ctx.agent, name: op.name })))
+      throw missing(op.name);
+    const pending = await store.addPending({
       owner: ctx.owner,
       holder: ctx.agent,
       kind: 'table',

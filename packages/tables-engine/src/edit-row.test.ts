@@ -4,9 +4,9 @@ import { createMemoryStore } from './memory-store.js';
 import { runLines } from './run-lines.js';
 
 describe('editRow', () => {
-  const setup = () => {
+  const setup = async () => {
     const store = createMemoryStore();
-    runLines(store, {
+    await runLines(store, {
       owner: 'u',
       agent: 'a',
       now: 0,
@@ -17,9 +17,9 @@ describe('editRow', () => {
   };
   const edit = { owner: 'u', agent: 'a', id: 'n1', table: 'Todo', key: 'r1' };
 
-  it('writes the tick and returns the event for the agent', () => {
-    const store = setup();
-    expect(editRow(store, { ...edit, values: { Done: true } })).toEqual({
+  it('writes the tick and returns the event for the agent', async () => {
+    const store = await setup();
+    expect(await editRow(store, { ...edit, values: { Done: true } })).toEqual({
       id: 'n1',
       preset: 'query',
       op: 'row',
@@ -27,26 +27,26 @@ describe('editRow', () => {
       key: 'r1',
       values: { Done: true },
     });
-    expect(store.getRow({ owner: 'u', holder: 'a', name: 'Todo' }, 'r1')!.values).toEqual({
+    expect((await store.getRow({ owner: 'u', holder: 'a', name: 'Todo' }, 'r1'))!.values).toEqual({
       Item: 'milk',
       Done: true,
     });
   });
 
-  it('refuses stale or wrong edits and writes nothing', () => {
-    const store = setup();
-    expect(() => editRow(store, { ...edit, values: { Done: 'yes' } })).toThrow(
+  it('refuses stale or wrong edits and writes nothing', async () => {
+    const store = await setup();
+    await expect(editRow(store, { ...edit, values: { Done: 'yes' } })).rejects.toThrow(
       expect.objectContaining({ code: 'VALUE_DOES_NOT_FIT' }),
     );
-    expect(() => editRow(store, { ...edit, values: { Gone: true } })).toThrow(
+    await expect(editRow(store, { ...edit, values: { Gone: true } })).rejects.toThrow(
       expect.objectContaining({ code: 'COLUMN_NOT_FOUND' }),
     );
-    expect(() => editRow(store, { ...edit, key: 'r9', values: { Done: true } })).toThrow(
+    await expect(editRow(store, { ...edit, key: 'r9', values: { Done: true } })).rejects.toThrow(
       expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
     );
-    expect(() => editRow(store, { ...edit, agent: 'b', values: { Done: true } })).toThrow(
+    await expect(editRow(store, { ...edit, agent: 'b', values: { Done: true } })).rejects.toThrow(
       expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
     );
-    expect(store.getRow({ owner: 'u', holder: 'a', name: 'Todo' }, 'r1')!.values.Done).toBeNull();
+    expect((await store.getRow({ owner: 'u', holder: 'a', name: 'Todo' }, 'r1'))!.values.Done).toBeNull();
   });
 });

@@ -47,15 +47,15 @@ function fits(cell: Cell, col: Column, limits: TableLimits): boolean {
  *
  * @example
  * ```ts
- * const event = editRow(store, { owner: 'u1', agent: 'coach', id: 'n3', table: 'Todo', key: 'r2', values: { Done: true } });
+ * const event = await editRow(store, { owner: 'u1', agent: 'coach', id: 'n3', table: 'Todo', key: 'r2', values: { Done: true } });
  * // { id: 'n3', preset: 'query', op: 'row', table: 'Todo', key: 'r2', values: { Done: true } }
  * ```
  */
-export function editRow(store: TableStore, edit: RowEdit): RowEditEvent {
+export async function editRow(store: TableStore, edit: RowEdit): Promise<RowEditEvent> {
   const limits = { ...DEFAULT_LIMITS, ...edit.limits };
   const ref = { owner: edit.owner, holder: edit.agent, name: edit.table };
-  const table = store.getTable(ref);
-  if (!table || !store.getRow(ref, edit.key)) {
+  const table = await store.getTable(ref);
+  if (!table || !(await store.getRow(ref, edit.key))) {
     throw new TablesError(
       'TABLE_NOT_FOUND',
       `No row ${edit.key} in a table called ${edit.table}; redraw the view`,
@@ -72,7 +72,7 @@ export function editRow(store: TableStore, edit: RowEdit): RowEditEvent {
       );
     }
   }
-  store.updateRow(ref, edit.key, edit.values);
+  await store.updateRow(ref, edit.key, edit.values);
   return {
     id: edit.id,
     preset: 'query',

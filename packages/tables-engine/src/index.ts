@@ -53,4 +53,5 @@ export {
 } from './run-ops.js';
 export { type PlanRow, runPlan } from './run-plan.js';
 export type { PendingDelete, TableStore } from './store.js';
+export { createStoreLock, type StoreLock, storeLockOf } from './store-lock.js';
 export { resolveNow, resolveToday } from './time-zone.js';

@@ -81,16 +81,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const changed = () => options.onChange?.(store);
 
   const store: MemoryStore = {
-    listTables(owner, holder) {
+    async listTables(owner, holder) {
       return [...tables.values()]
         .filter((t) => t.ref.owner === owner && (holder === undefined || t.ref.holder === holder))
         .map(info);
     },
-    getTable(ref) {
+    async getTable(ref) {
       const t = tables.get(idOf(ref));
       return t && info(t);
     },
-    defineTable(ref, cols) {
+    async defineTable(ref, cols) {
       const old = tables.get(idOf(ref));
       const next: MemoryTable = old ?? {
         ref: { ...ref },
@@ -115,12 +115,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       tables.set(idOf(ref), next);
       changed();
     },
-    dropTable(ref) {
+    async dropTable(ref) {
       const gone = tables.delete(idOf(ref));
       if (gone) changed();
       return gone;
     },
-    moveTable(from, to) {
+    async moveTable(from, to) {
       const t = tables.get(idOf(from));
       if (!t) return false;
       const ref = { owner: from.owner, holder: to.holder, name: to.name };
@@ -137,11 +137,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
       return true;
     },
-    getRow(ref, key) {
+    async getRow(ref, key) {
       const row = tables.get(idOf(ref))?.byKey.get(key);
       return row && { key: row.key, values: copyValues(row.values) };
     },
-    insertRow(ref, key, values) {
+    async insertRow(ref, key, values) {
       const t = tables.get(idOf(ref));
       if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
       if (key !== undefined && t.byKey.has(key)) {
@@ -158,14 +158,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
       return assigned;
     },
-    updateRow(ref, key, values) {
+    async updateRow(ref, key, values) {
       const row = tables.get(idOf(ref))?.byKey.get(key);
       if (!row) return false;
       Object.assign(row.values, values);
       changed();
       return true;
     },
-    deleteRow(ref, key) {
+    async deleteRow(ref, key) {
       const t = tables.get(idOf(ref));
       const row = t?.byKey.get(key);
       if (!t || !row) return false;
@@ -174,35 +174,36 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
       return true;
     },
-    query(ref, plan: QueryPlan): QueryRows {
+    async query(ref, plan: QueryPlan): Promise<QueryRows> {
       const t = tables.get(idOf(ref));
       if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
       return runPlan(t.rows, plan);
     },
-    exportTable(ref): TableDump | undefined {
+    async exportTable(ref): Promise<TableDump | undefined> {
       const t = tables.get(idOf(ref));
       return (
         t && { cols: info(t).cols, rows: t.rows.map((r) => ({ key: r.key, values: copyValues(r.values) })) }
       );
     },
-    addPending(p) {
+    async addPending(p) {
       const entry = { ...p, id: `p${nextPending++}` };
       pending.push(entry);
       changed();
       return { ...entry };
     },
-    listPending(owner, holder) {
+    async listPending(owner, holder) {
       return pending
         .filter((p) => p.owner === owner && (holder === undefined || p.holder === holder))
         .map((p) => ({ ...p }));
     },
-    takePending(owner, id) {
+    async takePending(owner, id) {
       const index = pending.findIndex((p) => p.owner === owner && p.id === id);
       if (index < 0) return undefined;
       const [entry] = pending.splice(index, 1);
       changed();
       return entry;
     },
+    // Plain objects change at once; nothing to commit or share, so a batch just runs its calls.
     batch(fn) {
       return fn();
     },

@@ -16,9 +16,9 @@ export interface ConfirmedDelete {
   deleted: boolean;
 }
 
-function take(store: TableStore, tap: PendingTap): PendingDelete {
-  const pending = store.listPending(tap.owner, tap.agent).find((p) => p.id === tap.id);
-  const taken = pending && store.takePending(tap.owner, tap.id);
+async function take(store: TableStore, tap: PendingTap): Promise<PendingDelete> {
+  const pending = (await store.listPending(tap.owner, tap.agent)).find((p) => p.id === tap.id);
+  const taken = pending && (await store.takePending(tap.owner, tap.id));
   if (!taken) {
     throw new TablesError(
       'PENDING_NOT_FOUND',
@@ -33,13 +33,14 @@ function take(store: TableStore, tap: PendingTap): PendingDelete {
  *
  * @example
  * ```ts
- * const { deleted } = confirmPending(store, { owner: 'u1', agent: 'coach', id: answer.pending[0].id });
+ * const { deleted } = await confirmPending(store, { owner: 'u1', agent: 'coach', id: answer.pending[0].id });
  * ```
  */
-export function confirmPending(store: TableStore, tap: PendingTap): ConfirmedDelete {
-  const pending = take(store, tap);
+export async function confirmPending(store: TableStore, tap: PendingTap): Promise<ConfirmedDelete> {
+  const pending = await take(store, tap);
   const ref = { owner: pending.owner, holder: pending.holder, name: pending.table };
-  const deleted = pending.kind === 'row' ? store.deleteRow(ref, pending.key!) : store.dropTable(ref);
+  const deleted =
+    pending.kind === 'row' ? await store.deleteRow(ref, pending.key!) : await store.dropTable(ref);
   return { pending, deleted };
 }
 
@@ -48,9 +49,9 @@ export function confirmPending(store: TableStore, tap: PendingTap): ConfirmedDel
  *
  * @example
  * ```ts
- * keepPending(store, { owner: 'u1', agent: 'coach', id: 'p3' });
+ * await keepPending(store, { owner: 'u1', agent: 'coach', id: 'p3' });
  * ```
  */
-export function keepPending(store: TableStore, tap: PendingTap): PendingDelete {
+export function keepPending(store: TableStore, tap: PendingTap): Promise<PendingDelete> {
   return take(store, tap);
 }

@@ -11,9 +11,9 @@ const call = {
 };
 
 describe('runLines', () => {
-  it('runs written table lines and answers {ok, failed, results}', () => {
+  it('runs written table lines and answers {ok, failed, results}', async () => {
     const store = createMemoryStore();
-    const answer = runLines(store, {
+    const answer = await runLines(store, {
       ...call,
       lines: [
         'table create Weights Date:date Weight:number:kg Note:text Done:bool',
@@ -57,30 +57,30 @@ describe('runLines', () => {
     });
   });
 
-  it('returns deletes as pending until the person taps Delete', () => {
+  it('returns deletes as pending until the person taps Delete', async () => {
     const store = createMemoryStore();
-    runLines(store, { ...call, lines: 'table create T A:text\nput T k A=x' });
-    const answer = runLines(store, { ...call, lines: 'put T k +delete\ntable drop T' });
+    await runLines(store, { ...call, lines: 'table create T A:text\nput T k A=x' });
+    const answer = await runLines(store, { ...call, lines: 'put T k +delete\ntable drop T' });
     expect(answer.pending.map((p) => [p.kind, p.prompt, p.line])).toEqual([
       ['row', 'Delete row k from T?', 'put T k +delete'],
       ['table', 'Delete table T and all its rows?', 'table drop T'],
     ]);
-    confirmPending(store, { owner: 'person', agent: 'coach', id: answer.pending[0]!.id });
-    expect(store.getTable({ owner: 'person', holder: 'coach', name: 'T' })!.rowCount).toBe(0);
+    await confirmPending(store, { owner: 'person', agent: 'coach', id: answer.pending[0]!.id });
+    expect((await store.getTable({ owner: 'person', holder: 'coach', name: 'T' }))!.rowCount).toBe(0);
   });
 
-  it('refuses a call of more than 50 lines before running any', () => {
+  it('refuses a call of more than 50 lines before running any', async () => {
     const store = createMemoryStore();
     const lines = ['table create T A:number', ...Array.from({ length: 50 }, (_, i) => `put T A=${i}`)].join(
       '\n',
     );
-    const answer = runLines(store, { ...call, lines });
+    const answer = await runLines(store, { ...call, lines });
     expect(answer.failed).toEqual([
       expect.objectContaining({
         code: 'LIMIT_LINES',
         error: expect.stringContaining('this call has 51 lines'),
       }),
     ]);
-    expect(store.listTables('person')).toEqual([]);
+    expect(await store.listTables('person')).toEqual([]);
   });
 });

@@ -40,14 +40,14 @@ function tableOp(op: Op): OpLine['op'] | undefined {
  *
  * @example
  * ```ts
- * const answer = runLines(store, {
+ * const answer = await runLines(store, {
  *   owner: 'person-1', agent: 'coach', now: Date.now(), timeZone: 'Europe/Berlin',
  *   lines: 'table create Weights Date:date Weight:number:kg\nput Weights Date=today Weight=72.5\nquery Weights as stat',
  * });
  * // answer.ok: 2 writes; answer.results[0].view: { kind: 'stat', value: 72.5, ... }
  * ```
  */
-export function runLines(store: TableStore, options: RunLinesOptions): LinesAnswer {
+export async function runLines(store: TableStore, options: RunLinesOptions): Promise<LinesAnswer> {
   const limits = checkCall(options);
   const source = options.lines.split(/\r?\n/);
   const count = source.filter((l) => l.trim() !== '').length;
@@ -77,7 +77,7 @@ export function runLines(store: TableStore, options: RunLinesOptions): LinesAnsw
       );
     }
   });
-  const answer = runOps(store, { ...options, ops });
+  const answer = await runOps(store, { ...options, ops });
   // Refusals in the order of the lines, whichever step refused them.
   const all = [...failed, ...answer.failed].sort((a, b) => (a.lineNumber ?? 0) - (b.lineNumber ?? 0));
   return { ...answer, failed: all };

@@ -116,15 +116,20 @@ function emptyResult(id: string, table: string, code: TablesErrorCode, error: st
   return { id, table, cols: [], rows: [], count: 0, keys: [], columns: [], error, code };
 }
 
-function runQuery(store: TableStore, op: QueryOp, ctx: WriteContext, rowsLeft: number): QueryResult {
+async function runQuery(
+  store: TableStore,
+  op: QueryOp,
+  ctx: WriteContext,
+  rowsLeft: number,
+): Promise<QueryResult> {
   const props = op.props;
   const ref = { owner: ctx.owner, holder: ctx.agent, name: props.table };
-  const table = store.getTable(ref);
+  const table = await store.getTable(ref);
   if (!table)
     return emptyResult(op.id, props.table, 'TABLE_NOT_FOUND', `No table called ${props.table} yet.`);
   const planned = planQuery(props, table.cols, ctx);
   if (!planned.ok) return emptyResult(op.id, props.table, planned.code, planned.message);
-  const answer = store.query(ref, planned.plan);
+  const answer = await store.query(ref, planned.plan);
   if (answer.rows.length > rowsLeft) {
     return emptyResult(
       op.id,
@@ -159,10 +164,10 @@ function runQuery(store: TableStore, op: QueryOp, ctx: WriteContext, rowsLeft: n
  *
  * @example
  * ```ts
- * const answer = runOps(store, { owner: 'u1', agent: 'coach', now: Date.now(), timeZone: 'Europe/Berlin', ops });
+ * const answer = await runOps(store, { owner: 'u1', agent: 'coach', now: Date.now(), timeZone: 'Europe/Berlin', ops });
  * ```
  */
-export function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }): LinesAnswer {
+export async function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }): Promise<LinesAnswer> {
   const limits = checkCall(ctx);
   const answer: LinesAnswer = { ok: [], failed: [], results: [], pending: [] };
   if (ctx.ops.length > limits.linesPerCall) {
@@ -176,11 +181,11 @@ export function runOps(store: TableStore, ctx: CallContext & { ops: OpLine[] }):
     });
     return answer;
   }
-  store.batch(() => runEach(store, ctx, limits, answer));
+  await store.batch(() => runEach(store, ctx, limits, answer));
   return answer;
 }
 
-function runEach(
+async function runEach(
   store: TableStore,
   ctx: CallContext & { ops: OpLine[] },
   limits: TableLimits,
@@ -197,12 +202,12 @@ function runEach(
       limits,
     };
     if (op.op === 'add') {
-      const result = runQuery(store, op, wctx, rowsLeft);
+      const result = await runQuery(store, op, wctx, rowsLeft);
       rowsLeft -= result.rows.length;
       answer.results.push(result);
       continue;
     }
-    const outcome = applyWrite(store, op, line, wctx);
+    const outcome = await applyWrite(store, op, line, wctx);
     if (outcome.kind === 'refused') {
       const { table, key, code, error } = outcome;
       answer.failed.push({ op: 'row', table, key, error, line, code, ...(lineNumber ? { lineNumber } : {}) });

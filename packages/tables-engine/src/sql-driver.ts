@@ -21,4 +21,10 @@ export interface SqlDriver {
   rows(sql: string, params?: readonly SqlValue[]): unknown[][];
   /** Runs `fn` in one transaction (a savepoint when one is open): committed when it returns, undone when it throws. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs asynchronous `fn` in one transaction that spans its awaits: committed when its promise resolves,
+   * undone when it rejects. Batches on one connection run one after another (never interleaved); a batch
+   * started inside another's `fn` is a savepoint of it.
+   */
+  batch<T>(fn: () => Promise<T>): Promise<T>;
 }

@@ -132,7 +132,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
   };
 
   const store: TableStore = {
-    listTables(owner, holder) {
+    async listTables(owner, holder) {
       const rows = (holder === undefined
         ? driver.all('SELECT * FROM te_tables WHERE owner = ? ORDER BY id', [owner])
         : driver.all('SELECT * FROM te_tables WHERE owner = ? AND holder = ? ORDER BY id', [
@@ -141,11 +141,11 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
           ])) as unknown as TableRow[];
       return rows.map(infoOf);
     },
-    getTable(ref) {
+    async getTable(ref) {
       const t = findTable(ref);
       return t && infoOf(t);
     },
-    defineTable(ref, cols) {
+    async defineTable(ref, cols) {
       if (cols.length > SLOTS) {
         throw new TablesError('LIMIT_COLUMNS', `a table has at most ${SLOTS} columns in the SQLite store`);
       }
@@ -161,7 +161,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         ]);
       });
     },
-    dropTable(ref) {
+    async dropTable(ref) {
       return driver.transaction(() => {
         const t = findTable(ref);
         if (!t) return false;
@@ -170,7 +170,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return true;
       });
     },
-    moveTable(from, to) {
+    async moveTable(from, to) {
       return driver.transaction(() => {
         const t = findTable(from);
         if (!t) return false;
@@ -187,13 +187,13 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return true;
       });
     },
-    getRow(ref, key) {
+    async getRow(ref, key) {
       const t = findTable(ref);
       if (!t) return undefined;
       const raw = driver.get('SELECT * FROM te_rows WHERE table_id = ? AND key = ?', [t.id, key]);
       return raw ? rowOf(colsOf(t), raw) : undefined;
     },
-    insertRow(ref, key, values) {
+    async insertRow(ref, key, values) {
       return driver.transaction(() => {
         const t = mustFind(ref);
         const taken = (k: string) =>
@@ -216,11 +216,11 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return assigned;
       });
     },
-    updateRow(ref, key, values) {
+    async updateRow(ref, key, values) {
       const t = findTable(ref);
       if (!t) return false;
       const cols = colsOf(t).filter((c) => c.name in values);
-      if (cols.length === 0) return !!store.getRow(ref, key);
+      if (cols.length === 0) return !!(await store.getRow(ref, key));
       const set = cols.map((c) => `c${c.slot} = ?`).join(', ');
       return (
         driver.run(`UPDATE te_rows SET ${set} WHERE table_id = ? AND key = ?`, [
@@ -230,7 +230,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         ]) > 0
       );
     },
-    deleteRow(ref, key) {
+    async deleteRow(ref, key) {
       const t = findTable(ref);
       if (!t) return false;
       return driver.transaction(() => {
@@ -239,7 +239,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return true;
       });
     },
-    query(ref, plan: QueryPlan): QueryRows {
+    async query(ref, plan: QueryPlan): Promise<QueryRows> {
       const t = mustFind(ref);
       const slots = new Map(colsOf(t).map((c) => [c.name, `c${c.slot}`]));
       const { sql, params, countSql } = compileQuery(plan, t.id, (name) => slots.get(name)!);
@@ -251,14 +251,14 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       }
       return { rows, keys: [], count: raw.length > 0 ? (raw[0]![0] as number) : 0 };
     },
-    exportTable(ref) {
+    async exportTable(ref) {
       const t = findTable(ref);
       if (!t) return undefined;
       const cols = colsOf(t);
       const raws = driver.all('SELECT * FROM te_rows WHERE table_id = ? ORDER BY seq', [t.id]);
       return { cols: publicCols(cols), rows: raws.map((r) => rowOf(cols, r)) };
     },
-    addPending(p) {
+    async addPending(p) {
       const row = driver.get(
         'INSERT INTO te_pending (owner, holder, kind, tbl, key, line) VALUES (?, ?, ?, ?, ?, ?) RETURNING n',
         [p.owner, p.holder, p.kind, p.table, p.key ?? null, p.line],
@@ -266,9 +266,9 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       return { ...p, id: `p${String(row!.n)}` };
     },
     batch(fn) {
-      return driver.transaction(fn);
+      return driver.batch(fn);
     },
-    listPending(owner, holder) {
+    async listPending(owner, holder) {
       const rows = (holder === undefined
         ? driver.all('SELECT * FROM te_pending WHERE owner = ? ORDER BY n', [owner])
         : driver.all('SELECT * FROM te_pending WHERE owner = ? AND holder = ? ORDER BY n', [
@@ -277,7 +277,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
           ])) as unknown as PendingRow[];
       return rows.map(pendingOf);
     },
-    takePending(owner, id) {
+    async takePending(owner, id) {
       const n = /^p(\d+)$/.exec(id)?.[1];
       if (!n) return undefined;
       return driver.transaction(() => {

@@ -1,9 +1,12 @@
 // The better-sqlite3 table store: a SqlDriver over better-sqlite3 under the shared SQL store (sql-store.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
+import { TablesError } from './errors.js';
 import type { SqlDriver, SqlValue } from './sql-driver.js';
 import { applyLayout } from './sql-layout.js';
 import { createSqlStore } from './sql-store.js';
 import type { TableStore } from './store.js';
+import { storeLockOf } from './store-lock.js';
 
 type Db = Database.Database;
 
@@ -11,6 +14,49 @@ type Db = Database.Database;
 export interface SqliteStoreOptions {
   /** Statements kept prepared (queries with the same shape reuse one). Default 200. */
   statementCache?: number;
+}
+
+/** The connection whose batch the current async call runs inside, so a batch inside it nests. */
+const insideBatch = new AsyncLocalStorage<Db>();
+let savepoints = 0;
+
+async function nestedBatch<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const name = `te_batch${++savepoints}`;
+  db.exec(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    db.exec(`RELEASE ${name}`);
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+    throw error;
+  }
+}
+
+/**
+ * One transaction across `fn`'s awaits, under the connection's lock (`storeLockOf(db)`): the service's
+ * group commit takes the same lock, so no other transaction lands inside this one while it waits.
+ */
+function outerBatch<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  return storeLockOf(db).run(() =>
+    insideBatch.run(db, async () => {
+      if (db.inTransaction) {
+        throw new TablesError(
+          'INVALID_OPTIONS',
+          'a table batch cannot start inside a synchronous transaction on the same connection; run it after that transaction, or put those writes inside the batch',
+        );
+      }
+      db.exec('BEGIN');
+      try {
+        const result = await fn();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    }),
+  );
 }
 
 function betterSqliteDriver(db: Db, cacheSize: number): SqlDriver {
@@ -36,6 +82,7 @@ function betterSqliteDriver(db: Db, cacheSize: number): SqlDriver {
     rows: (sql, params) => cached(raw, sql, true).all(...args(params)) as unknown[][],
     // better-sqlite3 nests transactions as savepoints by itself.
     transaction: (fn) => db.transaction(fn)(),
+    batch: (fn) => (insideBatch.getStore() === db ? nestedBatch(db, fn) : outerBatch(db, fn)),
   };
 }
 

@@ -15,43 +15,46 @@ export interface PendingDelete {
 }
 
 /**
- * One store of agent tables. Implementations: `createMemoryStore` and `createSqliteStore`; both pass
- * the shared conformance suite. Callers check rules and limits before writing (see `runLines`); a store
- * applies each call whole or not at all.
+ * One store of agent tables. Implementations: `createMemoryStore`, `createSqliteStore`,
+ * `createWasmSqliteStore` and the PostgreSQL store of `@screen-service/postgres`; all pass the shared
+ * conformance suite. Every method is asynchronous so a store can sit on a network database. Callers check
+ * rules and limits before writing (see `runLines`); a store applies each call whole or not at all.
  */
 export interface TableStore {
   /** Tables the person owns, optionally only those one agent holds, in creation order. */
-  listTables(owner: string, holder?: string): TableInfo[];
-  getTable(ref: TableRef): TableInfo | undefined;
+  listTables(owner: string, holder?: string): Promise<TableInfo[]>;
+  getTable(ref: TableRef): Promise<TableInfo | undefined>;
   /** Creates the table, or changes its columns by doc3's alter rules (match by name, convert, drop, add). */
-  defineTable(ref: TableRef, cols: Column[]): void;
+  defineTable(ref: TableRef, cols: Column[]): Promise<void>;
   /** Removes the table with its rows; false when it did not exist. */
-  dropTable(ref: TableRef): boolean;
+  dropTable(ref: TableRef): Promise<boolean>;
   /**
    * Gives the table (columns, rows, keys and row order unchanged) to another holder under a name, for the
    * relay's hand-over; the old holder's pending deletes on it are forgotten. False when `from` does not
    * exist; throws `INVALID_OPTIONS` when the new holder already has a table with that name.
    */
-  moveTable(from: TableRef, to: { holder: string; name: string }): boolean;
-  getRow(ref: TableRef, key: string): StoredRow | undefined;
+  moveTable(from: TableRef, to: { holder: string; name: string }): Promise<boolean>;
+  getRow(ref: TableRef, key: string): Promise<StoredRow | undefined>;
   /** Adds a row at the end; with no key the store assigns the next free `r1`, `r2`, ...; returns the key. */
-  insertRow(ref: TableRef, key: string | undefined, values: Record<string, Cell>): string;
+  insertRow(ref: TableRef, key: string | undefined, values: Record<string, Cell>): Promise<string>;
   /** Changes the named cells of an existing row; false when the row does not exist. */
-  updateRow(ref: TableRef, key: string, values: Record<string, Cell>): boolean;
+  updateRow(ref: TableRef, key: string, values: Record<string, Cell>): Promise<boolean>;
   /** Removes the row; false when it did not exist. */
-  deleteRow(ref: TableRef, key: string): boolean;
+  deleteRow(ref: TableRef, key: string): Promise<boolean>;
   /** Runs a checked plan on the table's rows. */
-  query(ref: TableRef, plan: QueryPlan): QueryRows;
+  query(ref: TableRef, plan: QueryPlan): Promise<QueryRows>;
   /** The whole table in first-written order, for backups and tests. */
-  exportTable(ref: TableRef): TableDump | undefined;
+  exportTable(ref: TableRef): Promise<TableDump | undefined>;
   /** Keeps a delete until the person taps; the store assigns the id. */
-  addPending(pending: Omit<PendingDelete, 'id'>): PendingDelete;
-  listPending(owner: string, holder?: string): PendingDelete[];
+  addPending(pending: Omit<PendingDelete, 'id'>): Promise<PendingDelete>;
+  listPending(owner: string, holder?: string): Promise<PendingDelete[]>;
   /**
-   * Runs a call's lines together for speed (one SQLite transaction). Each line is checked before it
-   * writes, so a refused line never needs a rollback; an unexpected throw undoes the whole batch.
+   * Runs `fn`'s calls on this store as one transaction (a call's lines, a hand-over): committed when its
+   * promise resolves, undone when it rejects (the SQL stores; the memory store keeps what was written).
+   * Each line is checked before it writes, so a refused line never needs a rollback. Concurrent batches
+   * never interleave on one connection; a batch started inside another's `fn` joins it (a savepoint).
    */
-  batch<T>(fn: () => T): T;
+  batch<T>(fn: () => Promise<T>): Promise<T>;
   /** Removes and returns the pending delete, or undefined when it is gone. */
-  takePending(owner: string, id: string): PendingDelete | undefined;
+  takePending(owner: string, id: string): Promise<PendingDelete | undefined>;
 }

@@ -22,15 +22,15 @@ const CASES: [TableRuleCode, string, ReturnType<typeof table>][] = [
 ];
 
 describe('table rules: one code from parser to engine', () => {
-  it('covers every table rule code', () => {
+  it('covers every table rule code', async () => {
     expect(new Set(CASES.map(([code]) => code))).toEqual(new Set(TABLE_RULE_CODES));
   });
 
-  it.each(CASES)('%s: %s', (code, line, op) => {
+  it.each(CASES)('%s: %s', async (code, line, op) => {
     const store = createMemoryStore();
-    runLines(store, { ...call, lines: 'table create W A:text' });
-    const parsed = runLines(store, { ...call, lines: line });
-    const engine = runOps(store, { ...call, ops: [op] });
+    await runLines(store, { ...call, lines: 'table create W A:text' });
+    const parsed = await runLines(store, { ...call, lines: line });
+    const engine = await runOps(store, { ...call, ops: [op] });
     expect(parsed.failed.map((f) => f.code)).toEqual([code]);
     expect(engine.failed.map((f) => f.code)).toEqual([code]);
   });

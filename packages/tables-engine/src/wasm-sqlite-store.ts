@@ -59,6 +59,31 @@ function wasmDriver(db: WasmDatabase, cacheSize: number): SqlDriver {
       statement.reset(true);
     }
   };
+  // Nested calls (runOps inside a caller's transaction) become savepoints, as in better-sqlite3.
+  const begin = () => {
+    const name = `te_sp${depth}`;
+    db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${name}`);
+    depth++;
+    return name;
+  };
+  const undo = (name: string) => {
+    depth--;
+    try {
+      db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+    } catch {
+      // SQLite already rolled the whole transaction back (a full disk, an I/O error): report the cause.
+    }
+  };
+  const commit = (name: string) => {
+    depth--;
+    try {
+      db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
+    } catch (error) {
+      depth++;
+      undo(name);
+      throw error;
+    }
+  };
   return {
     exec: (sql) => void db.exec(sql),
     run: (sql, params) => {
@@ -69,32 +94,28 @@ function wasmDriver(db: WasmDatabase, cacheSize: number): SqlDriver {
     all: (sql, params) => step(sql, params, (s) => s.get({})),
     rows: (sql, params) => step(sql, params, (s) => s.get([])),
     transaction: (fn) => {
-      // Nested calls (runOps inside a caller's transaction) become savepoints, as in better-sqlite3.
-      const name = `te_sp${depth}`;
-      const undo = () => {
-        try {
-          db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
-        } catch {
-          // SQLite already rolled the whole transaction back (a full disk, an I/O error): report the cause.
-        }
-      };
-      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${name}`);
-      depth++;
+      const name = begin();
       let result: ReturnType<typeof fn>;
       try {
         result = fn();
       } catch (error) {
-        depth--;
-        undo();
+        undo(name);
         throw error;
       }
-      depth--;
+      commit(name);
+      return result;
+    },
+    // The worker runs one request at a time, so a batch open while another starts is its caller: a savepoint.
+    batch: async (fn) => {
+      const name = begin();
+      let result: Awaited<ReturnType<typeof fn>>;
       try {
-        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
+        result = await fn();
       } catch (error) {
-        undo();
+        undo(name);
         throw error;
       }
+      commit(name);
       return result;
     },
   };

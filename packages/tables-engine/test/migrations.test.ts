@@ -13,7 +13,7 @@ let n = 0;
 const fresh = () => new Database(join(dir, `m${n++}.sqlite`));
 
 describe('runMigrations', () => {
-  it('applies in version order once, records each, and reopening applies nothing', () => {
+  it('applies in version order once, records each, and reopening applies nothing', async () => {
     const db = fresh();
     const list = [
       { version: 2, name: 'b', sql: 'ALTER TABLE a ADD COLUMN y TEXT' },
@@ -30,7 +30,7 @@ describe('runMigrations', () => {
     db.close();
   });
 
-  it('rolls a failing migration back whole and keeps the earlier ones', () => {
+  it('rolls a failing migration back whole and keeps the earlier ones', async () => {
     const db = fresh();
     expect(() =>
       runMigrations(db, [
@@ -43,7 +43,7 @@ describe('runMigrations', () => {
     db.close();
   });
 
-  it('keeps separate lists apart by table name', () => {
+  it('keeps separate lists apart by table name', async () => {
     const db = fresh();
     runMigrations(db, [{ version: 1, name: 'x', sql: 'CREATE TABLE x (v INTEGER)' }], {
       table: 'one_migrations',
@@ -57,7 +57,7 @@ describe('runMigrations', () => {
     db.close();
   });
 
-  it('refuses duplicate or non-positive versions, a bad table name, and a database newer than the list', () => {
+  it('refuses duplicate or non-positive versions, a bad table name, and a database newer than the list', async () => {
     const db = fresh();
     const dup = [
       { version: 1, name: 'a', sql: '' },
@@ -75,7 +75,7 @@ describe('runMigrations', () => {
 });
 
 describe('the engine layout as migrations', () => {
-  it('upgrades a file written with the old te_schema marker, keeping its rows', () => {
+  it('upgrades a file written with the old te_schema marker, keeping its rows', async () => {
     const db = fresh();
     db.exec(`CREATE TABLE te_tables (id INTEGER PRIMARY KEY, owner TEXT NOT NULL, holder TEXT NOT NULL,
       name TEXT NOT NULL, cols TEXT NOT NULL, next_row INTEGER NOT NULL DEFAULT 1, next_seq INTEGER NOT NULL DEFAULT 1,
@@ -83,7 +83,7 @@ describe('the engine layout as migrations', () => {
       INSERT INTO te_tables (owner, holder, name, cols) VALUES ('u1', 'a', 'Old', '[]');
       CREATE TABLE te_schema (version INTEGER NOT NULL); INSERT INTO te_schema VALUES (1);`);
     const store = createSqliteStore(db);
-    expect(store.listTables('u1', 'a').map((t) => t.name)).toEqual(['Old']);
+    expect((await store.listTables('u1', 'a')).map((t) => t.name)).toEqual(['Old']);
     expect(schemaVersion(db, { table: 'te_migrations' })).toBe(2);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'te_schema'").get()).toBeUndefined();
     expect(db.prepare('SELECT name FROM te_tables').all()).toEqual([{ name: 'Old' }]);

@@ -16,7 +16,8 @@ import { drop, put, query, sort, table, type Where } from './ops.js';
 /** How a store joins the suite. */
 export interface StoreConformanceOptions {
   name: string;
-  create: () => TableStore;
+  /** A fresh, empty store for each test (a new file, a new schema). */
+  create: () => TableStore | Promise<TableStore>;
 }
 
 const NOW = new Date('2026-01-01T02:30:00Z');
@@ -27,10 +28,10 @@ const REF = { owner: 'u1', holder: 'coach', name: 'W' };
 export function runStoreConformance({ name, create }: StoreConformanceOptions): void {
   describe(`${name}: table store conformance`, () => {
     let store: TableStore;
-    const run = (ops: OpLine[], extra: Partial<CallContext> = {}): LinesAnswer =>
+    const run = (ops: OpLine[], extra: Partial<CallContext> = {}): Promise<LinesAnswer> =>
       runOps(store, { ...CALL, ...extra, ops });
-    const rows = (q: OpLine, extra: Partial<CallContext> = {}) => {
-      const result = run([q], extra).results[0]!;
+    const rows = async (q: OpLine, extra: Partial<CallContext> = {}) => {
+      const result = (await run([q], extra)).results[0]!;
       expect(result.error, result.error).toBeUndefined();
       return result;
     };
@@ -43,15 +44,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         put('W', undefined, { Weight: 79, Note: 'apple' }),
       ]);
 
-    beforeEach(() => {
-      store = create();
+    beforeEach(async () => {
+      store = await create();
     });
 
     describe('writes', () => {
-      it('creates a table held by the agent and owned by the person', () => {
-        const answer = run([table('W', 'Date:date', 'Weight:number:kg')]);
+      it('creates a table held by the agent and owned by the person', async () => {
+        const answer = await run([table('W', 'Date:date', 'Weight:number:kg')]);
         expect(answer.failed).toEqual([]);
-        expect(store.getTable(REF)).toEqual({
+        expect(await store.getTable(REF)).toEqual({
           ...REF,
           cols: [
             { name: 'Date', type: 'date' },
@@ -59,27 +60,27 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           ],
           rowCount: 0,
         });
-        expect(store.listTables('u1').map((t) => t.name)).toEqual(['W']);
-        expect(store.listTables('u1', 'other')).toEqual([]);
+        expect((await store.listTables('u1')).map((t) => t.name)).toEqual(['W']);
+        expect(await store.listTables('u1', 'other')).toEqual([]);
       });
 
-      it("another agent's table reads as missing", () => {
-        weights();
-        const other = run([put('W', undefined, { Weight: 1 }), query('W')], { agent: 'other' });
+      it("another agent's table reads as missing", async () => {
+        await weights();
+        const other = await run([put('W', undefined, { Weight: 1 }), query('W')], { agent: 'other' });
         expect(other.failed[0]).toMatchObject({ op: 'row', table: 'W', code: 'TABLE_NOT_FOUND' });
         expect(other.results[0]).toMatchObject({ code: 'TABLE_NOT_FOUND', error: 'No table called W yet.' });
       });
 
-      it('appends keyless rows as r1, r2, ... in first-written order', () => {
-        weights();
-        const keys = store.exportTable(REF)!.rows.map((r) => r.key);
+      it('appends keyless rows as r1, r2, ... in first-written order', async () => {
+        await weights();
+        const keys = (await store.exportTable(REF))!.rows.map((r) => r.key);
         expect(keys).toEqual(['r1', 'r2', 'r3', 'r4']);
-        run([
+        await run([
           put('W', 'r6', { Weight: 1 }),
           put('W', undefined, { Weight: 2 }),
           put('W', undefined, { Weight: 3 }),
         ]);
-        expect(store.exportTable(REF)!.rows.map((r) => r.key)).toEqual([
+        expect((await store.exportTable(REF))!.rows.map((r) => r.key)).toEqual([
           'r1',
           'r2',
           'r3',
@@ -90,15 +91,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
-      it('a keyed put updates only the named columns, or adds the row', () => {
-        weights();
-        const answer = run([put('W', 'r2', { Weight: 82 }), put('W', 'mon', { Note: 'new' })]);
+      it('a keyed put updates only the named columns, or adds the row', async () => {
+        await weights();
+        const answer = await run([put('W', 'r2', { Weight: 82 }), put('W', 'mon', { Note: 'new' })]);
         expect(answer.ok.map((o) => o.key)).toEqual(['r2', 'mon']);
-        expect(store.getRow(REF, 'r2')).toEqual({
+        expect(await store.getRow(REF, 'r2')).toEqual({
           key: 'r2',
           values: { Date: '2025-12-29T08:15', Weight: 82, Note: 'banana', Done: null },
         });
-        expect(store.getRow(REF, 'mon')!.values).toEqual({
+        expect((await store.getRow(REF, 'mon'))!.values).toEqual({
           Date: null,
           Weight: null,
           Note: 'new',
@@ -106,31 +107,36 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         });
       });
 
-      it('fits values: bools, empties, units, numbers as text, dates as written', () => {
-        run([table('T', 'A:text', 'N:number:kg', 'B:bool', 'D:date')]);
-        const answer = run([
+      it('fits values: bools, empties, units, numbers as text, dates as written', async () => {
+        await run([table('T', 'A:text', 'N:number:kg', 'B:bool', 'D:date')]);
+        const answer = await run([
           put('T', 'k', { A: 42, N: '72.5kg', B: { kind: 'bool', value: true }, D: '2026-02-28T23:59' }),
           put('T', 'k2', { A: true, N: '3 KG', B: 'off', D: '"2026-03-01"'.slice(1, -1) }),
         ]);
         expect(answer.failed).toEqual([]);
         const t = { ...REF, name: 'T' };
-        expect(store.getRow(t, 'k')!.values).toEqual({ A: '42', N: 72.5, B: true, D: '2026-02-28T23:59' });
-        expect(store.getRow(t, 'k2')!.values).toEqual({ A: 'on', N: 3, B: false, D: '2026-03-01' });
-        run([put('T', 'k', { A: null, N: null })]);
-        expect(store.getRow(t, 'k')!.values).toMatchObject({ A: null, N: null, B: true });
+        expect((await store.getRow(t, 'k'))!.values).toEqual({
+          A: '42',
+          N: 72.5,
+          B: true,
+          D: '2026-02-28T23:59',
+        });
+        expect((await store.getRow(t, 'k2'))!.values).toEqual({ A: 'on', N: 3, B: false, D: '2026-03-01' });
+        await run([put('T', 'k', { A: null, N: null })]);
+        expect((await store.getRow(t, 'k'))!.values).toMatchObject({ A: null, N: null, B: true });
       });
 
-      it('resolves today, today±N and now in the given IANA time zone', () => {
-        run([table('T', 'D:date')]);
+      it('resolves today, today±N and now in the given IANA time zone', async () => {
+        await run([table('T', 'D:date')]);
         const t = { ...REF, name: 'T' };
         const zone = { timeZone: 'America/New_York' };
-        run(
+        await run(
           [put('T', 'a', { D: 'today' }), put('T', 'b', { D: 'today-1' }), put('T', 'c', { D: 'today+1' })],
           zone,
         );
-        run([put('T', 'd', { D: 'now' }), put('T', 'e', { D: 'now' })], { timeZone: 'Asia/Tokyo' });
-        run([put('T', 'f', { D: 'today' })]);
-        const dates = store.exportTable(t)!.rows.map((r) => r.values.D);
+        await run([put('T', 'd', { D: 'now' }), put('T', 'e', { D: 'now' })], { timeZone: 'Asia/Tokyo' });
+        await run([put('T', 'f', { D: 'today' })]);
+        const dates = (await store.exportTable(t))!.rows.map((r) => r.values.D);
         expect(dates).toEqual([
           '2025-12-31',
           '2025-12-30',
@@ -141,10 +147,10 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
-      it('refuses a whole line when one value does not fit, leaving the table unchanged', () => {
-        weights();
-        const before = JSON.stringify(store.exportTable(REF));
-        const answer = run([
+      it('refuses a whole line when one value does not fit, leaving the table unchanged', async () => {
+        await weights();
+        const before = JSON.stringify(await store.exportTable(REF));
+        const answer = await run([
           put('W', 'r1', { Note: 'changed', Weight: 'heavy' }),
           put('W', undefined, { Note: 'x', Date: 'tomorrow' }),
           put('W', undefined, { Note: 'x', Nope: 1 }),
@@ -168,17 +174,17 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           line: 'put W r1 Note=changed Weight=heavy',
         });
         expect(answer.failed[2]!.error).toBe("W has no column 'Nope'; its columns: Date, Weight, Note, Done");
-        expect(JSON.stringify(store.exportTable(REF))).toBe(before);
+        expect(JSON.stringify(await store.exportTable(REF))).toBe(before);
       });
 
-      it('changes columns by the alter rules and never drops rows', () => {
-        weights();
-        const same = run([table('W', 'Date:date', 'Weight:number:kg', 'Note:text', 'Done:bool')]);
+      it('changes columns by the alter rules and never drops rows', async () => {
+        await weights();
+        const same = await run([table('W', 'Date:date', 'Weight:number:kg', 'Note:text', 'Done:bool')]);
         expect(same.failed).toEqual([]);
-        run([put('W', 'r5', { Note: '12.5' })]);
-        const answer = run([table('W', 'Note:number', 'Weight:text', 'Extra:bool', 'Done:number')]);
+        await run([put('W', 'r5', { Note: '12.5' })]);
+        const answer = await run([table('W', 'Note:number', 'Weight:text', 'Extra:bool', 'Done:number')]);
         expect(answer.failed).toEqual([]);
-        const dump = store.exportTable(REF)!;
+        const dump = (await store.exportTable(REF))!;
         expect(dump.cols.map((c) => `${c.name}:${c.type}`)).toEqual([
           'Note:number',
           'Weight:text',
@@ -192,17 +198,17 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           { Note: null, Weight: '79', Extra: null, Done: null },
           { Note: 12.5, Weight: null, Extra: null, Done: null },
         ]);
-        run([table('W', 'Note:number', 'Date:date')]);
-        expect(store.exportTable(REF)!.rows.map((r) => r.values.Date)).toEqual([
+        await run([table('W', 'Note:number', 'Date:date')]);
+        expect((await store.exportTable(REF))!.rows.map((r) => r.values.Date)).toEqual([
           null,
           null,
           null,
           null,
           null,
         ]);
-        run([table('W', 'Note:text', 'Date:date')]);
-        run([table('W', 'Note:bool')]);
-        expect(store.exportTable(REF)!.rows.map((r) => r.values.Note)).toEqual([
+        await run([table('W', 'Note:text', 'Date:date')]);
+        await run([table('W', 'Note:bool')]);
+        expect((await store.exportTable(REF))!.rows.map((r) => r.values.Note)).toEqual([
           null,
           null,
           null,
@@ -211,42 +217,42 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
-      it('converts text to dates and bools where it fits', () => {
-        run([
+      it('converts text to dates and bools where it fits', async () => {
+        await run([
           table('T', 'A:text', 'B:text'),
           put('T', 'x', { A: '2026-05-01', B: 'on' }),
           put('T', 'y', { A: 'soon', B: 'maybe' }),
         ]);
-        run([table('T', 'A:date', 'B:bool')]);
+        await run([table('T', 'A:date', 'B:bool')]);
         const t = { ...REF, name: 'T' };
-        expect(store.exportTable(t)!.rows.map((r) => r.values)).toEqual([
+        expect((await store.exportTable(t))!.rows.map((r) => r.values)).toEqual([
           { A: '2026-05-01', B: true },
           { A: null, B: null },
         ]);
       });
 
-      it('store calls on a missing table or an existing key are refused', () => {
-        weights();
-        expect(() => store.insertRow(REF, 'r1', {})).toThrow(
+      it('store calls on a missing table or an existing key are refused', async () => {
+        await weights();
+        await expect(store.insertRow(REF, 'r1', {})).rejects.toThrow(
           expect.objectContaining({ code: 'INVALID_KEY' }),
         );
         const gone = { ...REF, name: 'Gone' };
-        expect(() => store.insertRow(gone, undefined, {})).toThrow(
+        await expect(store.insertRow(gone, undefined, {})).rejects.toThrow(
           expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
         );
         const plan = { kind: 'rows', where: [], cols: [], sort: [], limit: 5, output: [] } as const;
-        expect(() => store.query(gone, { ...plan, where: [], cols: [], sort: [], output: [] })).toThrow(
-          expect.objectContaining({ code: 'TABLE_NOT_FOUND' }),
-        );
-        expect(store.updateRow(gone, 'r1', {})).toBe(false);
-        expect(store.deleteRow(gone, 'r1')).toBe(false);
-        expect(store.dropTable(gone)).toBe(false);
-        expect(store.getRow(REF, 'nope')).toBeUndefined();
-        expect(store.takePending('u1', 'p999')).toBeUndefined();
+        await expect(
+          store.query(gone, { ...plan, where: [], cols: [], sort: [], output: [] }),
+        ).rejects.toThrow(expect.objectContaining({ code: 'TABLE_NOT_FOUND' }));
+        expect(await store.updateRow(gone, 'r1', {})).toBe(false);
+        expect(await store.deleteRow(gone, 'r1')).toBe(false);
+        expect(await store.dropTable(gone)).toBe(false);
+        expect(await store.getRow(REF, 'nope')).toBeUndefined();
+        expect(await store.takePending('u1', 'p999')).toBeUndefined();
       });
 
-      it('checks names, columns and types', () => {
-        const answer = run([
+      it('checks names, columns and types', async () => {
+        const answer = await run([
           table('9lives', 'A:text'),
           table('T', 'key:text'),
           table('T', 'A:text', 'A:number'),
@@ -262,14 +268,18 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           'INVALID_COLUMN_NAME',
           'INVALID_LINE',
         ]);
-        expect(store.listTables('u1')).toEqual([]);
+        expect(await store.listTables('u1')).toEqual([]);
       });
     });
 
     describe('deletes wait for the person', () => {
-      it('put +delete comes back pending; Delete removes the row, Keep keeps it', () => {
-        weights();
-        const answer = run([put('W', 'r1', {}, true), put('W', 'r2', {}, true), put('W', 'zz', {}, true)]);
+      it('put +delete comes back pending; Delete removes the row, Keep keeps it', async () => {
+        await weights();
+        const answer = await run([
+          put('W', 'r1', {}, true),
+          put('W', 'r2', {}, true),
+          put('W', 'zz', {}, true),
+        ]);
         expect(answer.pending.map((p) => p.prompt)).toEqual([
           'Delete row r1 from W?',
           'Delete row r2 from W?',
@@ -277,145 +287,154 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         expect(answer.ok).toEqual([
           { op: 'put', table: 'W', key: 'zz', line: 'put W zz +delete', note: 'no such row' },
         ]);
-        expect(store.getTable(REF)!.rowCount).toBe(4);
-        expect(store.listPending('u1', 'coach').map((p) => p.id)).toEqual(answer.pending.map((p) => p.id));
+        expect((await store.getTable(REF))!.rowCount).toBe(4);
+        expect((await store.listPending('u1', 'coach')).map((p) => p.id)).toEqual(
+          answer.pending.map((p) => p.id),
+        );
         const tap = { owner: 'u1', agent: 'coach' };
-        expect(confirmPending(store, { ...tap, id: answer.pending[0]!.id }).deleted).toBe(true);
-        expect(keepPending(store, { ...tap, id: answer.pending[1]!.id }).key).toBe('r2');
-        expect(store.exportTable(REF)!.rows.map((r) => r.key)).toEqual(['r2', 'r3', 'r4']);
-        expect(() => confirmPending(store, { ...tap, id: answer.pending[1]!.id })).toThrow(
+        expect((await confirmPending(store, { ...tap, id: answer.pending[0]!.id })).deleted).toBe(true);
+        expect((await keepPending(store, { ...tap, id: answer.pending[1]!.id })).key).toBe('r2');
+        expect((await store.exportTable(REF))!.rows.map((r) => r.key)).toEqual(['r2', 'r3', 'r4']);
+        await expect(confirmPending(store, { ...tap, id: answer.pending[1]!.id })).rejects.toThrow(
           expect.objectContaining({ code: 'PENDING_NOT_FOUND' }),
         );
-        expect(store.listPending('u1')).toEqual([]);
+        expect(await store.listPending('u1')).toEqual([]);
       });
 
-      it('+delete needs a key and takes no values', () => {
-        weights();
-        const answer = run([put('W', undefined, {}, true), put('W', 'r1', { Weight: 1 }, true)]);
+      it('+delete needs a key and takes no values', async () => {
+        await weights();
+        const answer = await run([put('W', undefined, {}, true), put('W', 'r1', { Weight: 1 }, true)]);
         expect(answer.failed.map((f) => f.code)).toEqual(['DELETE_NEEDS_KEY', 'INVALID_LINE']);
       });
 
-      it('table drop comes back pending and Delete drops the table', () => {
-        weights();
-        const answer = run([drop('W'), drop('Nope')]);
+      it('table drop comes back pending and Delete drops the table', async () => {
+        await weights();
+        const answer = await run([drop('W'), drop('Nope')]);
         expect(answer.failed.map((f) => f.code)).toEqual(['TABLE_NOT_FOUND']);
         expect(answer.pending).toEqual([
           expect.objectContaining({ kind: 'table', table: 'W', prompt: 'Delete table W and all its rows?' }),
         ]);
-        expect(store.getTable(REF)).toBeDefined();
-        confirmPending(store, { owner: 'u1', agent: 'coach', id: answer.pending[0]!.id });
-        expect(store.getTable(REF)).toBeUndefined();
-        expect(store.exportTable(REF)).toBeUndefined();
+        expect(await store.getTable(REF)).toBeDefined();
+        await confirmPending(store, { owner: 'u1', agent: 'coach', id: answer.pending[0]!.id });
+        expect(await store.getTable(REF)).toBeUndefined();
+        expect(await store.exportTable(REF)).toBeUndefined();
       });
     });
 
     describe('hand-over (moveTable)', () => {
-      it('moves a table to another holder and name with its rows, keys and order; forgets pending deletes', () => {
-        weights();
-        const pending = run([put('W', 'r2', {}, true)]).pending;
+      it('moves a table to another holder and name with its rows, keys and order; forgets pending deletes', async () => {
+        await weights();
+        const pending = (await run([put('W', 'r2', {}, true)])).pending;
         expect(pending).toHaveLength(1);
-        const before = store.exportTable(REF)!;
-        expect(store.moveTable(REF, { holder: 'nurse', name: 'W-coach' })).toBe(true);
-        expect(store.getTable(REF)).toBeUndefined();
+        const before = (await store.exportTable(REF))!;
+        expect(await store.moveTable(REF, { holder: 'nurse', name: 'W-coach' })).toBe(true);
+        expect(await store.getTable(REF)).toBeUndefined();
         const moved = { owner: 'u1', holder: 'nurse', name: 'W-coach' };
-        expect(store.exportTable(moved)).toEqual(before);
-        expect(store.listTables('u1', 'nurse').map((t) => [t.name, t.rowCount])).toEqual([['W-coach', 4]]);
-        expect(store.listPending('u1')).toEqual([]);
+        expect(await store.exportTable(moved)).toEqual(before);
+        expect((await store.listTables('u1', 'nurse')).map((t) => [t.name, t.rowCount])).toEqual([
+          ['W-coach', 4],
+        ]);
+        expect(await store.listPending('u1')).toEqual([]);
         // The old holder no longer reaches it; the new one writes and reads it.
-        expect(run([query('W')]).results[0]!.code).toBe('TABLE_NOT_FOUND');
-        const answer = run([put('W-coach', undefined, { Weight: 70 }), query('W-coach')], { agent: 'nurse' });
+        expect((await run([query('W')])).results[0]!.code).toBe('TABLE_NOT_FOUND');
+        const answer = await run([put('W-coach', undefined, { Weight: 70 }), query('W-coach')], {
+          agent: 'nurse',
+        });
         expect(answer.failed).toEqual([]);
         expect(answer.results[0]!.count).toBe(5);
       });
 
-      it('answers false for a missing table and refuses a name the new holder already has', () => {
-        weights();
-        expect(store.moveTable({ ...REF, name: 'Nope' }, { holder: 'nurse', name: 'X' })).toBe(false);
-        run([table('W', 'A:text')], { agent: 'nurse' });
-        expect(() => store.moveTable(REF, { holder: 'nurse', name: 'W' })).toThrow(
+      it('answers false for a missing table and refuses a name the new holder already has', async () => {
+        await weights();
+        expect(await store.moveTable({ ...REF, name: 'Nope' }, { holder: 'nurse', name: 'X' })).toBe(false);
+        await run([table('W', 'A:text')], { agent: 'nurse' });
+        await expect(store.moveTable(REF, { holder: 'nurse', name: 'W' })).rejects.toThrow(
           expect.objectContaining({ code: 'INVALID_OPTIONS' }),
         );
-        expect(store.getTable(REF)!.rowCount).toBe(4);
+        expect((await store.getTable(REF))!.rowCount).toBe(4);
       });
     });
 
     describe('queries', () => {
-      beforeEach(() => {
-        weights();
+      beforeEach(async () => {
+        await weights();
       });
 
-      it('shows all columns in first-written order by default, with keys and count', () => {
-        const r = rows(query('W'));
+      it('shows all columns in first-written order by default, with keys and count', async () => {
+        const r = await rows(query('W'));
         expect(r.cols).toEqual(['Date', 'Weight', 'Note', 'Done']);
         expect(r.keys).toEqual(['r1', 'r2', 'r3', 'r4']);
         expect(r.count).toBe(4);
         expect(r.rows[1]).toEqual(['2025-12-29T08:15', 81.5, 'banana', null]);
       });
 
-      it('where compares text without case, dates by day, and matches empty and filled', () => {
-        const notes = (where: Where) => rows(query('W', { where, cols: ['Note'] })).rows.map((r) => r[0]);
-        expect(notes([['Note', '=', 'APPLE']])).toEqual(['Apple', 'apple']);
-        expect(notes([['Note', '!=', 'apple']])).toEqual(['banana', 'cherry pie']);
-        expect(notes([['Note', '~', 'PIE']])).toEqual(['cherry pie']);
-        expect(notes([['Note', '>', 'B']])).toEqual(['banana', 'cherry pie']);
-        expect(notes([['Date', '=', '2025-12-29']])).toEqual(['banana']);
-        expect(notes([['Date', '>=', '2026-01-02']])).toEqual(['Apple', 'cherry pie']);
-        expect(notes([['Date', '<', '2026-01-02T00:00']])).toEqual(['banana']);
-        expect(notes([['Date', '=', 'today+1']])).toEqual(['Apple']);
-        expect(notes([['Weight', '=', null]])).toEqual(['cherry pie']);
-        expect(notes([['Weight', '!=', null]])).toEqual(['Apple', 'banana', 'apple']);
-        expect(notes([['Weight', '>', 79]])).toEqual(['Apple', 'banana']);
+      it('where compares text without case, dates by day, and matches empty and filled', async () => {
+        const notes = async (where: Where) =>
+          (await rows(query('W', { where, cols: ['Note'] }))).rows.map((r) => r[0]);
+        expect(await notes([['Note', '=', 'APPLE']])).toEqual(['Apple', 'apple']);
+        expect(await notes([['Note', '!=', 'apple']])).toEqual(['banana', 'cherry pie']);
+        expect(await notes([['Note', '~', 'PIE']])).toEqual(['cherry pie']);
+        expect(await notes([['Note', '>', 'B']])).toEqual(['banana', 'cherry pie']);
+        expect(await notes([['Date', '=', '2025-12-29']])).toEqual(['banana']);
+        expect(await notes([['Date', '>=', '2026-01-02']])).toEqual(['Apple', 'cherry pie']);
+        expect(await notes([['Date', '<', '2026-01-02T00:00']])).toEqual(['banana']);
+        expect(await notes([['Date', '=', 'today+1']])).toEqual(['Apple']);
+        expect(await notes([['Weight', '=', null]])).toEqual(['cherry pie']);
+        expect(await notes([['Weight', '!=', null]])).toEqual(['Apple', 'banana', 'apple']);
+        expect(await notes([['Weight', '>', 79]])).toEqual(['Apple', 'banana']);
         expect(
-          notes([
+          await notes([
             ['Weight', '<=', 80],
             ['Note', '=', 'apple'],
           ]),
         ).toEqual(['Apple', 'apple']);
-        expect(notes([['Done', '=', true]])).toEqual(['Apple']);
-        expect(notes([['Done', '!=', true]])).toEqual(['cherry pie']);
-        expect(notes([['key', '=', 'R3']])).toEqual(['cherry pie']);
-        expect(notes([['Weight', '!=', 80]])).toEqual(['banana', 'apple']);
+        expect(await notes([['Done', '=', true]])).toEqual(['Apple']);
+        expect(await notes([['Done', '!=', true]])).toEqual(['cherry pie']);
+        expect(await notes([['key', '=', 'R3']])).toEqual(['cherry pie']);
+        expect(await notes([['Weight', '!=', 80]])).toEqual(['banana', 'apple']);
       });
 
-      it('refuses where clauses that cannot run, with the reason in place of the view', () => {
-        const bad = (where: Where) => run([query('W', { where })]).results[0]!;
-        expect(bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'INVALID_QUERY' });
-        expect(bad([['Weight', '~', 8]]).error).toBe('~ (contains) works on text; Weight is a number column');
-        expect(bad([['Done', '>', true]]).code).toBe('INVALID_QUERY');
-        expect(bad([['Weight', '>', null]]).code).toBe('INVALID_QUERY');
-        expect(bad([['Size', '=', 1]])).toMatchObject({
+      it('refuses where clauses that cannot run, with the reason in place of the view', async () => {
+        const bad = async (where: Where) => (await run([query('W', { where })])).results[0]!;
+        expect(await bad([['Weight', '=', 'heavy']])).toMatchObject({ code: 'INVALID_QUERY' });
+        expect((await bad([['Weight', '~', 8]])).error).toBe(
+          '~ (contains) works on text; Weight is a number column',
+        );
+        expect((await bad([['Done', '>', true]])).code).toBe('INVALID_QUERY');
+        expect((await bad([['Weight', '>', null]])).code).toBe('INVALID_QUERY');
+        expect(await bad([['Size', '=', 1]])).toMatchObject({
           code: 'COLUMN_NOT_FOUND',
           error: "W has no column 'Size'; its columns: Date, Weight, Note, Done",
           rows: [],
         });
-        expect(run([query('Nope')]).results[0]!.error).toBe('No table called Nope yet.');
+        expect((await run([query('Nope')])).results[0]!.error).toBe('No table called Nope yet.');
       });
 
-      it('sorts on several columns, empty cells last in both directions', () => {
-        const keys = (...terms: string[]) => rows(query('W', { sort: sort(...terms) })).keys;
-        expect(keys('Weight')).toEqual(['r4', 'r1', 'r2', 'r3']);
-        expect(keys('-Weight')).toEqual(['r2', 'r1', 'r4', 'r3']);
-        expect(keys('Date')).toEqual(['r2', 'r1', 'r3', 'r4']);
-        expect(keys('-Date')).toEqual(['r3', 'r1', 'r2', 'r4']);
-        expect(keys('Note')).toEqual(['r1', 'r4', 'r2', 'r3']);
-        expect(keys('-Done', 'Note')).toEqual(['r1', 'r3', 'r4', 'r2']);
-        expect(keys('-key')).toEqual(['r4', 'r3', 'r2', 'r1']);
+      it('sorts on several columns, empty cells last in both directions', async () => {
+        const keys = async (...terms: string[]) => (await rows(query('W', { sort: sort(...terms) }))).keys;
+        expect(await keys('Weight')).toEqual(['r4', 'r1', 'r2', 'r3']);
+        expect(await keys('-Weight')).toEqual(['r2', 'r1', 'r4', 'r3']);
+        expect(await keys('Date')).toEqual(['r2', 'r1', 'r3', 'r4']);
+        expect(await keys('-Date')).toEqual(['r3', 'r1', 'r2', 'r4']);
+        expect(await keys('Note')).toEqual(['r1', 'r4', 'r2', 'r3']);
+        expect(await keys('-Done', 'Note')).toEqual(['r1', 'r3', 'r4', 'r2']);
+        expect(await keys('-key')).toEqual(['r4', 'r3', 'r2', 'r1']);
       });
 
-      it('limits rows and keeps the matched count; cols picks columns', () => {
-        const r = rows(query('W', { limit: 2, cols: ['Note', 'key'], sort: sort('-Weight') }));
+      it('limits rows and keeps the matched count; cols picks columns', async () => {
+        const r = await rows(query('W', { limit: 2, cols: ['Note', 'key'], sort: sort('-Weight') }));
         expect(r.rows).toEqual([
           ['banana', 'r2'],
           ['Apple', 'r1'],
         ]);
         expect(r.count).toBe(4);
-        expect(run([query('W', { limit: 501 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
-        expect(run([query('W', { limit: 0 })]).results[0]!.code).toBe('INVALID_QUERY');
-        expect(run([query('W', { cols: ['Size'] })]).results[0]!.code).toBe('COLUMN_NOT_FOUND');
+        expect((await run([query('W', { limit: 501 })])).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
+        expect((await run([query('W', { limit: 0 })])).results[0]!.code).toBe('INVALID_QUERY');
+        expect((await run([query('W', { cols: ['Size'] })])).results[0]!.code).toBe('COLUMN_NOT_FOUND');
       });
 
-      it('totals: group column, then sum, avg, min, max, Count; repeated columns named like avg Weight', () => {
-        const r = rows(
+      it('totals: group column, then sum, avg, min, max, Count; repeated columns named like avg Weight', async () => {
+        const r = await rows(
           query('W', {
             group: { col: 'Done' },
             sum: ['Weight'],
@@ -430,13 +449,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           [true, 80, 80, '2026-01-02', 1],
           [null, 160.5, 80.25, '2025-12-29T08:15', 2],
         ]);
-        const whole = rows(query('W', { sum: ['Weight'], min: ['Weight'], count: true }));
+        const whole = await rows(query('W', { sum: ['Weight'], min: ['Weight'], count: true }));
         expect(whole.cols).toEqual(['sum Weight', 'min Weight', 'Count']);
         expect(whole.rows).toEqual([[240.5, 79, 4]]);
-        const single = rows(query('W', { avg: ['Weight'], where: [['Note', '=', 'nobody']], count: true }));
+        const single = await rows(
+          query('W', { avg: ['Weight'], where: [['Note', '=', 'nobody']], count: true }),
+        );
         expect(single.rows).toEqual([[null, 0]]);
         expect(single.cols).toEqual(['Weight', 'Count']);
-        const kept = rows(
+        const kept = await rows(
           query('W', { group: { col: 'Done' }, sum: ['Weight'], count: true, cols: ['Count', 'Done'] }),
         );
         expect(kept.cols).toEqual(['Count', 'Done']);
@@ -447,13 +468,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
       });
 
-      it('groups by day, week (Monday) and month across a year boundary, sorted on output columns', () => {
-        const byWeek = rows(query('W', { group: { col: 'Date', by: 'week' }, sum: ['Weight'], count: true }));
+      it('groups by day, week (Monday) and month across a year boundary, sorted on output columns', async () => {
+        const byWeek = await rows(
+          query('W', { group: { col: 'Date', by: 'week' }, sum: ['Weight'], count: true }),
+        );
         expect(byWeek.rows).toEqual([
           ['2025-12-29', 161.5, 3],
           [null, 79, 1],
         ]);
-        const byDay = rows(
+        const byDay = await rows(
           query('W', { group: { col: 'Date', by: 'day' }, count: true, sort: sort('-Date') }),
         );
         expect(byDay.rows).toEqual([
@@ -462,7 +485,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           ['2025-12-29', 1],
           [null, 1],
         ]);
-        const byMonth = rows(
+        const byMonth = await rows(
           query('W', { group: { col: 'Date', by: 'month' }, count: true, sort: sort('-Count') }),
         );
         expect(byMonth.rows).toEqual([
@@ -470,24 +493,24 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           ['2025-12', 1],
           [null, 1],
         ]);
-        expect(run([query('W', { group: { col: 'Date' }, sort: sort('Weight') })]).results[0]!.code).toBe(
+        expect(
+          (await run([query('W', { group: { col: 'Date' }, sort: sort('Weight') })])).results[0]!.code,
+        ).toBe('INVALID_QUERY');
+        expect((await run([query('W', { group: { col: 'Note', by: 'week' } })])).results[0]!.code).toBe(
           'INVALID_QUERY',
         );
-        expect(run([query('W', { group: { col: 'Note', by: 'week' } })]).results[0]!.code).toBe(
-          'INVALID_QUERY',
-        );
-        expect(run([query('W', { sum: ['Note'] })]).results[0]!.code).toBe('INVALID_QUERY');
+        expect((await run([query('W', { sum: ['Note'] })])).results[0]!.code).toBe('INVALID_QUERY');
       });
     });
 
     describe('views', () => {
-      beforeEach(() => {
-        weights();
+      beforeEach(async () => {
+        await weights();
       });
 
-      it('list joins cells with · and check=Col makes the checkbox', () => {
-        const view = rows(
-          query('W', { as: 'list', cols: ['Note', 'Weight', 'Done'], check: 'Done', limit: 2 }),
+      it('list joins cells with · and check=Col makes the checkbox', async () => {
+        const view = (
+          await rows(query('W', { as: 'list', cols: ['Note', 'Weight', 'Done'], check: 'Done', limit: 2 }))
         ).view;
         expect(view).toEqual({
           kind: 'list',
@@ -497,17 +520,21 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
             { key: 'r2', text: 'banana · 81.5 kg', checked: false },
           ],
         });
-        expect(run([query('W', { as: 'list', check: 'Note' })]).results[0]!.code).toBe('INVALID_QUERY');
+        expect((await run([query('W', { as: 'list', check: 'Note' })])).results[0]!.code).toBe(
+          'INVALID_QUERY',
+        );
       });
 
-      it('chart defaults x to the first column and y to the number columns', () => {
-        const view = rows(
-          query('W', {
-            as: 'chart',
-            group: { col: 'Date', by: 'day' },
-            avg: ['Weight'],
-            chart: { type: 'bar', max: 90 },
-          }),
+      it('chart defaults x to the first column and y to the number columns', async () => {
+        const view = (
+          await rows(
+            query('W', {
+              as: 'chart',
+              group: { col: 'Date', by: 'day' },
+              avg: ['Weight'],
+              chart: { type: 'bar', max: 90 },
+            }),
+          )
         ).view;
         expect(view).toMatchObject({
           kind: 'chart',
@@ -518,13 +545,15 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           max: 90,
           stack: false,
         });
-        const stacked = rows(
-          query('W', {
-            as: 'chart',
-            cols: ['Note', 'Weight'],
-            y: ['Weight'],
-            chart: { min: 50, stack: true, unit: 'lb' },
-          }),
+        const stacked = (
+          await rows(
+            query('W', {
+              as: 'chart',
+              cols: ['Note', 'Weight'],
+              y: ['Weight'],
+              chart: { min: 50, stack: true, unit: 'lb' },
+            }),
+          )
         ).view;
         expect(stacked).toMatchObject({
           kind: 'chart',
@@ -535,12 +564,16 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           min: 50,
           stack: true,
         });
-        expect(run([query('W', { as: 'chart', cols: ['Note'] })]).results[0]!.code).toBe('INVALID_QUERY');
+        expect((await run([query('W', { as: 'chart', cols: ['Note'] })])).results[0]!.code).toBe(
+          'INVALID_QUERY',
+        );
       });
 
-      it('stat shows the last value, the change and a spark line', () => {
-        const view = rows(
-          query('W', { as: 'stat', where: [['Weight', '!=', null]], label: 'Weight', good: 'down' }),
+      it('stat shows the last value, the change and a spark line', async () => {
+        const view = (
+          await rows(
+            query('W', { as: 'stat', where: [['Weight', '!=', null]], label: 'Weight', good: 'down' }),
+          )
         ).view;
         expect(view).toEqual({
           kind: 'stat',
@@ -552,7 +585,7 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           spark: [80, 81.5, 79],
           good: 'down',
         });
-        const one = rows(query('W', { as: 'stat', y: ['Weight'], limit: 1, title: 'Now' })).view;
+        const one = (await rows(query('W', { as: 'stat', y: ['Weight'], limit: 1, title: 'Now' }))).view;
         expect(one).toEqual({
           kind: 'stat',
           title: 'Now',
@@ -563,9 +596,9 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         });
       });
 
-      it('send carries the card text, rows in cols order (dates as written) and the matched count', () => {
-        const view = rows(
-          query('W', { as: 'send', cols: ['Date', 'Note'], where: [['Date', '!=', null]] }),
+      it('send carries the card text, rows in cols order (dates as written) and the matched count', async () => {
+        const view = (
+          await rows(query('W', { as: 'send', cols: ['Date', 'Note'], where: [['Date', '!=', null]] }))
         ).view;
         expect(view).toEqual({
           kind: 'send',
@@ -588,24 +621,26 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           rows: (view as SendView).rows,
           count: 3,
         });
-        expect(run([query('W', { as: 'send', limit: 201 })]).results[0]!.code).toBe('LIMIT_QUERY_ROWS');
+        expect((await run([query('W', { as: 'send', limit: 201 })])).results[0]!.code).toBe(
+          'LIMIT_QUERY_ROWS',
+        );
       });
     });
 
     describe('limits', () => {
-      it('refuses a call of more than 50 lines and writes nothing', () => {
+      it('refuses a call of more than 50 lines and writes nothing', async () => {
         const ops = [
           table('W', 'A:number'),
           ...Array.from({ length: 50 }, (_, i) => put('W', undefined, { A: i })),
         ];
-        const answer = run(ops);
+        const answer = await run(ops);
         expect(answer.failed).toEqual([expect.objectContaining({ code: 'LIMIT_LINES' })]);
-        expect(store.listTables('u1')).toEqual([]);
+        expect(await store.listTables('u1')).toEqual([]);
       });
 
-      it('caps rows per table, text, key, table name, columns and tables per agent', () => {
+      it('caps rows per table, text, key, table name, columns and tables per agent', async () => {
         const small = { limits: { rowsPerTable: 3 } };
-        const answer = run(
+        const answer = await run(
           [
             table('W', 'A:text'),
             ...Array.from({ length: 4 }, () => put('W', undefined, { A: 'x' })),
@@ -624,27 +659,30 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           'INVALID_TABLE_NAME',
           'TOO_MANY_COLUMNS',
         ]);
-        expect(store.getTable(REF)!.rowCount).toBe(3);
-        run([
+        expect((await store.getTable(REF))!.rowCount).toBe(3);
+        await run([
           put('W', undefined, { A: 'a'.repeat(1000) }),
           table('Wide', ...Array.from({ length: 12 }, (_, i) => `C${i}:text`)),
         ]);
-        expect(store.getTable(REF)!.rowCount).toBe(4);
-        expect(store.getTable({ ...REF, name: 'Wide' })!.cols).toHaveLength(12);
-        const many = run(Array.from({ length: 20 }, (_, i) => table(`T${i}`, 'A:text')));
+        expect((await store.getTable(REF))!.rowCount).toBe(4);
+        expect((await store.getTable({ ...REF, name: 'Wide' }))!.cols).toHaveLength(12);
+        const many = await run(Array.from({ length: 20 }, (_, i) => table(`T${i}`, 'A:text')));
         expect(many.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES', 'LIMIT_TABLES']);
-        expect(store.listTables('u1', 'coach')).toHaveLength(20);
-        expect(run([table('Mine', 'A:text')], { agent: 'other' }).failed).toEqual([]);
-        const owner = run([table('More', 'A:text')], { agent: 'third', limits: { tablesPerOwner: 21 } });
+        expect(await store.listTables('u1', 'coach')).toHaveLength(20);
+        expect((await run([table('Mine', 'A:text')], { agent: 'other' })).failed).toEqual([]);
+        const owner = await run([table('More', 'A:text')], {
+          agent: 'third',
+          limits: { tablesPerOwner: 21 },
+        });
         expect(owner.failed.map((f) => f.code)).toEqual(['LIMIT_TABLES']);
       });
 
-      it('holds 5,000 rows and refuses the next one; keys of 64 and names of 32 characters fit', () => {
-        run([table('W', 'A:number')]);
+      it('holds 5,000 rows and refuses the next one; keys of 64 and names of 32 characters fit', async () => {
+        await run([table('W', 'A:number')]);
         for (let i = 0; i < 100; i++)
-          run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
-        expect(store.getTable(REF)!.rowCount).toBe(5000);
-        const answer = run([
+          await run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
+        expect((await store.getTable(REF))!.rowCount).toBe(5000);
+        const answer = await run([
           put('W', undefined, { A: 1 }),
           put('W', 'k'.repeat(64), { A: 1 }),
           put('W', 'r5000', { A: -1 }),
@@ -652,22 +690,22 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
         ]);
         expect(answer.failed.map((f) => f.code)).toEqual(['LIMIT_ROWS', 'LIMIT_ROWS']);
         expect(answer.ok.map((o) => o.key ?? o.table)).toEqual(['r5000', 'T'.repeat(32)]);
-        expect(store.getRow(REF, 'r5000')!.values.A).toBe(-1);
+        expect((await store.getRow(REF, 'r5000'))!.values.A).toBe(-1);
       });
 
-      it('hands back at most 500 rows per call', () => {
-        run([table('W', 'A:number')]);
+      it('hands back at most 500 rows per call', async () => {
+        await run([table('W', 'A:number')]);
         for (let i = 0; i < 6; i++)
-          run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
-        const answer = run([
+          await run(Array.from({ length: 50 }, (_, j) => put('W', undefined, { A: i * 50 + j })));
+        const answer = await run([
           query('W', { limit: 300 }),
           query('W', { limit: 200 }),
           query('W', { limit: 1 }),
         ]);
         expect(answer.results.map((r) => r.rows.length)).toEqual([300, 200, 0]);
         expect(answer.results[2]!.code).toBe('LIMIT_ROWS_BACK');
-        expect(run([query('W')]).results[0]!.rows).toHaveLength(50);
-        expect(run([query('W', { as: 'send' })]).results[0]!.view).toMatchObject({
+        expect((await run([query('W')])).results[0]!.rows).toHaveLength(50);
+        expect((await run([query('W', { as: 'send' })])).results[0]!.view).toMatchObject({
           text: 'Send 200 rows from W?',
           count: 300,
         });

@@ -5,6 +5,7 @@ import {
   renderScreen,
   type ScreenHandle,
   type ScreenTap,
+  type StoreQuery,
 } from '@screen-service/screen-view';
 import { PRESET_NAMES } from '@screen-service/theme';
 import { el } from '../shared/dom.js';
@@ -62,7 +63,7 @@ const schemeSelect = el(
 schemeSelect.value = savedScheme();
 applyScheme(savedScheme());
 
-function logTap(tap: ScreenTap): void {
+async function logTap(tap: ScreenTap): Promise<void> {
   const [head] = tap.line.split('\n');
   taps.querySelector('.pg-empty')?.remove();
   taps.prepend(
@@ -77,7 +78,7 @@ function logTap(tap: ScreenTap): void {
   if (tap.event.preset === 'query' && tap.event.op === 'row' && typeof tap.event.table === 'string') {
     // A row changed in a view is written at once (doc3); the saved tables keep it.
     const values = tap.event.values as Record<string, boolean>;
-    runTableOps(saved, [
+    await runTableOps(saved, [
       {
         op: {
           op: 'put',
@@ -89,13 +90,14 @@ function logTap(tap: ScreenTap): void {
         lineNo: 0,
       },
     ]);
-    showTables();
+    await showTables();
+    await answers?.load(drawnOps);
     screen?.refresh();
   }
 }
 
-function showTables(): void {
-  const list = saved.listTables(OWNER);
+async function showTables(): Promise<void> {
+  const list = await saved.listTables(OWNER);
   tablesList.replaceChildren(
     ...(list.length === 0
       ? [el('li', { class: 'svc-muted' }, 'No tables kept yet.')]
@@ -111,13 +113,24 @@ function showTables(): void {
   );
 }
 
-function draw(): void {
+// Each draw reads the tables asynchronously; only the newest draw reaches the page.
+let drawing = 0;
+let answers: StoreQuery | undefined;
+let drawnOps: Op[] = [];
+
+async function draw(): Promise<void> {
+  const mine = ++drawing;
   const text = editor.value;
   localStorage.setItem(LINES_KEY, text);
   const parsed = parse(text);
   const writes = tableOps(parsed.ops, parsed.spans);
   const scratch = scratchCopy(saved);
-  const refused = keptText === text ? [] : runTableOps(scratch, writes);
+  const refused = keptText === text ? [] : await runTableOps(scratch, writes);
+  const next = createStoreQuery(scratch, callContext());
+  await next.load(parsed.ops as Op[]);
+  if (mine !== drawing) return;
+  answers = next;
+  drawnOps = parsed.ops as Op[];
   const problems = [
     ...parsed.errors.map((e) => ({ line: e.line, message: e.message })),
     ...refused.map((r) => ({ line: r.lineNo, message: `line ${r.lineNo}: ${r.failure.error}` })),
@@ -139,8 +152,8 @@ function draw(): void {
   let themed = false;
   screen = renderScreen(parsed.ops as Op[], {
     screen: 'playground',
-    onTap: logTap,
-    query: createStoreQuery(scratch, callContext()),
+    onTap: (tap) => void logTap(tap),
+    query: next.query,
     onTheme: (next) => {
       themed = true;
       applyLook({ ...look, ...next });
@@ -154,7 +167,7 @@ function draw(): void {
 let timer: ReturnType<typeof setTimeout> | undefined;
 editor.addEventListener('input', () => {
   clearTimeout(timer);
-  timer = setTimeout(draw, 120);
+  timer = setTimeout(() => void draw(), 120);
 });
 errors.addEventListener('click', (e) => {
   const target = (e.target as HTMLElement).closest<HTMLButtonElement>('.pg-jump');
@@ -165,31 +178,32 @@ errors.addEventListener('click', (e) => {
   editor.focus();
   editor.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
 });
-keep.addEventListener('click', () => {
+keep.addEventListener('click', async () => {
   const parsed = parse(editor.value);
-  runTableOps(saved, tableOps(parsed.ops, parsed.spans));
-  keptText = editor.value;
-  showTables();
-  draw();
+  const text = editor.value;
+  await runTableOps(saved, tableOps(parsed.ops, parsed.spans));
+  keptText = text;
+  await showTables();
+  await draw();
 });
-clear.addEventListener('click', () => {
+clear.addEventListener('click', async () => {
   saved.restore({ version: 1, tables: [], pending: [], nextPending: 1 });
   localStorage.setItem('svc-playground-tables', JSON.stringify(saved.snapshot()));
   keptText = undefined;
-  showTables();
-  draw();
+  await showTables();
+  await draw();
 });
 insert.addEventListener('change', () => {
   const spec = catalog[insert.value];
   if (spec) {
     editor.value = `${editor.value.replace(/\n*$/, '')}\n${spec.examples[0] ?? spec.name}`;
-    draw();
+    void draw();
   }
   insert.value = '';
 });
 lookSelect.addEventListener('change', () => {
   look = { preset: lookSelect.value };
-  draw();
+  void draw();
 });
 schemeSelect.addEventListener('change', () => applyScheme(schemeSelect.value as Scheme));
 
@@ -243,5 +257,5 @@ document
       ),
     ),
   );
-showTables();
-draw();
+void showTables();
+void draw();

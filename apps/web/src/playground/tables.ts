@@ -61,12 +61,12 @@ export function tableOps(
 }
 
 /** Runs table ops; refused lines come back with their line number. */
-export function runTableOps(
+export async function runTableOps(
   store: MemoryStore,
   ops: (OpLine & { lineNo: number })[],
-): { lineNo: number; failure: LineFailure }[] {
+): Promise<{ lineNo: number; failure: LineFailure }[]> {
   if (ops.length === 0) return [];
-  const answer = runOps(store, { ...callContext(), ops });
+  const answer = await runOps(store, { ...callContext(), ops });
   return answer.failed.map((failure) => ({
     lineNo: ops.find((o) => o.line === failure.line)?.lineNo ?? 0,
     failure,

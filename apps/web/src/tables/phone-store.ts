@@ -65,8 +65,8 @@ function call(agent: string, at: Moment): CallContext {
 }
 
 /**
- * Creates the request handler the worker runs. Each request is synchronous SQLite work once its
- * database is open, so requests never interleave.
+ * Creates the request handler the worker runs. Requests run one after another (the store is
+ * asynchronous and a landing's transaction spans its awaits), so they never interleave.
  *
  * @example
  * ```ts
@@ -105,14 +105,14 @@ export function createPhoneStore(pool: DatabasePool) {
     async land({ agent, screen, ops, at }) {
       const { driver, store } = await agentDb(agent);
       // The landed mark and the writes commit together: a screen's writes land exactly once.
-      return driver.transaction(() => {
+      return driver.batch(async () => {
         if (driver.get('SELECT 1 AS x FROM phone_landed WHERE screen = ?', [screen])) {
           return { already: true, wrote: 0, failed: [], pending: [] };
         }
         driver.run('INSERT INTO phone_landed (screen) VALUES (?)', [screen]);
         const writes = writesOf(ops);
         if (writes.length === 0) return { already: false, wrote: 0, failed: [], pending: [] };
-        const answer = runOps(store, { ...call(agent, at), ops: writes });
+        const answer = await runOps(store, { ...call(agent, at), ops: writes });
         return { already: false, wrote: answer.ok.length, failed: answer.failed, pending: answer.pending };
       });
     },
@@ -120,7 +120,7 @@ export function createPhoneStore(pool: DatabasePool) {
       const { store } = await agentDb(agent);
       const out: Record<string, Answer> = {};
       for (const { id, props } of queries) {
-        const answer = runOps(store, {
+        const answer = await runOps(store, {
           ...call(agent, at),
           ops: [{ op: { op: 'add', preset: 'query', id, props }, line: `query ${props.table}` }],
         });
@@ -141,7 +141,9 @@ export function createPhoneStore(pool: DatabasePool) {
           Object.entries(values).map(([k, v]) => [k, { kind: 'bool' as const, value: v }]),
         ),
       };
-      return { failed: runOps(store, { ...call(agent, at), ops: [{ op, line: format([op]) }] }).failed };
+      return {
+        failed: (await runOps(store, { ...call(agent, at), ops: [{ op, line: format([op]) }] })).failed,
+      };
     },
     async usage({ agent }) {
       if (!pool.files().includes(fileOf(agent))) return { bytes: 0, tables: 0, rows: 0 };
@@ -165,20 +167,20 @@ export function createPhoneStore(pool: DatabasePool) {
     },
     async migrate({ agent, snapshot, landed }) {
       const { driver, store } = await agentDb(agent);
-      return driver.transaction(() => {
+      return driver.batch(async () => {
         let rows = 0;
         for (const t of snapshot?.tables ?? []) {
           const ref = { owner: PHONE_OWNER, holder: agent, name: t.name };
-          if (store.getTable(ref)) continue;
-          store.defineTable(ref, t.cols);
+          if (await store.getTable(ref)) continue;
+          await store.defineTable(ref, t.cols);
           for (const row of t.rows) {
-            store.insertRow(ref, row.key, row.values);
+            await store.insertRow(ref, row.key, row.values);
             rows++;
           }
         }
         for (const p of snapshot?.pending ?? []) {
           const { id: _id, ...rest } = p;
-          store.addPending({ ...rest, owner: PHONE_OWNER, holder: agent });
+          await store.addPending({ ...rest, owner: PHONE_OWNER, holder: agent });
         }
         for (const screen of landed)
           driver.run('INSERT OR IGNORE INTO phone_landed (screen) VALUES (?)', [screen]);
@@ -188,16 +190,20 @@ export function createPhoneStore(pool: DatabasePool) {
     async count({ agent, table }) {
       if (!pool.files().includes(fileOf(agent))) return -1;
       const { store } = await agentDb(agent);
-      return store.getTable({ owner: PHONE_OWNER, holder: agent, name: table })?.rowCount ?? -1;
+      return (await store.getTable({ owner: PHONE_OWNER, holder: agent, name: table }))?.rowCount ?? -1;
     },
   };
 
+  // The request before this one, settled or not: the next starts only once it is done.
+  let previous: Promise<unknown> = Promise.resolve();
   return {
-    /** Runs one request; throws what the store throws (the worker maps it to a code). */
+    /** Runs one request after those before it; throws what the store throws (the worker maps it to a code). */
     handle<K extends StoreRequest['kind']>(request: Extract<StoreRequest, { kind: K }>): Promise<Replies[K]> {
       const handler = handlers[request.kind] as (r: typeof request) => Promise<Replies[K]>;
       if (!handler) throw new TypeError(`unknown tables request ${String(request.kind)}`);
-      return handler(request);
+      const result = previous.then(() => handler(request));
+      previous = result.catch(() => undefined);
+      return result;
     },
   };
 }

@@ -36,8 +36,8 @@ async function main() {
       const store = open();
       return {
         ...store,
-        exportTable: (ref) => {
-          const dump = store.exportTable(ref);
+        exportTable: async (ref) => {
+          const dump = await store.exportTable(ref);
           return dump && { ...dump, rows: dump.rows.slice(0, -1) };
         },
       };

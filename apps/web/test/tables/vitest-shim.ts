@@ -101,6 +101,21 @@ function fail(message: string | undefined, text: string): never {
   throw new Error(message ? `${message}: ${text}` : text);
 }
 
+function checkThrown(thrown: unknown, expected: unknown, message: string | undefined): void {
+  if (expected === undefined) return;
+  const ok =
+    typeof expected === 'string'
+      ? String((thrown as Error)?.message).includes(expected)
+      : expected instanceof RegExp
+        ? expected.test(String((thrown as Error)?.message))
+        : matches(thrown, expected);
+  if (!ok)
+    fail(
+      message,
+      `expected the throw ${show({ ...(thrown as object), message: (thrown as Error)?.message })} to match ${show(expected)}`,
+    );
+}
+
 function matchers(actual: unknown, message?: string) {
   return {
     toBe(expected: unknown) {
@@ -123,27 +138,23 @@ function matchers(actual: unknown, message?: string) {
       if (got !== length) fail(message, `expected length ${length}, got ${show(got)}`);
     },
     toThrow(expected?: unknown) {
-      let thrown: unknown;
-      let threw = false;
       try {
         (actual as () => unknown)();
       } catch (error) {
-        threw = true;
-        thrown = error;
+        return checkThrown(error, expected, message);
       }
-      if (!threw) fail(message, 'expected the function to throw');
-      if (expected === undefined) return;
-      const ok =
-        typeof expected === 'string'
-          ? String((thrown as Error)?.message).includes(expected)
-          : expected instanceof RegExp
-            ? expected.test(String((thrown as Error)?.message))
-            : matches(thrown, expected);
-      if (!ok)
-        fail(
-          message,
-          `expected the throw ${show({ ...(thrown as object), message: (thrown as Error)?.message })} to match ${show(expected)}`,
-        );
+      fail(message, 'expected the function to throw');
+    },
+    /** `await expect(promise).rejects.toThrow(...)`: the promise must reject with a matching error. */
+    rejects: {
+      async toThrow(expected?: unknown) {
+        try {
+          await actual;
+        } catch (error) {
+          return checkThrown(error, expected, message);
+        }
+        fail(message, 'expected the promise to reject');
+      },
     },
   };
 }

@@ -1,8 +1,7 @@
-// PostgreSQL relay-table records (relay_tables, relay_agent_state). The tables engine's TableStore is
-// synchronous and cannot run on a network database, so the table rows themselves are not on PostgreSQL yet
-// (ADR 0220): `tables` holds no table and refuses writes with a message that says so.
-import { type RelayRepository, type RelayTableMeta, ServiceError } from '@screen-service/service-core';
-import type { TableStore } from '@screen-service/tables-engine';
+// PostgreSQL relay tables: the tables engine's store on PostgreSQL (te_tables, te_rows, te_pending; ADR 0222)
+// plus the relay's own records (relay_tables, relay_agent_state).
+import type { RelayRepository, RelayTableMeta } from '@screen-service/service-core';
+import { createPostgresTableStore } from '../tables/pg-table-store.js';
 import { first, type PgDb, type Row } from './pg-db.js';
 import { num } from './rows.js';
 
@@ -14,39 +13,8 @@ const toMeta = (r: Row): RelayTableMeta => ({
   unheldAt: num(r.unheld_at),
 });
 
-const UNAVAILABLE =
-  'Relay tables are not available when the service runs on PostgreSQL yet (ADR 0220); nothing was written. Run the service on its SQLite file to use tables.';
-
-/**
- * A TableStore with no tables: reads find nothing, writes throw ServiceError `LIMIT_EXCEEDED` (HTTP 422,
- * "well-formed, refused": this deployment holds no relay tables) whose message says why and what to do.
- * Keeps every flow that only lists or releases an agent's tables (deleting an agent, the sweep) working.
- */
-export function createUnavailableTableStore(): TableStore {
-  const refuse = (): never => {
-    throw new ServiceError('LIMIT_EXCEEDED', UNAVAILABLE, { field: 'lines' });
-  };
-  return {
-    listTables: () => [],
-    getTable: () => undefined,
-    defineTable: refuse,
-    dropTable: () => false,
-    moveTable: () => false,
-    getRow: () => undefined,
-    insertRow: refuse,
-    updateRow: refuse,
-    deleteRow: () => false,
-    query: refuse,
-    exportTable: () => undefined,
-    addPending: refuse,
-    listPending: () => [],
-    batch: <T>(fn: () => T): T => fn(),
-    takePending: () => undefined,
-  };
-}
-
 export function createPgRelay(db: PgDb): RelayRepository {
-  const tables = createUnavailableTableStore();
+  const tables = createPostgresTableStore({ pool: db.pool });
   return {
     tables,
     async listMeta(userId) {
@@ -61,17 +29,40 @@ export function createPgRelay(db: PgDb): RelayRepository {
         [userId, holder, names, at],
       );
     },
-    async move() {
-      // The engine holds no tables here, so there is never a table to move ("the table is gone").
-      return false;
+    move(from, to, unheldAt) {
+      // The table and its record move in one transaction: the store's batch, the record's statements in it.
+      return tables.batch(async () => {
+        const ref = { owner: from.userId, holder: from.holder, name: from.name };
+        if (!(await tables.getTable(ref)) || (await tables.getTable({ owner: from.userId, ...to })))
+          return false;
+        await tables.moveTable(ref, to);
+        await tables.withQuery(async (q) => {
+          const meta = await first<{ last_read_at: unknown }>(
+            q,
+            'DELETE FROM relay_tables WHERE user_id = $1 AND holder = $2 AND name = $3 RETURNING last_read_at',
+            [from.userId, from.holder, from.name],
+          );
+          await q.query(
+            `INSERT INTO relay_tables (user_id, holder, name, last_read_at, unheld_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (user_id, holder, name)
+               DO UPDATE SET last_read_at = excluded.last_read_at, unheld_at = excluded.unheld_at`,
+            [from.userId, to.holder, to.name, num(meta?.last_read_at), unheldAt],
+          );
+        });
+        return true;
+      });
     },
-    async drop(key) {
-      await db.run('DELETE FROM relay_tables WHERE user_id = $1 AND holder = $2 AND name = $3', [
-        key.userId,
-        key.holder,
-        key.name,
-      ]);
-      return tables.dropTable({ owner: key.userId, holder: key.holder, name: key.name });
+    drop(key) {
+      return tables.batch(async () => {
+        await tables.withQuery((q) =>
+          q.query('DELETE FROM relay_tables WHERE user_id = $1 AND holder = $2 AND name = $3', [
+            key.userId,
+            key.holder,
+            key.name,
+          ]),
+        );
+        return tables.dropTable({ owner: key.userId, holder: key.holder, name: key.name });
+      });
     },
     async listUnheldBefore(before) {
       const rows = await db.all(

@@ -1,3 +1,4 @@
+import { parse } from '@screen-service/screen-lines';
 import { createMemoryStore, runLines } from '@screen-service/tables-engine';
 import { describe, expect, it } from 'vitest';
 import { draw } from '../../test/helpers.js';
@@ -5,11 +6,17 @@ import { createStoreQuery } from '../store-query.js';
 
 const ctx = { owner: 'me', agent: 'coach', now: Date.parse('2026-11-21T09:00:00Z'), timeZone: 'UTC' };
 
-function tables(lines: string) {
+async function tables(lines: string) {
   const store = createMemoryStore();
-  const answer = runLines(store, { ...ctx, lines });
+  const answer = await runLines(store, { ...ctx, lines });
   expect(answer.failed).toEqual([]);
-  return { store, query: createStoreQuery(store, ctx) };
+  const tables = createStoreQuery(store, ctx);
+  /** Reads the screen's answers from the store, then draws it. */
+  const show = async (screen: string) => {
+    await tables.load(parse(screen).ops);
+    return draw(screen, { query: tables.query });
+  };
+  return { store, tables, show };
 }
 
 const SEED = [
@@ -23,9 +30,9 @@ const SEED = [
 ].join('\n');
 
 describe('query views from the tables engine', () => {
-  it('table: header taps sort on the phone; units under the header', () => {
-    const { query } = tables(SEED);
-    const d = draw('query weights "Weights"', { query });
+  it('table: header taps sort on the phone; units under the header', async () => {
+    const { show } = await tables(SEED);
+    const d = await show('query weights "Weights"');
     const table = d.c('n1').querySelector('table')!;
     expect(table.querySelector('caption')!.textContent).toBe('Weights');
     expect(table.querySelector('.svc-unit-head')!.textContent).toBe('kg');
@@ -42,9 +49,9 @@ describe('query views from the tables engine', () => {
     expect(weight.closest('th')!.getAttribute('aria-sort')).toBe('descending');
   });
 
-  it('list with check=: ticking sends the row event; refresh redraws from the store', () => {
-    const { store, query } = tables(SEED);
-    const d = draw('query shopping as list check=Done', { query });
+  it('list with check=: ticking sends the row event; refresh redraws from the store', async () => {
+    const { store, tables: answers, show } = await tables(SEED);
+    const d = await show('query shopping as list check=Done');
     const boxes = d.c('n1').querySelectorAll<HTMLInputElement>('input[type=checkbox]');
     expect([...boxes].map((b) => b.checked)).toEqual([false, true]);
     boxes[0]!.click();
@@ -58,16 +65,16 @@ describe('query views from the tables engine', () => {
       values: { Done: true },
     });
     expect(d.c('n1').dataset.answered).toBeUndefined();
-    runLines(store, { ...ctx, lines: 'put shopping bread Item=Bread' });
+    await runLines(store, { ...ctx, lines: 'put shopping bread Item=Bread' });
+    await answers.load(parse('query shopping as list check=Done').ops);
     d.handle.refresh();
     expect(d.c('n1').querySelectorAll('li')).toHaveLength(3);
   });
 
-  it('chart, stat and send', () => {
-    const { query } = tables(SEED);
-    const d = draw(
+  it('chart, stat and send', async () => {
+    const { show } = await tables(SEED);
+    const d = await show(
       'query weights as chart line x=Day y=Weight "Trend"\nquery weights as stat good=down\nquery weights as send',
-      { query },
     );
     const svg = d.c('n1').querySelector('svg')!;
     expect(svg.getAttribute('role')).toBe('img');
@@ -91,9 +98,9 @@ describe('query views from the tables engine', () => {
     expect(d.c('n3').dataset.answered).toBe('true');
   });
 
-  it('a missing table or a query that cannot run says why in place of the view', () => {
-    const { query } = tables(SEED);
-    const d = draw('query nothing\nquery weights as chart y=Nope', { query });
+  it('a missing table or a query that cannot run says why in place of the view', async () => {
+    const { show } = await tables(SEED);
+    const d = await show('query nothing\nquery weights as chart y=Nope');
     expect(d.c('n1').textContent).toBe('No table called nothing yet.');
     expect(d.c('n2').querySelector('.svc-note')!.textContent).toMatch(/Nope/);
     const none = draw('query weights');

@@ -6,7 +6,7 @@ import { createStoreQuery, lookCss, renderScreen, SCREEN_VIEW_CSS, type ScreenTa
 declare global {
   interface Window {
     taps: ScreenTap[];
-    show(lines: string, tables?: string): void;
+    show(lines: string, tables?: string): Promise<void>;
   }
 }
 
@@ -16,13 +16,16 @@ style.textContent = SCREEN_VIEW_CSS + lookCss({ preset: 'ocean' }, { selector: '
 document.head.append(style);
 document.body.className = 'svc-root';
 window.taps = [];
-window.show = (lines, tables = '') => {
+window.show = async (lines, tables = '') => {
   const store = createMemoryStore();
-  if (tables) runLines(store, { ...ctx, lines: tables });
-  const screen = renderScreen(parse(lines).ops, {
+  if (tables) await runLines(store, { ...ctx, lines: tables });
+  const answers = createStoreQuery(store, ctx);
+  const { ops } = parse(lines);
+  await answers.load(ops);
+  const screen = renderScreen(ops, {
     screen: 's1',
     onTap: (tap) => window.taps.push(tap),
-    query: createStoreQuery(store, ctx),
+    query: answers.query,
     uploadPhotos: async (files) => files.map((f) => `https://svc.test/photos/${f.name}`),
   });
   document.body.replaceChildren(screen.element);

@@ -1,5 +1,6 @@
 // Group commit: thread writes asked for in the same event-loop turn share one transaction (ADR 0205).
 import { setImmediate } from 'node:timers';
+import { storeLockOf } from '@screen-service/tables-engine';
 import type { SqliteDb } from './rows.js';
 
 /** Runs writes in shared transactions; each caller's promise settles only after its own commit. */
@@ -59,6 +60,8 @@ interface Queued {
 export function createGroupCommit(db: SqliteDb): GroupCommit {
   let queue: Queued[] = [];
   let scheduled = false;
+  // Shared with the table store's batches (tables-engine): a flush waits for an open batch to commit.
+  const lock = storeLockOf(db);
   // setImmediate from node:timers: a test's fake global timers must not hold writes back.
   // First pass: the writes straight in one transaction, no savepoint each (a savepoint per write cost
   // about a tenth of a batch's time); any throw escapes and rolls the whole transaction back.
@@ -100,7 +103,8 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
   };
   return {
     run<T>(write: () => T): Promise<T> {
-      if (db.inTransaction) {
+      // An open table batch (it holds the connection's lock across awaits) is not the caller's transaction.
+      if (db.inTransaction && !lock.busy) {
         try {
           // Its own savepoint: a write that throws leaves nothing behind in the open transaction.
           return Promise.resolve(db.transaction(write)());
@@ -112,7 +116,7 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
         queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(() => void lock.run(flush));
         }
       });
     },

@@ -1,6 +1,7 @@
 // SQLite relay tables: the tables engine's store on the service database plus relay_tables / relay_agent_state.
+import { storeLockOf } from '@screen-service/tables-engine';
 import { createSqliteStore } from '@screen-service/tables-engine/sqlite';
-import type { RelayRepository, RelayTableKey, RelayTableMeta } from '../repositories.js';
+import type { RelayRepository, RelayTableMeta } from '../repositories.js';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -42,21 +43,6 @@ export function createSqliteRelay(db: SqliteDb): RelayRepository {
   const getLine = db.prepare('SELECT handover FROM relay_agent_state WHERE agent_id = ?');
   const clearLine = db.prepare('UPDATE relay_agent_state SET handover = NULL WHERE agent_id = ?');
 
-  const move = db.transaction(
-    (from: RelayTableKey, to: { holder: string; name: string }, at: number | null) => {
-      const ref = { owner: from.userId, holder: from.holder, name: from.name };
-      if (!tables.getTable(ref) || tables.getTable({ owner: from.userId, ...to })) return false;
-      const meta = getMeta.get(from.userId, from.holder, from.name) as Row | undefined;
-      tables.moveTable(ref, to);
-      removeMeta.run(from.userId, from.holder, from.name);
-      putMeta.run(from.userId, to.holder, to.name, (meta?.last_read_at as number | null) ?? null, at);
-      return true;
-    },
-  );
-  const drop = db.transaction((key: RelayTableKey) => {
-    removeMeta.run(key.userId, key.holder, key.name);
-    return tables.dropTable({ owner: key.userId, holder: key.holder, name: key.name });
-  });
   const markRead = db.transaction((userId: string, holder: string, names: string[], at: number) => {
     for (const name of names) read.run(userId, holder, name, at);
   });
@@ -66,19 +52,35 @@ export function createSqliteRelay(db: SqliteDb): RelayRepository {
     return row?.handover ?? '';
   });
 
+  // Table batches hold a transaction across awaits: the relay's own writes wait for the connection's lock.
+  const lock = storeLockOf(db);
+
   return {
     tables,
     async listMeta(userId) {
       return (listMeta.all(userId) as Row[]).map(toMeta);
     },
     async markRead(userId, holder, names, at) {
-      markRead(userId, holder, names, at);
+      await lock.run(() => markRead(userId, holder, names, at));
     },
-    async move(from, to, unheldAt) {
-      return move(from, to, unheldAt);
+    move(from, to, at) {
+      // The table and its record move in one transaction: the store's batch, with the record's writes in it.
+      return tables.batch(async () => {
+        const ref = { owner: from.userId, holder: from.holder, name: from.name };
+        if (!(await tables.getTable(ref)) || (await tables.getTable({ owner: from.userId, ...to })))
+          return false;
+        const meta = getMeta.get(from.userId, from.holder, from.name) as Row | undefined;
+        await tables.moveTable(ref, to);
+        removeMeta.run(from.userId, from.holder, from.name);
+        putMeta.run(from.userId, to.holder, to.name, (meta?.last_read_at as number | null) ?? null, at);
+        return true;
+      });
     },
-    async drop(key) {
-      return drop(key);
+    drop(key) {
+      return tables.batch(async () => {
+        removeMeta.run(key.userId, key.holder, key.name);
+        return tables.dropTable({ owner: key.userId, holder: key.holder, name: key.name });
+      });
     },
     async listUnheldBefore(before) {
       return (unheld.all(before) as Row[]).map((r) => ({
@@ -91,13 +93,13 @@ export function createSqliteRelay(db: SqliteDb): RelayRepository {
       return (reads.get(agentId) as { n: number } | undefined)?.n ?? 0;
     },
     async setReadsInRow(agentId, userId, n) {
-      setReads.run(agentId, userId, n);
+      await lock.run(() => setReads.run(agentId, userId, n));
     },
     async addHandover(agentId, userId, line) {
-      addLine.run(agentId, userId, line);
+      await lock.run(() => addLine.run(agentId, userId, line));
     },
-    async takeHandover(agentId) {
-      return take(agentId);
+    takeHandover(agentId) {
+      return lock.run(() => take(agentId));
     },
   };
 }

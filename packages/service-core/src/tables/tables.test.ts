@@ -73,10 +73,10 @@ describe('core.tables', () => {
 
   it('removing an agent without keeping deletes its tables and its pending deletes', async () => {
     await lines('coach', 'table create A X:text\nput A k X=1\nput A k +delete');
-    expect(core.store.relay.tables.listPending(userId)).toHaveLength(1);
+    expect(await core.store.relay.tables.listPending(userId)).toHaveLength(1);
     await core.deleteAgent(userId, agents.coach!);
     expect(await core.tables.list(userId)).toEqual([]);
-    expect(core.store.relay.tables.listPending(userId)).toEqual([]);
+    expect(await core.store.relay.tables.listPending(userId)).toEqual([]);
   });
 });
 

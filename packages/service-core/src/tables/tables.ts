@@ -242,7 +242,7 @@ export function createTables(deps: TablesDeps): Tables {
   const limits: TableLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const timeZone = deps.timeZone ?? 'UTC';
 
-  const run = (agent: AgentRecord, lines: string): LinesAnswer =>
+  const run = (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
     runLines(engine, { owner: agent.userId, agent: agent.id, lines, now, timeZone, limits });
 
   function text(value: unknown, field: string): string {
@@ -307,7 +307,7 @@ export function createTables(deps: TablesDeps): Tables {
       });
     }
     const key = { userId, holder: input.from, name: input.table };
-    if (!engine.getTable({ owner: userId, holder: key.holder, name: key.name })) {
+    if (!(await engine.getTable({ owner: userId, holder: key.holder, name: key.name }))) {
       throw new ServiceError('TABLE_NOT_FOUND', `No table ${input.table} held by ${input.from}.`, {
         field: 'table',
       });
@@ -328,7 +328,7 @@ export function createTables(deps: TablesDeps): Tables {
    * A shared thread's call (doc3: it never touches the owner's tables): `lines` are refused; a `reply` keeps
    * its prose and screens, and each table line in it is told to the agent as refused, nothing run or read.
    */
-  function sharedThreadCall(agent: AgentRecord, input: TablesCallInput): ReplyTextResult {
+  async function sharedThreadCall(agent: AgentRecord, input: TablesCallInput): Promise<ReplyTextResult> {
     const why = `Tables live only in the owner's own thread; this thread is shared with another person.`;
     if (input.lines !== undefined && input.lines !== null && input.lines !== '') {
       throw new ServiceError('NOT_IN_A_SHARED_THREAD', `${why} Its table lines are not run.`, {
@@ -337,7 +337,7 @@ export function createTables(deps: TablesDeps): Tables {
     }
     if (input.reply === undefined || input.reply === null) return { text: '', events: [], pending: [] };
     // Which bare lines are table lines is judged as in the owner's thread (by the names the agent holds).
-    const held = new Set(engine.listTables(agent.userId, agent.id).map((t) => t.name));
+    const held = new Set((await engine.listTables(agent.userId, agent.id)).map((t) => t.name));
     const split = splitReply(text(input.reply, 'reply'), bareTableLine(held));
     const out: string[] = [];
     for (const piece of split.pieces) {
@@ -355,14 +355,14 @@ export function createTables(deps: TablesDeps): Tables {
   }
 
   async function replyCall(agent: AgentRecord, reply: string): Promise<ReplyTextResult | ReplyReadResult> {
-    const held = new Set(engine.listTables(agent.userId, agent.id).map((t) => t.name));
+    const held = new Set((await engine.listTables(agent.userId, agent.id)).map((t) => t.name));
     const split = splitReply(reply, bareTableLine(held));
     if (split.lines.length === 0) {
       await relay.setReadsInRow(agent.id, agent.userId, 0);
       return { text: reply, events: [], pending: [] };
     }
     checkLineCount(split.lines.length, 'reply');
-    const answer = run(agent, split.lines.join('\n'));
+    const answer = await run(agent, split.lines.join('\n'));
     await afterRun(agent, answer);
     const drawn = answer.results.map(drawPlain);
     if (isReadOnly(split)) {
@@ -387,7 +387,7 @@ export function createTables(deps: TablesDeps): Tables {
     let saved = out.join('\n').trim();
     if (saved === '' && answer.ok.length > 0) {
       const changed = [...new Set(answer.ok.map((o) => o.table))];
-      const views = run(agent, changed.map((t) => `query ${t}`).join('\n')).results.map(drawPlain);
+      const views = (await run(agent, changed.map((t) => `query ${t}`).join('\n'))).results.map(drawPlain);
       saved = ['Saved.', ...views].join('\n\n');
     } else if (saved === '' && answer.pending.length > 0) saved = 'Waiting for your tap to delete.';
     return { text: saved, events, pending: answer.pending.map(pendingView) };
@@ -415,7 +415,7 @@ export function createTables(deps: TablesDeps): Tables {
       if (hasLines) {
         const lines = text(input.lines, 'lines');
         checkLineCount(countLines(lines), 'lines');
-        const answer = run(agent, lines);
+        const answer = await run(agent, lines);
         await afterRun(agent, answer);
         return {
           ok: answer.ok,
@@ -431,11 +431,11 @@ export function createTables(deps: TablesDeps): Tables {
           pending: answer.pending.map(pendingView),
         };
       }
-      const held = engine.listTables(agent.userId, agent.id);
+      const held = await engine.listTables(agent.userId, agent.id);
       return {
         held: held.map((t) => ({ name: t.name, rows: t.rowCount, cols: t.cols.map((c) => c.name) })),
         tables: holdingLine(held),
-        pending: engine.listPending(agent.userId, agent.id).map((x) => ({
+        pending: (await engine.listPending(agent.userId, agent.id)).map((x) => ({
           id: x.id,
           prompt:
             x.kind === 'row'
@@ -449,7 +449,7 @@ export function createTables(deps: TablesDeps): Tables {
       await sweep();
       const agents = new Map((await store.agents.listByUser(userId)).map((a) => [a.id, a]));
       const meta = new Map((await relay.listMeta(userId)).map((m) => [`${m.holder}\u0000${m.name}`, m]));
-      return engine.listTables(userId).map((t) => {
+      return (await engine.listTables(userId)).map((t) => {
         const m = meta.get(`${t.holder}\u0000${t.name}`);
         const a = agents.get(t.holder);
         const iso = (ms: number | null | undefined) =>
@@ -472,7 +472,7 @@ export function createTables(deps: TablesDeps): Tables {
       if (to.id === from.holder) {
         throw new ServiceError('INVALID_INPUT', `${to.handle} already holds ${from.name}.`, { field: 'to' });
       }
-      const held = engine.listTables(userId, to.id);
+      const held = await engine.listTables(userId, to.id);
       if (held.length >= limits.tablesPerAgent) {
         throw new ServiceError(
           'LIMIT_EXCEEDED',
@@ -525,7 +525,7 @@ export function createTables(deps: TablesDeps): Tables {
           field: 'name',
         });
       }
-      const info = engine.getTable({ owner: userId, holder: to.id, name })!;
+      const info = (await engine.getTable({ owner: userId, holder: to.id, name }))!;
       // Several hand-overs before the agent's next turn make one line: `[svc] tables A(...) B(...)`.
       await relay.addHandover(to.id, userId, tablePart(info));
       changed(userId);
@@ -556,8 +556,8 @@ export function createTables(deps: TablesDeps): Tables {
 
     async releaseAgent(userId, agentId, keep) {
       const agent = await store.agents.get(agentId);
-      for (const p of engine.listPending(userId, agentId)) engine.takePending(userId, p.id);
-      for (const t of engine.listTables(userId, agentId)) {
+      for (const p of await engine.listPending(userId, agentId)) await engine.takePending(userId, p.id);
+      for (const t of await engine.listTables(userId, agentId)) {
         const key = { userId, holder: agentId, name: t.name };
         if (keep)
           await relay.move(
@@ -577,15 +577,15 @@ export function createTables(deps: TablesDeps): Tables {
       const id = message?.meta[CARD_META];
       if (typeof id !== 'string') return null;
       const value = (raw as { value?: unknown } | null)?.value;
-      const pending = engine.listPending(screen.userId, screen.agentId).find((x) => x.id === id);
+      const pending = (await engine.listPending(screen.userId, screen.agentId)).find((x) => x.id === id);
       if (!pending) {
         throw new ServiceError('CONFLICT', 'This delete was already settled.', { field: 'event' });
       }
-      engine.takePending(screen.userId, id);
+      await engine.takePending(screen.userId, id);
       const ref = { owner: pending.owner, holder: pending.holder, name: pending.table };
       const del = value === true || value === 'Delete';
       let deleted = false;
-      if (del && pending.kind === 'row') deleted = engine.deleteRow(ref, pending.key!);
+      if (del && pending.kind === 'row') deleted = await engine.deleteRow(ref, pending.key!);
       else if (del)
         deleted = await relay.drop({ userId: pending.owner, holder: pending.holder, name: pending.table });
       if (deleted) changed(screen.userId);
