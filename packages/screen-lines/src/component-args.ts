@@ -5,7 +5,7 @@ import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
 import { isEquals, type Token } from './scan.js';
-import { hasPipe, pipeAt, rawRange, rawText, type Term, textOf, textOfRange, unquote } from './terms.js';
+import { hasPipe, pipeAt, rawRange, type Term, textOf, textOfRange } from './terms.js';
 
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
