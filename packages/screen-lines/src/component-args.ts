@@ -10,6 +10,9 @@ import { hasPipe, pipeAt, rawRange, type Term, textOf, textOfRange } from './ter
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
 const URL_START = /^https?:\/\//;
+// Module constants: a literal in the function made a RegExp object for every amount read.
+const PERCENT = /^(\d+(?:\.\d+)?)%$/;
+const RATIO = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
@@ -440,8 +443,10 @@ function readData(spec: ComponentSpec, tokens: Token[], source: string, term: Te
 }
 
 function readFields(spec: ComponentSpec, terms: Term[], source: string) {
-  const fields: { key: string; type: string }[] = [];
-  for (const term of terms) {
+  // Made at its final size: the result keeps it.
+  const fields: { key: string; type: string }[] = new Array(terms.length);
+  for (let k = 0; k < terms.length; k++) {
+    const term = terms[k]!;
     const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
     const known = (FIELD_TYPES as readonly string[]).indexOf(type!);
     if (known < 0) {
@@ -451,17 +456,18 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
         `${spec.name} field ${key} has type '${type}'; use one of ${FIELD_TYPES.join(', ')}`,
       );
     }
-    if (fields.some((f) => f.key === key))
-      fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
-    fields.push({ key: key!, type: FIELD_TYPES[known]! });
+    for (let j = 0; j < k; j++)
+      if (fields[j]!.key === key)
+        fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
+    fields[k] = { key: key!, type: FIELD_TYPES[known]! };
   }
   return fields;
 }
 
 function readAmount(spec: ComponentSpec, raw: string, term: Term): { value: number; max: number } {
-  const percent = /^(\d+(?:\.\d+)?)%$/.exec(raw);
+  const percent = PERCENT.exec(raw);
   if (percent) return { value: Number(percent[1]), max: 100 };
-  const ratio = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(raw);
+  const ratio = RATIO.exec(raw);
   if (ratio) return { value: Number(ratio[1]), max: Number(ratio[2]) };
   return fail(
     'INVALID_VALUE',
