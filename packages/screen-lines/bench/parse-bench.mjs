@@ -1,7 +1,7 @@
 // Benchmark: lines parsed per second on a mixed corpus, against a whitespace split and the frozen reference parser,
 // all measured in the same run; then growth with input size and memory per line (bench/memory.mjs).
 // `npm run bench -w packages/screen-lines` builds first (prebench).
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from '../dist/index.js';
@@ -111,32 +111,69 @@ for (const clock of ['wall', 'cpu']) {
   console.log(`  ${pad('speed-up over the reference')}${(parsed[clock] / before[clock]).toFixed(2)}x`);
 }
 
-// Growth: the cost of a line must not depend on how many lines came before it. Each size is measured in a process
-// of its own (bench/growth.mjs says why), the same 100,000 lines a sample, a full GC before each, median of 9.
-console.log('growth (CPU time a line, each size in its own process, median of 9 samples of 100,000 lines):');
+// Growth: the cost of a line must not depend on how many lines came before it. Each size lives in a process of its own
+// (bench/growth.mjs says why); the three take their samples in turn, round by round, so a change of load in the
+// machine falls on all sizes alike. Samples of 100,000 lines, a full GC before each, 9 rounds, medians.
 const SIZES = [10, 1_000, 100_000];
+const ROUNDS = 9;
+console.log(
+  `growth (CPU time a line; each size in its own process, ${ROUNDS} rounds of one sample of 100,000 lines a size, in turn):`,
+);
+const workers = await Promise.all(
+  SIZES.map(
+    (n) =>
+      new Promise((resolve, reject) => {
+        const child = fork(new URL('./growth.mjs', import.meta.url).pathname, [String(n)], {
+          execArgv: ['--expose-gc'],
+        });
+        child.once('message', () => resolve(child));
+        child.once('error', reject);
+        child.once(
+          'exit',
+          (code) => code !== 0 && reject(new Error(`growth bench at ${n} lines exited ${code}`)),
+        );
+      }),
+  ),
+);
+const ask = (child) =>
+  new Promise((resolve, reject) => {
+    const died = (code) => reject(new Error(`a growth bench process exited (${code}) before it answered`));
+    child.once('exit', died);
+    child.once('message', (us) => {
+      child.off('exit', died);
+      resolve(us);
+    });
+    child.send('sample');
+  });
+const growthSamples = SIZES.map(() => []);
+for (let round = 0; round < ROUNDS; round++) {
+  for (let k = 0; k < SIZES.length; k++) growthSamples[k].push(await ask(workers[k]));
+}
+for (const child of workers) child.send('stop');
 const perLine = {};
-for (const n of SIZES) {
-  const run = spawnSync(
-    process.execPath,
-    ['--expose-gc', new URL('./growth.mjs', import.meta.url).pathname, String(n)],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (run.status !== 0) throw new Error(`growth bench failed at ${n} lines: ${run.stderr}`);
-  const { median: us, samples } = JSON.parse(run.stdout);
+SIZES.forEach((n, k) => {
+  const us = median(growthSamples[k]);
   perLine[n] = us;
-  const spread = `${Math.min(...samples).toFixed(2)} to ${Math.max(...samples).toFixed(2)}`;
+  const spread = `${Math.min(...growthSamples[k]).toFixed(2)} to ${Math.max(...growthSamples[k]).toFixed(2)}`;
   console.log(
     `  ${pad(`${fmt(n)} lines`)}${us.toFixed(3)} µs a line (samples ${spread}), ${fmt(1e6 / us)} lines/s`,
   );
-}
+});
 const GROWTH_LIMIT = 1.5;
-const growthSmall = perLine[1_000] / perLine[10];
-const growth = perLine[100_000] / perLine[1_000];
-console.log(`  ${pad('µs a line at 1,000 / at 10')}${growthSmall.toFixed(2)}`);
-console.log(`  ${pad('µs a line at 100,000 / at 1,000')}${growth.toFixed(2)}`);
+// The ratio of each round's samples (taken seconds apart, under the same load), then their median: the goal's figure.
+const pairedRatio = (big, small) =>
+  median(
+    growthSamples[SIZES.indexOf(big)].map((us, round) => us / growthSamples[SIZES.indexOf(small)][round]),
+  );
+const growthSmall = pairedRatio(1_000, 10);
+const growth = pairedRatio(100_000, 1_000);
+const ofMedians = (big, small) => `ratio of the medians ${(perLine[big] / perLine[small]).toFixed(2)}`;
+console.log(
+  `  ${pad('µs a line at 1,000 / at 10')}${growthSmall.toFixed(2)} (median of 9 rounds; ${ofMedians(1_000, 10)})`,
+);
+console.log(
+  `  ${pad('µs a line at 100,000 / at 1,000')}${growth.toFixed(2)} (median of 9 rounds; ${ofMedians(100_000, 1_000)})`,
+);
 
 // Memory runs in its own process: it needs --expose-gc and a young generation large enough that no collection
 // runs during one parse, which would distort the timings above.
