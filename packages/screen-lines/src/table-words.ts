@@ -1,7 +1,7 @@
 // The table words `table create`, `table drop` and `put` (doc3 "Table words", shapes per "Parser output").
 import { flagName } from './component-args.js';
 import { fail } from './fault.js';
-import { COLUMN_NAME, MAX_COLUMNS, MAX_KEY, TABLE_NAME } from './names.js';
+import { MAX_COLUMNS, MAX_KEY } from './names.js';
 import type { DropOp, LineValue, PutOp, TableColumn, TableOp } from './ops.js';
 import { isEquals } from './scan.js';
 import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } from './terms.js';
