@@ -5,11 +5,14 @@ import type { ComponentSpec, SettingSpec, SlotSpec } from './catalog/types.js';
 import { parseDuration } from './duration.js';
 import { fail } from './fault.js';
 import { isEquals, type Token } from './scan.js';
-import { hasPipe, rawText, splitPipes, type Term, textOf, unquote } from './terms.js';
+import { hasPipe, pipeAt, rawRange, type Term, textOf, textOfRange } from './terms.js';
 
 const FLAG_NAME = /^[A-Za-z_][\w-]*$/;
 const FIELD = /^([A-Za-z_][\w-]*):([a-z]*)$/;
 const URL_START = /^https?:\/\//;
+// Module constants: a literal in the function made a RegExp object for every amount read.
+const PERCENT = /^(\d+(?:\.\d+)?)%$/;
+const RATIO = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/;
 
 /** A term that is `+name`. */
 export function flagName(term: Term): string | undefined {
@@ -33,13 +36,16 @@ function isSettingName(name: string): boolean {
 
 /** A term that is `name=value` with a lower-case setting name; returns the name and the value tokens. */
 export function settingOf(term: Term): { name: string; value: Token[] } | undefined {
+  const name = settingNameOf(term);
+  return name === undefined ? undefined : { name, value: term.tokens.slice(2) };
+}
+
+/** The name of a `name=value` term (its value is `term.tokens` from index 2 on), or undefined. */
+function settingNameOf(term: Term): string | undefined {
   const tokens = term.tokens;
-  if (tokens.length < 2) return undefined;
-  const op = tokens[1]!;
-  if (!isEquals(op)) return undefined;
+  if (tokens.length < 2 || !isEquals(tokens[1]!)) return undefined;
   const name = tokens[0]!.image;
-  if (!isSettingName(name)) return undefined;
-  return { name, value: tokens.slice(2) };
+  return isSettingName(name) ? name : undefined;
 }
 
 /** Reads the arguments of one component line into props, over the component's defaults (checks not yet run). */
@@ -79,15 +85,15 @@ export function readComponentArgs(
       positional ??= terms.slice(0, t);
       continue;
     }
-    const setting = settingOf(term);
-    if (setting) {
-      const known = spec.settings.find((s) => s.name === setting.name);
+    const setting = settingNameOf(term);
+    if (setting !== undefined) {
+      const known = settingSpec(spec, setting);
       if (known) {
-        if (written?.includes(setting.name))
-          fail('REPEATED_SETTING', term.start, `${spec.name} has ${setting.name}= twice; keep one`);
-        props[setting.name] = readSetting(spec, known, setting.value, source, term);
-        if (written === undefined) written = [setting.name];
-        else written.push(setting.name);
+        if (written?.includes(setting))
+          fail('REPEATED_SETTING', term.start, `${spec.name} has ${setting}= twice; keep one`);
+        props[setting] = readSetting(spec, known, source, term);
+        if (written === undefined) written = [setting];
+        else written.push(setting);
         positional ??= terms.slice(0, t);
         continue;
       }
@@ -96,7 +102,7 @@ export function readComponentArgs(
         fail(
           'UNKNOWN_SETTING',
           term.start,
-          `${spec.name} has no setting ${setting.name}=${names ? ` (settings: ${names})` : ' (it takes no settings)'}; put text with = in quotes`,
+          `${spec.name} has no setting ${setting}=${names ? ` (settings: ${names})` : ' (it takes no settings)'}; put text with = in quotes`,
         );
       }
     }
@@ -106,31 +112,39 @@ export function readComponentArgs(
   return props;
 }
 
-function readSetting(
-  spec: ComponentSpec,
-  s: SettingSpec,
-  value: Token[],
-  source: string,
-  term: Term,
-): unknown {
-  const where = `${spec.name} ${s.name}=`;
-  if (s.kind === 'text') return textOf(source, value);
-  if (s.kind === 'list') return readOptions(spec, splitPipes(value), source, term, 1, 50);
-  const raw = rawText(source, value);
+/** The component's setting of that name (a loop: `find` made a closure for every setting read). */
+function settingSpec(spec: ComponentSpec, name: string): SettingSpec | undefined {
+  const settings = spec.settings;
+  for (let i = 0; i < settings.length; i++) if (settings[i]!.name === name) return settings[i];
+  return undefined;
+}
+
+/** Reads the value of a `name=value` term: its tokens from index 2 on. */
+function readSetting(spec: ComponentSpec, s: SettingSpec, source: string, term: Term): unknown {
+  const value = term.tokens;
+  const to = value.length;
+  if (s.kind === 'text') return textOfRange(source, value, 2, to);
+  if (s.kind === 'list') return readOptions(spec, value, 2, to, source, term, 1, 50);
+  const raw = rawRange(source, value, 2, to);
   if (s.kind === 'word') {
     const known = s.words!.indexOf(raw);
     if (known < 0)
-      fail('INVALID_VALUE', term.start, `${where} must be one of ${s.words!.join(', ')} (got '${raw}')`);
+      fail(
+        'INVALID_VALUE',
+        term.start,
+        `${spec.name} ${s.name}= must be one of ${s.words!.join(', ')} (got '${raw}')`,
+      );
     // The catalog's string, not the fresh slice: the result keeps one object less per setting.
     return s.words![known];
   }
-  const only = value[0];
-  if (value.length !== 1 || only!.type !== 'NumberLit') {
-    fail('INVALID_VALUE', term.start, `${where} needs a number (got '${raw}')`);
+  const only = value[2];
+  if (to !== 3 || only!.type !== 'NumberLit') {
+    fail('INVALID_VALUE', term.start, `${spec.name} ${s.name}= needs a number (got '${raw}')`);
   }
-  const n = Number(only!.image);
+  // The raw text is the number's text (one token).
+  const n = Number(raw);
   if (s.kind === 'int' && !Number.isInteger(n))
-    fail('INVALID_VALUE', term.start, `${where} needs a whole number (got '${raw}')`);
+    fail('INVALID_VALUE', term.start, `${spec.name} ${s.name}= needs a whole number (got '${raw}')`);
   return n;
 }
 
@@ -150,14 +164,18 @@ function startsSlot(slot: SlotSpec, term: Term, source: string): boolean {
   }
 }
 
+/** The index of the term after the last one {@link joinPiped} joined (set by each call; read right after it). */
+let joinedNext = 0;
+
 /** Joins a term with the next ones when a `|` touches the space between them (`Soup | Salad`). */
-function joinPiped(terms: Term[], at: number): { tokens: Token[]; next: number } {
+function joinPiped(terms: Term[], at: number): Token[] {
   const own = terms[at]!.tokens;
   let next = at + 1;
   // Nearly always the term stands alone (`Soup|Salad`): its own tokens, read only, need no copy.
   const after = terms[next];
   if (after === undefined || (own[own.length - 1]!.type !== 'Pipe' && after.tokens[0]!.type !== 'Pipe')) {
-    return { tokens: own, next };
+    joinedNext = next;
+    return own;
   }
   const tokens = [...own];
   while (next < terms.length) {
@@ -167,7 +185,8 @@ function joinPiped(terms: Term[], at: number): { tokens: Token[]; next: number }
     tokens.push(...following.tokens);
     next++;
   }
-  return { tokens, next };
+  joinedNext = next;
+  return tokens;
 }
 
 function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Record<string, unknown>): void {
@@ -207,10 +226,12 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
     switch (slot.kind) {
       case 'options': {
         const joined = joinPiped(terms, i);
-        i = joined.next;
+        i = joinedNext;
         props[slot.prop] = readOptions(
           spec,
-          splitPipes(joined.tokens),
+          joined,
+          0,
+          joined.length,
           source,
           term,
           slot.min ?? 1,
@@ -220,8 +241,8 @@ function readSlots(spec: ComponentSpec, terms: Term[], source: string, props: Re
       }
       case 'data': {
         const joined = joinPiped(terms, i);
-        i = joined.next;
-        props[slot.prop] = readData(spec, splitPipes(joined.tokens), source, term, slot.max ?? 100);
+        i = joinedNext;
+        props[slot.prop] = readData(spec, joined, source, term, slot.max ?? 100);
         continue;
       }
       case 'fields':
@@ -341,21 +362,27 @@ function missing(spec: ComponentSpec, slot: SlotSpec, offset: number): never {
   return fail('MISSING_ARGUMENT', offset, `${spec.name} needs ${slot.hint}; usage: ${spec.usage}`);
 }
 
+/** Reads the `|`-separated options of `tokens[from..to)`. */
 function readOptions(
   spec: ComponentSpec,
-  parts: Token[][],
+  tokens: Token[],
+  from: number,
+  to: number,
   source: string,
   term: Term,
   min: number,
   max: number,
 ): string[] {
+  let count = 1;
+  for (let i = from; i < to; i++) if (tokens[i]!.type === 'Pipe') count++;
   // Filled at its final size: the result keeps this array, and pushing would reserve 17 slots.
-  const options: string[] = new Array(parts.length);
-  for (let k = 0; k < parts.length; k++) {
-    const part = parts[k]!;
-    const text = textOf(source, part);
+  const options: string[] = new Array(count);
+  let partStart = from;
+  for (let k = 0; k < count; k++) {
+    const partEnd = pipeAt(tokens, partStart, to);
+    const text = textOfRange(source, tokens, partStart, partEnd);
     if (text === '') {
-      const offset = part[0]?.startOffset ?? term.start;
+      const offset = partEnd > partStart ? tokens[partStart]!.startOffset : term.start;
       fail(
         'EMPTY_OPTION',
         offset,
@@ -364,10 +391,11 @@ function readOptions(
     }
     for (let j = 0; j < k; j++)
       if (options[j] === text)
-        fail('DUPLICATE_OPTION', part[0]!.startOffset, `${spec.name} lists '${text}' twice`);
+        fail('DUPLICATE_OPTION', tokens[partStart]!.startOffset, `${spec.name} lists '${text}' twice`);
     options[k] = text;
+    partStart = partEnd + 1;
   }
-  if (options.length < min) {
+  if (count < min) {
     fail(
       'TOO_FEW_OPTIONS',
       term.start,
@@ -376,49 +404,49 @@ function readOptions(
         : `${spec.name} needs at least one option`,
     );
   }
-  if (options.length > max)
-    fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} options (got ${options.length})`);
+  if (count > max)
+    fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} options (got ${count})`);
   return options;
 }
 
-function readData(spec: ComponentSpec, parts: Token[][], source: string, term: Term, max: number) {
+/** Reads `<label>=<number>` parts joined by `|` from `tokens`. */
+function readData(spec: ComponentSpec, tokens: Token[], source: string, term: Term, max: number) {
+  let count = 1;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i]!.type === 'Pipe') count++;
   // Filled at its final size (the result keeps it); parts are read in place rather than sliced.
-  const data: { label: string; value: number }[] = new Array(parts.length);
-  for (let k = 0; k < parts.length; k++) {
-    const part = parts[k]!;
+  const data: { label: string; value: number }[] = new Array(count);
+  let from = 0;
+  for (let k = 0; k < count; k++) {
+    const to = pipeAt(tokens, from, tokens.length);
     let eq = -1;
-    for (let j = 0; j < part.length; j++) {
-      const t = part[j]!;
-      if (isEquals(t)) {
+    for (let j = from; j < to; j++) {
+      if (isEquals(tokens[j]!)) {
         eq = j;
         break;
       }
     }
-    if (eq <= 0 || part.length !== eq + 2 || part[eq + 1]!.type !== 'NumberLit') {
-      const offset = part[0]?.startOffset ?? term.start;
+    if (eq <= from || to !== eq + 2 || tokens[eq + 1]!.type !== 'NumberLit') {
+      const offset = to > from ? tokens[from]!.startOffset : term.start;
       fail(
         'INVALID_DATA',
         offset,
-        `${spec.name} data is written <label>=<number> joined by | (got '${rawText(source, part)}')`,
+        `${spec.name} data is written <label>=<number> joined by | (got '${rawRange(source, tokens, from, to)}')`,
       );
     }
-    // textOf(source, part.slice(0, eq)): a lone quoted label without its quotes, otherwise the label as written.
-    const first = part[0]!;
-    const lastOfLabel = part[eq - 1]!;
-    const label =
-      eq === 1 && first.type === 'Quoted'
-        ? unquote(first.image)
-        : source.slice(first.startOffset, lastOfLabel.end);
-    data[k] = { label, value: Number(part[eq + 1]!.image) };
+    // A lone quoted label without its quotes, otherwise the label as written.
+    const label = textOfRange(source, tokens, from, eq);
+    data[k] = { label, value: Number(tokens[eq + 1]!.image) };
+    from = to + 1;
   }
-  if (data.length > max)
-    fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} data points`);
+  if (count > max) fail('TOO_MANY_OPTIONS', term.start, `${spec.name} takes at most ${max} data points`);
   return data;
 }
 
 function readFields(spec: ComponentSpec, terms: Term[], source: string) {
-  const fields: { key: string; type: string }[] = [];
-  for (const term of terms) {
+  // Made at its final size: the result keeps it.
+  const fields: { key: string; type: string }[] = new Array(terms.length);
+  for (let k = 0; k < terms.length; k++) {
+    const term = terms[k]!;
     const [, key, type] = FIELD.exec(source.slice(term.start, term.end))!;
     const known = (FIELD_TYPES as readonly string[]).indexOf(type!);
     if (known < 0) {
@@ -428,17 +456,18 @@ function readFields(spec: ComponentSpec, terms: Term[], source: string) {
         `${spec.name} field ${key} has type '${type}'; use one of ${FIELD_TYPES.join(', ')}`,
       );
     }
-    if (fields.some((f) => f.key === key))
-      fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
-    fields.push({ key: key!, type: FIELD_TYPES[known]! });
+    for (let j = 0; j < k; j++)
+      if (fields[j]!.key === key)
+        fail('INVALID_FIELD', term.start, `${spec.name} has the field ${key} twice`);
+    fields[k] = { key: key!, type: FIELD_TYPES[known]! };
   }
   return fields;
 }
 
 function readAmount(spec: ComponentSpec, raw: string, term: Term): { value: number; max: number } {
-  const percent = /^(\d+(?:\.\d+)?)%$/.exec(raw);
+  const percent = PERCENT.exec(raw);
   if (percent) return { value: Number(percent[1]), max: 100 };
-  const ratio = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(raw);
+  const ratio = RATIO.exec(raw);
   if (ratio) return { value: Number(ratio[1]), max: Number(ratio[2]) };
   return fail(
     'INVALID_VALUE',

@@ -41,8 +41,13 @@ const SVC_FENCE = /^```[ \t]*(?:svc|tables)\b/;
 export class LineReader {
   private readonly ops: Op[] = [];
   private readonly errors: ParseError[] = [];
-  /** Line number, start and end offset of each op's line, three numbers an op (see {@link lazySpans}). */
-  private readonly where: number[] = [];
+  /**
+   * Line number, start and end offset of each op's line, three numbers an op (see {@link withSpans}), in a typed
+   * array: past 64 bytes its store lies outside the JS heap, so the collector never copies it while a long text is
+   * read, and growing it leaves no list of boxed slots behind.
+   */
+  private where = new Int32Array(15);
+  private whereLength = 0;
   /** Ids written with `@`; automatic ids are unique by construction and never written (RESERVED_ID). */
   private readonly written = new Set<string>();
   private readonly byId = new Map<string, AddOp>();
@@ -70,6 +75,8 @@ export class LineReader {
     const length = text.length;
     let at = 0;
     let lineNo = 1;
+    // The most tokens a line of this text had: only those pooled tokens point into it afterwards.
+    let mostTokens = 0;
     for (;;) {
       const lineStart = at;
       let tokenCount = 0;
@@ -102,6 +109,7 @@ export class LineReader {
         end = next;
         at = next;
       }
+      if (tokenCount > mostTokens) mostTokens = tokenCount;
       if (start >= 0) {
         termCount = closeTerm(termCount, first, tokenCount, start, end);
         this.line(LINE_TERMS[0]!, lineArgs(termCount), lineNo, lineStart, at);
@@ -110,8 +118,10 @@ export class LineReader {
         // A token's image may be a slice that keeps the whole source alive; let it go with the call.
         if (TOKENS.length > KEPT_IN_POOL) TOKENS.length = KEPT_IN_POOL;
         if (LINE_TERMS.length > KEPT_IN_POOL) LINE_TERMS.length = KEPT_IN_POOL;
-        for (let i = 0; i < TOKENS.length; i++) TOKENS[i]!.source = '';
-        return withSpans(this.ops, this.errors, text, this.where);
+        // (Clearing the whole pool cost a 10-line text as much as reading one of its lines.)
+        const used = Math.min(mostTokens, TOKENS.length);
+        for (let i = 0; i < used; i++) TOKENS[i]!.source = '';
+        return withSpans(this.ops, this.errors, text, this.where, this.whereLength);
       }
       at += c === 13 && text.charCodeAt(at + 1) === 10 ? 2 : 1;
       lineNo++;
@@ -128,7 +138,7 @@ export class LineReader {
       const op = this.readLine(head, args);
       if (op) {
         this.ops.push(op);
-        this.where.push(lineNo, lineStart, lineEnd);
+        this.placed(lineNo, lineStart, lineEnd);
       }
     } catch (error) {
       const fault =
@@ -147,6 +157,21 @@ export class LineReader {
         message: `line ${lineNo}: ${fault.message}`,
       });
     }
+  }
+
+  /** Records where the op just pushed came from. */
+  private placed(lineNo: number, lineStart: number, lineEnd: number): void {
+    let where = this.where;
+    const n = this.whereLength;
+    if (n + 3 > where.length) {
+      const grown = new Int32Array(where.length * 2 + 3);
+      grown.set(where);
+      this.where = where = grown;
+    }
+    where[n] = lineNo;
+    where[n + 1] = lineStart;
+    where[n + 2] = lineEnd;
+    this.whereLength = n + 3;
   }
 
   private fence(head: Term): void {
@@ -289,7 +314,13 @@ export class LineReader {
  * were a third of the objects a result kept (and the young-generation collector copied while a long text was read).
  * Read, the property is the same plain array the reference built, and it stays: later reads and JSON see one value.
  */
-function withSpans(ops: Op[], errors: ParseError[], source: string, where: number[]): ReadResult {
+function withSpans(
+  ops: Op[],
+  errors: ParseError[],
+  source: string,
+  where: Int32Array,
+  length: number,
+): ReadResult {
   const result = { ops, errors } as ReadResult;
   let spans: ReadResult['spans'] | undefined;
   Object.defineProperty(result, 'spans', {
@@ -297,8 +328,8 @@ function withSpans(ops: Op[], errors: ParseError[], source: string, where: numbe
     configurable: true,
     get() {
       if (spans === undefined) {
-        spans = new Array(where.length / 3);
-        for (let i = 0, k = 0; k < where.length; i++, k += 3)
+        spans = new Array(length / 3);
+        for (let i = 0, k = 0; k < length; i++, k += 3)
           spans[i] = { line: where[k]!, text: source.slice(where[k + 1], where[k + 2]) };
       }
       return spans;
@@ -318,18 +349,48 @@ function withSpans(ops: Op[], errors: ParseError[], source: string, where: numbe
  */
 const LINE_TERMS: Term[] = [];
 
+/**
+ * Token lists kept for reuse: TERM_LISTS[k][n] is the list of n tokens the k-th term of a line gets. Keyed by length
+ * as well as place, a term whose length differs from the term at its place on the line before (`Soup|Salad|Pizza`
+ * after `Stretch`) takes a list it had before instead of a new one. Bounded: places and lengths up to
+ * {@link REUSED_LIST}.
+ */
+const TERM_LISTS: Token[][][] = [];
+const REUSED_LIST = 64;
+
 /** Ends the term of TOKENS[first..last) at `start`..`end` as LINE_TERMS[count]; returns the new count. */
 function closeTerm(count: number, first: number, last: number, start: number, end: number): number {
   const n = last - first;
-  const term = LINE_TERMS[count];
-  if (term === undefined) LINE_TERMS.push({ tokens: termTokens(first, n), start, end });
-  else {
-    const tokens = term.tokens;
-    if (tokens.length === n) for (let i = 0; i < n; i++) tokens[i] = TOKENS[first + i]!;
-    else term.tokens = termTokens(first, n);
-    term.start = start;
-    term.end = end;
+  let term = LINE_TERMS[count];
+  if (term === undefined) {
+    term = { tokens: termTokens(first, n), start, end };
+    LINE_TERMS.push(term);
+    return count + 1;
   }
+  term.start = start;
+  term.end = end;
+  let tokens = term.tokens;
+  if (tokens.length !== n) {
+    if (count >= REUSED_LIST || n > REUSED_LIST) {
+      term.tokens = termTokens(first, n);
+      return count + 1;
+    }
+    let byLength = TERM_LISTS[count];
+    if (byLength === undefined) {
+      byLength = [];
+      TERM_LISTS[count] = byLength;
+    }
+    // The list it replaces stays under its own length, for the next line whose term there is that long.
+    if (tokens.length <= REUSED_LIST && byLength[tokens.length] === undefined)
+      byLength[tokens.length] = tokens;
+    const kept = byLength[n];
+    if (kept === undefined) {
+      term.tokens = byLength[n] = termTokens(first, n);
+      return count + 1;
+    }
+    term.tokens = tokens = kept;
+  }
+  for (let i = 0; i < n; i++) tokens[i] = TOKENS[first + i]!;
   return count + 1;
 }
 

@@ -1,7 +1,7 @@
 // The table words `table create`, `table drop` and `put` (doc3 "Table words", shapes per "Parser output").
 import { flagName } from './component-args.js';
 import { fail } from './fault.js';
-import { COLUMN_NAME, MAX_COLUMNS, MAX_KEY, TABLE_NAME } from './names.js';
+import { MAX_COLUMNS, MAX_KEY } from './names.js';
 import type { DropOp, LineValue, PutOp, TableColumn, TableOp } from './ops.js';
 import { isEquals } from './scan.js';
 import { formatLineValue, formatWord, lineValueOf, type Term, textOf, unquote } from './terms.js';
@@ -71,12 +71,15 @@ export function readTableLine(terms: Term[], source: string, headEnd: number): T
       fail('UNEXPECTED_ARGUMENT', terms[2].start, 'table drop takes only the table name: table drop <name>');
     return { op: 'drop', name };
   }
-  const cols: TableColumn[] = [];
-  for (const term of terms.slice(2)) {
+  // Made at its final size: the result keeps it, and a list grown by push keeps room for 17.
+  const cols: TableColumn[] = new Array(Math.max(0, terms.length - 2));
+  for (let k = 2; k < terms.length; k++) {
+    const term = terms[k]!;
     const col = readColumn(term, source);
-    if (cols.some((c) => c.name === col.name))
-      fail('DUPLICATE_COLUMN', term.start, `table create names the column ${col.name} twice`);
-    cols.push(col);
+    for (let j = 0; j < k - 2; j++)
+      if (cols[j]!.name === col.name)
+        fail('DUPLICATE_COLUMN', term.start, `table create names the column ${col.name} twice`);
+    cols[k - 2] = col;
   }
   if (cols.length === 0) {
     fail(

@@ -42,6 +42,28 @@ export function textOf(source: string, tokens: Token[]): string {
   return rawText(source, tokens);
 }
 
+/**
+ * {@link textOf} of `tokens[from..to)`, read in place: readers walk the parts of a list this way instead of slicing a
+ * token array for each part.
+ */
+export function textOfRange(source: string, tokens: Token[], from: number, to: number): string {
+  if (to <= from) return '';
+  const first = tokens[from]!;
+  if (to - from === 1 && first.type === 'Quoted') return unquote(first.image);
+  return source.slice(first.startOffset, tokens[to - 1]!.end);
+}
+
+/** {@link rawText} of `tokens[from..to)`. */
+export function rawRange(source: string, tokens: Token[], from: number, to: number): string {
+  return to <= from ? '' : source.slice(tokens[from]!.startOffset, tokens[to - 1]!.end);
+}
+
+/** Index of the first `|` token in `tokens[from..to)`, or `to`. */
+export function pipeAt(tokens: Token[], from: number, to: number): number {
+  for (let i = from; i < to; i++) if (tokens[i]!.type === 'Pipe') return i;
+  return to;
+}
+
 /** Splits a token run on `|` tokens (outside quotes, since a quoted string is one token). */
 export function splitPipes(tokens: Token[]): Token[][] {
   // Each part is sliced at its final size: pushing into an empty array allocates room for 17 tokens.
