@@ -1,4 +1,12 @@
 // @screen-service/push public API. Every export here is public; nothing else is.
+
+export {
+  decodeSubscriptionKeys,
+  type EncryptOptions,
+  encryptAes128gcm,
+  MAX_PAYLOAD_BYTES,
+  type SubscriptionKeys,
+} from './aes128gcm.js';
 export { PushConfigError, type PushErrorCode } from './errors.js';
 export {
   checkVapidKeys,

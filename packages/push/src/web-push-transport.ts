@@ -1,9 +1,11 @@
-// service-core's PushTransport over web-push: web-push encrypts (RFC 8291 aes128gcm) and signs (RFC 8292
-// VAPID); we send with fetch ourselves to own timeouts, keep-alive and reading the answer (RFC 8030).
+// service-core's PushTransport in this thread: we encrypt (RFC 8291 aes128gcm, native crypto), web-push
+// signs the VAPID JWT (RFC 8292, once per origin and lifetime), and we POST over keep-alive node:http(s) to
+// own timeouts and read the answer (RFC 8030).
 import http from 'node:http';
 import https from 'node:https';
 import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/service-core';
 import webPush from 'web-push';
+import { decodeSubscriptionKeys, encryptAes128gcm, type SubscriptionKeys } from './aes128gcm.js';
 import { checkVapidKeys, type VapidKeys } from './vapid.js';
 
 export interface WebPushTransportOptions {
@@ -18,6 +20,15 @@ export interface WebPushTransportOptions {
 
 /** VAPID JWTs last 12 hours (RFC 8292 allows up to 24). */
 const VAPID_LIFETIME_S = 12 * 3600;
+
+/** Subscriptions whose parsed endpoint and decoded keys are kept. */
+const MAX_TARGETS = 10_000;
+
+interface Target {
+  url: URL;
+  origin: string;
+  keys: SubscriptionKeys;
+}
 
 interface HttpAnswer {
   status: number;
@@ -124,22 +135,35 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
     jwts.set(audience, { header: Authorization, exp });
     return Authorization;
   };
+  // Each subscription's endpoint parsed and keys decoded once (bounded: dropped whole when full).
+  const targets = new Map<string, Target>();
+  const targetOf = (subscription: PushRequest['subscription']): Target => {
+    const key = `${subscription.endpoint} ${subscription.keys.p256dh} ${subscription.keys.auth}`;
+    let t = targets.get(key);
+    if (!t) {
+      const url = new URL(subscription.endpoint);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new Error(`the endpoint is not an http(s) URL: ${url.protocol}`);
+      }
+      t = { url, origin: url.origin, keys: decodeSubscriptionKeys(subscription.keys) };
+      if (targets.size >= MAX_TARGETS) targets.clear();
+      targets.set(key, t);
+    }
+    return t;
+  };
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets }),
     https: new https.Agent({ keepAlive: true, maxSockets }),
   };
   return {
     async send(request: PushRequest): Promise<PushOutcome> {
-      let details: ReturnType<typeof webPush.generateRequestDetails>;
+      let target: Target;
+      let body: Buffer;
       try {
-        details = webPush.generateRequestDetails(request.subscription, request.payload, {
-          TTL: request.ttl,
-          urgency: request.urgency,
-          contentEncoding: 'aes128gcm',
-          ...(request.topic ? { topic: request.topic } : {}),
-        });
+        target = targetOf(request.subscription);
+        body = encryptAes128gcm(Buffer.from(request.payload, 'utf8'), target.keys);
       } catch (error) {
-        // A subscription whose keys web-push cannot use will never work: drop it like a 400.
+        // A subscription we cannot encrypt for (or a payload too large) will never work: drop it like a 400.
         return {
           status: 'failed',
           httpStatus: 400,
@@ -147,11 +171,16 @@ export function createWebPushTransport(options: WebPushTransportOptions): PushTr
         };
       }
       const headers: Record<string, string> = {
-        Authorization: vapidHeader(new URL(details.endpoint).origin),
+        Authorization: vapidHeader(target.origin),
+        TTL: String(request.ttl),
+        Urgency: request.urgency,
+        'Content-Encoding': 'aes128gcm',
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(body.length),
       };
-      for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
+      if (request.topic) headers.Topic = request.topic;
       try {
-        const res = await post(new URL(details.endpoint), headers, details.body ?? null, agents, timeoutMs);
+        const res = await post(target.url, headers, body, agents, timeoutMs);
         return outcomeOf(
           res.status,
           parseRetryAfter(res.retryAfter, now()),
