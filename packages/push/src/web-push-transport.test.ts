@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPushService, type TestPushService } from './testing.js';
 import { generateVapidKeys } from './vapid.js';
-import { createWebPushTransport, outcomeOf, parseRetryAfter } from './web-push-transport.js';
+import { createWebPushTransport, outcomeOf, outcomeOfPost, parseRetryAfter } from './web-push-transport.js';
 
 let ps: TestPushService;
 const keys = generateVapidKeys();
@@ -102,5 +102,38 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
     expect(outcomeOf(201, undefined, '')).toEqual({ status: 'sent' });
+  });
+
+  it('maps a POST result with one rule set: unencryptable is failed 400, unreachable is retry, answers by status', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    expect(outcomeOfPost({ kind: 'unencryptable', reason: 'bad key' }, now)).toMatchObject({
+      status: 'failed',
+      httpStatus: 400,
+    });
+    expect(outcomeOfPost({ kind: 'unreachable', reason: 'ECONNRESET' }, now)).toMatchObject({
+      status: 'retry',
+      httpStatus: null,
+    });
+    expect(outcomeOfPost({ kind: 'answer', status: 429, retryAfter: '5', body: 'slow down' }, now)).toEqual({
+      status: 'retry',
+      httpStatus: 429,
+      retryAfterMs: 5000,
+      reason: 'push service answered 429: slow down',
+    });
+    expect(outcomeOfPost({ kind: 'answer', status: 201, retryAfter: null, body: 'ignored' }, now)).toEqual({
+      status: 'sent',
+    });
+  });
+
+  it('close waits for the sends in flight; later sends answer retry', async () => {
+    const t = createWebPushTransport({ vapid });
+    const sub = ps.subscriber();
+    const sending = t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
+    await t.close();
+    expect(await sending).toEqual({ status: 'sent' });
+    expect(await t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' })).toMatchObject({
+      status: 'retry',
+      httpStatus: null,
+    });
   });
 });

@@ -1,0 +1,144 @@
+// service-core's PushTransport over worker threads (ADR 0207): each worker encrypts, signs and POSTs; this
+// thread only hands out requests and maps the answers with the same rules as the in-thread transport.
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { PushOutcome, PushRequest } from '@screen-service/service-core';
+import type { PostResult } from './push-poster.js';
+import type { PoolAnswer, PoolRequest } from './push-worker.js';
+import {
+  type ClosablePushTransport,
+  outcomeOfPost,
+  transportDefaults,
+  type WebPushTransportOptions,
+} from './web-push-transport.js';
+
+export interface WorkerPoolTransportOptions extends WebPushTransportOptions {
+  /** Worker threads (default `os.availableParallelism()`, at least 1). */
+  workers?: number;
+  /** The worker script (default: `push-worker.js` beside this module in dist). */
+  workerUrl?: URL;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, (result: PostResult) => void>;
+}
+
+/**
+ * Creates a transport whose pushes are encrypted, signed and sent in worker threads, so the sender's thread
+ * (and the requests sharing it) spends only a message per push. Close it after the sender stopped.
+ *
+ * @throws {PushConfigError} when the VAPID settings are malformed (see {@link checkVapidKeys}).
+ * @example
+ * ```ts
+ * const transport = createWorkerPoolTransport({ vapid, workers: 2 });
+ * const sender = core.createPushSender(transport);
+ * sender.start();
+ * // on shutdown
+ * await sender.stop();
+ * await transport.close();
+ * ```
+ */
+export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): ClosablePushTransport {
+  const { now, ...settings } = transportDefaults(options);
+  // A worker that has not answered well after its own request timeout is stuck: its pushes are retried.
+  const answerWithinMs = settings.timeoutMs + 5000;
+  const size = Math.max(1, Math.floor(options.workers ?? os.availableParallelism()));
+  if (!Number.isFinite(size)) throw new RangeError(`workers must be a whole number, got ${options.workers}`);
+  const workerUrl = options.workerUrl ?? new URL('./push-worker.js', import.meta.url);
+  const slots: (Slot | null)[] = Array.from({ length: size }, () => null);
+  let nextId = 1;
+  let closed = false;
+  const inFlight = new Set<Promise<unknown>>();
+
+  /** Settles every push a worker held as unreachable (it may or may not have left: at least once). */
+  function lose(slot: Slot, reason: string) {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots[i] = null;
+    for (const resolve of slot.pending.values()) resolve({ kind: 'unreachable', reason });
+    slot.pending.clear();
+  }
+
+  function spawn(i: number): Slot {
+    const worker = new Worker(workerUrl, { workerData: settings });
+    const slot: Slot = { worker, pending: new Map() };
+    worker.unref();
+    worker.on('message', (m: PoolAnswer) => {
+      const resolve = slot.pending.get(m.id);
+      if (!resolve) return;
+      slot.pending.delete(m.id);
+      if (slot.pending.size === 0) worker.unref();
+      resolve(m.result);
+    });
+    worker.on('error', (error) => lose(slot, `the push worker failed: ${String(error)}`));
+    worker.on('exit', (code) => lose(slot, `the push worker exited (code ${code})`));
+    slots[i] = slot;
+    return slot;
+  }
+
+  /** The worker with the fewest pushes in flight (started on first use, restarted after a failure). */
+  function pick(): Slot {
+    let best: Slot | null = null;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] ?? spawn(i);
+      if (!best || slot.pending.size < best.pending.size) best = slot;
+      if (slot.pending.size === 0) break;
+    }
+    return best!;
+  }
+
+  function postInWorker(request: PushRequest): Promise<PostResult> {
+    const slot = pick();
+    const id = nextId++;
+    return new Promise<PostResult>((resolve) => {
+      const timer = setTimeout(() => {
+        lose(slot, `the push worker did not answer within ${answerWithinMs} ms`);
+        void slot.worker.terminate();
+      }, answerWithinMs);
+      timer.unref();
+      slot.pending.set(id, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      if (slot.pending.size === 1) slot.worker.ref();
+      try {
+        slot.worker.postMessage({ id, request } satisfies PoolRequest);
+      } catch (error) {
+        slot.pending.get(id)?.({
+          kind: 'unreachable',
+          reason: `could not hand the push to a worker: ${String(error)}`,
+        });
+        slot.pending.delete(id);
+      }
+    });
+  }
+
+  return {
+    async send(request: PushRequest): Promise<PushOutcome> {
+      if (closed) return { status: 'retry', httpStatus: null, reason: 'the push transport is closed' };
+      const sending = postInWorker(request);
+      inFlight.add(sending);
+      try {
+        return outcomeOfPost(await sending, now());
+      } finally {
+        inFlight.delete(sending);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      await Promise.all(
+        slots.map(async (slot, i) => {
+          if (!slot) return;
+          slots[i] = null;
+          // Ask the worker to close its connections and end; terminate if it does not within a second.
+          const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
+          slot.worker.postMessage({ id: 0, close: true } satisfies PoolRequest);
+          const timer = setTimeout(() => void slot.worker.terminate(), 1000);
+          await exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}
