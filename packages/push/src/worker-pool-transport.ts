@@ -22,6 +22,8 @@ export interface WorkerPoolTransportOptions extends WebPushTransportOptions {
 interface Slot {
   worker: Worker;
   pending: Map<number, (result: PostResult) => void>;
+  /** Pushes handed out this event-loop turn, posted together (one wake-up of the worker per turn). */
+  outbox: { id: number; request: PushRequest }[];
 }
 
 /**
@@ -61,14 +63,16 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
 
   function spawn(i: number): Slot {
     const worker = new Worker(workerUrl, { workerData: settings });
-    const slot: Slot = { worker, pending: new Map() };
+    const slot: Slot = { worker, pending: new Map(), outbox: [] };
     worker.unref();
-    worker.on('message', (m: PoolAnswer) => {
-      const resolve = slot.pending.get(m.id);
-      if (!resolve) return;
-      slot.pending.delete(m.id);
+    worker.on('message', (answers: PoolAnswer) => {
+      for (const { id, result } of answers) {
+        const resolve = slot.pending.get(id);
+        if (!resolve) continue;
+        slot.pending.delete(id);
+        resolve(result);
+      }
       if (slot.pending.size === 0) worker.unref();
-      resolve(m.result);
     });
     worker.on('error', (error) => lose(slot, `the push worker failed: ${String(error)}`));
     worker.on('exit', (code) => lose(slot, `the push worker exited (code ${code})`));
@@ -101,16 +105,25 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
         resolve(result);
       });
       if (slot.pending.size === 1) slot.worker.ref();
-      try {
-        slot.worker.postMessage({ id, request } satisfies PoolRequest);
-      } catch (error) {
+      if (slot.outbox.length === 0) setImmediate(() => handOut(slot));
+      slot.outbox.push({ id, request });
+    });
+  }
+
+  function handOut(slot: Slot) {
+    const pushes = slot.outbox;
+    slot.outbox = [];
+    try {
+      slot.worker.postMessage({ pushes } satisfies PoolRequest);
+    } catch (error) {
+      for (const { id } of pushes) {
         slot.pending.get(id)?.({
           kind: 'unreachable',
           reason: `could not hand the push to a worker: ${String(error)}`,
         });
         slot.pending.delete(id);
       }
-    });
+    }
   }
 
   return {
@@ -133,7 +146,7 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
           slots[i] = null;
           // Ask the worker to close its connections and end; terminate if it does not within a second.
           const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
-          slot.worker.postMessage({ id: 0, close: true } satisfies PoolRequest);
+          slot.worker.postMessage({ close: true } satisfies PoolRequest);
           const timer = setTimeout(() => void slot.worker.terminate(), 1000);
           await exited;
           clearTimeout(timer);
