@@ -21,6 +21,10 @@ setInterval(() => {
 process.on('message', async (m) => {
   if (m.type === 'subscribers')
     process.send({ type: 'subscribers', id: m.id, subs: Array.from({ length: m.n }, () => ps.subscriber()) });
+  if (m.type === 'cpu') {
+    const c = process.cpuUsage();
+    process.send({ type: 'cpu', id: m.id, ms: (c.user + c.system) / 1000 });
+  }
   if (m.type === 'close') {
     await ps.close();
     process.exit(0);

@@ -61,6 +61,16 @@ describe('encryptAes128gcm (RFC 8291)', () => {
     expect(viaTest.equals(payload)).toBe(true);
   });
 
+  it('uses a key pair made ahead when given one, and its public key is the header key id', () => {
+    const ua = browser();
+    const pair = createECDH('prime256v1');
+    pair.generateKeys();
+    const body = encryptAes128gcm(Buffer.from('hi'), decodeSubscriptionKeys(ua.keys), { keyPair: pair });
+    expect(body.subarray(21, 86).equals(pair.getPublicKey())).toBe(true);
+    const plain = ece.decrypt(body, { version: 'aes128gcm', privateKey: ua.ecdh, authSecret: ua.keys.auth });
+    expect(plain.toString()).toBe('hi');
+  });
+
   it('refuses a payload over 3993 octets and keys that are not a P-256 point or a 16-octet secret', () => {
     const ua = browser();
     expect(() =>

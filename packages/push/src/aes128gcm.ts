@@ -1,6 +1,6 @@
 // RFC 8291 message encryption (aes128gcm, RFC 8188) with Node's native crypto: one ECDH, three HKDFs and one
 // AES-GCM per push. web-push's JavaScript HMAC-based HKDF cost about as much CPU as the ECDH (ADR 0206).
-import { createCipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createECDH, type ECDH, hkdfSync, randomBytes } from 'node:crypto';
 
 /** RFC 8291 section 4: a push message body is at most 4096 octets, so the plaintext at most 3993. */
 export const MAX_PAYLOAD_BYTES = 3993;
@@ -29,11 +29,16 @@ export function decodeSubscriptionKeys(keys: { p256dh: string; auth: string }): 
   return { publicKey, auth };
 }
 
-/** Options a test may fix; a sender leaves both out so each message has a fresh key pair and salt. */
+/** Options a test may fix; a sender leaves them out so each message has a fresh key pair and salt. */
 export interface EncryptOptions {
   salt?: Buffer;
   /** The sender's ephemeral private key (32 octets). */
   privateKey?: Buffer;
+  /**
+   * A P-256 key pair made ahead (`createECDH('prime256v1')` + `generateKeys()`), used for this message only:
+   * a sender may make them while idle so a burst skips that step. Never pass the same one twice.
+   */
+  keyPair?: ECDH;
 }
 
 /**
@@ -54,9 +59,12 @@ export function encryptAes128gcm(
   if (payload.length > MAX_PAYLOAD_BYTES) {
     throw new Error(`payload is ${payload.length} octets; Web Push carries at most ${MAX_PAYLOAD_BYTES}`);
   }
-  const ecdh = createECDH('prime256v1');
-  if (options.privateKey) ecdh.setPrivateKey(options.privateKey);
-  else ecdh.generateKeys();
+  let ecdh = options.keyPair;
+  if (!ecdh) {
+    ecdh = createECDH('prime256v1');
+    if (options.privateKey) ecdh.setPrivateKey(options.privateKey);
+    else ecdh.generateKeys();
+  }
   const senderKey = ecdh.getPublicKey();
   const salt = options.salt ?? randomBytes(16);
   const shared = ecdh.computeSecret(to.publicKey);

@@ -2,6 +2,7 @@
 // aes128gcm, native crypto, ADR 0206), the VAPID JWT (RFC 8292, signed by web-push once per origin and
 // lifetime), and a POST over a keep-alive node:http(s) agent per scheme. It reports what happened as data;
 // what that means for the outbox (sent, gone, retry, failed) is decided in one place, `outcomeOfPost`.
+import { createECDH, type ECDH } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { PushRequest } from '@screen-service/service-core';
@@ -36,6 +37,10 @@ export interface PushPoster {
 const VAPID_LIFETIME_S = 12 * 3600;
 /** A kept JWT is replaced this long before it expires. */
 const VAPID_MARGIN_S = 3600;
+/** Ephemeral key pairs made while idle, one per message of a burst (RFC 8291: a fresh pair per message). */
+const SPARE_KEY_PAIRS = 1024;
+/** Key pairs made per idle step (~35 µs each here), so a step never holds the thread long. */
+const KEY_PAIRS_PER_STEP = 16;
 /** Subscriptions whose parsed endpoint and decoded keys are kept. */
 const MAX_TARGETS = 10_000;
 
@@ -127,35 +132,70 @@ export function createPushPoster(options: PushPosterOptions): PushPoster {
     http: new http.Agent({ keepAlive: true, maxSockets }),
     https: new https.Agent({ keepAlive: true, maxSockets }),
   };
+  // Key generation is the one step of the encryption that does not depend on the push: it is done in small
+  // steps while no push is in flight, and each pair is taken (and dropped) by one message.
+  const spare: ECDH[] = [];
+  let inFlight = 0;
+  let refill: NodeJS.Timeout | null = null;
+  let closed = false;
+  const makeSpares = () => {
+    refill = null;
+    if (inFlight > 0 || closed) return;
+    for (let i = 0; i < KEY_PAIRS_PER_STEP && spare.length < SPARE_KEY_PAIRS; i++) {
+      const pair = createECDH('prime256v1');
+      pair.generateKeys();
+      spare.push(pair);
+    }
+    if (spare.length < SPARE_KEY_PAIRS) scheduleSpares();
+  };
+  const scheduleSpares = () => {
+    if (refill || closed) return;
+    refill = setTimeout(makeSpares, 1);
+    refill.unref();
+  };
+  scheduleSpares();
   return {
     async post(request: PushRequest): Promise<PostResult> {
-      let target: Target;
-      let body: Buffer;
+      inFlight++;
       try {
-        target = targetOf(request.subscription);
-        body = encryptAes128gcm(Buffer.from(request.payload, 'utf8'), target.keys);
-      } catch (error) {
-        return { kind: 'unencryptable', reason: String(error) };
-      }
-      const headers: Record<string, string> = {
-        Authorization: vapidHeader(target.origin),
-        TTL: String(request.ttl),
-        Urgency: request.urgency,
-        'Content-Encoding': 'aes128gcm',
-        'Content-Type': 'application/octet-stream',
-        'Content-Length': String(body.length),
-      };
-      if (request.topic) headers.Topic = request.topic;
-      try {
-        const res = await post(target.url, headers, body, agents, timeoutMs);
-        return { kind: 'answer', ...res };
-      } catch (error) {
-        return { kind: 'unreachable', reason: String(error) };
+        return await postOne(request);
+      } finally {
+        if (--inFlight === 0) scheduleSpares();
       }
     },
     close() {
+      closed = true;
+      if (refill) clearTimeout(refill);
+      spare.length = 0;
       agents.http.destroy();
       agents.https.destroy();
     },
   };
+
+  async function postOne(request: PushRequest): Promise<PostResult> {
+    let target: Target;
+    let body: Buffer;
+    try {
+      target = targetOf(request.subscription);
+      const keyPair = spare.pop();
+      body = encryptAes128gcm(Buffer.from(request.payload, 'utf8'), target.keys, keyPair ? { keyPair } : {});
+    } catch (error) {
+      return { kind: 'unencryptable', reason: String(error) };
+    }
+    const headers: Record<string, string> = {
+      Authorization: vapidHeader(target.origin),
+      TTL: String(request.ttl),
+      Urgency: request.urgency,
+      'Content-Encoding': 'aes128gcm',
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': String(body.length),
+    };
+    if (request.topic) headers.Topic = request.topic;
+    try {
+      const res = await post(target.url, headers, body, agents, timeoutMs);
+      return { kind: 'answer', ...res };
+    } catch (error) {
+      return { kind: 'unreachable', reason: String(error) };
+    }
+  }
 }

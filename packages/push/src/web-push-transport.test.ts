@@ -125,6 +125,22 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     });
   });
 
+  it('uses a fresh sender key pair for every message, also when they were made ahead while idle', async () => {
+    const t = createWebPushTransport({ vapid });
+    const sub = ps.subscriber();
+    const send = () => t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
+    // Let the idle steps make some pairs ahead, then send more messages than were made.
+    await new Promise((r) => setTimeout(r, 30));
+    const outcomes = await Promise.all(Array.from({ length: 40 }, send));
+    await new Promise((r) => setTimeout(r, 30));
+    outcomes.push(...(await Promise.all(Array.from({ length: 40 }, send))));
+    await t.close();
+    expect(outcomes.every((o) => o.status === 'sent')).toBe(true);
+    const keys = ps.received.filter((r) => r.subscriber === sub.id).map((r) => r.senderKey);
+    expect(keys).toHaveLength(80);
+    expect(new Set(keys).size).toBe(80);
+  });
+
   it('close waits for the sends in flight; later sends answer retry', async () => {
     const t = createWebPushTransport({ vapid });
     const sub = ps.subscriber();
