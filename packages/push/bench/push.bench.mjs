@@ -17,7 +17,7 @@ import { createWebPushTransport, createWorkerPoolTransport, generateVapidKeys } 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const MODES = env('BENCH_MODES', 'cpu,throughput,paced,burst,sweep').split(',');
 const TRANSPORTS = env('BENCH_TRANSPORTS', 'thread,pool').split(',');
-const WORKERS = Number(env('BENCH_WORKERS', os.availableParallelism()));
+const WORKERS = Number(env('BENCH_WORKERS', Math.max(1, os.availableParallelism() - 1)));
 const SHOWERS = Number(env('BENCH_SHOWERS', 50));
 const ROUNDS = Number(env('BENCH_ROUNDS', 20));
 const PACE_MS = Number(env('BENCH_PACE_MS', 1000));
@@ -243,7 +243,7 @@ async function showers(transport, { threads, screens, waitMs, collapseWindowMs }
   const total = SHOWERS * screens;
   await until(() => arrivals.length - before >= total, 15_000);
   const cpu = cpuNow() - c0;
-  const elu = performance.eventLoopUtilization(elu0).utilization;
+  const elu = performance.eventLoopUtilization(elu0);
   const vendorCpu = (await serviceCpu()) - s0;
   await sender.stop();
   await close();
@@ -258,7 +258,8 @@ async function showers(transport, { threads, screens, waitMs, collapseWindowMs }
     rate: total / showSecs,
     cpuPerShow: cpu / total,
     vendorCpuPerPush: vendorCpu / total,
-    elu,
+    elu: elu.utilization,
+    mainPerShow: elu.active / total,
     missing: total - seen.size,
   };
 }
@@ -267,7 +268,7 @@ function describe(r) {
   const p99 = pct(r.delays, 99);
   return {
     p99,
-    line: `${r.delays.length} shows at ${f(r.rate)}/s: show->request p50 ${f(pct(r.delays, 50))} ms, p99 ${f(p99)} ms, max ${f(Math.max(...r.delays))} ms${r.missing ? ` (${r.missing} not arrived)` : ''}; svc_show p99 ${f(pct(r.showMs, 99))} ms; CPU per show+push ${f(r.cpuPerShow * 1000)} us here + ${f(r.vendorCpuPerPush * 1000)} us in the push service; main thread busy ${f(r.elu * 100)}%`,
+    line: `${r.delays.length} shows at ${f(r.rate)}/s: show->request p50 ${f(pct(r.delays, 50))} ms, p99 ${f(p99)} ms, max ${f(Math.max(...r.delays))} ms${r.missing ? ` (${r.missing} not arrived)` : ''}; svc_show p99 ${f(pct(r.showMs, 99))} ms; CPU per show+push ${f(r.cpuPerShow * 1000)} us here + ${f(r.vendorCpuPerPush * 1000)} us in the push service; main thread busy ${f(r.elu * 100)}% (${f(r.mainPerShow * 1000)} us per show)`,
   };
 }
 
@@ -304,8 +305,10 @@ async function sweepMode(kind, transport) {
     const d = describe(r);
     const met = d.p99 < GOAL_MS;
     report('sweep', kind, `offered ${rate}/s, ${d.line}`, met);
-    if (met) best = { rate, achieved: r.rate };
-    else if (++misses >= 2) break;
+    if (met) {
+      best = { rate, achieved: r.rate };
+      misses = 0;
+    } else if (++misses >= 2) break;
   }
   report(
     'sweep',

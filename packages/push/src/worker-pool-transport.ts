@@ -13,7 +13,7 @@ import {
 } from './web-push-transport.js';
 
 export interface WorkerPoolTransportOptions extends WebPushTransportOptions {
-  /** Worker threads (default `os.availableParallelism()`, at least 1). */
+  /** Worker threads (default `os.availableParallelism() - 1`, at least 1: one core stays the main thread's). */
   workers?: number;
   /** The worker script (default: `push-worker.js` beside this module in dist). */
   workerUrl?: URL;
@@ -45,7 +45,7 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
   const { now, ...settings } = transportDefaults(options);
   // A worker that has not answered well after its own request timeout is stuck: its pushes are retried.
   const answerWithinMs = settings.timeoutMs + 5000;
-  const size = Math.max(1, Math.floor(options.workers ?? os.availableParallelism()));
+  const size = Math.max(1, Math.floor(options.workers ?? os.availableParallelism() - 1));
   if (!Number.isFinite(size)) throw new RangeError(`workers must be a whole number, got ${options.workers}`);
   const workerUrl = options.workerUrl ?? new URL('./push-worker.js', import.meta.url);
   const slots: (Slot | null)[] = Array.from({ length: size }, () => null);
