@@ -17,7 +17,14 @@ export interface SubscriptionKeys {
   auth: Buffer;
 }
 
-/** Decodes and checks a subscription's base64url `p256dh` and `auth`; throws a message naming the key. */
+/**
+ * Decodes and checks a subscription's base64url `p256dh` and `auth`; throws a message naming the key.
+ *
+ * @example
+ * ```ts
+ * const keys = decodeSubscriptionKeys(subscription.keys); // reuse for every message to this subscription
+ * ```
+ */
 export function decodeSubscriptionKeys(keys: { p256dh: string; auth: string }): SubscriptionKeys {
   const publicKey = Buffer.from(keys.p256dh, 'base64url');
   if (publicKey.length !== 65 || publicKey[0] !== 4) {

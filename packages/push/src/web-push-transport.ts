@@ -14,7 +14,15 @@ export interface WebPushTransportOptions {
   maxSockets?: number;
 }
 
-/** A transport that holds connections (and, for the pool, threads): close it after the sender stopped. */
+/**
+ * A transport that holds connections (and, for the pool, threads): close it after the sender stopped.
+ *
+ * @example
+ * ```ts
+ * await sender.stop();
+ * await transport.close();
+ * ```
+ */
 export interface ClosablePushTransport extends PushTransport {
   /** Waits for the sends in flight, then releases connections and threads; later sends answer `retry`. */
   close(): Promise<void>;
@@ -51,7 +59,14 @@ export function outcomeOf(status: number, retryAfterMs: number | undefined, body
   return { status: 'failed', httpStatus: status, reason };
 }
 
-/** The one mapping from what a POST did to what the sender does next (used in-thread and for the pool). */
+/**
+ * The one mapping from what a POST did to what the sender does next (used in-thread and for the pool).
+ *
+ * @example
+ * ```ts
+ * outcomeOfPost({ kind: 'answer', status: 410, retryAfter: null, body: '' }, Date.now()); // { status: 'gone', httpStatus: 410 }
+ * ```
+ */
 export function outcomeOfPost(result: PostResult, now: number): PushOutcome {
   if (result.kind === 'unencryptable') {
     // A subscription we cannot encrypt for (or a payload too large) will never work: drop it like a 400.

@@ -80,7 +80,7 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
     return slot;
   }
 
-  /** The worker with the fewest pushes in flight (started on first use, restarted after a failure). */
+  /** The worker with the fewest pushes in flight (a lost one is restarted here). */
   function pick(): Slot {
     let best: Slot | null = null;
     for (let i = 0; i < slots.length; i++) {
@@ -90,6 +90,10 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
     }
     return best!;
   }
+
+  // Started now, not on the first push: a worker's start (loading web-push, first key pairs) would otherwise
+  // land on the first buzz's delay. Idle workers are unref'd, so they do not hold the process open.
+  for (let i = 0; i < size; i++) spawn(i);
 
   function postInWorker(request: PushRequest): Promise<PostResult> {
     const slot = pick();
