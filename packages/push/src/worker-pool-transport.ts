@@ -31,6 +31,7 @@ interface Slot {
  * (and the requests sharing it) spends only a message per push. Close it after the sender stopped.
  *
  * @throws {PushConfigError} when the VAPID settings are malformed (see {@link checkVapidKeys}).
+ * @throws {RangeError} when `workers` is not a whole number of at least 1.
  * @example
  * ```ts
  * const transport = createWorkerPoolTransport({ vapid, workers: 2 });
@@ -45,8 +46,12 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
   const { now, ...settings } = transportDefaults(options);
   // A worker that has not answered well after its own request timeout is stuck: its pushes are retried.
   const answerWithinMs = settings.timeoutMs + 5000;
-  const size = Math.max(1, Math.floor(options.workers ?? os.availableParallelism() - 1));
-  if (!Number.isFinite(size)) throw new RangeError(`workers must be a whole number, got ${options.workers}`);
+  if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 1)) {
+    throw new RangeError(
+      `workers must be a whole number of at least 1, got ${options.workers}; leave it out for one less than the cores`,
+    );
+  }
+  const size = options.workers ?? Math.max(1, os.availableParallelism() - 1);
   const workerUrl = options.workerUrl ?? new URL('./push-worker.js', import.meta.url);
   const slots: (Slot | null)[] = Array.from({ length: size }, () => null);
   let nextId = 1;

@@ -89,6 +89,12 @@ describe('createWorkerPoolTransport', () => {
     }
   });
 
+  it('refuses a pool size that is not a whole number of at least 1', () => {
+    for (const workers of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createWorkerPoolTransport({ vapid, workers })).toThrow(/workers must be a whole number/);
+    }
+  });
+
   it('a worker that dies mid-flight answers retry for its pushes; the next push goes through a fresh worker', async () => {
     const pool = createWorkerPoolTransport({
       vapid,
