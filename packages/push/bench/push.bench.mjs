@@ -124,7 +124,8 @@ async function seedShowers(core, threads) {
 const results = [];
 function report(mode, kind, line, met) {
   const verdict = met === undefined ? '' : ` -> goal p99 < ${GOAL_MS} ms: ${met ? 'MET' : 'NOT MET'}`;
-  console.log(`${mode.padEnd(10)} [${label(kind)}] ${line}${verdict}`);
+  // The 1-minute load average with each line: on a shared machine a verdict means little without it.
+  console.log(`${mode.padEnd(10)} [${label(kind)}] ${line}${verdict} (load ${os.loadavg()[0].toFixed(1)})`);
   results.push({ mode, kind, line, met });
 }
 
