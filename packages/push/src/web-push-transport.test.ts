@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPushService, type TestPushService } from './testing.js';
 import { generateVapidKeys } from './vapid.js';
@@ -139,6 +141,40 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     const keys = ps.received.filter((r) => r.subscriber === sub.id).map((r) => r.senderKey);
     expect(keys).toHaveLength(80);
     expect(new Set(keys).size).toBe(80);
+  });
+
+  it('reuses one VAPID JWT per origin until an hour before it expires, over one kept-alive connection', async () => {
+    const auths: string[] = [];
+    let connections = 0;
+    const server = http.createServer((req, res) => {
+      auths.push(req.headers.authorization ?? '');
+      req.resume();
+      req.on('end', () => res.writeHead(201).end());
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    let clock = Date.parse('2026-11-27T12:00:00Z');
+    const t = createWebPushTransport({ vapid, now: () => clock });
+    const sub = ps.subscriber();
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/push/x`;
+    const send = () => t.send({ subscription: { ...sub, endpoint }, payload: '{}', ttl: 60, urgency: 'low' });
+    const exp = (auth: string) =>
+      JSON.parse(Buffer.from(auth.split('t=')[1]!.split('.')[1]!, 'base64url').toString()).exp as number;
+    try {
+      for (let i = 0; i < 3; i++) expect(await send()).toEqual({ status: 'sent' });
+      clock += 10 * 3600_000; // 10 h later: 2 h left, still kept
+      expect(await send()).toEqual({ status: 'sent' });
+      clock += 3600_000 + 1000; // under an hour left: signed again
+      expect(await send()).toEqual({ status: 'sent' });
+      expect(new Set(auths.slice(0, 4)).size).toBe(1);
+      expect(auths[4]).not.toBe(auths[0]);
+      expect(exp(auths[4]!) - exp(auths[0]!)).toBe(11 * 3600 + 1);
+      expect(connections).toBe(1);
+    } finally {
+      await t.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('close waits for the sends in flight; later sends answer retry', async () => {
