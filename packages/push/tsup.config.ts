@@ -1,4 +1,6 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-export default defineConfig(defineLibraryBuild({ entry: ['src/index.ts', 'src/testing.ts'] }));
+export default defineConfig(
+  defineLibraryBuild({ entry: ['src/index.ts', 'src/testing.ts', 'src/push-worker.ts'] }),
+);

@@ -1,5 +1,14 @@
 // @screen-service/push public API. Every export here is public; nothing else is.
+
+export {
+  decodeSubscriptionKeys,
+  type EncryptOptions,
+  encryptAes128gcm,
+  MAX_PAYLOAD_BYTES,
+  type SubscriptionKeys,
+} from './aes128gcm.js';
 export { PushConfigError, type PushErrorCode } from './errors.js';
+export type { PostResult } from './push-poster.js';
 export {
   checkVapidKeys,
   generateVapidKeys,
@@ -9,8 +18,14 @@ export {
 } from './vapid.js';
 export { VAPID_ENV, type VapidSettings, vapidSettings } from './vapid-env.js';
 export {
+  type ClosablePushTransport,
   createWebPushTransport,
   outcomeOf,
+  outcomeOfPost,
   parseRetryAfter,
   type WebPushTransportOptions,
 } from './web-push-transport.js';
+export {
+  createWorkerPoolTransport,
+  type WorkerPoolTransportOptions,
+} from './worker-pool-transport.js';

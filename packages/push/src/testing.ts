@@ -29,6 +29,8 @@ export interface ReceivedPush {
   status: number;
   /** `performance.now()` when the request arrived. */
   at: number;
+  /** The sender's ephemeral public key from the aes128gcm header (base64url); RFC 8291 wants one per message. */
+  senderKey: string | null;
 }
 
 /** A scripted answer for the next request(s) to one subscriber. */
@@ -168,6 +170,7 @@ export async function startTestPushService(): Promise<TestPushService> {
           vapid,
           status: answer.status,
           at,
+          senderKey: body.length > 21 ? body.subarray(21, 21 + body[20]!).toString('base64url') : null,
         });
         res.writeHead(answer.status, answer.retryAfter ? { 'Retry-After': answer.retryAfter } : {}).end();
         const n = okCount();

@@ -1,7 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPushService, type TestPushService } from './testing.js';
 import { generateVapidKeys } from './vapid.js';
-import { createWebPushTransport, outcomeOf, parseRetryAfter } from './web-push-transport.js';
+import { createWebPushTransport, outcomeOf, outcomeOfPost, parseRetryAfter } from './web-push-transport.js';
 
 let ps: TestPushService;
 const keys = generateVapidKeys();
@@ -102,5 +104,88 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
     expect(outcomeOf(201, undefined, '')).toEqual({ status: 'sent' });
+  });
+
+  it('maps a POST result with one rule set: unencryptable is failed 400, unreachable is retry, answers by status', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    expect(outcomeOfPost({ kind: 'unencryptable', reason: 'bad key' }, now)).toMatchObject({
+      status: 'failed',
+      httpStatus: 400,
+    });
+    expect(outcomeOfPost({ kind: 'unreachable', reason: 'ECONNRESET' }, now)).toMatchObject({
+      status: 'retry',
+      httpStatus: null,
+    });
+    expect(outcomeOfPost({ kind: 'answer', status: 429, retryAfter: '5', body: 'slow down' }, now)).toEqual({
+      status: 'retry',
+      httpStatus: 429,
+      retryAfterMs: 5000,
+      reason: 'push service answered 429: slow down',
+    });
+    expect(outcomeOfPost({ kind: 'answer', status: 201, retryAfter: null, body: 'ignored' }, now)).toEqual({
+      status: 'sent',
+    });
+  });
+
+  it('uses a fresh sender key pair for every message, also when they were made ahead while idle', async () => {
+    const t = createWebPushTransport({ vapid });
+    const sub = ps.subscriber();
+    const send = () => t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
+    // Let the idle steps make some pairs ahead, then send more messages than were made.
+    await new Promise((r) => setTimeout(r, 30));
+    const outcomes = await Promise.all(Array.from({ length: 40 }, send));
+    await new Promise((r) => setTimeout(r, 30));
+    outcomes.push(...(await Promise.all(Array.from({ length: 40 }, send))));
+    await t.close();
+    expect(outcomes.every((o) => o.status === 'sent')).toBe(true);
+    const keys = ps.received.filter((r) => r.subscriber === sub.id).map((r) => r.senderKey);
+    expect(keys).toHaveLength(80);
+    expect(new Set(keys).size).toBe(80);
+  });
+
+  it('reuses one VAPID JWT per origin until an hour before it expires, over one kept-alive connection', async () => {
+    const auths: string[] = [];
+    let connections = 0;
+    const server = http.createServer((req, res) => {
+      auths.push(req.headers.authorization ?? '');
+      req.resume();
+      req.on('end', () => res.writeHead(201).end());
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    let clock = Date.parse('2026-11-27T12:00:00Z');
+    const t = createWebPushTransport({ vapid, now: () => clock });
+    const sub = ps.subscriber();
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/push/x`;
+    const send = () => t.send({ subscription: { ...sub, endpoint }, payload: '{}', ttl: 60, urgency: 'low' });
+    const exp = (auth: string) =>
+      JSON.parse(Buffer.from(auth.split('t=')[1]!.split('.')[1]!, 'base64url').toString()).exp as number;
+    try {
+      for (let i = 0; i < 3; i++) expect(await send()).toEqual({ status: 'sent' });
+      clock += 10 * 3600_000; // 10 h later: 2 h left, still kept
+      expect(await send()).toEqual({ status: 'sent' });
+      clock += 3600_000 + 1000; // under an hour left: signed again
+      expect(await send()).toEqual({ status: 'sent' });
+      expect(new Set(auths.slice(0, 4)).size).toBe(1);
+      expect(auths[4]).not.toBe(auths[0]);
+      expect(exp(auths[4]!) - exp(auths[0]!)).toBe(11 * 3600 + 1);
+      expect(connections).toBe(1);
+    } finally {
+      await t.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('close waits for the sends in flight; later sends answer retry', async () => {
+    const t = createWebPushTransport({ vapid });
+    const sub = ps.subscriber();
+    const sending = t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
+    await t.close();
+    expect(await sending).toEqual({ status: 'sent' });
+    expect(await t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' })).toMatchObject({
+      status: 'retry',
+      httpStatus: null,
+    });
   });
 });

@@ -1,62 +1,31 @@
-// service-core's PushTransport over web-push: web-push encrypts (RFC 8291 aes128gcm) and signs (RFC 8292
-// VAPID); we send with fetch ourselves to own timeouts, keep-alive and reading the answer (RFC 8030).
-import http from 'node:http';
-import https from 'node:https';
+// service-core's PushTransport in this thread: encrypt, sign and POST with `createPushPoster`, and what the
+// push service's answer means for the outbox (RFC 8030): sent, gone, retry after, or failed.
 import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/service-core';
-import webPush from 'web-push';
+import { createPushPoster, type PostResult } from './push-poster.js';
 import { checkVapidKeys, type VapidKeys } from './vapid.js';
 
 export interface WebPushTransportOptions {
   vapid: VapidKeys;
   /** Give up on one request after this long (default 10 s); the push is retried later. */
   timeoutMs?: number;
-  /** The clock used to read an HTTP-date `Retry-After` (default: the wall clock). */
+  /** The clock used to read an HTTP-date `Retry-After` and date the VAPID JWT (default: the wall clock). */
   now?: () => number;
   /** Connections kept open per push service (default 64). */
   maxSockets?: number;
 }
 
-/** VAPID JWTs last 12 hours (RFC 8292 allows up to 24). */
-const VAPID_LIFETIME_S = 12 * 3600;
-
-interface HttpAnswer {
-  status: number;
-  retryAfter: string | null;
-  body: string;
-}
-
-/** One POST over node:http(s) with keep-alive (measured: about 3x cheaper per request than fetch here). */
-function post(
-  url: URL,
-  headers: Record<string, string>,
-  body: Uint8Array | null,
-  agents: { http: http.Agent; https: https.Agent },
-  timeoutMs: number,
-): Promise<HttpAnswer> {
-  const secure = url.protocol === 'https:';
-  return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(
-      url,
-      { method: 'POST', headers, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          if (chunks.length < 8) chunks.push(c);
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(body ?? undefined);
-  });
+/**
+ * A transport that holds connections (and, for the pool, threads): close it after the sender stopped.
+ *
+ * @example
+ * ```ts
+ * await sender.stop();
+ * await transport.close();
+ * ```
+ */
+export interface ClosablePushTransport extends PushTransport {
+  /** Waits for the sends in flight, then releases connections and threads; later sends answer `retry`. */
+  close(): Promise<void>;
 }
 
 /**
@@ -91,79 +60,77 @@ export function outcomeOf(status: number, retryAfterMs: number | undefined, body
 }
 
 /**
- * Creates the transport the server's push sender uses.
+ * The one mapping from what a POST did to what the sender does next (used in-thread and for the pool).
+ *
+ * @example
+ * ```ts
+ * outcomeOfPost({ kind: 'answer', status: 410, retryAfter: null, body: '' }, Date.now()); // { status: 'gone', httpStatus: 410 }
+ * ```
+ */
+export function outcomeOfPost(result: PostResult, now: number): PushOutcome {
+  if (result.kind === 'unencryptable') {
+    // A subscription we cannot encrypt for (or a payload too large) will never work: drop it like a 400.
+    return {
+      status: 'failed',
+      httpStatus: 400,
+      reason: `cannot encrypt for this subscription: ${result.reason}`,
+    };
+  }
+  if (result.kind === 'unreachable') {
+    return {
+      status: 'retry',
+      httpStatus: null,
+      reason: `could not reach the push service: ${result.reason}`,
+    };
+  }
+  return outcomeOf(
+    result.status,
+    parseRetryAfter(result.retryAfter, now),
+    result.status >= 300 ? result.body : '',
+  );
+}
+
+/** Transport defaults shared by the in-thread transport and the pool. */
+export function transportDefaults(options: WebPushTransportOptions) {
+  return {
+    vapid: checkVapidKeys(options.vapid),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxSockets: options.maxSockets ?? 64,
+    now: options.now ?? (() => Date.now()),
+  };
+}
+
+/**
+ * Creates the transport the server's push sender uses; everything runs on the calling thread.
  *
  * @throws {PushConfigError} when the VAPID settings are malformed (see {@link checkVapidKeys}).
  * @example
  * ```ts
  * const transport = createWebPushTransport({ vapid: { publicKey, privateKey, subject: 'mailto:ops@example.com' } });
  * const sender = core.createPushSender(transport);
+ * // on shutdown: await sender.stop(); await transport.close();
  * ```
  */
-export function createWebPushTransport(options: WebPushTransportOptions): PushTransport {
-  const vapid = checkVapidKeys(options.vapid);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const now = options.now ?? (() => Date.now());
-  const maxSockets = options.maxSockets ?? 64;
-  // One VAPID JWT per push service origin, reused until an hour before it expires: signing each request
-  // cost as much CPU as the encryption (measured), and RFC 8292 allows reuse within the expiry.
-  const jwts = new Map<string, { header: string; exp: number }>();
-  const vapidHeader = (audience: string): string => {
-    const nowS = Math.floor(now() / 1000);
-    const kept = jwts.get(audience);
-    if (kept && kept.exp - nowS > 3600) return kept.header;
-    const exp = nowS + VAPID_LIFETIME_S;
-    const { Authorization } = webPush.getVapidHeaders(
-      audience,
-      vapid.subject,
-      vapid.publicKey,
-      vapid.privateKey,
-      'aes128gcm',
-      exp,
-    ) as { Authorization: string };
-    jwts.set(audience, { header: Authorization, exp });
-    return Authorization;
-  };
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets }),
-    https: new https.Agent({ keepAlive: true, maxSockets }),
-  };
+export function createWebPushTransport(options: WebPushTransportOptions): ClosablePushTransport {
+  const settings = transportDefaults(options);
+  const poster = createPushPoster(settings);
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
   return {
     async send(request: PushRequest): Promise<PushOutcome> {
-      let details: ReturnType<typeof webPush.generateRequestDetails>;
+      if (closed) return { status: 'retry', httpStatus: null, reason: 'the push transport is closed' };
+      const sending = poster.post(request);
+      inFlight.add(sending);
       try {
-        details = webPush.generateRequestDetails(request.subscription, request.payload, {
-          TTL: request.ttl,
-          urgency: request.urgency,
-          contentEncoding: 'aes128gcm',
-          ...(request.topic ? { topic: request.topic } : {}),
-        });
-      } catch (error) {
-        // A subscription whose keys web-push cannot use will never work: drop it like a 400.
-        return {
-          status: 'failed',
-          httpStatus: 400,
-          reason: `cannot encrypt for this subscription: ${String(error)}`,
-        };
+        return outcomeOfPost(await sending, settings.now());
+      } finally {
+        inFlight.delete(sending);
       }
-      const headers: Record<string, string> = {
-        Authorization: vapidHeader(new URL(details.endpoint).origin),
-      };
-      for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
-      try {
-        const res = await post(new URL(details.endpoint), headers, details.body ?? null, agents, timeoutMs);
-        return outcomeOf(
-          res.status,
-          parseRetryAfter(res.retryAfter, now()),
-          res.status >= 300 ? res.body : '',
-        );
-      } catch (error) {
-        return {
-          status: 'retry',
-          httpStatus: null,
-          reason: `could not reach the push service: ${String(error)}`,
-        };
-      }
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      poster.close();
     },
   };
 }

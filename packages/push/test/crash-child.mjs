@@ -1,13 +1,15 @@
 // A separate service process for the crash test: `write` shows a screen and dies (SIGKILL) before any push
-// leaves; `send` is the restarted service, running only the sender until the parent kills it.
+// leaves; `send` is the restarted service, running only the sender until the parent kills it (it prints
+// `sent` once a push settled); `check` runs one pass and prints its report. The last argument picks the
+// transport: `thread` (createWebPushTransport) or `pool` (createWorkerPoolTransport).
 import { createCore } from '@screen-service/service-core';
 import { coreMigrations, createSqliteStore } from '@screen-service/service-core/sqlite';
 import { fastHasher, seedConnection, seedUser } from '@screen-service/service-core/testing';
 import { runMigrations } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
-import { createWebPushTransport } from '../dist/index.js';
+import { createWebPushTransport, createWorkerPoolTransport } from '../dist/index.js';
 
-const [mode, file, a, b, c] = process.argv.slice(2);
+const [mode, file, a, b, c, kind] = process.argv.slice(2);
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('foreign_keys = ON');
@@ -34,9 +36,21 @@ if (mode === 'write') {
   process.stdout.write('written\n');
   process.kill(process.pid, 'SIGKILL');
 } else {
-  const transport = createWebPushTransport({
-    vapid: { publicKey: a, privateKey: b, subject: 'mailto:ops@example.com' },
+  const vapid = { publicKey: a, privateKey: b, subject: 'mailto:ops@example.com' };
+  const transport =
+    (c ?? kind) === 'pool'
+      ? createWorkerPoolTransport({ vapid, workers: 2 })
+      : createWebPushTransport({ vapid });
+  if (mode === 'check') {
+    const report = await core.createPushSender(transport).tick();
+    await transport.close();
+    process.stdout.write(`report ${JSON.stringify(report)}\n`);
+    process.exit(0);
+  }
+  const sender = core.createPushSender(transport, {
+    pollMs: 50,
+    onEvent: (e) => e.type === 'sent' && process.stdout.write('sent\n'),
   });
-  core.createPushSender(transport, { pollMs: 50 }).start();
+  sender.start();
   process.stdout.write('sending\n');
 }
