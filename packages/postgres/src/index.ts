@@ -28,7 +28,10 @@ export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './
 export { POSTGRES_ENV, postgresSettings } from './postgres-env.js';
 export {
   createPostgresServices,
+  HEALTH_TIMEOUT_MS,
   openPostgresServices,
+  type PostgresDownReason,
+  type PostgresReadiness,
   type PostgresServiceHealth,
   type PostgresServices,
 } from './postgres-services.js';
