@@ -8,6 +8,11 @@ export {
   type LeadingSenderOptions,
   PUSH_SENDER_LOCK_KEY,
 } from './leader/leading-sender.js';
+export {
+  createPostgresTurnLeases,
+  type PostgresTurnLeases,
+  TURN_LEASES_MIGRATION,
+} from './leases/turn-leases.js';
 export { createPostgresLimits, type PostgresLimitsOptions } from './limits/postgres-limits.js';
 export { LIMITS_MIGRATION } from './limits/schema.js';
 export { POSTGRES_MIGRATIONS, POSTGRES_USER_TABLES, type PostgresMigration } from './migrations.js';

@@ -2,6 +2,7 @@
 // migrations), photo bytes in the database, the LISTEN/NOTIFY notifier and the shared limits.
 import type { LimitStore, Notifier, PhotoFiles, PushDispatcher, Store } from '@screen-service/service-core';
 import { createLeadingSender } from './leader/leading-sender.js';
+import { createPostgresTurnLeases, type PostgresTurnLeases } from './leases/turn-leases.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { checkDatabaseUrl, openScaleServices, type ScaleServicesOptions } from './scale-services.js';
 import { openPostgresStore } from './store/open-postgres-store.js';
@@ -31,6 +32,8 @@ export const HEALTH_TIMEOUT_MS = 2_000;
 export interface PostgresServices {
   /** Spread into `createCore` options. */
   core: { store: Store; notifier: Notifier; limits: LimitStore; photoFiles: PhotoFiles };
+  /** Passed to `startNativeAgents`: one instance of all runs each native agent's turn (ADR 0227). */
+  native: { leases: PostgresTurnLeases };
   /** Wraps this instance's push sender so that one instance of all sends at a time (ADR 0231). */
   leadSender(sender: PushDispatcher): PushDispatcher;
   /** Reachable within the health timeout, schema version, LISTEN link up; never throws. */
@@ -106,6 +109,7 @@ export async function createPostgresServices(
       limits: shared.limits,
       photoFiles: createPostgresPhotoFiles({ pool: store.pool }),
     },
+    native: { leases: createPostgresTurnLeases({ pool: store.pool }) },
     leadSender: (sender) =>
       createLeadingSender({
         url,
