@@ -51,6 +51,16 @@ export async function createTestDatabase(
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
+        // A pool that was just ended can still have sessions closing; FORCE would end them with an error
+        // (57P01) the pool no longer listens for, an unhandled error in the test run. Give them 2 s to go.
+        for (let i = 0; i < 50; i++) {
+          const open = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (open.rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 40));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
