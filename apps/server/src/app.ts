@@ -38,7 +38,7 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
   // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
-  mountOperations(app, { db, metrics, metricsToken: config.metricsToken });
+  mountOperations(app, { db, metrics, metricsToken: config.metricsToken, shared: svc.postgres?.readiness });
 
   app.get('/healthz', async (_req, res) => {
     const database = svc.postgres ? await svc.postgres.health() : databaseHealth(db);

@@ -81,7 +81,9 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     oauth,
     mcpUrl: core.urls.mcpUrl,
     pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid }), { onEvent })) : null,
-    native: config.model ? startNativeAgents(core, config.model, options.onNativeError) : null,
+    native: config.model
+      ? startNativeAgents(core, config.model, options.onNativeError, options.postgres?.native)
+      : null,
     postgres: options.postgres ?? null,
     ...options.metrics?.instrumentCore(core),
   };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createMigratedTestDatabase, testStoreEngine } from '@screen-service/postgres/testing';
 import { MOUNTS } from '@screen-service/service-core';
 import pino from 'pino';
 import { loadConfig, type RunningServer, startServer } from '../src/index.js';
@@ -17,9 +18,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** `env`: extra settings (SVC_VAPID_SUBJECT, ...) on top of the port, host, data folder and base URL. */
+/**
+ * `env`: extra settings (SVC_VAPID_SUBJECT, ...) on top of the port, host, data folder and base URL. With
+ * SVC_TEST_STORE=postgres (vitest.postgres.config.ts) the server runs on a fresh PostgreSQL database.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-http-'));
+  const postgres = testStoreEngine() === 'postgres' ? await createMigratedTestDatabase() : null;
   // A real port up front, so the base URL (OAuth issuer, resource, links) names the address tests call.
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
@@ -33,6 +38,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       HOST: '127.0.0.1',
       SVC_DATA_DIR: dataDir,
       SVC_BASE_URL: `http://127.0.0.1:${port}`,
+      // On PostgreSQL every instance is given the shared secret (the server refuses to start without it).
+      ...(postgres
+        ? { SVC_DATABASE_URL: postgres.url, SVC_SECRET: randomBytes(32).toString('base64url') }
+        : {}),
       ...env,
     },
     '/',
@@ -47,6 +56,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await running.close(500);
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await postgres?.drop();
     },
   };
 }

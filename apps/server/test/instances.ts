@@ -102,7 +102,7 @@ export interface Reply {
 
 /**
  * A request to one instance, with the shared Host (the instances refuse other hosts). `p` is under the
- * person's API unless it starts with /functions or is /healthz.
+ * person's API unless it starts with /functions or is /healthz or /readyz.
  */
 export function request(
   port: number,
@@ -117,7 +117,7 @@ export function request(
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
-  const target = p.startsWith('/functions') || p === '/healthz' ? p : MOUNTS.app + p;
+  const target = p.startsWith('/functions') || p === '/healthz' || p === '/readyz' ? p : MOUNTS.app + p;
   return new Promise((resolve, reject) => {
     const req = http.request(
       {

@@ -1,6 +1,8 @@
-// Test set-up: the connect router over the shared test kit (real SQLite file, the core's rules) on 127.0.0.1.
+// Test set-up: the connect router over the shared test kit (real SQLite file, or with SVC_TEST_STORE=postgres a
+// fresh PostgreSQL database; the core's rules) on 127.0.0.1.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { testStoreOption } from '@screen-service/postgres/testing';
 import { createTestCore, seedUser, type TestCore } from '@screen-service/service-core/testing';
 import express from 'express';
 import { createConnectRouter } from '../src/connect-handler.js';
@@ -13,7 +15,7 @@ export interface Served {
 }
 
 export async function serveConnect(options: { keepaliveMs?: number } = {}): Promise<Served> {
-  const core = createTestCore({ clockMode: 'running', statusTickMs: 50 });
+  const core = createTestCore({ clockMode: 'running', statusTickMs: 50, ...(await testStoreOption()) });
   const app = express();
   app.use(
     '/functions/v1/svc-connect',

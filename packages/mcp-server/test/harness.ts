@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createConnectRouter } from '@screen-service/connect-api';
+import { testStoreOption } from '@screen-service/postgres/testing';
 import { MOUNTS, serviceUrls } from '@screen-service/service-core';
 import { createTestCore, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
@@ -18,8 +19,9 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   const base = `http://127.0.0.1:${port}`;
   const urls = serviceUrls(base);
   const mcpUrl = urls.mcpUrl;
-  // The shared test kit: a real SQLite file in a temp dir with the core schema and every rule over it.
-  const core = createTestCore({ urls, clockMode: 'running' });
+  // The shared test kit: a real SQLite file in a temp dir (or, with SVC_TEST_STORE=postgres, a fresh PostgreSQL
+  // database) with the core schema and every rule over it.
+  const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { db, store, notifier, agents, threads, pairing, stopping } = core;
   const ops = core.threadOps;
   const auth = core.connectionAuth;

@@ -1,5 +1,6 @@
 // Transport and auth rules over raw HTTP, and every row of doc1's Errors table that the tool server answers.
 import http from 'node:http';
+import { runTestSql } from '@screen-service/postgres/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { post, type Stack, startStack } from './harness.js';
 
@@ -151,12 +152,18 @@ describe("doc1's Errors table", () => {
 
   it('a suspended account or connection: 403', async () => {
     const a = await stack.newConnection('Paused');
-    stack.db.prepare('UPDATE users SET suspended_at = ? WHERE id = ?').run(Date.now(), a.user.id);
+    await runTestSql(stack.core.testStore, 'UPDATE users SET suspended_at = ? WHERE id = ?', [
+      Date.now(),
+      a.user.id,
+    ]);
     const r1 = await post(stack.mcpUrl, ping, auth(a.token));
     expect(r1.status).toBe(403);
     expect(r1.json).toMatchObject({ error: { data: { error: 'suspended' } } });
     const b = await stack.newConnection('Held');
-    stack.db.prepare('UPDATE connectors SET suspended_at = ? WHERE id = ?').run(Date.now(), b.connectorId);
+    await runTestSql(stack.core.testStore, 'UPDATE connectors SET suspended_at = ? WHERE id = ?', [
+      Date.now(),
+      b.connectorId,
+    ]);
     const r2 = await post(stack.mcpUrl, ping, auth(b.token));
     expect(r2.status).toBe(403);
     expect(r2.json).toMatchObject({ error: { data: { error: 'suspended' } } });

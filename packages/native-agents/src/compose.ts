@@ -7,6 +7,15 @@ import { createNativeAgents, type NativeAgents } from './native-agents.js';
 import { createNativeRuntime, type NativeRuntime } from './runtime.js';
 import type { NativeSettings } from './settings.js';
 import { pickStarters } from './starters.js';
+import type { TurnLeases } from './turn-leases.js';
+
+/** Options of {@link startNativeAgents} besides the settings. */
+export interface NativeStartOptions {
+  /** Model client settings the environment does not carry (timeouts, fetch). */
+  client?: Partial<ModelClientOptions>;
+  /** With several instances on one database: one instance runs each turn (ADR 0227). */
+  leases?: TurnLeases;
+}
 
 /** What {@link startNativeAgents} gives the server. */
 export interface NativeService extends NativeAgents {
@@ -24,10 +33,10 @@ export function startNativeAgents(
   core: Core,
   settings: NativeSettings,
   onError: (err: unknown) => void = () => {},
-  client: Partial<ModelClientOptions> = {},
+  options: NativeStartOptions = {},
 ): NativeService {
   const model = createModelClient({
-    ...client,
+    ...options.client,
     url: settings.url,
     key: settings.key ?? null,
     model: settings.model,
@@ -38,6 +47,7 @@ export function startNativeAgents(
     guide: guide().text,
     limits: settings.limits,
     onError,
+    ...(options.leases ? { leases: options.leases } : {}),
   });
   void runtime.start().catch(onError);
   core.stopping.signal.addEventListener('abort', () => runtime.stop(), { once: true });

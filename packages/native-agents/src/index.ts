@@ -1,6 +1,6 @@
 // @screen-service/native-agents public API. Every export here is public; nothing else is.
 
-export { type NativeService, startNativeAgents } from './compose.js';
+export { type NativeService, type NativeStartOptions, startNativeAgents } from './compose.js';
 export { ModelError, type NativeErrorCode } from './errors.js';
 export {
   type ChatAnswer,
@@ -38,6 +38,7 @@ export {
 } from './settings.js';
 export { readChatStream, type StreamedAnswer } from './sse.js';
 export { pickStarters, STARTERS, type StarterTemplate } from './starters.js';
+export { TURN_LEASE_MS, type TurnLeases } from './turn-leases.js';
 export {
   createLimits,
   createMemoryUsage,

@@ -13,6 +13,7 @@ import {
 import { ModelError } from './errors.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
 import { buildMessages, SERVICE_LINE_PREFIX, splitScreen, systemPrompt } from './prompt.js';
+import { TURN_LEASE_MS, type TurnLeases } from './turn-leases.js';
 import { createLimits, type ModelLimits, type UsageMeter } from './usage.js';
 
 /** Model calls one turn may make: the answer, plus at most two reads fed back (doc3). */
@@ -41,6 +42,15 @@ export interface NativeRuntimeOptions {
   schedule?: (run: () => void, ms: number) => () => void;
   /** Unexpected errors (the turn is retried later). */
   onError?: (err: unknown, agentId: string) => void;
+  /**
+   * With several instances on one database: each turn runs under this agent's lease, so one instance of
+   * all runs it (ADR 0227). An instance refused the lease looks again when it would lapse.
+   */
+  leases?: TurnLeases;
+  /** This runtime's name in the leases; default a random one. */
+  holder?: string;
+  /** Lease length (renewed every third of it while a turn runs); default 60 s. */
+  leaseMs?: number;
 }
 
 /** The running runtime. */
@@ -99,6 +109,9 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
   let unsubscribe: (() => void) | null = null;
   let stopped = false;
   let turnSeq = 0;
+  const leases = options.leases ?? null;
+  const holder = options.holder ?? `native-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+  const leaseMs = options.leaseMs ?? TURN_LEASE_MS;
 
   const busy = () => [...runs.values()].some((r) => r.running);
   const settleIdle = () => {
@@ -145,7 +158,7 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
         do {
           r.again = false;
           try {
-            await turn(agentId, userId, r);
+            await leased(agentId, userId, () => turn(agentId, userId, r));
           } catch (err) {
             // A store or transport failure outside the model call: report it and try the turn again later.
             options.onError?.(err, agentId);
@@ -157,6 +170,29 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
         settleIdle();
       }
     })();
+  }
+
+  /**
+   * Runs `work` under the agent's lease when there are leases (several instances). Another instance holding
+   * it runs the turn; this one looks again when the lease would lapse (that instance may have died).
+   */
+  async function leased(agentId: string, userId: string, work: () => Promise<void>) {
+    if (!leases) return await work();
+    if (!(await leases.claim(agentId, holder, leaseMs))) {
+      later(agentId, userId, leaseMs);
+      return;
+    }
+    // A long turn (a slow model, retries) keeps its lease.
+    const renew = setInterval(() => {
+      void leases.claim(agentId, holder, leaseMs).catch((err) => options.onError?.(err, agentId));
+    }, leaseMs / 3);
+    renew.unref?.();
+    try {
+      await work();
+    } finally {
+      clearInterval(renew);
+      await leases.release(agentId, holder).catch((err) => options.onError?.(err, agentId));
+    }
   }
 
   async function turn(agentId: string, userId: string, r: ThreadRun) {

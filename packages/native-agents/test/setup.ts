@@ -7,6 +7,7 @@ import { createNativeAgents, type NativeAgents } from '../src/native-agents.js';
 import { createNativeRuntime, type NativeRuntime } from '../src/runtime.js';
 import { STARTERS } from '../src/starters.js';
 import { type ModelServer, type ModelServerOptions, startModelServer } from '../src/testing.js';
+import type { TurnLeases } from '../src/turn-leases.js';
 import type { ModelLimits } from '../src/usage.js';
 
 export interface Rig {
@@ -27,7 +28,7 @@ export interface Rig {
 }
 
 export async function createRig(
-  options: { limits?: ModelLimits; server?: ModelServerOptions; attempts?: number } = {},
+  options: { limits?: ModelLimits; server?: ModelServerOptions; attempts?: number; leases?: TurnLeases } = {},
 ): Promise<Rig> {
   const core = createTestCore();
   const user = await seedUser(core.store);
@@ -48,6 +49,7 @@ export async function createRig(
     model: client,
     guide: guide().text,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.leases ? { leases: options.leases } : {}),
     schedule(run, ms) {
       const t = { ms, run };
       timers.push(t);

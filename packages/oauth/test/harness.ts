@@ -1,6 +1,7 @@
 // A real authorization server for tests: a SQLite file with the core schema, the rules, and the routers
 // on 127.0.0.1, plus helpers that walk a browser's part of the flow over plain HTTP.
 import type { AddressInfo } from 'node:net';
+import { testStoreOption } from '@screen-service/postgres/testing';
 import { type Store, serviceUrls } from '@screen-service/service-core';
 import { createTestCore, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
@@ -33,8 +34,9 @@ export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Pr
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const urls = serviceUrls(base);
-  // The shared test kit: a real SQLite file with the core schema and the core's rules over it.
-  const core = createTestCore({ urls, clockMode: 'running' });
+  // The shared test kit: a real SQLite file (or, with SVC_TEST_STORE=postgres, a fresh PostgreSQL database)
+  // with the core schema and the core's rules over it.
+  const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { store, agents, pairing, notifier } = core;
   const oauth = createOAuthServer({ store, agents, urls, notifier, now: core.clock, random: core.random });
   app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth, ...(rateLimits ? { rateLimits } : {}) }));

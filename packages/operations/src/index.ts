@@ -45,6 +45,7 @@ export {
   OPERATIONS_ENV,
   type OperationsConfig,
   operationsConfig,
+  type ReadinessProbe,
   type StartHousekeepingOptions,
   startHousekeeping,
 } from './server-kit.js';

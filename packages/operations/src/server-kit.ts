@@ -86,27 +86,48 @@ export function databaseMetrics(db: ServiceDb, dataDir: string): ServiceMetrics 
   });
 }
 
+/** A shared database's readiness (PostgreSQL's `readiness()`): never throws, answers within its own timeout. */
+export type ReadinessProbe = () => Promise<{ ready: boolean; database: Record<string, unknown> }>;
+
+/** The local SQLite file's readiness: it answers and carries this code's schema version. */
+function localReadiness(db: ServiceDb, expected: number) {
+  try {
+    const version = schemaVersion(db);
+    return {
+      ready: version === expected,
+      database: { ok: true, schema_version: version, expected_version: expected },
+    };
+  } catch (err) {
+    return { ready: false, database: { ok: false, error: (err as Error).message } };
+  }
+}
+
 /**
  * Mounts `/readyz` (the database answers and carries this code's schema: 200, else 503) and, with a
- * token, the request counter and `/metrics`. Call it first, before the routers.
+ * token, the request counter and `/metrics`. Call it first, before the routers. With `shared` (the
+ * service runs on PostgreSQL) `database` is what the probe reports and the data folder's own file is
+ * reported as `local`; both must be ready.
  */
 export function mountOperations(
   app: Express,
-  deps: { db: ServiceDb; metrics?: ServiceMetrics | null; metricsToken?: string | undefined },
+  deps: {
+    db: ServiceDb;
+    metrics?: ServiceMetrics | null;
+    metricsToken?: string | undefined;
+    shared?: ReadinessProbe | undefined;
+  },
 ): void {
   const expected = Math.max(...SERVICE_MIGRATIONS.map((m) => m.version));
   if (deps.metrics) app.use(deps.metrics.requests);
-  app.get('/readyz', (_req: Request, res: Response) => {
-    try {
-      const version = schemaVersion(deps.db);
-      const ready = version === expected;
-      res.status(ready ? 200 : 503).json({
-        ready,
-        database: { ok: true, schema_version: version, expected_version: expected },
-      });
-    } catch (err) {
-      res.status(503).json({ ready: false, database: { ok: false, error: (err as Error).message } });
+  app.get('/readyz', async (_req: Request, res: Response) => {
+    const local = localReadiness(deps.db, expected);
+    if (!deps.shared) {
+      res.status(local.ready ? 200 : 503).json(local);
+      return;
     }
+    const shared = await deps.shared();
+    const ready = shared.ready && local.ready;
+    res.status(ready ? 200 : 503).json({ ready, database: shared.database, local: local.database });
   });
   if (deps.metrics && deps.metricsToken) {
     app.get('/metrics', metricsHandler(deps.metrics.registry, deps.metricsToken));

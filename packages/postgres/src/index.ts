@@ -8,6 +8,11 @@ export {
   type LeadingSenderOptions,
   PUSH_SENDER_LOCK_KEY,
 } from './leader/leading-sender.js';
+export {
+  createPostgresTurnLeases,
+  type PostgresTurnLeases,
+  TURN_LEASES_MIGRATION,
+} from './leases/turn-leases.js';
 export { createPostgresLimits, type PostgresLimitsOptions } from './limits/postgres-limits.js';
 export { LIMITS_MIGRATION } from './limits/schema.js';
 export { POSTGRES_MIGRATIONS, POSTGRES_USER_TABLES, type PostgresMigration } from './migrations.js';
@@ -28,7 +33,10 @@ export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './
 export { POSTGRES_ENV, postgresSettings } from './postgres-env.js';
 export {
   createPostgresServices,
+  HEALTH_TIMEOUT_MS,
   openPostgresServices,
+  type PostgresDownReason,
+  type PostgresReadiness,
   type PostgresServiceHealth,
   type PostgresServices,
 } from './postgres-services.js';

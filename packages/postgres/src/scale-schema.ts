@@ -1,10 +1,15 @@
 // The tables of the multi-instance parts, for a database the store's migrations have not yet given them.
 import type pg from 'pg';
+import { TURN_LEASES_MIGRATION } from './leases/turn-leases.js';
 import { LIMITS_MIGRATION } from './limits/schema.js';
 import { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
 
-/** The schema steps of the notifier and the limits, in order (the store's migration list includes them). */
-export const SCALE_MIGRATIONS: readonly ScaleMigration[] = [NOTIFY_MIGRATION, LIMITS_MIGRATION];
+/** The schema steps of the notifier, the limits and the turn leases, in order (each idempotent). */
+export const SCALE_MIGRATIONS: readonly ScaleMigration[] = [
+  NOTIFY_MIGRATION,
+  LIMITS_MIGRATION,
+  TURN_LEASES_MIGRATION,
+];
 
 /**
  * Runs {@link SCALE_MIGRATIONS} (each idempotent) in one transaction.

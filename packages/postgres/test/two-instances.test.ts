@@ -3,6 +3,7 @@
 import { hashSecret, newId, ServiceError, type Store } from '@screen-service/service-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
+import { STREAM_LOCK_SQL } from '../src/store/pg-threads.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';
 import { emptyAllTables } from './empty-tables.js';
 import { seedAgent, seedUser } from './seed.js';
@@ -248,17 +249,14 @@ describe('two instances on one PostgreSQL', () => {
 });
 
 describe('thread seq order across instances', () => {
-  it("an append waits for the thread's lock, so a seq is never committed behind a newer one", async () => {
+  it("an append waits for its connection's lock (an agent's own without one), so a seq is never committed behind a newer one", async () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id, 'a');
     const holder = await b.pool.connect();
     try {
       await holder.query('BEGIN');
       // What another instance's append holds between drawing its seq and committing.
-      await holder.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 0))", [
-        ag.id,
-        u.id,
-      ]);
+      await holder.query(`SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL.replaceAll('$3', '$1')})`, [ag.id]);
       let done = false;
       const append = a.threads
         .append({
@@ -276,7 +274,7 @@ describe('thread seq order across instances', () => {
         });
       await new Promise((r) => setTimeout(r, 300));
       expect(done).toBe(false);
-      // Another thread is not held up.
+      // Another connection's (here: another unpaired agent's) thread is not held up.
       const other = await seedAgent(a, u.id, 'b');
       await a.threads.append({
         id: newId('msg_'),

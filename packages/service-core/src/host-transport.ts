@@ -238,13 +238,25 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const queue = (task: () => Promise<void>) => {
         chain = chain.then(task).catch(() => {});
       };
+      // A live row is a wake-up: what is owed after the cursor is read back and sent in seq order. Events
+      // from other instances can arrive out of seq order (seq n+1's before seq n's); the store commits one
+      // connection's rows in seq order, so reading at n+1's event finds n too. One read is queued at a time.
+      let pullQueued = false;
+      const pull = () => {
+        if (pullQueued) return;
+        pullQueued = true;
+        queue(async () => {
+          pullQueued = false;
+          await deliver(await owedAfter(cursor));
+        });
+      };
       const listener = (e: Parameters<Parameters<Notifier['subscribe']>[1]>[0]) => {
         if (ended) return;
         if (e.type === 'message') {
           const m = e.message;
           if (m.sender !== 'person' || m.handledAt !== null || !allowed(m)) return;
           if (replaying) held.push(m);
-          else queue(() => deliver([m]));
+          else pull();
         } else if (e.type === 'agents') {
           // Removing a connection publishes `agents`: check at once, so a revoked stream closes now. Grants
           // and client-safe changes publish it too: the shared threads served are read again.
@@ -323,7 +335,8 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       try {
         await deliver(await owedAfter(cursor));
         replaying = false;
-        queue(() => deliver(held.splice(0)));
+        // Rows written during the replay: read back after their events, like live ones.
+        if (held.splice(0).length > 0) pull();
       } catch (err) {
         stop();
         throw err;

@@ -6,6 +6,7 @@ import type { ConnectionPrincipal } from './connection-auth.js';
 import type { HostMessage } from './host-transport.js';
 import { memoryLimits } from './limits.js';
 import { createNotifier } from './notifier.js';
+import type { MessageRecord } from './records.js';
 import { createTestCore, seedConnection, type TestCore } from './testing.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -59,6 +60,27 @@ describe('resync', () => {
     b.notifier.publish({ type: 'resync', userId });
     await new Promise((r) => setTimeout(r, 100));
     expect(got.map((m) => m.text)).toEqual(['first', 'second']);
+    close();
+  });
+
+  it("sends every row when their events reach B out of seq order (two instances' NOTIFYs race)", async () => {
+    const c = await seedConnection(a.store, userId, ['main', 'side'], 'hostfw');
+    const host: ConnectionPrincipal = await b.hostAuth.verify(c.token);
+    const written: MessageRecord[] = [];
+    a.notifier.subscribe(userId, (e) => {
+      if (e.type === 'message') written.push(e.message);
+    });
+    const got: HostMessage[] = [];
+    const close = await b.hostTransport.open(host, { send: (m) => got.push(m), end: () => {} });
+    await a.threads.say(userId, c.agents[0]!.id, { text: 'first' });
+    await a.threads.say(userId, c.agents[1]!.id, { text: 'second' });
+    const [first, second] = written as [MessageRecord, MessageRecord];
+    // B hears the later row first: seq n+1 must not move the cursor past seq n unsent.
+    b.notifier.publish({ type: 'message', userId, agentId: second.agentId, message: second });
+    b.notifier.publish({ type: 'message', userId, agentId: first.agentId, message: first });
+    await expect.poll(() => got.map((m) => m.text)).toEqual(['first', 'second']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toHaveLength(2);
     close();
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECTED_WINDOW_MS } from './agent-status.js';
 import type { ThreadEvent } from './notifier.js';
+import { createStatusWatch } from './status-watch.js';
 import { createTestCore, seedConnection, seedUser, type TestCore } from './testing.js';
 
 let core: TestCore;
@@ -41,6 +42,40 @@ describe('createStatusWatch', () => {
     await core.statusWatch.sweep();
     expect(events.map((e) => e.type)).toEqual(['agents']);
     expect(core.statusWatch.size()).toBe(1);
+  });
+});
+
+describe('createStatusWatch, sweeps that overlap (the timer and a caller, a slow database)', () => {
+  it('a sweep asked for while another runs waits for it and then sweeps, instead of returning having swept nothing', async () => {
+    core = createTestCore({ clockStart: 9_000_000 });
+    const user = await seedUser(core.store, { at: 1 });
+    const connectors = core.store.connectors;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The first sweep reads before the connection is seen and is slow to finish.
+    const slow = {
+      ...connectors,
+      listSeenSince: async (since: number) => {
+        const rows = await connectors.listSeenSince(since);
+        await gate;
+        return rows;
+      },
+    };
+    const watch = createStatusWatch({
+      store: { connectors: slow },
+      notifier: core.notifier,
+      now: core.clock,
+    });
+    const events: ThreadEvent[] = [];
+    core.notifier.subscribe(user.id, (e) => events.push(e));
+    const first = watch.sweep();
+    const { connector } = await seedConnection(core.store, user.id, ['desk'], 'hostfw');
+    await connectors.touch(connector.id, core.clock());
+    const second = watch.sweep();
+    release();
+    await Promise.all([first, second]);
+    expect(events.map((e) => e.type)).toEqual(['agents']);
+    expect(watch.size()).toBe(1);
   });
 });
 

@@ -43,7 +43,19 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
   const live = new Map<string, { userId: string; at: number }>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let lastSweep = 0;
-  let sweeping = false;
+  // One load or sweep at a time, in call order: a sweep asked for while another runs waits and then runs
+  // (it used to return at once, having swept nothing), and the first sweep runs after start's load.
+  let running: Promise<void> | null = null;
+  async function serial(work: () => Promise<void>): Promise<void> {
+    while (running) await running.catch(() => {});
+    const run = work();
+    running = run;
+    try {
+      await run;
+    } finally {
+      if (running === run) running = null;
+    }
+  }
 
   const watch: StatusWatch = {
     seen(connector, at) {
@@ -51,10 +63,8 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
       live.set(connector.id, { userId: connector.userId, at: Math.max(at, was?.at ?? 0) });
       if (!was) notifier.publish({ type: 'agents', userId: connector.userId });
     },
-    async sweep() {
-      if (sweeping) return;
-      sweeping = true;
-      try {
+    sweep() {
+      return serial(async () => {
         const t = now();
         const since = lastSweep === 0 ? t - CONNECTED_WINDOW_MS : Math.min(lastSweep, t) - 1000;
         lastSweep = t;
@@ -66,16 +76,19 @@ export function createStatusWatch(options: StatusWatchOptions): StatusWatch {
           else if (!live.has(c.id)) notifier.publish({ type: 'agents', userId: c.userId });
         }
         expire(t);
-      } finally {
-        sweeping = false;
-      }
+      });
     },
     async start() {
-      lastSweep = now();
-      for (const c of await store.connectors.listSeenSince(lastSweep - CONNECTED_WINDOW_MS)) {
-        if (c.lastSeenAt !== null) live.set(c.id, { userId: c.userId, at: c.lastSeenAt });
-      }
-      timer ??= setInterval(() => void watch.sweep().catch(() => {}), tickMs);
+      await serial(async () => {
+        lastSweep = now();
+        for (const c of await store.connectors.listSeenSince(lastSweep - CONNECTED_WINDOW_MS)) {
+          if (c.lastSeenAt !== null) live.set(c.id, { userId: c.userId, at: c.lastSeenAt });
+        }
+      });
+      // The timer skips a tick while a sweep still runs (a slow database) instead of queueing behind it.
+      timer ??= setInterval(() => {
+        if (!running) void watch.sweep().catch(() => {});
+      }, tickMs);
       timer.unref?.();
     },
     stop() {

@@ -13,8 +13,13 @@ import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js'
 import { writePushRows } from './pg-push.js';
 import { num, toMessage, toScreen } from './rows.js';
 
-/** The thread's lock key: (agent, user) hashed to 64 bits ($3 agent id, $2 user id of the insert). */
-export const THREAD_LOCK_SQL = "hashtextextended($3::text || ' ' || $2::text, 0)";
+/**
+ * The stream lock key of an insert ($3 agent id): the agent's connection, hashed to 64 bits, or the agent
+ * itself while it has none. A host's stream reads every thread its connection serves (each agent's, each
+ * holder's) behind one seq cursor, so ordering per thread is not enough (ADR 0226).
+ */
+export const STREAM_LOCK_SQL =
+  "hashtextextended(COALESCE('connector ' || (SELECT connector_id FROM agents WHERE id = $3::text), 'agent ' || $3::text), 0)";
 
 /** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
 function idemTaken(err: unknown, m: NewMessage): unknown {
@@ -25,15 +30,16 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
 }
 
 /**
- * The insert takes the thread's advisory lock (held to commit) before the identity column draws its seq, so
- * within a thread seq order is commit order, as with SQLite's one writer: a reader paging by `afterSeq`
- * (a host's stream, svc_answers) never sees seq 12 commit and later finds seq 11 appear behind its cursor.
- * One statement, so a plain append stays one round trip.
+ * The insert takes its connection's advisory lock (held to commit) before the identity column draws its seq,
+ * so across every thread one connection serves seq order is commit order, as with SQLite's one writer: a
+ * reader paging by `afterSeq` (a host's stream over several agents and holders, svc_answers) never sees seq
+ * 12 commit and later finds seq 11 appear behind its cursor. One statement, so a plain append stays one
+ * round trip.
  */
 export const INSERT_MESSAGE_SQL = `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
     $10::bigint, $11::bigint, $12::text
-  FROM (SELECT pg_advisory_xact_lock(${THREAD_LOCK_SQL})) AS thread_lock
+  FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock
   RETURNING *`;
 
 async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
