@@ -1,19 +1,20 @@
 // The server's end-to-end suites (the person's API, the tool server, OAuth, consent, hosts) again on
 // PostgreSQL (issue 20): the harness starts each server on a fresh database (SVC_TEST_STORE=postgres).
-// Left out: suites that read rows with SQL on the SQLite file (flow, isolation, management-api), the relay
-// tables' suite (tables are not on PostgreSQL yet), and those that already run on PostgreSQL or start no
-// server of the harness (three-instances*, nginx, config, base-url, mcp-mount, server).
+// Left out: suites that read rows with SQL on the SQLite file (flow, management-api), and those
+// that already run on PostgreSQL (tables-postgres among them) or start no server of the harness (three-instances*, nginx, config, base-url, mcp-mount, server).
 import { defineTestConfig } from '../../config/vitest.base.js';
 
 export const POSTGRES_E2E = [
   'error-contract',
   'guards',
+  'isolation',
   'nesting-property',
   'oauth-mcp',
   'operations',
   'person-api',
   'push',
   'shared-agents',
+  'tables',
 ];
 
 export default defineTestConfig({

@@ -15,6 +15,8 @@ export interface TestServer {
   running: RunningServer;
   base: string;
   dataDir: string;
+  /** The PostgreSQL database the server runs on (SVC_TEST_STORE=postgres), or undefined on SQLite. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     running,
     base: `http://127.0.0.1:${running.port}`,
     dataDir,
+    ...(postgres ? { databaseUrl: postgres.url } : {}),
     async close() {
       await running.close(500);
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 
 import { createECDH, randomBytes } from 'node:crypto';
 import { personRoutes as routes } from '@screen-service/person-api';
+import { queryTestDatabase } from '@screen-service/postgres/testing';
 import { CORE_TABLES } from '@screen-service/service-core/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
@@ -85,13 +86,18 @@ async function person(email: string, password: string): Promise<Person> {
   };
 }
 
-/** Every row B owns, straight from the database. */
-function snapshot(userId: string) {
+/** Every row B owns, straight from the database (the SQLite file, or PostgreSQL in physical order). */
+async function snapshot(userId: string) {
   const out: Record<string, unknown[]> = {};
   for (const table of CORE_TABLES) {
     if (table === 'pair_attempts') continue; // holds no user data
     const where = table === 'users' ? 'id = ?' : 'user_id = ?';
-    out[table] = t.running.db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId);
+    out[table] =
+      t.databaseUrl === undefined
+        ? t.running.db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId)
+        : await queryTestDatabase(t.databaseUrl, `SELECT * FROM ${table} WHERE ${where} ORDER BY ctid`, [
+            userId,
+          ]);
   }
   return out;
 }
@@ -355,14 +361,17 @@ describe('isolation between people (every route)', () => {
   });
 
   it('every route refuses or ignores A acting on B, and B keeps every row as it was', async () => {
-    const before = snapshot(b.id);
+    const before = await snapshot(b.id);
+    // The snapshot reads B's real rows on either store (an empty one would compare equal by itself).
+    expect(before.agents?.length).toBeGreaterThan(0);
+    expect(before.messages?.length).toBeGreaterThan(0);
     for (const r of routes) {
       const key = `${r.method} ${r.path}`;
       await cases[key]!().catch((err: Error) => {
         throw new Error(`${key}: ${err.message}`);
       });
     }
-    const after = snapshot(b.id);
+    const after = await snapshot(b.id);
     // B's own message during the stream case is the only new row, written by B.
     after.messages = after.messages!.filter((m) => (m as { body: string }).body !== 'secret of b');
     expect(after).toEqual(before);

@@ -187,3 +187,28 @@ export async function runTestSql(testStore: TestStore, sql: string, params: unkn
   }
   testStore.db.prepare(sql).run(...params);
 }
+
+/**
+ * Reads rows with one statement with `?` placeholders on a test database given by URL, for a test that
+ * compares raw rows (an isolation snapshot) on PostgreSQL as it does with SQL on the SQLite file.
+ *
+ * @example `const rows = await queryTestDatabase(url, 'SELECT * FROM agents WHERE user_id = ?', [id]);`
+ */
+export async function queryTestDatabase(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    let n = 0;
+    const { rows } = await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
