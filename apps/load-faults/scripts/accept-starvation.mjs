@@ -130,40 +130,13 @@ if (process.argv[2] === '--serve') {
   );
   console.log(`| ${'wait (ms)'.padEnd(46)} |     p50 |     p90 |     max |`);
   console.log(`| ${'-'.repeat(46)} | ------- | ------- | ------- |`);
-  console.log(
-    row(
-      'late: handshake done → server accepts',
-      late.map((r) => r.accepted - r.connected),
-    ),
-  );
-  console.log(
-    row(
-      'late: server accepts → reads the request',
-      late.map((r) => r.request - r.accepted),
-    ),
-  );
-  console.log(
-    row(
-      'late: request sent → server reads it',
-      late.map((r) => r.request - r.start),
-    ),
-  );
-  console.log(
-    row(
-      'late: whole call',
-      late.map((r) => r.done - r.start),
-    ),
-  );
-  console.log(
-    row(
-      'warm: request sent → server reads it',
-      warm.map((r) => r.request - r.start),
-    ),
-  );
-  console.log(
-    row(
-      'warm: whole call',
-      warm.map((r) => r.done - r.start),
-    ),
-  );
+  const rows = [
+    ['late: handshake done → server accepts', late, (r) => r.accepted - r.connected],
+    ['late: server accepts → reads the request', late, (r) => r.request - r.accepted],
+    ['late: request sent → server reads it', late, (r) => r.request - r.start],
+    ['late: whole call', late, (r) => r.done - r.start],
+    ['warm: request sent → server reads it', warm, (r) => r.request - r.start],
+    ['warm: whole call', warm, (r) => r.done - r.start],
+  ];
+  for (const [label, calls, wait] of rows) console.log(row(label, calls.map(wait)));
 }
