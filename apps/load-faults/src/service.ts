@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { request } from './http.js';
+import { collectGarbage, inspectorUrl } from './inspector-gc.js';
 
 /** The built server entry (`npm run build` of @screen-service/server; nx builds it before this package). */
 export const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
@@ -19,6 +20,8 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** How long to wait for /healthz after the spawn. */
   startTimeoutMs?: number;
+  /** Starts the server with its inspector on a random loopback port, for `collectGarbage()`. */
+  inspector?: boolean;
 }
 
 /** What the operating system says about the service process. */
@@ -45,6 +48,8 @@ export interface ServiceProcess {
   stop(): Promise<void>;
   /** The last lines the process wrote to stderr (for a failure message). */
   stderrTail(): string;
+  /** A full garbage collection in the server (needs `inspector: true`). */
+  collectGarbage(): Promise<void>;
 }
 
 /** A free TCP port on 127.0.0.1 (the listener is closed before it returns). */
@@ -80,8 +85,11 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   let child: ChildProcess;
   let exited: Promise<void>;
   let tail = '';
+  let inspector: string | undefined;
   const spawnOnce = async () => {
-    child = spawn(process.execPath, [SERVER_MAIN], {
+    inspector = undefined;
+    const args = options.inspector ? ['--inspect=127.0.0.1:0', SERVER_MAIN] : [SERVER_MAIN];
+    child = spawn(process.execPath, args, {
       env: {
         ...process.env,
         PORT: String(port),
@@ -97,6 +105,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     });
     child.stderr?.on('data', (c: Buffer) => {
       tail = (tail + c.toString()).slice(-4000);
+      inspector ??= inspectorUrl(tail);
     });
     exited = new Promise((resolve) => child.once('exit', () => resolve()));
     await waitHealthy(
@@ -131,6 +140,12 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
       await waitExit();
     },
     stderrTail: () => tail,
+    async collectGarbage() {
+      if (inspector === undefined) {
+        throw new Error('collectGarbage needs the server started with { inspector: true }');
+      }
+      await collectGarbage(inspector);
+    },
   };
 }
 
