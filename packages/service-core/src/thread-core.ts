@@ -1,6 +1,6 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
-import { newId as defaultNewId } from './crypto.js';
+import { newTimedId } from './crypto.js';
 import { isoTime } from './iso-time.js';
 import type { Notifier } from './notifier.js';
 import { shouldBuzz } from './push-rules.js';
@@ -70,7 +70,8 @@ export function createThreadCore(deps: ThreadDeps) {
   const screenLines = deps.screenLines ?? defaultScreenLines;
   const now = deps.now ?? systemClock;
   const random = deps.random ?? systemRandom;
-  const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, random));
+  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
+  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
 
   /**
    * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
