@@ -8,6 +8,9 @@ import { sleep } from './pace.js';
 import type { ServiceProcess } from './service.js';
 import { APP, type Connection, oauthSignIn, pairNewConnection, signUpPeople, tokenRequest } from './setup.js';
 
+/** Table puts per writer at most: the live check reads each writer's table back in one query of 500. */
+const MAX_PUTS_PER_WRITER = 450;
+
 export interface KillRestartOptions {
   svc: ServiceProcess;
   /** MCP clients writing at once (each its own connection and agent). */
@@ -121,10 +124,14 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
 
   const writer = async (c: Connection, mcp: McpSession, w: number) => {
     let n = 0;
+    let puts = 0;
     while (!stop) {
       n++;
       const marker = `w${w}-${n}-${Math.floor(o.random() * 1e9).toString(36)}`;
-      const op = n % 5;
+      // Table puts stop at MAX_PUTS_PER_WRITER so the check can read every row back (a query returns at
+      // most 500); the writer says instead.
+      const op = n % 5 === 3 && puts >= MAX_PUTS_PER_WRITER ? 0 : n % 5;
+      if (op === 3) puts++;
       try {
         if (op === 0) {
           const r = await mcp.call('svc_say', { text: `say ${marker}` }, 10_000).catch((err) => {

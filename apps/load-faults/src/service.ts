@@ -86,6 +86,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   let exited: Promise<void>;
   let tail = '';
   let inspector: string | undefined;
+  const stopping = new WeakSet<ChildProcess>();
   const spawnOnce = async () => {
     inspector = undefined;
     const args = options.inspector ? ['--inspect=127.0.0.1:0', SERVER_MAIN] : [SERVER_MAIN];
@@ -107,7 +108,18 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
       tail = (tail + c.toString()).slice(-4000);
       inspector ??= inspectorUrl(tail);
     });
-    exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    const self = child;
+    exited = new Promise((resolve) =>
+      self.once('exit', (code, signal) => {
+        // An exit nobody asked for (not our SIGKILL or SIGTERM) is a crash: say so with its last words.
+        if (!stopping.has(self)) {
+          console.error(
+            `[service] pid ${self.pid} exited by itself (code ${code}, signal ${signal}); its stderr ended with:\n${tail}`,
+          );
+        }
+        resolve();
+      }),
+    );
     await waitHealthy(
       base,
       options.startTimeoutMs ?? 30_000,
@@ -128,6 +140,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     sample: () => sampleProcess(child.pid ?? -1),
     metrics: () => readMetrics(base),
     async kill() {
+      stopping.add(child);
       child.kill('SIGKILL');
       await waitExit();
     },
@@ -136,6 +149,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
       await spawnOnce();
     },
     async stop() {
+      stopping.add(child);
       child.kill('SIGTERM');
       await waitExit();
     },

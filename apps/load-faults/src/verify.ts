@@ -84,19 +84,36 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') problems.push(`PRAGMA integrity_check: ${String(integrity)}`);
-    const byBody = db.prepare<[string, string], { n: number }>(
-      'SELECT count(*) AS n FROM messages WHERE body = ? AND sender = ?',
+    // One pass over the messages into maps: a query per acknowledged write scanned the whole table each time
+    // (body has no index), minutes for a run of a few thousand writes.
+    const bodies = new Map<string, number>();
+    const tapsOf = new Map<string, number>();
+    const deliveredTap = new Map<string, number | null>();
+    const deliveredText = new Map<string, number | null>();
+    const rows = db
+      .prepare<
+        [],
+        { body: string | null; sender: string; kind: string; screen_id: string | null; d: number | null }
+      >('SELECT body, sender, kind, screen_id, delivered_at AS d FROM messages')
+      .iterate();
+    for (const m of rows) {
+      if (m.body !== null) {
+        const key = `${m.sender}\u0000${m.body}`;
+        bodies.set(key, (bodies.get(key) ?? 0) + 1);
+        if (m.sender === 'person') deliveredText.set(m.body, m.d);
+      }
+      if (m.kind === 'tap' && m.sender === 'person' && m.screen_id !== null) {
+        tapsOf.set(m.screen_id, (tapsOf.get(m.screen_id) ?? 0) + 1);
+        deliveredTap.set(m.screen_id, m.d);
+      }
+    }
+    const screenIds = new Set(
+      db
+        .prepare<[], { id: string }>('SELECT id FROM screens')
+        .all()
+        .map((r) => r.id),
     );
-    const screens = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM screens WHERE id = ?');
-    const taps = db.prepare<[string], { n: number }>(
-      "SELECT count(*) AS n FROM messages WHERE screen_id = ? AND kind = 'tap' AND sender = 'person'",
-    );
-    const delivered = db.prepare<[string], { d: number | null }>(
-      "SELECT delivered_at AS d FROM messages WHERE screen_id = ? AND kind = 'tap' AND sender = 'person'",
-    );
-    const deliveredText = db.prepare<[string], { d: number | null }>(
-      "SELECT delivered_at AS d FROM messages WHERE body = ? AND sender = 'person'",
-    );
+    const byBody = (body: string, sender: string) => bodies.get(`${sender}\u0000${body}`) ?? 0;
     const { ledger } = run;
     const exactlyOnce = (
       what: string,
@@ -117,15 +134,10 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
       figures[`${what}Acked`] = acked.length;
       figures[`${what}Unanswered`] = unknown.length;
     };
-    exactlyOnce('says', ledger.says.acked, ledger.says.unknown, (k) => byBody.get(k, 'agent')?.n ?? 0);
-    exactlyOnce(
-      'replies',
-      ledger.replies.acked,
-      ledger.replies.unknown,
-      (k) => byBody.get(k, 'person')?.n ?? 0,
-    );
-    exactlyOnce('screens', ledger.screens.acked, [], (k) => screens.get(k)?.n ?? 0);
-    exactlyOnce('taps', ledger.taps.acked, ledger.taps.unknown, (k) => taps.get(k)?.n ?? 0);
+    exactlyOnce('says', ledger.says.acked, ledger.says.unknown, (k) => byBody(k, 'agent'));
+    exactlyOnce('replies', ledger.replies.acked, ledger.replies.unknown, (k) => byBody(k, 'person'));
+    exactlyOnce('screens', ledger.screens.acked, [], (k) => (screenIds.has(k) ? 1 : 0));
+    exactlyOnce('taps', ledger.taps.acked, ledger.taps.unknown, (k) => tapsOf.get(k) ?? 0);
     figures.screensUnansweredShows = ledger.screens.unknownMarkers.length;
 
     const returned = countKeys(ledger.returned);
@@ -136,8 +148,8 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
       const n = returned.get(key) ?? 0;
       if (n === 0) {
         const claimed = key.startsWith('tap:')
-          ? delivered.get(key.slice(4))?.d
-          : deliveredText.get(key.slice(5))?.d;
+          ? deliveredTap.get(key.slice(4))
+          : deliveredText.get(key.slice(5));
         // Claimed (delivered_at set) but never seen: the reply of a waiting call died with the process.
         if (claimed != null && run.killsDuringAnswers > 0) lostInReplyWindow.push(key);
         else lost++;
