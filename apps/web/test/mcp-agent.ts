@@ -38,7 +38,10 @@ export async function connectMcpAgent(baseUrl: string, token: string): Promise<M
     say: async (text) => {
       await call('svc_say', { text });
     },
-    answers: async (screen_id, wait = 5) =>
+    // A long default wait: it returns as soon as an answer arrives, and a photo upload under CI's load
+    // took more than 5 s once (the answer came after the call had returned []). Tests that expect
+    // nothing pass their own short wait.
+    answers: async (screen_id, wait = 20) =>
       (await call<{ answers: Answer[] }>('svc_answers', { ...(screen_id ? { screen_id } : {}), wait }))
         .answers,
     close: () => client.close(),
