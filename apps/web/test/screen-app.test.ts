@@ -107,7 +107,7 @@ describe('ui://svc/screen', () => {
     await page.evaluate(([h, r]) => window.openView(h as string, r, 'light', false), [html, result] as const);
     await page.frameLocator('iframe').getByRole('button', { name: 'Yes' }).click();
     await expect.poll(() => page.evaluate(() => window.toolCalls.length)).toBe(1);
-    const [answer] = await agent.answers(result.structuredContent.screen_id, 2);
+    const [answer] = await agent.answers(result.structuredContent.screen_id);
     expect(answer).toMatchObject({ kind: 'tap', event: { id: 'n1', preset: 'confirm', value: true } });
     await page.locator('iframe').screenshot({ path: join(shots, 'in-chat-light.png') });
     await page.close();
