@@ -167,12 +167,16 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
     return out;
   }
 
-  async function views(rows: MessageRecord[]): Promise<MessageView[]> {
+  /**
+   * `noPhotos`: the rows were written by this call with no photo ids, so none can be attached (photos are
+   * attached only while their message is written): the photo query is skipped.
+   */
+  async function views(rows: MessageRecord[], noPhotos = false): Promise<MessageView[]> {
     const screenIds = [
       ...new Set(rows.filter((r) => r.kind === 'screen' && r.screenId).map((r) => r.screenId!)),
     ];
     const screens = new Map((await store.threads.listScreens(screenIds)).map((sc) => [sc.id, sc]));
-    const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+    const photos = noPhotos ? [] : await store.photos.listByMessage(rows.map((r) => r.id));
     const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
     return rows.map((r) => {
       const s = r.kind === 'screen' && r.screenId ? screens.get(r.screenId) : undefined;
@@ -238,7 +242,7 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
       }
       const ids = await photoIds(userId, agentId, input.photo_ids);
       const m = await core.appendPersonText(userId, agentId, text, ids);
-      return (await views([m]))[0]!;
+      return (await views([m], ids.length === 0))[0]!;
     },
 
     async tap(userId, agentId, input) {
@@ -258,7 +262,8 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
       const target = screen.taps.find((t) => t.id === tapped?.id);
       const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
       const w = await core.recordTap(screen, input.event, { via: 'app', handled: ignored, photoIds: ids });
-      return { message: (await views([w.message]))[0]!, line: w.line, echo: w.echo };
+      const view = (await views([w.message], ids.length === 0))[0]!;
+      return { message: view, line: w.line, echo: w.echo };
     },
 
     async setPresence(userId, agentId, open, device) {

@@ -161,4 +161,35 @@ describe('pageText', () => {
     await core.deleteAgent(userId, agentId);
     await expect(threads.pageText(userId, agentId)).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
   });
+
+  it('say and tap answer the row as the page shows it, with and without photos (ADR 0214)', async () => {
+    const shown = await core.threadOps.show(host, { lines: 'choose@pick "Tea?" Yes|No' });
+    const photo = await core.photos.upload(userId, agentId, { contentType: 'image/png', bytes: PNG });
+    const said = [
+      await core.threads.say(userId, agentId, { text: 'plain' }),
+      await core.threads.say(userId, agentId, { text: 'with a photo', photo_ids: [photo.id] }),
+    ];
+    const snap = await core.photos.upload(userId, agentId, { contentType: 'image/png', bytes: PNG });
+    const tapped = [
+      (
+        await core.threads.tap(userId, agentId, {
+          screen_id: shown.screen_id,
+          event: { id: 'pick', value: 'Yes' },
+        })
+      ).message,
+      (
+        await core.threads.tap(userId, agentId, {
+          screen_id: shown.screen_id,
+          event: { id: 'pick', value: 'No' },
+          photo_ids: [snap.id],
+        })
+      ).message,
+    ];
+    expect(said[1]!.photos).toHaveLength(1);
+    expect(tapped[1]!.photos).toHaveLength(1);
+    const page = await core.threads.page(userId, agentId);
+    for (const answered of [...said, ...tapped]) {
+      expect(page.messages.find((m) => m.id === answered.id)).toEqual(answered);
+    }
+  });
 });

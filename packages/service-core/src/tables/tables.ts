@@ -183,6 +183,8 @@ export interface TablesDeps {
 const UNHELD = 'unheld:';
 const TABLE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const CARD_META = 'tables_pending';
+/** The card's one component is `confirm@tdel-<pending id>`: a screen without such a tap is no card. */
+const CARD_TAP = 'tdel-';
 
 /**
  * Outside a fenced block a line is a table line only when it parses as one and, for put, query and drop,
@@ -273,7 +275,7 @@ export function createTables(deps: TablesDeps): Tables {
     if (answer.ok.length > 0) changed(agent.userId);
     for (const p of answer.pending) {
       const prompt = p.prompt.replace(/"/g, "'");
-      await deps.appendCard(agent, `confirm@tdel-${p.id} "${prompt}" Delete|Keep`, {
+      await deps.appendCard(agent, `confirm@${CARD_TAP}${p.id} "${prompt}" Delete|Keep`, {
         [CARD_META]: p.id,
         text: `${agent.name} asks to delete: ${p.line}`,
       });
@@ -573,6 +575,8 @@ export function createTables(deps: TablesDeps): Tables {
     sweep,
 
     async settleCard(screen, raw) {
+      // Most taps are on other screens: they skip reading the message (its meta still decides for cards).
+      if (!screen.taps.some((t) => t.id.startsWith(CARD_TAP))) return null;
       const message = await store.threads.getMessage(screen.messageId);
       const id = message?.meta[CARD_META];
       if (typeof id !== 'string') return null;
