@@ -32,6 +32,8 @@ export interface KillRestartRun {
   kills: number;
   /** Kills that landed while at least one svc_answers call was waiting for its reply. */
   killsDuringAnswers: number;
+  /** Each kill: when the killed process was gone (Date.now()) and how many svc_answers calls were waiting. */
+  killAt: { goneAt: number; answersWaiting: number }[];
   /** Calls that failed while the service was down and then succeeded on a retry. */
   recoveredRetries: number;
   /** Milliseconds from each restart's start until the first write acknowledged after it. */
@@ -235,11 +237,14 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
     ...ledger.oauth.map((_, i) => rotator(i)),
   ];
   let killsDuringAnswers = 0;
+  const killAt: KillRestartRun['killAt'] = [];
   const killer = (async () => {
     for (let k = 0; k < o.kills; k++) {
       await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
-      if (answersInFlight > 0) killsDuringAnswers++;
+      const answersWaiting = answersInFlight;
+      if (answersWaiting > 0) killsDuringAnswers++;
       await svc.kill();
+      killAt.push({ goneAt: Date.now(), answersWaiting });
       up = false;
       log(`kill ${k + 1}/${o.kills} (pid gone); ${answersInFlight} svc_answers calls were waiting`);
       await sleep(200 + o.random() * 300);
@@ -265,5 +270,5 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
     }
   }
   await Promise.all(sessions.map((s) => s.close().catch(() => {})));
-  return { ledger, connections, kills: o.kills, killsDuringAnswers, recoveredRetries, recoverMs };
+  return { ledger, connections, kills: o.kills, killsDuringAnswers, killAt, recoveredRetries, recoverMs };
 }

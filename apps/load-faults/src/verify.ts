@@ -16,6 +16,43 @@ export interface Verdict {
   figures: Record<string, number>;
   /** Person rows some svc_answers call claimed but whose reply died with the process (the claim→reply window). */
   lostInReplyWindow: string[];
+  /** Each answer owed but never returned, with its row's columns and the kill times (for a failure report). */
+  details?: Record<string, unknown>[];
+}
+
+/**
+ * The longest a claim can precede the kill that cut its reply: a waiting call gives up after 10 s, so a
+ * claim older than that at the kill had its reply sent or abandoned by a live process (a real loss).
+ */
+export const CLAIM_REPLY_WINDOW_MS = 10_000;
+
+/**
+ * Whether a person row svc_answers claimed but never returned was cut in the claim→reply window: svc_answers
+ * claims a row by setting its `handled_at` (`delivered_at` is the host transport's, never set by it), then
+ * replies; a kill between the two loses the reply. That needs a kill that came while calls were waiting,
+ * after the claim and within {@link CLAIM_REPLY_WINDOW_MS} of it.
+ *
+ * @example
+ * ```ts
+ * cutInReplyWindow(row.handled_at, run.killAt); // true: claimed 3 ms before a kill that cut 2 waiting calls
+ * ```
+ */
+export function cutInReplyWindow(
+  handledAt: number | null | undefined,
+  kills: readonly { goneAt: number; answersWaiting: number }[],
+): boolean {
+  if (handledAt == null) return false;
+  return kills.some(
+    (k) => k.answersWaiting > 0 && handledAt <= k.goneAt && k.goneAt - handledAt <= CLAIM_REPLY_WINDOW_MS,
+  );
+}
+
+/** A person row's columns that say whether and when svc_answers claimed it. */
+interface PersonRow {
+  seq: number;
+  created_at: number;
+  delivered_at: number | null;
+  handled_at: number | null;
 }
 
 /** Live checks (tables through svc_tables, OAuth tokens) while the service runs; call before stopping it. */
@@ -27,7 +64,11 @@ export async function verifyLive(svc: ServiceProcess, run: KillRestartRun): Prom
     const s = await connectMcp(`${svc.base}${MCP}`, c.token);
     // The query's most (500 rows; 50 without limit=): a run that wrote more per writer cannot be checked.
     const r = await s.call('svc_tables', { lines: 'query L limit=500' });
-    const rows = (r.structured?.results?.[0]?.rows ?? []) as unknown[][];
+    const result = r.structured?.results?.[0];
+    // A refused query is its own problem: its writer's rows would all look missing otherwise.
+    if (r.isError || !Array.isArray(result?.rows))
+      problems.push(`writer of agent ${c.agentId}: query L answered no rows: ${r.text.slice(0, 200)}`);
+    const rows = (result?.rows ?? []) as unknown[][];
     if (rows.length >= 500) problems.push('a writer put 500 rows or more: shorten the run to check them all');
     for (const row of rows) {
       for (const v of row) if (typeof v === 'string') rowsSeen.add(v);
@@ -88,23 +129,29 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
     // (body has no index), minutes for a run of a few thousand writes.
     const bodies = new Map<string, number>();
     const tapsOf = new Map<string, number>();
-    const deliveredTap = new Map<string, number | null>();
-    const deliveredText = new Map<string, number | null>();
+    // The person rows by answer key (`tap:<screen_id>`, `text:<body>`), as svc_answers left them.
+    const personRows = new Map<string, PersonRow>();
     const rows = db
       .prepare<
         [],
-        { body: string | null; sender: string; kind: string; screen_id: string | null; d: number | null }
-      >('SELECT body, sender, kind, screen_id, delivered_at AS d FROM messages')
+        PersonRow & { body: string | null; sender: string; kind: string; screen_id: string | null }
+      >('SELECT body, sender, kind, screen_id, seq, created_at, delivered_at, handled_at FROM messages')
       .iterate();
     for (const m of rows) {
+      const row = {
+        seq: m.seq,
+        created_at: m.created_at,
+        delivered_at: m.delivered_at,
+        handled_at: m.handled_at,
+      };
       if (m.body !== null) {
         const key = `${m.sender}\u0000${m.body}`;
         bodies.set(key, (bodies.get(key) ?? 0) + 1);
-        if (m.sender === 'person') deliveredText.set(m.body, m.d);
+        if (m.sender === 'person') personRows.set(`text:${m.body}`, row);
       }
       if (m.kind === 'tap' && m.sender === 'person' && m.screen_id !== null) {
         tapsOf.set(m.screen_id, (tapsOf.get(m.screen_id) ?? 0) + 1);
-        deliveredTap.set(m.screen_id, m.d);
+        personRows.set(`tap:${m.screen_id}`, row);
       }
     }
     const screenIds = new Set(
@@ -142,16 +189,24 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
 
     const returned = countKeys(ledger.returned);
     const lostInReplyWindow: string[] = [];
+    const details: Record<string, unknown>[] = [];
     let twice = 0;
     let lost = 0;
     for (const key of expectedAnswers(ledger)) {
       const n = returned.get(key) ?? 0;
       if (n === 0) {
-        const claimed = key.startsWith('tap:')
-          ? deliveredTap.get(key.slice(4))
-          : deliveredText.get(key.slice(5));
-        // Claimed (delivered_at set) but never seen: the reply of a waiting call died with the process.
-        if (claimed != null && run.killsDuringAnswers > 0) lostInReplyWindow.push(key);
+        const row = personRows.get(key);
+        const cut = cutInReplyWindow(row?.handled_at, run.killAt);
+        details.push({
+          key,
+          ...row,
+          cutInReplyWindow: cut,
+          claimedMsBeforeKills: run.killAt.map((k) =>
+            row?.handled_at == null ? null : k.goneAt - row.handled_at,
+          ),
+        });
+        // Claimed but never seen, just before a kill that cut waiting calls: the reply died with the process.
+        if (cut) lostInReplyWindow.push(key);
         else lost++;
       }
     }
@@ -161,7 +216,7 @@ export function verifyDatabase(dataDir: string, run: KillRestartRun): Verdict {
     figures.answersExpected = expectedAnswers(ledger).length;
     figures.answersReturned = ledger.returned.length;
     figures.answersLostInReplyWindow = lostInReplyWindow.length;
-    return { problems, figures, lostInReplyWindow };
+    return { problems, figures, lostInReplyWindow, details };
   } finally {
     db.close();
   }
