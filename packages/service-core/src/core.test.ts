@@ -253,6 +253,36 @@ describe('photos', () => {
     roomy.stopping.abort();
   });
 
+  it("an answer claimed before its photos' attach still carries the photos its message names", async () => {
+    const user = await seedUser(core.store);
+    const other = await seedUser(core.store);
+    const { token, agents } = await seedConnection(core.store, user.id, ['coach']);
+    const { agents: otherAgents } = await seedConnection(core.store, other.id, ['coach']);
+    const agent = agents[0]!;
+    const p = await core.connectionAuth.verify(token);
+    const mine = await core.photos.upload(user.id, agent.id, { contentType: 'image/png', bytes: PNG });
+    const theirs = await core.photos.upload(other.id, otherAgents[0]!.id, {
+      contentType: 'image/png',
+      bytes: PNG,
+    });
+    // The message row as appendPersonText writes it, before its second write (the attach) has run.
+    await core.store.threads.append({
+      id: 'msg_window',
+      userId: user.id,
+      agentId: agent.id,
+      sender: 'person',
+      kind: 'text',
+      body: 'my plant',
+      meta: { photos: [mine.id, theirs.id] },
+      createdAt: Date.now(),
+    });
+    const { answers } = await core.threadOps.answers(p, { wait: 0 });
+    expect(answers).toHaveLength(1);
+    // Its own photo, linked; another account's id named in the row is never read back.
+    expect(answers[0]!.photos).toHaveLength(1);
+    expect(answers[0]!.photos[0]).toContain(`/photos/${mine.id}`);
+  });
+
   it('opens a photo only through a valid, unexpired link', async () => {
     const user = await seedUser(core.store);
     const { agent } = await core.agents.create(user.id, { name: 'Coach' });

@@ -203,6 +203,22 @@ export function createThreadCore(deps: ThreadDeps) {
 
     async toAnswers(rows: MessageRecord[]): Promise<Answer[]> {
       const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+      // A message names its photos in its own row (meta.photos, written in the same statement); they are
+      // attached by a second write just after. A claim between the two saw the text without its photos,
+      // so photos the row names but the attach has not reached yet are read by id (the same person's and
+      // agent's only: the ids were checked as theirs before the message was written).
+      const seen = new Set(photos.map((p) => p.id));
+      for (const r of rows) {
+        const named = Array.isArray(r.meta.photos) ? (r.meta.photos as unknown[]) : [];
+        for (const id of named) {
+          if (typeof id !== 'string' || seen.has(id)) continue;
+          const p = await store.photos.get(id);
+          if (p && p.userId === r.userId && p.agentId === r.agentId && (p.messageId ?? r.id) === r.id) {
+            photos.push({ ...p, messageId: r.id });
+            seen.add(id);
+          }
+        }
+      }
       const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
       const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
       return rows.map((r) => ({
