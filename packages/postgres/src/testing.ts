@@ -170,6 +170,12 @@ export async function testStoreOption(): Promise<{ testStore?: TestStore }> {
   return testStoreEngine() === 'postgres' ? { testStore: await createPostgresTestStore() } : {};
 }
 
+/** SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`, ... (test statements hold no `?` in literals). */
+function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
 /**
  * Runs one statement with `?` placeholders on a test store's database, SQLite or PostgreSQL: for the rare
  * test that sets up a state no use case makes (a suspended account).
@@ -178,11 +184,7 @@ export async function testStoreOption(): Promise<{ testStore?: TestStore }> {
  */
 export async function runTestSql(testStore: TestStore, sql: string, params: unknown[] = []): Promise<void> {
   if ('pool' in testStore && testStore.pool instanceof pg.Pool) {
-    let n = 0;
-    await testStore.pool.query(
-      sql.replace(/\?/g, () => `$${++n}`),
-      params,
-    );
+    await testStore.pool.query(numberedPlaceholders(sql), params);
     return;
   }
   testStore.db.prepare(sql).run(...params);
@@ -202,11 +204,7 @@ export async function queryTestDatabase(
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    let n = 0;
-    const { rows } = await client.query(
-      sql.replace(/\?/g, () => `$${++n}`),
-      params,
-    );
+    const { rows } = await client.query(numberedPlaceholders(sql), params);
     return rows;
   } finally {
     await client.end();
