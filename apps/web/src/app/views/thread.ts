@@ -269,15 +269,17 @@ export function threadView(agentId: string): View {
     if (!body && picked.length === 0) return;
     send.disabled = true;
     status.replaceChildren();
+    // What this send carries: a photo picked or text typed while it is on its way stays for the next one.
+    const sending = picked;
     try {
-      const photo_ids = (await Promise.all(picked.map((f) => upload(agentId, f)))).map((p) => p.id);
+      const photo_ids = (await Promise.all(sending.map((f) => upload(agentId, f)))).map((p) => p.id);
       const m = await call<Message>('POST', `/agents/${agentId}/messages`, {
         text: body || '(photo)',
         ...(photo_ids.length ? { photo_ids } : {}),
       });
-      text.value = '';
-      picked = [];
-      attached.replaceChildren();
+      if (text.value.trim() === body) text.value = '';
+      picked = picked.filter((f) => !sending.includes(f));
+      attached.replaceChildren(...picked.map((f) => el('span', { class: 'tag' }, f.name)));
       add([m], true);
     } catch (error) {
       status.replaceChildren(problem(error));
