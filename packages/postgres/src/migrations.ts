@@ -477,6 +477,44 @@ CREATE TRIGGER te_forget_owner AFTER DELETE ON users
   FOR EACH ROW EXECUTE FUNCTION te_forget_owner();
 `;
 
+// The thread page's version (ADR 0216), as service-core's SQLite version 16: changed by the database on
+// every write to what a page shows, so a built page is reused only while it holds. Values come from one
+// sequence (never reused, so a thread removed and begun again never returns to an old page's version).
+// Statement-level triggers: a statement that changes many rows moves each thread's version once.
+const PAGE_VERSION_V3 = `
+CREATE SEQUENCE thread_page_versions;
+ALTER TABLE thread_state ADD COLUMN page_version BIGINT;
+INSERT INTO thread_state (agent_id, user_id)
+  SELECT DISTINCT agent_id, user_id FROM messages
+  ON CONFLICT (agent_id, user_id) DO NOTHING;
+UPDATE thread_state SET page_version = nextval('thread_page_versions');
+CREATE FUNCTION thread_page_written() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO thread_state (agent_id, user_id, page_version)
+    SELECT c.agent_id, c.user_id, nextval('thread_page_versions')
+      FROM (SELECT DISTINCT agent_id, user_id FROM changed) c
+    ON CONFLICT (agent_id, user_id) DO UPDATE SET page_version = excluded.page_version;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION thread_page_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE thread_state s SET page_version = nextval('thread_page_versions')
+    FROM (SELECT DISTINCT agent_id, user_id FROM changed) c
+   WHERE s.agent_id = c.agent_id AND s.user_id = c.user_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER messages_page_insert AFTER INSERT ON messages
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_written();
+CREATE TRIGGER messages_page_update AFTER UPDATE ON messages
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
+CREATE TRIGGER messages_page_delete AFTER DELETE ON messages
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
+CREATE TRIGGER photos_page_update AFTER UPDATE ON photos
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
+CREATE TRIGGER photos_page_delete AFTER DELETE ON photos
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
+`;
+
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
  * schema the SQLite store reaches at service-core's version 15.
@@ -484,6 +522,7 @@ CREATE TRIGGER te_forget_owner AFTER DELETE ON users
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'service-schema', sql: SCHEMA_V1 },
   { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
+  { version: 3, name: 'thread-page-version', sql: PAGE_VERSION_V3 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

@@ -399,6 +399,13 @@ export {
   type WriteExtras,
 } from './thread-ops.js';
 export {
+  type CachedPage,
+  createThreadPageCache,
+  type PageKey,
+  type ThreadPageCache,
+  type ThreadPageCacheOptions,
+} from './thread-page-cache.js';
+export {
   createScreenViewCache,
   messageViewJson,
   type ScreenOwner,

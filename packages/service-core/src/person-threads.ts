@@ -5,11 +5,13 @@ import { newId as defaultNewId } from './crypto.js';
 import { ServiceError } from './errors.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import { PRESENCE_TTL_MS } from './push-rules.js';
-import type { MessageRecord, PhotoRecord } from './records.js';
+import type { MessageRecord, PhotoRecord, ThreadStateRecord } from './records.js';
+import type { ThreadKey } from './repositories.js';
 import { hasMention, isOwnerOnlyTap, threadAccess } from './shared-access.js';
 import { systemRandom } from './system.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
+import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
 import { createScreenViewCache, messageViewJson, type ScreenViewCache } from './thread-page-text.js';
 
 export const MAX_PAGE = 100;
@@ -43,7 +45,8 @@ export interface PersonThreads {
   /**
    * {@link page} as JSON text, character for character `JSON.stringify` of what `page` answers (ADR 0212):
    * built from serialized pieces, each screen's view from a bounded cache, so an HTTP answer needs neither
-   * the objects nor a serialization of them.
+   * the objects nor a serialization of them. A page built before is answered again while the thread's page
+   * version has not moved (ADR 0216; pages with photos are always built: their links expire).
    */
   pageText(userId: string, agentId: string, query?: { before?: number; limit?: number }): Promise<string>;
   say(userId: string, agentId: string, input: { text: unknown; photo_ids?: unknown }): Promise<MessageView>;
@@ -76,9 +79,12 @@ export interface PersonThreads {
  * await threads.tap(userId, agentId, { screen_id, event: { id: 'lunch', value: 'Pasta' } });
  * ```
  */
-export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenViewCache }): PersonThreads {
+export function createPersonThreads(
+  deps: ThreadDeps & { screenViews?: ScreenViewCache; pages?: ThreadPageCache },
+): PersonThreads {
   const { store, notifier } = deps;
   const screenViews = deps.screenViews ?? createScreenViewCache();
+  const pages = deps.pages ?? createThreadPageCache();
   const core = createThreadCore(deps);
   const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, deps.random ?? systemRandom));
 
@@ -115,13 +121,11 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
     return value as string[];
   }
 
-  /** The rows of a page, oldest first (the newest page also marks the thread read and delivered). */
-  async function loadPage(
-    userId: string,
-    agentId: string,
-    query: { before?: number; limit?: number },
-  ): Promise<{ rows: MessageRecord[]; nextBefore: number | null }> {
-    await own(userId, agentId);
+  /** The page query checked: `limit` 1 to {@link MAX_PAGE} (default 50), `before` a seq when present. */
+  function pageQuery(query: { before?: number; limit?: number }): {
+    limit: number;
+    before: number | undefined;
+  } {
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
       throw new ServiceError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE}.`, {
@@ -133,22 +137,30 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
         field: 'before',
       });
     }
-    const key = { agentId, userId };
+    return { limit, before: query.before };
+  }
+
+  /** Reading the newest page marks it read and delivered; the writes are skipped when nothing new arrived. */
+  async function markSeen(key: ThreadKey, newestSeq: number, state: ThreadStateRecord): Promise<void> {
+    if (newestSeq === 0 || state.readSeq >= newestSeq) return;
+    await store.threads.markDelivered(key, newestSeq, core.now());
+    await store.threads.markRead(key, newestSeq);
+  }
+
+  /** The rows of a page, oldest first (the newest page also marks the thread read and delivered). */
+  async function loadPage(
+    key: ThreadKey,
+    q: { limit: number; before: number | undefined },
+    state: ThreadStateRecord,
+  ): Promise<{ rows: MessageRecord[]; nextBefore: number | null }> {
     const rows = await store.threads.page({
       ...key,
-      limit,
-      ...(query.before ? { beforeSeq: query.before } : {}),
+      limit: q.limit,
+      ...(q.before ? { beforeSeq: q.before } : {}),
     });
-    if (query.before === undefined && rows.length > 0) {
-      const newest = rows[0]!.seq;
-      // Reading the newest page marks it read; skip the writes when nothing new arrived.
-      if ((await store.threads.getState(key)).readSeq < newest) {
-        await store.threads.markDelivered(key, newest, core.now());
-        await store.threads.markRead(key, newest);
-      }
-    }
+    if (q.before === undefined) await markSeen(key, rows[0]?.seq ?? 0, state);
     const oldestFirst = rows.reverse();
-    return { rows: oldestFirst, nextBefore: rows.length === limit ? oldestFirst[0]!.seq : null };
+    return { rows: oldestFirst, nextBefore: rows.length === q.limit ? oldestFirst[0]!.seq : null };
   }
 
   /** Each row's photo links, in the order views() lists them. */
@@ -198,12 +210,27 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
 
   return {
     async page(userId, agentId, query = {}) {
-      const { rows, nextBefore } = await loadPage(userId, agentId, query);
+      await own(userId, agentId);
+      const key = { agentId, userId };
+      const q = pageQuery(query);
+      const { rows, nextBefore } = await loadPage(key, q, await store.threads.getState(key));
       return { messages: await views(rows), next_before: nextBefore };
     },
 
     async pageText(userId, agentId, query = {}) {
-      const { rows, nextBefore } = await loadPage(userId, agentId, query);
+      await own(userId, agentId);
+      const key = { agentId, userId };
+      const q = pageQuery(query);
+      // The version is read before the rows: a write landing between the two leaves a page newer than its
+      // version, which the next read finds stale; never the other way round.
+      const state = await store.threads.getState(key);
+      const pageKey = { userId, agentId, limit: q.limit, before: q.before };
+      const hit = pages.get(pageKey, state.pageVersion);
+      if (hit) {
+        if (q.before === undefined) await markSeen(key, hit.newestSeq, state);
+        return hit.text;
+      }
+      const { rows, nextBefore } = await loadPage(key, q, state);
       const owner = { userId, agentId, messageId: '' };
       const screens = new Map<string, string>();
       const missing: string[] = [];
@@ -227,7 +254,12 @@ export function createPersonThreads(deps: ThreadDeps & { screenViews?: ScreenVie
         const links = photos.get(r.id);
         out += `${i > 0 ? ',' : ''}${messageViewJson(r, screen, links ? JSON.stringify(links) : '[]')}`;
       });
-      return `${out}],"next_before":${nextBefore === null ? 'null' : nextBefore}}`;
+      const text = `${out}],"next_before":${nextBefore === null ? 'null' : nextBefore}}`;
+      // A page with photos is not kept: its links are signed with an expiry from the time of reading.
+      if (state.pageVersion !== null && photos.size === 0) {
+        pages.put(pageKey, { version: state.pageVersion, text, newestSeq: rows.at(-1)?.seq ?? 0 });
+      }
+      return text;
     },
 
     async say(userId, agentId, input) {

@@ -443,6 +443,73 @@ export function describeStoreConformance(
         (await store.threads.page({ ...key, limit: 2, beforeSeq: rows[1]!.seq })).map((m) => m.body),
       ).toEqual(['1']);
     });
+    it('threads: the page version moves on every write a page shows, and only then (ADR 0216)', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const b = await agent(u.id, 'b');
+      const key = { agentId: a.id, userId: u.id };
+      const version = async () => (await store.threads.getState(key)).pageVersion;
+      const seen: (number | null)[] = [];
+      /** Runs `write`; expects the version to change to one never seen before (or to stay, `moves` false). */
+      const check = async (what: string, write: () => Promise<unknown>, moves = true) => {
+        const before = await version();
+        await write();
+        const now = await version();
+        if (moves) {
+          expect(now, what).not.toBeNull();
+          expect(seen.includes(now), `${what}: a version seen before`).toBe(false);
+        } else expect(now, what).toBe(before);
+        seen.push(now);
+      };
+      const message = (sender: 'agent' | 'person', body: string, k = key) => ({
+        id: newId('msg_'),
+        ...k,
+        sender,
+        kind: 'text' as const,
+        body,
+        createdAt: 1,
+      });
+      await check('a read mark before any message', () => store.threads.markRead(key, 0), false);
+      expect(await version()).toBeNull();
+      await check('an agent row', () => store.threads.append(message('agent', 'a1')));
+      await check('a read mark', () => store.threads.markRead(key, 1), false);
+      await check('open', () => store.threads.setOpen(key, true, 2), false);
+      await check('working', () => store.threads.setWorking(key, 99), false);
+      await check(
+        'another thread written',
+        () => store.threads.append(message('agent', 'b1', { agentId: b.id, userId: u.id })),
+        false,
+      );
+      const p1 = await store.threads.append(message('person', 'p1'));
+      seen.push(await version());
+      await check('a screen', () =>
+        store.threads.appendScreen(
+          { id: newId('msg_'), ...key, sender: 'agent', kind: 'screen', body: 'x', createdAt: 2 },
+          { id: newId('scr_'), lines: 'note "x"', ops: [], taps: [] },
+        ),
+      );
+      await check('delivered', () => store.threads.markDelivered(key, p1.seq + 10, 3));
+      await check('rows delivered', () => store.threads.markRowsDelivered(key, [p1.id], 4));
+      await check('claimed', () => store.threads.claimAnswers({ ...key, afterSeq: 0, limit: 5, at: 5 }));
+      const p2 = await store.threads.append(message('person', 'p2'));
+      seen.push(await version());
+      await check('rows handled', () => store.threads.markRowsHandled(key, [p2.id], 6));
+      const photo = {
+        id: newId('pho_'),
+        ...key,
+        messageId: null,
+        file: 'f.png',
+        contentType: 'image/png',
+        bytes: 3,
+        createdAt: 7,
+      };
+      await check('an unsent photo', () => store.photos.create(photo), false);
+      await check('a photo attached', () => store.photos.attach([photo.id], p2.id));
+      await check('rows trimmed', () => store.housekeeping.trimThreads(1));
+      await check('rows expired', () => store.housekeeping.deleteMessagesBefore(Number.MAX_SAFE_INTEGER));
+      expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
+    });
+
     it('shares: grants only for a client-safe agent, one live per (agent, user), purge after revoke', async () => {
       const o = await user();
       const u = await user();

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionPrincipal } from './connection-auth.js';
 import type { ScreenRecord } from './records.js';
 import { createTestCore, seedConnection, type TestCore } from './testing.js';
+import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
 import { createScreenViewCache, screenViewJson } from './thread-page-text.js';
 
 const PNG = Buffer.from(
@@ -192,4 +193,79 @@ describe('pageText', () => {
       expect(page.messages.find((m) => m.id === answered.id)).toEqual(answered);
     }
   });
+
+  it('a kept page is answered again only while nothing it shows has changed (ADR 0216)', async () => {
+    const { createPersonThreads } = await import('./person-threads.js');
+    const inner = createThreadPageCache();
+    let hits = 0;
+    const pages: ThreadPageCache = {
+      get: (key, version) => {
+        const e = inner.get(key, version);
+        if (e) hits++;
+        return e;
+      },
+      put: (key, page) => inner.put(key, page),
+      get size() {
+        return inner.size;
+      },
+    };
+    const threads = createPersonThreads({
+      store: core.store,
+      notifier: core.notifier,
+      photoLinks: (p) => core.photoLinks.sign(p),
+      pages,
+    });
+    // An older page never marks anything read, so the cached and the fresh reads see the same rows.
+    const all = { before: 1_000_000, limit: 100 };
+    const same = async (what: string) => {
+      const text = await threads.pageText(userId, agentId, all);
+      expect(text, what).toBe(JSON.stringify(await core.threads.page(userId, agentId, all)));
+      const before = hits;
+      expect(await threads.pageText(userId, agentId, all), `${what} (again)`).toBe(text);
+      expect(hits, `${what}: the second read is answered from the kept page`).toBe(before + 1);
+    };
+    const shown = await core.threadOps.show(host, { lines: 'choose@pick "Tea?" Yes|No' });
+    await same('a screen');
+    await core.threadOps.say(host, { text: 'An agent line' });
+    await same('an agent line');
+    await threads.tap(userId, agentId, { screen_id: shown.screen_id, event: { id: 'pick', value: 'Yes' } });
+    await same('a tap');
+    await threads.say(userId, agentId, { text: 'A typed reply' });
+    await same('a typed reply');
+    await core.threadOps.answers(host, { agent: 'main' });
+    await same('answers claimed (handled)');
+    await threads.pageText(userId, agentId); // the newest page marks the agent rows delivered
+    await same('delivered');
+    expect(JSON.parse(await threads.pageText(userId, agentId, all)).messages[0].delivered_at).not.toBeNull();
+    await core.store.housekeeping.trimThreads(2);
+    await same('older rows trimmed');
+    expect(JSON.parse(await threads.pageText(userId, agentId, all)).messages).toHaveLength(2);
+    // A page with photos is built on every read (its links carry an expiry from the time of reading).
+    const photo = await core.photos.upload(userId, agentId, { contentType: 'image/png', bytes: PNG });
+    await threads.say(userId, agentId, { text: 'with a photo', photo_ids: [photo.id] });
+    const before = hits;
+    const withPhoto = JSON.parse(await threads.pageText(userId, agentId, all));
+    expect(withPhoto.messages.at(-1).photos).toHaveLength(1);
+    core.advance(60_000);
+    const later = JSON.parse(await threads.pageText(userId, agentId, all));
+    expect(later.messages.at(-1).photos[0]).not.toBe(withPhoto.messages.at(-1).photos[0]);
+    expect(hits).toBe(before);
+  });
+
+  it('a kept page reaches no other account, thread or query', async () => {
+    const { createPersonThreads } = await import('./person-threads.js');
+    const pages = createThreadPageCache();
+    const threads = createPersonThreads({ store: core.store, notifier: core.notifier, pages });
+    await core.threadOps.say(host, { text: 'Mine' });
+    const mine = await threads.pageText(userId, agentId);
+    expect(pages.size).toBe(1);
+    const b = (await core.accounts.signUp({ email: 'b@example.com', password: 'a long password' })).user.id;
+    await expect(threads.pageText(b, agentId)).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
+    const cb = await seedConnection(core.store, b, ['main']);
+    expect(await threads.pageText(b, cb.agents[0]!.id)).toBe('{"messages":[],"next_before":null}');
+    expect(await threads.pageText(userId, agentId, { limit: 1 })).not.toBe(mine);
+    // Kept: my two queries; not b's empty thread (no message yet, so no page version).
+    expect(pages.size).toBe(2);
+  });
 });
+

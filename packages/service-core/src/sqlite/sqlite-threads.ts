@@ -203,6 +203,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
         open: r?.open === 1,
         openChangedAt: (r?.open_changed_at as number | null | undefined) ?? null,
         workingUntil: (r?.working_until as number | null | undefined) ?? null,
+        pageVersion: (r?.page_version as number | null | undefined) ?? null,
       };
     },
     async markRead(k, seq) {
