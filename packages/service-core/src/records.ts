@@ -175,7 +175,7 @@ export interface ThreadStateRecord {
    * photo attached or removed; kept by the database itself, ADR 0216); equal values mean equal pages. Null
    * when the thread has no version yet: nothing may be reused then.
    */
-  pageVersion: number | null;
+  pageVersion: string | null;
 }
 
 export interface PushIntentRecord {

@@ -13,7 +13,7 @@ export interface PageKey {
 /** A built page and what reading it again needs. */
 export interface CachedPage {
   /** The thread's page version the rows were read at (read before the rows). */
-  version: number;
+  version: string;
   /** The page as JSON text. */
   text: string;
   /** The newest row's seq (0 for an empty page): a read of the newest page marks the thread read up to it. */
@@ -22,7 +22,7 @@ export interface CachedPage {
 
 export interface ThreadPageCache {
   /** The page built for `key` at exactly `version`, else undefined (a stale entry is dropped). */
-  get(key: PageKey, version: number | null): CachedPage | undefined;
+  get(key: PageKey, version: string | null): CachedPage | undefined;
   /** Keeps a page (ignored when it alone is over the character bound). */
   put(key: PageKey, page: CachedPage): void;
   readonly size: number;

@@ -225,6 +225,8 @@ describe('pageText', () => {
       expect(hits, `${what}: the second read is answered from the kept page`).toBe(before + 1);
     };
     const shown = await core.threadOps.show(host, { lines: 'choose@pick "Tea?" Yes|No' });
+    // The thread's state row (where its version lives) comes with its first read mark.
+    await threads.pageText(userId, agentId);
     await same('a screen');
     await core.threadOps.say(host, { text: 'An agent line' });
     await same('an agent line');
@@ -257,6 +259,7 @@ describe('pageText', () => {
     const pages = createThreadPageCache();
     const threads = createPersonThreads({ store: core.store, notifier: core.notifier, pages });
     await core.threadOps.say(host, { text: 'Mine' });
+    await threads.pageText(userId, agentId); // marks it read (and delivered): the version moves
     const mine = await threads.pageText(userId, agentId);
     expect(pages.size).toBe(1);
     const b = (await core.accounts.signUp({ email: 'b@example.com', password: 'a long password' })).user.id;
@@ -268,4 +271,3 @@ describe('pageText', () => {
     expect(pages.size).toBe(2);
   });
 });
-
