@@ -98,7 +98,11 @@ export function createSqliteRelay(db: SqliteDb): RelayRepository {
     async addHandover(agentId, userId, line) {
       await lock.run(() => addLine.run(agentId, userId, line));
     },
-    takeHandover(agentId) {
+    async takeHandover(agentId) {
+      // Almost every message finds nothing to take: one read answers it, with no transaction and no wait
+      // for the lock (this connection's own uncommitted batch writes are visible to it, so '' here means
+      // nothing is waiting, committed or not). Parts found are read again and cleared under the lock.
+      if (!(getLine.get(agentId) as { handover: string | null } | undefined)?.handover) return '';
       return lock.run(() => take(agentId));
     },
   };
