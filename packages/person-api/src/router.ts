@@ -8,6 +8,7 @@ import {
 } from '@screen-service/service-core';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
+import { fastJsonBody } from './json-body.js';
 import { JsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
 import { personRoutes } from './routes/index.js';
@@ -15,6 +16,8 @@ import type { PersonApiServices } from './services.js';
 
 /** Largest JSON body the API reads. */
 export const JSON_BODY_LIMIT = '256kb';
+/** {@link JSON_BODY_LIMIT} in bytes. */
+export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 export interface PersonRouterOptions {
   services: PersonApiServices;
@@ -88,7 +91,13 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
   const router = express.Router();
-  const json = express.json({ limit: JSON_BODY_LIMIT, verify: verifyJsonDepth() });
+  const verify = verifyJsonDepth();
+  // The common body read directly, the rest by Express's parser: the same results either way (json-body.ts).
+  const json = fastJsonBody({
+    limit: JSON_BODY_LIMIT_BYTES,
+    verify,
+    fallback: express.json({ limit: JSON_BODY_LIMIT, verify }),
+  });
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
   const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
   const openStreams = new Map<string, number>();
