@@ -450,12 +450,13 @@ CREATE INDEX native_agents_user ON native_agents(user_id);
 // The photo quota sums a user's photo bytes on every upload: an index keeps that a range read.
 const SCHEMA_V15_PHOTOS_BY_USER = 'CREATE INDEX photos_user ON photos(user_id, bytes);';
 
-// The thread page's version (ADR 0216): with the thread's newest seq, a value that changes whenever anything
-// a page shows changes, so a built page can be reused while it holds. Triggers move it, so every writer (any
-// repository method, any process on this file) does: a message changed or removed, a photo attached or
-// removed. A message written needs no write here: it raises the thread's newest seq (AUTOINCREMENT, one
-// writer), which the version read includes. A random value, not a counter: a thread removed and begun again
-// (a share revoked and granted anew) never comes back to a version an old page was built at.
+// The thread page's version (ADR 0216): a value that changes whenever anything a page shows changes, so a
+// built page can be reused while it holds. Triggers move it, so every writer (any repository method, any
+// process on this file) does: a message written, changed or removed, a photo attached or removed. They only
+// update an existing state row (an upsert per message cost ~8 us, an update ~1 us); a thread without one has
+// no version, and nothing is reused for it. A new state row (the first read mark, presence or working
+// indicator) gets its version from a trigger. A random value, not a counter: a thread removed and begun
+// again (a share revoked and granted anew) never comes back to a version an old page was built at.
 const SCHEMA_V16_PAGE_VERSION = `
 ALTER TABLE thread_state ADD COLUMN page_version INTEGER;
 INSERT INTO thread_state (agent_id, user_id)
@@ -464,6 +465,9 @@ INSERT INTO thread_state (agent_id, user_id)
 UPDATE thread_state SET page_version = random() >> 11;
 CREATE TRIGGER thread_state_page_version AFTER INSERT ON thread_state WHEN NEW.page_version IS NULL BEGIN
   UPDATE thread_state SET page_version = random() >> 11 WHERE rowid = NEW.rowid;
+END;
+CREATE TRIGGER messages_page_insert AFTER INSERT ON messages BEGIN
+  UPDATE thread_state SET page_version = random() >> 11 WHERE agent_id = NEW.agent_id AND user_id = NEW.user_id;
 END;
 CREATE TRIGGER messages_page_update AFTER UPDATE ON messages BEGIN
   UPDATE thread_state SET page_version = random() >> 11

@@ -56,13 +56,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     `SELECT m.* FROM messages m
      JOIN (SELECT agent_id, MAX(seq) AS seq FROM messages WHERE user_id = ? GROUP BY agent_id) t ON t.seq = m.seq`,
   );
-  // With the thread's newest seq: a message written moves the page version without a write of its own
-  // (ADR 0216; seq only grows, and this store has one writer).
-  const getState = db.prepare(
-    `SELECT s.*, (SELECT seq FROM messages WHERE agent_id = @agentId AND user_id = @userId
-                   ORDER BY seq DESC LIMIT 1) AS newest_seq
-       FROM thread_state s WHERE s.agent_id = @agentId AND s.user_id = @userId`,
-  );
+  const getState = db.prepare('SELECT * FROM thread_state WHERE agent_id = ? AND user_id = ?');
   const markRead = db.prepare(
     `INSERT INTO thread_state (agent_id, user_id, read_seq) VALUES (?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET read_seq = MAX(read_seq, excluded.read_seq)`,
@@ -201,7 +195,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       return out;
     },
     async getState(k): Promise<ThreadStateRecord> {
-      const r = getState.get({ agentId: k.agentId, userId: k.userId }) as Row | undefined;
+      const r = getState.get(k.agentId, k.userId) as Row | undefined;
       return {
         agentId: k.agentId,
         userId: k.userId,
@@ -210,7 +204,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
         openChangedAt: (r?.open_changed_at as number | null | undefined) ?? null,
         workingUntil: (r?.working_until as number | null | undefined) ?? null,
         pageVersion:
-          r === undefined || r.page_version === null ? null : `${r.page_version}.${r.newest_seq ?? 0}`,
+          r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
       };
     },
     async markRead(k, seq) {
