@@ -70,7 +70,7 @@ async function serve(routes: RouteDef[], checkResponses = false) {
     const text = await r.text();
     return { status: r.status, body: text ? JSON.parse(text) : null };
   };
-  return { call, errors };
+  return { call, errors, base };
 }
 
 const post = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -82,6 +82,28 @@ describe('createPersonRouter', () => {
       status: 200,
       body: { name: 'ada', n: 3, times: 2 },
     });
+  });
+
+  it('answers a change without an ETag and a read with one, both as JSON in UTF-8', async () => {
+    const read = defineRoute({
+      method: 'get',
+      path: '/read',
+      summary: 'read',
+      auth: 'none',
+      response: z.object({ ok: z.boolean() }),
+      handler: () => ({ ok: true }),
+    });
+    const { base } = await serve([echo, read]);
+    const changed = await fetch(`${base}/echo/ada`, post('{"n":2}'));
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(changed.headers.get('etag')).toBeNull();
+    const text = await changed.text();
+    expect(changed.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({ name: 'ada', n: 2, times: 1 });
+    const got = await fetch(`${base}/read`);
+    expect(got.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(got.headers.get('etag')).toMatch(/^W\/"/);
   });
 
   it('names the offending field in a 400 invalid_input', async () => {

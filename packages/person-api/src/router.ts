@@ -161,13 +161,19 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
             const checked = route.response.safeParse(text === undefined ? result : JSON.parse(text));
             if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
           }
-          // Text already serialized goes out as res.json would send it (same content type, charset, ETag).
-          if (text === undefined) res.status(route.status ?? 200).json(result);
-          else
-            res
-              .status(route.status ?? 200)
-              .type('application/json')
-              .send(text);
+          const status = route.status ?? 200;
+          // The answer to a change (POST, PUT, PATCH, DELETE) is written as it is: no ETag (nobody
+          // revalidates a change's answer; Express would hash every one), the same type and body.
+          const written = route.method === 'get' ? undefined : (text ?? JSON.stringify(result));
+          if (written !== undefined) {
+            res.statusCode = status;
+            res.setHeader('Content-Type', 'application/json; charset=utf-8');
+            res.setHeader('Content-Length', Buffer.byteLength(written));
+            res.end(written);
+          }
+          // A read goes out as res.json would send it (same content type and charset, an ETag for 304s).
+          else if (text === undefined) res.status(status).json(result);
+          else res.status(status).type('application/json').send(text);
         } else res.status(route.status ?? 204).end();
       } catch (err) {
         send(req, res, err, bodyLimit);
