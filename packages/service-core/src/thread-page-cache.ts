@@ -2,6 +2,8 @@
 // thread and query, and only while the thread's page version (moved by the database on every write to what
 // a page shows) is the one the page was built at.
 
+import { createTextLru } from './text-lru.js';
+
 /** What a page was built for: the account, the thread and the query. */
 export interface PageKey {
   userId: string;
@@ -48,41 +50,20 @@ const keyOf = (k: PageKey) => `${k.userId}\n${k.agentId}\n${k.limit}\n${k.before
  * ```
  */
 export function createThreadPageCache(options: ThreadPageCacheOptions = {}): ThreadPageCache {
-  const maxEntries = options.maxEntries ?? 2_000;
-  const maxChars = options.maxChars ?? 8_000_000;
-  // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently used.
-  const entries = new Map<string, CachedPage>();
-  let chars = 0;
-  const drop = (k: string) => {
-    const e = entries.get(k);
-    if (!e) return;
-    entries.delete(k);
-    chars -= e.text.length;
-  };
+  const entries = createTextLru<CachedPage>(options.maxEntries ?? 2_000, options.maxChars ?? 8_000_000);
   return {
     get(key, version) {
       if (version === null) return undefined;
       const k = keyOf(key);
       const e = entries.get(k);
-      if (!e) return undefined;
-      entries.delete(k);
-      if (e.version !== version) {
-        chars -= e.text.length;
+      if (e && e.version !== version) {
+        entries.delete(k);
         return undefined;
       }
-      entries.set(k, e);
       return e;
     },
     put(key, page) {
-      const k = keyOf(key);
-      drop(k);
-      if (page.text.length > maxChars) return;
-      entries.set(k, page);
-      chars += page.text.length;
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries && chars <= maxChars) break;
-        drop(oldest);
-      }
+      entries.set(keyOf(key), page);
     },
     get size() {
       return entries.size;

@@ -3,6 +3,7 @@
 
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { MessageRecord, ScreenRecord } from './records.js';
+import { createTextLru } from './text-lru.js';
 
 /** Where a cached screen view may be used: the thread and the row that shows it. */
 export interface ScreenOwner {
@@ -60,38 +61,26 @@ export function screenViewJson(s: ScreenRecord): string {
  * ```
  */
 export function createScreenViewCache(options: ScreenViewCacheOptions = {}): ScreenViewCache {
-  const maxEntries = options.maxEntries ?? 5_000;
-  const maxChars = options.maxChars ?? 16_000_000;
-  // A Map keeps insertion order: re-inserting on a hit makes its first key the least recently used.
-  const entries = new Map<string, Entry>();
-  let chars = 0;
-  const drop = (id: string) => {
-    const e = entries.get(id);
-    if (!e) return;
-    entries.delete(id);
-    chars -= e.text.length;
-  };
+  const entries = createTextLru<Entry>(options.maxEntries ?? 5_000, options.maxChars ?? 16_000_000);
   return {
     get(screenId, owner) {
       const e = entries.get(screenId);
       if (!e || e.userId !== owner.userId || e.agentId !== owner.agentId || e.messageId !== owner.messageId) {
         return undefined;
       }
-      entries.delete(screenId);
-      entries.set(screenId, e);
       return e.text;
     },
     put(screen) {
       const text = screenViewJson(screen);
-      drop(screen.id);
-      if (text.length > maxChars) return text;
-      const entry = { userId: screen.userId, agentId: screen.agentId, messageId: screen.messageId, text };
-      entries.set(screen.id, entry);
-      chars += text.length;
-      while (entries.size > maxEntries || chars > maxChars) drop(entries.keys().next().value as string);
+      entries.set(screen.id, {
+        userId: screen.userId,
+        agentId: screen.agentId,
+        messageId: screen.messageId,
+        text,
+      });
       return text;
     },
-    forget: drop,
+    forget: (id) => entries.delete(id),
     get size() {
       return entries.size;
     },
