@@ -98,6 +98,30 @@ export function describeStoreConformance(
       expect(await store.threads.page({ agentId: a.id, userId: u.id, limit: 10 })).toEqual([]);
     });
 
+    it('connectors: a token hash finds its connector with its account suspension in one read', async () => {
+      const u = await user();
+      const c = await connector(u.id);
+      expect(await store.connectors.findByTokenHashWithAccount(c.tokenHash)).toEqual({
+        connector: await store.connectors.get(c.id),
+        account: { suspendedAt: null },
+      });
+      const held = await store.users.create({
+        id: newId('usr_'),
+        email: `${newId()}@example.com`.toLowerCase(),
+        passwordHash: 'x',
+        firstName: null,
+        createdAt: 1,
+        suspendedAt: 7,
+      });
+      const d = await connector(held.id);
+      expect((await store.connectors.findByTokenHashWithAccount(d.tokenHash))?.account).toEqual({
+        suspendedAt: 7,
+      });
+      await store.connectors.revoke(c.id, 9);
+      expect((await store.connectors.findByTokenHashWithAccount(c.tokenHash))?.connector.revokedAt).toBe(9);
+      expect(await store.connectors.findByTokenHashWithAccount(hashSecret('no such token'))).toBeNull();
+    });
+
     it('agents: first is default, setDefault clears the old, delete hands over to the first remaining', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');
