@@ -202,6 +202,11 @@ export interface ThreadPageQuery extends ThreadKey {
 export interface NewPush {
   /** The push intent's id; each outbox row gets `${id}.${n}`. */
   id: string;
+  /**
+   * When set, the push rows are written only if no device holds the thread open at this time (presence
+   * `until` after it), judged inside the message's own transaction instead of by a read before the write.
+   */
+  unlessOpenAt?: number;
 }
 
 export interface ThreadRepository {
