@@ -10,9 +10,9 @@ export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
   const byId = db.prepare('SELECT * FROM connectors WHERE id = ?');
   const byHash = db.prepare('SELECT * FROM connectors WHERE token_hash = ?');
   // Scalar subqueries, not a LEFT JOIN: the join form took about 15 µs against 3 µs here (SQLite 3.54).
+  // One probe of users: NULL when the row is gone, -1 while not suspended (suspended_at is a time, >= 0).
   const byHashWithAccount = db.prepare(
-    `SELECT c.*, EXISTS (SELECT 1 FROM users WHERE id = c.user_id) AS account_exists,
-       (SELECT suspended_at FROM users WHERE id = c.user_id) AS account_suspended_at
+    `SELECT c.*, (SELECT IFNULL(suspended_at, -1) FROM users WHERE id = c.user_id) AS account_suspended_at
      FROM connectors c WHERE c.token_hash = ?`,
   );
   const byUser = db.prepare('SELECT * FROM connectors WHERE user_id = ? ORDER BY created_at, id');
@@ -38,10 +38,10 @@ export function createSqliteConnectors(db: SqliteDb): ConnectorRepository {
     async findByTokenHashWithAccount(hash) {
       const r = byHashWithAccount.get(hash) as Row | undefined;
       if (!r) return null;
+      const suspended = r.account_suspended_at as number | null;
       return {
         connector: toConnector(r),
-        account:
-          r.account_exists === 1 ? { suspendedAt: (r.account_suspended_at as number | null) ?? null } : null,
+        account: suspended === null ? null : { suspendedAt: suspended === -1 ? null : suspended },
       };
     },
     async listByUser(userId) {
