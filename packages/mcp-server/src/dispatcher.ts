@@ -169,6 +169,8 @@ export async function connectDispatcher(
         }
       }
       if (answers.length === 0) return Promise.resolve([]);
+      // Only calls handed to the SDK are cancelled here (a fast call watches the signal itself).
+      if (mine.length === 0) return Promise.all(answers);
       ctx.signal?.addEventListener(
         'abort',
         () => {

@@ -3,7 +3,7 @@
 import { connectionState } from './connection-live.js';
 import { digestsEqual, hashSecret } from './crypto.js';
 import { ServiceError } from './errors.js';
-import type { ConnectorKind, ConnectorRecord } from './records.js';
+import type { ConnectorKind, ConnectorRecord, UserRecord } from './records.js';
 import type { Store } from './repositories.js';
 import { systemClock } from './system.js';
 
@@ -60,9 +60,12 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
       'Missing or invalid credentials: send Authorization: Bearer svc_ct_<token>.',
     );
 
-  async function checkConnector(c: ConnectorRecord | null, via: ConnectionPrincipal['via']) {
-    const user = c ? await store.users.findById(c.userId) : null;
-    const state = connectionState(c, user);
+  async function checkConnector(
+    c: ConnectorRecord | null,
+    account: Pick<UserRecord, 'suspendedAt'> | null,
+    via: ConnectionPrincipal['via'],
+  ) {
+    const state = connectionState(c, account);
     // ADR 0095: a removed connection is 409 on every surface, OAuth sign-ins included (a 401 would make
     // the client sign in again by itself, undoing what the person just did on purpose).
     if (state === 'revoked' && via === 'oauth') {
@@ -97,15 +100,17 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
       if (!token) throw unauthorized();
       if (token.startsWith('svc_ct_')) {
         const hash = hashSecret(token);
-        const c = await store.connectors.findByTokenHash(hash);
+        // The connector and its account in one read: this runs on every tool call.
+        const found = await store.connectors.findByTokenHashWithAccount(hash);
         // The lookup is by index; the compare guards an implementation that matches loosely.
-        if (c && !digestsEqual(c.tokenHash, hash)) throw unauthorized();
-        return checkConnector(c, 'connector_token');
+        if (found && !digestsEqual(found.connector.tokenHash, hash)) throw unauthorized();
+        return checkConnector(found?.connector ?? null, found?.account ?? null, 'connector_token');
       }
       if (token.startsWith('svc_at_') && resolveAccessToken) {
         const hit = await resolveAccessToken(token);
         if (!hit) throw unauthorized();
-        return checkConnector(await store.connectors.get(hit.connectorId), 'oauth');
+        const c = await store.connectors.get(hit.connectorId);
+        return checkConnector(c, c ? await store.users.findById(c.userId) : null, 'oauth');
       }
       throw unauthorized();
     },

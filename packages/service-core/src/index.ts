@@ -273,6 +273,7 @@ export type {
   AgentRepository,
   CompletePairing,
   ConnectorRepository,
+  ConnectorWithAccount,
   HousekeepingRepository,
   ManagementTokenRepository,
   NativeAgentRepository,

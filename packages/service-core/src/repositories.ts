@@ -113,10 +113,22 @@ export interface SandboxWrite {
   clientSafeAt: number | null;
 }
 
+/** A connector and what its liveness check reads of its account (`connectionState`). */
+export interface ConnectorWithAccount {
+  connector: ConnectorRecord;
+  account: { suspendedAt: number | null } | null;
+}
+
 export interface ConnectorRepository {
   create(connector: ConnectorRecord): Promise<ConnectorRecord>;
   get(id: string): Promise<ConnectorRecord | null>;
   findByTokenHash(hash: string): Promise<ConnectorRecord | null>;
+  /**
+   * The connector a token hash names and its account's suspension, read in one statement: tool-call auth
+   * runs it on every call instead of a connector read and a user read. `account` is null when the user row
+   * is gone.
+   */
+  findByTokenHashWithAccount(hash: string): Promise<ConnectorWithAccount | null>;
   listByUser(userId: string): Promise<ConnectorRecord[]>;
   touch(id: string, at: number): Promise<void>;
   /** Unrevoked connectors whose last_seen_at is at or after `at` (the live-status watch starts from them). */
@@ -190,6 +202,11 @@ export interface ThreadPageQuery extends ThreadKey {
 export interface NewPush {
   /** The push intent's id; each outbox row gets `${id}.${n}`. */
   id: string;
+  /**
+   * When set, the push rows are written only if no device holds the thread open at this time (presence
+   * `until` after it), judged inside the message's own transaction instead of by a read before the write.
+   */
+  unlessOpenAt?: number;
 }
 
 export interface ThreadRepository {

@@ -98,6 +98,57 @@ export function describeStoreConformance(
       expect(await store.threads.page({ agentId: a.id, userId: u.id, limit: 10 })).toEqual([]);
     });
 
+    it('connectors: a token hash finds its connector with its account suspension in one read', async () => {
+      const u = await user();
+      const c = await connector(u.id);
+      expect(await store.connectors.findByTokenHashWithAccount(c.tokenHash)).toEqual({
+        connector: await store.connectors.get(c.id),
+        account: { suspendedAt: null },
+      });
+      const held = await store.users.create({
+        id: newId('usr_'),
+        email: `${newId()}@example.com`.toLowerCase(),
+        passwordHash: 'x',
+        firstName: null,
+        createdAt: 1,
+        suspendedAt: 7,
+      });
+      const d = await connector(held.id);
+      expect((await store.connectors.findByTokenHashWithAccount(d.tokenHash))?.account).toEqual({
+        suspendedAt: 7,
+      });
+      await store.connectors.revoke(c.id, 9);
+      expect((await store.connectors.findByTokenHashWithAccount(c.tokenHash))?.connector.revokedAt).toBe(9);
+      expect(await store.connectors.findByTokenHashWithAccount(hashSecret('no such token'))).toBeNull();
+    });
+
+    it('threads: a push with unlessOpenAt is written only while no device holds the thread open', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const row = () => ({
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: a.id,
+        sender: 'agent' as const,
+        kind: 'text' as const,
+        body: 'hi',
+        createdAt: 100,
+      });
+      const screen = () => ({ id: newId('scr_'), lines: 'text hi', ops: [], taps: [] });
+      const pushed = async () => (await store.threads.listPushIntents(u.id)).map((i) => i.messageId);
+      await store.push.setPresence({ agentId: a.id, userId: u.id }, 'phone', 200);
+      await store.threads.append(row(), { id: newId('push_'), unlessOpenAt: 150 });
+      await store.threads.appendScreen(row(), screen(), { id: newId('push_'), unlessOpenAt: 199 });
+      expect(await pushed()).toEqual([]);
+      const late = await store.threads.append(row(), { id: newId('push_'), unlessOpenAt: 200 });
+      const shown = await store.threads.appendScreen(row(), screen(), {
+        id: newId('push_'),
+        unlessOpenAt: 250,
+      });
+      const plain = await store.threads.append(row(), { id: newId('push_') });
+      expect((await pushed()).sort()).toEqual([late.id, shown.message.id, plain.id].sort());
+    });
+
     it('agents: first is default, setDefault clears the old, delete hands over to the first remaining', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');

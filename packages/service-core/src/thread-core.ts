@@ -29,7 +29,10 @@ export interface ThreadDeps {
    * returns fields added to the event so the agent hears the outcome; null for any other screen.
    */
   beforeTap?: (screen: ScreenRecord, event: unknown) => Promise<Record<string, unknown> | null>;
-  /** Called after a write queued a push, so the sender wakes at once instead of at its next poll. */
+  /**
+   * Called after a write that asked for a push, so the sender wakes at once instead of at its next poll (a
+   * write that found the thread open queued nothing: that pass finds nothing new).
+   */
   onPushQueued?: () => void;
 }
 
@@ -75,12 +78,14 @@ export function createThreadCore(deps: ThreadDeps) {
 
   /**
    * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
-   * is muted (doc2). Decided before the write so the outbox rows go into the message's own transaction.
+   * is muted (doc2). The mutes are decided here; whether the thread is open now is judged by the write itself
+   * (`unlessOpenAt`), in the message's own transaction with its outbox rows, instead of by a read before it.
    */
-  async function buzzFor(agent: AgentRecord, target: ThreadTarget): Promise<NewPush | undefined> {
-    const open = await store.push.isOpen({ agentId: agent.id, userId: target.userId }, now());
+  function buzzFor(agent: AgentRecord, target: ThreadTarget): NewPush | undefined {
     const grant = target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted };
-    return shouldBuzz({ open, agentMuted: agent.pushMuted, ...grant }) ? { id: newId('push_') } : undefined;
+    return shouldBuzz({ open: false, agentMuted: agent.pushMuted, ...grant })
+      ? { id: newId('push_'), unlessOpenAt: now() }
+      : undefined;
   }
 
   function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord, push?: NewPush) {
@@ -99,7 +104,7 @@ export function createThreadCore(deps: ThreadDeps) {
       idemKey?: string,
       target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = await buzzFor(agent, target);
+      const push = buzzFor(agent, target);
       const message = await store.threads.append(
         {
           id: newId('msg_'),
@@ -125,7 +130,7 @@ export function createThreadCore(deps: ThreadDeps) {
       screen: NewScreen,
       target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = await buzzFor(agent, target);
+      const push = buzzFor(agent, target);
       const written = await store.threads.appendScreen(
         {
           ...message,

@@ -1,7 +1,7 @@
 // PostgreSQL connectors (one per host machine or tool connection).
 import type { ConnectorRepository } from '@screen-service/service-core';
 import type { PgDb } from './pg-db.js';
-import { connectorValues, INSERT_CONNECTOR_SQL, toConnector } from './rows.js';
+import { connectorValues, INSERT_CONNECTOR_SQL, num, toConnector } from './rows.js';
 
 export function createPgConnectors(db: PgDb): ConnectorRepository {
   return {
@@ -16,6 +16,19 @@ export function createPgConnectors(db: PgDb): ConnectorRepository {
     async findByTokenHash(hash) {
       const r = await db.one('SELECT * FROM connectors WHERE token_hash = $1', [hash]);
       return r ? toConnector(r) : null;
+    },
+    async findByTokenHashWithAccount(hash) {
+      // One round trip for the connector and its account (tool-call auth runs this on every call).
+      const r = await db.one(
+        `SELECT c.*, u.id AS account_id, u.suspended_at AS account_suspended_at
+         FROM connectors c LEFT JOIN users u ON u.id = c.user_id WHERE c.token_hash = $1`,
+        [hash],
+      );
+      if (!r) return null;
+      return {
+        connector: toConnector(r),
+        account: r.account_id === null ? null : { suspendedAt: num(r.account_suspended_at) },
+      };
     },
     async listByUser(userId) {
       const rows = await db.all(

@@ -41,19 +41,31 @@ const FAN_OUT = `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id
 
 /**
  * Writes a buzz inside the caller's transaction (the message's): the push intent and one outbox row per
- * subscription commit or roll back with the message.
+ * subscription commit or roll back with the message. False when `push.unlessOpenAt` found the thread open.
  */
 export async function writePushRows(
   q: Queryable,
   push: NewPush,
   m: { id: string; userId: string; agentId: string; createdAt: number },
-): Promise<void> {
-  await q.query(
-    `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-     VALUES ($1, $2, $3, $4, $5, NULL)`,
-    [push.id, m.userId, m.agentId, m.id, m.createdAt],
-  );
+): Promise<boolean> {
+  const intent =
+    push.unlessOpenAt === undefined
+      ? await q.query(
+          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+           VALUES ($1, $2, $3, $4, $5, NULL)`,
+          [push.id, m.userId, m.agentId, m.id, m.createdAt],
+        )
+      : // The presence check in the same statement: no read of its own before the write.
+        await q.query(
+          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+           SELECT $1, $2, $3, $4, $5, NULL
+           WHERE NOT EXISTS (
+             SELECT 1 FROM thread_presence WHERE agent_id = $3 AND user_id = $2 AND until > $6)`,
+          [push.id, m.userId, m.agentId, m.id, m.createdAt, push.unlessOpenAt],
+        );
+  if (intent.rowCount === 0) return false;
   await q.query(FAN_OUT, [push.id, m.agentId, 'message', m.id, m.createdAt, m.userId]);
+  return true;
 }
 
 export function createPgPush(db: PgDb): PushRepository {

@@ -42,28 +42,54 @@ export function preparePushRows(db: SqliteDb) {
     `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
      VALUES (?, ?, ?, ?, ?, NULL)`,
   );
+  // NewPush.unlessOpenAt: the presence check rides in the write's transaction (no read of its own).
+  const intentUnlessOpen = db.prepare(
+    `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+     SELECT ?, ?, ?, ?, ?, NULL
+     WHERE NOT EXISTS (SELECT 1 FROM thread_presence WHERE agent_id = ? AND user_id = ? AND until > ?)`,
+  );
   // Row n of the person's subscriptions in id order, counted with an indexed subquery: ROW_NUMBER() OVER
   // (ORDER BY id) opened a sorter on every write, 60-90 µs against 25 µs (ADR 0205), devices being few.
+  // Positional (binding an object by name costs more on every agent write): see fanOutRun for the order.
   const fanOut = db.prepare(
     `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
-     SELECT @id || '.' || (SELECT COUNT(*) FROM push_subscriptions o WHERE o.user_id = @userId AND o.id <= s.id),
-       user_id, @agentId, id, @kind, @messageId, @at, @at
-     FROM push_subscriptions s WHERE user_id = @userId`,
+     SELECT ? || '.' || (SELECT COUNT(*) FROM push_subscriptions o WHERE o.user_id = ? AND o.id <= s.id),
+       user_id, ?, id, ?, ?, ?, ?
+     FROM push_subscriptions s WHERE user_id = ?`,
   );
+  const fanOutRun = (
+    id: string,
+    userId: string,
+    agentId: string,
+    kind: string,
+    messageId: string | null,
+    at: number,
+  ) => fanOut.run(id, userId, agentId, kind, messageId, at, at, userId).changes;
   return {
-    forMessage(push: NewPush, m: { id: string; userId: string; agentId: string; createdAt: number }) {
-      intent.run(push.id, m.userId, m.agentId, m.id, m.createdAt);
-      fanOut.run({
-        id: push.id,
-        userId: m.userId,
-        agentId: m.agentId,
-        kind: 'message',
-        messageId: m.id,
-        at: m.createdAt,
-      });
+    /** Writes the buzz of `m`; false when `push.unlessOpenAt` found the thread open (nothing written). */
+    forMessage(
+      push: NewPush,
+      m: { id: string; userId: string; agentId: string; createdAt: number },
+    ): boolean {
+      const written =
+        push.unlessOpenAt === undefined
+          ? intent.run(push.id, m.userId, m.agentId, m.id, m.createdAt).changes
+          : intentUnlessOpen.run(
+              push.id,
+              m.userId,
+              m.agentId,
+              m.id,
+              m.createdAt,
+              m.agentId,
+              m.userId,
+              push.unlessOpenAt,
+            ).changes;
+      if (written === 0) return false;
+      fanOutRun(push.id, m.userId, m.agentId, 'message', m.id, m.createdAt);
+      return true;
     },
     revoked(input: { id: string; userId: string; agentId: string; at: number }): number {
-      return fanOut.run({ ...input, kind: 'revoked', messageId: null }).changes;
+      return fanOutRun(input.id, input.userId, input.agentId, 'revoked', null, input.at);
     },
   };
 }

@@ -1,7 +1,7 @@
 // SQLite thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING.
 
 import { ServiceError } from '../errors.js';
-import type { MessageRecord, PushIntentRecord, ThreadStateRecord } from '../records.js';
+import type { MessageRecord, PushIntentRecord, ScreenRecord, ThreadStateRecord } from '../records.js';
 import type { NewMessage, NewPush, NewScreen, ThreadRepository } from '../repositories.js';
 import { groupCommitOf } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
@@ -19,14 +19,16 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
 }
 
 export function createSqliteThreads(db: SqliteDb): ThreadRepository {
+  // Positional parameters, no RETURNING: seq is the rowid (lastInsertRowid) and the record is built from
+  // what was written (binding an object by name and reading the whole row back, meta and the screen's ops
+  // re-parsed, cost a write more; RETURNING seq alone still cost about 1 us of 9).
   const insert = db.prepare(
     `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
-     VALUES (@id, @userId, @agentId, @sender, @kind, @body, @meta, @screenId, @connectorId, @createdAt, @handledAt, @idemKey)
-     RETURNING *`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
-     VALUES (@id, @userId, @agentId, @messageId, @messageSeq, @lines, @ops, @taps, @createdAt) RETURNING *`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const getScreen = db.prepare('SELECT * FROM screens WHERE id = ?');
   const getMessage = db.prepare('SELECT * FROM messages WHERE id = ?');
@@ -98,44 +100,78 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
   );
   const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');
 
-  const row = (m: NewMessage) => ({
-    id: m.id,
-    userId: m.userId,
-    agentId: m.agentId,
-    sender: m.sender,
-    kind: m.kind,
-    body: m.body,
-    meta: JSON.stringify(m.meta ?? {}),
-    screenId: m.screenId ?? null,
-    connectorId: m.connectorId ?? null,
-    createdAt: m.createdAt,
-    handledAt: m.handledAt ?? null,
-    idemKey: m.idemKey ?? null,
-  });
+  /** Inserts the row and returns its record as a read would (meta parsed back from the stored text). */
+  const insertMessage = (m: NewMessage): MessageRecord => {
+    const meta = JSON.stringify(m.meta ?? {});
+    const screenId = m.screenId ?? null;
+    const connectorId = m.connectorId ?? null;
+    const handledAt = m.handledAt ?? null;
+    // seq INTEGER PRIMARY KEY is the rowid.
+    const seq = Number(
+      insert.run(
+        m.id,
+        m.userId,
+        m.agentId,
+        m.sender,
+        m.kind,
+        m.body,
+        meta,
+        screenId,
+        connectorId,
+        m.createdAt,
+        handledAt,
+        m.idemKey ?? null,
+      ).lastInsertRowid,
+    );
+    return {
+      seq,
+      id: m.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      sender: m.sender,
+      kind: m.kind,
+      body: m.body,
+      meta: JSON.parse(meta) as Record<string, unknown>,
+      screenId,
+      connectorId,
+      createdAt: m.createdAt,
+      deliveredAt: null,
+      handledAt,
+    };
+  };
 
   const pushRows = preparePushRows(db);
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
   // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
   const appendText = (m: NewMessage, push: NewPush | undefined) => {
-    const message = toMessage(insert.get(row(m)) as Row);
+    const message = insertMessage(m);
     if (push) pushRows.forMessage(push, message);
     return message;
   };
   const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
-    const message = toMessage(insert.get(row({ ...m, screenId: s.id })) as Row);
+    const message = insertMessage({ ...m, screenId: s.id });
     if (push) pushRows.forMessage(push, message);
-    const screen = toScreen(
-      insertScreen.get({
-        id: s.id,
-        userId: m.userId,
-        agentId: m.agentId,
-        messageId: message.id,
-        messageSeq: message.seq,
-        lines: s.lines,
-        ops: JSON.stringify(s.ops),
-        taps: JSON.stringify(s.taps),
-        createdAt: m.createdAt,
-      }) as Row,
+    const screen: ScreenRecord = {
+      id: s.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      messageId: message.id,
+      messageSeq: message.seq,
+      lines: s.lines,
+      ops: s.ops,
+      taps: s.taps,
+      createdAt: m.createdAt,
+    };
+    insertScreen.run(
+      screen.id,
+      screen.userId,
+      screen.agentId,
+      screen.messageId,
+      screen.messageSeq,
+      screen.lines,
+      JSON.stringify(s.ops),
+      JSON.stringify(s.taps),
+      screen.createdAt,
     );
     return { message, screen };
   };
