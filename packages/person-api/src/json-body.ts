@@ -19,8 +19,14 @@ class BodyReadError extends Error {
 
 // `application/json`, alone or with a UTF-8 charset (any case, spaces around `;` and `=`).
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
-// Strict mode, as `express.json()`: the first character after JSON whitespace opens an object or array.
-const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+/** The first character after JSON whitespace (space, tab, line feed, carriage return); '' when none. */
+function firstNonBlank(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text.charAt(i);
+  }
+  return '';
+}
 
 /**
  * A JSON body parser with the same results as `fallback` (`express.json({ limit, verify })`, strict): the
@@ -105,7 +111,8 @@ export function fastJsonBody(options: {
         settle();
         return;
       }
-      const first = FIRST_CHAR.exec(text)?.[1];
+      // Strict mode, as `express.json()`: the body opens an object or an array.
+      const first = firstNonBlank(text);
       if (first !== '{' && first !== '[') {
         settle(new BodyReadError(400, 'entity.parse.failed', 'JSON body must be an object or an array'));
         return;

@@ -193,7 +193,8 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         open: r?.open === true,
         openChangedAt: num(r?.open_changed_at),
         workingUntil: num(r?.working_until),
-        pageVersion: r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
+        pageVersion:
+          r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
       };
     },
     async markRead(k, seq) {
