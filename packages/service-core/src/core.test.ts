@@ -253,7 +253,7 @@ describe('photos', () => {
     roomy.stopping.abort();
   });
 
-  it("an answer claimed before its photos' attach still carries the photos its message names", async () => {
+  it('an answer whose row names photos never bound still carries its own (rows of older releases)', async () => {
     const user = await seedUser(core.store);
     const other = await seedUser(core.store);
     const { token, agents } = await seedConnection(core.store, user.id, ['coach']);
@@ -265,7 +265,7 @@ describe('photos', () => {
       contentType: 'image/png',
       bytes: PNG,
     });
-    // The message row as appendPersonText writes it, before its second write (the attach) has run.
+    // A row as releases before ADR 0217 could leave it: the attach was a second write, which a crash could cut.
     await core.store.threads.append({
       id: 'msg_window',
       userId: user.id,

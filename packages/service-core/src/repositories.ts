@@ -180,6 +180,11 @@ export interface NewMessage {
   handledAt?: number | null;
   /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
   idemKey?: string | null;
+  /**
+   * Uploaded photos this message carries: bound to it in the same transaction as the row (a photo already
+   * bound to another message is left as it is). The caller checks they are the sender's unsent photos.
+   */
+  photoIds?: readonly string[];
 }
 
 export interface NewScreen {

@@ -560,6 +560,49 @@ export function describeStoreConformance(
       expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
     });
 
+    it('threads: a message binds its photos in its own write; a photo bound elsewhere stays (ADR 0217)', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const key = { agentId: a.id, userId: u.id };
+      const photo = (n: number) =>
+        store.photos.create({
+          id: newId('pho_'),
+          ...key,
+          messageId: null,
+          file: `f${n}.png`,
+          contentType: 'image/png',
+          bytes: 3,
+          createdAt: n,
+        });
+      const [p1, p2, p3] = [await photo(1), await photo(2), await photo(3)];
+      const first = await store.threads.append({
+        id: newId('msg_'),
+        ...key,
+        sender: 'person',
+        kind: 'text',
+        body: 'two photos',
+        meta: { photos: [p1.id, p2.id] },
+        createdAt: 4,
+        photoIds: [p1.id, p2.id],
+      });
+      expect((await store.photos.get(p1.id))?.messageId).toBe(first.id);
+      expect((await store.photos.get(p2.id))?.messageId).toBe(first.id);
+      const second = await store.threads.append({
+        id: newId('msg_'),
+        ...key,
+        sender: 'person',
+        kind: 'tap',
+        body: 'a tap',
+        createdAt: 5,
+        photoIds: [p2.id, p3.id],
+      });
+      expect((await store.photos.get(p2.id))?.messageId).toBe(first.id);
+      expect((await store.photos.get(p3.id))?.messageId).toBe(second.id);
+      expect((await store.photos.listByMessage([first.id])).map((p) => p.id).sort()).toEqual(
+        [p1.id, p2.id].sort(),
+      );
+    });
+
     it('shares: grants only for a client-safe agent, one live per (agent, user), purge after revoke', async () => {
       const o = await user();
       const u = await user();

@@ -161,8 +161,8 @@ export function createThreadCore(deps: ThreadDeps) {
         body,
         meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
         createdAt: now(),
+        photoIds,
       });
-      if (photoIds.length > 0) await store.photos.attach(photoIds, message.id);
       notifier.publish({ type: 'message', userId, agentId, message });
       return message;
     },
@@ -200,17 +200,17 @@ export function createThreadCore(deps: ThreadDeps) {
         connectorId: opts.connectorId ?? null,
         createdAt: at,
         handledAt: handled ? at : null,
+        photoIds,
       });
-      if (photoIds.length > 0) await store.photos.attach(photoIds, message.id);
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
 
     async toAnswers(rows: MessageRecord[]): Promise<Answer[]> {
       const photos = await store.photos.listByMessage(rows.map((r) => r.id));
-      // A message names its photos in its own row (meta.photos, written in the same statement); they are
-      // attached by a second write just after. A claim between the two saw the text without its photos,
-      // so photos the row names but the attach has not reached yet are read by id (the same person's and
+      // A message names its photos in its own row (meta.photos) and binds them in the same transaction.
+      // Rows written by releases before that (the attach a second write, which a crash could cut) may name
+      // photos never bound: those are read by id (the same person's and
       // agent's only: the ids were checked as theirs before the message was written).
       const seen = new Set(photos.map((p) => p.id));
       for (const r of rows) {

@@ -60,14 +60,24 @@ async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord
   return toMessage(r!);
 }
 
+/** Binds the message's uploaded photos in its own transaction (a photo bound elsewhere stays there). */
+async function attachPhotos(q: Queryable, messageId: string, ids: readonly string[] | undefined) {
+  if (!ids || ids.length === 0) return;
+  await q.query('UPDATE photos SET message_id = $1 WHERE id = ANY($2::text[]) AND message_id IS NULL', [
+    messageId,
+    [...ids],
+  ]);
+}
+
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
 
 export function createPgThreads(db: PgDb): ThreadRepository {
   const appendText = (m: NewMessage, push: NewPush | undefined) =>
-    push
+    push || (m.photoIds?.length ?? 0) > 0
       ? db.tx(async (q) => {
           const message = await insertMessage(q, m);
-          await writePushRows(q, push, message);
+          await attachPhotos(q, message.id, m.photoIds);
+          if (push) await writePushRows(q, push, message);
           return message;
         })
       : insertMessage(db, m);
@@ -75,6 +85,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
   const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) =>
     db.tx(async (q) => {
       const message = await insertMessage(q, { ...m, screenId: s.id });
+      await attachPhotos(q, message.id, m.photoIds);
       if (push) await writePushRows(q, push, message);
       const r = await first(
         q,

@@ -140,16 +140,23 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     };
   };
 
+  const attachPhoto = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
+  const attachPhotos = (messageId: string, ids: readonly string[] | undefined) => {
+    for (const id of ids ?? []) attachPhoto.run(messageId, id);
+  };
+
   const pushRows = preparePushRows(db);
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
   // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
   const appendText = (m: NewMessage, push: NewPush | undefined) => {
     const message = insertMessage(m);
+    attachPhotos(message.id, m.photoIds);
     if (push) pushRows.forMessage(push, message);
     return message;
   };
   const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
     const message = insertMessage({ ...m, screenId: s.id });
+    attachPhotos(message.id, m.photoIds);
     if (push) pushRows.forMessage(push, message);
     const screen: ScreenRecord = {
       id: s.id,
