@@ -1,7 +1,14 @@
 // The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
+
+import type { RequestListener } from 'node:http';
 import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/connect-api';
 import { createManagementRouter } from '@screen-service/management-api';
-import { createMcpRouter } from '@screen-service/mcp-server';
+import {
+  createMcpHandler,
+  createMcpRouter,
+  type PlainMiddleware,
+  withMcpLane,
+} from '@screen-service/mcp-server';
 import { createOAuthMounts } from '@screen-service/oauth';
 import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
 import {
@@ -29,12 +36,21 @@ export interface AppDeps {
   metrics?: ServiceMetrics | null;
 }
 
-export function createApp({ config, db, logger, version = '0.0.0', services, metrics }: AppDeps): Express {
+/** The Express app, and the request listener to serve: the app, with the tool server's POST before it. */
+export interface ServiceApp {
+  app: Express;
+  listener: RequestListener;
+}
+
+export function createApp(deps: AppDeps): ServiceApp {
+  const { config, db, logger, version = '0.0.0', services, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
   app.set('trust proxy', config.guards?.trustProxy ?? false);
-  app.use(securityHeaders());
+  // What runs before every route, in this order; the MCP lane runs the same list (ADR 0218).
+  const first: PlainMiddleware[] = [securityHeaders()];
+  app.use(first[0]!);
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
   // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
@@ -48,7 +64,8 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
   const doc = { baseUrl: config.baseUrl, version, extra: TABLES_CALL_OPENAPI_PART };
   const openapi = buildOpenApi(personRoutes, doc);
 
-  app.use(hostGuard(config.baseUrl)); // after /healthz: probes call the pod by its own address
+  const guard = hostGuard(config.baseUrl);
+  app.use(guard); // after /healthz: probes call the pod by its own address
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -80,23 +97,23 @@ export function createApp({ config, db, logger, version = '0.0.0', services, met
   // OAuth 2.1 (doc1): the authorization server and its metadata (before the tool server, which it guards).
   const oauthMounts = { oauth: svc.oauth, mcpUrl: svc.mcpUrl, limits: svc.limits };
   app.use(createOAuthMounts({ ...oauthMounts, onError: log('oauth request failed') }));
-  app.use(
-    MOUNTS.mcp,
-    createMcpRouter({
-      ops: svc.threadOps,
-      tables: svc.tables,
-      auth: svc.connectionAuth,
-      mcpUrl: svc.mcpUrl,
-      rateLimit: config.mcpRate,
-      limits: svc.limits,
-      version,
-      screenApp: screenAppResource(config),
-      onError: log('tool server request failed'),
-    }),
-  );
+  const mcp = createMcpHandler({
+    ops: svc.threadOps,
+    tables: svc.tables,
+    auth: svc.connectionAuth,
+    mcpUrl: svc.mcpUrl,
+    rateLimit: config.mcpRate,
+    limits: svc.limits,
+    version,
+    screenApp: screenAppResource(config),
+    onError: log('tool server request failed'),
+  });
+  app.use(MOUNTS.mcp, createMcpRouter(mcp));
   // The person's web app (apps/web) at the base URL.
   app.use(express.static(webRoot, webStaticOptions()));
 
   app.use(...createJsonFallbacks((err, path) => logger.error({ err, path }, 'request failed')));
-  return app;
+  // The same steps the app runs before the tool server for this request (the probes' routes do not match it).
+  first.push(...(metrics ? [metrics.requests] : []), guard);
+  return { app, listener: withMcpLane(app, MOUNTS.mcp, mcp, first) };
 }

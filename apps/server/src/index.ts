@@ -1,7 +1,7 @@
 // Programmatic entry for tests, embedding and the `svc` CLI (apps/cli). Every export here is public to the monorepo.
 
 export { DATABASE_FILE } from '@screen-service/service-core/sqlite';
-export { type AppDeps, createApp } from './app.js';
+export { type AppDeps, createApp, type ServiceApp } from './app.js';
 export { ConfigError, loadConfig, type ServerConfig } from './config.js';
 export { type ServeOptions, serveUntilStopped } from './run-server.js';
 export { type RunningServer, startServer } from './server.js';

@@ -64,8 +64,8 @@ export async function startServer(
   services.pushSender?.start();
   const { store, clock: now, housekeepingJobs: jobs } = services;
   const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
-  const app = createApp({ config: resolved, db, logger, services, metrics });
-  server.on('request', app);
+  const { listener } = createApp({ config: resolved, db, logger, services, metrics });
+  server.on('request', listener);
   const { mcpUrl } = services;
   const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
   logger.info(

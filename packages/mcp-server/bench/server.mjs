@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { startWalCheckpointer } from '@screen-service/service-core/sqlite';
 import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
 import express from 'express';
-import { createMcpRouter, createSvcMcpServer } from '../dist/index.js';
+import { createMcpHandler, createMcpRouter, createSvcMcpServer, withMcpLane } from '../dist/index.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL,
@@ -30,17 +30,15 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = server.address().port;
 const mcpUrl = `http://127.0.0.1:${port}/functions/v1/svc-mcp`;
 
+const mcp = createMcpHandler({
+  ops,
+  auth,
+  mcpUrl,
+  rateLimit: { burst: 1_000_000, perMinute: 60_000_000 },
+  onError: (e) => errors.push(String(e)),
+});
 const app = express();
-app.use(
-  '/functions/v1/svc-mcp',
-  createMcpRouter({
-    ops,
-    auth,
-    mcpUrl,
-    rateLimit: { burst: 1_000_000, perMinute: 60_000_000 },
-    onError: (e) => errors.push(String(e)),
-  }),
-);
+app.use('/functions/v1/svc-mcp', createMcpRouter(mcp));
 // The SDK's common stateless example: a new McpServer and transport for every POST (ADR 0060 compares).
 app.post('/sdk-per-request', async (req, res) => {
   try {
@@ -62,7 +60,12 @@ app.post('/sdk-per-request', async (req, res) => {
     if (!res.headersSent) res.status(500).end();
   }
 });
-server.on('request', app);
+// Served as apps/server serves it: the exact POST before Express (ADR 0218); BENCH_VIA=express sends every
+// call through the Express app instead, to compare.
+server.on(
+  'request',
+  process.env.BENCH_VIA === 'express' ? app : withMcpLane(app, '/functions/v1/svc-mcp', mcp, []),
+);
 
 // The baseline: a plain Node HTTP server that parses a JSON-RPC request and echoes a result.
 const echo = http.createServer((req, res) => {

@@ -38,7 +38,14 @@ export {
   PARSE_ERROR,
   parseJsonRpcBody,
 } from './json-rpc-body.js';
-export { createMcpRouter, MCP_RATE_DEFAULTS, type McpRouterOptions } from './mcp-router.js';
+export {
+  createMcpHandler,
+  MCP_RATE_DEFAULTS,
+  type McpHandler,
+  type McpHandlerOptions,
+} from './mcp-handler.js';
+export { type PlainMiddleware, withMcpLane } from './mcp-lane.js';
+export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
 export { IMAGE_CDN_META, ImageCdnError, imageCdnOrigin, prepareScreenHtml } from './screen-html.js';
 export {
   createSvcMcpServer,

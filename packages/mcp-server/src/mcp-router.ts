@@ -1,87 +1,14 @@
-// The HTTP face of the tool server: stateless streamable HTTP (POST in, application/json out) as an Express router.
-import type { IncomingMessage } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type ConnectionAuth,
-  createHostCheck,
-  type LimitStore,
-  memoryLimits,
-  type RateLimiter,
-  type RateLimitOptions,
-  type Tables,
-  type ThreadOps,
-} from '@screen-service/service-core';
-import express, { type Request, type Response, type Router } from 'express';
-import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
-import { connectDispatcher, type Dispatcher } from './dispatcher.js';
-import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';
-import { parseJsonRpcBody } from './json-rpc-body.js';
-import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
+// The tool server as an Express router: a thin mount of the node:http handler (mcp-handler.ts).
+import express, { type Router } from 'express';
+import { createMcpHandler, type McpHandler, type McpHandlerOptions } from './mcp-handler.js';
 
-/** Doc1's limits for bucket `mcp`: a token bucket per connection. */
-export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
-
-export interface McpRouterOptions {
-  ops: ThreadOps;
-  /** Serves `svc_tables` when given (`core.tables`). */
-  tables?: Pick<Tables, 'call'>;
-  /** The core's verifier built with `expectKind: 'mcp'` (and, with OAuth, an access-token resolver). */
-  auth: ConnectionAuth;
-  /** Public `{base_url}/functions/v1/svc-mcp`: the Host check and the 401's metadata URL come from it. */
-  mcpUrl: string;
-  /** More Host header values to accept (e.g. an internal name behind a proxy). */
-  allowedHosts?: string[];
-  /** Bucket `mcp` per connection; default burst 60, 30 per minute. Or a limiter of your own. */
-  rateLimit?: RateLimitOptions | RateLimiter;
-  /** Where the `mcp` bucket counts (shared by every instance on PostgreSQL); default in-process. */
-  limits?: LimitStore;
-  /** The in-chat renderer; without it `ui://svc/screen` is not served. */
-  screenApp?: ScreenApp;
-  /** Largest POST body; default 1 MiB. */
-  maxBodyBytes?: number;
-  version?: string;
-  /** Unexpected errors (answered 500). */
-  onError?: (err: unknown) => void;
-}
-
-const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-
-function isLimiter(v: McpRouterOptions['rateLimit']): v is RateLimiter {
-  return typeof v === 'object' && v !== null && typeof (v as RateLimiter).take === 'function';
-}
-
-function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept === '') return true;
-  return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
-}
-
-function isJsonContentType(ct: string | undefined): boolean {
-  return ct !== undefined && ct.split(';')[0]!.trim().toLowerCase() === 'application/json';
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        // Answer 413 instead of resetting the socket: stop keeping bytes, let Node discard the rest.
-        resolve(null);
-        req.removeAllListeners('data');
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+/** Options of {@link createMcpRouter}: the handler's. */
+export type McpRouterOptions = McpHandlerOptions;
 
 /**
- * The tool server as an Express router; mount it at `/functions/v1/svc-mcp`. One MCP server instance
- * serves every request (ADR 0060); each POST is verified, rate-limited per connection and answered as JSON.
+ * The tool server as an Express router; mount it at `/functions/v1/svc-mcp`. Give it options, or a handler
+ * made by {@link createMcpHandler} that the server also calls directly (then both share one dispatcher and
+ * one rate limit).
  *
  * @example
  * ```ts
@@ -92,128 +19,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
  * }));
  * ```
  */
-export function createMcpRouter(options: McpRouterOptions): Router {
-  const mcpUrl = options.mcpUrl.replace(/\/+$/, '');
-  const metadataUrl = resourceMetadataUrl(mcpUrl);
-  const hostAllowed = createHostCheck(mcpUrl, options.allowedHosts);
-  const limiter = isLimiter(options.rateLimit)
-    ? options.rateLimit
-    : (options.limits ?? memoryLimits).rateLimiter('mcp', options.rateLimit ?? MCP_RATE_DEFAULTS);
-  const burst = isLimiter(options.rateLimit)
-    ? Number.POSITIVE_INFINITY
-    : (options.rateLimit ?? MCP_RATE_DEFAULTS).burst;
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
-  let dispatcher: Dispatcher | undefined;
-  const ready = connectDispatcher(
-    createSvcMcpServer({
-      ops: options.ops,
-      ...(options.tables ? { tables: options.tables } : {}),
-      ...(options.version ? { version: options.version } : {}),
-      ...(options.screenApp ? { screenApp: options.screenApp } : {}),
-    }),
-  ).then((d) => {
-    dispatcher = d;
-    return d;
-  });
-
+export function createMcpRouter(options: McpRouterOptions | McpHandler): Router {
+  const handler = typeof options === 'function' ? options : createMcpHandler(options);
   const router = express.Router();
-
-  router.post('/', async (req: Request, res: Response) => {
-    try {
-      if (!hostAllowed(req.headers.host)) {
-        throw new McpHttpError(
-          'HOST_NOT_ALLOWED',
-          `Host ${req.headers.host ?? '(none)'} is not this service.`,
-        );
-      }
-      const principal = await authenticate(options.auth, req.headers.authorization, metadataUrl);
-      if (!acceptsJson(req.headers.accept)) {
-        throw new McpHttpError(
-          'NOT_ACCEPTABLE',
-          'Not Acceptable: this server answers application/json; accept it.',
-        );
-      }
-      if (!isJsonContentType(req.headers['content-type'])) {
-        throw new McpHttpError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Unsupported Media Type: send Content-Type: application/json.',
-        );
-      }
-      const version = req.headers['mcp-protocol-version'];
-      if (typeof version === 'string' && !SUPPORTED.has(version)) {
-        throw new McpHttpError(
-          'INVALID_INPUT',
-          `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-        );
-      }
-      const text = await readBody(req, maxBody);
-      if (text === null) {
-        res.setHeader('connection', 'close');
-        throw new McpHttpError('BODY_TOO_LARGE', `The body is larger than ${maxBody} bytes: send less.`);
-      }
-      const parsed = parseJsonRpcBody(text);
-      if (!parsed.ok) {
-        throw new McpHttpError(
-          parsed.code === RPC_PARSE_ERROR ? 'INVALID_JSON' : 'INVALID_INPUT',
-          parsed.message,
-          {
-            rpcCode: parsed.code,
-          },
-        );
-      }
-      if (parsed.requests > burst) {
-        throw new McpHttpError(
-          'RATE_LIMITED',
-          `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
-        );
-      }
-      // Each call of a batch is charged, not the request.
-      const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
-      if (!decision.ok) {
-        throw new McpHttpError(
-          'RATE_LIMITED',
-          `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
-          { headers: { 'retry-after': String(decision.retryAfterS) } },
-        );
-      }
-      const closed = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) closed.abort();
-      });
-      const d = dispatcher ?? (await ready);
-      const answers = await d.dispatch(parsed.messages, {
-        authInfo: { token: 'verified', clientId: principal.connectorId, scopes: [], extra: { principal } },
-        requestInfo: { headers: req.headers },
-        signal: closed.signal,
-      });
-      if (closed.signal.aborted) return;
-      if (parsed.requests === 0) {
-        res.status(202).end();
-        return;
-      }
-      // res.end, not res.send: Express would hash every answer for an ETag nobody revalidates.
-      res.statusCode = 200;
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify(parsed.batch ? answers : answers[0]));
-    } catch (err) {
-      if (err instanceof McpHttpError) {
-        res.status(err.status).set(err.headers).json(err.body());
-        return;
-      }
-      options.onError?.(err);
-      if (!res.headersSent) {
-        res.status(500).json(errorBody(RPC_INTERNAL_ERROR, 'Internal error on our side.', 'internal_error'));
-      }
-    }
-  });
-
-  router.all('/', (_req, res) => {
-    const e = new McpHttpError(
-      'METHOD_NOT_ALLOWED',
-      'This tool server is stateless: POST JSON-RPC messages; there is no event stream and no session to delete.',
-      { headers: { allow: 'POST' } },
-    );
-    res.status(e.status).set(e.headers).json(e.body());
-  });
+  // Any method at the mount's root: the handler answers POST and refuses the rest with 405.
+  router.all('/', (req, res) => handler(req, res));
   return router;
 }

@@ -25,6 +25,7 @@ export {
   type ServiceLoggerOptions,
 } from './logger.js';
 export {
+  type CountedRequest,
   createServiceMetrics,
   type MetricsSources,
   type ServiceMetrics,

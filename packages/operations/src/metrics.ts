@@ -1,7 +1,12 @@
 // The service's Prometheus metrics (prom-client, its own registry): what is counted and where it is fed.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HousekeepingRun, Notifier, PushEvent, ThreadOps } from '@screen-service/service-core';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the request counter reads of a request: node's, plus Express's route fields when there. */
+export type CountedRequest = IncomingMessage & Partial<Pick<Request, 'route' | 'baseUrl' | 'originalUrl'>>;
 
 /** Gauges read at scrape time (cheap queries; a scrape happens every 15 s or so). */
 export interface MetricsSources {
@@ -22,8 +27,11 @@ export interface ServiceMetricsOptions extends MetricsSources {
 /** The metrics of one process and the hooks that feed them. */
 export interface ServiceMetrics {
   registry: Registry;
-  /** Express middleware counting requests by route and status (mount it first). */
-  requests: (req: Request, res: Response, next: NextFunction) => void;
+  /**
+   * Middleware counting requests by route and status (mount it first). Express's or plain node:http: a
+   * request without Express's route fields is counted by its `/functions/v1/svc-*` mount.
+   */
+  requests: (req: CountedRequest, res: ServerResponse, next: () => void) => void;
   /** The tool server's operations with each call counted by tool and outcome, and `answers` waiters tracked. */
   instrumentThreadOps<T extends ThreadOps>(ops: T): T;
   /** A notifier whose subscriptions count as open streams (give it to the person's API). */
@@ -190,11 +198,11 @@ export function createServiceMetrics(options: ServiceMetricsOptions = {}): Servi
 }
 
 /** A bounded route label: the matched Express route, else the spec's mount, else `static` or `unmatched`. */
-function routeOf(req: Request, res: Response): string {
+function routeOf(req: CountedRequest, res: ServerResponse): string {
   if (req.route?.path && typeof req.route.path === 'string') {
-    return `${req.baseUrl}${req.route.path}`.replace(/(.)\/$/, '$1');
+    return `${req.baseUrl ?? ''}${req.route.path}`.replace(/(.)\/$/, '$1');
   }
-  const mount = /^\/functions\/v1\/svc-[a-z]+/.exec(req.originalUrl)?.[0];
+  const mount = /^\/functions\/v1\/svc-[a-z]+/.exec(req.originalUrl ?? req.url ?? '')?.[0];
   if (mount) return mount;
   if (res.statusCode === 404) return 'unmatched';
   return 'static';
