@@ -174,7 +174,7 @@ const sdkRow = runs('sdk')
 await measure([echoRow, threadsRow, showRow, sdkRow].filter((r) => r !== null));
 const share = (r) => r.rate / echoRow.rate;
 const verdict = (r) =>
-  `${(share(r) * 100).toFixed(0)}% of echo (goal >= 30%: ${share(r) >= 0.3 ? 'met' : 'NOT met'})`;
+  `${(share(r) * 100).toFixed(1)}% of echo (goal >= 30%: ${share(r) >= 0.3 ? 'met' : 'NOT met'})`;
 if (threadsRow) console.log(`ratio svc_threads / echo: ${verdict(threadsRow)}`);
 if (showRow) console.log(`ratio svc_show / echo: ${verdict(showRow)}`);
 if (threadsRow && sdkRow) {
