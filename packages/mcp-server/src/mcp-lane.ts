@@ -31,8 +31,19 @@ export function withMcpLane(
     const next = () => {
       const step = before[i++];
       if (step) step(req, res, next);
-      else void handler(req, res);
+      else void handler(req, res); // the handler answers its own errors
     };
-    next();
+    try {
+      next();
+    } catch {
+      // A step that throws must not take the process down (Express would have caught it too).
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.statusCode = 500;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify({ error: 'internal_error', message: 'Internal error on our side.' }));
+    }
   };
 }
