@@ -54,8 +54,8 @@ describe('startWalCheckpointer', () => {
     }
     const during = at.filter((x) => x >= start).length;
     expect(during).toBeGreaterThanOrEqual(8);
-    // Quiet: the next looks find the log as it was and report nothing.
-    await pause(150);
+    // Quiet: the next looks find the log as it was and report nothing (the last busy look may still come).
+    await pause(400);
     const settled = at.length;
     await pause(700);
     expect(at.length).toBe(settled);
