@@ -48,9 +48,9 @@ export function createApp(deps: AppDeps): ServiceApp {
   app.disable('x-powered-by');
   // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
   app.set('trust proxy', config.guards?.trustProxy ?? false);
-  // What runs before every route, in this order; the MCP lane runs the same list (ADR 0218).
-  const first: PlainMiddleware[] = [securityHeaders()];
-  app.use(first[0]!);
+  // Runs before every route; the MCP lane runs it too (ADR 0218, the list at the end).
+  const headers = securityHeaders();
+  app.use(headers);
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
   // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
@@ -113,7 +113,8 @@ export function createApp(deps: AppDeps): ServiceApp {
   app.use(express.static(webRoot, webStaticOptions()));
 
   app.use(...createJsonFallbacks((err, path) => logger.error({ err, path }, 'request failed')));
-  // The same steps the app runs before the tool server for this request (the probes' routes do not match it).
-  first.push(...(metrics ? [metrics.requests] : []), guard);
-  return { app, listener: withMcpLane(app, MOUNTS.mcp, mcp, first) };
+  // The steps the app runs before the tool server for this request, in its order (the probes' routes,
+  // mounted between them, do not match it): a step added above for every route belongs here too.
+  const before: PlainMiddleware[] = [headers, ...(metrics ? [metrics.requests] : []), guard];
+  return { app, listener: withMcpLane(app, MOUNTS.mcp, mcp, before) };
 }
