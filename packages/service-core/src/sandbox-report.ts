@@ -1,6 +1,7 @@
 // A host's sandbox report per profile (doc2 "Shared-agent resources") and the five client-safe rules
 // (doc2 "Client-safe"): the host computes them, and the service re-checks the report it received.
 import { ServiceError } from './errors.js';
+import type { AgentRecord } from './records.js';
 
 /** The report a host sends with each heartbeat, per profile; every field is optional on the wire. */
 export interface SandboxReport {
@@ -91,4 +92,36 @@ export function checkClientSafe(report: SandboxReport): SandboxVerdict {
   if (report.memory !== 'off' || !MEMORIES.includes(report.memory)) broken.push('memory');
   if (report.runner !== 'api' || !RUNNERS.includes(report.runner)) broken.push('runner');
   return { client_safe: broken.length === 0, broken };
+}
+
+/** Why an agent cannot be shared: one of the five rules, or no sandbox report at all. */
+export type ShareWhy = ClientSafeRule | 'no_report';
+
+/** What each reason means, for messages and the CLI's refusal. */
+export const SHARE_WHY_TEXT: Readonly<Record<ShareWhy, string>> = Object.freeze({
+  profile: 'own profile with no extra keys',
+  sandbox: 'terminal off/container/remote and files off/sandbox',
+  reach: 'no reach into the rest of the host',
+  memory: 'memory off',
+  runner: 'runner api',
+  no_report: 'the host sends a sandbox report',
+});
+
+/** The rules an owned agent breaks (empty when safe); `no_report` when its host sent none. */
+export function shareWhy(agent: AgentRecord): ShareWhy[] {
+  const report = agent.sandbox as Record<string, unknown> | null;
+  if (!report) return ['no_report'];
+  return agent.clientSafe ? [] : checkClientSafe(report).broken;
+}
+
+/** `NOT_CLIENT_SAFE` naming the broken rules (field: the agent's handle). */
+export function notClientSafe(agent: AgentRecord, why = shareWhy(agent)): ServiceError {
+  const rules = (why.length > 0 ? why : (['no_report'] as ShareWhy[]))
+    .map((w) => `${w} (${SHARE_WHY_TEXT[w]})`)
+    .join(', ');
+  return new ServiceError(
+    'NOT_CLIENT_SAFE',
+    `Agent ${agent.handle} is not client-safe; failed rule: ${rules}. Fix the host profile, wait for its next heartbeat, then try again.`,
+    { field: agent.handle, details: { share_why: why } },
+  );
 }

@@ -3,7 +3,7 @@
 // remote_ref, connector or commands.
 import { type AgentView, toAgentView } from './agent-status.js';
 import type { AgentRecord, ConnectorRecord, GrantRecord } from './records.js';
-import { type ShareWhy, shareWhy } from './shares.js';
+import { type ShareWhy, shareWhy } from './sandbox-report.js';
 
 /** What a shared (or shareable) row adds to the agent view. */
 export interface SharedFields {

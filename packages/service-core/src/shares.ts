@@ -7,49 +7,17 @@ import type { Notifier } from './notifier.js';
 import type { PushService } from './push.js';
 import type { AgentRecord, GrantRecord, ShareTemplateRecord, UserRecord } from './records.js';
 import type { Store } from './repositories.js';
-import { type ClientSafeRule, checkClientSafe } from './sandbox-report.js';
+import { notClientSafe, type ShareWhy, shareWhy } from './sandbox-report.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { type Clock, type Random, systemClock, systemRandom } from './system.js';
 import { createThreadCore } from './thread-core.js';
 import { tapsOf } from './thread-ops.js';
 import * as check from './validate.js';
 
-/** Why an agent cannot be shared: one of the five rules, or no sandbox report at all. */
-export type ShareWhy = ClientSafeRule | 'no_report';
-
-/** What each reason means, for messages and the CLI's refusal. */
-export const SHARE_WHY_TEXT: Readonly<Record<ShareWhy, string>> = Object.freeze({
-  profile: 'own profile with no extra keys',
-  sandbox: 'terminal off/container/remote and files off/sandbox',
-  reach: 'no reach into the rest of the host',
-  memory: 'memory off',
-  runner: 'runner api',
-  no_report: 'the host sends a sandbox report',
-});
-
 /** Revoked grants and their threads are deleted this long after the revoke (doc2 Limits). */
 export const REVOKED_GRANT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 const TEMPLATE_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
-
-/** The rules an owned agent breaks (empty when safe); `no_report` when its host sent none. */
-export function shareWhy(agent: AgentRecord): ShareWhy[] {
-  const report = agent.sandbox as Record<string, unknown> | null;
-  if (!report) return ['no_report'];
-  return agent.clientSafe ? [] : checkClientSafe(report).broken;
-}
-
-/** `NOT_CLIENT_SAFE` naming the broken rules (field: the agent's handle). */
-export function notClientSafe(agent: AgentRecord, why = shareWhy(agent)): ServiceError {
-  const rules = (why.length > 0 ? why : (['no_report'] as ShareWhy[]))
-    .map((w) => `${w} (${SHARE_WHY_TEXT[w]})`)
-    .join(', ');
-  return new ServiceError(
-    'NOT_CLIENT_SAFE',
-    `Agent ${agent.handle} is not client-safe; failed rule: ${rules}. Fix the host profile, wait for its next heartbeat, then try again.`,
-    { field: agent.handle, details: { share_why: why } },
-  );
-}
 
 export interface TemplateItemInput {
   /** The owner's agent: handle or id. */
