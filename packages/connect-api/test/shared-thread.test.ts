@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedUser } from '@screen-service/service-core/testing';
+import { seedUser } from '@screen-service/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHostClient, HostApiError, runHost, writeHostState } from '../src/client.js';
 import { type Served, serveConnect } from './serve.js';
