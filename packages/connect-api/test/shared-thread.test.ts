@@ -30,14 +30,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('timed out');
-};
-
 it('serves the owner and a holder as separate sessions; a revoked session is refused', async () => {
   const owner = await seedUser(s.core.store, { email: 'owner@example.com' });
   const holder = await seedUser(s.core.store, { email: 'holder@example.com' });
@@ -69,10 +61,10 @@ it('serves the owner and a holder as separate sessions; a revoked session is ref
     await s.core.threads.say(holder.id, agent.id, { text: 'from holder' });
     const last = async (userId: string) =>
       (await s.core.threads.page(userId, agent.id)).messages.at(-1)?.body;
-    await until(
-      async () =>
-        (await last(owner.id)) === 'echo: from owner' && (await last(holder.id)) === 'echo: from holder',
-    );
+    // Waits on the two replies themselves (expect.poll: up to 10 s on a loaded machine).
+    await expect
+      .poll(async () => [await last(owner.id), await last(holder.id)])
+      .toEqual(['echo: from owner', 'echo: from holder']);
     expect(sessions.sort()).toEqual([agent.id, `${agent.id}~${holder.id}`].sort());
     await s.core.shares.revoke(owner.id, { agent: 'echo', user: holder.id });
     client.setToken(paired.connector_token!);
