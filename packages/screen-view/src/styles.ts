@@ -106,7 +106,7 @@ export const SCREEN_VIEW_CSS = `
 .svc-chart-box figcaption{font-weight:var(--svc-weight-strong);margin-bottom:6px}
 .svc-chart-svg{display:block;width:100%;height:auto;overflow:visible}
 .svc-chart-grid{stroke:var(--svc-divider);stroke-width:1}
-.svc-chart-tick{fill:var(--svc-text-muted);font-size:12px;font-family:var(--svc-font)}
+.svc-chart-tick{fill:var(--svc-text-muted);font-size:calc(12px * var(--svc-chart-unit, 1));font-family:var(--svc-font)}
 .svc-chart-line{fill:none !important;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round}
 .svc-chart-area{opacity:.22}
 .svc-chart-dot{stroke:var(--svc-surface) !important;stroke-width:1.5}

@@ -155,6 +155,40 @@ describe('sizes a finger and an eye can use', () => {
         }),
       ),
     );
-    expect(smallest).toBeGreaterThanOrEqual(12);
+    expect(Number(smallest.toFixed(3))).toBeGreaterThanOrEqual(12);
+  });
+
+  it('12 px axis labels of a month of days do not run into each other', async () => {
+    const days = Array.from(
+      { length: 30 },
+      (_, i) => `put w d${i} Day=2026-11-${String(i + 1).padStart(2, '0')} Kg=${70 + (i % 5)}`,
+    );
+    for (const width of [320, 390, 560]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.evaluate(
+        async (t) => {
+          await window.show('query w as chart line x=Day y=Kg', t);
+          await Promise.all(document.getAnimations().map((a) => a.finished));
+        },
+        ['table create w Day:date Kg:number', ...days].join('\n'),
+      );
+      const boxes = await page.locator('.svc-chart-tick[text-anchor]').evaluateAll((els) =>
+        els
+          .map((e) => e.getBoundingClientRect())
+          .filter((r, _, all) => Math.abs(r.bottom - Math.max(...all.map((a) => a.bottom))) < 1)
+          .map((r) => [r.left, r.right] as const),
+      );
+      expect(boxes.length).toBeGreaterThanOrEqual(3);
+      const height = await page.evaluate(() => {
+        const t = document.querySelector<SVGTextElement>('.svc-chart-x:not([display])')!;
+        const svg = t.ownerSVGElement!;
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Number((Number.parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(3));
+      });
+      expect(height, `at ${width}px`).toBeGreaterThanOrEqual(12);
+      for (let i = 1; i < boxes.length; i++)
+        expect(boxes[i]![0], `at ${width}px`).toBeGreaterThan(boxes[i - 1]![1]);
+    }
+    await page.setViewportSize({ width: 420, height: 860 });
   });
 });
