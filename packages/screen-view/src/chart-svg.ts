@@ -268,11 +268,8 @@ function fitLabels(root: SVGElement, labels: readonly string[], bars: boolean): 
   if (typeof ResizeObserver !== 'function') return;
   const fit = (width: number) => {
     if (!(width > 0)) return;
-    (root as SVGElement & ElementCSSInlineStyle).style.setProperty(
-      '--svc-chart-unit',
-      (W / width).toFixed(4),
-    );
-    const shown = shownLabels(labels, ((W - PAD.left - PAD.right) * width) / W);
+    (root as SVGElement & ElementCSSInlineStyle).style.setProperty('--svc-chart-unit', String(W / width));
+    const shown = shownLabels(labels, ((W - PAD.left - PAD.right) * width) / W, bars);
     root.querySelectorAll('.svc-chart-x').forEach((text, i) => {
       if (shown[i]) text.removeAttribute('display');
       else text.setAttribute('display', 'none');
