@@ -169,6 +169,20 @@ describe('the keyboard focus never falls to the page body', () => {
     await page.close();
   });
 
+  it('the composer’s photo button shows a focus ring when its file input has the keyboard focus', async () => {
+    const page = await signedInPage();
+    await page.goto(`${service.url}/#/a/${agentId}`);
+    await page.getByLabel('Message', { exact: true }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('attach');
+    const ring = await page.locator('label.attach').evaluate((l) => {
+      const style = getComputedStyle(l);
+      return `${style.outlineStyle} ${style.outlineWidth}`;
+    });
+    expect(ring).toBe('solid 3px');
+    await page.close();
+  });
+
   it('sending a typed message with the Send button leaves the focus in the message box', async () => {
     const page = await signedInPage();
     await page.goto(`${service.url}/#/a/${agentId}`);
