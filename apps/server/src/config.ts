@@ -10,8 +10,6 @@ import { type GuardSettings, readGuardSettings } from '@screen-service/service-c
 import { defaultDataDir } from '@screen-service/service-core/sqlite';
 import { z } from 'zod';
 
-export { resolveBaseUrl } from '@screen-service/operations';
-
 /** Operator settings (SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD, LOG_FORMAT): docs/operations.md. */
 export interface ServerConfig extends Partial<OperationsConfig> {
   /** TCP port to listen on; 0 picks a free one. */

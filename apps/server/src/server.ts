@@ -30,19 +30,13 @@ export async function startServer(
   /** Tests inject a movable clock and a short status tick here. */
   options: ServicesOptions = {},
 ): Promise<RunningServer> {
-  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
-  const db = openDatabase(config.dataDir);
-  const releaseDir = ops.claimDataDir(config.dataDir);
-  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
-  let listening: ops.ListeningServer;
-  try {
-    listening = await ops.listenHttp(config.port, config.host);
-  } catch (err) {
-    await postgres?.close();
-    releaseDir();
-    db.close();
+  // The data folder first: a second server on it is refused before it touches the database or a port.
+  const claim = ops.claimDataDir(config.dataDir);
+  const { postgres, db, listening } = await openAndListen(config, logger).catch((err: unknown) => {
+    claim.release();
     throw err;
-  }
+  });
+  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
   const { server, port } = listening;
   // No commit pays a checkpoint's fsync on the event loop (ADR 0205: 50-120 ms stalls under writes).
   const checkpoints = startWalCheckpointer(db, { onError: (err) => logger.error({ err }, 'WAL checkpoint') });
@@ -50,6 +44,7 @@ export async function startServer(
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
   const url = ops.resolveBaseUrl(config.baseUrl, port);
+  claim.announce({ port, url });
   const resolved: ServerConfig = { ...config, baseUrl: url };
   const services = createServices(resolved, db, {
     ...options,
@@ -83,10 +78,25 @@ export async function startServer(
       await housekeeping.stop();
       await checkpoints.stop();
       await postgres?.close();
-      releaseDir();
       db.close();
+      // Last: the next server may take the folder only once this one's database is closed.
+      claim.release();
     })();
     return closing;
   };
   return { url, port, db, services, logger, close };
+}
+
+/** The store(s) and the listening socket; on a failure whatever was opened is closed again. */
+async function openAndListen(config: ServerConfig, logger: Logger) {
+  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
+  let db: Db | undefined;
+  try {
+    db = openDatabase(config.dataDir);
+    return { postgres, db, listening: await ops.listenHttp(config.port, config.host) };
+  } catch (err) {
+    db?.close();
+    await postgres?.close();
+    throw err;
+  }
 }
