@@ -1,4 +1,5 @@
 // Starts the HTTP server on the configured port and stops it gracefully.
+import os from 'node:os';
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
 import { openPostgresServices } from '@screen-service/postgres';
@@ -11,6 +12,7 @@ import {
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { phoneReachHint } from './phone-reach.js';
 import { createServices, type Services, type ServicesOptions } from './services.js';
 
 export interface RunningServer {
@@ -67,6 +69,8 @@ export async function startServer(
     where,
     `Screen Service listening on ${url} (data in ${config.dataDir}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
   );
+  const phoneHint = phoneReachHint(url, config.host, os.networkInterfaces());
+  if (phoneHint) logger.info(phoneHint);
 
   let closing: Promise<void> | undefined;
   const close = (graceMs = 4000): Promise<void> => {
