@@ -114,7 +114,9 @@ describe('svc (process)', () => {
       );
       const missing = await run(['user', 'add', '--email']);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/^svc: svc user add: Option '--email <value>' argument missing\. See `svc user add --help`\.\n$/);
+      expect(missing.stderr).toMatch(
+        /^svc: svc user add: Option '--email <value>' argument missing\. See `svc user add --help`\.\n$/,
+      );
       for (const args of [
         ['serve', '--help'],
         ['user', '--help'],
