@@ -28,6 +28,9 @@ describe('claimDataDir', () => {
       claim.announce({ port: 8787, url: 'http://localhost:8787' });
       expect(record()).toMatchObject({ pid: process.pid, port: 8787, url: 'http://localhost:8787' });
       expect(runningInstance(dataDir)).toMatchObject({ pid: process.pid, url: 'http://localhost:8787' });
+      // Only the record and the (empty) lock: nothing a backup would pick up, no journal beside the lock.
+      expect(fs.readdirSync(dataDir).sort()).toEqual([LOCK_FILE, PID_FILE]);
+      expect(fs.statSync(path.join(dataDir, LOCK_FILE)).size).toBe(0);
     } finally {
       claim.release();
     }

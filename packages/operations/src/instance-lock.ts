@@ -131,8 +131,11 @@ function takeLock(dataDir: string, waitMs: number): Database.Database | null {
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   const db = new Database(file, { timeout: waitMs });
   try {
-    // In exclusive locking mode the lock taken by BEGIN EXCLUSIVE stays until the connection closes;
-    // nothing is ever written, so the file stays empty and has no journal.
+    // In exclusive locking mode the lock taken by BEGIN EXCLUSIVE stays until the connection closes.
+    // Nothing is ever written, so the journal lives in memory: on disk SQLite would keep
+    // `svc.lock-journal` beside the lock while it is held (and a backup would copy it). This build
+    // refuses journal_mode OFF.
+    db.pragma('journal_mode = MEMORY');
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
     return db;
