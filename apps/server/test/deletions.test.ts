@@ -2,7 +2,8 @@
 // deleting an agent deletes its thread (messages and pairings), and nothing of the person's other agents.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { hashSecret, MOUNTS } from '@screen-service/service-core';
+import { hashSecret } from '@screen-service/registry/kernel';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './harness.js';
 

@@ -3,7 +3,7 @@
 // (the token endpoint rotates it until then and refuses it after).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, OAUTH, oauthSignIn, signUp, startTestServer, type TestServer } from './harness.js';
 

@@ -1,5 +1,5 @@
 // The owner's shared agents: who holds each grant (never their threads), with Revoke.
-import type { GivenGrantView } from '@screen-service/service-core';
+import type { GivenGrantView } from '@screen-service/core/sharing';
 import { el } from '../../shared/dom.js';
 import { call } from '../api.js';
 import { problem, type View } from '../shell.js';
