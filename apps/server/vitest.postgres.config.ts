@@ -5,6 +5,7 @@
 import { defineTestConfig } from '../../config/vitest.base.js';
 
 export const POSTGRES_E2E = [
+  'deletions',
   'error-contract',
   'guards',
   'isolation',
@@ -15,6 +16,7 @@ export const POSTGRES_E2E = [
   'push',
   'shared-agents',
   'tables',
+  'token-lifetimes',
 ];
 
 export default defineTestConfig({

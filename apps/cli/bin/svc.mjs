@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Launcher of the `svc` bin: builds the server (and what it depends on) through nx when run inside the
-// repository, quietly unless the build fails, then runs dist/svc.js. `npx svc` therefore works right
+// repository, with a progress line (the full output only if the build fails), then runs dist/svc.js. `npx svc` therefore works right
 // after `npm install` from the root, without a separate build step.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,14 +21,11 @@ const root = path.resolve(appDir, '..', '..');
 const entry = path.join(appDir, 'dist', 'svc.js');
 
 if (fs.existsSync(path.join(root, 'nx.json')) && process.env.SVC_SKIP_BUILD !== '1') {
-  const nx = path.join(root, 'node_modules', '.bin', 'nx');
-  const built = spawnSync(nx, ['run', '@screen-service/cli:build', '--output-style=static'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
-  });
-  if (built.status !== 0) {
-    process.stderr.write(`${built.stdout ?? ''}${built.stderr ?? ''}`);
+  // A few progress lines on stderr while it builds (nothing when the build is up to date); stdout stays
+  // the command's own (JSON for most commands).
+  const { buildQuietly } = await import(pathToFileURL(path.join(root, 'scripts', 'build-quietly.mjs')).href);
+  const code = await buildQuietly({ project: '@screen-service/cli', label: 'svc', root });
+  if (code !== 0) {
     process.stderr.write('svc: building svc failed (output above).\n');
     process.exit(1);
   }

@@ -1,10 +1,10 @@
 // `svc`: the operator CLI. Parses arguments, runs one command, and turns errors into exit codes.
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
 import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
+import { parseOptions } from './cli/options.js';
 import { readPassword } from './cli/read-password.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
@@ -28,11 +28,16 @@ Commands:
 Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
 per-user data folder, e.g. ~/.local/share/screen-service).
-Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused (e.g. email taken).`,
+Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error (e.g. an unknown option, a
+PORT in use), 3 refused (e.g. email taken, a data folder another server is serving).`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR]
 
 Starts the server (defaults from the environment: PORT 8787, HOST 0.0.0.0, SVC_DATA_DIR
-<repository root>/data). Stop it with Ctrl-C. It is the same server as \`npm start\`: run one or the other.`,
+<repository root>/data). Stop it with Ctrl-C: in-flight requests finish, waiting calls are told to call
+again, the database closes and it logs "stopped" (a third Ctrl-C stops it at once). It is the same server
+as \`npm start\`: run one or the other, one per data folder.
+Exit codes: 0 stopped, 1 failed, 2 PORT in use or not allowed, data folder not writable, 3 another
+server is serving the data folder (its pid and address are named).`,
   user: `svc user add --email E [--password P]
 
 Creates an account. Without --password the password is read from stdin (one line), so it stays out of
@@ -89,13 +94,6 @@ export async function runCli(
       io.stderr(`svc: invalid configuration: ${err.message}\n`);
       return EXIT.USAGE;
     }
-    if (
-      (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
-      (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
-    ) {
-      io.stderr(`svc: ${(err as Error).message}\n`);
-      return EXIT.USAGE;
-    }
     io.stderr(`svc: failed: ${(err as Error).stack ?? String(err)}\n`);
     return EXIT.FAILURE;
   }
@@ -105,15 +103,6 @@ const defaultIo: Out = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
 };
-
-function args<T extends Record<string, { type: 'string' | 'boolean' }>>(argv: string[], options: T) {
-  return parseArgs({
-    args: argv,
-    options: { ...options, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-    allowPositionals: true,
-  });
-}
 
 function required(value: string | boolean | undefined, flag: string, help: string): string {
   if (typeof value !== 'string' || value.trim() === '')
@@ -126,11 +115,11 @@ function config(overrides: Partial<ServerConfig> = {}): ServerConfig {
 }
 
 async function serve(argv: string[], io: Out): Promise<number> {
-  const { values } = args(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'data-dir': { type: 'string' },
-  });
+  const { values } = parseOptions(
+    argv,
+    { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } },
+    'svc serve',
+  );
   if (values.help) {
     io.stdout(`${HELP.serve}\n`);
     return EXIT.OK;
@@ -159,7 +148,11 @@ async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Prom
   }
   if (sub !== 'add')
     throw new CliError(`Unknown command "user ${sub}". Did you mean \`svc user add\`?`, EXIT.USAGE);
-  const { values } = args(rest, { email: { type: 'string' }, password: { type: 'string' } });
+  const { values } = parseOptions(
+    rest,
+    { email: { type: 'string' }, password: { type: 'string' } },
+    'svc user add',
+  );
   if (values.help) {
     io.stdout(`${HELP.user}\n`);
     return EXIT.OK;
@@ -177,15 +170,19 @@ async function host(argv: string[], io: Out): Promise<number> {
     io.stdout(`${HOST_HELP}\n`);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
-  const { values } = args(rest, {
-    url: { type: 'string' },
-    code: { type: 'string' },
-    profile: { type: 'string' },
-    'host-name': { type: 'string' },
-    state: { type: 'string' },
-    name: { type: 'string' },
-    'delay-ms': { type: 'string' },
-  });
+  const { values } = parseOptions(
+    rest,
+    {
+      url: { type: 'string' },
+      code: { type: 'string' },
+      profile: { type: 'string' },
+      'host-name': { type: 'string' },
+      state: { type: 'string' },
+      name: { type: 'string' },
+      'delay-ms': { type: 'string' },
+    },
+    `svc host ${sub}`,
+  );
   if (values.help) {
     io.stdout(`${HOST_HELP}\n`);
     return EXIT.OK;
@@ -194,19 +191,17 @@ async function host(argv: string[], io: Out): Promise<number> {
     throw new CliError(`Unknown command "host ${sub}". Run \`svc host --help\` for the list.`, EXIT.USAGE);
   }
   const stop = new AbortController();
+  // `on`, not `once`, and kept until the process exits: under npx one Ctrl-C arrives twice (from the
+  // terminal and from npm), and with no listener left the second copy would kill the host before it says
+  // it stopped. Aborting twice is harmless.
   const abort = () => stop.abort();
-  process.once('SIGINT', abort);
-  process.once('SIGTERM', abort);
-  try {
-    return await hostCommand({ sub, values, baseUrl: config().baseUrl, io, signal: stop.signal });
-  } finally {
-    process.off('SIGINT', abort);
-    process.off('SIGTERM', abort);
-  }
+  process.on('SIGINT', abort);
+  process.on('SIGTERM', abort);
+  return await hostCommand({ sub, values, baseUrl: config().baseUrl, io, signal: stop.signal });
 }
 
 async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[], io: Out): Promise<number> {
-  const { values, positionals } = args(argv, {});
+  const { values, positionals } = parseOptions(argv, {}, `svc ${command}`);
   if (values.help) {
     io.stdout(`${OPERATE_HELP[command]}\n`);
     return EXIT.OK;
@@ -217,11 +212,11 @@ async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[],
 }
 
 async function connectCommand(argv: string[], io: Out): Promise<number> {
-  const { values } = args(argv, {
-    email: { type: 'string' },
-    agent: { type: 'string' },
-    'host-name': { type: 'string' },
-  });
+  const { values } = parseOptions(
+    argv,
+    { email: { type: 'string' }, agent: { type: 'string' }, 'host-name': { type: 'string' } },
+    'svc connect',
+  );
   if (values.help) {
     io.stdout(`${HELP.connect}\n`);
     return EXIT.OK;

@@ -99,6 +99,24 @@ describe('svc (process)', () => {
       expect((await run(['connect', '--email', 'ada@example.com'])).code).toBe(2);
       expect((await run(['connect', '--nope'])).code).toBe(2);
       expect((await run([])).code).toBe(2);
+      // A misspelt option gets the command's options and the closest one, not the parser's raw message.
+      const typo = await run(['user', 'add', '--emial', 'ada@example.com']);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toBe(
+        'svc: unknown option --emial for `svc user add`. Did you mean --email? Its options: --email, --password, --help.\n',
+      );
+      const port = await run(['serve', '--prot', '9000']);
+      expect(port.code).toBe(2);
+      expect(port.stderr).toContain('Did you mean --port? Its options: --port, --host, --data-dir, --help.');
+      const nothingClose = await run(['connect', '--zzzzzzzz']);
+      expect(nothingClose.stderr).toBe(
+        'svc: unknown option --zzzzzzzz for `svc connect`. Its options: --email, --agent, --host-name, --help.\n',
+      );
+      const missing = await run(['user', 'add', '--email']);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(
+        /^svc: svc user add: Option '--email <value>' argument missing\. See `svc user add --help`\.\n$/,
+      );
       for (const args of [
         ['serve', '--help'],
         ['user', '--help'],

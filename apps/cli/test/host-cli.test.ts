@@ -1,5 +1,5 @@
 // `svc host` as processes against the real server: pair into a 0600 state file, run the echo host, SIGKILL
-// it mid-turn and restart it (the answer is written exactly once), exit codes and --help.
+// it mid-turn and restart it (the answer is written exactly once), Ctrl-C, exit codes and --help.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -161,11 +161,21 @@ describe('svc host', () => {
     ]);
     expect((await store.threads.getMessage(sent.body.id))!.handledAt).not.toBeNull();
 
+    // Ctrl-C under npx reaches the host twice (from the terminal and from npm): it stops once, says so,
+    // and exits 0 instead of dying on the second copy.
+    again.child.kill('SIGINT');
+    again.child.kill('SIGINT');
+    expect(await again.exit).toBe(0);
+    expect(again.out.stderr).toMatch(/svc host: stopped\.\n$/);
+
     // Removing the host in the app stops the echo host with exit code 3.
+    const last = start(['run-echo', '--state', state]);
+    await until(() => last.out.stderr.includes('serving'));
     const connectorId = JSON.parse(paired.stdout).connector.id as string;
     const removed = await call('DELETE', `/connections/${connectorId}`, { token: person.access_token });
     expect([200, 204]).toContain(removed.status);
-    expect(await again.exit).toBe(3);
-    expect(again.out.stderr).toMatch(/removed in the app/);
+    expect(await last.exit).toBe(3);
+    expect(last.out.stderr).toMatch(/removed in the app/);
+    expect(last.out.stderr).not.toContain('stopped.');
   });
 });

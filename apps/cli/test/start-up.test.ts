@@ -28,10 +28,14 @@ const WAYS = {
   }),
 } as const;
 
-function start(way: keyof typeof WAYS, port: number): ChildProcess & { output: () => string } {
+function start(
+  way: keyof typeof WAYS,
+  port: number,
+  folder = dataDir,
+): ChildProcess & { output: () => string } {
   const { args, env } = WAYS[way](port);
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, SVC_DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, SVC_DATA_DIR: folder, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -124,13 +128,13 @@ describe('the Node guard runs before anything that needs Node 24', () => {
 });
 
 describe.each(Object.keys(WAYS) as (keyof typeof WAYS)[])('%s', (way) => {
-  it('says the port is taken, in one message without a stack trace, and exits 1', async () => {
+  it('says the port is taken, in one message without a stack trace, and exits 2 (configuration)', async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     try {
       const child = start(way, port);
-      expect(await exited(child)).toBe(1);
+      expect(await exited(child)).toBe(2);
       const out = child.output();
       expect(out).toContain(`Port ${port} is already in use (127.0.0.1).`);
       expect(out).toContain('`npm start` or `npx svc serve`: run one or the other');
@@ -150,5 +154,63 @@ describe.each(Object.keys(WAYS) as (keyof typeof WAYS)[])('%s', (way) => {
     const lines = logLines(child.output());
     expect(lines.map((l) => l.msg).slice(-2)).toEqual(['shutting down', 'stopped']);
     expect(lines.at(-2)).toMatchObject({ signal: 'SIGINT' });
+  });
+});
+
+describe('one server per data folder', () => {
+  /** The start-up line's URL once the server listens. */
+  async function listening(child: ChildProcess & { output: () => string }): Promise<string> {
+    await expect
+      .poll(() => logLines(child.output()).some((l) => l.msg.includes('listening on')), { timeout: 15_000 })
+      .toBe(true);
+    return String(logLines(child.output()).find((l) => l.msg.includes('listening on'))!.url);
+  }
+
+  it('refuses a second server on the folder (another port) with exit 3 naming the first; a crash leaves it free', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-one-folder-'));
+    const running: ChildProcess[] = [];
+    try {
+      const first = start('npm start', 0, folder);
+      running.push(first);
+      const url = await listening(first);
+      expect(JSON.parse(fs.readFileSync(path.join(folder, 'svc.pid'), 'utf8'))).toMatchObject({
+        pid: first.pid,
+        url,
+      });
+      // Both ways of serving are refused the same way, each on a port of its own.
+      for (const way of ['svc serve', 'npm start'] as const) {
+        const second = start(way, 0, folder);
+        expect(await exited(second)).toBe(3);
+        const out = second.output();
+        expect(out).toContain(
+          `Another Screen Service is already serving the data folder ${folder} (pid ${first.pid}, ${url}, started `,
+        );
+        expect(out).toContain(`Stop that one first (Ctrl-C in its terminal, or \`kill ${first.pid}\`)`);
+        expect(out).toContain('SVC_DATA_DIR');
+        expect(out).not.toMatch(/listening on|\n\s+at /);
+      }
+      // The first one never noticed: it still answers, and its record is intact.
+      expect((await fetch(`${url.replace('localhost', '127.0.0.1')}/healthz`)).status).toBe(200);
+      expect(JSON.parse(fs.readFileSync(path.join(folder, 'svc.pid'), 'utf8'))).toMatchObject({
+        pid: first.pid,
+      });
+
+      // SIGKILL leaves the record behind, but not the lock: the next server starts at once.
+      first.kill('SIGKILL');
+      await exited(first);
+      expect(fs.existsSync(path.join(folder, 'svc.pid'))).toBe(true);
+      const next = start('svc serve', 0, folder);
+      running.push(next);
+      await listening(next);
+      expect(JSON.parse(fs.readFileSync(path.join(folder, 'svc.pid'), 'utf8'))).toMatchObject({
+        pid: next.pid,
+      });
+      next.kill('SIGINT');
+      expect(await exited(next)).toBe(0);
+      expect(fs.existsSync(path.join(folder, 'svc.pid'))).toBe(false);
+    } finally {
+      for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -10,8 +10,6 @@ import { POSTGRES_ENV, postgresSettings } from '@screen-service/store-postgres';
 import { defaultDataDir } from '@screen-service/store-sqlite';
 import { z } from 'zod';
 
-export { resolveBaseUrl } from '@screen-service/operations';
-
 /** Operator settings (SVC_SIGNUP, SVC_METRICS_TOKEN, SVC_MESSAGES_PER_THREAD, LOG_FORMAT): docs/operations.md. */
 export interface ServerConfig extends Partial<OperationsConfig> {
   /** TCP port to listen on; 0 picks a free one. */

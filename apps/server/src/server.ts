@@ -1,4 +1,5 @@
 // Starts the HTTP server on the configured port and stops it gracefully.
+import os from 'node:os';
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
 import { openPostgresServices } from '@screen-service/store-postgres';
@@ -11,6 +12,7 @@ import {
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { phoneReachHint } from './phone-reach.js';
 import { createServices, type Services, type ServicesOptions } from './services.js';
 
 export interface RunningServer {
@@ -30,19 +32,13 @@ export async function startServer(
   /** Tests inject a movable clock and a short status tick here. */
   options: ServicesOptions = {},
 ): Promise<RunningServer> {
-  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
-  const db = openDatabase(config.dataDir);
-  const releaseDir = ops.claimDataDir(config.dataDir);
-  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
-  let listening: ops.ListeningServer;
-  try {
-    listening = await ops.listenHttp(config.port, config.host);
-  } catch (err) {
-    await postgres?.close();
-    releaseDir();
-    db.close();
+  // The data folder first: a second server on it is refused before it touches the database or a port.
+  const claim = ops.claimDataDir(config.dataDir);
+  const { postgres, db, listening } = await openAndListen(config, logger).catch((err: unknown) => {
+    claim.release();
     throw err;
-  }
+  });
+  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
   const { server, port } = listening;
   // No commit pays a checkpoint's fsync on the event loop (ADR 0205: 50-120 ms stalls under writes).
   const checkpoints = startWalCheckpointer(db, { onError: (err) => logger.error({ err }, 'WAL checkpoint') });
@@ -50,6 +46,7 @@ export async function startServer(
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
   const url = ops.resolveBaseUrl(config.baseUrl, port);
+  claim.announce({ port, url });
   const resolved: ServerConfig = { ...config, baseUrl: url };
   const services = createServices(resolved, db, {
     ...options,
@@ -72,6 +69,8 @@ export async function startServer(
     where,
     `Screen Service listening on ${url} (data in ${config.dataDir}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
   );
+  const phoneHint = phoneReachHint(url, config.host, os.networkInterfaces());
+  if (phoneHint) logger.info(phoneHint);
 
   let closing: Promise<void> | undefined;
   const close = (graceMs = 4000): Promise<void> => {
@@ -83,10 +82,25 @@ export async function startServer(
       await housekeeping.stop();
       await checkpoints.stop();
       await postgres?.close();
-      releaseDir();
       db.close();
+      // Last: the next server may take the folder only once this one's database is closed.
+      claim.release();
     })();
     return closing;
   };
   return { url, port, db, services, logger, close };
+}
+
+/** The store(s) and the listening socket; on a failure whatever was opened is closed again. */
+async function openAndListen(config: ServerConfig, logger: Logger) {
+  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
+  let db: Db | undefined;
+  try {
+    db = openDatabase(config.dataDir);
+    return { postgres, db, listening: await ops.listenHttp(config.port, config.host) };
+  } catch (err) {
+    db?.close();
+    await postgres?.close();
+    throw err;
+  }
 }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveBaseUrl } from '@screen-service/operations';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveBaseUrl } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

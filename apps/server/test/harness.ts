@@ -8,6 +8,7 @@ import { MOUNTS } from '@screen-service/registry/mounts';
 import { createMigratedTestDatabase, testStoreEngine } from '@screen-service/store-postgres/testing';
 import pino from 'pino';
 import { loadConfig, type RunningServer, startServer } from '../src/index.js';
+import type { ServicesOptions } from '../src/services.js';
 
 export const API = MOUNTS.app;
 
@@ -24,7 +25,11 @@ export interface TestServer {
  * `env`: extra settings (SVC_VAPID_SUBJECT, ...) on top of the port, host, data folder and base URL. With
  * SVC_TEST_STORE=postgres (vitest.postgres.config.ts) the server runs on a fresh PostgreSQL database.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  /** What the services are built with: a movable clock (`now`), a short status tick. */
+  options: ServicesOptions = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-http-'));
   const postgres = testStoreEngine() === 'postgres' ? await createMigratedTestDatabase() : null;
   // A real port up front, so the base URL (OAuth issuer, resource, links) names the address tests call.
@@ -50,7 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   );
   // Every answer of the person's API is checked against its route's response schema in tests.
   const config = { ...loaded, checkResponses: true };
-  const running = await startServer(config, pino({ level: 'silent' }));
+  const running = await startServer(config, pino({ level: 'silent' }), options);
   return {
     running,
     base: `http://127.0.0.1:${running.port}`,

@@ -104,6 +104,16 @@ describe('dist/main.js as a process', () => {
     });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(line.msg).toMatch(/^Screen Service listening on http:\/\/localhost:\d+/);
+    // The default base URL is localhost, which a phone cannot open: the next line says how to fix it.
+    await expect.poll(() => out.includes('A phone cannot open')).toBe(true);
+    const hint = JSON.parse(out.split('\n').find((l) => l.includes('A phone cannot open'))!) as {
+      msg: string;
+    };
+    expect(hint.msg).toMatch(
+      new RegExp(
+        `^A phone cannot open ${line.url}: .* SVC_BASE_URL=http://[\\d.]+:${new URL(line.url).port} HOST=0\\.0\\.0\\.0 `,
+      ),
+    );
     const res = await fetch(`${line.url.replace('localhost', '127.0.0.1')}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true });

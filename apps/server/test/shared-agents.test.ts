@@ -145,6 +145,24 @@ describe('isolation across accounts (doc2 codes)', () => {
       },
     ],
     [
+      "the management API serves the holder's shared row by the same rules (list, update, delete)",
+      async () => {
+        const agents = (body: Record<string, unknown>) =>
+          call('POST', '/functions/v1/svc-agents', { token: holder.token, body });
+        const listed = (await agents({ action: 'list' })).body.agents as { id: string; shared?: boolean }[];
+        expect(listed.find((a) => a.id === owner.agentId)).toMatchObject({ shared: true });
+        for (const r of [
+          await agents({ action: 'update', id: owner.agentId, name: 'Mine' }),
+          await agents({ action: 'delete', id: owner.agentId }),
+          await agents({ action: 'pair_code', agent_id: owner.agentId }),
+        ])
+          expect(code(r)).toEqual([403, 'shared_agent']);
+        const muted = await agents({ action: 'update', id: owner.agentId, push_muted: true });
+        expect(muted.body.agent).toMatchObject({ id: owner.agentId, push_muted: true });
+        await agents({ action: 'update', id: owner.agentId, push_muted: false });
+      },
+    ],
+    [
       'no mentions in a shared thread (not_in_a_shared_thread)',
       async () => {
         const r = await call('POST', `/agents/${owner.agentId}/messages`, {

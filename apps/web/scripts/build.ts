@@ -45,6 +45,10 @@ const browserBundle = {
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
+  // tables-engine is built with code splitting, so its entries also `import './chunk-...js'` for load
+  // order; the package declares no side effects, so those bare imports are rightly dropped (the chunks'
+  // code still arrives through the named imports). Saying so on every build is noise.
+  logOverride: { 'ignored-bare-import': 'silent' },
 } as const;
 
 const pages = ['playground', 'app', 'connect'].filter((p) => existsSync(join(root, 'src', p, 'main.ts')));

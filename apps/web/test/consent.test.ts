@@ -100,6 +100,17 @@ describe('the consent page', () => {
     expect(decoded?.data).toBe(approveUrl);
     expect(await page.getByText("Scan with your phone's camera").isVisible()).toBe(true);
     expect(await page.locator('.approve-link a').textContent()).toBe(approveUrl);
+    // The service runs on 127.0.0.1 here, as `npm start` runs on localhost: the page says a phone cannot
+    // open the code and how the operator gives it a reachable address.
+    const port = new URL(service.url).port;
+    const note = page.getByRole('note');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.textContent()).toBe(
+      `A phone cannot open this code: it points at 127.0.0.1:${port}, this computer only.` +
+        'To approve from your phone, start the service with SVC_BASE_URL set to an address your phone reaches, ' +
+        `for example SVC_BASE_URL=http://192.168.1.20:${port} npm start (this computer's address on your Wi-Fi) ` +
+        'or its public https address, then sign in again. Or approve here, or type a code below.',
+    );
     const desktop: Record<string, number> = {};
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Bin of `svc-a2a`, committed so npm links it right after `npm install` (a bin under dist/ exists only
 // after a build, and `npx svc-a2a` would then ask the registry). Inside the repository it builds the
-// package through nx first (cached; output shown only on failure); installed from npm it runs dist/.
-import { spawnSync } from 'node:child_process';
+// package through nx first (cached; progress lines while it builds, the output only on failure); installed from npm it runs dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,16 +18,16 @@ if (major < 22) {
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(pkgDir, '..', '..');
 const entry = path.join(pkgDir, 'dist', 'cli.js');
-const inRepository = fs.existsSync(path.join(root, 'nx.json')) && fs.existsSync(path.join(pkgDir, 'src'));
+const inRepository =
+  fs.existsSync(path.join(root, 'nx.json')) &&
+  fs.existsSync(path.join(pkgDir, 'src')) &&
+  fs.existsSync(path.join(root, 'scripts', 'build-quietly.mjs'));
 
 if (inRepository && process.env.SVC_SKIP_BUILD !== '1') {
-  const built = spawnSync(
-    path.join(root, 'node_modules', '.bin', 'nx'),
-    ['run', '@screen-service/a2a-bridge:build', '--output-style=static'],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' } },
-  );
-  if (built.status !== 0) {
-    process.stderr.write(`${built.stdout ?? ''}${built.stderr ?? ''}`);
+  // The repository's quiet build: progress lines on stderr while it builds, the full output on failure.
+  const { buildQuietly } = await import(pathToFileURL(path.join(root, 'scripts', 'build-quietly.mjs')).href);
+  const code = await buildQuietly({ project: '@screen-service/a2a-bridge', label: 'svc-a2a', root });
+  if (code !== 0) {
     process.stderr.write('svc-a2a: building the bridge failed (output above).\n');
     process.exit(1);
   }

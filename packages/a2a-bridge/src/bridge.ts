@@ -43,6 +43,11 @@ export interface BridgeOptions {
   /** First poll delay without streaming (default 1 000 ms); doubles up to `pollMaxMs` (default 30 000). */
   pollInitialMs?: number;
   pollMaxMs?: number;
+  /**
+   * How the engine waits between task reads and between sends of a message (default: a timer that
+   * `signal` cuts short). Tests pass one that records the delays instead of waiting them out.
+   */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Sends of one message while its task id is unheard before a step gives up (default 5). */
   sendAttempts?: number;
   /** Wait between looks for new rows in `run` (default 1 000 ms). */
@@ -94,6 +99,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     fetch: options.fetch,
     pollInitialMs: options.pollInitialMs ?? 1000,
     pollMaxMs: options.pollMaxMs ?? 30_000,
+    wait: options.wait ?? sleep,
     sendAttempts: options.sendAttempts ?? 5,
   };
   const webhookPolicy: WebhookPolicy = { ...DEFAULT_WEBHOOK_POLICY, ...options.webhook };

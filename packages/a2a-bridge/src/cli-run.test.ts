@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/agents.js';
 import { runCli } from './cli-run.js';
+import { dirArgument } from './commands/bind.js';
 
 async function cli(...argv: string[]) {
   let out = '';
@@ -64,6 +65,16 @@ describe('svc-a2a', () => {
       code: 2,
       err: expect.stringMatching(/the code is the 6 digits the app shows/),
     });
+    // A misspelt option: the closest real one and the whole list.
+    expect(await cli('pair', '123456', '--crad', 'https://agent.example')).toEqual({
+      code: 2,
+      out: '',
+      err: 'svc-a2a: unknown option --crad. Did you mean --card? Options: --header, --card, --webhook, --name, --profile, --url, --dir, --help (see svc-a2a --help)\n',
+    });
+    expect(await cli('list', '-x')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^svc-a2a: unknown option -x\. Options: --header, /),
+    });
     expect(await cli('frob')).toMatchObject({
       code: 2,
       err: expect.stringMatching(/unknown command "frob"/),
@@ -94,6 +105,11 @@ describe('svc-a2a', () => {
           /not paired yet: add an agent in the app and run svc-a2a pair <code> --card <url> first \[NOT_PAIRED\]/,
         ),
       });
+      // A folder given with --dir is repeated in the command it suggests.
+      expect(await run('add', '--card', v10.url('stream'), '--dir', dir)).toMatchObject({
+        code: 2,
+        err: expect.stringContaining(`svc-a2a pair <code> --card <url> --dir ${dir} first [NOT_PAIRED]`),
+      });
       expect(await run('run')).toMatchObject({
         code: 2,
         err: expect.stringMatching(/nothing to run.*\[NOT_PAIRED\]/),
@@ -117,6 +133,12 @@ describe('svc-a2a', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('quotes a --dir the shell would split when it repeats it', () => {
+    expect(dirArgument(undefined)).toBe('');
+    expect(dirArgument('/home/ada/.svc-a2a-work')).toBe(' --dir /home/ada/.svc-a2a-work');
+    expect(dirArgument("/tmp/Ada's bridge")).toBe(` --dir '/tmp/Ada'\\''s bridge'`);
   });
 
   it('the executable runs and prints help', () => {

@@ -1,11 +1,12 @@
 // The svc-a2a command line: parses arguments, runs a command, turns errors into exit codes.
 import { HostApiError } from '@screen-service/connect-api/client';
-import { addCommand, pairCommand } from './commands/bind.js';
+import { addCommand, dirArgument, pairCommand } from './commands/bind.js';
 import { cardCommand } from './commands/card.js';
 import { defaultHomeDir, openHome, UsageError } from './commands/home.js';
 import { formatAgents, removeCommand } from './commands/list.js';
 import { type RunOptions, runCommand } from './commands/run.js';
 import { BridgeError } from './errors.js';
+import { closestWord } from './suggest.js';
 
 /** Where the CLI writes, what it reads, and the fetch it uses (tests pass their own). */
 export interface CliIo {
@@ -81,7 +82,7 @@ function parseArgs(argv: string[]): Parsed {
       continue;
     }
     if (!arg.startsWith('--')) {
-      if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}; see svc-a2a --help`);
+      if (arg.startsWith('-')) throw unknownOption(arg);
       parsed.positional.push(arg);
       continue;
     }
@@ -95,9 +96,18 @@ function parseArgs(argv: string[]): Parsed {
       if (value === undefined || value === '')
         throw new UsageError(`--${name} needs a value; see svc-a2a --help`);
       parsed.flags[name] = value;
-    } else throw new UsageError(`unknown option --${name}; see svc-a2a --help`);
+    } else throw unknownOption(`--${name}`);
   }
   return parsed;
+}
+
+/** A misspelt option: the closest real one and the whole list, so the fix needs no trip to --help. */
+function unknownOption(given: string): UsageError {
+  const options = ['--header', ...[...VALUE_FLAGS].map((f) => `--${f}`), '--help'];
+  const near = closestWord(given.startsWith('--') ? given : `-${given}`, options);
+  return new UsageError(
+    `unknown option ${given}.${near ? ` Did you mean ${near}?` : ''} Options: ${options.join(', ')} (see svc-a2a --help)`,
+  );
 }
 
 function takesOne(rest: string[], what: string): string {
@@ -135,6 +145,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       name: flags.name,
       profile: flags.profile,
       headers,
+      dirFlag: flags.dir,
       ...fetchOpt,
     };
     switch (command) {
@@ -183,7 +194,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         });
         if (stop === 'revoked') {
           io.err(
-            'svc-a2a: this connection was removed in the app; pair again (svc-a2a pair <code> --card <url>).\n',
+            `svc-a2a: this connection was removed in the app; pair again (svc-a2a pair <code> --card <url>${dirArgument(flags.dir)}).\n`,
           );
           return EXIT.SERVICE;
         }

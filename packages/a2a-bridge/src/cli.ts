@@ -3,7 +3,9 @@
 import { runCli } from './cli-run.js';
 
 const controller = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+// `on`, not `once`: under npx one Ctrl-C arrives twice (from the terminal and from npm), and a second copy
+// with no listener left would kill the bridge before it stops cleanly. Aborting twice is harmless.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => controller.abort());
 
 process.exitCode = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

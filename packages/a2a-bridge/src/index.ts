@@ -69,7 +69,6 @@ export {
   SIGNATURE_HEADER,
   SIGNATURE_TOLERANCE_S,
   signWebhookBody,
-  verifyWebhookSignature,
 } from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_POLICY,
@@ -80,3 +79,4 @@ export {
   type WebhookTurnBody,
   webhookBody,
 } from './webhook-turn.js';
+export { verifyWebhookSignature } from './webhook-verify.js';

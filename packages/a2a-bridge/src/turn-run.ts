@@ -6,7 +6,6 @@ import { type A2AClient, createA2AClient } from './client.js';
 import { A2A_RPC_CODES, BridgeError } from './errors.js';
 import type { A2AEvent } from './model.js';
 import type { ServiceLink } from './service-link.js';
-import { sleep } from './sleep.js';
 import type { AgentState, StateFile, TurnState } from './state-file.js';
 import { buildTurnMessage, type ChannelGuide } from './turn-message.js';
 
@@ -19,6 +18,8 @@ export interface TurnRunContext {
   fetch: typeof fetch | undefined;
   pollInitialMs: number;
   pollMaxMs: number;
+  /** Waits between task reads and sends (a timer; tests record the delays instead). */
+  wait: (ms: number, signal?: AbortSignal) => Promise<void>;
   sendAttempts: number;
 }
 
@@ -138,7 +139,7 @@ class TurnRun {
         if (this.view.taskId) return this.resume();
         if (attempt >= this.context.sendAttempts) throw error;
       }
-      await sleep(delay, this.signal);
+      await this.context.wait(delay, this.signal);
       delay = Math.min(delay * 2, this.context.pollMaxMs);
     }
   }
@@ -174,7 +175,7 @@ class TurnRun {
           return this.restart();
         if (!retryable(error)) throw error;
       }
-      await sleep(delay, this.signal);
+      await this.context.wait(delay, this.signal);
       delay = Math.min(delay * 2, this.context.pollMaxMs);
     }
   }

@@ -49,9 +49,14 @@ describe('svc-a2a on the live service', () => {
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toMatch(/invalid_or_expired_code/);
 
-    const paired = await bridgeCli(['pair', first.code, '--card', v10.url('stream'), ...url], dir);
+    // Named with --dir (not the environment), the folder is repeated in the next command it prints.
+    const paired = await bridgeCli(
+      ['pair', first.code, '--card', v10.url('stream'), ...url, '--dir', dir],
+      dir,
+    );
     expect(paired.code, paired.stderr).toBe(0);
     expect(paired.stdout).toMatch(/Paired v10-stream \(A2A 1\.0, streaming\) as "Helper"/);
+    expect(paired.stdout).toContain(`Start serving with: svc-a2a run --dir ${dir}\n`);
     const state = join(dir, 'state.json');
     expect(statSync(state).mode & 0o777).toBe(0o600);
 
@@ -59,6 +64,7 @@ describe('svc-a2a on the live service', () => {
     const added = await bridgeCli(['add', '--card', v03.url('stream')], dir);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/Added v03-stream \(A2A 0\.3, streaming\)/);
+    expect(added.stdout).toContain('Start serving with: svc-a2a run\n');
     const polled = await bridgeCli(['add', '--card', v10.url('poll'), '--name', 'Poller'], dir);
     expect(polled.code, polled.stderr).toBe(0);
     // A keyed agent: the header is kept in the state file and never printed back.

@@ -6,8 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFor } from '../src/answer.js';
-import { verifyWebhookSignature } from '../src/webhook-signature.js';
 import { runWebhookTurn, type WebhookTurnBody } from '../src/webhook-turn.js';
+import { verifyWebhookSignature } from '../src/webhook-verify.js';
 import {
   type BridgeProcess,
   bridgeCli,

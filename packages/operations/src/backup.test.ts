@@ -87,12 +87,12 @@ describe('svc backup / svc restore', () => {
     writeKeyFiles();
     const file = path.join(root, 'b.tar.gz');
     await createBackup({ db, dataDir, file });
-    const release = claimDataDir(dataDir);
+    const claim = claimDataDir(dataDir);
     await expect(restoreBackup({ file, dataDir })).rejects.toMatchObject({
       code: 'INSTANCE_RUNNING',
       message: expect.stringMatching(/pid \d+.*Stop it first/),
     });
-    release();
+    claim.release();
     db.close();
     fs.writeFileSync(path.join(dataDir, 'secret.key'), 'changed since the backup');
     const report = await restoreBackup({ file, dataDir, now: () => Date.UTC(2026, 0, 2) });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { backupDatabase, DATABASE_FILE, inspectDatabase, type ServiceDb } from '@screen-service/store-sqlite';
 import * as tar from 'tar';
 import { OperationsError } from './errors.js';
-import { PID_FILE, runningInstance } from './instance-lock.js';
+import { describeInstance, LOCK_FILE, PID_FILE, runningInstance } from './instance-lock.js';
 
 /** The manifest's name inside an archive. */
 export const MANIFEST_FILE = 'svc-backup.json';
@@ -20,14 +20,15 @@ export interface BackupManifest {
   files: string[];
 }
 
-// The live database's companions and the pid record are never copied: the database comes from the
-// online backup, and a restored folder has no running server yet.
+// The live database's companions, the pid record and the lock are never copied: the database comes from
+// the online backup, and a restored folder has no running server yet.
 const SKIP = new Set([
   DATABASE_FILE,
   `${DATABASE_FILE}-wal`,
   `${DATABASE_FILE}-shm`,
   `${DATABASE_FILE}-journal`,
   PID_FILE,
+  LOCK_FILE,
 ]);
 
 /** Options of {@link createBackup}. */
@@ -115,7 +116,7 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   if (running) {
     throw new OperationsError(
       'INSTANCE_RUNNING',
-      `A Screen Service (pid ${running.pid} on ${running.host}, started ${running.startedAt}) is serving ${dataDir}. ` +
+      `A Screen Service (${describeInstance(running)}) is serving ${dataDir}. ` +
         'Stop it first (Ctrl-C, or `systemctl stop screen-service`), run the restore again, then start it.',
     );
   }

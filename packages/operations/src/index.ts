@@ -17,7 +17,16 @@ export {
   listenHttp,
   resolveBaseUrl,
 } from './http-lifecycle.js';
-export { claimDataDir, PID_FILE, type RunningInstance, runningInstance } from './instance-lock.js';
+export {
+  type ClaimDataDirOptions,
+  claimDataDir,
+  type DataDirClaim,
+  describeInstance,
+  LOCK_FILE,
+  PID_FILE,
+  type RunningInstance,
+  runningInstance,
+} from './instance-lock.js';
 export {
   createServiceLogger,
   type LogFormat,
@@ -33,6 +42,7 @@ export {
 } from './metrics.js';
 export { METRICS_TOKEN_MIN_LENGTH, metricsHandler } from './metrics-handler.js';
 export {
+  SERVE_EXIT,
   type ServeOptions,
   type ServeTarget,
   type StoppableService,

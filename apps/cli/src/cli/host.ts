@@ -138,6 +138,7 @@ export async function hostCommand(input: HostCommandInput): Promise<number> {
           io.stderr('svc host: this host was removed in the app; pair again.\n');
           return EXIT.REFUSED;
         }
+        io.stderr('svc host: stopped.\n');
         return EXIT.OK;
       }
       default:

@@ -1,12 +1,12 @@
 // `svc share ...`: the owner's offline tool for shared agents (doc2 "Other"), over the service database and
 // the owner's account. A refusal (an agent that is not client-safe) exits 3 and names the failed rule.
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Shares } from '@screen-service/core/sharing';
 import { isServiceError } from '@screen-service/registry/kernel';
 import { createServices, type ServerConfig } from '@screen-service/server';
 import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
 import { CliError, EXIT } from './commands.js';
+import { parseOptions } from './options.js';
 
 export const SHARE_HELP = `svc share: share your client-safe agents with other people (an offline tool over the data folder)
 
@@ -30,9 +30,9 @@ type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
 /** Runs one `svc share` command against the data folder of `config`. */
 export async function shareCommand(argv: string[], config: () => ServerConfig, io: Out): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
       email: { type: 'string' },
       json: { type: 'string' },
       file: { type: 'string' },
@@ -40,11 +40,9 @@ export async function shareCommand(argv: string[], config: () => ServerConfig, i
       hello: { type: 'boolean' },
       by: { type: 'string' },
       answers: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
-    allowPositionals: true,
-  });
+    'svc share',
+  );
   const [sub, ...args] = positionals;
   if (values.help || sub === undefined || sub === 'help') {
     io.stdout(`${SHARE_HELP}\n`);

@@ -3,6 +3,7 @@ import { el } from '../shared/dom.js';
 import { approveHash } from '../shared/oauth-request.js';
 import type { ConsentRequest } from './oauth-api.js';
 import { qrSvg } from './qr.js';
+import { onlyThisComputer } from './reach.js';
 
 /** The client's name, the host it returns to (prominent) and the full redirect URI (small). */
 export function clientCard(view: ConsentRequest): HTMLElement {
@@ -60,12 +61,36 @@ export function scanWithPhone(view: ConsentRequest): HTMLElement {
       el('figcaption', {}, "Scan with your phone's camera"),
     ),
     el('p', { class: 'small approve-link' }, el('a', { href: view.approve_url }, view.approve_url)),
+    onlyThisComputer(view.approve_url) ? localOnly(view.approve_url) : null,
     el(
       'p',
       { class: 'svc-muted small' },
       'Signed in on this computer? ',
       el('a', { href: here }, 'Approve here instead'),
       '.',
+    ),
+  );
+}
+
+/**
+ * The approval link names this computer (the service runs with its default base URL): a phone that scans
+ * it reaches nothing. Says so, how the operator fixes it, and what works meanwhile.
+ */
+function localOnly(approveUrl: string): HTMLElement {
+  const { host, port, protocol } = new URL(approveUrl);
+  const example = `${protocol}//192.168.1.20${port ? `:${port}` : ''}`;
+  return el(
+    'div',
+    { class: 'local-only', role: 'note' },
+    el('p', {}, el('strong', {}, `A phone cannot open this code: it points at ${host}, this computer only.`)),
+    el(
+      'p',
+      { class: 'small' },
+      'To approve from your phone, start the service with SVC_BASE_URL set to an address your phone reaches, ',
+      'for example ',
+      el('code', {}, `SVC_BASE_URL=${example} npm start`),
+      " (this computer's address on your Wi-Fi) or its public https address, then sign in again. ",
+      'Or approve here, or type a code below.',
     ),
   );
 }

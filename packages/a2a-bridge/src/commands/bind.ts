@@ -23,6 +23,14 @@ export interface BindOptions {
   profile?: string | undefined;
   headers: Record<string, string>;
   fetch?: typeof fetch | undefined;
+  /** The `--dir` given on the command line, repeated in the printed next command (absent: the default). */
+  dirFlag?: string | undefined;
+}
+
+/** ` --dir '<folder>'` when the command line named a folder, so a printed next command uses it too. */
+export function dirArgument(dirFlag: string | undefined): string {
+  if (dirFlag === undefined) return '';
+  return ` --dir ${/^[\w@%+=:,./-]+$/.test(dirFlag) ? dirFlag : `'${dirFlag.replace(/'/g, `'\\''`)}'`}`;
 }
 
 /** What `pair` and `add` print: a few lines, and the webhook secret once. */
@@ -42,7 +50,12 @@ async function reportCard(client: HostClient, ref: string, target: AgentTarget):
   }
 }
 
-function describe(target: AgentTarget, agent: { name: string; handle: string }, secret?: string): string {
+function describe(
+  target: AgentTarget,
+  agent: { name: string; handle: string },
+  dirFlag: string | undefined,
+  secret?: string,
+): string {
   const lines = [
     target.kind === 'a2a'
       ? `Paired ${target.name} (A2A ${target.card?.protocolVersion}, ${target.card?.streaming ? 'streaming' : 'polled'}) as "${agent.name}" (@${agent.handle}).`
@@ -56,7 +69,7 @@ function describe(target: AgentTarget, agent: { name: string; handle: string }, 
       '',
     );
   }
-  lines.push('Start serving with: svc-a2a run');
+  lines.push(`Start serving with: svc-a2a run${dirArgument(dirFlag)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -111,7 +124,7 @@ export async function pairCommand(
   const note = await reportCard(client, ref, target);
   return {
     agentId: paired.agent.id,
-    text: note + describe(target, paired.agent, secret),
+    text: note + describe(target, paired.agent, options.dirFlag, secret),
     ...(secret ? { secret } : {}),
   };
 }
@@ -131,7 +144,7 @@ export async function addCommand(options: BindOptions): Promise<BindResult> {
   if (!saved.service) {
     throw new BridgeError(
       'NOT_PAIRED',
-      'this machine is not paired yet: add an agent in the app and run svc-a2a pair <code> --card <url> first',
+      `this machine is not paired yet: add an agent in the app and run svc-a2a pair <code> --card <url>${dirArgument(options.dirFlag)} first`,
     );
   }
   const target = await readTarget(options);
@@ -156,7 +169,10 @@ export async function addCommand(options: BindOptions): Promise<BindResult> {
     agentId: added.agent.id,
     text:
       note +
-      describe(target, added.agent, secret).replace(/^Paired/, added.created ? 'Added' : 'Already added'),
+      describe(target, added.agent, options.dirFlag, secret).replace(
+        /^Paired/,
+        added.created ? 'Added' : 'Already added',
+      ),
     ...(secret ? { secret } : {}),
   };
 }

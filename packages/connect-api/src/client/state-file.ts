@@ -1,7 +1,7 @@
 // The host's per-machine state file (doc2: `{token, connector_id, name}` in an owner-only file), plus the
 // stream cursor of what has been answered, written atomically with mode 0600.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HostApiError } from './errors.js';
 
@@ -97,9 +97,4 @@ export async function writeHostState(path: string, state: HostState): Promise<vo
     await rm(temp, { force: true });
     throw err;
   }
-}
-
-/** Reads the state file as text (tests check it never holds more than it should). */
-export async function readHostStateText(path: string): Promise<string> {
-  return readFile(path, 'utf8');
 }
