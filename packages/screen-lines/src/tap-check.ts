@@ -54,9 +54,20 @@ export function checkTap(component: AddOp, event: { value?: unknown; [key: strin
     };
   }
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(event)) if (!ENVELOPE.has(key)) fields[key] = event[key];
+  // Defined, not assigned: a `__proto__` key sent as JSON stays a field (and is refused as one).
+  for (const key of Object.keys(event)) {
+    if (!ENVELOPE.has(key)) {
+      Object.defineProperty(fields, key, {
+        value: event[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
   const props = (component.props ?? {}) as Record<string, unknown>;
-  const verdict = rule(props, { value: event.value ?? null, fields });
+  const value = Object.hasOwn(event, 'value') ? event.value : undefined;
+  const verdict = rule(props, { value: value ?? null, fields });
   if (verdict.ok) return { ok: true, value: verdict.value, fields: verdict.fields, quiet: verdict.quiet };
   return {
     ok: false,

@@ -66,7 +66,11 @@ export function computeTap(
     );
   }
   const sent: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) if (!DERIVED.has(k)) sent[k] = v;
+  // Defined, not assigned: a `__proto__` key of the JSON body stays a key (and is refused as a field).
+  for (const [k, v] of Object.entries(input)) {
+    if (!DERIVED.has(k))
+      Object.defineProperty(sent, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
   const verdict = checkTap(component, sent);
   if (!verdict.ok) {
     throw new ServiceError('INVALID_INPUT', verdict.message, {
