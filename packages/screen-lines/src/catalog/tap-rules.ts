@@ -33,6 +33,7 @@ const DATE = /^(\d{4,6})-(\d{2})-(\d{2})$/;
 const CONTROL = /\p{Cc}/u;
 const CONTROL_BUT_LINES = /[^\P{Cc}\n\r\t]/u;
 
+/** An accepted tap: the value and fields to keep, and whether it is one of the catalog's quiet events. */
 export const pass = (value: unknown, fields: Record<string, unknown> = {}, quiet = false): TapRuleResult => ({
   ok: true,
   quiet,
@@ -40,6 +41,7 @@ export const pass = (value: unknown, fields: Record<string, unknown> = {}, quiet
   fields,
 });
 
+/** A refused tap: what the component accepts, and what was sent (described for the message). */
 export const refuse = (accepts: string, got: unknown, field = 'event.value'): TapRuleResult =>
   refuseAs(accepts, describe(got), field);
 
@@ -87,6 +89,7 @@ export function onlyFields(tap: TapInput, allowed: readonly string[]): TapRuleRe
   return null;
 }
 
+/** A JSON object (not null, not a list). */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
