@@ -41,8 +41,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const show = async (port: number, token: string) => {
-  const r = await toolCall(port, token, 'svc_show', { lines: 'choose@lunch "Lunch?" Pasta|Salad|Soup' });
+const show = async (port: number, token: string, lines = 'choose@lunch "Lunch?" Pasta|Salad|Soup') => {
+  const r = await toolCall(port, token, 'svc_show', { lines });
   expect(r.status).toBe(200);
   expect(r.body.result.isError).toBeFalsy();
   return r.body.result.structuredContent.screen_id as string;
@@ -84,7 +84,8 @@ describe('three instances on one PostgreSQL', () => {
 
   it('returns each answer once when two instances race to claim them', async () => {
     const p = await pairedPerson(ports(), 'grace@example.com');
-    const screenId = await show(b.port, p.connectorToken);
+    // Twelve different answers the screen takes: typed ones (a tap carries only what the screen offered).
+    const screenId = await show(b.port, p.connectorToken, 'ask@lunch "Lunch?"');
     const values = Array.from({ length: 12 }, (_, i) => `v${i}`);
     const seen: string[] = [];
     const done = () => seen.length >= values.length;

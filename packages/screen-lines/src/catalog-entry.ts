@@ -2,7 +2,17 @@
 // bundles that draw ops they were given (a renderer) and should not carry the parser. Every export is named;
 // the main entry re-exports all of them.
 export { catalog } from './catalog/index.js';
-export type { ComponentSpec, EventSpec, FlagSpec, SettingSpec, SlotKind, SlotSpec } from './catalog/types.js';
+export type {
+  ComponentSpec,
+  EventSpec,
+  FlagSpec,
+  SettingSpec,
+  SlotKind,
+  SlotSpec,
+  TapInput,
+  TapRule,
+  TapRuleResult,
+} from './catalog/types.js';
 export type {
   AddOp,
   DropOp,
@@ -37,4 +47,5 @@ export {
   type TableRuleCode,
   type TableRuleProblem,
 } from './table-names.js';
+export { checkTap, componentOn, type TapCheck } from './tap-check.js';
 export { formatEcho, formatTapLine, parseTapLine } from './tap-line.js';

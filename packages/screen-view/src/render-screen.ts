@@ -2,6 +2,7 @@
 import {
   type AddOp,
   catalog,
+  checkTap,
   formatEcho,
   formatTapLine,
   type GroupOp,
@@ -207,10 +208,25 @@ export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): Screen
     tap(op, value, extra = {}, quiet = false) {
       const event: TapEvent = { id: op.id, preset: op.preset, value, ...extra };
       if (options.screen) event.screen = options.screen;
+      // The server refuses a tap its screen did not offer (a typed answer in the wrong format, a number too
+      // large to be one): say so here and keep the component open rather than send it.
+      const verdict = checkTap(op, event);
+      const entry = components.get(op.id);
+      entry?.el.querySelector('.svc-refused')?.remove();
+      if (!verdict.ok) {
+        entry?.el.append(
+          h(
+            doc,
+            'p',
+            { class: 'svc-hint svc-error svc-refused', role: 'alert' },
+            `Not sent: this needs ${verdict.accepts}.`,
+          ),
+        );
+        return;
+      }
       const tap: ScreenTap = { event, quiet, line: formatTapLine(event), echo: formatEcho(event) };
       if (endsComponent(event, quiet)) {
         answered.set(op.id, event);
-        const entry = components.get(op.id);
         if (entry) markAnswered(entry.el, event, doc);
       }
       options.onTap(tap);

@@ -126,4 +126,16 @@ describe('cleanCommands', () => {
   it('an empty list stays an empty list', () => {
     expect(ok([])).toEqual({ ok: true, commands: [], dropped: 0 });
   });
+  it('strips direction overrides, ESC and other controls, and invisible text from descriptions and args (issue 46 item 6)', () => {
+    const result = ok([
+      { name: 'deploy', description: 'Ship it \u202egnp.exe\u001b[31m now', args: '\u2066<env>\u2069\u009b' },
+      { name: 'ghost', description: '\u200d\ufe0f\u{e0041}', args: '\u034f\u17b4' },
+      { name: 'later', description: '\u200b\n  Second line shows' },
+    ]);
+    expect(result.commands).toEqual([
+      { name: 'deploy', description: 'Ship it gnp.exe[31m now', args: '<env>' },
+      { name: 'ghost', description: '' },
+      { name: 'later', description: 'Second line shows' },
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 // cleanCommands: doc2's cleaning of a host's slash-commands list for the agent's `commands` column.
 import { isPlainObject, jsonByteLength } from './clean-look.js';
+import { visibleText } from './visible-text.js';
 
 /** One slash command the agent's host accepts (doc2 "Commands entry"). */
 export interface CommandEntry {
@@ -27,17 +28,14 @@ export const COMMAND_LIMITS = {
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-/** First non-blank line, whitespace runs made single spaces, cut to `max` characters (code points). */
+/**
+ * First line with something visible, cleaned by {@link visibleText} (controls such as ESC, bidi controls such
+ * as U+202E and invisible characters removed, white space runs made single spaces), cut to `max` characters.
+ */
 function oneLine(value: unknown, max: number): string {
   if (typeof value !== 'string') return '';
-  const line = value.split(/\r\n|[\n\r\u2028\u2029]/).find((l) => l.trim() !== '') ?? '';
-  const chars = Array.from(line.replace(/[\s\p{Cc}]+/gu, ' ').trim());
-  return chars.length <= max
-    ? chars.join('')
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
+  const line = value.split(/\r\n|[\n\r\u2028\u2029]/).find((l) => visibleText(l) !== null) ?? '';
+  return visibleText(line, { max }) ?? '';
 }
 
 /** The command name rule: trim, drop one leading `/`, lowercase, then match doc2's pattern. */
@@ -52,7 +50,8 @@ export function cleanCommandName(value: unknown): string | null {
  * Cleans the commands list a host reports (doc2 "Commands entry"): `null` clears the column; a value
  * that is not a list is refused (the registry answers `invalid_commands`); inside a list every entry
  * that is not an object with a valid name is dropped silently, names are cleaned (leading `/` dropped,
- * lowercased) and kept once (first wins), descriptions become one line of at most 100 characters,
+ * lowercased) and kept once (first wins), descriptions become one line of at most 100 characters with
+ * nothing invisible and no control or direction character (see {@link visibleText}),
  * `args` one line of at most 60 (longer text is cut with `…`), unknown keys are dropped, at most 200
  * entries are kept, and entries are dropped from the end until the column is at most 32 KB.
  *

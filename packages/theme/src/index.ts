@@ -46,6 +46,7 @@ export {
   RADIUS_TOKENS,
   WEIGHT_TOKENS,
 } from './tokens.js';
+export { hasVisibleText, type VisibleTextOptions, visibleText } from './visible-text.js';
 export {
   BUTTON_STYLES,
   type ButtonStyle,

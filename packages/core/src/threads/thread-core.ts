@@ -181,7 +181,8 @@ export function createThreadCore(deps: ThreadDeps) {
     ): Promise<TapWrite> {
       let tap = computeTap(screen, raw, screenLines);
       const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
-      if (extra) tap = computeTap(screen, { ...(raw as Record<string, unknown>), ...extra }, screenLines);
+      // The service's own fields (a tables card's outcome) are added after the person's tap was checked.
+      if (extra) tap = computeTap(screen, raw, screenLines, extra);
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];

@@ -213,7 +213,7 @@ describe('answers', () => {
   });
 
   it('returns each item once to concurrent waiting callers', async () => {
-    const { screen_id } = await ops.show(principal, { lines: 'choose@a "Q" x|y' });
+    const { screen_id } = await ops.show(principal, { lines: 'ask@a "Q" type=number' });
     const callers = Array.from({ length: 8 }, () => ops.answers(principal, { wait: 3 }));
     await vi.waitFor(() => expect(notifier.listenerCount(userId)).toBe(8));
     for (let i = 0; i < 20; i++) await personTap(screen_id, 'a', i);

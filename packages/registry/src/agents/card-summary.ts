@@ -1,4 +1,5 @@
 // Cleaning a bridged agent's card summary (name and skills) before it is kept on the agent (ADR 0164).
+import { visibleText } from '@screen-service/theme';
 import { ServiceError } from '../kernel/errors.js';
 import type { AgentCardSummary } from '../model/records.js';
 
@@ -7,14 +8,15 @@ export const MAX_CARD_SKILLS = 20;
 const NAME_CHARS = 80;
 const DESCRIPTION_CHARS = 200;
 
-const oneLine = (s: string, max: number) => {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
+// One line a person reads (the rule for every label from an agent or a host): controls such as ESC, bidi
+// controls such as U+202E and invisible characters removed, cut to `max`; null when nothing visible is left.
+const oneLine = (s: string, max: number) => visibleText(s, { max });
 
 /**
  * Checks and trims a card summary: `null` clears; otherwise `{name, skills: [{name, description?}]}` with
- * one-line texts cut to length and at most {@link MAX_CARD_SKILLS} skills. A wrong shape is `INVALID_INPUT`.
+ * one-line texts cut to length (controls, direction characters and invisible text removed) and at most
+ * {@link MAX_CARD_SKILLS} skills; a skill whose name shows nothing is dropped. A wrong shape, or a card name
+ * with no visible character, is `INVALID_INPUT`.
  *
  * @example
  * ```ts
@@ -32,17 +34,24 @@ export function cleanCardSummary(value: unknown): AgentCardSummary | null {
   if (typeof value !== 'object' || Array.isArray(value)) throw refuse();
   const { name, skills } = value as { name?: unknown; skills?: unknown };
   if (typeof name !== 'string' || name.trim() === '') throw refuse();
+  const shown = oneLine(name, NAME_CHARS);
+  if (shown === null) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      "card.name has no visible character (only spaces, joiners, marks or invisible characters); send the agent card's name.",
+      { field: 'card' },
+    );
+  }
   if (skills !== undefined && !Array.isArray(skills)) throw refuse();
   const kept: AgentCardSummary['skills'] = [];
   for (const s of (skills ?? []) as unknown[]) {
     if (typeof s !== 'object' || s === null) throw refuse();
     const { name: n, description: d } = s as { name?: unknown; description?: unknown };
     if (typeof n !== 'string' || (d !== undefined && typeof d !== 'string')) throw refuse();
-    if (n.trim() === '' || kept.length >= MAX_CARD_SKILLS) continue;
-    kept.push({
-      name: oneLine(n, NAME_CHARS),
-      ...(d && d.trim() !== '' ? { description: oneLine(d, DESCRIPTION_CHARS) } : {}),
-    });
+    const skill = oneLine(n, NAME_CHARS);
+    if (skill === null || kept.length >= MAX_CARD_SKILLS) continue;
+    const description = d === undefined ? null : oneLine(d, DESCRIPTION_CHARS);
+    kept.push({ name: skill, ...(description === null ? {} : { description }) });
   }
-  return { name: oneLine(name, NAME_CHARS), skills: kept };
+  return { name: shown, skills: kept };
 }

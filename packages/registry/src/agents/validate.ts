@@ -8,9 +8,18 @@ import { AGENT_COLORS, type AgentColor, CONNECTOR_KINDS, type ConnectorKind } fr
 export function agentName(value: unknown, field = 'name'): string {
   const name = typeof value === 'string' ? cleanDisplayName(value) : null;
   if (name === null || name.length > 40) {
-    throw new ServiceError('INVALID_INPUT', `${field} must be 1 to 40 visible characters.`, { field });
+    throw new ServiceError('INVALID_INPUT', `${field} must be 1 to 40 visible characters${blank(value)}.`, {
+      field,
+    });
   }
   return name;
+}
+
+/** Why a name that is text was refused when none of it can be seen (joiners, marks, spaces only). */
+function blank(value: unknown): string {
+  return typeof value === 'string' && value !== '' && cleanDisplayName(value) === null
+    ? ' (this one has no visible character: only spaces, joiners, marks or invisible characters)'
+    : '';
 }
 
 export function agentColor(value: unknown): AgentColor {
@@ -49,7 +58,7 @@ export function hostName(value: unknown): string {
   if (name === null || name.length > 80) {
     throw new ServiceError(
       'INVALID_INPUT',
-      'host_name must be 1 to 80 visible characters (the machine name).',
+      `host_name must be 1 to 80 visible characters (the machine name)${blank(value)}.`,
       {
         field: 'host_name',
       },

@@ -1,6 +1,19 @@
 // Catalog entries for components a person answers: questions, check-ins, forms, photos, timers and decks.
 
 import { ev, FIELD_TYPES, nonEmpty, OPTION, QUESTION, slot, text } from './shared.js';
+import {
+  ANSWER_CHARS,
+  askTap,
+  buttonsTap,
+  checkinTap,
+  checklistTap,
+  chooseTap,
+  confirmTap,
+  deckTap,
+  formTap,
+  photoTap,
+  timerTap,
+} from './tap-rules.js';
 import type { ComponentSpec } from './types.js';
 import { z } from './zod.js';
 
@@ -24,6 +37,7 @@ export const timerComponent: ComponentSpec = {
     ev('the person starts it', true, { id: 'n1', preset: 'timer', value: 'start', seconds: 300 }),
     ev('it runs out', false, { id: 'n1', preset: 'timer', value: 'done', seconds: 300 }),
   ],
+  tap: timerTap,
 };
 
 export const chooseComponent: ComponentSpec = {
@@ -57,6 +71,7 @@ export const chooseComponent: ComponentSpec = {
       value: ['Cheese', 'Olives'],
     }),
   ],
+  tap: chooseTap,
 };
 
 export const confirmComponent: ComponentSpec = {
@@ -76,6 +91,7 @@ export const confirmComponent: ComponentSpec = {
   staged: false,
   tapKey: 'confirmed',
   events: [ev('the person taps a button', false, { id: 'n1', preset: 'confirm', value: true, label: 'Yes' })],
+  tap: confirmTap,
 };
 
 export const buttonsComponent: ComponentSpec = {
@@ -99,6 +115,7 @@ export const buttonsComponent: ComponentSpec = {
   staged: false,
   tapKey: 'button',
   events: [ev('the person taps a button', false, { id: 'n1', preset: 'buttons', value: 'Continue' })],
+  tap: buttonsTap,
 };
 
 export const checkinComponent: ComponentSpec = {
@@ -126,6 +143,7 @@ export const checkinComponent: ComponentSpec = {
   staged: false,
   tapKey: 'value',
   events: [ev('the person picks a value', false, { id: 'n1', preset: 'checkin', value: 4, kind: 'mood' })],
+  tap: checkinTap,
 };
 
 export const checklistComponent: ComponentSpec = {
@@ -152,6 +170,7 @@ export const checklistComponent: ComponentSpec = {
     }),
     ev('the person taps Done', false, { id: 'n1', preset: 'checklist', value: ['Keys', 'Phone'] }),
   ],
+  tap: checklistTap,
 };
 
 export const askComponent: ComponentSpec = {
@@ -171,10 +190,11 @@ export const askComponent: ComponentSpec = {
     placeholder: text(80, 'placeholder').optional(),
   }),
   defaults: { type: 'text' },
-  limits: { question: QUESTION, answer: 2000 },
+  limits: { question: QUESTION, answer: ANSWER_CHARS },
   staged: false,
   tapKey: 'answer',
   events: [ev('the person sends an answer', false, { id: 'n1', preset: 'ask', value: 'Sam' })],
+  tap: askTap,
 };
 
 export const formComponent: ComponentSpec = {
@@ -193,7 +213,7 @@ export const formComponent: ComponentSpec = {
     fields: z.array(z.object({ key: z.string(), type: z.enum(FIELD_TYPES) })),
   }),
   defaults: { title: '' },
-  limits: { title: QUESTION, fields: 12 },
+  limits: { title: QUESTION, fields: 12, answer: ANSWER_CHARS },
   staged: false,
   tapKey: 'form',
   events: [
@@ -203,6 +223,7 @@ export const formComponent: ComponentSpec = {
       value: { name: 'Ana', age: 31, day: '2026-11-21' },
     }),
   ],
+  tap: formTap,
 };
 
 export const photoComponent: ComponentSpec = {
@@ -229,6 +250,7 @@ export const photoComponent: ComponentSpec = {
       photos: ['https://example.invalid/signed/p1.jpg'],
     }),
   ],
+  tap: photoTap,
 };
 
 export const deckComponent: ComponentSpec = {
@@ -248,4 +270,5 @@ export const deckComponent: ComponentSpec = {
     ev('the person turns a card', true, { id: 'n1', preset: 'deck', value: 1 }),
     ev('the person finishes the deck', false, { id: 'n1', preset: 'deck', value: 3 }),
   ],
+  tap: deckTap,
 };

@@ -1,6 +1,7 @@
 // The `query` entry of the catalog: its arguments are read by query.ts; this is the data the guide and renderer use.
 
 import type { QueryProps } from '../ops.js';
+import { queryTap, SEND_ROWS } from './query-taps.js';
 import { CHART_TYPES } from './shared.js';
 import type { ComponentSpec } from './types.js';
 import { z } from './zod.js';
@@ -104,7 +105,7 @@ export const querySpec: ComponentSpec = {
     title: z.string().optional(),
   }),
   defaults: queryDefaults,
-  limits: { limit: 500, defaultLimit: 50, sendRows: 200 },
+  limits: { limit: 500, defaultLimit: 50, sendRows: SEND_ROWS },
   staged: false,
   tapKey: 'row',
   events: [
@@ -139,4 +140,5 @@ export const querySpec: ComponentSpec = {
       },
     },
   ],
+  tap: queryTap,
 };

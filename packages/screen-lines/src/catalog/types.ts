@@ -57,6 +57,28 @@ export interface EventSpec {
   example: TapEvent;
 }
 
+/** A tap as a component's rule reads it: its value and its other fields (`id`, `preset`, `screen` left out). */
+export interface TapInput {
+  value: unknown;
+  fields: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A rule's verdict on one tap. Accepted: the value and fields to keep (the rule may add what the screen
+ * decides, such as a confirm's label, and drops what is not the view's to say) and whether the event is one
+ * of the quiet ones. Refused: the field at fault (`event.value`, `event.label`...), what the screen accepts
+ * in words (`one of: Yes, No`) and what was sent, described (`"Pizza"`).
+ */
+export type TapRuleResult =
+  | { ok: true; quiet: boolean; value: unknown; fields: Record<string, unknown> }
+  | { ok: false; field: string; accepts: string; got: string };
+
+/**
+ * Checks a tap on a component drawn with `props` (patches applied): it passes only when the renderer could
+ * have sent it for that screen.
+ */
+export type TapRule = (props: Readonly<Record<string, unknown>>, tap: TapInput) => TapRuleResult;
+
 /** A component of the catalog. */
 export interface ComponentSpec {
   name: string;
@@ -77,4 +99,9 @@ export interface ComponentSpec {
   /** The `<key>` of the tap line `[svc] <id> <preset> <key>=<value>`. */
   tapKey: string;
   events: readonly EventSpec[];
+  /**
+   * What a tap on it may carry; absent for components that take no taps. The server checks every tap with it
+   * before recording it, and the renderer before sending (see `checkTap`).
+   */
+  tap?: TapRule;
 }

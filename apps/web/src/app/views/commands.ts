@@ -31,8 +31,9 @@ export function commandMenu(
           'li',
           { role: 'option', tabindex: -1, 'data-command': c.name },
           el('strong', {}, `/${c.name}`),
-          c.args ? el('span', { class: 'svc-muted' }, ` ${c.args}`) : null,
-          c.description ? el('span', { class: 'svc-muted' }, ` — ${c.description}`) : null,
+          // The host's texts each in a <bdi>: one cannot reorder the name, the dash or the other.
+          c.args ? el('span', { class: 'svc-muted' }, ' ', el('bdi', {}, c.args)) : null,
+          c.description ? el('span', { class: 'svc-muted' }, ' — ', el('bdi', {}, c.description)) : null,
         );
         item.addEventListener('click', () => {
           text.value = `/${c.name}${c.args ? ' ' : ''}`;

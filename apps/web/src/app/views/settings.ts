@@ -10,21 +10,31 @@ import { agentTablesSection } from './agent-tables.js';
 import { nativeInstructionsSection } from './native-instructions.js';
 import { tablesUsage } from './tables-usage.js';
 
-/** A bridged agent's card (doc3): the remote agent's own name and its skills, one line each; none for others. */
+/**
+ * A bridged agent's card (doc3): the remote agent's own name and its skills, one line each; none for others.
+ * Each text the remote agent wrote sits in its own <bdi>, so a right-to-left name (or a direction override
+ * stored before the server stripped them) cannot reorder the words around it.
+ */
 function cardSection(agent: Agent): HTMLElement | null {
   const card = agent.card;
   if (!card) return null;
   return el(
     'section',
     { class: 'stack agent-card', 'aria-label': 'Agent card' },
-    el('h3', {}, `Card: ${card.name}`),
+    el('h3', {}, 'Card: ', el('bdi', {}, card.name)),
     card.skills.length === 0
       ? el('p', { class: 'svc-muted small' }, 'No skills listed.')
       : el(
           'ul',
           { class: 'agent-skills' },
           ...card.skills.map((s) =>
-            el('li', {}, el('strong', {}, s.name), s.description ? ` ${s.description}` : ''),
+            el(
+              'li',
+              {},
+              el('strong', {}, el('bdi', {}, s.name)),
+              s.description ? ' ' : '',
+              s.description ? el('bdi', {}, s.description) : '',
+            ),
           ),
         ),
   );
