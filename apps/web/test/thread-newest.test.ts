@@ -3,7 +3,7 @@
 // bottom in view, a photo the person sends lands above the composer, and the "New ↓" pill shows whenever
 // something new is below the fold.
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
@@ -51,7 +51,12 @@ function png(width: number, height: number, shade: number): Buffer {
 
 /** The person sends a photo (through the API, as the app's composer does). */
 async function sendPhoto(width: number, height: number, shade: number): Promise<void> {
-  const { id } = await api<{ id: string }>('POST', `/agents/${agentId}/photos`, undefined, png(width, height, shade));
+  const { id } = await api<{ id: string }>(
+    'POST',
+    `/agents/${agentId}/photos`,
+    undefined,
+    png(width, height, shade),
+  );
   await api('POST', `/agents/${agentId}/messages`, { text: '(photo)', photo_ids: [id] });
 }
 
@@ -82,9 +87,12 @@ function layout(p: Page) {
 const twoFrames = (p: Page) =>
   p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/** A photo's signed link on the service. */
+const PHOTO_LINK = /\/photos\/[^/?]+\?/;
+
 /** Photos arrive late, as over a phone network (served by the real service, held back here). */
 async function slowPhotos(p: Page): Promise<void> {
-  await p.route(/\/photos\/[^/?]+\?/, async (route) => {
+  await p.route(PHOTO_LINK, async (route) => {
     await new Promise((r) => setTimeout(r, PHOTO_LATENCY_MS));
     await route.continue().catch(() => {});
   });
@@ -108,9 +116,18 @@ beforeAll(async () => {
   const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'pair', code: created.pairing.code, remote_ref: 'coach', kind: 'mcp', host_name: 'Laptop' }),
+    body: JSON.stringify({
+      action: 'pair',
+      code: created.pairing.code,
+      remote_ref: 'coach',
+      kind: 'mcp',
+      host_name: 'Laptop',
+    }),
   });
-  agent = await connectMcpAgent(service.url, ((await res.json()) as { connector_token: string }).connector_token);
+  agent = await connectMcpAgent(
+    service.url,
+    ((await res.json()) as { connector_token: string }).connector_token,
+  );
 
   // 30 messages: text, photos, charts and tables, ending in photos and table views (the reported case).
   const days = Array.from({ length: 12 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
@@ -169,28 +186,99 @@ describe('the newest message in view (390×844)', () => {
       await twoFrames(page);
       const l = await layout(page);
       // Either the newest message is in view, or the pill says something new is below.
-      if (!(l.lastBottom <= l.composerTop)) misses.push(`open ${open}: ${l.lastBottom} > ${l.composerTop} (pill ${l.pill})`);
+      if (!(l.lastBottom <= l.composerTop))
+        misses.push(`open ${open}: ${l.lastBottom} > ${l.composerTop} (pill ${l.pill})`);
     }
     expect(misses).toEqual([]);
     await page.screenshot({ path: join(screenshotDir, 'thread-phone-photos.png') });
   });
 
-  it("keeps the person's own photo above the composer after sending it", async () => {
-    await page.locator('#attach').setInputFiles({
-      name: 'lunch.png',
-      mimeType: 'image/png',
-      buffer: png(900, 1200, 200),
+  it("puts the person's own photo above the composer after sending it, even from older messages", async () => {
+    // The person reads older messages, then sends; the live stream brings the message back before the
+    // send's own answer does (a slow uplink): the thread still goes to the person's bubble.
+    await page.evaluate(() => {
+      const list = document.querySelector('.thread')!;
+      list.scrollTop = list.scrollHeight / 2;
     });
+    await expect.poll(async () => (await layout(page)).lastBottom > HEIGHT).toBe(true);
     const before = await page.locator('.thread > li').count();
-    await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.locator('.thread > li').count()).toBe(before + 1);
-    const mine = page.locator('.thread > li').last();
-    await expect
-      .poll(() => mine.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
-      .toBe(true);
+    const sendAnswer = async (route: Route) => {
+      const response = await route.fetch();
+      await expect.poll(() => page.locator('.thread > li').count()).toBe(before + 1);
+      await route.fulfill({ response });
+    };
+    const SEND = new RegExp(`/agents/${agentId}/messages$`);
+    await page.route(SEND, sendAnswer);
+    try {
+      await page.locator('#attach').setInputFiles({
+        name: 'lunch.png',
+        mimeType: 'image/png',
+        buffer: png(900, 1200, 200),
+      });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => page.locator('.thread > li').count()).toBe(before + 1);
+      const mine = page.locator('.thread > li').last();
+      expect(await mine.getAttribute('class')).toContain('mine');
+      await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+      await expect
+        .poll(() =>
+          mine.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        )
+        .toBe(true);
+      await twoFrames(page);
+      const l = await layout(page);
+      expect(l.lastBottom).toBeLessThanOrEqual(l.composerTop);
+    } finally {
+      await page.unroute(SEND, sendAnswer);
+    }
+  });
+
+  it('gives a photo its height before its bytes arrive', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const hold = async (route: Route) => {
+      await held;
+      await route.continue().catch(() => {});
+    };
+    await page.route(PHOTO_LINK, hold);
+    try {
+      const before = await page.locator('.thread > li').count();
+      await sendPhoto(600, 800, 90);
+      await expect.poll(() => page.locator('.thread > li').count()).toBe(before + 1);
+      const img = page.locator('.thread > li').last().locator('img');
+      await twoFrames(page);
+      const box = await img.evaluate((i: HTMLImageElement) => ({
+        loaded: i.complete && i.naturalWidth > 0,
+        width: i.getBoundingClientRect().width,
+        height: i.getBoundingClientRect().height,
+      }));
+      expect(box.loaded).toBe(false);
+      expect(box.width).toBeGreaterThan(100);
+      expect(Math.abs(box.height - (box.width * 800) / 600)).toBeLessThan(1);
+      const l = await layout(page);
+      expect(l.lastBottom).toBeLessThanOrEqual(l.composerTop);
+    } finally {
+      release();
+      await page.unroute(PHOTO_LINK, hold);
+    }
+  });
+
+  it('shows the "New ↓" pill when a view arrives below the fold while the person reads, and goes to it', async () => {
+    await page.evaluate(() => {
+      const list = document.querySelector('.thread')!;
+      list.scrollTop = list.scrollHeight / 2;
+    });
+    await expect.poll(async () => (await layout(page)).lastBottom > HEIGHT).toBe(true);
+    const before = await page.locator('.thread .svc-table').count();
+    await agent.show('query Weights sort=Day limit=12', 'All of it');
+    await expect.poll(() => page.locator('.thread .svc-table').count()).toBe(before + 1);
+    await expect.poll(async () => (await layout(page)).pill).toBe(true);
+    await page.getByRole('button', { name: 'New ↓' }).click();
     await twoFrames(page);
     const l = await layout(page);
+    expect(l.pill).toBe(false);
     expect(l.lastBottom).toBeLessThanOrEqual(l.composerTop);
-    expect(await mine.getAttribute('class')).toContain('mine');
   });
 });

@@ -122,6 +122,7 @@ export {
   wireCode,
 } from './http-errors.js';
 export { hasImageSignature } from './image-signature.js';
+export { type ImageSize, imageSize } from './image-size.js';
 export { isoTime, isoTimeOrNull } from './iso-time.js';
 export { JsonTooDeepError, jsonDepth, MAX_JSON_DEPTH, verifyJsonDepth } from './json-depth.js';
 export { type LimitStore, memoryLimits } from './limits.js';

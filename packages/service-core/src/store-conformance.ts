@@ -560,6 +560,32 @@ export function describeStoreConformance(
       expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
     });
 
+    it('photos: keep the size read at upload; a photo without one reads back null (issue 38)', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const base = { userId: u.id, agentId: a.id, messageId: null, contentType: 'image/png', bytes: 3 };
+      const sized = await store.photos.create({
+        ...base,
+        id: newId('pho_'),
+        file: 'sized.png',
+        width: 1200,
+        height: 900,
+        createdAt: 1,
+      });
+      const unsized = await store.photos.create({
+        ...base,
+        id: newId('pho_'),
+        file: 'unsized.png',
+        createdAt: 2,
+      });
+      expect(await store.photos.get(sized.id)).toMatchObject({ width: 1200, height: 900 });
+      expect(await store.photos.get(unsized.id)).toMatchObject({ width: null, height: null });
+      expect((await store.photos.listByUser(u.id)).map((p) => [p.width, p.height])).toEqual([
+        [1200, 900],
+        [null, null],
+      ]);
+    });
+
     it('threads: a message binds its photos in its own write; a photo bound elsewhere stays (ADR 0217)', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');

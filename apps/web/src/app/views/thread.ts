@@ -24,6 +24,21 @@ function cameraIcon(): SVGSVGElement {
   return icon;
 }
 
+/**
+ * A photo sized before it loads: the service's link carries the size read at upload (`#w=1200&h=900`), so
+ * the thread lays it out at its final height and nothing below moves when the bytes arrive (issue 38).
+ */
+function photo(src: string, alt: string): HTMLImageElement {
+  const size = /#w=(\d+)&h=(\d+)$/.exec(src);
+  return el('img', {
+    src,
+    alt,
+    class: 'photo',
+    decoding: 'async',
+    ...(size ? { width: Number(size[1]), height: Number(size[2]) } : {}),
+  });
+}
+
 /** Uploads one picked image; returns its id and signed link. */
 async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
   return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
@@ -139,7 +154,7 @@ export function threadView(agentId: string): View {
         'li',
         { class: 'msg mine tap', 'data-seq': m.seq },
         el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
-        ...m.photos.map((src) => el('img', { src, alt: 'Photo you sent', class: 'photo' })),
+        ...m.photos.map((src) => photo(src, 'Photo you sent')),
       );
     }
     const item = el('li', { class: `msg ${mine ? 'mine' : 'theirs'}`, 'data-seq': m.seq });
@@ -169,7 +184,7 @@ export function threadView(agentId: string): View {
     }
     item.append(
       el('p', { class: 'bubble' }, m.body),
-      ...m.photos.map((src) => el('img', { src, alt: mine ? 'Photo you sent' : 'Photo', class: 'photo' })),
+      ...m.photos.map((src) => photo(src, mine ? 'Photo you sent' : 'Photo')),
     );
     return item;
   }
