@@ -8,7 +8,15 @@ import { ServiceError } from './errors.js';
 import type { Notifier } from './notifier.js';
 import { ownAgent } from './own-agent.js';
 import type { MintedCode, Pairing } from './pairing.js';
-import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from './records.js';
+import { screenTitle } from './push-rules.js';
+import type {
+  AgentRecord,
+  ConnectorKind,
+  ConnectorRecord,
+  ConnectorVia,
+  MessageRecord,
+  ScreenRecord,
+} from './records.js';
 import type { AgentPatch, Store } from './repositories.js';
 import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
 import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
@@ -25,10 +33,32 @@ export interface PersonAgentsOptions {
   newId?: (prefix: string) => string;
 }
 
-/** An agent in the person's list: the view plus unread count and the newest row's time. */
+/** An agent in the person's list: the view plus unread count, the newest row's time and a preview of it. */
 export interface AgentListItem extends AgentView, SharedFields {
   unread: number;
   last_message_at: string | null;
+  /** The newest row as one line (a screen by its chat line or title, a tap by its echo); null: no rows. */
+  last_message: { sender: MessageRecord['sender']; text: string } | null;
+}
+
+/** Longest preview line in the list. */
+const PREVIEW_CHARS = 120;
+
+/** One line for the thread list: what the newest row says, as a messaging app's list shows it. */
+export function previewOf(row: MessageRecord, screen: ScreenRecord | undefined): string {
+  const first = (text: unknown) =>
+    typeof text === 'string'
+      ? (text
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim() ?? '')
+      : '';
+  let text: string;
+  if (row.kind === 'screen')
+    text = first(row.meta.text) || (screen ? screenTitle(screen.ops) : null) || 'Screen';
+  else if (row.kind === 'tap') text = `✓ ${first(row.meta.echo) || 'Answered'}`;
+  else text = row.body === '(photo)' ? 'Photo' : first(row.body);
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
 export interface CreateAgentInput {
@@ -142,11 +172,21 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         store.threads.lastByAgent(userId),
       ]);
       const t = now();
+      const screenIds = [...last.values()].flatMap((r) =>
+        r.kind === 'screen' && r.screenId ? [r.screenId] : [],
+      );
+      const screens = new Map((await store.threads.listScreens(screenIds)).map((s) => [s.id, s]));
       const counts = (id: string) => {
         const lastRow = last.get(id);
         return {
           unread: unread.get(id) ?? 0,
           last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
+          last_message: lastRow
+            ? {
+                sender: lastRow.sender,
+                text: previewOf(lastRow, lastRow.screenId ? screens.get(lastRow.screenId) : undefined),
+              }
+            : null,
         };
       };
       const owned: AgentListItem[] = agents.map((a) => ({

@@ -238,6 +238,28 @@ export function describeStoreConformance(
       expect(await store.sessions.familyLive('f1', Date.now())).toBe(false);
     });
 
+    it("sessions: revoking a user ends each of the user's families and no one else's", async () => {
+      const u = await user();
+      const other = await user();
+      const session = (id: string, userId: string, familyId: string) => ({
+        id,
+        userId,
+        familyId,
+        refreshHash: `h-${id}`,
+        createdAt: 1,
+        expiresAt: Date.now() + 60_000,
+        usedAt: null,
+        revokedAt: null,
+      });
+      await store.sessions.create(session('u1', u.id, 'phone'));
+      await store.sessions.create(session('u2', u.id, 'laptop'));
+      await store.sessions.create(session('o1', other.id, 'theirs'));
+      await store.sessions.revokeUser(u.id, Date.now());
+      expect(await store.sessions.familyLive('phone', Date.now())).toBe(false);
+      expect(await store.sessions.familyLive('laptop', Date.now())).toBe(false);
+      expect(await store.sessions.familyLive('theirs', Date.now())).toBe(true);
+    });
+
     it('threads: claimAnswers returns person rows oldest first after a seq, each once', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');

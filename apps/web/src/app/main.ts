@@ -4,6 +4,7 @@ import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/loo
 import { openStream, session } from './api.js';
 import type { View } from './shell.js';
 import { accessView } from './views/access.js';
+import { accountView } from './views/account.js';
 import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
@@ -37,6 +38,7 @@ function route(): View {
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();
   if (hash === '#/access') return accessView();
+  if (hash === '#/account') return accountView();
   if (hash === '#/notifications') return notificationsView();
   if (hash === '#/shares') return sharesView();
   const invite = /^#\/invite\/([^/]+)$/.exec(hash);
@@ -54,7 +56,7 @@ function show(): void {
     current.back
       ? el('a', { href: current.back, class: 'icon-link', 'aria-label': 'Back' }, '‹')
       : el('span', { class: 'bar-mark', 'aria-hidden': 'true' }),
-    el('h1', {}, current.title),
+    current.heading ?? el('h1', {}, current.title),
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
   root.replaceChildren(bar, el('main', { class: 'page', id: 'main' }, current.body));

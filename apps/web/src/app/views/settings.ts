@@ -34,6 +34,7 @@ export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
   const status = el('div', { 'aria-live': 'polite' });
   let stop = () => {};
+  let codeEvent: (type: string) => void = () => {};
   let reloadTables = () => {};
   void (async () => {
     try {
@@ -114,8 +115,9 @@ export function settingsView(agentId: string): View {
         try {
           const pairing = await call<{ code: string; expires_at: string }>('POST', `/agents/${agentId}/code`);
           stop();
-          const card = codeCard(agentId, pairing);
+          const card = codeCard(agentId, pairing, agent);
           stop = card.stop;
+          codeEvent = card.onEvent;
           code.replaceWith(card.el);
         } catch (error) {
           status.replaceChildren(problem(error));
@@ -158,6 +160,9 @@ export function settingsView(agentId: string): View {
     back: `#/a/${agentId}`,
     body,
     leave: () => stop(),
-    onEvent: (type) => (type === 'tables' ? reloadTables() : undefined),
+    onEvent: (type) => {
+      if (type === 'tables') reloadTables();
+      codeEvent(type);
+    },
   };
 }

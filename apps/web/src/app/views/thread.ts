@@ -1,9 +1,9 @@
 // One agent's thread: chat lines and screens arriving live, taps, typed replies with photos, `/` commands.
 import type { Op, TapEvent } from '@screen-service/screen-lines';
-import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
+import { renderMarkdown, renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
-import { type Agent, ApiError, call, type Message } from '../api.js';
+import { type Agent, ApiError, appConfig, call, type Message, promptImages } from '../api.js';
 import { goneLine, markGone, noteShared } from '../gone-shares.js';
 import { holdPresence } from '../push-device.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
@@ -39,6 +39,16 @@ function photo(src: string, alt: string): HTMLImageElement {
   });
 }
 
+/**
+ * What an agent said, with its markdown drawn (`**Open**` reads as bold Open, a `- ` line as a list item):
+ * agents, and the models behind native agents, write markdown. Text only, never HTML.
+ */
+function said(text: string, className: string): HTMLElement {
+  const box = renderMarkdown(document, text);
+  box.className = `${className} svc-md`;
+  return box;
+}
+
 /** Uploads one picked image; returns its id and signed link. */
 async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
   return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
@@ -47,7 +57,8 @@ async function upload(agentId: string, file: File): Promise<{ id: string; url: s
 export function threadView(agentId: string): View {
   let releasePresence: (() => void) | undefined;
   const log = el('ol', { class: 'thread', 'aria-label': 'Messages', 'aria-live': 'polite' });
-  const header = el('div', { class: 'thread-head' });
+  // The agent's chip, name and status head the page once, in the top bar (not again above the messages).
+  const header = el('div', { class: 'thread-head' }, el('h1', {}, 'Thread'));
   const screens = new Map<string, ScreenHandle>();
   const seen = new Set<string>();
   const photoIdOf = new Map<string, string>();
@@ -58,6 +69,8 @@ export function threadView(agentId: string): View {
   let lastSeq = 0;
   let agent: Agent | undefined;
   let closed = false;
+  /** The image CDN (SVC_IMAGE_CDN, ADR 0111) for `image prompt=`; read before the first screen is drawn. */
+  let cdn: ((prompt: string) => string) | undefined;
 
   const status = el('div', { 'aria-live': 'polite' });
   // doc3: while a host works on a turn the person sees a working row; the answer (or its lapse) clears it.
@@ -150,10 +163,15 @@ export function threadView(agentId: string): View {
     if (m.kind === 'tap') {
       const event = tapOf(m);
       if (m.meta.quiet || !event) return null;
+      // A screen drawn in this thread shows its own answer ("✓ Pasta bake") under the component: the tap
+      // row adds only the photos sent with it. A tap on a screen older than the loaded page shows its echo.
+      const screenId = (event.screen as string | undefined) ?? m.screen?.id;
+      const onScreen = screenId !== undefined && screens.has(screenId);
+      if (onScreen && m.photos.length === 0) return null;
       return el(
         'li',
         { class: 'msg mine tap', 'data-seq': m.seq },
-        el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
+        onScreen ? null : el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
         ...m.photos.map((src) => photo(src, 'Photo you sent')),
       );
     }
@@ -163,8 +181,8 @@ export function threadView(agentId: string): View {
       const ops = m.screen.ops as Op[];
       // svc_show's `text` is stored in meta.text (the body holds the lines): the chat line above the screen.
       const line = typeof m.meta.text === 'string' && m.meta.text.trim() ? m.meta.text : '';
-      if (line) item.append(el('p', { class: 'bubble screen-text' }, line));
-      else if (m.body && m.body !== m.screen.lines) item.append(el('p', { class: 'bubble' }, m.body));
+      if (line) item.append(said(line, 'bubble screen-text'));
+      else if (m.body && m.body !== m.screen.lines) item.append(said(m.body, 'bubble'));
       const handle = renderScreen(ops, {
         screen: id,
         onTap: (tap) => void onTap(id, tap),
@@ -176,6 +194,7 @@ export function threadView(agentId: string): View {
           return done.map((d) => d.url);
         },
         answers: pendingAnswers.get(id) ?? [],
+        ...(cdn ? { imageFromPrompt: cdn } : {}),
       });
       screens.set(id, handle);
       void tables.track(id, ops, handle);
@@ -183,7 +202,7 @@ export function threadView(agentId: string): View {
       return item;
     }
     item.append(
-      el('p', { class: 'bubble' }, m.body),
+      mine ? el('p', { class: 'bubble' }, m.body) : said(m.body, 'bubble'),
       ...m.photos.map((src) => photo(src, mine ? 'Photo you sent' : 'Photo')),
     );
     return item;
@@ -258,15 +277,15 @@ export function threadView(agentId: string): View {
     }
     if (agent.shared) noteShared(agent.id, agent.name);
     applyLook(agent.theme, agent.handle);
-    const title = document.querySelector('.bar h1');
-    if (title) title.textContent = agent.name;
     document.title = `${agent.name} · Screen Service`;
+    // A gone or silent agent is not working on anything, whatever the last working row said.
+    if (agent.status !== 'connected') setWorking(null);
     header.replaceChildren(
       chip(agent, 32),
       el(
         'div',
-        {},
-        el('p', { class: 'agent-name' }, agent.name),
+        { class: 'thread-title' },
+        el('h1', { class: 'agent-name' }, agent.name),
         agent.shared
           ? el(
               'span',
@@ -315,7 +334,8 @@ export function threadView(agentId: string): View {
 
   void (async () => {
     try {
-      await loadAgent();
+      const [config] = await Promise.all([appConfig(), loadAgent()]);
+      cdn = promptImages(config);
       if (closed) return;
       await loadNewest();
       releasePresence = holdPresence(agentId);
@@ -330,7 +350,8 @@ export function threadView(agentId: string): View {
     actions: [
       el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
     ],
-    body: el('div', { class: 'thread-view' }, header, log, working, composer),
+    heading: header,
+    body: el('div', { class: 'thread-view' }, log, working, composer),
     leave: () => {
       follow.stop();
       clearTimeout(workingTimer);
