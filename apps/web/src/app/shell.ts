@@ -22,8 +22,21 @@ export function go(hash: string): void {
   else location.hash = hash;
 }
 
-/** The agent's initial on its colour (dark ink: all agent colours are pastels). */
-export function chip(agent: Pick<Agent, 'name' | 'color'>, size = 40): HTMLElement {
+/**
+ * The agent's picture (doc2 `avatar`): null is its initial on its colour (dark ink: all agent colours are
+ * pastels); `svc` is the service's own mark.
+ */
+export function chip(
+  agent: Pick<Agent, 'name' | 'color'> & { avatar?: string | null },
+  size = 40,
+): HTMLElement {
+  if (agent.avatar === 'svc') {
+    return el(
+      'span',
+      { class: 'chip chip-mark', style: `width:${size}px;height:${size}px`, 'aria-hidden': 'true' },
+      el('img', { src: 'icon.svg', alt: '', width: size, height: size }),
+    );
+  }
   const hex = AGENT_COLOR_HEX[agent.color] ?? '#cccccc';
   return el(
     'span',

@@ -69,12 +69,30 @@ export function settingsView(agentId: string): View {
       look.addEventListener('change', () =>
         applyLook(look.value ? { preset: look.value } : {}, agent.handle),
       );
+      const picture = el(
+        'fieldset',
+        { class: 'colors' },
+        el('legend', {}, 'Picture'),
+        el(
+          'label',
+          { class: 'color-pick' },
+          el('input', { type: 'radio', name: 'avatar', value: '', checked: agent.avatar !== 'svc' }),
+          ' Its initial',
+        ),
+        el(
+          'label',
+          { class: 'color-pick' },
+          el('input', { type: 'radio', name: 'avatar', value: 'svc', checked: agent.avatar === 'svc' }),
+          ' The Screen Service mark',
+        ),
+      );
       const mute = el('input', { id: 's-mute', type: 'checkbox', checked: agent.push_muted });
       const form = el(
         'form',
         { class: 'stack' },
         el('div', { class: 'svc-field' }, el('label', { for: 's-name' }, 'Name'), name),
         colors,
+        picture,
         el('div', { class: 'svc-field' }, el('label', { for: 's-look' }, 'Look'), look),
         el('label', { class: 'svc-check' }, mute, el('span', {}, 'Mute: never buzz my phone for this agent')),
         el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Save'),
@@ -83,11 +101,13 @@ export function settingsView(agentId: string): View {
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         const color = (form.querySelector('input[name=color]:checked') as HTMLInputElement | null)?.value;
+        const avatar = (form.querySelector('input[name=avatar]:checked') as HTMLInputElement | null)?.value;
         const stamp = { by: 'user', at: new Date().toISOString() };
         try {
           await call('PATCH', `/agents/${agentId}`, {
             name: name.value.trim(),
             ...(color ? { color } : {}),
+            avatar: avatar === 'svc' ? 'svc' : null,
             theme: look.value ? { preset: look.value, ...stamp } : stamp,
             push_muted: mute.checked,
           });
