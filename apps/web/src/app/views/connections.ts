@@ -34,7 +34,7 @@ export function shownNames(
     const ordered = [...same].sort(
       (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
     );
-    ordered.forEach((c, i) => out.set(c.id, same.length > 1 ? `${name} (${i + 1})` : name));
+    for (const [i, c] of ordered.entries()) out.set(c.id, same.length > 1 ? `${name} (${i + 1})` : name);
   }
   return out;
 }
