@@ -257,35 +257,6 @@ describe('what a new user tripped on', () => {
   });
 });
 
-describe('a silent host does not keep "working…" beside "Connected"', () => {
-  it('ends the working row and tells the truth once the host falls silent, long before the row would lapse', async () => {
-    const created = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', {
-      name: 'Relay',
-    });
-    const { connector_token: host } = await pair(created.pairing.code, 'Bridge box', 'hostfw', 'relay');
-    const connect = (path: string, body: unknown) =>
-      fetch(`${service.url}/functions/v1/svc-connect${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${host}` },
-        body: JSON.stringify(body),
-      });
-    await connect('', { action: 'heartbeat' });
-    await page.goto(`${service.url}/#/a/${created.agent.id}`);
-    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Connected');
-    const sent = await api<{ id: string }>('POST', `/agents/${created.agent.id}/messages`, {
-      text: 'still there?',
-    });
-    expect((await connect('/messages/turn', { agent_id: created.agent.id, rows: [sent.id] })).status).toBe(
-      200,
-    );
-    await expect.poll(() => page.locator('.working').isVisible()).toBe(true);
-    // The host goes quiet (its process died): two minutes pass on the service's clock, none on the phone's.
-    skew += 2 * 60_000 + 1000;
-    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Offline');
-    await expect.poll(() => page.locator('.working').isHidden()).toBe(true);
-  });
-});
-
 describe('what a messaging app is expected to have', () => {
   it('the thread list shows the newest line and the unread count of each thread', async () => {
     const { id, mcp } = await mcpAgent('Pen pal');
@@ -353,15 +324,15 @@ describe('what a messaging app is expected to have', () => {
     await page.goto(`${service.url}/#/account`);
     await expect.poll(() => page.locator('#account-email').textContent()).toBe('sees@example.com');
     const light = meanLuminance(await page.screenshot());
-    await page.getByLabel('Dark').check();
+    await page.getByLabel('Dark', { exact: true }).check();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.scheme)).toBe('dark');
     const dark = await shoot(page, page, join(screenshotDir, 'account-dark.png'));
     expect(meanLuminance(dark)).toBeLessThan(light - 0.3);
     await page.reload();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.scheme)).toBe('dark');
-    expect(await page.getByLabel('Dark').isChecked()).toBe(true);
+    expect(await page.getByLabel('Dark', { exact: true }).isChecked()).toBe(true);
     // Device follows the phone's own setting.
-    await page.getByLabel('Device').check();
+    await page.getByLabel('Device', { exact: true }).check();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(async () => meanLuminance(await page.screenshot())).toBeLessThan(light - 0.3);
     await page.emulateMedia({ colorScheme: 'light' });
@@ -404,5 +375,41 @@ describe('what a messaging app is expected to have', () => {
       body: JSON.stringify({ email: 'sees@example.com', password: PASSWORD }),
     });
     expect(again.status).toBe(401);
+  });
+});
+
+describe('a silent host does not keep "working…" beside "Connected"', () => {
+  it('ends the working row and tells the truth once the host falls silent, long before the row would lapse', async () => {
+    // A fresh account (the one above was deleted), signed in on the page.
+    session = await api('POST', '/auth/signup', { email: 'relay@example.com', password: PASSWORD }, '');
+    await page.goto(`${service.url}/#/`);
+    await page.evaluate((s) => {
+      sessionStorage.setItem('signed-out', '1');
+      localStorage.setItem('svc-app-session', JSON.stringify(s));
+    }, session);
+    const created = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', {
+      name: 'Relay',
+    });
+    const { connector_token: host } = await pair(created.pairing.code, 'Bridge box', 'hostfw', 'relay');
+    const connect = (path: string, body: unknown) =>
+      fetch(`${service.url}/functions/v1/svc-connect${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host}` },
+        body: JSON.stringify(body),
+      });
+    await connect('', { action: 'heartbeat' });
+    await page.goto(`${service.url}/#/a/${created.agent.id}`);
+    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Connected');
+    const sent = await api<{ id: string }>('POST', `/agents/${created.agent.id}/messages`, {
+      text: 'still there?',
+    });
+    expect((await connect('/messages/turn', { agent_id: created.agent.id, rows: [sent.id] })).status).toBe(
+      200,
+    );
+    await expect.poll(() => page.locator('.working').isVisible()).toBe(true);
+    // The host goes quiet (its process died): two minutes pass on the service's clock, none on the phone's.
+    skew += 2 * 60_000 + 1000;
+    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Offline');
+    await expect.poll(() => page.locator('.working').isHidden()).toBe(true);
   });
 });

@@ -58,7 +58,7 @@ function signOutSection(status: HTMLElement): HTMLElement {
   return el(
     'section',
     { class: 'stack', 'aria-labelledby': 'signout-h' },
-    el('h2', { id: 'signout-h' }, 'Sign in'),
+    el('h2', { id: 'signout-h' }, 'Your devices'),
     el('div', { class: 'row' }, here, everywhere),
     el(
       'p',
