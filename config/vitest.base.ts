@@ -1,7 +1,7 @@
 // Shared vitest settings: tests sit beside sources (src/**/*.test.ts) or under test/; benches are never tests.
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
-export function defineTestConfig(overrides: ViteUserConfig['test'] = {}) {
+export function defineTestConfig(overrides: ViteUserConfig['test'] = {}): ViteUserConfig {
   return defineConfig({
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -16,4 +16,49 @@ export function defineTestConfig(overrides: ViteUserConfig['test'] = {}) {
       ...overrides,
     },
   });
+}
+
+const PACKAGES = new URL('../packages/', import.meta.url).pathname;
+
+/**
+ * Aliases that resolve the domain packages (registry, core, http-kit, store-sqlite, store-postgres, test-kit)
+ * to their TypeScript sources. The domain packages' own tests need a store and the test kit, which sit above
+ * them in the dependency graph: importing their sources (not a package dependency) keeps the graph free of
+ * cycles and every package on one copy of each module, so `instanceof ServiceError` holds (ADR 0240).
+ */
+export function workspaceSources(): { find: RegExp; replacement: string }[] {
+  const src = (pkg: string, file: string) => `${PACKAGES}${pkg}/src/${file}`;
+  return [
+    { find: /^@screen-service\/registry\/(mounts|argon2)$/, replacement: src('registry', '$1.ts') },
+    { find: /^@screen-service\/registry\/([a-z-]+)$/, replacement: src('registry', '$1/index.ts') },
+    { find: /^@screen-service\/core\/store-conformance$/, replacement: src('core', 'store-conformance.ts') },
+    { find: /^@screen-service\/core\/([a-z-]+)$/, replacement: src('core', '$1/index.ts') },
+    { find: /^@screen-service\/core$/, replacement: src('core', 'index.ts') },
+    {
+      find: /^@screen-service\/(http-kit|store-sqlite|test-kit|store-postgres)$/,
+      replacement: src('$1', 'index.ts'),
+    },
+    { find: /^@screen-service\/store-postgres\/testing$/, replacement: src('store-postgres', 'testing.ts') },
+  ];
+}
+
+/** The test kit on PostgreSQL: `@screen-service/test-kit` resolves to the kit with a PostgreSQL store. */
+const PG_KIT = `${PACKAGES}store-postgres/test/rules/pg-testing.ts`;
+
+/**
+ * The config of a domain package's rule tests on PostgreSQL: the same test files as the SQLite run, their
+ * test kit swapped for one whose stores live in a throw-away PostgreSQL database (one per file, emptied
+ * before each test). `files` lists the rule tests that use only the Store interface.
+ */
+export function definePostgresRulesConfig(files: string[]): ViteUserConfig {
+  const base = defineTestConfig({
+    include: files,
+    hookTimeout: 60_000,
+    globalSetup: [new URL('./postgres-setup.ts', import.meta.url).pathname],
+    setupFiles: [`${PACKAGES}store-postgres/test/rules/rules-setup.ts`],
+  });
+  return {
+    ...base,
+    resolve: { alias: [{ find: /^@screen-service\/test-kit$/, replacement: PG_KIT }, ...workspaceSources()] },
+  };
 }

@@ -7,7 +7,7 @@ import { execSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import setupPostgres from '../../../config/postgres-setup.ts';
 import { createTestDatabase } from '../../../packages/postgres/src/testing.ts';
 import { deployment, pairedPerson, request, spawnInstance, toolCall } from '../test/instances.ts';

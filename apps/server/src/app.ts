@@ -2,6 +2,7 @@
 
 import type { RequestListener } from 'node:http';
 import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/connect-api';
+import { hostGuard } from '@screen-service/http-kit';
 import { createManagementRouter } from '@screen-service/management-api';
 import {
   createMcpHandler,
@@ -18,8 +19,8 @@ import {
   personApiServices,
   personRoutes,
 } from '@screen-service/person-api';
-import { hostGuard, MOUNTS } from '@screen-service/service-core';
-import { type ServiceDb as Db, databaseHealth } from '@screen-service/service-core/sqlite';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import { type ServiceDb as Db, databaseHealth } from '@screen-service/store-sqlite';
 import { screenAppResource, securityHeaders, webRoot, webStaticOptions } from '@screen-service/web';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';

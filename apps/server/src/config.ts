@@ -2,12 +2,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type GuardSettings, readGuardSettings } from '@screen-service/http-kit';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
-import { POSTGRES_ENV, postgresSettings } from '@screen-service/postgres';
 import { VAPID_ENV, type VapidSettings, vapidSettings } from '@screen-service/push';
-import { type GuardSettings, readGuardSettings } from '@screen-service/service-core';
-import { defaultDataDir } from '@screen-service/service-core/sqlite';
+import { POSTGRES_ENV, postgresSettings } from '@screen-service/store-postgres';
+import { defaultDataDir } from '@screen-service/store-sqlite';
 import { z } from 'zod';
 
 export { resolveBaseUrl } from '@screen-service/operations';

@@ -1,13 +1,13 @@
 // Starts the HTTP server on the configured port and stops it gracefully.
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
-import { openPostgresServices } from '@screen-service/postgres';
+import { openPostgresServices } from '@screen-service/store-postgres';
 import {
   DATABASE_FILE,
   type ServiceDb as Db,
   openServiceDatabase as openDatabase,
   startWalCheckpointer,
-} from '@screen-service/service-core/sqlite';
+} from '@screen-service/store-sqlite';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';

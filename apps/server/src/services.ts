@@ -1,22 +1,21 @@
 // Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
+import { type Core, createCore } from '@screen-service/core';
+import type { PushDispatcher, PushEvent } from '@screen-service/core/push';
 import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import { coreLimits, type ServiceMetrics } from '@screen-service/operations';
-import type { PostgresServices } from '@screen-service/postgres';
 import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
+import type { PasswordHasher } from '@screen-service/registry/accounts';
+import { createArgon2idHasher } from '@screen-service/registry/argon2';
+import { type Random, systemRandom } from '@screen-service/registry/kernel';
+import type { PostgresServices } from '@screen-service/store-postgres';
 import {
-  type Core,
-  createCore,
   createDiskPhotoFiles,
-  type PasswordHasher,
-  type PushDispatcher,
-  type PushEvent,
-  type Random,
-  systemRandom,
-} from '@screen-service/service-core';
-import { createArgon2idHasher } from '@screen-service/service-core/argon2';
-import { createSqliteStore, type ServiceDb as Db, serviceSecret } from '@screen-service/service-core/sqlite';
+  createSqliteStore,
+  type ServiceDb as Db,
+  serviceSecret,
+} from '@screen-service/store-sqlite';
 import { appBuilds } from '@screen-service/web';
 import type { ServerConfig } from './config.js';
 

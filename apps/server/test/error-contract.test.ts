@@ -3,15 +3,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { DOC2_CODE_ALIASES, toWireError } from '@screen-service/connect-api';
+import { SERVICE_ERROR_CODES, SERVICE_ERROR_STATUS, wireCode } from '@screen-service/http-kit';
 import { McpHttpError, toToolError } from '@screen-service/mcp-server';
 import { createPersonRouter, defineRoute, type PersonApiServices } from '@screen-service/person-api';
-import {
-  SERVICE_ERROR_CODES,
-  SERVICE_ERROR_STATUS,
-  ServiceError,
-  type ServiceErrorCode,
-  wireCode,
-} from '@screen-service/service-core';
+import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

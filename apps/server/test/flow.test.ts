@@ -2,8 +2,9 @@
 // host pairing, screens and answers, photos, presence, the live stream, connections, account deletion.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createConnectionAuth, hashSecret } from '@screen-service/service-core';
-import { CORE_TABLES } from '@screen-service/service-core/sqlite';
+import { createConnectionAuth } from '@screen-service/registry/hosts';
+import { hashSecret } from '@screen-service/registry/kernel';
+import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../src/index.js';
 import { client, PNG, signUp, startTestServer, type TestServer } from './harness.js';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createMigratedTestDatabase, testStoreEngine } from '@screen-service/postgres/testing';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import { createMigratedTestDatabase, testStoreEngine } from '@screen-service/store-postgres/testing';
 import pino from 'pino';
 import { loadConfig, type RunningServer, startServer } from '../src/index.js';
 

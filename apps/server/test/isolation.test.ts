@@ -2,8 +2,8 @@
 
 import { createECDH, randomBytes } from 'node:crypto';
 import { personRoutes as routes } from '@screen-service/person-api';
-import { queryTestDatabase } from '@screen-service/postgres/testing';
-import { CORE_TABLES } from '@screen-service/service-core/sqlite';
+import { queryTestDatabase } from '@screen-service/store-postgres/testing';
+import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
 

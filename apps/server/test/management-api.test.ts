@@ -1,8 +1,8 @@
 // The management API mounted at {agents_url}: doc2's Authentication table row by row, and isolation,
 // table-driven over every action for both callers (the app's access token and a management token).
 import { MANAGEMENT_ACTIONS, type ManagementAction } from '@screen-service/management-api';
-import { MOUNTS } from '@screen-service/service-core';
-import { CORE_TABLES } from '@screen-service/service-core/sqlite';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Reply, startTestServer, type TestServer } from './harness.js';
 

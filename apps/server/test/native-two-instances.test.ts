@@ -2,7 +2,7 @@
 // turn runs once — one model call, one answer — whichever instance the row was written through (ADR 0227).
 
 import { type ModelServer, startModelServer } from '@screen-service/native-agents/testing';
-import { createTestDatabase, type TestDatabase } from '@screen-service/postgres/testing';
+import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployment, type Instance, request, startInstance } from './instances.js';
 

@@ -1,7 +1,7 @@
 // /readyz of an instance on PostgreSQL reports the shared database (a round trip with a short timeout) and
 // answers 503 with a named reason when the database goes away under the instance (issue 20, "health check
 // reports the database").
-import { createTestDatabase, type TestDatabase } from '@screen-service/postgres/testing';
+import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deployment, type Instance, request, startInstance } from './instances.js';
 

@@ -1,6 +1,6 @@
 // Relay tables over HTTP on PostgreSQL (issue 20 item 1, ADR 0222): two instances on one database, the
 // tables call on one and the person's controls on the other; another person sees none of it.
-import { createTestDatabase, type TestDatabase } from '@screen-service/postgres/testing';
+import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Deployment,

@@ -4,8 +4,8 @@
 // `mcp` bucket counts once for all three.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '@screen-service/postgres/testing';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deployment, type Instance, startInstance } from './instances.js';
 import { prepareNginx, type RunningNginx } from './nginx-run.js';

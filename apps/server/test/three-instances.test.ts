@@ -3,8 +3,8 @@
 // OAuth consent page waiting on one sees the approval made on another; the `mcp` bucket is exact across
 // instances; a client whose instance dies mid-wait calls again on another and loses nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@screen-service/postgres/testing';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type Deployment,

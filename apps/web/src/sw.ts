@@ -2,7 +2,7 @@
 /// <reference lib="webworker" />
 declare const self: ServiceWorkerGlobalScope;
 
-const CACHE = 'svc-shell-v2';
+const CACHE = 'svc-shell-v3';
 // The tables worker and its wasm too: the phone's tables open offline.
 const SHELL = [
   './',
@@ -10,6 +10,7 @@ const SHELL = [
   'app.js',
   'app.css',
   'icon.svg',
+  'icon-192.png',
   'manifest.webmanifest',
   'offline.html',
   'tables-worker.js',
@@ -108,7 +109,8 @@ self.addEventListener('push', (event) => {
       tag: push.tag ?? `thread-${push.agent_id}`,
       // A fresh buzz alerts again; a collapsed burst's update replaces the notification quietly.
       renotify: (push.count ?? 1) === 1,
-      icon: new URL('icon.svg', self.registration.scope).href,
+      // A PNG: Android draws no SVG in a notification.
+      icon: new URL('icon-192.png', self.registration.scope).href,
       data: { url, agent_id: push.agent_id },
     } as NotificationOptions),
   );

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHostClient, openMessageStream, readSse } from '@screen-service/connect-api/client';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import { writeJsonAtomic } from '../src/atomic-file.js';
 import { fetchAgentCard } from '../src/card.js';
 import { createA2AClient } from '../src/client.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSse } from '@screen-service/connect-api/client';
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('./fixtures/service-child.ts', import.meta.url));

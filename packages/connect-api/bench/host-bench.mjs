@@ -3,7 +3,7 @@
 // Run: npm run bench -w @screen-service/connect-api (builds first: npx nx run @screen-service/connect-api:build).
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
+import { createTestCore, seedConnection, seedUser } from '@screen-service/test-kit';
 import express from 'express';
 import { createConnectRouter } from '../dist/index.js';
 

@@ -1,8 +1,8 @@
 // Benchmark: the HTTP tables call against the raw engine (runLines on the same SQLite store) in the same run.
 import { Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
 import { runLines } from '@screen-service/tables-engine';
+import { createTestCore, seedConnection, seedUser } from '@screen-service/test-kit';
 import express from 'express';
 import { createTablesRouter } from '../src/tables-router.js';
 

@@ -1,13 +1,9 @@
 // POST {connect_url}: the host API. Parses the JSON body, dispatches on `action`, maps errors to doc2's.
-import {
-  bearerToken,
-  type ConnectionAuth,
-  type Hosts,
-  type HostTransport,
-  type Pairing,
-  ServiceError,
-  verifyJsonDepth,
-} from '@screen-service/service-core';
+
+import type { HostTransport } from '@screen-service/core/host-messages';
+import { verifyJsonDepth } from '@screen-service/http-kit';
+import { bearerToken, type ConnectionAuth, type Hosts, type Pairing } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type Request, type Response, type Router } from 'express';
 import { toWireError } from './errors.js';
 import { HOST_ACTIONS, isHostAction, runHostAction } from './host-actions.js';

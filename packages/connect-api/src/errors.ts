@@ -4,10 +4,9 @@ import {
   fromBodyParserError,
   fromStorageError,
   SERVICE_ERROR_STATUS,
-  ServiceError,
-  type ServiceErrorCode,
   wireCode,
-} from '@screen-service/service-core';
+} from '@screen-service/http-kit';
+import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 
 /** Codes this API answers with: doc2's list, `invalid_<field>` for bad input, and the shared table's codes. */
 export type ConnectErrorCode =

@@ -1,6 +1,7 @@
 // The host API's actions beyond `pair` (doc2): `add`, `heartbeat`, `commands`, `session`. Each verifies the
 // connector token, passes the body's fields to service-core's host use cases and returns their answer.
-import { type ConnectionAuth, type Hosts, ServiceError } from '@screen-service/service-core';
+import type { ConnectionAuth, Hosts } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
 import type { Request } from 'express';
 
 /** What the host actions need from the core. */

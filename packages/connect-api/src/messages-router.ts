@@ -1,11 +1,10 @@
 // {connect_url}/messages: the message transport for hosts (ADR 0130). `GET /` streams the person's rows as
 // Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it.
-import {
-  type ConnectionAuth,
-  type HostTransport,
-  ServiceError,
-  verifyJsonDepth,
-} from '@screen-service/service-core';
+
+import type { HostTransport } from '@screen-service/core/host-messages';
+import { verifyJsonDepth } from '@screen-service/http-kit';
+import type { ConnectionAuth } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type Request, type Response, type Router } from 'express';
 
 /** A comment line this often keeps proxies (and the host's read timeout) from closing an idle stream. */

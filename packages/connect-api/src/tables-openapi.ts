@@ -1,5 +1,5 @@
 // The tables call as an OpenAPI 3.1 path item, for the service's /openapi.json (statuses and bodies are ours).
-import { MOUNTS } from '@screen-service/service-core';
+import { MOUNTS } from '@screen-service/registry/mounts';
 
 const error = {
   content: {

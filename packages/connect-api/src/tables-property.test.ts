@@ -2,13 +2,8 @@
 // give the same answers (the service adds no rule of its own to a call's lines).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createTestCore,
-  seedConnection,
-  seedUser,
-  type TestCore,
-} from '@screen-service/service-core/testing';
 import { createMemoryStore, type LinesAnswer, runLines } from '@screen-service/tables-engine';
+import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

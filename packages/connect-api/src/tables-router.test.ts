@@ -1,11 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createTestCore,
-  seedConnection,
-  seedUser,
-  type TestCore,
-} from '@screen-service/service-core/testing';
+import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConnectRouter } from './connect-handler.js';

@@ -1,12 +1,9 @@
 // POST {connect_url}/tables: the tables call over HTTP (doc3 "Tables call"); a thin adapter over core.tables.
-import {
-  type ConnectionAuth,
-  isServiceError,
-  ServiceError,
-  type Tables,
-  toHttpError,
-  verifyJsonDepth,
-} from '@screen-service/service-core';
+
+import type { Tables } from '@screen-service/core/tables';
+import { toHttpError, verifyJsonDepth } from '@screen-service/http-kit';
+import type { ConnectionAuth } from '@screen-service/registry/hosts';
+import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import express, { type Request, type Response, type Router } from 'express';
 
 /** What the tables router calls. */

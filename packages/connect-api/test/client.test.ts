@@ -3,7 +3,7 @@
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedUser } from '@screen-service/service-core/testing';
+import { seedUser } from '@screen-service/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHostClient,

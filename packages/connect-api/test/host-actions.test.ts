@@ -1,5 +1,5 @@
 // The host API's actions over real HTTP and a real SQLite file: every action, every error row of doc2.
-import { CONNECTED_WINDOW_MS } from '@screen-service/service-core';
+import { CONNECTED_WINDOW_MS } from '@screen-service/registry/agents';
 import { COMMAND_LIMITS } from '@screen-service/theme';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairedHost, poster, type Served, serveConnect } from './serve.js';

@@ -2,8 +2,8 @@
 // fresh PostgreSQL database; the core's rules) on 127.0.0.1.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { testStoreOption } from '@screen-service/postgres/testing';
-import { createTestCore, seedUser, type TestCore } from '@screen-service/service-core/testing';
+import { testStoreOption } from '@screen-service/store-postgres/testing';
+import { createTestCore, seedUser, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { createConnectRouter } from '../src/connect-handler.js';
 

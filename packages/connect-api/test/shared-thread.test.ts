@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedUser } from '@screen-service/service-core/testing';
+import { seedUser } from '@screen-service/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHostClient, HostApiError, runHost, writeHostState } from '../src/client.js';
 import { type Served, serveConnect } from './serve.js';
@@ -29,14 +29,6 @@ afterAll(async () => {
   await s.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('timed out');
-};
 
 it('serves the owner and a holder as separate sessions; a revoked session is refused', async () => {
   const owner = await seedUser(s.core.store, { email: 'owner@example.com' });
@@ -69,10 +61,10 @@ it('serves the owner and a holder as separate sessions; a revoked session is ref
     await s.core.threads.say(holder.id, agent.id, { text: 'from holder' });
     const last = async (userId: string) =>
       (await s.core.threads.page(userId, agent.id)).messages.at(-1)?.body;
-    await until(
-      async () =>
-        (await last(owner.id)) === 'echo: from owner' && (await last(holder.id)) === 'echo: from holder',
-    );
+    // Waits on the two replies themselves (expect.poll: up to 10 s on a loaded machine).
+    await expect
+      .poll(async () => [await last(owner.id), await last(holder.id)])
+      .toEqual(['echo: from owner', 'echo: from holder']);
     expect(sessions.sort()).toEqual([agent.id, `${agent.id}~${holder.id}`].sort());
     await s.core.shares.revoke(owner.id, { agent: 'echo', user: holder.id });
     client.setToken(paired.connector_token!);

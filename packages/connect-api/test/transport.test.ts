@@ -1,5 +1,5 @@
 // The message transport over real HTTP and SQLite: the stream, turns, idempotent answers, cursors, revocation.
-import type { ThreadEvent } from '@screen-service/service-core';
+import type { ThreadEvent } from '@screen-service/registry/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairedHost, poster, type Served, serveConnect } from './serve.js';
 import { openStream } from './sse.js';

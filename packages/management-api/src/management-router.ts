@@ -1,6 +1,9 @@
 // POST {agents_url}: the management API. Parses the JSON body, authenticates, dispatches on `action` to
 // service-core's AgentManagement and maps refusals to doc2's errors. No rule lives here.
-import { type AgentManagement, ServiceError, verifyJsonDepth } from '@screen-service/service-core';
+
+import { verifyJsonDepth } from '@screen-service/http-kit';
+import { ServiceError } from '@screen-service/registry/kernel';
+import type { AgentManagement } from '@screen-service/registry/tokens';
 import express, { type Request, type Response, type Router } from 'express';
 import { toManagementError } from './errors.js';
 

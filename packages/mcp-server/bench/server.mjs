@@ -2,8 +2,8 @@
 // per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
 import http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { startWalCheckpointer } from '@screen-service/service-core/sqlite';
-import { createTestCore, seedConnection, seedUser } from '@screen-service/service-core/testing';
+import { startWalCheckpointer } from '@screen-service/store-sqlite';
+import { createTestCore, seedConnection, seedUser } from '@screen-service/test-kit';
 import express from 'express';
 import { createMcpHandler, createMcpRouter, createSvcMcpServer, withMcpLane } from '../dist/index.js';
 

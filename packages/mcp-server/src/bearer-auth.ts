@@ -1,10 +1,6 @@
 // Bearer credentials to a connection principal, and the rules' refusals to 401/403 with doc1's header.
-import {
-  bearerToken,
-  type ConnectionAuth,
-  type ConnectionPrincipal,
-  isServiceError,
-} from '@screen-service/service-core';
+import { bearerToken, type ConnectionAuth, type ConnectionPrincipal } from '@screen-service/registry/hosts';
+import { isServiceError } from '@screen-service/registry/kernel';
 import { McpHttpError } from './errors.js';
 
 /** `<mcp_url>/.well-known/oauth-protected-resource`: where a 401 sends clients for sign-in metadata. */

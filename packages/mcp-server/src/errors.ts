@@ -1,11 +1,6 @@
 // Stable codes of the tool server's refusals: HTTP-level ones (before any tool runs) and how rule errors become tool errors.
-import {
-  fromStorageError,
-  isServiceError,
-  SERVICE_ERROR_STATUS,
-  type ServiceErrorCode,
-  wireCode,
-} from '@screen-service/service-core';
+import { fromStorageError, SERVICE_ERROR_STATUS, wireCode } from '@screen-service/http-kit';
+import { isServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 
 /** The JSON-RPC error code an HTTP-level refusal carries (no request ran, so `id` is null). */
 export const RPC_PARSE_ERROR = -32700;

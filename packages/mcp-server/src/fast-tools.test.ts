@@ -1,11 +1,6 @@
 // The hot tools' direct path answers byte for byte what the SDK answers, for good and bad arguments alike.
-import { seededRandom } from '@screen-service/service-core';
-import {
-  createTestCore,
-  seedConnection,
-  seedUser,
-  type TestCore,
-} from '@screen-service/service-core/testing';
+import { seededRandom } from '@screen-service/registry/kernel';
+import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { acceptNoArguments, compileObjectCheck } from './fast-tools.js';

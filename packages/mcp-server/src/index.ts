@@ -1,6 +1,6 @@
 // @screen-service/mcp-server public API. Every export here is public; nothing else is.
 
-export { createHostCheck } from '@screen-service/service-core';
+export { createHostCheck } from '@screen-service/http-kit';
 export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 export {
   type ConnectDispatcherOptions,

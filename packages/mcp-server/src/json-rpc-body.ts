@@ -1,6 +1,6 @@
 // Parses a POST body into JSON-RPC messages with the transport's rules (batches, one initialize, ids).
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '@screen-service/service-core';
+import { jsonDepth, MAX_JSON_DEPTH } from '@screen-service/http-kit';
 
 /** JSON-RPC error codes the transport answers with before any handler runs. */
 export const PARSE_ERROR = -32700;

@@ -2,16 +2,16 @@
 // node:http handler, so a server can answer its hot route without a framework in front (ADR 0218).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Tables } from '@screen-service/core/tables';
+import type { ThreadOps } from '@screen-service/core/threads';
+import { createHostCheck } from '@screen-service/http-kit';
+import type { ConnectionAuth } from '@screen-service/registry/hosts';
 import {
-  type ConnectionAuth,
-  createHostCheck,
   type LimitStore,
   memoryLimits,
   type RateLimiter,
   type RateLimitOptions,
-  type Tables,
-  type ThreadOps,
-} from '@screen-service/service-core';
+} from '@screen-service/registry/kernel';
 import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';

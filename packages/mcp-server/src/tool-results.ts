@@ -1,6 +1,7 @@
 // The text half of each tool result: what a host that reads only text shows the model.
+
+import type { AnswersResult, ShowResult, TapResult, ThreadsResult } from '@screen-service/core/threads';
 import { catalog } from '@screen-service/screen-lines';
-import type { AnswersResult, ShowResult, TapResult, ThreadsResult } from '@screen-service/service-core';
 
 /**
  * The taps a person can answer: components whose catalog entry has an event that reaches the agent. A

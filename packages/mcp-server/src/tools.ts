@@ -2,13 +2,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  type ConnectionPrincipal,
   MAX_LINES_CHARS,
   MAX_TEXT_CHARS,
   MAX_WAIT_SECONDS,
-  ServiceError,
   type ThreadOps,
-} from '@screen-service/service-core';
+} from '@screen-service/core/threads';
+import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
 import { z } from 'zod';
 import { toToolError } from './errors.js';
 import { acceptNoArguments, addFastTool, compileObjectCheck, type FastExtra } from './fast-tools.js';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createConnectRouter } from '@screen-service/connect-api';
-import { testStoreOption } from '@screen-service/postgres/testing';
-import { MOUNTS, serviceUrls } from '@screen-service/service-core';
-import { createTestCore, seedUser } from '@screen-service/service-core/testing';
+import { MOUNTS, serviceUrls } from '@screen-service/registry/mounts';
+import { testStoreOption } from '@screen-service/store-postgres/testing';
+import { createTestCore, seedUser } from '@screen-service/test-kit';
 import express from 'express';
 import { createMcpRouter, type McpRouterOptions } from '../src/index.js';
 

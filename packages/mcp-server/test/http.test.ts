@@ -1,6 +1,6 @@
 // Transport and auth rules over raw HTTP, and every row of doc1's Errors table that the tool server answers.
 import http from 'node:http';
-import { runTestSql } from '@screen-service/postgres/testing';
+import { runTestSql } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { post, type Stack, startStack } from './harness.js';
 

@@ -5,7 +5,7 @@
 // Run: npm run bench -w @screen-service/native-agents (builds first). Never part of `npm test`.
 import { performance } from 'node:perf_hooks';
 import { guide } from '@screen-service/screen-lines';
-import { createTestCore, seedUser } from '@screen-service/service-core/testing';
+import { createTestCore, seedUser } from '@screen-service/test-kit';
 import { createModelClient, createNativeAgents, createNativeRuntime, STARTERS } from '../dist/index.js';
 import { startModelServer } from '../dist/testing.js';
 

@@ -1,7 +1,8 @@
 // Native agents for a server: the use cases and the runtime over one core, started now and stopped with
 // the core (its `stopping` signal). Keeps the server's own composition to one call.
+
+import type { Core } from '@screen-service/core';
 import { guide } from '@screen-service/screen-lines';
-import type { Core } from '@screen-service/service-core';
 import { createModelClient, type ModelClientOptions } from './model-client.js';
 import { createNativeAgents, type NativeAgents } from './native-agents.js';
 import { createNativeRuntime, type NativeRuntime } from './runtime.js';

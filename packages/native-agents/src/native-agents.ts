@@ -1,16 +1,10 @@
 // The person's native-agent use cases: what the service offers, add one (a starter in one tap, or a blank
 // agent with the person's own instructions), read and edit its instructions.
-import {
-  type AgentView,
-  type ConnectorRecord,
-  type Core,
-  freeHandle,
-  hashSecret,
-  mintToken,
-  newId,
-  ServiceError,
-  toAgentView,
-} from '@screen-service/service-core';
+
+import type { Core } from '@screen-service/core';
+import { type AgentView, freeHandle, toAgentView } from '@screen-service/registry/agents';
+import { hashSecret, mintToken, newId, ServiceError } from '@screen-service/registry/kernel';
+import type { ConnectorRecord } from '@screen-service/registry/model';
 import { nativePrincipal } from './runtime.js';
 import type { StarterTemplate } from './starters.js';
 

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '@screen-service/service-core';
+import type { MessageRecord } from '@screen-service/registry/model';
 import { describe, expect, it } from 'vitest';
 import { buildMessages, SERVICE_LINE_PREFIX, splitScreen } from './prompt.js';
 

@@ -1,5 +1,5 @@
 // Builds the model's conversation from the thread: the system prompt, then the thread's rows as chat turns.
-import type { MessageRecord } from '@screen-service/service-core';
+import type { MessageRecord } from '@screen-service/registry/model';
 import type { ChatMessage } from './model-client.js';
 
 /** Agent rows the runtime writes about itself (model down, limits): never shown to the model as its words. */

@@ -1,5 +1,5 @@
+import type { ThreadEvent } from '@screen-service/registry/kernel';
 import { guide } from '@screen-service/screen-lines';
-import type { ThreadEvent } from '@screen-service/service-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRig, type Rig, settle } from '../test/setup.js';
 

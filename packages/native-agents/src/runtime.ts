@@ -1,15 +1,12 @@
 // The native-agent runtime: one turn at a time per thread on the hosts' turn machinery (rows delivered,
 // working row, answer with `meta.turn`, rows handled), replies through the tables call's reply path and
 // Screen Lines validation, per-account limits, and a clear line in the thread when the model fails.
+
+import type { Core } from '@screen-service/core';
+import type { ReplyReadResult, ReplyTextResult } from '@screen-service/core/tables';
+import { type ConnectionPrincipal, MAX_TURN_ROWS } from '@screen-service/registry/hosts';
+import type { AgentRecord } from '@screen-service/registry/model';
 import { parse } from '@screen-service/screen-lines';
-import {
-  type AgentRecord,
-  type ConnectionPrincipal,
-  type Core,
-  MAX_TURN_ROWS,
-  type ReplyReadResult,
-  type ReplyTextResult,
-} from '@screen-service/service-core';
 import { ModelError } from './errors.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
 import { buildMessages, SERVICE_LINE_PREFIX, splitScreen, systemPrompt } from './prompt.js';

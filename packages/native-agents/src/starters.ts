@@ -1,5 +1,5 @@
 // Starter agents an operator can enable: each with a name, look, instructions, first message and tables.
-import type { AgentColor } from '@screen-service/service-core';
+import type { AgentColor } from '@screen-service/registry/model';
 import { ModelError } from './errors.js';
 
 /** A starter agent template. */

@@ -1,6 +1,6 @@
 // Per-account model limits (SVC_MODEL_TURNS_PER_MINUTE, SVC_MODEL_TOKENS_PER_DAY): turns through a token
 // bucket, tokens counted per UTC day.
-import { type LimitStore, memoryLimits } from '@screen-service/service-core';
+import { type LimitStore, memoryLimits } from '@screen-service/registry/kernel';
 
 /** The operator's per-account limits; 0 or absent means no limit. */
 export interface ModelLimits {

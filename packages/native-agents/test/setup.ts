@@ -1,7 +1,8 @@
 // Shared set-up of the runtime tests: a core on a real SQLite file, a scripted model server, the runtime.
+
+import type { MessageRecord, UserRecord } from '@screen-service/registry/model';
 import { guide } from '@screen-service/screen-lines';
-import type { MessageRecord, UserRecord } from '@screen-service/service-core';
-import { createTestCore, seedUser, type TestCore } from '@screen-service/service-core/testing';
+import { createTestCore, seedUser, type TestCore } from '@screen-service/test-kit';
 import { createModelClient } from '../src/model-client.js';
 import { createNativeAgents, type NativeAgents } from '../src/native-agents.js';
 import { createNativeRuntime, type NativeRuntime } from '../src/runtime.js';

@@ -8,16 +8,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  coreMigrations,
-  createConnectionAuth,
-  createPairing,
-  createPersonAgents,
-  createSqliteStore,
-  hashSecret,
-  mintToken,
-  newId,
-} from '@screen-service/service-core';
+import { createPersonAgents } from '@screen-service/registry/agents';
+import { createConnectionAuth, createPairing } from '@screen-service/registry/hosts';
+import { hashSecret, mintToken, newId } from '@screen-service/registry/kernel';
+import { coreMigrations, createSqliteStore } from '@screen-service/store-sqlite';
 import Database from 'better-sqlite3';
 import express from 'express';
 import { createOAuthRouter, createOAuthServer } from '../dist/index.js';

@@ -1,7 +1,8 @@
 // `/authorize`: checks the client and redirect URI (errors shown to the person), then the rest of the
 // request (errors sent back to the client with `state` and `iss`), and records a pending request bound to
 // the browser that started it.
-import { hashSecret, type OAuthRequestRecord } from '@screen-service/service-core';
+import { hashSecret } from '@screen-service/registry/kernel';
+import type { OAuthRequestRecord } from '@screen-service/registry/model';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { REQUEST_TTL_MS, SCOPE } from './limits.js';

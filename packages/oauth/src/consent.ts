@@ -1,15 +1,10 @@
 // The consent handshake between `/authorize` and the client's redirect: the consent page (bound to its
 // browser by a cookie secret) reads and waits on the request, takes a 6-digit code or a cancel, and
 // finishes; the signed-in person approves or denies through the person's API.
-import {
-  digestsEqual,
-  hashSecret,
-  isServiceError,
-  type OAuthClientRecord,
-  type OAuthRequestRecord,
-  redeemCode,
-  ServiceError,
-} from '@screen-service/service-core';
+
+import { redeemCode } from '@screen-service/registry/hosts';
+import { digestsEqual, hashSecret, isServiceError, ServiceError } from '@screen-service/registry/kernel';
+import type { OAuthClientRecord, OAuthRequestRecord } from '@screen-service/registry/model';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { AUTH_CODE_TTL_MS, MAX_POLL_WAIT_S } from './limits.js';

@@ -1,5 +1,8 @@
 // What every OAuth rule works with: the store, the addresses, the clock and the wake-ups of waiting pages.
-import type { Notifier, PersonAgents, Random, Store } from '@screen-service/service-core';
+
+import type { PersonAgents } from '@screen-service/registry/agents';
+import type { Notifier, Random } from '@screen-service/registry/kernel';
+import type { Store } from '@screen-service/registry/model';
 import type { DecisionWaits } from './decision-waits.js';
 import type { OAuthUrls } from './metadata.js';
 

@@ -1,4 +1,4 @@
-import { createNotifier } from '@screen-service/service-core';
+import { createNotifier } from '@screen-service/registry/kernel';
 import { describe, expect, it } from 'vitest';
 import { createDecisionWaits } from './decision-waits.js';
 

@@ -1,6 +1,6 @@
 // Consent pages long-poll for a decision: a wake-up per request id, through the service's notifier when
 // given (so a decision made on another instance wakes this one at once), with a periodic re-read as a net.
-import type { Notifier } from '@screen-service/service-core';
+import type { Notifier } from '@screen-service/registry/kernel';
 
 export interface DecisionWaits {
   /** Wakes every page waiting on this request. */

@@ -1,14 +1,15 @@
 // The OAuth rules in one object: registration, authorize, the consent handshake, tokens and revocation.
 // Protocol refusals are OAuthErrors; the person's-API operations throw service-core ServiceErrors.
+
+import type { PersonAgents } from '@screen-service/registry/agents';
 import {
   newId as defaultNewId,
   type Notifier,
-  type PersonAgents,
   type Random,
-  type Store,
   systemClock,
   systemRandom,
-} from '@screen-service/service-core';
+} from '@screen-service/registry/kernel';
+import type { Store } from '@screen-service/registry/model';
 import { createAuthorize } from './authorize.js';
 import { createConsent } from './consent.js';
 import type { OAuthContext } from './context.js';

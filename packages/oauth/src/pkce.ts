@@ -1,6 +1,6 @@
 // PKCE (RFC 7636), S256 only.
 import { createHash } from 'node:crypto';
-import { digestsEqual } from '@screen-service/service-core';
+import { digestsEqual } from '@screen-service/registry/kernel';
 
 /** 43 to 128 characters of [A-Za-z0-9-._~] (RFC 7636 section 4.1). */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;

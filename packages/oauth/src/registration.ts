@@ -1,5 +1,6 @@
 // RFC 7591 dynamic client registration: the request's metadata checked field by field.
-import { cleanDisplayName, type OAuthClientAuthMethod } from '@screen-service/service-core';
+import { cleanDisplayName } from '@screen-service/registry/kernel';
+import type { OAuthClientAuthMethod } from '@screen-service/registry/model';
 import { z } from 'zod';
 import { OAuthError } from './errors.js';
 import { MAX_CLIENT_NAME, MAX_REDIRECT_URIS, SCOPE } from './limits.js';

@@ -1,13 +1,14 @@
 // The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
 // headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
+
+import { verifyJsonDepth } from '@screen-service/http-kit';
 import {
   type LimitStore,
-  MOUNTS,
   memoryLimits,
   type RateLimiter,
   type RateLimitOptions,
-  verifyJsonDepth,
-} from '@screen-service/service-core';
+} from '@screen-service/registry/kernel';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { readClientCredentials } from './client-auth.js';
 import { isOAuthError, OAuthError } from './errors.js';

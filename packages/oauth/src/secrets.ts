@@ -1,5 +1,5 @@
 // Random secrets and the resource comparison.
-import type { Random } from '@screen-service/service-core';
+import type { Random } from '@screen-service/registry/kernel';
 
 /** 32 random bytes from the rules' `random`, base64url: browser-binding secrets, authorization codes, client secrets. */
 export function randomSecret(random: Random, prefix = ''): string {

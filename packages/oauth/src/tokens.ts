@@ -1,14 +1,8 @@
 // `/register`, `/token`, `/revoke` and the access-token lookup the tool server uses.
-import {
-  type ConnectorRecord,
-  connectionState,
-  digestsEqual,
-  hashSecret,
-  mintToken,
-  type OAuthClientRecord,
-  type OAuthTokenRecord,
-  resolveAccessToken,
-} from '@screen-service/service-core';
+
+import { connectionState, resolveAccessToken } from '@screen-service/registry/hosts';
+import { digestsEqual, hashSecret, mintToken } from '@screen-service/registry/kernel';
+import type { ConnectorRecord, OAuthClientRecord, OAuthTokenRecord } from '@screen-service/registry/model';
 import type { PresentedClient } from './client-auth.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';

@@ -1,6 +1,6 @@
 // The consent handshake: the page's endpoints are bound to the browser that started the flow, learn of a
 // decision by long-poll, take a 6-digit code or a cancel, and finish once; the person's decisions are scoped.
-import { isServiceError } from '@screen-service/service-core';
+import { isServiceError } from '@screen-service/registry/kernel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizeUrl, pkce, REDIRECT, register, trade } from './flow-kit.js';
 import {

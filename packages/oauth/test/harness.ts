@@ -1,9 +1,10 @@
 // A real authorization server for tests: a SQLite file with the core schema, the rules, and the routers
 // on 127.0.0.1, plus helpers that walk a browser's part of the flow over plain HTTP.
 import type { AddressInfo } from 'node:net';
-import { testStoreOption } from '@screen-service/postgres/testing';
-import { type Store, serviceUrls } from '@screen-service/service-core';
-import { createTestCore, seedUser } from '@screen-service/service-core/testing';
+import type { Store } from '@screen-service/registry/model';
+import { serviceUrls } from '@screen-service/registry/mounts';
+import { testStoreOption } from '@screen-service/store-postgres/testing';
+import { createTestCore, seedUser } from '@screen-service/test-kit';
 import express from 'express';
 import { pathInsertedMetadataPath } from '../src/metadata.js';
 import { createOAuthServer, type OAuthServer } from '../src/oauth-server.js';

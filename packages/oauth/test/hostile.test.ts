@@ -1,6 +1,7 @@
 // Every refusal the issue names, against the real server over HTTP: each is refused with a standard OAuth
 // error body, and nothing is granted or left half-written.
-import { createConnectionAuth, isServiceError } from '@screen-service/service-core';
+import { createConnectionAuth } from '@screen-service/registry/hosts';
+import { isServiceError } from '@screen-service/registry/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   approvedCode,

@@ -1,6 +1,7 @@
 // Rules the consent page shares with the rest of the service (issue 14): one code redemption (same
 // normalisation, same throttle as host pairing) and "approve as an existing agent" keeping its paired host.
-import { createConnectionAuth, isServiceError } from '@screen-service/service-core';
+import { createConnectionAuth } from '@screen-service/registry/hosts';
+import { isServiceError } from '@screen-service/registry/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, pkce, register, trade } from './flow-kit.js';
 import {

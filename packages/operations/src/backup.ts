@@ -3,12 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  backupDatabase,
-  DATABASE_FILE,
-  inspectDatabase,
-  type ServiceDb,
-} from '@screen-service/service-core/sqlite';
+import { backupDatabase, DATABASE_FILE, inspectDatabase, type ServiceDb } from '@screen-service/store-sqlite';
 import * as tar from 'tar';
 import { OperationsError } from './errors.js';
 import { PID_FILE, runningInstance } from './instance-lock.js';

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { openServiceDatabase } from '@screen-service/service-core/sqlite';
+import { openServiceDatabase } from '@screen-service/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DoctorCheck, runDoctor } from './doctor.js';
 

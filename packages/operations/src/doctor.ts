@@ -1,7 +1,7 @@
 // `svc doctor`: checks a deployment and says what to fix, one finding per check.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DATABASE_FILE, inspectDatabase } from '@screen-service/service-core/sqlite';
+import { DATABASE_FILE, inspectDatabase } from '@screen-service/store-sqlite';
 
 /** `ok`, `warn` (works, but worth fixing) or `fail` (broken). */
 export type CheckStatus = 'ok' | 'warn' | 'fail';

@@ -1,7 +1,10 @@
 // The service's Prometheus metrics (prom-client, its own registry): what is counted and where it is fed.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HousekeepingRun, Notifier, PushEvent, ThreadOps } from '@screen-service/service-core';
+import type { HousekeepingRun } from '@screen-service/core/housekeeping';
+import type { PushEvent } from '@screen-service/core/push';
+import type { ThreadOps } from '@screen-service/core/threads';
+import type { Notifier } from '@screen-service/registry/kernel';
 import type { Request } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 

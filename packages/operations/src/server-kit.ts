@@ -7,14 +7,14 @@ import {
   createHousekeepingScheduler,
   type HousekeepingJob,
   type HousekeepingScheduler,
-} from '@screen-service/service-core';
+} from '@screen-service/core/housekeeping';
 import {
   DATABASE_FILE,
   SERVICE_MIGRATIONS,
   type ServiceDb,
   schemaVersion,
   walCheckpointJob,
-} from '@screen-service/service-core/sqlite';
+} from '@screen-service/store-sqlite';
 import type { Express, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // The service's last two handlers: a JSON 404 for any unknown path, and the one error contract for
 // anything that escaped a router (a body parser's failure included), for every adapter mounted before.
-import { toHttpError } from '@screen-service/service-core';
+import { toHttpError } from '@screen-service/http-kit';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /**

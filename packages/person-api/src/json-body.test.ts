@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { verifyJsonDepth } from '@screen-service/service-core';
+import { verifyJsonDepth } from '@screen-service/http-kit';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastJsonBody } from './json-body.js';

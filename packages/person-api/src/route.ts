@@ -2,8 +2,8 @@
 // query, path parameters and return value are typed from those schemas. The router, the OpenAPI document
 // and the isolation test all read the same list.
 
-import type { AppPrincipal } from '@screen-service/service-core';
-import { MOUNTS } from '@screen-service/service-core/mounts';
+import type { AppPrincipal } from '@screen-service/registry/accounts';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { JsonText } from './json-text.js';

@@ -1,11 +1,9 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
-import {
-  type AppPrincipal,
-  bearerToken,
-  ServiceError,
-  toHttpError,
-  verifyJsonDepth,
-} from '@screen-service/service-core';
+
+import { toHttpError, verifyJsonDepth } from '@screen-service/http-kit';
+import type { AppPrincipal } from '@screen-service/registry/accounts';
+import { bearerToken } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 import { fastJsonBody } from './json-body.js';

@@ -1,18 +1,14 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
 
-import type {
-  Accounts,
-  AgentView,
-  AppPrincipal,
-  Core,
-  Notifier,
-  PersonAgents,
-  PersonThreads,
-  Photos,
-  PushService,
-  Shares,
-  Tables,
-} from '@screen-service/service-core';
+import type { Core } from '@screen-service/core';
+import type { Photos } from '@screen-service/core/photos';
+import type { PushService } from '@screen-service/core/push';
+import type { Shares } from '@screen-service/core/sharing';
+import type { Tables } from '@screen-service/core/tables';
+import type { PersonThreads } from '@screen-service/core/threads';
+import type { Accounts, AppPrincipal } from '@screen-service/registry/accounts';
+import type { AgentView, PersonAgents } from '@screen-service/registry/agents';
+import type { Notifier } from '@screen-service/registry/kernel';
 import type { OAuthDecisionInput, OAuthRequestView } from './schemas.js';
 
 /** A pending OAuth sign-in as the person's app shows it, and the person's decision on it. */

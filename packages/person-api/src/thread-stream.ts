@@ -1,5 +1,6 @@
 // GET /stream: Server-Sent Events of the person's threads, so the app redraws without polling.
-import { isoTime, isoTimeOrNull, type MessageRecord, type Notifier } from '@screen-service/service-core';
+import { isoTime, isoTimeOrNull, type Notifier } from '@screen-service/registry/kernel';
+import type { MessageRecord } from '@screen-service/registry/model';
 import type { Request, Response } from 'express';
 
 /** A comment line this often keeps proxies from closing an idle stream. */

@@ -10,8 +10,8 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { startWalCheckpointer } from '@screen-service/service-core/sqlite';
-import { createTestCore, seedAgent, seedConnector, seedUser } from '@screen-service/service-core/testing';
+import { startWalCheckpointer } from '@screen-service/store-sqlite';
+import { createTestCore, seedAgent, seedConnector, seedUser } from '@screen-service/test-kit';
 import { createWebPushTransport, createWorkerPoolTransport, generateVapidKeys } from '../dist/index.js';
 
 const env = (name, fallback) => process.env[name] ?? fallback;

@@ -5,7 +5,7 @@
 import { createECDH, type ECDH } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { PushRequest } from '@screen-service/service-core';
+import type { PushRequest } from '@screen-service/core/push';
 import webPush from 'web-push';
 import { decodeSubscriptionKeys, encryptAes128gcm, type SubscriptionKeys } from './aes128gcm.js';
 import type { VapidKeys } from './vapid.js';

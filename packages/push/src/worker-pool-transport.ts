@@ -2,7 +2,7 @@
 // thread only hands out requests and maps the answers with the same rules as the in-thread transport.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { PushOutcome, PushRequest } from '@screen-service/service-core';
+import type { PushOutcome, PushRequest } from '@screen-service/core/push';
 import type { PostResult } from './push-poster.js';
 import type { PoolAnswer, PoolRequest } from './push-worker.js';
 import {

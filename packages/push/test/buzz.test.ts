@@ -1,12 +1,7 @@
 // The buzz rules end to end: core writes → outbox → sender → web-push → a push service on 127.0.0.1 that
 // decrypts each push. Time is the test clock's, so collapse windows and back-off are exact.
-import type { ConnectionPrincipal } from '@screen-service/service-core';
-import {
-  createTestCore,
-  seedConnection,
-  seedUser,
-  type TestCore,
-} from '@screen-service/service-core/testing';
+import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
+import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebPushTransport, generateVapidKeys } from '../src/index.js';
 import { startTestPushService, type TestPushService, type TestSubscriber } from '../src/testing.js';

@@ -2,10 +2,10 @@
 // leaves; `send` is the restarted service, running only the sender until the parent kills it (it prints
 // `sent` once a push settled); `check` runs one pass and prints its report. The last argument picks the
 // transport: `thread` (createWebPushTransport) or `pool` (createWorkerPoolTransport).
-import { createCore } from '@screen-service/service-core';
-import { coreMigrations, createSqliteStore } from '@screen-service/service-core/sqlite';
-import { fastHasher, seedConnection, seedUser } from '@screen-service/service-core/testing';
+import { createCore } from '@screen-service/core';
+import { coreMigrations, createSqliteStore } from '@screen-service/store-sqlite';
 import { runMigrations } from '@screen-service/tables-engine/migrations';
+import { fastHasher, seedConnection, seedUser } from '@screen-service/test-kit';
 import Database from 'better-sqlite3';
 import { createWebPushTransport, createWorkerPoolTransport } from '../dist/index.js';
 

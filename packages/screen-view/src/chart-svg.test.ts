@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisOf, drawChart, niceStep, shortLabel } from './chart-svg.js';
+import { axisOf, drawChart, niceStep, shortLabel, shownLabels } from './chart-svg.js';
 
 describe('charts as inline SVG', () => {
   it('picks nice axis steps and bounds; given bounds win', () => {
@@ -89,5 +89,17 @@ describe('charts as inline SVG', () => {
       'x',
       'y',
     ]);
+  });
+
+  it('shows as many x labels as fit at 12 px, at most six, and the last when it has room', () => {
+    const week = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+    expect(shownLabels(week, 400, true).filter(Boolean)).toHaveLength(4);
+    expect(shownLabels(week.slice(0, 3), 270, true)).toEqual([true, true, true]);
+    const month = Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
+    const wide = shownLabels(month, 600);
+    const narrow = shownLabels(month, 200);
+    expect(wide.filter(Boolean).length).toBeLessThanOrEqual(7);
+    expect(narrow.filter(Boolean).length).toBeLessThan(wide.filter(Boolean).length);
+    expect(narrow[0]).toBe(true);
   });
 });

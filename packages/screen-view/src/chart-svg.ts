@@ -19,6 +19,46 @@ const PAD = { left: 40, right: 10, top: 12, bottom: 26 };
 /** Room above the plot for the y axis's unit, when there is one. */
 const UNIT_ROOM = 14;
 const colour = (i: number) => `var(--svc-chart-${(i % 6) + 1})`;
+/** About how wide one character of a 12 px axis label is, and the gap kept between two labels (CSS px). */
+const CHAR_PX = 7.2;
+const GAP_PX = 10;
+/** At most this many x labels, however wide the chart. */
+const MOST_LABELS = 6;
+
+/**
+ * Which x labels a chart shows when its plot is `plotPx` CSS pixels wide and labels are 12 px: every
+ * `every`-th one, the smallest step at which no two shown labels touch (at most six labels), and the last
+ * label too when it does not touch the one before it. `bars` centres labels in their bands; a line's first
+ * and last labels hug the plot's edges.
+ *
+ * @example
+ * ```ts
+ * shownLabels(['Mon', 'Tue', 'Wed'], 270, true); // [true, true, true]
+ * ```
+ */
+export function shownLabels(labels: readonly string[], plotPx: number, bars = false): boolean[] {
+  const n = labels.length;
+  const widths = labels.map((l) => shortLabel(l).length * CHAR_PX);
+  const centred = bars || n === 1;
+  const extent = (i: number): [number, number] => {
+    const x = centred ? ((i + 0.5) * plotPx) / n : (i * plotPx) / (n - 1);
+    const w = widths[i]!;
+    if (!centred && i === 0) return [x, x + w];
+    if (!centred && i === n - 1) return [x - w, x];
+    return [x - w / 2, x + w / 2];
+  };
+  const apart = (a: number, b: number) => extent(b)[0] - extent(a)[1] >= GAP_PX;
+  let every = Math.max(1, Math.ceil(n / MOST_LABELS));
+  const fits = (step: number) => {
+    for (let i = step; i < n; i += step) if (!apart(i - step, i)) return false;
+    return true;
+  };
+  while (every < n && !fits(every)) every++;
+  const shown = labels.map((_, i) => i % every === 0);
+  const before = n - 1 - ((n - 1) % every);
+  if (n > 1 && !shown[n - 1] && apart(before, n - 1)) shown[n - 1] = true;
+  return shown;
+}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -118,18 +158,24 @@ function cartesian(doc: Document, spec: ChartSpec, root: SVGElement): void {
       ),
     );
   }
-  const every = Math.ceil(n / 6);
+  // Every x label is drawn; fitLabels shows the ones that fit the chart's width (until it is measured, as
+  // many as fit at the viewBox's own size).
+  const shown = shownLabels(spec.labels, plotW, spec.type === 'bar');
   spec.labels.forEach((label, i) => {
     const last = i === n - 1;
-    // Every `every`-th label, and the last one when it does not crowd the one before it.
-    if (i % every !== 0 && !(last && i % every >= every / 2)) return;
     // The first and last labels of a line hug the plot's edges so they are not cut off.
     const anchor = spec.type === 'bar' || n === 1 ? 'middle' : i === 0 ? 'start' : last ? 'end' : 'middle';
     root.append(
       svg(
         doc,
         'text',
-        { x: x(i), y: H - 8, 'text-anchor': anchor, class: 'svc-chart-tick' },
+        {
+          x: x(i),
+          y: H - 8,
+          'text-anchor': anchor,
+          class: 'svc-chart-tick svc-chart-x',
+          display: shown[i] ? undefined : 'none',
+        },
         shortLabel(label),
       ),
     );
@@ -229,8 +275,30 @@ function round(doc: Document, spec: ChartSpec, root: SVGElement): void {
 }
 
 /**
+ * Keeps axis labels 12 CSS px tall however wide the chart is drawn (the SVG scales with its box, its text
+ * with it): sets `--svc-chart-unit` (viewBox units per pixel, which the stylesheet multiplies the label size
+ * by) and shows the x labels that fit. Runs whenever the chart's width changes, where ResizeObserver exists.
+ */
+function fitLabels(root: SVGElement, labels: readonly string[], bars: boolean): void {
+  if (typeof ResizeObserver !== 'function') return;
+  const fit = (width: number) => {
+    if (!(width > 0)) return;
+    (root as SVGElement & ElementCSSInlineStyle).style.setProperty('--svc-chart-unit', String(W / width));
+    const shown = shownLabels(labels, ((W - PAD.left - PAD.right) * width) / W, bars);
+    root.querySelectorAll('.svc-chart-x').forEach((text, i) => {
+      if (shown[i]) text.removeAttribute('display');
+      else text.setAttribute('display', 'none');
+    });
+  };
+  new ResizeObserver((entries) => {
+    for (const entry of entries) fit(entry.contentRect.width);
+  }).observe(root);
+}
+
+/**
  * Draws a chart as a `<figure>` holding an inline SVG (role `img`, labelled with every value) and a legend
- * when there are several series or slices. Colours come from the palette's `--svc-chart-N` variables.
+ * when there are several series or slices. Colours come from the palette's `--svc-chart-N` variables. Axis
+ * labels stay 12 px at any width (fewer x labels when narrow).
  *
  * @example
  * ```ts
@@ -246,7 +314,10 @@ export function drawChart(doc: Document, spec: ChartSpec): HTMLElement {
     preserveAspectRatio: 'xMidYMid meet',
   });
   if (spec.type === 'pie' || spec.type === 'donut') round(doc, spec, root);
-  else cartesian(doc, spec, root);
+  else {
+    cartesian(doc, spec, root);
+    fitLabels(root, spec.labels, spec.type === 'bar');
+  }
   const figure = h(doc, 'figure', { class: 'svc-chart-box' });
   if (spec.title) figure.append(h(doc, 'figcaption', { class: 'svc-title' }, spec.title));
   figure.append(root);

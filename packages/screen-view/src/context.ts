@@ -8,6 +8,12 @@ export interface RenderContext {
   doc: Document;
   options: ScreenViewOptions;
   now: () => number;
+  /**
+   * An element id unique in the document: this render's scope (the screen id and, when that screen is drawn
+   * more than once in the page, a count), the component's id and `part`. Ids, `for` and ARIA references are
+   * built only with it, so two screens that both number their components from n1 never share an id.
+   */
+  id(op: AddOp, part: string): string;
   /** Reports a tap on `op` with `value` and extra event fields. */
   tap(op: AddOp, value: unknown, extra?: Record<string, unknown>, quiet?: boolean): void;
   /** Registers a cleanup (timers) run by `destroy()` and before a component is redrawn. */
@@ -40,9 +46,9 @@ export function button(
   return el;
 }
 
-/** A heading-like line for a question or title (referenced by `aria-labelledby`). */
+/** A heading-like line for a question or title (referenced by `aria-labelledby` as `ctx.id(op, 'q')`). */
 export function question(ctx: RenderContext, op: AddOp, text: string): HTMLElement {
-  return h(ctx.doc, 'p', { class: 'svc-q', id: `svc-q-${op.id}` }, text);
+  return h(ctx.doc, 'p', { class: 'svc-q', id: ctx.id(op, 'q') }, text);
 }
 
 /** Reads a string prop. */

@@ -1,5 +1,14 @@
 // Public API of @screen-service/screen-view: every export here is public API and follows semver.
-export { axisOf, type ChartSpec, drawChart, drawSpark, formatTick, niceStep } from './chart-svg.js';
+export {
+  axisOf,
+  type ChartSpec,
+  drawChart,
+  drawSpark,
+  formatTick,
+  niceStep,
+  shortLabel,
+  shownLabels,
+} from './chart-svg.js';
 export { ScreenViewError, type ScreenViewErrorCode } from './errors.js';
 export { type LookCssOptions, lookCss, setScheme } from './look-css.js';
 export { renderMarkdown } from './markdown.js';

@@ -137,9 +137,13 @@ describe('taps produce the catalog events', () => {
     const form = d.c('n2');
     for (const el of form.querySelectorAll('input'))
       expect(form.querySelector(`label[for="${el.id}"]`)).not.toBeNull();
-    form.querySelector<HTMLInputElement>('#svc-n2-name')!.value = 'Ana';
-    form.querySelector<HTMLInputElement>('#svc-n2-age')!.value = '31';
-    form.querySelector<HTMLInputElement>('#svc-n2-ok')!.click();
+    const field = (label: string) => {
+      const id = [...form.querySelectorAll('label')].find((l) => l.textContent === label)!.htmlFor;
+      return form.querySelector<HTMLInputElement>(`[id="${id}"]`)!;
+    };
+    field('Name').value = 'Ana';
+    field('Age').value = '31';
+    field('Ok').click();
     form.querySelector('form')!.requestSubmit();
     expect(d.taps[1]!.event.value).toEqual({ name: 'Ana', age: 31, ok: true });
     expect(d.taps[1]!.line.split('\n')[0]).toBe('[svc] n2 form name=Ana age=31 ok=yes');

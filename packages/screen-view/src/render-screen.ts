@@ -8,7 +8,7 @@ import {
   type PatchOp,
   type TapEvent,
 } from '@screen-service/screen-lines/catalog';
-import { drawButtons, drawCheckin, drawChoose, drawConfirm } from './components/answers.js';
+import { drawButtons, drawCheckin, drawChoose, drawConfirm, lightStars } from './components/answers.js';
 import {
   drawDivider,
   drawGallery,
@@ -54,7 +54,6 @@ const DRAWERS: Readonly<Record<string, Draw>> = {
   query: drawQuery,
 };
 
-/** Whether an event that arrived from elsewhere is one of the catalog's quiet ones. */
 /**
  * The components this renderer draws (every entry of the screen-lines catalog). Marked pure, so a page
  * that imports only the CSS helpers (the OAuth consent page) leaves the drawers out of its bundle.
@@ -68,6 +67,27 @@ export const DRAWN_COMPONENTS: readonly string[] = /* @__PURE__ */ Object.freeze
   /* @__PURE__ */ Object.keys(DRAWERS),
 );
 
+/** How many screens each document has drawn under each screen id (ids stay unique when one is drawn twice). */
+const drawnScreens = /* @__PURE__ */ new WeakMap<Document, Map<string, number>>();
+
+/**
+ * The id prefix of one render: `svc-<screen>` the first time a screen id is drawn in a document, then
+ * `svc-<screen>-2`, `-3`... so a screen drawn again (a thread opened twice, a playground redrawing on every
+ * key, two hosts passing the same id) never repeats an id.
+ */
+function scopeOf(doc: Document, screen: string | undefined): string {
+  const name = (screen ?? 'screen').replace(/[^A-Za-z0-9_-]/g, '_') || 'screen';
+  let counts = drawnScreens.get(doc);
+  if (!counts) {
+    counts = new Map();
+    drawnScreens.set(doc, counts);
+  }
+  const n = (counts.get(name) ?? 0) + 1;
+  counts.set(name, n);
+  return n === 1 ? `svc-${name}` : `svc-${name}-${n}`;
+}
+
+/** Whether an event that arrived from elsewhere is one of the catalog's quiet ones. */
 function isQuiet(event: TapEvent, op: AddOp): boolean {
   if (event.preset === 'timer') return event.value === 'start';
   if (event.preset === 'deck') {
@@ -85,8 +105,14 @@ function sameValue(a: unknown, b: string): boolean {
   return String(a) === b;
 }
 
-/** Draws a component as answered: controls disabled, the picked ones marked, the echo below. */
+/**
+ * Draws a component as answered: controls disabled, the picked ones marked, the echo below. When the keyboard
+ * focus was in the component (the button just pressed, the field just sent), it moves to the echo, which
+ * says what was answered: disabling the focused control would otherwise drop it to the page body.
+ */
 function markAnswered(el: HTMLElement, event: TapEvent, doc: Document): void {
+  const focused = doc.activeElement;
+  const hadFocus = focused !== null && focused !== el && el.contains(focused);
   el.dataset.answered = 'true';
   for (const control of el.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement>(
     'button, input, textarea',
@@ -99,16 +125,39 @@ function markAnswered(el: HTMLElement, event: TapEvent, doc: Document): void {
       if (control instanceof HTMLInputElement && control.type === 'checkbox') control.checked = true;
     }
   }
-  el.querySelector('.svc-echo')?.remove();
-  el.append(
-    h(
-      doc,
-      'p',
-      { class: 'svc-echo', role: 'status' },
-      h(doc, 'span', { 'aria-hidden': 'true' }, '✓ '),
-      formatEcho(event),
-    ),
-  );
+  const rating = el.querySelector<HTMLElement>('.svc-scale-rating');
+  if (rating && typeof event.value === 'number') lightStars(rating, event.value);
+  // The same echo element is kept when an answer is drawn again (the tap coming back from the service), so
+  // focus resting on it stays.
+  let echo = el.querySelector<HTMLElement>('.svc-echo');
+  if (!echo) {
+    echo = h(doc, 'p', { class: 'svc-echo', role: 'status', tabindex: -1 });
+    el.append(echo);
+  }
+  const text = formatEcho(event);
+  if (echo.textContent !== `✓ ${text}`) {
+    echo.replaceChildren(h(doc, 'span', { 'aria-hidden': 'true' }, '✓ '), text);
+  }
+  if (hadFocus) echo.focus({ preventScroll: true });
+}
+
+/**
+ * Puts `next` in place of `old`. When the focus was inside `old` it lands on the control with the same id
+ * in `next` (a row of a redrawn list), else on `next` itself, never on the page body.
+ */
+function replaceKeepingFocus(old: HTMLElement, next: HTMLElement, doc: Document): void {
+  const focused = doc.activeElement as HTMLElement | null;
+  const inside = focused !== null && old.contains(focused);
+  const id = inside ? focused.id : '';
+  old.replaceWith(next);
+  if (!inside) return;
+  const same = id ? [...next.querySelectorAll<HTMLElement>('[id]')].find((e) => e.id === id) : undefined;
+  if (same && !(same as HTMLButtonElement).disabled) {
+    same.focus({ preventScroll: true });
+    return;
+  }
+  if (!next.hasAttribute('tabindex')) next.setAttribute('tabindex', '-1');
+  next.focus({ preventScroll: true });
 }
 
 /**
@@ -145,6 +194,8 @@ export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): Screen
 
   const root = h(doc, 'div', { class: 'svc-screen' });
   if (options.screen) root.dataset.screen = options.screen;
+  const scope = scopeOf(doc, options.screen);
+  root.dataset.scope = scope;
   const components = new Map<string, { op: AddOp; el: HTMLElement; cleanups: (() => void)[] }>();
   const answered = new Map<string, TapEvent>();
 
@@ -152,6 +203,7 @@ export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): Screen
     doc,
     options,
     now: options.now ?? (() => Date.now()),
+    id: (op, part) => `${scope}-${op.id}-${part}`,
     tap(op, value, extra = {}, quiet = false) {
       const event: TapEvent = { id: op.id, preset: op.preset, value, ...extra };
       if (options.screen) event.screen = options.screen;
@@ -203,7 +255,7 @@ export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): Screen
         } else props[key] = value;
       }
       const old = entry.el;
-      old.replaceWith(draw({ ...entry.op, props }));
+      replaceKeepingFocus(old, draw({ ...entry.op, props }), doc);
       return true;
     },
     answer(event: TapEvent) {
@@ -216,7 +268,7 @@ export function renderScreen(ops: ScreenOps, options: ScreenViewOptions): Screen
     },
     refresh() {
       for (const entry of components.values()) {
-        if (entry.op.preset === 'query') entry.el.replaceWith(draw(entry.op));
+        if (entry.op.preset === 'query') replaceKeepingFocus(entry.el, draw(entry.op), doc);
       }
     },
     destroy() {

@@ -36,7 +36,9 @@ export const SCREEN_VIEW_CSS = `
 .svc-btn.svc-primary:hover:not(:disabled){background:var(--svc-accent);filter:brightness(1.06)}
 .svc-btn[aria-pressed="true"],.svc-btn.svc-picked{background:var(--svc-accent-soft);border-color:var(--svc-accent);color:var(--svc-text)}
 .svc-btn.svc-primary.svc-picked{background:var(--svc-accent);color:var(--svc-on-accent)}
-.svc-btn[aria-pressed="true"]::before{content:"✓"}
+.svc-btn[aria-pressed="true"]::before,.svc-btn.svc-picked::before{content:"✓"}
+.svc-btn.svc-picked:not([aria-pressed])::before{content:"✓"/"picked:"}
+.svc-scale-rating .svc-step.svc-picked::before{content:none}
 .svc-btn:disabled{cursor:default;opacity:.55}
 .svc-btn.svc-picked:disabled{opacity:1}
 .svc-send{margin-top:8px;align-self:flex-start}
@@ -60,6 +62,11 @@ export const SCREEN_VIEW_CSS = `
 .svc-field-row .svc-input{flex:1}
 .svc-field-row .svc-send{margin-top:0}
 .svc-input{font:inherit;color:var(--svc-text);background:var(--svc-surface-alt);border:1.5px solid var(--svc-border);border-radius:var(--svc-radius);padding:10px 12px;min-height:44px;width:100%}
+.svc-input::placeholder,.svc-screen ::placeholder{color:var(--svc-placeholder);opacity:1}
+.svc-input[aria-invalid="true"]{border-color:var(--svc-bad)}
+.svc-field-error{margin:4px 0 0;font-size:.92em}
+.svc-field-error[hidden]{display:none}
+.svc-sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .svc-file{position:absolute;width:1px;height:1px;opacity:0;overflow:hidden}
 .svc-pick{align-self:flex-start}
 .svc-photo{display:flex;flex-direction:column;gap:8px;position:relative}
@@ -86,19 +93,20 @@ export const SCREEN_VIEW_CSS = `
 .svc-stat-value{font-size:2.2em;font-weight:var(--svc-weight-strong);line-height:1.1;font-variant-numeric:tabular-nums}
 .svc-unit{font-size:.5em;color:var(--svc-text-muted);font-weight:var(--svc-weight)}
 .svc-stat-change{font-weight:var(--svc-weight-strong);color:var(--svc-text-muted)}
+.svc-verdict{font-weight:var(--svc-weight)}
 .svc-good{color:var(--svc-good)}
 .svc-bad{color:var(--svc-bad)}
 .svc-spark{width:120px;height:28px}
 .svc-spark path{fill:none;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 .svc-progress-head{display:flex;justify-content:space-between;gap:8px;margin-bottom:6px}
-.svc-bar{height:10px;border-radius:999px;background:var(--svc-surface-alt);border:1px solid var(--svc-border);overflow:hidden}
+.svc-bar{height:10px;border-radius:999px;background:var(--svc-track);border:1px solid var(--svc-border);overflow:hidden}
 .svc-bar-fill{height:100%;background:var(--svc-accent);border-radius:inherit;transition:width var(--svc-duration) var(--svc-ease)}
 .svc-math math{font-family:"STIX Two Math","Cambria Math","Latin Modern Math","DejaVu Serif",serif;font-size:1.25em;overflow-x:auto;overflow-y:hidden;padding:4px 0}
 .svc-chart-box{margin:0;max-width:520px}
 .svc-chart-box figcaption{font-weight:var(--svc-weight-strong);margin-bottom:6px}
 .svc-chart-svg{display:block;width:100%;height:auto;overflow:visible}
 .svc-chart-grid{stroke:var(--svc-divider);stroke-width:1}
-.svc-chart-tick{fill:var(--svc-text-muted);font-size:10px;font-family:var(--svc-font)}
+.svc-chart-tick{fill:var(--svc-text-muted);font-size:calc(12px * var(--svc-chart-unit, 1));font-family:var(--svc-font)}
 .svc-chart-line{fill:none !important;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round}
 .svc-chart-area{opacity:.22}
 .svc-chart-dot{stroke:var(--svc-surface) !important;stroke-width:1.5}
@@ -113,12 +121,13 @@ export const SCREEN_VIEW_CSS = `
 .svc-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 .svc-table caption{text-align:left;font-weight:var(--svc-weight-strong);padding:8px 10px}
 .svc-table th,.svc-table td{padding:8px 10px;text-align:left;border-bottom:1px solid var(--svc-divider)}
+.svc-table thead th{padding:0 10px;vertical-align:bottom}
 .svc-table tbody tr:nth-child(even){background:var(--svc-surface-alt)}
 .svc-table .svc-num{text-align:right}
-.svc-th{font:inherit;font-weight:var(--svc-weight-strong);background:none;border:0;color:var(--svc-text);padding:0;cursor:pointer;min-height:32px}
+.svc-th{font:inherit;font-weight:var(--svc-weight-strong);background:none;border:0;color:var(--svc-text);padding:0;cursor:pointer;min-height:44px;min-width:44px;width:100%;text-align:inherit}
 .svc-table th[aria-sort=ascending] .svc-th::after{content:" ▲";font-size:.7em}
 .svc-table th[aria-sort=descending] .svc-th::after{content:" ▼";font-size:.7em}
-.svc-unit-head{display:block;font-size:.78em;color:var(--svc-text-muted);font-weight:var(--svc-weight)}
+.svc-unit-head{display:block;font-size:.78em;color:var(--svc-text-muted);font-weight:var(--svc-weight);margin:-8px 0 6px}
 .svc-list{margin:0;padding-left:20px}
 .svc-list.svc-checklist{padding-left:0}
 .svc-send-card{display:flex;flex-direction:column;gap:4px;padding:12px;border:1.5px dashed var(--svc-border);border-radius:var(--svc-radius)}

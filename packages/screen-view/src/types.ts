@@ -25,7 +25,11 @@ export interface ScreenViewOptions {
   onTap: (tap: ScreenTap) => void;
   /** The DOM document to build in (default: the global `document`). */
   document?: Document;
-  /** The screen id, copied onto every event as `screen`. */
+  /**
+   * The screen id, copied onto every event as `screen`, and the start of every element id the screen makes
+   * (`svc-<screen>-<component>-<part>`, with `-2`, `-3`... when the document already drew this screen id), so
+   * several screens on one page never share an id, a label or an ARIA reference.
+   */
   screen?: string;
   /** Answers a query component from the person's tables; without it a query says tables are not available. */
   query?: (props: QueryProps, id: string) => QueryAnswer;

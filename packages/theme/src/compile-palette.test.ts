@@ -33,6 +33,46 @@ describe('compilePalette', () => {
     }
   });
 
+  it('placeholder text reaches 4.5:1 and a progress fill 3:1 on its track in every look (issue 38)', () => {
+    // Every preset, 200 seeded handles and a few hostile looks, in light and dark: the field grounds a
+    // placeholder sits on, the track a progress fill sits in, and a stat's change on a group card.
+    const looks = [
+      ...PRESET_NAMES.map((preset) => ({ look: { preset }, handle: undefined })),
+      ...Array.from({ length: 200 }, (_, i) => ({ look: {}, handle: `agent-${i}` })),
+      { look: { accent: '#fde68a', bg: '#ffffff' }, handle: undefined },
+      { look: { accent: '#777777', bg: '#777777' }, handle: undefined },
+    ];
+    let lowest = { placeholder: 21, fill: 21, change: 21 };
+    for (const { look, handle } of looks) {
+      const palettes = compilePalette(look, handle ? { handle } : {});
+      for (const p of [palettes.light, palettes.dark]) {
+        const grounds = [p['--svc-bg'], p['--svc-surface'], p['--svc-surface-alt']];
+        lowest = {
+          placeholder: Math.min(
+            lowest.placeholder,
+            ...grounds.map((g) => contrastRatio(p['--svc-placeholder'], g)),
+          ),
+          fill: Math.min(lowest.fill, contrastRatio(p['--svc-accent'], p['--svc-track'])),
+          change: Math.min(
+            lowest.change,
+            ...grounds.flatMap((g) => [contrastRatio(p['--svc-good'], g), contrastRatio(p['--svc-bad'], g)]),
+          ),
+        };
+      }
+    }
+    expect(lowest.placeholder).toBeGreaterThanOrEqual(4.5);
+    expect(lowest.fill).toBeGreaterThanOrEqual(3);
+    expect(lowest.change).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('moves the track, not the accent, to make the progress fill readable', () => {
+    // Sunset's coral read 2.8:1 on its surface-alt track; the accent stays the agent's own colour.
+    const { light } = compilePalette({ preset: 'sunset' });
+    expect(light['--svc-accent']).toBe(PRESETS.sunset.accent);
+    expect(light['--svc-track']).not.toBe(light['--svc-surface-alt']);
+    expect(contrastRatio(light['--svc-accent'], light['--svc-track'])).toBeGreaterThanOrEqual(3);
+  });
+
   it('keeps a look’s accent as is when it already passes', () => {
     expect(compilePalette({ preset: 'studio' }).light['--svc-accent']).toBe('#5b5bd6');
     expect(compilePalette({ preset: 'ocean' }).light['--svc-accent']).toBe(PRESETS.ocean.accent);

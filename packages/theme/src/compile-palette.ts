@@ -110,15 +110,20 @@ function colours(dark: boolean, look: ResolvedLook): Record<string, string> {
     '--svc-surface-alt': alt,
     '--svc-text': dark ? text(0.95, 0.01) : text(0.24, 0.02),
     '--svc-text-muted': dark ? text(0.76, 0.02) : text(0.5, 0.025),
+    // Lighter than muted text in intent (a hint, not an answer) but held to the same 4.5:1 on every ground.
+    '--svc-placeholder': ensure(dark ? 0.72 : 0.56, tint(0.02), accent.h, ground, TEXT_CONTRAST),
     '--svc-accent': fill,
     '--svc-on-accent': onAccentOf(fill, hex(0.22, tint(0.03), accent.h)),
     '--svc-accent-text': ensureContrast(base, ground, TEXT_CONTRAST),
     '--svc-accent-soft': soft,
+    // The bar's track starts as surface-alt and moves away from the fill (not the fill from it: the accent is
+    // the agent's colour) until the fill reads at 3:1 against it.
+    '--svc-track': ensureContrast(alt, [fill], CONTROL_CONTRAST),
     '--svc-border': ensure(dark ? 0.6 : 0.62, tint(0.02), accent.h, ground, CONTROL_CONTRAST),
     '--svc-divider': hex(dark ? 0.33 : 0.9, tint(0.01), accent.h),
     '--svc-focus': ensure(dark ? 0.78 : 0.55, focusChroma, accent.h, ground, CONTROL_CONTRAST),
-    '--svc-good': ensure(dark ? 0.78 : 0.52, 0.14, 150, [bg, surface], TEXT_CONTRAST),
-    '--svc-bad': ensure(dark ? 0.74 : 0.55, dark ? 0.15 : 0.19, 27, [bg, surface], TEXT_CONTRAST),
+    '--svc-good': ensure(dark ? 0.78 : 0.52, 0.14, 150, ground, TEXT_CONTRAST),
+    '--svc-bad': ensure(dark ? 0.74 : 0.55, dark ? 0.15 : 0.19, 27, ground, TEXT_CONTRAST),
     '--svc-chart-1': fill,
     ...Object.fromEntries(series.map((colour, i) => [`--svc-chart-${i + 2}`, colour])),
     '--svc-shadow': dark

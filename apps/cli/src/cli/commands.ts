@@ -1,8 +1,8 @@
 // The operator CLI's commands as functions over an injected environment, so tests run them in-process.
 
+import { isServiceError } from '@screen-service/registry/kernel';
 import { createServices, type ServerConfig } from '@screen-service/server';
-import { isServiceError } from '@screen-service/service-core';
-import { openServiceDatabase as openDatabase } from '@screen-service/service-core/sqlite';
+import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
 
 /** Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused by a rule. */
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, REFUSED: 3 } as const;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createBackup, OperationsError, restoreBackup, runDoctor } from '@screen-service/operations';
 import type { ServerConfig } from '@screen-service/server';
-import { DATABASE_FILE, openServiceDatabase } from '@screen-service/service-core/sqlite';
+import { DATABASE_FILE, openServiceDatabase } from '@screen-service/store-sqlite';
 import Database from 'better-sqlite3';
 import { CliError, EXIT } from './commands.js';
 

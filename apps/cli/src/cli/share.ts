@@ -2,9 +2,10 @@
 // the owner's account. A refusal (an agent that is not client-safe) exits 3 and names the failed rule.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { Shares } from '@screen-service/core/sharing';
+import { isServiceError } from '@screen-service/registry/kernel';
 import { createServices, type ServerConfig } from '@screen-service/server';
-import { isServiceError, type Shares } from '@screen-service/service-core';
-import { openServiceDatabase as openDatabase } from '@screen-service/service-core/sqlite';
+import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
 import { CliError, EXIT } from './commands.js';
 
 export const SHARE_HELP = `svc share: share your client-safe agents with other people (an offline tool over the data folder)
@@ -82,7 +83,7 @@ export async function shareCommand(argv: string[], config: () => ServerConfig, i
         });
         io.stdout(`${JSON.stringify(v, null, 2)}\n`);
         if (v.client_safe) return EXIT.OK;
-        const { notClientSafe } = await import('@screen-service/service-core');
+        const { notClientSafe } = await import('@screen-service/registry/hosts');
         const agentRow = await core.store.agents.get(v.agent.id);
         io.stderr(`svc: ${notClientSafe(agentRow!, v.share_why).message}\n`);
         return EXIT.REFUSED;

@@ -2,9 +2,9 @@
 
 import type { SessionTokens as Session } from '@screen-service/person-api';
 
-export type { ManagementTokenView as ManagementToken } from '@screen-service/service-core';
+export type { ManagementTokenView as ManagementToken } from '@screen-service/registry/tokens';
 
-import { MOUNTS } from '@screen-service/service-core/mounts';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import { ApiError } from '../shared/api-error.js';
 
 export { ApiError };

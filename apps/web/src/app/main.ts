@@ -2,7 +2,7 @@
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
-import type { View } from './shell.js';
+import { focusOn, type View } from './shell.js';
 import { accessView } from './views/access.js';
 import { accountView } from './views/account.js';
 import { addAgentView } from './views/add-agent.js';
@@ -47,19 +47,35 @@ function route(): View {
   return agentsView();
 }
 
+/** The first Tab stop: skips the bar to the view's content (the thread: its newest screen). */
+function skipLink(view: View, main: HTMLElement): HTMLElement {
+  const link = el('a', { href: '#main', class: 'skip-link' }, view.skip?.label ?? 'Skip to content');
+  link.addEventListener('click', (e) => {
+    // The app routes on the hash: following #main would leave the view.
+    e.preventDefault();
+    focusOn(view.skip?.target() ?? main);
+  });
+  return link;
+}
+
 function show(): void {
+  const navigated = current !== undefined;
   current?.leave?.();
   current = route();
+  const heading = el('h1', { tabindex: -1 }, current.title);
   const bar = el(
     'header',
     { class: 'bar' },
     current.back
       ? el('a', { href: current.back, class: 'icon-link', 'aria-label': 'Back' }, '‹')
       : el('span', { class: 'bar-mark', 'aria-hidden': 'true' }),
-    current.heading ?? el('h1', {}, current.title),
+    current.heading ?? heading,
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
-  root.replaceChildren(bar, el('main', { class: 'page', id: 'main' }, current.body));
+  const main = el('main', { class: 'page', id: 'main' }, current.body);
+  root.replaceChildren(skipLink(current, main), bar, main);
+  // A new view replaced the one the focus was in: start it at the view's heading, never on the page body.
+  if (navigated) focusOn(current.heading?.querySelector<HTMLElement>('h1') ?? heading);
   // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".
   document.title = current.title === APP_NAME ? APP_NAME : `${current.title} · ${APP_NAME}`;
   if (session() && !closeStream) closeStream = openStream((type, data) => current?.onEvent?.(type, data));

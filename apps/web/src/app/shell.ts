@@ -15,6 +15,18 @@ export interface View {
   leave?: () => void;
   /** Stream events while the view is shown. */
   onEvent?: (type: string, data: Record<string, unknown>) => void;
+  /** The page's skip link (the first Tab stop): its words and where it takes the focus. Default: the content. */
+  skip?: { label: string; target: () => HTMLElement | null };
+}
+
+/**
+ * Moves the keyboard focus to `target` (made focusable from script if it is not) without scrolling: after a
+ * part of the page is replaced, so the focus never falls to the page body.
+ */
+export function focusOn(target: HTMLElement | null | undefined): void {
+  if (!target) return;
+  if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
 }
 
 export function go(hash: string): void {

@@ -1,5 +1,5 @@
 // The consent page's calls to `{oauth}/requests/<id>`: same origin, the browser-binding cookie goes along.
-import { MOUNTS } from '@screen-service/service-core/mounts';
+import { MOUNTS } from '@screen-service/registry/mounts';
 import { ApiError } from '../shared/api-error.js';
 import type { ConsentRequest } from '../shared/oauth-request.js';
 

@@ -44,7 +44,7 @@ const keep = el('button', { type: 'button', class: 'svc-btn svc-primary' }, 'Kee
 const clear = el('button', { type: 'button', class: 'svc-btn' }, 'Clear tables');
 const insert = el(
   'select',
-  { id: 'pg-insert', class: 'svc-input pg-select' },
+  { id: 'pg-insert', class: 'svc-input pg-select', 'aria-label': 'Add a component' },
   el('option', { value: '' }, 'Add a component…'),
   ...Object.values(catalog).map((c) => el('option', { value: c.name }, `${c.name} — ${c.summary}`)),
 );

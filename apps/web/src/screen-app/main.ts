@@ -47,6 +47,9 @@ async function tap(screenId: string, event: TapEvent, line: string, quiet: boole
 function draw(output: ShowOutput): void {
   if (output.screen_id === shown) return;
   shown = output.screen_id;
+  // The frame's one heading names whose screen it is (a screen reader lists it among the chat's headings).
+  const title = document.getElementById('screen-title');
+  if (title) title.textContent = output.agent?.name ? `Screen from ${output.agent.name}` : 'Screen';
   look.textContent = lookCss(
     {},
     { selector: '.svc-root', ...(output.agent?.handle ? { handle: output.agent.handle } : {}) },

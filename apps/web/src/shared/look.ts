@@ -1,5 +1,6 @@
 // The look a page wears: the renderer's CSS once, and an agent's compiled palette on `.svc-root`.
 import { lookCss, SCREEN_VIEW_CSS, setScheme } from '@screen-service/screen-view';
+import { compilePalette } from '@screen-service/theme';
 import { setStyle } from './dom.js';
 
 /** Loads the renderer's stylesheet once. */
@@ -11,6 +12,24 @@ export function useScreenCss(): void {
 export function applyLook(look: unknown, handle?: string): void {
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
   setStyle('svc-look', lookCss(look, { selector: '.svc-root', ...(handle ? { handle } : {}), reduceMotion }));
+  themeColor(look, handle);
+}
+
+/**
+ * The browser's and the phone's status bar wear the colour of the app's top bar (`--svc-surface`) in each
+ * scheme: `<meta name="theme-color" media=...>` for light and dark, updated with the look.
+ */
+function themeColor(look: unknown, handle?: string): void {
+  const { light, dark } = compilePalette(look, handle ? { handle } : {});
+  for (const [scheme, palette] of [
+    ['light', light],
+    ['dark', dark],
+  ] as const) {
+    const meta = document.querySelector<HTMLMetaElement>(
+      `meta[name="theme-color"][media="(prefers-color-scheme: ${scheme})"]`,
+    );
+    if (meta) meta.content = palette['--svc-surface'];
+  }
 }
 
 export type Scheme = 'auto' | 'light' | 'dark';

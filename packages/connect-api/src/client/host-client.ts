@@ -1,20 +1,22 @@
 // A typed, fetch-based client of the host API (doc2) and its message transport (ADR 0130): no Express,
 // usable from any Node 22+ program (and from the A2A bridge and webhook agents built on it).
+
+import type { ReplyResult, TurnResult } from '@screen-service/core/host-messages';
 import type {
-  AgentCardSummary,
-  AgentView,
+  HoldingsResult,
+  LinesCallResult,
+  ReplyReadResult,
+  ReplyTextResult,
+} from '@screen-service/core/tables';
+import type { AgentView } from '@screen-service/registry/agents';
+import type {
   CardResult,
   CommandsResult,
   HeartbeatResult,
-  HoldingsResult,
-  LinesCallResult,
   PairResult,
-  ReplyReadResult,
-  ReplyResult,
-  ReplyTextResult,
   SessionResult,
-  TurnResult,
-} from '@screen-service/service-core';
+} from '@screen-service/registry/hosts';
+import type { AgentCardSummary } from '@screen-service/registry/model';
 import { HostApiError } from './errors.js';
 
 export interface HostClientOptions {

@@ -1,7 +1,10 @@
 // Runs a host: heartbeats (≤ 60 s) with sandbox reports, commands reported only when they change, the
 // message stream, one turn at a time per agent (rows that arrive meanwhile form the next turn), answers
 // with idempotency keys fixed by the turn's rows, and a cursor saved only once a turn is answered.
-import type { CommandEntry, HeartbeatResult, HostMessage, ReplyResult } from '@screen-service/service-core';
+
+import type { HostMessage, ReplyResult } from '@screen-service/core/host-messages';
+import type { HeartbeatResult } from '@screen-service/registry/hosts';
+import type { CommandEntry } from '@screen-service/registry/model';
 import { HostApiError } from './errors.js';
 import { createHostClient, type HostClient } from './host-client.js';
 import { type MessageStream, openMessageStream, type StreamStop } from './message-stream.js';

@@ -1,6 +1,6 @@
 // The host's message stream: reads {connect_url}/messages as Server-Sent Events over fetch, resumes after
 // the last seq it handed on (Last-Event-ID), reconnects with exponential back-off, stops when revoked.
-import type { HostMessage } from '@screen-service/service-core';
+import type { HostMessage } from '@screen-service/core/host-messages';
 import { HostApiError } from './errors.js';
 
 export interface MessageStreamOptions {

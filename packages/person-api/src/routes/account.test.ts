@@ -3,7 +3,7 @@
 // one-line preview of each thread's newest row. Answers are checked against their schemas.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCore, seedConnection, type TestCore } from '@screen-service/service-core/testing';
+import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonRouter } from '../router.js';

@@ -1,6 +1,6 @@
 // Native agents (the service runs them on the operator's model): the offer, add one, read and edit its
 // instructions. Without a configured model the offer is empty and the rest answer not found.
-import { ServiceError } from '@screen-service/service-core';
+import { ServiceError } from '@screen-service/registry/kernel';
 import * as n from '../native-schemas.js';
 import { defineRoute } from '../route.js';
 import { agentView } from '../schemas.js';

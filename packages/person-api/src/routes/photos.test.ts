@@ -2,7 +2,7 @@
 // with nosniff, a Content-Disposition and a sandboxing policy.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCore, type TestCore } from '@screen-service/service-core/testing';
+import { createTestCore, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonRouter } from '../router.js';

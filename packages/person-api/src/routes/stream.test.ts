@@ -2,7 +2,7 @@
 // the real core on a SQLite file behind the real router, over HTTP on 127.0.0.1.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCore, type TestCore } from '@screen-service/service-core/testing';
+import { createTestCore, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonRouter } from '../router.js';

@@ -2,7 +2,7 @@
 // as the object answer through res.json, and the answer still checked against its schema.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCore, seedConnection, type TestCore } from '@screen-service/service-core/testing';
+import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonText } from '../json-text.js';

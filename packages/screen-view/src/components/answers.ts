@@ -10,7 +10,7 @@ export function drawChoose(ctx: RenderContext, op: AddOp): HTMLElement {
   const group = h(ctx.doc, 'div', {
     class: 'svc-options',
     role: 'group',
-    'aria-labelledby': `svc-q-${op.id}`,
+    'aria-labelledby': ctx.id(op, 'q'),
   });
   const picked = new Set<string>();
   const send = button(
@@ -54,7 +54,7 @@ export function drawConfirm(ctx: RenderContext, op: AddOp): HTMLElement {
   const row = h(ctx.doc, 'div', {
     class: 'svc-options svc-row',
     role: 'group',
-    'aria-labelledby': `svc-q-${op.id}`,
+    'aria-labelledby': ctx.id(op, 'q'),
   });
   row.append(
     button(ctx, yes, () => ctx.tap(op, true, { label: yes }), {
@@ -76,7 +76,7 @@ export function drawButtons(ctx: RenderContext, op: AddOp): HTMLElement {
   const row = h(ctx.doc, 'div', {
     class: `svc-options ${stack ? 'svc-stack' : 'svc-row'}`,
     role: 'group',
-    'aria-labelledby': prompt ? `svc-q-${op.id}` : undefined,
+    'aria-labelledby': prompt ? ctx.id(op, 'q') : undefined,
     'aria-label': prompt ? undefined : 'Actions',
   });
   list(op.props, 'options').forEach((label, i) => {
@@ -112,6 +112,18 @@ function moodFace(doc: Document, level: number): SVGElement {
 }
 const MOOD_WORDS = ['awful', 'low', 'okay', 'good', 'great'];
 
+/**
+ * Fills the stars of a rating up to `value` (★) and leaves the rest outlined (☆): the picked rating shows by
+ * shape, not only by colour.
+ */
+export function lightStars(row: HTMLElement, value: number): void {
+  for (const star of row.querySelectorAll<HTMLElement>('button')) {
+    const lit = Number(star.dataset.value) <= value;
+    star.classList.toggle('svc-lit', lit);
+    star.textContent = lit ? '★' : '☆';
+  }
+}
+
 /** `checkin`: scale (numbers), mood (five faces) or rating (stars); the value is the number picked. */
 export function drawCheckin(ctx: RenderContext, op: AddOp): HTMLElement {
   const kind = str(op.props, 'kind') || 'scale';
@@ -120,7 +132,7 @@ export function drawCheckin(ctx: RenderContext, op: AddOp): HTMLElement {
   const row = h(ctx.doc, 'div', {
     class: `svc-options svc-scale svc-scale-${kind}`,
     role: 'group',
-    'aria-labelledby': `svc-q-${op.id}`,
+    'aria-labelledby': ctx.id(op, 'q'),
   });
   for (let v = lo; v <= hi; v++) {
     const level = Math.round(((v - lo) / Math.max(1, hi - lo)) * 4);
@@ -130,16 +142,12 @@ export function drawCheckin(ctx: RenderContext, op: AddOp): HTMLElement {
         : kind === 'rating'
           ? `${v} ${v === 1 ? 'star' : 'stars'}`
           : `${v} of ${hi}`;
-    const text = kind === 'mood' ? '' : kind === 'rating' ? '★' : String(v);
+    const text = kind === 'mood' ? '' : kind === 'rating' ? '☆' : String(v);
     const el = button(
       ctx,
       text,
       (b) => {
-        if (kind === 'rating') {
-          for (const star of row.querySelectorAll('button')) {
-            star.classList.toggle('svc-lit', Number(star.dataset.value) <= v);
-          }
-        }
+        if (kind === 'rating') lightStars(row, v);
         b.classList.add('svc-picked');
         ctx.tap(op, v, { kind });
       },

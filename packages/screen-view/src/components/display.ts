@@ -97,7 +97,10 @@ export interface StatParts {
   spark?: number[];
 }
 
-/** Draws a big number with its label, change (green when it moves the good way) and spark line. */
+/**
+ * Draws a big number with its label, change and spark line. A change that moves the good way is green and
+ * says `better`, the other way red and `worse` (in words too, so colour is never the only cue).
+ */
 export function statBlock(doc: Document, parts: StatParts): HTMLElement {
   const box = h(doc, 'div', { class: 'svc-stat-box' });
   box.append(
@@ -122,6 +125,7 @@ export function statBlock(doc: Document, parts: StatParts): HTMLElement {
         { class: `svc-stat-change ${mood}` },
         h(doc, 'span', { 'aria-hidden': 'true' }, `${arrow} `),
         text,
+        mood && h(doc, 'span', { class: 'svc-verdict' }, mood === 'svc-good' ? ' better' : ' worse'),
       ),
     );
   }

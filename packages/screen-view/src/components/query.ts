@@ -83,10 +83,12 @@ function tableView(ctx: RenderContext, view: TableView): HTMLElement {
   });
   table.append(h(doc, 'thead', {}, h(doc, 'tr', {}, ...heads)), body);
   fill();
+  // A group, not a region: a region is a landmark, and two screens may show the same table under one name.
+  // Focusable, so a keyboard can scroll a wide table sideways.
   return h(
     doc,
     'div',
-    { class: 'svc-table-wrap', tabindex: 0, role: 'region', 'aria-label': view.title ?? 'Table' },
+    { class: 'svc-table-wrap', tabindex: 0, role: 'group', 'aria-label': view.title ?? 'Table' },
     table,
   );
 }
@@ -99,7 +101,7 @@ function listView(ctx: RenderContext, op: AddOp, props: QueryProps, view: ListVi
       ul.append(h(doc, 'li', {}, item.text));
       return;
     }
-    const id = `svc-${op.id}-r${i}`;
+    const id = ctx.id(op, `r${i}`);
     const input = h(doc, 'input', {
       type: 'checkbox',
       id,

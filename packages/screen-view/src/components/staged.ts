@@ -46,17 +46,46 @@ function pill(
   return el;
 }
 
-/** `timer`: the pill (or Start when open) starts it (quiet), the countdown runs, reaching zero sends `done`. */
+/**
+ * Seconds left at which a running timer speaks, longest first: each hour, then 30, 15, 10, 5 and 2
+ * minutes, 1 minute, 30 and 10 seconds; only those shorter than the timer.
+ */
+export function timerMarks(total: number): number[] {
+  const marks = [10, 30, 60, 120, 300, 600, 900, 1800];
+  for (let hour = 3600; hour < total; hour += 3600) marks.push(hour);
+  return marks.filter((m) => m < total).sort((a, b) => b - a);
+}
+
+/** A duration as it is said: `1 hour 30 minutes`, `2 minutes`, `10 seconds`. */
+export function spokenDuration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [
+    s >= 3600 ? unit(Math.floor(s / 3600), 'hour') : '',
+    s % 3600 >= 60 ? unit(Math.floor((s % 3600) / 60), 'minute') : '',
+    s % 60 > 0 || s === 0 ? unit(s % 60, 'second') : '',
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * `timer`: the pill (or Start when open) starts it (quiet), the countdown runs, reaching zero sends `done`.
+ * The clock is a `role=timer` whose name counts down (`Stretch, running: 4:59 left`); a polite live line
+ * speaks when it starts and at {@link timerMarks}, never every second. Opening the pill moves the focus to
+ * the clock, since the pill it was on disappears.
+ */
 export function drawTimer(ctx: RenderContext, op: AddOp): HTMLElement {
   const seconds = num(op.props, 'seconds') ?? 60;
   const label = str(op.props, 'label');
+  const name = label || 'Timer';
   const clock = h(
     ctx.doc,
     'p',
-    { class: 'svc-clock', role: 'timer', 'aria-label': `${label || 'Timer'} ${formatClock(seconds)}` },
+    { class: 'svc-clock', role: 'timer', tabindex: -1, 'aria-label': `${name}: ${formatClock(seconds)}` },
     formatClock(seconds),
   );
-  const status = h(ctx.doc, 'p', { class: 'svc-muted', 'aria-live': 'polite' }, label);
+  const status = h(ctx.doc, 'p', { class: 'svc-muted' }, label);
+  const speak = h(ctx.doc, 'p', { class: 'svc-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
   let handle: ReturnType<typeof setInterval> | undefined;
   const stop = () => {
     if (handle !== undefined) clearInterval(handle);
@@ -66,30 +95,47 @@ export function drawTimer(ctx: RenderContext, op: AddOp): HTMLElement {
   const start = () => {
     if (handle !== undefined || el.dataset.state === 'done') return;
     el.dataset.state = 'running';
+    const hadFocus = startButton === ctx.doc.activeElement;
     startButton.hidden = true;
+    if (hadFocus) clock.focus({ preventScroll: true });
     const began = ctx.now();
+    const marks = timerMarks(seconds);
+    speak.textContent = `${name} started: ${spokenDuration(seconds)}.`;
+    clock.setAttribute('aria-label', `${name}, running: ${formatClock(seconds)} left`);
     ctx.tap(op, 'start', { seconds }, true);
     handle = setInterval(() => {
       const left = seconds - (ctx.now() - began) / 1000;
-      clock.textContent = formatClock(left);
+      const shown = formatClock(left);
+      if (clock.textContent !== shown) {
+        clock.textContent = shown;
+        clock.setAttribute('aria-label', `${name}, running: ${shown} left`);
+      }
+      let crossed: number | undefined;
+      while (marks.length > 0 && left <= marks[0]!) crossed = marks.shift();
+      if (crossed !== undefined && left > 0) speak.textContent = `${name}: ${spokenDuration(crossed)} left.`;
       if (left <= 0) {
         stop();
         el.dataset.state = 'done';
         status.textContent = `${label ? `${label}: ` : ''}time is up`;
+        clock.setAttribute('aria-label', `${name}: time is up`);
+        // The answer's echo (role=status) says it is done; the live line stays quiet to not say it twice.
+        speak.textContent = '';
         ctx.tap(op, 'done', { seconds });
       }
     }, 250);
   };
   const startButton = button(ctx, 'Start', start, { class: 'svc-btn svc-primary' });
-  const card = h(ctx.doc, 'div', { class: 'svc-staged-body' }, clock, status, startButton);
+  const card = h(ctx.doc, 'div', { class: 'svc-staged-body' }, clock, status, speak, startButton);
   const el = frame(ctx, op);
   const open = ctx.options.staged === 'open';
   card.hidden = !open;
   el.dataset.state = open ? 'open' : 'pill';
-  const folded = pill(ctx, op, 'timer', `${label || 'Timer'} · ${formatClock(seconds)}`, () => {
+  const folded = pill(ctx, op, 'timer', `${name} · ${formatClock(seconds)}`, () => {
+    const hadFocus = folded === ctx.doc.activeElement;
     folded.hidden = true;
     card.hidden = false;
     start();
+    if (hadFocus || ctx.doc.activeElement === ctx.doc.body) clock.focus({ preventScroll: true });
   });
   folded.hidden = open;
   el.append(folded, card);

@@ -7,6 +7,8 @@ declare global {
   interface Window {
     taps: ScreenTap[];
     show(lines: string, tables?: string): Promise<void>;
+    /** Draws several screens one under another; the same screen id may come twice (a page's mistake). */
+    showScreens(screens: { lines: string; screen: string }[]): void;
   }
 }
 
@@ -29,4 +31,16 @@ window.show = async (lines, tables = '') => {
     uploadPhotos: async (files) => files.map((f) => `https://svc.test/photos/${f.name}`),
   });
   document.body.replaceChildren(screen.element);
+};
+window.showScreens = (screens) => {
+  (document.querySelector('main') ?? document.body).replaceChildren(
+    ...screens.map(
+      ({ lines, screen }) =>
+        renderScreen(parse(lines).ops, {
+          screen,
+          onTap: (tap) => window.taps.push(tap),
+          uploadPhotos: async (files) => files.map((f) => `https://svc.test/photos/${f.name}`),
+        }).element,
+    ),
+  );
 };

@@ -2,7 +2,7 @@
 // Create with a name (the token is shown once, with Copy), list with last use, revoke.
 import { el } from '../../shared/dom.js';
 import { type ManagementToken, manage } from '../api.js';
-import { ago, problem, type View } from '../shell.js';
+import { ago, focusOn, problem, type View } from '../shell.js';
 
 /** The card that shows a new token once; it never comes back from the server. */
 function shownOnce(name: string, token: string): HTMLElement {
@@ -67,6 +67,7 @@ export function accessView(): View {
                 try {
                   await manage('token_revoke', { id: t.id });
                   await load();
+                  focusOn(list);
                 } catch (error) {
                   status.replaceChildren(problem(error));
                 }
@@ -100,6 +101,7 @@ export function accessView(): View {
         name: name.value,
       });
       fresh.replaceChildren(shownOnce(made.management_token.name, made.token));
+      focusOn(fresh.querySelector<HTMLElement>('#new-token'));
       name.value = '';
       status.replaceChildren();
       await load();

@@ -1,7 +1,7 @@
 // Add an agent: name it, then show its 6-digit pairing code and when it expires (10 minutes, single use).
 import { el } from '../../shared/dom.js';
 import { type Agent, call } from '../api.js';
-import { problem, spacedCode, type View } from '../shell.js';
+import { focusOn, problem, spacedCode, type View } from '../shell.js';
 import { nativeAddSection } from './native-add.js';
 
 interface Created {
@@ -158,6 +158,8 @@ export function addAgentView(): View {
         throw new Error('The agent was added but no code came back; make one in its settings.');
       card = codeCard(created.agent.id, created.pairing, created.agent);
       form.replaceWith(card.el);
+      // The form the focus was in is gone: the code it made is the next thing.
+      focusOn(card.el.querySelector<HTMLElement>('output.code'));
     } catch (error) {
       status.replaceChildren(problem(error));
     }

@@ -2,7 +2,7 @@
 import type { RelayTable } from '@screen-service/person-api';
 import { el } from '../../shared/dom.js';
 import { type Agent, call } from '../api.js';
-import { problem } from '../shell.js';
+import { focusOn, problem } from '../shell.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -16,6 +16,8 @@ export function agentTablesSection(agentId: string): { el: HTMLElement; reload()
       await call(method, path, body);
       status.replaceChildren(el('p', { class: 'ok', role: 'status' }, done));
       await load();
+      // The row the pressed button was in was redrawn: back to the section's heading.
+      focusOn(section.querySelector<HTMLElement>('h2'));
     } catch (error) {
       status.replaceChildren(problem(error));
     }

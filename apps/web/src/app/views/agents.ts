@@ -44,11 +44,12 @@ function sharedLine(a: Agent): HTMLElement {
 }
 
 export function agentsView(): View {
-  const list = el('ul', { class: 'agent-list', 'aria-label': 'Agents' });
-  const body = el(
-    'div',
-    { class: 'stack' },
-    list,
+  const list = el(
+    'ul',
+    { class: 'agent-list', 'aria-label': 'Agents' },
+    el('li', { class: 'empty' }, 'Loading your agents…'),
+  );
+  const more = [
     el('a', { href: '#/add', class: 'svc-btn svc-primary wide' }, '+ Add an agent'),
     el(
       'nav',
@@ -61,8 +62,9 @@ export function agentsView(): View {
       el('a', { href: 'playground.html' }, 'Playground'),
       el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
     ),
-  );
-  body.querySelector('#signout')!.addEventListener('click', async () => {
+  ];
+  const body = el('div', { class: 'stack' }, list);
+  more[1]!.querySelector('#signout')!.addEventListener('click', async () => {
     await signOutHere();
     go('#/signin');
   });
@@ -112,6 +114,9 @@ export function agentsView(): View {
     } catch (error) {
       list.replaceChildren(el('li', {}, problem(error)));
     }
+    // What sits under the list arrives with it, not before: drawn first, it jumped down when the agents came
+    // (a layout shift of 0.13; the goal is under 0.1).
+    if (!more[0]!.isConnected) body.append(...more);
   };
   void load();
   return {

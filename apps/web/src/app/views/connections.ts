@@ -1,7 +1,7 @@
 // Connections: paired computers and tool connections, each with Remove (the kill switch: tokens stop at once).
 import { el } from '../../shared/dom.js';
 import { type Connection, call } from '../api.js';
-import { ago, problem, type View } from '../shell.js';
+import { ago, focusOn, problem, type View } from '../shell.js';
 
 const KIND_WORDS: Record<string, string> = {
   mcp: 'AI app (MCP)',
@@ -64,6 +64,8 @@ export function connectionsView(): View {
                 try {
                   await call('DELETE', `/connections/${c.id}`);
                   await load();
+                  // The row (and its button) is gone: the focus goes to the list it was in.
+                  focusOn(list);
                 } catch (error) {
                   list.prepend(el('li', {}, problem(error)));
                 }

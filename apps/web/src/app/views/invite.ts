@@ -1,5 +1,5 @@
 // The invite claim page: what is shared and by whom; Accept claims it (one agent per client-safe item).
-import type { ClaimResult, InvitePreview } from '@screen-service/service-core';
+import type { ClaimResult, InvitePreview } from '@screen-service/core/sharing';
 import { el } from '../../shared/dom.js';
 import { call } from '../api.js';
 import { go, problem, type View } from '../shell.js';

@@ -4,7 +4,7 @@ import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call } from '../api.js';
 import { removeAgentTables } from '../phone-tables.js';
-import { go, problem, type View } from '../shell.js';
+import { focusOn, go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
 import { agentTablesSection } from './agent-tables.js';
 import { nativeInstructionsSection } from './native-instructions.js';
@@ -116,15 +116,17 @@ export function settingsView(agentId: string): View {
           status.replaceChildren(problem(error));
         }
       });
+      // aria-disabled, not disabled: the button keeps the focus it was pressed with (a disabled one drops it).
       const makeDefault = el(
         'button',
-        { type: 'button', class: 'svc-btn', disabled: agent.is_default },
+        { type: 'button', class: 'svc-btn', 'aria-disabled': agent.is_default ? 'true' : undefined },
         agent.is_default ? 'This is the default agent' : 'Make default',
       );
       makeDefault.addEventListener('click', async () => {
+        if (makeDefault.getAttribute('aria-disabled') === 'true') return;
         try {
           await call('PATCH', `/agents/${agentId}`, { is_default: true });
-          makeDefault.disabled = true;
+          makeDefault.setAttribute('aria-disabled', 'true');
           makeDefault.textContent = 'This is the default agent';
         } catch (error) {
           status.replaceChildren(problem(error));
@@ -139,6 +141,7 @@ export function settingsView(agentId: string): View {
           stop = card.stop;
           codeEvent = card.onEvent;
           code.replaceWith(card.el);
+          focusOn(card.el.querySelector<HTMLElement>('output.code'));
         } catch (error) {
           status.replaceChildren(problem(error));
         }

@@ -1,8 +1,8 @@
 // The owner's shared agents: who holds each grant (never their threads), with Revoke.
-import type { GivenGrantView } from '@screen-service/service-core';
+import type { GivenGrantView } from '@screen-service/core/sharing';
 import { el } from '../../shared/dom.js';
 import { call } from '../api.js';
-import { problem, type View } from '../shell.js';
+import { focusOn, problem, type View } from '../shell.js';
 
 export function sharesView(): View {
   const list = el('ul', { class: 'agent-list', 'aria-label': 'People you share agents with' });
@@ -27,6 +27,7 @@ export function sharesView(): View {
                 try {
                   await call('POST', '/shares/revoke', { agent_id: g.agent.id, user_id: g.user.id });
                   await load();
+                  focusOn(list);
                 } catch (error) {
                   status.replaceChildren(problem(error));
                   revoke.disabled = false;

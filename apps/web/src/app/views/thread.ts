@@ -10,6 +10,7 @@ import { chip, problem, statusLine, type View } from '../shell.js';
 import { threadTables } from '../thread-tables.js';
 import { commandMenu } from './commands.js';
 import { followNewest } from './follow-newest.js';
+import { newsLine, screenHeading } from './thread-speech.js';
 
 /** A camera outline (SVG: no emoji font needed). */
 function cameraIcon(): SVGSVGElement {
@@ -56,9 +57,21 @@ async function upload(agentId: string, file: File): Promise<{ id: string; url: s
 
 export function threadView(agentId: string): View {
   let releasePresence: (() => void) | undefined;
-  const log = el('ol', { class: 'thread', 'aria-label': 'Messages', 'aria-live': 'polite' });
+  // Not a live region: the whole list would be read on every change (and a running timer changes it every
+  // second). The news line says each new message once instead.
+  const log = el('ol', { class: 'thread', 'aria-label': 'Messages' });
+  const news = newsLine();
   // The agent's chip, name and status head the page once, in the top bar (not again above the messages).
-  const header = el('div', { class: 'thread-head' }, el('h1', {}, 'Thread'));
+  // The heading element stays put when the agent loads, so a focus the view gave it is kept.
+  const title = el('h1', { class: 'agent-name', tabindex: -1 }, 'Thread');
+  const chipSlot = el('span', { class: 'chip-slot' });
+  const statusSlot = el('span', { class: 'status-slot' });
+  const header = el(
+    'div',
+    { class: 'thread-head' },
+    chipSlot,
+    el('div', { class: 'thread-title' }, title, statusSlot),
+  );
   const screens = new Map<string, ScreenHandle>();
   const seen = new Set<string>();
   const photoIdOf = new Map<string, string>();
@@ -122,13 +135,14 @@ export function threadView(agentId: string): View {
     el(
       'div',
       { class: 'composer-row' },
+      // The (hidden) file input comes first so its keyboard focus can ring the visible button after it.
+      file,
       el(
         'label',
         { for: 'attach', class: 'svc-btn attach', title: 'Attach a photo' },
         cameraIcon(),
         el('span', { class: 'sr-only' }, 'Attach a photo'),
       ),
-      file,
       text,
       send,
     ),
@@ -196,6 +210,8 @@ export function threadView(agentId: string): View {
         answers: pendingAnswers.get(id) ?? [],
         ...(cdn ? { imageFromPrompt: cdn } : {}),
       });
+      // Each screen opens with a (visually hidden) heading: a screen reader jumps from screen to screen by it.
+      handle.element.prepend(screenHeading(agent?.name ?? 'The agent', ops, line));
       screens.set(id, handle);
       void tables.track(id, ops, handle);
       item.append(handle.element);
@@ -224,8 +240,10 @@ export function threadView(agentId: string): View {
   /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
   const pendingAnswers = new Map<string, TapEvent[]>();
 
-  function add(messages: Message[], mine = false): void {
+  /** Draws messages not drawn yet; `announce` says the new ones on the news line (not on first load). */
+  function add(messages: Message[], mine = false, announce = false): void {
     const added: HTMLElement[] = [];
+    const fresh: Message[] = [];
     for (const m of messages) {
       const event = tapOf(m);
       const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
@@ -234,6 +252,7 @@ export function threadView(agentId: string): View {
     for (const m of messages.sort((a, b) => a.seq - b.seq)) {
       if (seen.has(m.id)) continue;
       seen.add(m.id);
+      fresh.push(m);
       lastSeq = Math.max(lastSeq, m.seq);
       const event = tapOf(m);
       const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
@@ -245,11 +264,14 @@ export function threadView(agentId: string): View {
       }
     }
     follow.arrived(added, mine);
+    if (announce) news.say(fresh, agent?.name ?? 'The agent');
   }
 
+  let loaded = false;
   async function loadNewest(): Promise<void> {
     const page = await call<{ messages: Message[] }>('GET', `/agents/${agentId}/messages?limit=50`);
-    add(page.messages);
+    add(page.messages, false, loaded);
+    loaded = true;
     if (lastSeq > 0) void call('POST', `/agents/${agentId}/read`, { seq: lastSeq }).catch(() => {});
   }
 
@@ -280,20 +302,16 @@ export function threadView(agentId: string): View {
     document.title = `${agent.name} · Screen Service`;
     // A gone or silent agent is not working on anything, whatever the last working row said.
     if (agent.status !== 'connected') setWorking(null);
-    header.replaceChildren(
-      chip(agent, 32),
-      el(
-        'div',
-        { class: 'thread-title' },
-        el('h1', { class: 'agent-name' }, agent.name),
-        agent.shared
-          ? el(
-              'span',
-              { class: 'svc-muted small shared-by' },
-              agent.presence === 'paused' ? 'Paused by its owner' : `shared by ${agent.shared_by}`,
-            )
-          : statusLine(agent),
-      ),
+    chipSlot.replaceChildren(chip(agent, 32));
+    title.textContent = agent.name;
+    statusSlot.replaceChildren(
+      agent.shared
+        ? el(
+            'span',
+            { class: 'svc-muted small shared-by' },
+            agent.presence === 'paused' ? 'Paused by its owner' : `shared by ${agent.shared_by}`,
+          )
+        : statusLine(agent),
     );
   }
 
@@ -319,6 +337,8 @@ export function threadView(agentId: string): View {
       status.replaceChildren(problem(error));
     } finally {
       send.disabled = false;
+      // Disabling the pressed Send button dropped the focus to the page; the next thing is the message box.
+      if (document.activeElement === document.body) text.focus();
     }
   });
   text.addEventListener('keydown', (e) => {
@@ -351,7 +371,11 @@ export function threadView(agentId: string): View {
       el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
     ],
     heading: header,
-    body: el('div', { class: 'thread-view' }, log, working, composer),
+    body: el('div', { class: 'thread-view' }, log, working, composer, news.el),
+    skip: {
+      label: 'Skip to the newest screen',
+      target: () => [...log.querySelectorAll<HTMLElement>('.screen-heading')].at(-1) ?? text,
+    },
     leave: () => {
       follow.stop();
       clearTimeout(workingTimer);

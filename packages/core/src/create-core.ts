@@ -1,0 +1,460 @@
+// createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
+// server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
+
+import type { PasswordHasher } from '@screen-service/registry/accounts';
+import {
+  type Accounts,
+  type AppPrincipal,
+  createAccounts,
+  defaultAccountThrottles,
+} from '@screen-service/registry/accounts';
+import {
+  createPersonAgents,
+  createStatusWatch,
+  type PersonAgents,
+  type StatusWatch,
+  sharedAgentRefusal,
+} from '@screen-service/registry/agents';
+import {
+  type ConnectionAuth,
+  createConnectionAuth,
+  createHosts,
+  createPairing,
+  type Hosts,
+  type Pairing,
+  resolveAccessToken,
+} from '@screen-service/registry/hosts';
+import {
+  type Clock,
+  createNotifier,
+  type LimitStore,
+  memoryLimits,
+  type Notifier,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
+import type { ScreenRecord, Store } from '@screen-service/registry/model';
+import { type ServiceUrls, serviceUrls } from '@screen-service/registry/mounts';
+import {
+  type AgentManagement,
+  createAgentManagement,
+  createManagementTokens,
+  type ManagementTokens,
+} from '@screen-service/registry/tokens';
+import { createHostTransport, type HostTransport } from './host-messages/host-transport.js';
+import type { HousekeepingJob } from './housekeeping/housekeeping.js';
+import { retentionJobs } from './housekeeping/retention.js';
+import {
+  createPhotos,
+  createSignedPhotoLinks,
+  PHOTO_UPLOAD_RATE,
+  type PhotoFiles,
+  type PhotoLinks,
+  type Photos,
+} from './photos/photos.js';
+import { createPushService, type PushService } from './push/push.js';
+import {
+  createPushDispatcher,
+  type PushDispatcher,
+  type PushDispatcherOptions,
+} from './push/push-dispatcher.js';
+import type { PushTransport } from './push/push-transport.js';
+import { createRevokedGrantsJob, createShares, type Shares } from './sharing/shares.js';
+import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
+import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
+import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
+import { createThreadCore } from './threads/thread-core.js';
+import { createThreadOps, type ThreadOps, tapsOf } from './threads/thread-ops.js';
+
+/** What {@link createCore} is built from. */
+export interface CoreOptions {
+  store: Store;
+  /** Password hashing (argon2id from `@screen-service/service-core/argon2` in production). */
+  hasher: PasswordHasher;
+  /** The service secret: signs app access tokens and photo links. */
+  secret: Uint8Array;
+  /** The public base URL, or every URL already built with `serviceUrls`. */
+  urls: string | ServiceUrls;
+  /** Where photo bytes live; without it uploads and photo reads answer `NOT_FOUND`-free errors. */
+  photoFiles?: PhotoFiles;
+  /** Default: the wall clock. */
+  clock?: Clock;
+  /** Default: the OS CSPRNG. */
+  random?: Random;
+  /** Default: @screen-service/screen-lines. */
+  screenLines?: ScreenLinesPort;
+  /** Tool calls accept OAuth access tokens (`svc_at_`) issued through this store; default true. */
+  acceptAccessTokens?: boolean;
+  /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
+  onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** Photo limits: largest upload and bytes per account (defaults 10 MB and 500 MB). */
+  photoLimits?: { maxBytes?: number; quotaBytes?: number };
+  /** Builds of the person's app, as the host API's `session` reports them (default `{}`). */
+  appBuilds?: Record<string, string>;
+  /** How often (real ms) the live status watch looks for hosts that went silent; default 5 s. */
+  statusTickMs?: number;
+  /** IANA zone relay tables resolve `today` and `now` in; default UTC. */
+  tablesTimeZone?: string;
+  /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
+  vapidPublicKey?: string | null;
+  /** SVC_SIGNUP: `closed` refuses the app's sign-up (the operator's `createUser` still works). Default `open`. */
+  signup?: 'open' | 'closed';
+  /** SVC_MESSAGES_PER_THREAD: rows kept per thread by housekeeping; absent = only the 90-day rule. */
+  messagesPerThread?: number;
+  /** Fan-out of thread changes; default in-process. Several instances share one (LISTEN/NOTIFY, ADR 0230). */
+  notifier?: Notifier;
+  /** Where rate buckets and throttles count; default in-process ({@link memoryLimits}). */
+  limits?: LimitStore;
+}
+
+/** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
+export type PushSenderOptions = Omit<
+  PushDispatcherOptions,
+  'store' | 'transport' | 'appUrl' | 'now' | 'random'
+>;
+
+/** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
+export interface ConnectedAgent {
+  mcp_url: string;
+  connector_token: string;
+  agent: { id: string; name: string; handle: string };
+}
+
+/** Every use case of the service, as the adapters call them. */
+export interface Core {
+  store: Store;
+  notifier: Notifier;
+  /** Where the rate buckets and throttles count (in-process, or shared by every instance). */
+  limits: LimitStore;
+  clock: Clock;
+  random: Random;
+  urls: ServiceUrls;
+  accounts: Accounts;
+  pairing: Pairing;
+  agents: PersonAgents;
+  threads: PersonThreads;
+  threadOps: ThreadOps;
+  /** Push subscriptions, the settings page's status and the silent `revoked` push. */
+  push: PushService;
+  /**
+   * The sender that drains the push outbox through `transport`; writes wake it. One per process: start
+   * it with the server and stop it on shutdown.
+   */
+  createPushSender(transport: PushTransport, options?: PushSenderOptions): PushDispatcher;
+  connectionAuth: ConnectionAuth;
+  /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
+  anyConnectionAuth: ConnectionAuth;
+  photos: Photos;
+  photoLinks: PhotoLinks;
+  /** The host API's use cases (doc2 `add`, `heartbeat`, `commands`, `session`). */
+  hosts: Hosts;
+  /** Verifies host API calls: connector tokens (`svc_ct_`) only, any host kind. */
+  hostAuth: ConnectionAuth;
+  /** The message transport for hosts (ADR 0130). */
+  hostTransport: HostTransport;
+  /** Notices hosts going silent or coming back and tells open apps to redraw (status stays derived). */
+  statusWatch: StatusWatch;
+  /** Relay tables: the tables call every adapter ends in, and the person's table controls. */
+  tables: Tables;
+  /** Management tokens (`svc_mt_`): mint, list, revoke, verify. */
+  managementTokens: ManagementTokens;
+  /** The management API's use cases (doc2 `POST {agents_url}`), for the app and management tokens. */
+  management: AgentManagement;
+  /** Shared agents (doc2): templates, invites, grants, claims and revoke. */
+  shares: Shares;
+  /** `DELETE /me`: deletes the account's rows in one transaction, then its photo files (queued on failure). */
+  deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
+  /**
+   * `DELETE /agents/:id`: deletes the agent and its thread, then its photo files (queued on failure). Its
+   * relay tables are deleted too, or with `keepTables` kept unheld for 30 days (doc3 "Table holding").
+   */
+  deleteAgent(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
+  /**
+   * The operator CLI's `svc connect`: creates an agent in the account of `email` and pairs it as an MCP
+   * connection named `hostName`.
+   *
+   * @throws {ServiceError} `NOT_FOUND` (field `email`) when no account has that email.
+   */
+  connectAgent(input: { email: string; agent: string; hostName: string }): Promise<ConnectedAgent>;
+  /** The retention rules as housekeeping jobs (ADR 0190), for the process's one scheduler. */
+  housekeepingJobs: HousekeepingJob[];
+  /** Aborted when the service begins shutting down: waiting calls and live streams end at once. */
+  stopping: AbortController;
+}
+
+const noPhotoFiles: PhotoFiles = {
+  write: async () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to store photos');
+  },
+  read: () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to read photos');
+  },
+  remove: async () => {
+    throw new Error('createCore was built without photoFiles; pass photoFiles to remove photos');
+  },
+};
+
+/**
+ * Wires every rule over one store.
+ *
+ * @example
+ * ```ts
+ * const core = createCore({ store, hasher: createArgon2idHasher(), secret, urls: 'https://svc.example', photoFiles });
+ * const principal = await core.connectionAuth.verify(req.headers.authorization);
+ * await core.threadOps.show(principal, { lines: 'note "Hello"' });
+ * ```
+ */
+export function createCore(options: CoreOptions): Core {
+  const { store, hasher, secret } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const urls = typeof options.urls === 'string' ? serviceUrls(options.urls) : options.urls;
+  const notifier = options.notifier ?? createNotifier();
+  const limits = options.limits ?? memoryLimits;
+  const stopping = new AbortController();
+  // Writes call this; it reaches whichever sender is running (none in most tests: rows wait in the outbox).
+  const senders = new Set<PushDispatcher>();
+  const onPushQueued = () => {
+    for (const s of senders) s.wake();
+  };
+  const photoLinks = createSignedPhotoLinks({ secret, photosUrl: urls.photosUrl, now: clock });
+  const linkPhotos = (photos: Parameters<PhotoLinks['sign']>[0]) => photoLinks.sign(photos);
+  const pairing = createPairing({ store, now: clock, random });
+  const agents = createPersonAgents({ store, pairing, notifier, now: clock, random });
+  const accounts = createAccounts({
+    store,
+    hasher,
+    jwtSecret: secret,
+    issuer: urls.baseUrl,
+    now: clock,
+    random,
+    throttles: defaultAccountThrottles(clock, limits),
+    ...(options.signup ? { signup: options.signup } : {}),
+  });
+  const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const parser = options.screenLines ?? defaultScreenLines;
+  // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
+  // every other writer settles those cards when the person taps one.
+  const cardWriter = createThreadCore({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
+  const tables = createTables({
+    store,
+    notifier,
+    now: clock,
+    limiter: limits.rateLimiter('tables', {
+      burst: TABLES_CALLS_PER_MINUTE,
+      perMinute: TABLES_CALLS_PER_MINUTE,
+      now: clock,
+    }),
+    ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
+    async appendCard(agent, lines, meta) {
+      const id = cardWriter.newId('scr_');
+      const parsed = parser.parse(lines, { screen: id });
+      await cardWriter.appendAgentScreen(
+        agent,
+        { body: lines, meta, connectorId: null },
+        { id, lines, ops: parsed.ops, taps: tapsOf(parsed.ops) },
+      );
+    },
+  });
+  const beforeTap = { beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e) };
+  const threads = createPersonThreads({
+    ...beforeTap,
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    ...screenLines,
+  });
+  const threadOps = createThreadOps({
+    ...beforeTap,
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    shutdown: stopping.signal,
+    onPushQueued,
+    ...screenLines,
+  });
+  const statusWatch = createStatusWatch({
+    store,
+    notifier,
+    now: clock,
+    ...(options.statusTickMs ? { tickMs: options.statusTickMs } : {}),
+  });
+  void statusWatch.start().catch(() => {});
+  stopping.signal.addEventListener('abort', () => statusWatch.stop());
+  const onSeen = (c: { id: string; userId: string }, at: number) => statusWatch.seen(c, at);
+  const hosts = createHosts({
+    store,
+    notifier,
+    now: clock,
+    random,
+    connectUrl: urls.connectUrl,
+    onSeen,
+    ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
+  });
+  const hostAuth = createConnectionAuth({ store, now: clock, onSeen });
+  const hostTransport = createHostTransport({
+    store,
+    notifier,
+    now: clock,
+    random,
+    photoLinks: linkPhotos,
+    shutdown: stopping.signal,
+    threadOps,
+    served: hosts.served,
+    ...screenLines,
+  });
+  const push = createPushService({
+    store,
+    publicKey: options.vapidPublicKey ?? null,
+    now: clock,
+    random,
+    onPushQueued,
+  });
+  const connectionAuth = createConnectionAuth({
+    store,
+    expectKind: 'mcp',
+    now: clock,
+    onSeen,
+    ...(options.acceptAccessTokens === false
+      ? {}
+      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
+  });
+  const anyConnectionAuth = createConnectionAuth({
+    store,
+    now: clock,
+    ...(options.acceptAccessTokens === false
+      ? {}
+      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
+  });
+  const photos = createPhotos({
+    store,
+    files: options.photoFiles ?? noPhotoFiles,
+    links: photoLinks,
+    now: clock,
+    random,
+    addPhoto: (userId, agentId, file) => threads.addPhoto(userId, agentId, file),
+    uploadRate: limits.rateLimiter('photos', { ...PHOTO_UPLOAD_RATE, now: clock }),
+    ...(options.onPhotoRemoveError ? { onRemoveError: options.onPhotoRemoveError } : {}),
+    ...options.photoLimits,
+  });
+
+  const managementTokens = createManagementTokens({ store, now: clock, random });
+  // The agent's relay tables are released (kept unheld or deleted) before its rows go, then its photo files.
+  const deleteAgent = async (userId: string, agentId: string, opts: { keepTables?: boolean } = {}) => {
+    if ((await agents.get(userId, agentId)).shared) throw sharedAgentRefusal('delete it');
+    await tables.releaseAgent(userId, agentId, opts.keepTables === true);
+    await agents.delete(userId, agentId);
+    await photos.sweep();
+  };
+  const management = createAgentManagement({
+    store,
+    accounts,
+    agents,
+    tokens: managementTokens,
+    deleteAgent,
+  });
+
+  const shares = createShares({
+    store,
+    notifier,
+    push,
+    now: clock,
+    random,
+    onPushQueued,
+    ...screenLines,
+    inviteLink: (token) => `${urls.baseUrl}/#/invite/${token}`,
+  });
+
+  return {
+    store,
+    notifier,
+    limits,
+    clock,
+    random,
+    urls,
+    accounts,
+    pairing,
+    agents,
+    threads,
+    threadOps,
+    push,
+    createPushSender(transport, senderOptions = {}) {
+      const sender = createPushDispatcher({
+        ...senderOptions,
+        store,
+        transport,
+        // The web app is served at the base URL (the API lives under urls.appUrl).
+        appUrl: urls.baseUrl,
+        now: clock,
+        random,
+      });
+      senders.add(sender);
+      const stop = sender.stop;
+      return {
+        ...sender,
+        async stop() {
+          senders.delete(sender);
+          await stop();
+        },
+      };
+    },
+    connectionAuth,
+    anyConnectionAuth,
+    photos,
+    photoLinks,
+    hosts,
+    hostAuth,
+    hostTransport,
+    statusWatch,
+    tables,
+    managementTokens,
+    management,
+    shares,
+    async deleteAccount(principal, password) {
+      await accounts.deleteAccount(principal, password);
+      await photos.sweep();
+    },
+    deleteAgent,
+    async connectAgent(input) {
+      const email = input.email.trim().toLowerCase();
+      const user = await store.users.findByEmail(email);
+      if (!user) {
+        throw new ServiceError(
+          'NOT_FOUND',
+          `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
+          { field: 'email' },
+        );
+      }
+      const { agent, pairing: minted } = await agents.create(user.id, { name: input.agent });
+      const paired = await pairing.pair({
+        code: minted!.code,
+        remote_ref: agent.handle,
+        kind: 'mcp',
+        host_name: input.hostName,
+        clientAddr: 'svc-cli',
+      });
+      return {
+        mcp_url: urls.mcpUrl,
+        connector_token: paired.connector_token!,
+        agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
+      };
+    },
+    // Every retention rule of the core, one scheduler runs them (apps/server; ADR 0190).
+    housekeepingJobs: [
+      ...retentionJobs({
+        store,
+        sweepPhotoFiles: () => photos.sweep(),
+        sweepUnheldTables: () => tables.sweep(),
+        ...(options.messagesPerThread !== undefined ? { messagesPerThread: options.messagesPerThread } : {}),
+      }),
+      createRevokedGrantsJob(store),
+    ],
+    stopping,
+  };
+}

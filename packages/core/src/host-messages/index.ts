@@ -1,0 +1,15 @@
+// @screen-service/core/host-messages: the hosts' message transport (streams, turns, replies).
+// Every export here is public API.
+export {
+  createHostTransport,
+  type HostMessage,
+  type HostStreamHandlers,
+  type HostTransport,
+  type HostTransportOptions,
+  type ReplyInput,
+  type ReplyResult,
+  type StreamEnd,
+  type TurnInput,
+  type TurnResult,
+  WORKING_TTL_MS,
+} from './host-transport.js';

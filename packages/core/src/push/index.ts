@@ -1,0 +1,36 @@
+// @screen-service/core/push: Web Push subscriptions, the buzz rules and the outbox sender.
+// Every export here is public API.
+
+export {
+  createPushService,
+  type PushService,
+  type PushServiceOptions,
+  type PushStatus,
+  type PushSubscriptionView,
+  type SubscribeInput,
+  toSubscriptionView,
+} from './push.js';
+export {
+  createPushDispatcher,
+  type PushDispatcher,
+  type PushDispatcherOptions,
+  type PushEvent,
+  type PushTickReport,
+  threadTopic,
+} from './push-dispatcher.js';
+export {
+  type BuzzInput,
+  DEFAULT_COLLAPSE_WINDOW_MS,
+  MAX_PUSH_ATTEMPTS,
+  MESSAGE_TTL_SECONDS,
+  notificationBody,
+  PRESENCE_TTL_MS,
+  type PushPayload,
+  REVOKED_TTL_SECONDS,
+  retryDelayMs,
+  screenTitle,
+  shouldBuzz,
+  threadTag,
+  threadUrl,
+} from './push-rules.js';
+export type { PushOutcome, PushRequest, PushTransport, PushUrgency } from './push-transport.js';

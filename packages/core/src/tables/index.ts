@@ -1,0 +1,25 @@
+// @screen-service/core/tables: relay tables, the tables call and the person's table controls.
+// Every export here is public API.
+export { drawPlain } from './draw-plain.js';
+export { isReadOnly, type ReplyPiece, type SplitReply, splitReply } from './reply-split.js';
+export {
+  createTables,
+  type GiveInput,
+  type GiveResult,
+  type HoldingsResult,
+  type LinesCallResult,
+  MAX_READS_IN_A_ROW,
+  MAX_TABLES_CALL_CHARS,
+  type PendingView,
+  type RefusedLine,
+  type ReplyReadResult,
+  type ReplyTextResult,
+  TABLES_CALLS_PER_MINUTE,
+  type TableListItem,
+  type Tables,
+  type TablesCallInput,
+  type TablesCallResult,
+  type TablesDeps,
+  type TablesResult,
+  UNHELD_TABLE_TTL_MS,
+} from './tables.js';

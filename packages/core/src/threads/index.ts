@@ -1,0 +1,54 @@
+// @screen-service/core/threads: screens, chat lines, taps, answers and thread pages.
+// Every export here is public API.
+export {
+  createPersonThreads,
+  deviceId,
+  MAX_PAGE,
+  MAX_PHOTOS_PER_ANSWER,
+  type MessageView,
+  type PersonThreads,
+  type ThreadPage,
+} from './person-threads.js';
+export {
+  defaultScreenLines,
+  type ScreenLinesError,
+  type ScreenLinesPort,
+  type ScreenLinesResult,
+} from './screen-lines-port.js';
+export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
+export type { Answer, ThreadDeps, ThreadTarget } from './thread-core.js';
+export {
+  type AnswersInput,
+  type AnswersResult,
+  createThreadOps,
+  MAX_LINES_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_WAIT_SECONDS,
+  type SayInput,
+  type SayResult,
+  type ShowInput,
+  type ShowResult,
+  type TapInput,
+  type TapResult,
+  type ThreadOps,
+  type ThreadSummary,
+  type ThreadsResult,
+  tapsOf,
+  type WriteExtras,
+} from './thread-ops.js';
+export {
+  type CachedPage,
+  createThreadPageCache,
+  type PageKey,
+  type ThreadPageCache,
+  type ThreadPageCacheOptions,
+} from './thread-page-cache.js';
+export {
+  createScreenViewCache,
+  messageViewJson,
+  type ScreenOwner,
+  type ScreenViewCache,
+  type ScreenViewCacheOptions,
+  screenViewJson,
+} from './thread-page-text.js';
+export { type WaitForAnswersOptions, waitForAnswers } from './wait-for-answers.js';

@@ -1,0 +1,250 @@
+// Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
+
+import type { Notifier } from '@screen-service/registry/kernel';
+import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import type {
+  AgentRecord,
+  MessageRecord,
+  NewMessage,
+  NewPush,
+  NewScreen,
+  PhotoRecord,
+  ScreenRecord,
+  Store,
+} from '@screen-service/registry/model';
+import { shouldBuzz } from '../push/push-rules.js';
+import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { computeTap } from './tap-event.js';
+
+/** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
+export interface ThreadDeps {
+  store: Store;
+  notifier: Notifier;
+  /** Defaults to @screen-service/screen-lines. */
+  screenLines?: ScreenLinesPort;
+  now?: () => number;
+  /** Randomness for ids (default: the OS CSPRNG). */
+  random?: Random;
+  newId?: (prefix: string) => string;
+  /** Aborted when the process shuts down: waiting `answers` calls return [] at once. */
+  shutdown?: AbortSignal;
+  /** Signed, expiring links for photos carried by answers (the server signs for 1 hour). */
+  photoLinks?: (photos: PhotoRecord[]) => string[] | Promise<string[]>;
+  /**
+   * Called with a checked tap before it is written: settles a service card (the tables' Delete / Keep) and
+   * returns fields added to the event so the agent hears the outcome; null for any other screen.
+   */
+  beforeTap?: (screen: ScreenRecord, event: unknown) => Promise<Record<string, unknown> | null>;
+  /**
+   * Called after a write that asked for a push, so the sender wakes at once instead of at its next poll (a
+   * write that found the thread open queued nothing: that pass finds nothing new).
+   */
+  onPushQueued?: () => void;
+}
+
+/** One thing the person sent back, as `answers` returns it. */
+export interface Answer {
+  id: string;
+  kind: 'tap' | 'text';
+  /** The tap line (`[svc] <id> <preset> <key>=<value>` plus the event JSON) or the typed text. */
+  text: string;
+  screen_id: string | null;
+  event: Record<string, unknown> | null;
+  photos: string[];
+  at: string;
+  /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
+  tables?: string;
+}
+
+export interface TapWrite {
+  message: MessageRecord;
+  line: string;
+  echo: string;
+  handled: boolean;
+}
+
+/**
+ * Whose thread of the agent a write goes to: the owner's by default; a grant holder's (doc2 shared threads,
+ * keyed by (agent, holder)) with the holder's own `push_muted`.
+ */
+export interface ThreadTarget {
+  userId: string;
+  grantMuted?: boolean;
+}
+
+export type ThreadCore = ReturnType<typeof createThreadCore>;
+
+export function createThreadCore(deps: ThreadDeps) {
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
+  const now = deps.now ?? systemClock;
+  const random = deps.random ?? systemRandom;
+  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
+  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
+
+  /**
+   * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
+   * is muted (doc2). The mutes are decided here; whether the thread is open now is judged by the write itself
+   * (`unlessOpenAt`), in the message's own transaction with its outbox rows, instead of by a read before it.
+   */
+  function buzzFor(agent: AgentRecord, target: ThreadTarget): NewPush | undefined {
+    const grant = target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted };
+    return shouldBuzz({ open: false, agentMuted: agent.pushMuted, ...grant })
+      ? { id: newId('push_'), unlessOpenAt: now() }
+      : undefined;
+  }
+
+  function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord, push?: NewPush) {
+    if (push) deps.onPushQueued?.();
+    notifier.publish({ type: 'message', userId, agentId: agent.id, message });
+  }
+
+  return {
+    now,
+    newId,
+    async appendAgentText(
+      agent: AgentRecord,
+      body: string,
+      meta: Record<string, unknown>,
+      connectorId: string | null,
+      idemKey?: string,
+      target: ThreadTarget = { userId: agent.userId },
+    ) {
+      const push = buzzFor(agent, target);
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId: target.userId,
+          agentId: agent.id,
+          sender: 'agent',
+          kind: 'text',
+          body,
+          meta,
+          connectorId,
+          createdAt: now(),
+          ...(idemKey ? { idemKey } : {}),
+        },
+        push,
+      );
+      afterAgentWrite(agent, target.userId, message, push);
+      return message;
+    },
+
+    async appendAgentScreen(
+      agent: AgentRecord,
+      message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
+      screen: NewScreen,
+      target: ThreadTarget = { userId: agent.userId },
+    ) {
+      const push = buzzFor(agent, target);
+      const written = await store.threads.appendScreen(
+        {
+          ...message,
+          id: newId('msg_'),
+          userId: target.userId,
+          agentId: agent.id,
+          sender: 'agent',
+          kind: 'screen',
+          createdAt: now(),
+        },
+        screen,
+        push,
+      );
+      afterAgentWrite(agent, target.userId, written.message, push);
+      return written;
+    },
+
+    async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
+      // A table handed to this agent: its next turn (this message) opens with the tables line, once.
+      const handed = await store.relay.takeHandover(agentId);
+      const tables = handed ? `[svc] tables ${handed}` : '';
+      const message = await store.threads.append({
+        id: newId('msg_'),
+        userId,
+        agentId,
+        sender: 'person',
+        kind: 'text',
+        body,
+        meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
+        createdAt: now(),
+        photoIds,
+      });
+      notifier.publish({ type: 'message', userId, agentId, message });
+      return message;
+    },
+
+    /** The one event path of a tap, from the phone or from an in-chat view. */
+    async recordTap(
+      screen: ScreenRecord,
+      raw: unknown,
+      opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
+    ): Promise<TapWrite> {
+      let tap = computeTap(screen, raw, screenLines);
+      const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
+      if (extra) tap = computeTap(screen, { ...(raw as Record<string, unknown>), ...extra }, screenLines);
+      const at = now();
+      const handled = opts.handled || tap.quiet;
+      const photoIds = opts.photoIds ?? [];
+      const message = await store.threads.append({
+        id: newId('msg_'),
+        userId: screen.userId,
+        agentId: screen.agentId,
+        sender: 'person',
+        kind: 'tap',
+        body: tap.line,
+        meta: {
+          id: tap.event.id,
+          preset: tap.event.preset,
+          value: tap.event.value,
+          echo: tap.echo,
+          via: opts.via,
+          event: tap.event,
+          ...(tap.quiet ? { quiet: true } : {}),
+          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+        },
+        screenId: screen.id,
+        connectorId: opts.connectorId ?? null,
+        createdAt: at,
+        handledAt: handled ? at : null,
+        photoIds,
+      });
+      notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
+      return { message, line: tap.line, echo: tap.echo, handled };
+    },
+
+    async toAnswers(rows: MessageRecord[]): Promise<Answer[]> {
+      const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+      // A message names its photos in its own row (meta.photos) and binds them in the same transaction.
+      // Rows written by releases before that (the attach a second write, which a crash could cut) may name
+      // photos never bound: those are read by id (the same person's and
+      // agent's only: the ids were checked as theirs before the message was written).
+      const seen = new Set(photos.map((p) => p.id));
+      for (const r of rows) {
+        const named = Array.isArray(r.meta.photos) ? (r.meta.photos as unknown[]) : [];
+        for (const id of named) {
+          if (typeof id !== 'string' || seen.has(id)) continue;
+          const p = await store.photos.get(id);
+          if (p && p.userId === r.userId && p.agentId === r.agentId && (p.messageId ?? r.id) === r.id) {
+            photos.push({ ...p, messageId: r.id });
+            seen.add(id);
+          }
+        }
+      }
+      const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
+      const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
+      return rows.map((r) => ({
+        id: r.id,
+        kind: r.kind === 'tap' ? 'tap' : 'text',
+        text: r.body,
+        screen_id: r.screenId,
+        event: r.kind === 'tap' ? ((r.meta.event as Record<string, unknown> | undefined) ?? null) : null,
+        photos: photos
+          .filter((p) => p.messageId === r.id)
+          .map((p) => linkOf.get(p.id))
+          .filter((l): l is string => typeof l === 'string'),
+        at: isoTime(r.createdAt),
+        ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
+      }));
+    },
+  };
+}

@@ -1,0 +1,346 @@
+// The thread operations every tool adapter uses, scoped by a connection principal: show, say, answers,
+// threads, tap. Adapters parse their wire format, call these, and map ServiceError codes at the boundary.
+
+import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/agents';
+import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
+import { connectionState } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
+import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
+import { cleanLook, mergeLook } from '@screen-service/theme';
+import { defaultScreenLines } from './screen-lines-port.js';
+import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
+import { waitForAnswers } from './wait-for-answers.js';
+
+export const MAX_WAIT_SECONDS = 25;
+export const MAX_LINES_CHARS = 20_000;
+export const MAX_TEXT_CHARS = 4_000;
+const MAX_ANSWERS = 50;
+
+export interface ShowInput {
+  /** Screen Lines, one component per line, no code fence. */
+  lines: string;
+  /** Optional chat line shown with the screen. */
+  text?: string;
+  /** Agent id or handle; default: the connection's first (default) agent. */
+  agent?: string;
+}
+export interface ShowResult {
+  screen_id: string;
+  message_id: string;
+  agent: AgentRef;
+  /** Tap ids the screen's taps carry, in order. */
+  tap_ids: string[];
+  taps: ScreenTap[];
+  lines: string;
+  ops: unknown[];
+}
+export interface SayInput {
+  text: string;
+  agent?: string;
+}
+export interface SayResult {
+  message_id: string;
+  agent: AgentRef;
+}
+export interface AnswersInput {
+  /** Only items after this screen (the screen's agent is used when `agent` is omitted). */
+  screen_id?: string;
+  /** Seconds to hold the call open while nothing is there: integer 0 to 25; default 0. */
+  wait?: number;
+  agent?: string;
+  /** Abort when the caller goes away (HTTP request closed): the call returns [] and claims nothing. */
+  signal?: AbortSignal;
+}
+export interface AnswersResult {
+  agent: AgentRef;
+  answers: Answer[];
+}
+export interface ThreadSummary extends AgentRef {
+  color: AgentRecord['color'];
+  is_default: boolean;
+  /** Items the person sent that no `answers` call has returned yet. */
+  unread: number;
+}
+export interface ThreadsResult {
+  agents: ThreadSummary[];
+}
+export interface TapInput {
+  screen_id: string;
+  /** The view's event: `{ id: <tap id>, value, ... }`; preset, line and echo are computed here. */
+  event: unknown;
+  /** True when the host took the tap line as the person's message (the row is then written handled). */
+  told_model?: boolean;
+}
+export interface TapResult {
+  message_id: string;
+  agent: AgentRef;
+  line: string;
+  echo: string;
+  handled: boolean;
+}
+
+/**
+ * What a host's answer adds to a write (ADR 0130): extra `meta` (e.g. `turn`, the rows it answers) and the
+ * host's idempotency key. Tool calls never pass it.
+ */
+export interface WriteExtras {
+  meta?: Record<string, unknown>;
+  idemKey?: string;
+  /** A grant holder's thread (doc2 shared threads); default the owner's. */
+  target?: ThreadTarget;
+}
+
+/** The operations, each taking the caller's principal first. */
+export interface ThreadOps {
+  show(p: ConnectionPrincipal, input: ShowInput, extras?: WriteExtras): Promise<ShowResult>;
+  say(p: ConnectionPrincipal, input: SayInput, extras?: WriteExtras): Promise<SayResult>;
+  answers(p: ConnectionPrincipal, input: AnswersInput): Promise<AnswersResult>;
+  threads(p: ConnectionPrincipal): Promise<ThreadsResult>;
+  tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
+}
+
+/**
+ * Creates the thread operations over a Store.
+ *
+ * @example
+ * ```ts
+ * const ops = createThreadOps({ store, notifier }); // parses with @screen-service/screen-lines
+ * const principal = await auth.verify(req.headers.authorization);
+ * const { screen_id } = await ops.show(principal, { lines: 'choose@lunch "Lunch?" Pasta|Salad' });
+ * const { answers } = await ops.answers(principal, { screen_id, wait: 25, signal });
+ * ```
+ */
+export function createThreadOps(deps: ThreadDeps): ThreadOps {
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
+  const core = createThreadCore(deps);
+
+  const served = async (p: ConnectionPrincipal) =>
+    (await store.agents.listByConnector(p.connectorId)).filter((a) => a.userId === p.userId);
+  const assertStillLive = async (p: ConnectionPrincipal) => {
+    const state = connectionState(
+      await store.connectors.get(p.connectorId),
+      await store.users.findById(p.userId),
+    );
+    if (state === 'revoked' || state === 'missing') {
+      throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
+    }
+    if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
+  };
+  const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
+
+  /**
+   * A screen's theme lines restyle its agent for good (doc2 "Look"): each is merged onto the saved look in
+   * order with `mergeLook`, which cleans it and honours `at` (a change older than the saved look, or an
+   * agent change against the person's own pick that is not newer, leaves the look as it is). A line
+   * without its own `at` is dated by its message.
+   */
+  async function saveLooks(agent: AgentRecord, looks: Record<string, unknown>[], at: number) {
+    const fresh = (await store.agents.get(agent.id)) ?? agent;
+    const when = new Date(at).toISOString();
+    let look: Record<string, unknown> = cleanLook(fresh.theme) as Record<string, unknown>;
+    for (const change of looks) look = mergeLook(look, change, { at: when }) as Record<string, unknown>;
+    if (JSON.stringify(look) === JSON.stringify(fresh.theme)) return;
+    await store.agents.update(agent.id, { theme: look }, at);
+    notifier.publish({ type: 'agents', userId: agent.userId });
+  }
+
+  return {
+    async show(p, input, extras = {}) {
+      const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
+      const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
+      const agent = await agentFor(p, input.agent);
+      const screenId = core.newId('scr_');
+      const parsed = screenLines.parse(lines, { screen: screenId });
+      if (parsed.errors.length > 0) {
+        throw new ServiceError('INVALID_LINES', parsed.errors.map((e) => e.message).join('\n'), {
+          field: 'lines',
+          details: parsed.errors,
+        });
+      }
+      if (parsed.ops.length === 0) {
+        throw new ServiceError('INVALID_LINES', 'lines holds no component: write one component per line.', {
+          field: 'lines',
+        });
+      }
+      const taps = tapsOf(parsed.ops);
+      const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
+      const { message, screen } = await core.appendAgentScreen(
+        agent,
+        {
+          body: lines,
+          meta: { ...extras.meta, ...(text ? { text } : {}) },
+          connectorId: p.connectorId,
+          ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
+        },
+        { id: screenId, lines, ops: parsed.ops, taps },
+        extras.target,
+      );
+      // A shared thread never restyles the owner's agent: the holder's look is the grant's.
+      const own = !extras.target || extras.target.userId === agent.userId;
+      if (looks.length > 0 && own) await saveLooks(agent, looks, message.createdAt);
+      return {
+        screen_id: screen.id,
+        message_id: message.id,
+        agent: toAgentRef(agent),
+        tap_ids: taps.map((t) => t.id),
+        taps,
+        lines,
+        ops: parsed.ops,
+      };
+    },
+
+    async say(p, input, extras = {}) {
+      const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
+      const agent = await agentFor(p, input.agent);
+      const message = await core.appendAgentText(
+        agent,
+        text,
+        { ...extras.meta },
+        p.connectorId,
+        extras.idemKey,
+        extras.target,
+      );
+      return { message_id: message.id, agent: toAgentRef(agent) };
+    },
+
+    async answers(p, input) {
+      const wait = input.wait ?? 0;
+      if (!Number.isInteger(wait) || wait < 0 || wait > MAX_WAIT_SECONDS) {
+        throw new ServiceError(
+          'INVALID_INPUT',
+          `wait must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}.`,
+          {
+            field: 'wait',
+          },
+        );
+      }
+      const list = await served(p);
+      let agent: AgentRecord;
+      let afterSeq = 0;
+      if (input.screen_id !== undefined) {
+        const screen = await store.threads.getScreen(input.screen_id);
+        const owner = screen && list.find((a) => a.id === screen.agentId && screen.userId === p.userId);
+        if (!screen || !owner) {
+          throw new ServiceError(
+            'SCREEN_NOT_FOUND',
+            `No screen ${input.screen_id} in a thread this connection serves.`,
+            {
+              field: 'screen_id',
+            },
+          );
+        }
+        agent = input.agent ? pickAgent(list, input.agent) : owner;
+        if (agent.id !== owner.id) {
+          throw new ServiceError(
+            'SCREEN_NOT_FOUND',
+            `Screen ${input.screen_id} is not in ${agent.handle}'s thread.`,
+            {
+              field: 'screen_id',
+            },
+          );
+        }
+        afterSeq = screen.messageSeq;
+      } else {
+        agent = pickAgent(list, input.agent);
+      }
+      const key = { agentId: agent.id, userId: p.userId };
+      const rows = await waitForAnswers({
+        notifier,
+        key,
+        waitMs: wait * 1000,
+        now: core.now,
+        signal: anySignal(input.signal, deps.shutdown),
+        // A connection removed while it waits must not take (and so hide) what the person sends next.
+        claim: async () => {
+          await assertStillLive(p);
+          return store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() });
+        },
+      });
+      return { agent: toAgentRef(agent), answers: await core.toAnswers(rows) };
+    },
+
+    async threads(p) {
+      const list = await served(p);
+      const agents = await Promise.all(
+        list.map(async (a) => ({
+          ...toAgentRef(a),
+          color: a.color,
+          is_default: a.isDefault,
+          unread: await store.threads.countUnhandled({ agentId: a.id, userId: p.userId }),
+        })),
+      );
+      return { agents };
+    },
+
+    async tap(p, input) {
+      if (typeof input.screen_id !== 'string' || input.screen_id === '') {
+        throw new ServiceError('INVALID_INPUT', 'screen_id is required (the id svc_show returned).', {
+          field: 'screen_id',
+        });
+      }
+      const screen = await store.threads.getScreen(input.screen_id);
+      const agent =
+        screen && (await served(p)).find((a) => a.id === screen.agentId && screen.userId === p.userId);
+      if (!screen || !agent) {
+        throw new ServiceError(
+          'SCREEN_NOT_FOUND',
+          `No screen ${input.screen_id} in a thread this connection serves.`,
+          {
+            field: 'screen_id',
+          },
+        );
+      }
+      const w = await core.recordTap(screen, input.event, {
+        via: 'mcp-app',
+        handled: input.told_model === true,
+        connectorId: p.connectorId,
+      });
+      return {
+        message_id: w.message.id,
+        agent: toAgentRef(agent),
+        line: w.line,
+        echo: w.echo,
+        handled: w.handled,
+      };
+    },
+  };
+}
+
+function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((x): x is AbortSignal => x !== undefined);
+  return present.length <= 1 ? present[0] : AbortSignal.any(present);
+}
+
+/** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */
+export function tapsOf(ops: unknown[]): ScreenTap[] {
+  const taps: ScreenTap[] = [];
+  for (const op of ops as { op?: unknown; id?: unknown; preset?: unknown }[]) {
+    if (op.op === 'add' && typeof op.id === 'string' && typeof op.preset === 'string') {
+      taps.push({ id: op.id, preset: op.preset });
+    }
+  }
+  return taps;
+}
+
+export function requireText(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ServiceError('INVALID_INPUT', `${field} is required and must be non-empty text.`, { field });
+  }
+  if (value.length > max) {
+    throw new ServiceError('INVALID_INPUT', `${field} is ${value.length} characters; the limit is ${max}.`, {
+      field,
+    });
+  }
+  return value;
+}
+
+export function optionalText(value: unknown, field: string, max: number): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return requireText(value, field, max);
+}
+
+function isThemeOp(op: unknown): op is { op: 'theme'; look: Record<string, unknown> } {
+  const o = op as { op?: unknown; look?: unknown };
+  return o?.op === 'theme' && typeof o.look === 'object' && o.look !== null;
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+import { defineLibraryBuild } from '../../config/tsup.base.js';
+
+// One entry per context and the conformance suite (imports vitest); splitting keeps one copy of shared code.
+export default defineConfig(
+  defineLibraryBuild({
+    entry: {
+      index: 'src/index.ts',
+      threads: 'src/threads/index.ts',
+      'host-messages': 'src/host-messages/index.ts',
+      push: 'src/push/index.ts',
+      photos: 'src/photos/index.ts',
+      tables: 'src/tables/index.ts',
+      sharing: 'src/sharing/index.ts',
+      housekeeping: 'src/housekeeping/index.ts',
+      'store-conformance': 'src/store-conformance.ts',
+    },
+    splitting: true,
+  }),
+);

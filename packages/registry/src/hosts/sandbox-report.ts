@@ -1,0 +1,127 @@
+// A host's sandbox report per profile (doc2 "Shared-agent resources") and the five client-safe rules
+// (doc2 "Client-safe"): the host computes them, and the service re-checks the report it received.
+import { ServiceError } from '../kernel/errors.js';
+import type { AgentRecord } from '../model/records.js';
+
+/** The report a host sends with each heartbeat, per profile; every field is optional on the wire. */
+export interface SandboxReport {
+  terminal?: 'off' | 'container' | 'remote' | 'local';
+  files?: 'off' | 'sandbox' | 'host';
+  reach?: string[];
+  memory?: 'off' | 'per-user' | 'shared';
+  runner?: 'api' | 'cli-agent';
+  profile?: string;
+  extra_keys?: number;
+}
+
+/** The five rules, by the name the verdict lists when one is broken. */
+export type ClientSafeRule = 'profile' | 'sandbox' | 'reach' | 'memory' | 'runner';
+
+/** The service's verdict on one report. */
+export interface SandboxVerdict {
+  client_safe: boolean;
+  /** The rules the report breaks (empty when safe). */
+  broken: ClientSafeRule[];
+}
+
+/** At most this much JSON per profile's report is stored. */
+export const SANDBOX_REPORT_MAX_BYTES = 2048;
+
+const TERMINALS = ['off', 'container', 'remote', 'local'];
+const FILES = ['off', 'sandbox', 'host'];
+const MEMORIES = ['off', 'per-user', 'shared'];
+const RUNNERS = ['api', 'cli-agent'];
+
+/**
+ * Keeps the report's known keys with well-typed values (unknown words are kept as sent so the verdict can
+ * name the rule they break). A report that is not an object, or is over 2 KB, is refused.
+ *
+ * @example
+ * ```ts
+ * cleanSandboxReport({ terminal: 'off', files: 'off', reach: [], memory: 'off', runner: 'api', profile: 'own', extra_keys: 0, x: 1 });
+ * // the same without `x`
+ * ```
+ */
+export function cleanSandboxReport(value: unknown, field = 'sandbox'): SandboxReport {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      `${field} must be an object like {"terminal":"off","files":"off","reach":[],"memory":"off","runner":"api","profile":"own","extra_keys":0}.`,
+      { field: 'sandbox' },
+    );
+  }
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > SANDBOX_REPORT_MAX_BYTES) {
+    throw new ServiceError('INVALID_INPUT', `${field} must be at most 2 KB of JSON.`, { field: 'sandbox' });
+  }
+  const v = value as Record<string, unknown>;
+  const out: SandboxReport = {};
+  const word = (k: 'terminal' | 'files' | 'memory' | 'runner' | 'profile') => {
+    if (typeof v[k] === 'string') (out as Record<string, unknown>)[k] = (v[k] as string).slice(0, 64);
+  };
+  word('terminal');
+  word('files');
+  word('memory');
+  word('runner');
+  word('profile');
+  if (Array.isArray(v.reach))
+    out.reach = v.reach.filter((r): r is string => typeof r === 'string').map((r) => r.slice(0, 64));
+  if (typeof v.extra_keys === 'number' && Number.isInteger(v.extra_keys) && v.extra_keys >= 0)
+    out.extra_keys = v.extra_keys;
+  return out;
+}
+
+/**
+ * The five rules of doc2: own profile with no extra keys; terminal `off`/`container`/`remote` and files
+ * `off`/`sandbox`; no reach into the rest of the host; memory `off`; runner `api`. A missing or unknown
+ * value breaks its rule (safe must be shown, never assumed).
+ *
+ * @example
+ * ```ts
+ * checkClientSafe({ terminal: 'local', files: 'host', reach: [], memory: 'off', runner: 'api', profile: 'own', extra_keys: 0 });
+ * // { client_safe: false, broken: ['sandbox'] }
+ * ```
+ */
+export function checkClientSafe(report: SandboxReport): SandboxVerdict {
+  const broken: ClientSafeRule[] = [];
+  if (report.profile !== 'own' || report.extra_keys !== 0) broken.push('profile');
+  const terminalOk = ['off', 'container', 'remote'].includes(report.terminal ?? '');
+  const filesOk = ['off', 'sandbox'].includes(report.files ?? '');
+  if (!terminalOk || !filesOk || !TERMINALS.includes(report.terminal!) || !FILES.includes(report.files!))
+    broken.push('sandbox');
+  if (!Array.isArray(report.reach) || report.reach.length > 0) broken.push('reach');
+  if (report.memory !== 'off' || !MEMORIES.includes(report.memory)) broken.push('memory');
+  if (report.runner !== 'api' || !RUNNERS.includes(report.runner)) broken.push('runner');
+  return { client_safe: broken.length === 0, broken };
+}
+
+/** Why an agent cannot be shared: one of the five rules, or no sandbox report at all. */
+export type ShareWhy = ClientSafeRule | 'no_report';
+
+/** What each reason means, for messages and the CLI's refusal. */
+export const SHARE_WHY_TEXT: Readonly<Record<ShareWhy, string>> = Object.freeze({
+  profile: 'own profile with no extra keys',
+  sandbox: 'terminal off/container/remote and files off/sandbox',
+  reach: 'no reach into the rest of the host',
+  memory: 'memory off',
+  runner: 'runner api',
+  no_report: 'the host sends a sandbox report',
+});
+
+/** The rules an owned agent breaks (empty when safe); `no_report` when its host sent none. */
+export function shareWhy(agent: AgentRecord): ShareWhy[] {
+  const report = agent.sandbox as Record<string, unknown> | null;
+  if (!report) return ['no_report'];
+  return agent.clientSafe ? [] : checkClientSafe(report).broken;
+}
+
+/** `NOT_CLIENT_SAFE` naming the broken rules (field: the agent's handle). */
+export function notClientSafe(agent: AgentRecord, why = shareWhy(agent)): ServiceError {
+  const rules = (why.length > 0 ? why : (['no_report'] as ShareWhy[]))
+    .map((w) => `${w} (${SHARE_WHY_TEXT[w]})`)
+    .join(', ');
+  return new ServiceError(
+    'NOT_CLIENT_SAFE',
+    `Agent ${agent.handle} is not client-safe; failed rule: ${rules}. Fix the host profile, wait for its next heartbeat, then try again.`,
+    { field: agent.handle, details: { share_why: why } },
+  );
+}

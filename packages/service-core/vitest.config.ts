@@ -1,3 +1,0 @@
-import { defineTestConfig } from '../../config/vitest.base.js';
-
-export default defineTestConfig();

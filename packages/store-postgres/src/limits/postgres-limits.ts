@@ -1,0 +1,126 @@
+// Rate buckets and failure throttles in PostgreSQL, exact across instances: each take is one atomic
+// statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) under the row's lock.
+import {
+  type FailureThrottle,
+  type FailureThrottleOptions,
+  failureDelayMs,
+  type LimitStore,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimitOptions,
+} from '@screen-service/registry/kernel';
+import type pg from 'pg';
+
+/** Options of {@link createPostgresLimits}. */
+export interface PostgresLimitsOptions {
+  pool: pg.Pool;
+  /** How often each limit drops its full buckets and forgotten keys (ms); default 60 s. */
+  sweepMs?: number;
+}
+
+// Refill since the last take (never negative when instances' clocks differ slightly), capped at the burst.
+const AVAILABLE = 'least($3::float8, l.tokens + greatest(0, $6::float8 - l.at_ms) * $4::float8)';
+const TAKE = `INSERT INTO svc_limits AS l (name, key, tokens, at_ms, burst, per_ms, granted)
+VALUES ($1, $2, CASE WHEN $5::float8 <= $3::float8 THEN $3::float8 - $5::float8 ELSE $3::float8 END,
+        $6::float8, $3::float8, $4::float8, $5::float8 <= $3::float8)
+ON CONFLICT (name, key) DO UPDATE SET
+  granted = ${AVAILABLE} >= $5::float8,
+  tokens = ${AVAILABLE} - CASE WHEN ${AVAILABLE} >= $5::float8 THEN $5::float8 ELSE 0 END,
+  at_ms = greatest(l.at_ms, $6::float8),
+  burst = $3::float8,
+  per_ms = $4::float8
+RETURNING granted, tokens`;
+const SWEEP_BUCKETS = `DELETE FROM svc_limits
+WHERE name = $1 AND tokens + greatest(0, $2::float8 - at_ms) * per_ms >= burst`;
+
+const FAIL = `INSERT INTO svc_limit_failures AS l (name, key, failures, last_at_ms) VALUES ($1, $2, 1, $3::float8)
+ON CONFLICT (name, key) DO UPDATE SET
+  failures = CASE WHEN $3::float8 - l.last_at_ms >= $4::float8 THEN 1 ELSE l.failures + 1 END,
+  last_at_ms = greatest(l.last_at_ms, $3::float8)`;
+
+function rateLimiter(pool: pg.Pool, sweepMs: number, name: string, options: RateLimitOptions): RateLimiter {
+  const { burst, perMinute } = options;
+  if (!(burst >= 1) || !(perMinute > 0)) {
+    throw new RangeError(`rate limit ${name}: burst must be at least 1 and perMinute above 0.`);
+  }
+  const now = options.now ?? Date.now;
+  const perMs = perMinute / 60_000;
+  let sweepAt = 0;
+  return {
+    async take(key, cost = 1): Promise<RateDecision> {
+      const t = now();
+      if (t >= sweepAt) {
+        sweepAt = t + sweepMs;
+        void pool.query(SWEEP_BUCKETS, [name, t]).catch(() => {});
+      }
+      const r = await pool.query<{ granted: boolean; tokens: number }>(TAKE, [
+        name,
+        key,
+        burst,
+        perMs,
+        cost,
+        t,
+      ]);
+      const row = r.rows[0]!;
+      if (row.granted) return { ok: true };
+      return { ok: false, retryAfterS: Math.max(1, Math.ceil((cost - row.tokens) / perMs / 1000)) };
+    },
+  };
+}
+
+function failureThrottle(
+  pool: pg.Pool,
+  sweepMs: number,
+  name: string,
+  options: FailureThrottleOptions,
+): FailureThrottle {
+  const now = options.now ?? Date.now;
+  let sweepAt = 0;
+  return {
+    async check(key) {
+      const t = now();
+      if (t >= sweepAt) {
+        sweepAt = t + sweepMs;
+        void pool
+          .query('DELETE FROM svc_limit_failures WHERE name = $1 AND last_at_ms <= $2::float8', [
+            name,
+            t - options.forgetAfterMs,
+          ])
+          .catch(() => {});
+      }
+      const r = await pool.query<{ failures: number; last_at_ms: number }>(
+        'SELECT failures, last_at_ms FROM svc_limit_failures WHERE name = $1 AND key = $2',
+        [name, key],
+      );
+      const e = r.rows[0];
+      if (!e || t - e.last_at_ms >= options.forgetAfterMs) return { ok: true };
+      const waitUntil = e.last_at_ms + failureDelayMs(options, e.failures);
+      return t >= waitUntil ? { ok: true } : { ok: false, retryAfterS: Math.ceil((waitUntil - t) / 1000) };
+    },
+    async fail(key) {
+      await pool.query(FAIL, [name, key, now(), options.forgetAfterMs]);
+    },
+    async succeed(key) {
+      await pool.query('DELETE FROM svc_limit_failures WHERE name = $1 AND key = $2', [name, key]);
+    },
+  };
+}
+
+/**
+ * Limits every instance on the database shares: the 61st call of a 60-call burst is refused whichever
+ * instance takes it. Needs {@link LIMITS_MIGRATION}.
+ *
+ * @example
+ * ```ts
+ * const limits = createPostgresLimits({ pool });
+ * const mcp = limits.rateLimiter('mcp', { burst: 60, perMinute: 30 });
+ * const d = await mcp.take(connectorId);
+ * ```
+ */
+export function createPostgresLimits(options: PostgresLimitsOptions): LimitStore {
+  const sweepMs = options.sweepMs ?? 60_000;
+  return {
+    rateLimiter: (name, o) => rateLimiter(options.pool, sweepMs, name, o),
+    failureThrottle: (name, o) => failureThrottle(options.pool, sweepMs, name, o),
+  };
+}

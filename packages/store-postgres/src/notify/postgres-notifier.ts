@@ -1,0 +1,230 @@
+// A Notifier shared by every instance on one PostgreSQL database: publish delivers here at once and sends a
+// NOTIFY; one dedicated LISTEN connection per instance fans the others' events out to local listeners.
+import { randomBytes } from 'node:crypto';
+import { createNotifier, type Notifier, type ThreadEvent } from '@screen-service/registry/kernel';
+import pg from 'pg';
+import { ScaleError } from '../scale-errors.js';
+import { decodeWire, encodeInline, encodeReference } from './wire.js';
+
+/** Options of {@link createPostgresNotifier}. */
+export interface PostgresNotifierOptions {
+  /** Sends the NOTIFYs and reads events that travelled by reference. */
+  pool: pg.Pool;
+  /** Where the LISTEN connection goes (the same database as `pool`). */
+  connectionString: string;
+  /** Channel name (lower-case letters, digits, `_`); default `svc_events`. */
+  channel?: string;
+  /** This instance's id on the channel (its own NOTIFYs are skipped); default random. */
+  instanceId?: string;
+  /** How often the LISTEN connection is probed with `SELECT 1` (a half-open TCP link); default 10 s. */
+  probeMs?: number;
+  /** First wait before reconnecting; doubles up to 5 s. Default 100 ms. */
+  reconnectMs?: number;
+  /** A NOTIFY that failed three times, a lost link, an unreadable reference. */
+  onError?: (err: unknown) => void;
+}
+
+/** The shared notifier, with its lifecycle. */
+export interface PostgresNotifier extends Notifier {
+  /** Opens the LISTEN connection; rejects with `POSTGRES_UNAVAILABLE` when it cannot. */
+  start(): Promise<void>;
+  /** Sends what is queued, then closes the LISTEN connection. */
+  close(): Promise<void>;
+  /** True while the LISTEN connection is up. */
+  listening(): boolean;
+  /** The LISTEN connection's backend pid (tests cut it with `pg_terminate_backend`). */
+  listenerPid(): number | null;
+  /** Resolves after every event published so far was sent (or given up). */
+  flush(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+const MAX_RECONNECT_MS = 5000;
+const SEND_RETRIES_MS = [50, 250, 1000];
+const PAYLOAD_KEEP = "interval '10 minutes'";
+
+/**
+ * @example
+ * ```ts
+ * const notifier = createPostgresNotifier({ pool, connectionString: url });
+ * await notifier.start();
+ * const core = createCore({ store, notifier, ... });
+ * ```
+ */
+export function createPostgresNotifier(options: PostgresNotifierOptions): PostgresNotifier {
+  const { pool, connectionString } = options;
+  const channel = options.channel ?? 'svc_events';
+  if (!CHANNEL.test(channel)) {
+    throw new ScaleError(
+      'INVALID_CHANNEL',
+      `channel must be lower-case letters, digits or _ (at most 63), for example svc_events; got ${JSON.stringify(channel)}.`,
+    );
+  }
+  const origin = options.instanceId ?? randomBytes(8).toString('hex');
+  const probeMs = options.probeMs ?? 10_000;
+  const firstDelay = options.reconnectMs ?? 100;
+  const onError = options.onError ?? (() => {});
+  const local = createNotifier();
+
+  let client: pg.Client | null = null;
+  let closed = false;
+  let delay = firstDelay;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let probeTimer: ReturnType<typeof setInterval> | undefined;
+  let sending: Promise<void> = Promise.resolve();
+  let receiving: Promise<void> = Promise.resolve();
+  let sweptAt = 0;
+
+  async function send(event: ThreadEvent) {
+    let payload = encodeInline(origin, event);
+    if (payload === null) {
+      const row = await pool.query<{ id: string }>(
+        'INSERT INTO svc_notify_payloads (payload) VALUES ($1) RETURNING id',
+        [JSON.stringify(event)],
+      );
+      payload = encodeReference(origin, row.rows[0]!.id);
+      if (Date.now() - sweptAt > 60_000) {
+        sweptAt = Date.now();
+        await pool.query(`DELETE FROM svc_notify_payloads WHERE created_at < now() - ${PAYLOAD_KEEP}`);
+      }
+    }
+    await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  async function sendWithRetries(event: ThreadEvent) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send(event);
+      } catch (err) {
+        const wait = SEND_RETRIES_MS[attempt];
+        if (wait === undefined || closed) return onError(err);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  function receive(payload: string | undefined) {
+    const wire = decodeWire(payload);
+    if (!wire || wire.o === origin) return;
+    // One chain keeps events in the order they arrived, including those read back by reference.
+    receiving = receiving.then(async () => {
+      if ('e' in wire) return local.publish(wire.e);
+      try {
+        const r = await pool.query<{ payload: string }>(
+          'SELECT payload FROM svc_notify_payloads WHERE id = $1',
+          [wire.r],
+        );
+        const text = r.rows[0]?.payload;
+        if (text !== undefined) local.publish(JSON.parse(text) as ThreadEvent);
+        else local.resyncAll();
+      } catch (err) {
+        onError(err);
+        // The event is lost to this instance: its listeners re-read instead.
+        local.resyncAll();
+      }
+    });
+  }
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({ connectionString, keepAlive: true });
+    c.on('error', (err) => lost(c, err));
+    c.on('end', () => lost(c));
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) receive(msg.payload);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      c.removeAllListeners('end');
+      await c.end().catch(() => {});
+      throw err;
+    }
+    if (closed) {
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+    delay = firstDelay;
+  }
+
+  function lost(c: pg.Client, err?: unknown) {
+    if (c !== client) return;
+    client = null;
+    if (err) onError(err);
+    void c.end().catch(() => {});
+    scheduleReconnect();
+  }
+
+  function scheduleReconnect() {
+    if (closed || reconnectTimer) return;
+    reconnectTimer = setTimeout(async () => {
+      reconnectTimer = undefined;
+      try {
+        await connect();
+        // Anything published while the link was down never reached us: every waiter re-reads now that
+        // the LISTEN is active again, so nothing written before this point is missed.
+        if (client) local.resyncAll();
+      } catch (err) {
+        onError(err);
+        delay = Math.min(MAX_RECONNECT_MS, delay * 2);
+        scheduleReconnect();
+      }
+    }, delay);
+    reconnectTimer.unref?.();
+  }
+
+  function probe() {
+    const c = client;
+    if (!c) return;
+    const timer = setTimeout(() => lost(c, new Error('LISTEN connection did not answer a probe')), probeMs);
+    timer.unref?.();
+    c.query('SELECT 1').then(
+      () => clearTimeout(timer),
+      (err) => {
+        clearTimeout(timer);
+        lost(c, err);
+      },
+    );
+  }
+
+  return {
+    publish(event) {
+      local.publish(event);
+      if (closed) return;
+      sending = sending.then(() => sendWithRetries(event));
+    },
+    subscribe: local.subscribe,
+    subscribeAll: local.subscribeAll,
+    listenerCount: local.listenerCount,
+    async start() {
+      closed = false;
+      try {
+        await connect();
+      } catch (err) {
+        throw new ScaleError(
+          'POSTGRES_UNAVAILABLE',
+          `Could not LISTEN on the database (${(err as Error).message}); check SVC_DATABASE_URL and that PostgreSQL is running.`,
+          { cause: err },
+        );
+      }
+      probeTimer ??= setInterval(probe, probeMs);
+      probeTimer.unref?.();
+    },
+    async close() {
+      await sending;
+      closed = true;
+      clearTimeout(reconnectTimer);
+      reconnectTimer = undefined;
+      clearInterval(probeTimer);
+      probeTimer = undefined;
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+      await receiving;
+    },
+    listening: () => client !== null,
+    listenerPid: () => (client as (pg.Client & { processID?: number }) | null)?.processID ?? null,
+    flush: () => sending,
+  };
+}

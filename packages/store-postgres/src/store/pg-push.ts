@@ -1,0 +1,159 @@
+// PostgreSQL push subscriptions, outbox and presence; the outbox rows of a message are written by pg-threads
+// inside the message's own transaction (writePushRows below).
+import type {
+  NewPush,
+  PushDeliveryRecord,
+  PushRepository,
+  PushSubscriptionRecord,
+} from '@screen-service/registry/model';
+import type { PgDb, Queryable, Row } from './pg-db.js';
+
+function toSubscription(r: Row, prefix = ''): PushSubscriptionRecord {
+  return {
+    id: r[`${prefix}id`] as string,
+    userId: r[`${prefix}user_id`] as string,
+    endpoint: r[`${prefix}endpoint`] as string,
+    p256dh: r[`${prefix}p256dh`] as string,
+    auth: r[`${prefix}auth`] as string,
+    device: (r[`${prefix}device`] as string | null) ?? null,
+    createdAt: Number(r[`${prefix}created_at`]),
+  };
+}
+
+function toDelivery(r: Row): PushDeliveryRecord {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    subscriptionId: r.subscription_id as string,
+    kind: r.kind as PushDeliveryRecord['kind'],
+    messageId: (r.message_id as string | null) ?? null,
+    createdAt: Number(r.created_at),
+    attempts: Number(r.attempts),
+    nextAt: Number(r.next_at),
+  };
+}
+
+// One outbox row per subscription of the user, ids `${id}.${n}` in subscription id order.
+const FAN_OUT = `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
+  SELECT $1::text || '.' || ROW_NUMBER() OVER (ORDER BY id COLLATE "C"), user_id, $2, id, $3, $4, $5, $5
+  FROM push_subscriptions WHERE user_id = $6`;
+
+/**
+ * Writes a buzz inside the caller's transaction (the message's): the push intent and one outbox row per
+ * subscription commit or roll back with the message. False when `push.unlessOpenAt` found the thread open.
+ */
+export async function writePushRows(
+  q: Queryable,
+  push: NewPush,
+  m: { id: string; userId: string; agentId: string; createdAt: number },
+): Promise<boolean> {
+  const intent =
+    push.unlessOpenAt === undefined
+      ? await q.query(
+          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+           VALUES ($1, $2, $3, $4, $5, NULL)`,
+          [push.id, m.userId, m.agentId, m.id, m.createdAt],
+        )
+      : // The presence check in the same statement: no read of its own before the write.
+        await q.query(
+          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+           SELECT $1, $2, $3, $4, $5, NULL
+           WHERE NOT EXISTS (
+             SELECT 1 FROM thread_presence WHERE agent_id = $3 AND user_id = $2 AND until > $6)`,
+          [push.id, m.userId, m.agentId, m.id, m.createdAt, push.unlessOpenAt],
+        );
+  if (intent.rowCount === 0) return false;
+  await q.query(FAN_OUT, [push.id, m.agentId, 'message', m.id, m.createdAt, m.userId]);
+  return true;
+}
+
+export function createPgPush(db: PgDb): PushRepository {
+  return {
+    async saveSubscription(sub) {
+      const r = await db.one(
+        `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, device = excluded.device
+           WHERE push_subscriptions.user_id = excluded.user_id
+         RETURNING *`,
+        [sub.id, sub.userId, sub.endpoint, sub.p256dh, sub.auth, sub.device, sub.createdAt],
+      );
+      return r ? toSubscription(r) : null;
+    },
+    async listSubscriptions(userId) {
+      const rows = await db.all(
+        'SELECT * FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id COLLATE "C"',
+        [userId],
+      );
+      return rows.map((r) => toSubscription(r));
+    },
+    async removeSubscription(userId, endpoint) {
+      return (
+        (await db.run('DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2', [
+          userId,
+          endpoint,
+        ])) > 0
+      );
+    },
+    async removeSubscriptionById(id) {
+      await db.run('DELETE FROM push_subscriptions WHERE id = $1', [id]);
+    },
+    async enqueueRevoked(input) {
+      return db.run(FAN_OUT, [input.id, input.agentId, 'revoked', null, input.at, input.userId]);
+    },
+    async due(at, limit) {
+      const rows = await db.all(
+        `SELECT o.*, s.id AS s_id, s.user_id AS s_user_id, s.endpoint AS s_endpoint, s.p256dh AS s_p256dh,
+           s.auth AS s_auth, s.device AS s_device, s.created_at AS s_created_at
+         FROM push_outbox o JOIN push_subscriptions s ON s.id = o.subscription_id
+         WHERE o.next_at <= $1 ORDER BY o.next_at, o.created_at, o.id COLLATE "C" LIMIT $2`,
+        [at, limit],
+      );
+      return rows.map((r) => ({ row: toDelivery(r), subscription: toSubscription(r, 's_') }));
+    },
+    async nextDueAt() {
+      const r = await db.one<{ t: number | null }>('SELECT MIN(next_at) AS t FROM push_outbox');
+      return r?.t ?? null;
+    },
+    async settle(ids) {
+      if (ids.length > 0) await db.run('DELETE FROM push_outbox WHERE id = ANY($1::text[])', [ids]);
+    },
+    async postpone(ids, nextAt, attempt) {
+      if (ids.length === 0) return;
+      await db.run(
+        'UPDATE push_outbox SET next_at = $1, attempts = attempts + $2 WHERE id = ANY($3::text[])',
+        [nextAt, attempt ? 1 : 0, ids],
+      );
+    },
+    async markIntentsSent(messageIds, at) {
+      if (messageIds.length === 0) return;
+      await db.run(
+        'UPDATE push_intents SET sent_at = $1 WHERE sent_at IS NULL AND message_id = ANY($2::text[])',
+        [at, messageIds],
+      );
+    },
+    async setPresence(k, device, until) {
+      if (until === null) {
+        await db.run('DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2 AND device = $3', [
+          k.agentId,
+          k.userId,
+          device,
+        ]);
+      } else {
+        await db.run(
+          `INSERT INTO thread_presence (agent_id, user_id, device, until) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (agent_id, user_id, device) DO UPDATE SET until = excluded.until`,
+          [k.agentId, k.userId, device, until],
+        );
+      }
+    },
+    async isOpen(k, at) {
+      const r = await db.one(
+        'SELECT 1 AS x FROM thread_presence WHERE agent_id = $1 AND user_id = $2 AND until > $3 LIMIT 1',
+        [k.agentId, k.userId, at],
+      );
+      return r !== undefined;
+    },
+  };
+}

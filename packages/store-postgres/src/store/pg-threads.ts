@@ -1,0 +1,297 @@
+// PostgreSQL thread rows, screens, read/open state and push intents. claimAnswers is one UPDATE ... RETURNING
+// over rows locked with FOR UPDATE SKIP LOCKED, so instances racing for a thread's answers get each once.
+
+import { ServiceError } from '@screen-service/registry/kernel';
+import type {
+  MessageRecord,
+  NewMessage,
+  NewPush,
+  NewScreen,
+  ThreadRepository,
+  ThreadStateRecord,
+} from '@screen-service/registry/model';
+import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import { writePushRows } from './pg-push.js';
+import { num, toMessage, toScreen } from './rows.js';
+
+/**
+ * The stream lock key of an insert ($3 agent id): the agent's connection, hashed to 64 bits, or the agent
+ * itself while it has none. A host's stream reads every thread its connection serves (each agent's, each
+ * holder's) behind one seq cursor, so ordering per thread is not enough (ADR 0226).
+ */
+export const STREAM_LOCK_SQL =
+  "hashtextextended(COALESCE('connector ' || (SELECT connector_id FROM agents WHERE id = $3::text), 'agent ' || $3::text), 0)";
+
+/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+function idemTaken(err: unknown, m: NewMessage): unknown {
+  if (!m.idemKey || !isUniqueViolation(err, 'messages_idem')) return err;
+  return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
+    field: 'idempotency_key',
+  });
+}
+
+/**
+ * The insert takes its connection's advisory lock (held to commit) before the identity column draws its seq,
+ * so across every thread one connection serves seq order is commit order, as with SQLite's one writer: a
+ * reader paging by `afterSeq` (a host's stream over several agents and holders, svc_answers) never sees seq
+ * 12 commit and later finds seq 11 appear behind its cursor. One statement, so a plain append stays one
+ * round trip.
+ */
+export const INSERT_MESSAGE_SQL = `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+    $10::bigint, $11::bigint, $12::text
+  FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock
+  RETURNING *`;
+
+async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
+  const r = await first(q, INSERT_MESSAGE_SQL, [
+    m.id,
+    m.userId,
+    m.agentId,
+    m.sender,
+    m.kind,
+    m.body,
+    JSON.stringify(m.meta ?? {}),
+    m.screenId ?? null,
+    m.connectorId ?? null,
+    m.createdAt,
+    m.handledAt ?? null,
+    m.idemKey ?? null,
+  ]);
+  return toMessage(r!);
+}
+
+/** Binds the message's uploaded photos in its own transaction (a photo bound elsewhere stays there). */
+async function attachPhotos(q: Queryable, messageId: string, ids: readonly string[] | undefined) {
+  if (!ids || ids.length === 0) return;
+  await q.query('UPDATE photos SET message_id = $1 WHERE id = ANY($2::text[]) AND message_id IS NULL', [
+    messageId,
+    [...ids],
+  ]);
+}
+
+const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
+
+export function createPgThreads(db: PgDb): ThreadRepository {
+  const appendText = (m: NewMessage, push: NewPush | undefined) =>
+    push || (m.photoIds?.length ?? 0) > 0
+      ? db.tx(async (q) => {
+          const message = await insertMessage(q, m);
+          await attachPhotos(q, message.id, m.photoIds);
+          if (push) await writePushRows(q, push, message);
+          return message;
+        })
+      : insertMessage(db, m);
+
+  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) =>
+    db.tx(async (q) => {
+      const message = await insertMessage(q, { ...m, screenId: s.id });
+      await attachPhotos(q, message.id, m.photoIds);
+      if (push) await writePushRows(q, push, message);
+      const r = await first(
+        q,
+        `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [
+          s.id,
+          m.userId,
+          m.agentId,
+          message.id,
+          message.seq,
+          s.lines,
+          JSON.stringify(s.ops),
+          JSON.stringify(s.taps),
+          m.createdAt,
+        ],
+      );
+      return { message, screen: toScreen(r!) };
+    });
+
+  return {
+    async append(m, push) {
+      try {
+        return await appendText(m, push);
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async appendScreen(m, s, push) {
+      try {
+        return await appendScreen(m, s, push);
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async getScreen(id) {
+      const r = await db.one('SELECT * FROM screens WHERE id = $1', [id]);
+      return r ? toScreen(r) : null;
+    },
+    async listScreens(ids) {
+      if (ids.length === 0) return [];
+      return (await db.all('SELECT * FROM screens WHERE id = ANY($1::text[])', [ids])).map(toScreen);
+    },
+    async getMessage(id) {
+      const r = await db.one('SELECT * FROM messages WHERE id = $1', [id]);
+      return r ? toMessage(r) : null;
+    },
+    async claimAnswers(k) {
+      // SKIP LOCKED: a second claimer passes over rows the first holds and takes the next ones; a row
+      // handled meanwhile fails the re-check under its lock and is left out.
+      const rows = await db.all(
+        `UPDATE messages SET handled_at = $1
+         WHERE handled_at IS NULL AND seq IN (
+           SELECT seq FROM messages
+           WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL AND seq > $4
+           ORDER BY seq LIMIT $5
+           FOR UPDATE SKIP LOCKED)
+         RETURNING *`,
+        [k.at, k.agentId, k.userId, k.afterSeq, k.limit],
+      );
+      return rows.map(toMessage).sort(bySeq);
+    },
+    async countUnhandled(k) {
+      const r = await db.one<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM messages
+         WHERE agent_id = $1 AND user_id = $2 AND sender = 'person' AND handled_at IS NULL`,
+        [k.agentId, k.userId],
+      );
+      return Number(r?.n ?? 0);
+    },
+    async page(q) {
+      const rows =
+        q.beforeSeq === undefined
+          ? await db.all(
+              'SELECT * FROM messages WHERE agent_id = $1 AND user_id = $2 ORDER BY seq DESC LIMIT $3',
+              [q.agentId, q.userId, q.limit],
+            )
+          : await db.all(
+              'SELECT * FROM messages WHERE agent_id = $1 AND user_id = $2 AND seq < $3 ORDER BY seq DESC LIMIT $4',
+              [q.agentId, q.userId, q.beforeSeq, q.limit],
+            );
+      return rows.map(toMessage);
+    },
+    async unreadByAgent(userId) {
+      const rows = await db.all<{ agent_id: string; n: number }>(
+        `SELECT m.agent_id AS agent_id, COUNT(*) AS n FROM messages m
+         LEFT JOIN thread_state s ON s.agent_id = m.agent_id AND s.user_id = m.user_id
+         WHERE m.user_id = $1 AND m.sender = 'agent' AND m.seq > COALESCE(s.read_seq, 0)
+         GROUP BY m.agent_id`,
+        [userId],
+      );
+      return new Map(rows.map((r) => [r.agent_id, Number(r.n)]));
+    },
+    async lastByAgent(userId) {
+      const rows = await db.all(
+        `SELECT m.* FROM messages m
+         JOIN (SELECT agent_id, MAX(seq) AS seq FROM messages WHERE user_id = $1 GROUP BY agent_id) t ON t.seq = m.seq`,
+        [userId],
+      );
+      const out = new Map<string, MessageRecord>();
+      for (const r of rows) {
+        const m = toMessage(r);
+        out.set(m.agentId, m);
+      }
+      return out;
+    },
+    async getState(k): Promise<ThreadStateRecord> {
+      const r = await db.one('SELECT * FROM thread_state WHERE agent_id = $1 AND user_id = $2', [
+        k.agentId,
+        k.userId,
+      ]);
+      return {
+        agentId: k.agentId,
+        userId: k.userId,
+        readSeq: Number(r?.read_seq ?? 0),
+        open: r?.open === true,
+        openChangedAt: num(r?.open_changed_at),
+        workingUntil: num(r?.working_until),
+        pageVersion:
+          r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
+      };
+    },
+    async markRead(k, seq) {
+      await db.run(
+        `INSERT INTO thread_state (agent_id, user_id, read_seq) VALUES ($1, $2, $3)
+         ON CONFLICT (agent_id, user_id) DO UPDATE SET read_seq = GREATEST(thread_state.read_seq, excluded.read_seq)`,
+        [k.agentId, k.userId, seq],
+      );
+    },
+    async markDelivered(k, upToSeq, at) {
+      await db.run(
+        `UPDATE messages SET delivered_at = $1
+         WHERE agent_id = $2 AND user_id = $3 AND sender = 'agent' AND delivered_at IS NULL AND seq <= $4`,
+        [at, k.agentId, k.userId, upToSeq],
+      );
+    },
+    async setOpen(k, open, at) {
+      await db.run(
+        `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
+        [k.agentId, k.userId, open, at],
+      );
+    },
+    async findByIdemKey(connectorId, idemKey) {
+      const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
+        connectorId,
+        idemKey,
+      ]);
+      return r ? toMessage(r) : null;
+    },
+    async pendingForHost(q) {
+      if (q.agentIds.length === 0) return [];
+      const rows = await db.all(
+        `SELECT * FROM messages
+         WHERE user_id = $1 AND agent_id = ANY($2::text[])
+           AND sender = 'person' AND handled_at IS NULL AND seq > $3
+         ORDER BY seq LIMIT $4`,
+        [q.userId, q.agentIds, q.afterSeq, q.limit],
+      );
+      return rows.map(toMessage);
+    },
+    async markRowsDelivered(k, ids, at) {
+      const rows = await db.all(
+        `UPDATE messages SET delivered_at = COALESCE(delivered_at, $1)
+         WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND id = ANY($4::text[])
+         RETURNING *`,
+        [at, k.agentId, k.userId, ids],
+      );
+      return rows.map(toMessage).sort(bySeq);
+    },
+    async markRowsHandled(k, ids, at) {
+      return db.run(
+        `UPDATE messages SET handled_at = $1, delivered_at = COALESCE(delivered_at, $1)
+         WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL
+           AND id = ANY($4::text[])`,
+        [at, k.agentId, k.userId, ids],
+      );
+    },
+    async setWorking(k, until) {
+      await db.run(
+        `INSERT INTO thread_state (agent_id, user_id, working_until) VALUES ($1, $2, $3)
+         ON CONFLICT (agent_id, user_id) DO UPDATE SET working_until = excluded.working_until`,
+        [k.agentId, k.userId, until],
+      );
+    },
+    async addPushIntent(p) {
+      await db.run(
+        `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [p.id, p.userId, p.agentId, p.messageId, p.createdAt, p.sentAt],
+      );
+    },
+    async listPushIntents(userId) {
+      const rows = await db.all(
+        'SELECT * FROM push_intents WHERE user_id = $1 ORDER BY created_at, id COLLATE "C"',
+        [userId],
+      );
+      return rows.map((r) => ({
+        id: r.id as string,
+        userId: r.user_id as string,
+        agentId: r.agent_id as string,
+        messageId: r.message_id as string,
+        createdAt: Number(r.created_at),
+        sentAt: num(r.sent_at),
+      }));
+    },
+  };
+}

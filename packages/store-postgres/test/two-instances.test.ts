@@ -1,0 +1,295 @@
+// What a second instance makes possible: two stores on two pools (as two processes would have) racing for
+// the same claim. Each claim must be won once, whatever the interleaving.
+import { hashSecret, newId, ServiceError } from '@screen-service/registry/kernel';
+import type { Store } from '@screen-service/registry/model';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgresStore, type PostgresStore } from '../src/index.js';
+import { STREAM_LOCK_SQL } from '../src/store/pg-threads.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing.js';
+import { emptyAllTables } from './empty-tables.js';
+import { seedAgent, seedUser } from './seed.js';
+
+let db: TestDatabase;
+let a: PostgresStore;
+let b: PostgresStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  [a, b] = await Promise.all([openPostgresStore({ url: db.url }), openPostgresStore({ url: db.url })]);
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await db?.drop();
+});
+beforeEach(() => emptyAllTables(a.pool));
+
+const connector = (userId: string) => ({
+  id: newId('con_'),
+  userId,
+  name: 'h',
+  kind: 'mcp' as const,
+  tokenHash: hashSecret(newId()),
+  createdAt: 1,
+  lastSeenAt: null,
+  revokedAt: null,
+  suspendedAt: null,
+});
+
+describe('two instances on one PostgreSQL', () => {
+  it('claimAnswers: two instances draining one thread get every answer exactly once', async () => {
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
+    const key = { agentId: ag.id, userId: u.id };
+    const bodies: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      bodies.push(`p${i}`);
+      await (i % 2 ? a : b).threads.append({
+        id: newId('msg_'),
+        ...key,
+        sender: 'person',
+        kind: 'text',
+        body: `p${i}`,
+        createdAt: i,
+      });
+    }
+    const drain = async (s: Store) => {
+      const got: string[] = [];
+      for (;;) {
+        const batch = await s.threads.claimAnswers({ ...key, afterSeq: 0, limit: 3, at: 1 });
+        if (batch.length === 0) return got;
+        got.push(...batch.map((m) => m.body));
+      }
+    };
+    const [x, y, z, w] = await Promise.all([drain(a), drain(b), drain(a), drain(b)]);
+    const all = [...x!, ...y!, ...z!, ...w!];
+    expect(all.length).toBe(60);
+    expect(new Set(all).size).toBe(60);
+    expect([...all].sort()).toEqual([...bodies].sort());
+    expect(await b.threads.countUnhandled(key)).toBe(0);
+  });
+
+  it('pairing: the same code completed on both instances binds once', async () => {
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
+    await a.pairing.mint({
+      id: 'pc1',
+      userId: u.id,
+      agentId: ag.id,
+      codeHash: hashSecret('123456'),
+      createdAt: 1,
+      expiresAt: Date.now() + 60_000,
+      usedAt: null,
+      connectorId: null,
+    });
+    const complete = (s: Store) => {
+      const c = connector(u.id);
+      return s.pairing.complete({
+        codeId: 'pc1',
+        at: Date.now(),
+        agentId: ag.id,
+        remoteRef: 'r',
+        kind: 'mcp',
+        newConnector: c,
+        connectorId: c.id,
+      });
+    };
+    const won = await Promise.all([complete(a), complete(b), complete(a), complete(b)]);
+    expect(won.filter(Boolean)).toHaveLength(1);
+    // The losers' connector inserts rolled back with their claims.
+    expect(await a.connectors.listByUser(u.id)).toHaveLength(1);
+  });
+
+  it('oauth: a code redeemed on both instances creates one connection', async () => {
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
+    const client = await a.oauth.createClient({
+      id: newId('cl_'),
+      secretHash: null,
+      authMethod: 'none',
+      name: 'c',
+      redirectUris: ['http://127.0.0.1/cb'],
+      metadata: {},
+      createdAt: 1,
+    });
+    const r = await a.oauth.createRequest({
+      id: newId('ar_'),
+      clientId: client.id,
+      redirectUri: 'http://127.0.0.1/cb',
+      state: null,
+      codeChallenge: 'c'.repeat(43),
+      scope: 'svc',
+      resource: 'http://h/mcp',
+      browserHash: hashSecret('b'),
+      createdAt: 1,
+      expiresAt: Date.now() + 600_000,
+      status: 'pending',
+      userId: null,
+      agentId: null,
+      decidedAt: null,
+      finishedAt: null,
+      codeHash: null,
+      codeExpiresAt: null,
+      codeUsedAt: null,
+      connectorId: null,
+    });
+    const at = Date.now();
+    await b.oauth.decide(r.id, { status: 'approved', userId: u.id, agentId: ag.id, at });
+    await a.oauth.finish(r.id, { at, codeHash: hashSecret('code'), codeExpiresAt: at + 60_000 });
+    const redeem = (s: Store) => {
+      const con = { ...connector(u.id), via: 'oauth' as const };
+      return s.oauth.redeemCode({
+        requestId: r.id,
+        at,
+        connector: con,
+        remoteRef: 'oauth',
+        tokens: [
+          {
+            id: newId('tok_'),
+            kind: 'access',
+            tokenHash: hashSecret(newId()),
+            connectorId: con.id,
+            userId: u.id,
+            clientId: client.id,
+            createdAt: at,
+            expiresAt: at + 3_600_000,
+            usedAt: null,
+            revokedAt: null,
+          },
+        ],
+      });
+    };
+    const outcomes = await Promise.all([redeem(a), redeem(b), redeem(a), redeem(b)]);
+    expect(outcomes.sort()).toEqual(['code_used', 'code_used', 'code_used', 'ok']);
+    expect(await a.connectors.listByUser(u.id)).toHaveLength(1);
+  });
+
+  it('sessions and housekeeping claims: one winner each', async () => {
+    const u = await seedUser(a);
+    await a.sessions.create({
+      id: 's1',
+      userId: u.id,
+      familyId: 'f1',
+      refreshHash: 'h1',
+      createdAt: 1,
+      expiresAt: Date.now() + 60_000,
+      usedAt: null,
+      revokedAt: null,
+    });
+    const rotate = (s: Store, n: number) =>
+      s.sessions.rotate(
+        's1',
+        {
+          id: `s2-${n}`,
+          userId: u.id,
+          familyId: 'f1',
+          refreshHash: `h2-${n}`,
+          createdAt: 2,
+          expiresAt: Date.now() + 60_000,
+          usedAt: null,
+          revokedAt: null,
+        },
+        Date.now(),
+      );
+    expect(
+      (await Promise.all([rotate(a, 1), rotate(b, 2), rotate(a, 3), rotate(b, 4)])).filter(Boolean),
+    ).toHaveLength(1);
+    const claim = (s: Store, holder: string) => s.housekeeping.claim('sweep', holder, 100, 200);
+    expect(
+      (await Promise.all([claim(a, 'i1'), claim(b, 'i2'), claim(a, 'i3'), claim(b, 'i4')])).filter(Boolean),
+    ).toHaveLength(1);
+    expect(await claim(a, 'i5')).toBe(false);
+    expect(await a.housekeeping.claim('sweep', 'i5', 200, 300)).toBe(true);
+  });
+
+  it("agents: a user's first agents created on both instances at once leave exactly one default", async () => {
+    const u = await seedUser(a);
+    await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((h, i) => seedAgent(i % 2 ? a : b, u.id, h)));
+    const list = await a.agents.listByUser(u.id);
+    expect(list.filter((x) => x.isDefault)).toHaveLength(1);
+    expect(list.map((x) => x.sort).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    const taken = await Promise.all(
+      [seedAgent(a, u.id, 'same'), seedAgent(b, u.id, 'same')].map((p) =>
+        p.then(
+          () => 'ok',
+          (e) => (e instanceof ServiceError ? e.code : String(e)),
+        ),
+      ),
+    );
+    expect(taken.sort()).toEqual(['HANDLE_TAKEN', 'ok']);
+  });
+
+  it('shares: a grant created on both instances at once is given once (CONFLICT for the other)', async () => {
+    const owner = await seedUser(a);
+    const holder = await seedUser(a);
+    const ag = await seedAgent(a, owner.id, 'shared');
+    await a.agents.setSandbox(ag.id, { sandbox: {}, clientSafe: true, clientSafeAt: 1 });
+    const grant = (s: Store, id: string) =>
+      s.shares
+        .createGrant({
+          id,
+          agentId: ag.id,
+          ownerId: owner.id,
+          userId: holder.id,
+          role: 'user',
+          theme: {},
+          firstMessage: null,
+          template: null,
+          inviteId: null,
+          pushMuted: false,
+          sort: 0,
+          sharedBy: 'O',
+          grantedAt: 1,
+        })
+        .then(
+          () => 'ok',
+          (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+        );
+    expect((await Promise.all([grant(a, 'g1'), grant(b, 'g2')])).sort()).toEqual(['CONFLICT', 'ok']);
+  });
+});
+
+describe('thread seq order across instances', () => {
+  it("an append waits for its connection's lock (an agent's own without one), so a seq is never committed behind a newer one", async () => {
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
+    const holder = await b.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      // What another instance's append holds between drawing its seq and committing.
+      await holder.query(`SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL.replaceAll('$3', '$1')})`, [ag.id]);
+      let done = false;
+      const append = a.threads
+        .append({
+          id: newId('msg_'),
+          userId: u.id,
+          agentId: ag.id,
+          sender: 'person',
+          kind: 'text',
+          body: 'x',
+          createdAt: 1,
+        })
+        .then((m) => {
+          done = true;
+          return m;
+        });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      // Another connection's (here: another unpaired agent's) thread is not held up.
+      const other = await seedAgent(a, u.id, 'b');
+      await a.threads.append({
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: other.id,
+        sender: 'person',
+        kind: 'text',
+        body: 'y',
+        createdAt: 1,
+      });
+      await holder.query('COMMIT');
+      expect((await append).body).toBe('x');
+    } finally {
+      holder.release();
+    }
+  });
+});

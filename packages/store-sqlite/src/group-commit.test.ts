@@ -1,0 +1,129 @@
+// Group commit on a real SQLite file: shared commits, a failing write rolled back alone, a failed commit.
+
+import { createTestStore, type TestStore } from '@screen-service/test-kit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGroupCommit } from './group-commit.js';
+
+let t: TestStore;
+afterEach(() => t?.close());
+
+function setup() {
+  t = createTestStore({ prefix: 'svc-group-commit-' });
+  t.db.exec('CREATE TABLE g (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
+  const insert = t.db.prepare('INSERT INTO g (v) VALUES (?) RETURNING id');
+  const commits = createGroupCommit(t.db);
+  const put = (v: string) => commits.run(() => (insert.get(v) as { id: number }).id);
+  const rows = () => (t.db.prepare('SELECT v FROM g ORDER BY id').all() as { v: string }[]).map((r) => r.v);
+  return { commits, put, rows };
+}
+
+describe('createGroupCommit', () => {
+  it('writes asked for in one turn share one transaction and keep their order', async () => {
+    const { commits, put, rows } = setup();
+    const other = new (t.db.constructor as new (f: string) => typeof t.db)(t.db.name);
+    const seenByOther: string[][] = [];
+    const look = () =>
+      commits.run(() => seenByOther.push(other.prepare('SELECT v FROM g').pluck().all() as string[]));
+    const [a, b, , c] = await Promise.all([put('a'), put('b'), look(), put('c')]);
+    expect([a, b, c]).toEqual([1, 2, 3]);
+    expect(rows()).toEqual(['a', 'b', 'c']);
+    // While the batch ran, another connection saw none of it: a and b were not committed on their own.
+    expect(seenByOther).toEqual([[]]);
+    other.close();
+  });
+
+  it('nothing is written before the caller is told, and the write is durable when it is', async () => {
+    const { put, rows } = setup();
+    const pending = put('x');
+    expect(rows()).toEqual([]);
+    await pending;
+    // A second connection (another process's view) sees the committed row.
+    const other = new (t.db.constructor as new (f: string) => typeof t.db)(t.db.name);
+    expect(other.prepare('SELECT v FROM g').pluck().all()).toEqual(['x']);
+    other.close();
+  });
+
+  it('a write that throws is rolled back alone; the others of its batch commit', async () => {
+    const { put, rows } = setup();
+    const results = await Promise.allSettled([put('a'), put('a'), put('b')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(rows()).toEqual(['a', 'b']);
+  });
+
+  it('a failed commit rejects every write of the batch and stores none', async () => {
+    const { put, rows } = setup();
+    // A deferred foreign key fails at COMMIT, after every statement of the batch ran.
+    t.db.exec(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
+    const commits = createGroupCommit(t.db);
+    const orphan = commits.run(() => t.db.prepare('INSERT INTO child (p) VALUES (42)').run());
+    const results = await Promise.allSettled([put('a'), orphan]);
+    // put() uses its own group (its own flush), so only the orphan's batch fails.
+    expect(results[0]!.status).toBe('fulfilled');
+    expect(results[1]!.status).toBe('rejected');
+    const both = await Promise.allSettled([
+      commits.run(() => t.db.prepare("INSERT INTO g (v) VALUES ('c')").run()),
+      commits.run(() => t.db.prepare('INSERT INTO child (p) VALUES (43)').run()),
+    ]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(rows()).toEqual(['a']);
+    expect(t.db.prepare('SELECT COUNT(*) FROM child').pluck().get()).toBe(0);
+  });
+
+  it('inside an open transaction a write runs at once, in that transaction', async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    let pending: Promise<unknown> | undefined;
+    t.db.transaction(() => {
+      pending = commits.run(() => insert.run('inner'));
+      expect(rows()).toEqual(['inner']);
+    })();
+    await pending;
+    expect(rows()).toEqual(['inner']);
+  });
+
+  it('a write that throws after its first statement leaves none of its rows; the batch commits the rest', async () => {
+    const { commits, put, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    const halfway = () =>
+      commits.run(() => {
+        insert.run('half');
+        insert.run('a'); // taken by the first put of the batch
+      });
+    const results = await Promise.allSettled([put('a'), halfway(), put('b')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(rows()).toEqual(['a', 'b']);
+  });
+
+  it('a batch whose writes all pass runs each write once, inside the shared transaction', async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    let calls = 0;
+    const write = (v: string) =>
+      commits.run(() => {
+        calls++;
+        expect(t.db.inTransaction).toBe(true);
+        insert.run(v);
+      });
+    await Promise.all([write('a'), write('b'), write('c')]);
+    expect(calls).toBe(3);
+    expect(rows()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('inside an open transaction a write that throws leaves nothing behind in it', async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    let pending: Promise<unknown> | undefined;
+    t.db.transaction(() => {
+      insert.run('outer');
+      pending = commits.run(() => {
+        insert.run('half');
+        throw new Error('boom');
+      });
+    })();
+    await expect(pending).rejects.toThrow('boom');
+    expect(rows()).toEqual(['outer']);
+  });
+});

@@ -1,0 +1,90 @@
+// SQLite users and app sessions.
+import { ServiceError } from '@screen-service/registry/kernel';
+import type { SessionRecord, SessionRepository, UserRepository } from '@screen-service/registry/model';
+import { isUniqueViolation, type SqliteDb, toSession, toUser } from './rows.js';
+
+export function createSqliteUsers(db: SqliteDb): UserRepository {
+  const insert = db.prepare(
+    'INSERT INTO users (id, email, password_hash, first_name, created_at, suspended_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const byId = db.prepare('SELECT * FROM users WHERE id = ?');
+  const byEmail = db.prepare('SELECT * FROM users WHERE email = ?');
+  const del = db.prepare('DELETE FROM users WHERE id = ?');
+  return {
+    async create(u) {
+      try {
+        insert.run(u.id, u.email, u.passwordHash, u.firstName, u.createdAt, u.suspendedAt);
+      } catch (err) {
+        if (isUniqueViolation(err, 'users.email')) {
+          throw new ServiceError(
+            'EMAIL_TAKEN',
+            `An account with ${u.email} already exists; sign in instead.`,
+            {
+              field: 'email',
+            },
+          );
+        }
+        throw err;
+      }
+      return u;
+    },
+    async findById(id) {
+      const r = byId.get(id) as Record<string, unknown> | undefined;
+      return r ? toUser(r) : null;
+    },
+    async findByEmail(email) {
+      const r = byEmail.get(email) as Record<string, unknown> | undefined;
+      return r ? toUser(r) : null;
+    },
+    async delete(id) {
+      return del.run(id).changes > 0;
+    },
+  };
+}
+
+export function createSqliteSessions(db: SqliteDb): SessionRepository {
+  const insert = db.prepare(
+    `INSERT INTO app_sessions (id, user_id, family_id, refresh_hash, created_at, expires_at, used_at, revoked_at)
+     VALUES (@id, @userId, @familyId, @refreshHash, @createdAt, @expiresAt, @usedAt, @revokedAt)`,
+  );
+  const byHash = db.prepare('SELECT * FROM app_sessions WHERE refresh_hash = ?');
+  const markUsed = db.prepare(
+    'UPDATE app_sessions SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?',
+  );
+  const revokeFamily = db.prepare(
+    'UPDATE app_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL',
+  );
+  const live = db.prepare(
+    'SELECT 1 FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1',
+  );
+  const revokeUser = db.prepare(
+    'UPDATE app_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
+  );
+  const rotate = db.transaction((usedId: string, next: SessionRecord, at: number) => {
+    if (markUsed.run(at, usedId, at).changes !== 1) return false;
+    insert.run(next);
+    return true;
+  });
+  return {
+    async create(s) {
+      insert.run(s);
+      return s;
+    },
+    async findByRefreshHash(hash) {
+      const r = byHash.get(hash) as Record<string, unknown> | undefined;
+      return r ? toSession(r) : null;
+    },
+    async rotate(usedId, next, at) {
+      return rotate(usedId, next, at);
+    },
+    async revokeFamily(familyId, at) {
+      revokeFamily.run(at, familyId);
+    },
+    async revokeUser(userId, at) {
+      revokeUser.run(at, userId);
+    },
+    async familyLive(familyId, at) {
+      return live.get(familyId, at) !== undefined;
+    },
+  };
+}
