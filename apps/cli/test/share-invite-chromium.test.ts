@@ -94,7 +94,8 @@ it('owner invites with the CLI; a new person claims it in the browser and talks 
   await expect.poll(() => page.locator('main').textContent()).toContain('Olga shares Helper');
   await page.getByRole('button', { name: 'Accept' }).click();
   await expect.poll(() => page.locator('.thread-view').textContent()).toContain('Welcome! Ask me anything.');
-  expect(await page.locator('.thread-view').textContent()).toContain('shared by olga');
+  // The agent's name and who shares it head the page, in the top bar (issue 38: not again above the thread).
+  expect(await page.locator('.thread-head').textContent()).toContain('shared by olga');
 
   await page.getByLabel('Message', { exact: true }).fill('hello there');
   await page.getByLabel('Message', { exact: true }).press('Enter');

@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
   app.set('trust proxy', config.guards?.trustProxy ?? false);
   // Runs before every route; the MCP lane runs it too (ADR 0218, the list at the end).
-  const headers = securityHeaders();
+  const headers = securityHeaders({ imageCdn: config.imageCdn });
   app.use(headers);
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   app.use(
     MOUNTS.app,
     createPersonRouter({
-      services: personApiServices(svc, svc.oauth, svc.native),
+      services: personApiServices(svc, svc.oauth, svc.native, { imageCdn: config.imageCdn }),
       checkResponses: config.checkResponses ?? false,
       ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
       shutdown: svc.stopping.signal,

@@ -199,6 +199,21 @@ const cases: Record<string, Case> = {
     expect((await call('GET', '/me', { token: b.token })).status).toBe(200);
     expect((await call('GET', '/me', { token: a.token })).status).toBe(200);
   },
+  'post /auth/signout-everywhere': async () => {
+    // A third person signs out everywhere: only their own sign-ins end (A's token is used by later cases).
+    const c = (
+      await call('POST', '/auth/signup', { body: { email: 'everywhere@example.com', password: a.password } })
+    ).body;
+    expect((await call('POST', '/auth/signout-everywhere', { token: c.access_token })).status).toBe(204);
+    expect((await call('GET', '/me', { token: c.access_token })).status).toBe(401);
+    expect((await call('GET', '/me', { token: a.token })).status).toBe(200);
+    expect((await call('GET', '/me', { token: b.token })).status).toBe(200);
+  },
+  'get /app-config': async () => {
+    const r = await call('GET', '/app-config', { token: a.token });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['image_cdn']);
+  },
   'get /me': async () => {
     expect((await call('GET', '/me', { token: a.token })).body.id).toBe(a.id);
   },

@@ -58,4 +58,4 @@ export function webStaticOptions() {
     },
   };
 }
-export { PAGE_CSP, SECURITY_HEADERS, securityHeaders } from './security-headers.js';
+export { PAGE_CSP, pageCsp, SECURITY_HEADERS, securityHeaders } from './security-headers.js';

@@ -160,8 +160,10 @@ describe('the keyboard focus never falls to the page body', () => {
       visit: { day: '2026-11-28' },
       cards: 2,
     });
-    // The taps came back over the stream and were drawn again: the focus stayed on the last echo.
-    await page.locator('.thread .tap').nth(4).waitFor();
+    // The taps came back over the stream (each shown by its screen's own echo, not again as a row, issue 38)
+    // and a later line of the agent's was drawn after them: the focus stayed on the last echo.
+    await agent.say('All noted, thank you.');
+    await page.locator('.thread').getByText('All noted, thank you.').waitFor();
     expect(await focused(page)).toMatchObject({ cls: 'svc-echo', component: 'cards' });
     // Opening the timer from its pill: the pill disappears, the focus goes to the running clock.
     await screen.getByRole('button', { name: /Tea · 1:00/ }).press('Enter');

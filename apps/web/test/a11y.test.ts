@@ -146,6 +146,14 @@ const VIEWS: AuditedView[] = [
     },
   },
   {
+    name: 'account',
+    async open(page) {
+      await signedIn(page, '#/account');
+      await page.locator('#account-email').getByText('@').waitFor();
+      return undefined;
+    },
+  },
+  {
     name: 'agent access',
     async open(page) {
       await signedIn(page, '#/access');

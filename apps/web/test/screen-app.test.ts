@@ -101,6 +101,54 @@ describe('ui://svc/screen', () => {
     await page.close();
   });
 
+  it("an in-chat tap is the thread's event row with via: mcp-app (doc1), and the phone shows it answered once", async () => {
+    const page = await hostPage();
+    const result = await showTool('choose@dessert "Dessert?" "Pasta bake"|Fruit');
+    await page.evaluate(([h, r]) => window.openView(h as string, r, 'light', true), [html, result] as const);
+    await page.frameLocator('iframe').getByRole('button', { name: 'Fruit' }).click();
+    await expect.poll(() => page.evaluate(() => window.toolCalls.length)).toBe(1);
+    const session = (await fetch(`${service.url}/functions/v1/svc-app/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'view@example.com', password: 'correct horse battery' }),
+    }).then((r) => r.json())) as { access_token: string };
+    const get = <T>(path: string) =>
+      fetch(`${service.url}/functions/v1/svc-app${path}`, {
+        headers: { authorization: `Bearer ${session.access_token}` },
+      }).then((r) => r.json() as Promise<T>);
+    const { agents } = await get<{ agents: { id: string }[] }>('/agents');
+    const { messages } = await get<{
+      messages: { kind: string; sender: string; body: string; meta: Record<string, unknown> }[];
+    }>(`/agents/${agents[0]!.id}/messages`);
+    const row = messages.at(-1)!;
+    // doc1: body is the same [svc] line; meta holds id, preset, value, echo and via: mcp-app.
+    expect(row).toMatchObject({ kind: 'tap', sender: 'person' });
+    expect(row.body.split('\n')[0]).toBe('[svc] dessert choose choice=Fruit');
+    expect(row.meta).toMatchObject({
+      id: 'dessert',
+      preset: 'choose',
+      value: 'Fruit',
+      echo: 'Fruit',
+      via: 'mcp-app',
+    });
+    await page.close();
+
+    // The person's phone draws the same screen answered, with its one echo.
+    const phone = await browser.context.newPage();
+    await phone.addInitScript((s) => localStorage.setItem('svc-app-session', JSON.stringify(s)), session);
+    await phone.goto(`${service.url}/#/a/${agents[0]!.id}`);
+    const screen = phone.locator('.svc-screen').last();
+    await expect.poll(() => screen.locator('.svc-echo').textContent()).toBe('✓ Fruit');
+    expect(await screen.getByRole('button', { name: 'Fruit' }).isDisabled()).toBe(true);
+    const echoes = await phone
+      .locator('.thread')
+      .evaluate(
+        (t) => [...t.querySelectorAll('p')].filter((p) => p.textContent?.trim() === '✓ Fruit').length,
+      );
+    expect(echoes).toBe(1);
+    await phone.close();
+  });
+
   it('when the host refuses the message, the tap is returned by svc_answers like a phone tap', async () => {
     const page = await hostPage();
     const result = await showTool('confirm "Send the report now?"');

@@ -1,6 +1,6 @@
 // The agent status words on the phone: what happened and what to do, not a bare "Offline".
 import { describe, expect, it } from 'vitest';
-import { ago, statusText } from '../src/app/shell.js';
+import { ago, statusLook, statusText } from '../src/app/shell.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const connector = (kind: string, last: string | null, removed: string | null = null) => ({
@@ -12,10 +12,18 @@ const connector = (kind: string, last: string | null, removed: string | null = n
 });
 
 describe('statusText', () => {
-  it('says when an MCP agent last called instead of "Offline" (MCP has no heartbeat)', () => {
+  it('says an MCP agent is idle and when it last called instead of "Offline" (MCP has no heartbeat)', () => {
     const agent = { status: 'offline' as const, connector: connector('mcp', '2026-11-23T11:55:00Z') };
-    expect(statusText(agent, NOW)).toBe('Last call 5 min ago');
-    expect(statusText({ ...agent, connector: connector('mcp', null) }, NOW)).toBe('No call yet');
+    expect(statusText(agent, NOW)).toBe('Idle · last call 5 min ago');
+    expect(statusText({ ...agent, connector: connector('mcp', null) }, NOW)).toBe('Idle · no call yet');
+    // Idle is its own look (a neutral dot), not the offline one (issue 38).
+    expect(statusLook(agent)).toBe('idle');
+    expect(statusLook({ status: 'offline', connector: connector('hostfw', '2026-11-23T11:55:00Z') })).toBe(
+      'offline',
+    );
+    expect(statusLook({ ...agent, connector: connector('mcp', null, '2026-11-23T11:58:00Z') })).toBe(
+      'removed',
+    );
   });
 
   it('says a removed connection was removed and to pair again, whatever its kind', () => {

@@ -213,7 +213,7 @@ describe('the thread in a 390×844 window', () => {
     expect(listed.connector.last_seen_at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
-  it('an MCP agent idle for 5 minutes says when it last called, not "Offline"', async () => {
+  it('an MCP agent idle for 5 minutes says it is idle and when it last called, not "Offline"', async () => {
     const created = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', {
       name: 'Scout',
     });
@@ -242,7 +242,9 @@ describe('the thread in a 390×844 window', () => {
       db.close();
     }
     await page.goto(`${service.url}/#/a/${created.agent.id}`);
-    await expect.poll(() => page.locator('.thread-head .status').textContent()).toBe('Last call 5 min ago');
+    await expect
+      .poll(() => page.locator('.thread-head .status').textContent())
+      .toBe('Idle · last call 5 min ago');
   });
 });
 

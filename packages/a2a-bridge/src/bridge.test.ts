@@ -237,6 +237,21 @@ describe('bridge reliability', () => {
     await expect(h.bridge.step(gone)).rejects.toMatchObject({ code: 'AGENT_UNREACHABLE' });
     const turn = (await h.state.agent(h.agent.agentId)).turn!;
     expect(turn).toMatchObject({ heard: false, messageId: deriveMessageId(h.agent.agentId, ['r1']) });
+    // The person reads why nothing comes (the service clears the working row on it); the row stays owed.
+    const notice = (await h.link.posts(h.agent.agentId)).filter((p) => p.kind === 'status');
+    expect(notice).toEqual([
+      expect.objectContaining({
+        id: `${turn.messageId}:unreachable`,
+        text: expect.stringMatching(
+          /^.+ is not answering: could not reach http:\/\/127\.0\.0\.1:9\/a2a .*\nYour message waits/s,
+        ),
+        meta: { turn: [] },
+      }),
+    ]);
+    expect(await h.link.pendingRows(h.agent.agentId)).toEqual([{ id: 'r1', text: 'later' }]);
+    // A retry that fails again says nothing new.
+    await expect(h.bridge.step(gone)).rejects.toMatchObject({ code: 'AGENT_UNREACHABLE' });
+    expect((await h.link.posts(h.agent.agentId)).filter((p) => p.kind === 'status')).toHaveLength(1);
     await h.bridge.step(h.agent);
     expect(server.seen.at(-1)!.messageId).toBe(turn.messageId);
     expect((await h.link.posts(h.agent.agentId)).at(-1)!.text).toBe('echo: later');

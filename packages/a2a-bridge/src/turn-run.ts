@@ -60,6 +60,8 @@ class TurnRun {
   private readonly client: A2AClient;
   // One working row per run of a turn; after a restart the same post id makes a repeat harmless.
   private workingPosted = false;
+  // One "not answering" line per run; its post id is per turn, so retries of the turn repeat nothing.
+  private unreachablePosted = false;
   /** Following a task after a drop or a crash (not the stream of the first send). */
   private resumed = false;
 
@@ -137,7 +139,10 @@ class TurnRun {
         if (refused(error)) return this.refusal(error);
         if (!retryable(error)) throw error;
         if (this.view.taskId) return this.resume();
-        if (attempt >= this.context.sendAttempts) throw error;
+        if (attempt >= this.context.sendAttempts) {
+          await this.notAnswering(error);
+          throw error;
+        }
       }
       await this.context.wait(delay, this.signal);
       delay = Math.min(delay * 2, this.context.pollMaxMs);
@@ -163,10 +168,12 @@ class TurnRun {
   // at once: after a resume it is the authoritative copy of everything streamed so far.
   private async poll(taskId: string): Promise<TaskView> {
     let delay = this.context.pollInitialMs;
+    let failures = 0;
     for (;;) {
       if (this.signal?.aborted) return this.view;
       try {
         const task = await this.client.getTask(taskId, this.signal);
+        failures = 0;
         await this.observe({ type: 'task', task });
         if (this.done()) return this.view;
       } catch (error) {
@@ -174,6 +181,8 @@ class TurnRun {
         if (error instanceof BridgeError && error.rpcCode === A2A_RPC_CODES.taskNotFound)
           return this.restart();
         if (!retryable(error)) throw error;
+        // The agent went away mid-task: the bridge keeps reading, and the person learns why nothing comes.
+        if (++failures >= this.context.sendAttempts) await this.notAnswering(error);
       }
       await this.context.wait(delay, this.signal);
       delay = Math.min(delay * 2, this.context.pollMaxMs);
@@ -226,6 +235,28 @@ class TurnRun {
     if (!this.workingPosted && this.view.taskId && !this.done()) {
       this.workingPosted = true;
       await this.postWorking();
+    }
+  }
+
+  /**
+   * Tells the person the agent cannot be reached (issue 38: "working…" stayed up for minutes beside a dead
+   * agent). A line with no turn rows: the person's rows stay owed and go when the agent is back, and the
+   * service clears the working row on any answer.
+   */
+  private async notAnswering(error: unknown): Promise<void> {
+    if (this.unreachablePosted) return;
+    this.unreachablePosted = true;
+    const why = error instanceof Error ? error.message : String(error);
+    try {
+      await this.context.link.post({
+        id: `${this.turn.messageId}:unreachable`,
+        agentId: this.agent.agentId,
+        kind: 'status',
+        text: `${this.agent.card.name} is not answering: ${why}\nYour message waits and goes to it as soon as it is back.`,
+        meta: { turn: [] },
+      });
+    } catch {
+      // Like the working row, a courtesy: the turn goes on either way.
     }
   }
 

@@ -90,7 +90,9 @@ describe('the bridge from the app', () => {
     await expect.poll(() => page.locator('.thread-head').textContent()).toContain('Old echo');
     await typeAndSee('hello old friend', 'echo: hello old friend');
     await page.goto(`${service.base}/#/`);
-    await expect.poll(() => page.locator('.agent-list').textContent()).toContain('Old echoConnected');
+    await expect
+      .poll(() => page.locator('.agent-row', { hasText: 'Old echo' }).locator('.status').textContent())
+      .toBe('Connected');
     bridge.child.kill('SIGTERM');
     expect(await bridge.exit).toBe(0);
     expect(bridge.out.stdout).toMatch(/svc-a2a: stopped\./);

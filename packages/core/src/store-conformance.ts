@@ -238,6 +238,28 @@ export function describeStoreConformance(
       expect(await store.sessions.familyLive('f1', Date.now())).toBe(false);
     });
 
+    it("sessions: revoking a user ends each of the user's families and no one else's", async () => {
+      const u = await user();
+      const other = await user();
+      const session = (id: string, userId: string, familyId: string) => ({
+        id,
+        userId,
+        familyId,
+        refreshHash: `h-${id}`,
+        createdAt: 1,
+        expiresAt: Date.now() + 60_000,
+        usedAt: null,
+        revokedAt: null,
+      });
+      await store.sessions.create(session('u1', u.id, 'phone'));
+      await store.sessions.create(session('u2', u.id, 'laptop'));
+      await store.sessions.create(session('o1', other.id, 'theirs'));
+      await store.sessions.revokeUser(u.id, Date.now());
+      expect(await store.sessions.familyLive('phone', Date.now())).toBe(false);
+      expect(await store.sessions.familyLive('laptop', Date.now())).toBe(false);
+      expect(await store.sessions.familyLive('theirs', Date.now())).toBe(true);
+    });
+
     it('threads: claimAnswers returns person rows oldest first after a seq, each once', async () => {
       const u = await user();
       const a = await agent(u.id, 'a');
@@ -558,6 +580,32 @@ export function describeStoreConformance(
       await check('rows trimmed', () => store.housekeeping.trimThreads(1));
       await check('rows expired', () => store.housekeeping.deleteMessagesBefore(Number.MAX_SAFE_INTEGER));
       expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
+    });
+
+    it('photos: keep the size read at upload; a photo without one reads back null (issue 38)', async () => {
+      const u = await user();
+      const a = await agent(u.id, 'a');
+      const base = { userId: u.id, agentId: a.id, messageId: null, contentType: 'image/png', bytes: 3 };
+      const sized = await store.photos.create({
+        ...base,
+        id: newId('pho_'),
+        file: 'sized.png',
+        width: 1200,
+        height: 900,
+        createdAt: 1,
+      });
+      const unsized = await store.photos.create({
+        ...base,
+        id: newId('pho_'),
+        file: 'unsized.png',
+        createdAt: 2,
+      });
+      expect(await store.photos.get(sized.id)).toMatchObject({ width: 1200, height: 900 });
+      expect(await store.photos.get(unsized.id)).toMatchObject({ width: null, height: null });
+      expect((await store.photos.listByUser(u.id)).map((p) => [p.width, p.height])).toEqual([
+        [1200, 900],
+        [null, null],
+      ]);
     });
 
     it('threads: a message binds its photos in its own write; a photo bound elsewhere stays (ADR 0217)', async () => {

@@ -32,6 +32,7 @@ export type {
   Agent,
   AgentColor,
   AgentListItem,
+  AppConfig,
   Connection,
   CreateAgentInput,
   CreatedAgent,
@@ -52,6 +53,7 @@ export type {
 } from './schemas.js';
 export * as schemas from './schemas.js';
 export {
+  type AppConfigOptions,
   type NativeAgentsPort,
   type NativeInstructionsView,
   type NativeStarterView,

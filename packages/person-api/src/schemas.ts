@@ -31,6 +31,14 @@ export const sessionTokens = z
   .meta({ id: 'SessionTokens' });
 
 export const me = z.object({ id, email: z.string(), created_at: iso }).meta({ id: 'Me' });
+export const appConfig = z
+  .object({
+    image_cdn: z
+      .string()
+      .nullable()
+      .meta({ description: 'URL template with {prompt} for `image prompt=` (SVC_IMAGE_CDN); null: none' }),
+  })
+  .meta({ id: 'AppConfig' });
 
 export const agentView = z
   .object({
@@ -89,7 +97,17 @@ export const agentView = z
   })
   .meta({ id: 'Agent' });
 export const agentListItem = agentView
-  .extend({ unread: z.number().int(), last_message_at: iso.nullable() })
+  .extend({
+    unread: z.number().int(),
+    last_message_at: iso.nullable(),
+    last_message: z
+      .object({
+        sender: z.enum(['agent', 'person']),
+        text: z.string().meta({ description: 'one line, at most 120 characters' }),
+      })
+      .nullable()
+      .meta({ description: "the thread's newest row as a one-line preview for the list" }),
+  })
   .meta({ id: 'AgentListItem' });
 export const agentList = z.object({ agents: z.array(agentListItem) }).meta({ id: 'AgentList' });
 export const mintedCode = z
@@ -231,6 +249,7 @@ export const errorBody = z
 export type Credentials = z.input<typeof credentialsBody>;
 export type SessionTokens = z.output<typeof sessionTokens>;
 export type Me = z.output<typeof me>;
+export type AppConfig = z.output<typeof appConfig>;
 export type Agent = z.output<typeof agentView>;
 export type AgentListItem = z.output<typeof agentListItem>;
 export type AgentColor = z.output<typeof colorSchema>;

@@ -51,7 +51,10 @@ export interface NativeAgentsPort {
  * Built with {@link personApiServices}; tests may pass their own.
  */
 export interface PersonApiServices {
-  accounts: Pick<Accounts, 'signUp' | 'signIn' | 'refresh' | 'signOut' | 'verifyAccess' | 'me'> & {
+  accounts: Pick<
+    Accounts,
+    'signUp' | 'signIn' | 'refresh' | 'signOut' | 'signOutEverywhere' | 'verifyAccess' | 'me'
+  > & {
     /** Deletes the account, its rows and its stored files (confirmed with the password). */
     deleteAccount(user: AppPrincipal, password: unknown): Promise<void>;
   };
@@ -77,6 +80,14 @@ export interface PersonApiServices {
   native?: NativeAgentsPort | null;
   /** Shared agents: the invite claim page, and the owner's grants with revoke. */
   shares: Pick<Shares, 'previewInvite' | 'claim' | 'given' | 'revoke'>;
+  /** What the app needs to know of the operator's settings (`GET /app-config`); absent: nothing set. */
+  appConfig?: AppConfigOptions;
+}
+
+/** The operator's settings the person's app uses. */
+export interface AppConfigOptions {
+  /** The image-generation CDN template with `{prompt}` (`SVC_IMAGE_CDN`, ADR 0111). */
+  imageCdn?: string | undefined;
 }
 
 /**
@@ -92,6 +103,7 @@ export function personApiServices(
   core: Core,
   oauth: PersonOAuth,
   native: NativeAgentsPort | null = null,
+  appConfig: AppConfigOptions = {},
 ): PersonApiServices {
   return {
     accounts: {
@@ -99,6 +111,7 @@ export function personApiServices(
       signIn: core.accounts.signIn,
       refresh: core.accounts.refresh,
       signOut: core.accounts.signOut,
+      signOutEverywhere: core.accounts.signOutEverywhere,
       verifyAccess: core.accounts.verifyAccess,
       me: core.accounts.me,
       deleteAccount: core.deleteAccount,
@@ -122,5 +135,6 @@ export function personApiServices(
     push: core.push,
     native,
     shares: core.shares,
+    appConfig,
   };
 }

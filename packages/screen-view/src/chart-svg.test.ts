@@ -46,6 +46,34 @@ describe('charts as inline SVG', () => {
     expect(drawChart(document, { ...spec, type: 'donut' }).querySelector('.svc-chart-hole')).not.toBeNull();
   });
 
+  it('names the y axis with the unit at its top, above the highest tick, not under the x axis', () => {
+    const chart = drawChart(document, {
+      type: 'line',
+      labels: ['Mon', 'Tue', 'Wed'],
+      series: [{ name: 'Kg', values: [72, 71.5, 71] }],
+      unit: 'kg',
+    });
+    const unit = chart.querySelector('svg text.svc-chart-unit')!;
+    expect(unit.textContent).toBe('kg');
+    const yOf = (el: Element) => Number(el.getAttribute('y'));
+    const ticks = [...chart.querySelectorAll('svg text.svc-chart-tick:not(.svc-chart-unit)')];
+    const yTicks = ticks.filter((t) => t.getAttribute('text-anchor') === 'end');
+    expect(Math.min(...yTicks.map(yOf))).toBeGreaterThan(yOf(unit) + 8);
+    // Nothing below the figure's plot repeats it.
+    expect(chart.querySelector(':scope > p')).toBeNull();
+    // Several series: the legend names them, and the axis still carries the unit.
+    const two = drawChart(document, {
+      type: 'bar',
+      labels: ['a'],
+      series: [
+        { name: 'x', values: [1] },
+        { name: 'y', values: [2] },
+      ],
+      unit: 'km',
+    });
+    expect(two.querySelector('svg text.svc-chart-unit')?.textContent).toBe('km');
+  });
+
   it('stacks series and shows a legend for several', () => {
     const chart = drawChart(document, {
       type: 'bar',

@@ -16,6 +16,8 @@ export interface ChartSpec {
 const W = 320;
 const H = 180;
 const PAD = { left: 40, right: 10, top: 12, bottom: 26 };
+/** Room above the plot for the y axis's unit, when there is one. */
+const UNIT_ROOM = 14;
 const colour = (i: number) => `var(--svc-chart-${(i % 6) + 1})`;
 /** About how wide one character of a 12 px axis label is, and the gap kept between two labels (CSS px). */
 const CHAR_PX = 7.2;
@@ -125,10 +127,23 @@ function cartesian(doc: Document, spec: ChartSpec, root: SVGElement): void {
   const tops = stacked(spec);
   const all = tops.flat().concat(spec.series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
   const { lo, hi, ticks } = axisOf(spec, all);
+  // The unit names the y axis: it sits at the axis's top, above its highest tick (issue 38: it used to
+  // sit under the x axis, where it read as the labels' unit).
+  const top = PAD.top + (spec.unit ? UNIT_ROOM : 0);
+  if (spec.unit) {
+    root.append(
+      svg(
+        doc,
+        'text',
+        { x: PAD.left - 6, y: 12, 'text-anchor': 'end', class: 'svc-chart-tick svc-chart-unit' },
+        spec.unit,
+      ),
+    );
+  }
   const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
+  const plotH = H - top - PAD.bottom;
   const n = Math.max(1, spec.labels.length);
-  const y = (v: number) => PAD.top + plotH - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * plotH;
+  const y = (v: number) => top + plotH - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * plotH;
   const band = plotW / n;
   const x = (i: number) =>
     spec.type === 'bar' || n === 1 ? PAD.left + band * (i + 0.5) : PAD.left + (plotW * i) / (n - 1);
@@ -323,8 +338,6 @@ export function drawChart(doc: Document, spec: ChartSpec): HTMLElement {
       );
     });
     figure.append(legend);
-  } else if (spec.unit) {
-    figure.append(h(doc, 'p', { class: 'svc-chart-unit' }, spec.unit));
   }
   return figure;
 }

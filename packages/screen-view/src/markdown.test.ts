@@ -26,4 +26,13 @@ describe('renderMarkdown', () => {
     expect(el.querySelector('a')).toBeNull();
     expect(el.textContent).toContain('<img src=x onerror=alert(1)>');
   });
+
+  it('leaves underscores inside words alone (snake_case, ids), as CommonMark does', () => {
+    const el = renderMarkdown(document, 'Run make_plan for agt_Bd9~usr_j7d, or _now_ and __soon__.');
+    expect(el.textContent).toBe('Run make_plan for agt_Bd9~usr_j7d, or now and soon.');
+    expect([...el.querySelectorAll('em, strong')].map((e) => `${e.tagName}:${e.textContent}`)).toEqual([
+      'EM:now',
+      'STRONG:soon',
+    ]);
+  });
 });

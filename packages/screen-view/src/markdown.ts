@@ -1,8 +1,10 @@
 // The small markdown of `text` lines: **bold**, *italic*, `code`, [label](https://...), headings and - lists.
 import { h } from './dom.js';
 
+// Underscores emphasise only outside words, as in CommonMark: `snake_case` and ids such as `agt_1~usr_2` stay
+// as written.
 const INLINE =
-  /\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|`([^`]+)`|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
+  /\*\*([^*]+)\*\*|(?<![\p{L}\p{N}])__([^_]+)__(?![\p{L}\p{N}])|\*([^*\s][^*]*)\*|(?<![\p{L}\p{N}])_([^_\s][^_]*)_(?![\p{L}\p{N}])|`([^`]+)`|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/gu;
 
 /** Appends inline markdown to `parent` as text nodes and elements (never as HTML). */
 export function appendInline(doc: Document, parent: Element, text: string): void {

@@ -116,7 +116,7 @@ export const SCREEN_VIEW_CSS = `
 .svc-chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:4px 14px;padding:0;margin:8px 0 0;font-size:.88em;color:var(--svc-text-muted)}
 .svc-chart-legend li{display:flex;align-items:center;gap:6px}
 .svc-swatch{width:10px;height:10px;border-radius:3px;display:inline-block}
-.svc-chart-unit{margin:4px 0 0;font-size:.85em;color:var(--svc-text-muted)}
+.svc-chart-unit{font-weight:var(--svc-weight-strong)}
 .svc-table-wrap{overflow-x:auto;border-radius:var(--svc-radius);border:1px solid var(--svc-divider)}
 .svc-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 .svc-table caption{text-align:left;font-weight:var(--svc-weight-strong);padding:8px 10px}

@@ -515,6 +515,11 @@ CREATE TRIGGER photos_page_delete AFTER DELETE ON photos
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
 `;
 
+// service-core's SQLite version 17: a photo's displayed size from its header (NULL for older rows).
+const PHOTO_SIZE_V4 = `
+ALTER TABLE photos ADD COLUMN width INTEGER, ADD COLUMN height INTEGER;
+`;
+
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
  * schema the SQLite store reaches at service-core's version 15.
@@ -523,6 +528,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'service-schema', sql: SCHEMA_V1 },
   { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
   { version: 3, name: 'thread-page-version', sql: PAGE_VERSION_V3 },
+  { version: 4, name: 'photo-size', sql: PHOTO_SIZE_V4 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

@@ -485,6 +485,13 @@ CREATE TRIGGER photos_page_delete AFTER DELETE ON photos WHEN OLD.message_id IS 
 END;
 `;
 
+// A photo's displayed size, read from its header at upload (issue 38): its signed link carries it so the
+// app gives the photo its height before the bytes arrive. Older rows keep NULL (sized once loaded).
+const SCHEMA_V17_PHOTO_SIZE = `
+ALTER TABLE photos ADD COLUMN width INTEGER;
+ALTER TABLE photos ADD COLUMN height INTEGER;
+`;
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -515,6 +522,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 14, name: 'housekeeping', sql: SCHEMA_V14_HOUSEKEEPING },
   { version: 15, name: 'photos-by-user', sql: SCHEMA_V15_PHOTOS_BY_USER },
   { version: 16, name: 'thread-page-version', sql: SCHEMA_V16_PAGE_VERSION },
+  { version: 17, name: 'photo-size', sql: SCHEMA_V17_PHOTO_SIZE },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

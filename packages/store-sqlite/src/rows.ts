@@ -141,6 +141,8 @@ export function toPhoto(r: Row): PhotoRecord {
     file: r.file as string,
     contentType: r.content_type as string,
     bytes: r.bytes as number,
+    width: (r.width as number | null) ?? null,
+    height: (r.height as number | null) ?? null,
     createdAt: r.created_at as number,
   };
 }

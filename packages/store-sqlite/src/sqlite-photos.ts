@@ -4,8 +4,8 @@ import { type SqliteDb, toPhoto } from './rows.js';
 
 export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   const insert = db.prepare(
-    `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, created_at)
-     VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @createdAt)`,
+    `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, created_at)
+     VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @width, @height, @createdAt)`,
   );
   const byId = db.prepare('SELECT * FROM photos WHERE id = ?');
   const byMessages = db.prepare(
@@ -26,7 +26,7 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   });
   return {
     async create(p: PhotoRecord) {
-      insert.run(p);
+      insert.run({ ...p, width: p.width ?? null, height: p.height ?? null });
       return p;
     },
     async get(id) {

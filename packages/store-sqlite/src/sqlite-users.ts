@@ -57,6 +57,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
   const live = db.prepare(
     'SELECT 1 FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1',
   );
+  const revokeUser = db.prepare(
+    'UPDATE app_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
+  );
   const rotate = db.transaction((usedId: string, next: SessionRecord, at: number) => {
     if (markUsed.run(at, usedId, at).changes !== 1) return false;
     insert.run(next);
@@ -76,6 +79,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
     },
     async revokeFamily(familyId, at) {
       revokeFamily.run(at, familyId);
+    },
+    async revokeUser(userId, at) {
+      revokeUser.run(at, userId);
     },
     async familyLive(familyId, at) {
       return live.get(familyId, at) !== undefined;

@@ -131,3 +131,26 @@ export function openStream(onEvent: (type: string, data: Record<string, unknown>
     source?.close();
   };
 }
+
+/** The service's settings for the app (`GET /app-config`). */
+export interface AppConfig {
+  /** The image-generation CDN template with `{prompt}` (SVC_IMAGE_CDN, ADR 0111), or null. */
+  image_cdn: string | null;
+}
+
+let config: Promise<AppConfig> | undefined;
+
+/** Reads the app settings once per page load; a failed read is tried again by the next view. */
+export function appConfig(): Promise<AppConfig> {
+  config ??= call<AppConfig>('GET', '/app-config').catch(() => {
+    config = undefined;
+    return { image_cdn: null };
+  });
+  return config;
+}
+
+/** `image prompt=` drawn from the CDN, as the in-chat view does; undefined draws the placeholder. */
+export function promptImages(c: AppConfig): ((prompt: string) => string) | undefined {
+  const template = c.image_cdn;
+  return template ? (prompt) => template.replaceAll('{prompt}', encodeURIComponent(prompt)) : undefined;
+}

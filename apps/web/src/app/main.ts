@@ -4,6 +4,7 @@ import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/loo
 import { openStream, session } from './api.js';
 import { focusOn, type View } from './shell.js';
 import { accessView } from './views/access.js';
+import { accountView } from './views/account.js';
 import { addAgentView } from './views/add-agent.js';
 import { agentsView } from './views/agents.js';
 import { approveView } from './views/approve.js';
@@ -37,6 +38,7 @@ function route(): View {
   if (hash === '#/add') return addAgentView();
   if (hash === '#/connections') return connectionsView();
   if (hash === '#/access') return accessView();
+  if (hash === '#/account') return accountView();
   if (hash === '#/notifications') return notificationsView();
   if (hash === '#/shares') return sharesView();
   const invite = /^#\/invite\/([^/]+)$/.exec(hash);
@@ -67,13 +69,13 @@ function show(): void {
     current.back
       ? el('a', { href: current.back, class: 'icon-link', 'aria-label': 'Back' }, '‹')
       : el('span', { class: 'bar-mark', 'aria-hidden': 'true' }),
-    heading,
+    current.heading ?? heading,
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
   const main = el('main', { class: 'page', id: 'main' }, current.body);
   root.replaceChildren(skipLink(current, main), bar, main);
   // A new view replaced the one the focus was in: start it at the view's heading, never on the page body.
-  if (navigated) focusOn(heading);
+  if (navigated) focusOn(current.heading?.querySelector<HTMLElement>('h1') ?? heading);
   // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".
   document.title = current.title === APP_NAME ? APP_NAME : `${current.title} · ${APP_NAME}`;
   if (session() && !closeStream) closeStream = openStream((type, data) => current?.onEvent?.(type, data));

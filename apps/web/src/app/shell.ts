@@ -6,6 +6,8 @@ import type { Agent } from './api.js';
 /** What a view gets: where to draw, how to navigate, and the live stream. */
 export interface View {
   title: string;
+  /** Drawn in the top bar instead of a plain `<h1>` of the title (it holds its own `<h1>`). */
+  heading?: HTMLElement;
   back?: string;
   actions?: HTMLElement[];
   body: HTMLElement;
@@ -32,8 +34,21 @@ export function go(hash: string): void {
   else location.hash = hash;
 }
 
-/** The agent's initial on its colour (dark ink: all agent colours are pastels). */
-export function chip(agent: Pick<Agent, 'name' | 'color'>, size = 40): HTMLElement {
+/**
+ * The agent's picture (doc2 `avatar`): null is its initial on its colour (dark ink: all agent colours are
+ * pastels); `svc` is the service's own mark.
+ */
+export function chip(
+  agent: Pick<Agent, 'name' | 'color'> & { avatar?: string | null },
+  size = 40,
+): HTMLElement {
+  if (agent.avatar === 'svc') {
+    return el(
+      'span',
+      { class: 'chip chip-mark', style: `width:${size}px;height:${size}px`, 'aria-hidden': 'true' },
+      el('img', { src: 'icon.svg', alt: '', width: size, height: size }),
+    );
+  }
   const hex = AGENT_COLOR_HEX[agent.color] ?? '#cccccc';
   return el(
     'span',
@@ -58,24 +73,33 @@ export function ago(iso: string, now = Date.now()): string {
   return `${d} day${d === 1 ? '' : 's'} ago`;
 }
 
+/** How a status looks: `idle` is an MCP app between calls (nothing wrong), `removed` needs the person. */
+export type StatusLook = 'pending' | 'connected' | 'idle' | 'offline' | 'removed';
+
+export function statusLook(agent: Pick<Agent, 'status' | 'connector'>): StatusLook {
+  if (agent.status !== 'offline') return agent.status;
+  if (agent.connector?.removed_at) return 'removed';
+  // An MCP app calls only when it has something to say: silence is idle, not an error (issue 38).
+  return agent.connector?.kind === 'mcp' ? 'idle' : 'offline';
+}
+
 /**
  * What the status says: a removed connection says so and what to do; an MCP connection has no heartbeat,
- * so instead of "Offline" it says when the app last called.
+ * so instead of "Offline" it says it is idle and when the app last called.
  */
 export function statusText(agent: Pick<Agent, 'status' | 'connector'>, now = Date.now()): string {
   const c = agent.connector;
-  if (agent.status === 'offline' && c?.removed_at) return 'Connection removed · pair again in settings';
-  if (agent.status === 'offline' && c?.kind === 'mcp') {
-    return c.last_seen_at ? `Last call ${ago(c.last_seen_at, now)}` : 'No call yet';
-  }
+  const look = statusLook(agent);
+  if (look === 'removed') return 'Connection removed · pair again in settings';
+  if (look === 'idle')
+    return c?.last_seen_at ? `Idle · last call ${ago(c.last_seen_at, now)}` : 'Idle · no call yet';
   return STATUS_TEXT[agent.status];
 }
 
 export function statusLine(agent: Pick<Agent, 'status' | 'connector'>): HTMLElement {
-  const removed = agent.status === 'offline' && !!agent.connector?.removed_at;
   return el(
     'span',
-    { class: `status status-${removed ? 'removed' : agent.status}` },
+    { class: `status status-${statusLook(agent)}` },
     el('span', { class: 'dot', 'aria-hidden': 'true' }),
     statusText(agent),
   );

@@ -5,6 +5,7 @@ import type { Clock, Random } from '@screen-service/registry/kernel';
 import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { PhotoRecord, Store } from '@screen-service/registry/model';
 import { hasImageSignature } from './image-signature.js';
+import { imageSize } from './image-size.js';
 
 /** A signed photo link lives this long (doc1: 1 hour). */
 export const PHOTO_LINK_TTL_MS = 60 * 60 * 1000;
@@ -35,14 +36,21 @@ export interface PhotoFiles {
 
 /** Signed, expiring links to photos: what the app and the tool server hand out. */
 export interface PhotoLinks {
-  /** One link per photo, valid {@link PHOTO_LINK_TTL_MS} from now. */
-  sign(photos: readonly Pick<PhotoRecord, 'id'>[]): string[];
+  /**
+   * One link per photo, valid {@link PHOTO_LINK_TTL_MS} from now. A photo whose size is known carries it
+   * in the link's fragment (`#w=1200&h=900`): never sent to the server, read by the app to size the photo
+   * before it loads.
+   */
+  sign(
+    photos: readonly (Pick<PhotoRecord, 'id'> & Partial<Pick<PhotoRecord, 'width' | 'height'>>)[],
+  ): string[];
   /** True when `exp` is in the future and `sig` signs (photo id, exp). */
   verify(photoId: string, exp: string, sig: string): boolean;
 }
 
 /**
- * HMAC-SHA256 links: `{photosUrl}/{id}?exp={ms}&sig={base64url}`, signed with the service secret.
+ * HMAC-SHA256 links: `{photosUrl}/{id}?exp={ms}&sig={base64url}[#w={px}&h={px}]`, signed with the service
+ * secret (the fragment, the photo's size, is not signed: it only lays the photo out).
  *
  * @example
  * ```ts
@@ -56,9 +64,10 @@ export function createSignedPhotoLinks(o: { secret: Uint8Array; photosUrl: strin
   return {
     sign(photos) {
       const exp = String(o.now() + PHOTO_LINK_TTL_MS);
-      return photos.map(
-        (p) => `${o.photosUrl}/${encodeURIComponent(p.id)}?exp=${exp}&sig=${sign(p.id, exp)}`,
-      );
+      return photos.map((p) => {
+        const size = p.width && p.height ? `#w=${p.width}&h=${p.height}` : '';
+        return `${o.photosUrl}/${encodeURIComponent(p.id)}?exp=${exp}&sig=${sign(p.id, exp)}${size}`;
+      });
     },
     verify(photoId, exp, sig) {
       if (typeof exp !== 'string' || typeof sig !== 'string') return false;
@@ -144,7 +153,7 @@ export interface PhotosOptions {
   addPhoto(
     userId: string,
     agentId: string,
-    file: { file: string; contentType: string; bytes: number },
+    file: { file: string; contentType: string; bytes: number; width: number | null; height: number | null },
   ): Promise<PhotoRecord>;
   /** Reports a file that could not be removed (it stays queued). */
   onRemoveError?: (file: string, err: unknown) => void;
@@ -194,7 +203,15 @@ export function createPhotos(o: PhotosOptions): Photos {
       await o.files.write(name, bytes);
       let photo: PhotoRecord;
       try {
-        photo = await o.addPhoto(userId, agentId, { file: name, contentType: type, bytes: bytes.length });
+        // The size from the header, so a link can lay the photo out before it loads (issue 38).
+        const size = imageSize(type, bytes);
+        photo = await o.addPhoto(userId, agentId, {
+          file: name,
+          contentType: type,
+          bytes: bytes.length,
+          width: size?.width ?? null,
+          height: size?.height ?? null,
+        });
       } catch (err) {
         // No row, no file: an upload refused after the write leaves nothing behind.
         await o.files.remove(name).catch(() => {});

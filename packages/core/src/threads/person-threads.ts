@@ -72,7 +72,7 @@ export interface PersonThreads {
   addPhoto(
     userId: string,
     agentId: string,
-    file: { file: string; contentType: string; bytes: number },
+    file: { file: string; contentType: string; bytes: number; width?: number | null; height?: number | null },
   ): Promise<PhotoRecord>;
   /** A photo of this user (for serving its file), or null. */
   photo(userId: string, photoId: string): Promise<PhotoRecord | null>;
@@ -336,6 +336,8 @@ export function createPersonThreads(
         file: file.file,
         contentType: file.contentType,
         bytes: file.bytes,
+        width: file.width ?? null,
+        height: file.height ?? null,
         createdAt: core.now(),
       });
     },

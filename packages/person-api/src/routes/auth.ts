@@ -46,6 +46,25 @@ export const authRoutes = [
     },
   }),
   defineRoute({
+    method: 'post',
+    path: '/auth/signout-everywhere',
+    summary:
+      "End every sign-in of the account on every device (this one too) and forget its devices' push subscriptions",
+    auth: 'user',
+    handler: async ({ services, user }) => {
+      await services.accounts.signOutEverywhere(user);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/app-config',
+    summary: "The operator's settings the app uses (the image CDN for image prompt=)",
+    auth: 'user',
+    response: s.appConfig,
+    handler: ({ services }) => ({ image_cdn: services.appConfig?.imageCdn ?? null }),
+  }),
+  defineRoute({
     method: 'get',
     path: '/me',
     summary: 'The signed-in account',

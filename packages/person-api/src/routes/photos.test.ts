@@ -57,4 +57,32 @@ describe('photos over HTTP', () => {
     expect(got.headers.get('content-security-policy')).toMatch(/sandbox/);
     expect(Buffer.from(await got.arrayBuffer()).equals(PNG)).toBe(true);
   });
+
+  it("records a photo's size at upload and every link to it carries the size (issue 38)", async () => {
+    const s = await core.accounts.signUp({ email: 'bo@example.com', password: 'correct horse battery' });
+    const auth = { authorization: `Bearer ${s.access_token}` };
+    const { userId } = await core.accounts.verifyAccess(s.access_token);
+    const { agent } = await core.agents.create(userId, { name: 'Coach' });
+    const up = await fetch(`${base}/agents/${agent.id}/photos`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'image/png' },
+      body: PNG,
+    });
+    const { id, url } = (await up.json()) as { id: string; url: string };
+    expect(new URL(url).hash).toBe('#w=1&h=1');
+    // The fragment never reaches the server: the link still opens the photo.
+    const link = new URL(url);
+    expect(
+      (await fetch(`${base}/photos/${link.pathname.split('/').at(-1)}${link.search}${link.hash}`)).status,
+    ).toBe(200);
+    const sent = await fetch(`${base}/agents/${agent.id}/messages`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'lunch', photo_ids: [id] }),
+    });
+    expect(((await sent.json()) as { photos: string[] }).photos[0]).toMatch(/#w=1&h=1$/);
+    const page = await fetch(`${base}/agents/${agent.id}/messages`, { headers: auth });
+    const { messages } = (await page.json()) as { messages: { photos: string[] }[] };
+    expect(messages.at(-1)!.photos[0]).toMatch(/\?exp=\d+&sig=[\w-]+#w=1&h=1$/);
+  });
 });

@@ -93,6 +93,11 @@ export interface Accounts {
   refresh(refreshToken: unknown): Promise<SessionTokens>;
   /** Ends this sign-in (its access and refresh tokens stop at once). */
   signOut(principal: AppPrincipal): Promise<void>;
+  /**
+   * Ends every sign-in of the account, this one included, and forgets its devices' push subscriptions (a
+   * signed-out phone must not keep buzzing). Agents and their connections stay.
+   */
+  signOutEverywhere(principal: AppPrincipal): Promise<void>;
   verifyAccess(token: string | null | undefined): Promise<AppPrincipal>;
   /** Checks the password again, then deletes the user and every row they own. */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
@@ -296,6 +301,13 @@ export function createAccounts(options: AccountsOptions): Accounts {
 
     async signOut(principal) {
       await store.sessions.revokeFamily(principal.sessionFamily, now());
+    },
+
+    async signOutEverywhere(principal) {
+      await store.sessions.revokeUser(principal.userId, now());
+      for (const sub of await store.push.listSubscriptions(principal.userId)) {
+        await store.push.removeSubscription(principal.userId, sub.endpoint);
+      }
     },
 
     async verifyAccess(token) {

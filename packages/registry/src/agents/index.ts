@@ -35,4 +35,5 @@ export {
 } from './shared-access.js';
 export { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
+export { previewOf } from './thread-preview.js';
 export { agentColor, agentName, connectorKind, hostName, remoteRef, theme } from './validate.js';

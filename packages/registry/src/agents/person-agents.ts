@@ -6,13 +6,20 @@ import { newId as defaultNewId } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { Notifier } from '../kernel/notifier.js';
 import { type Random, systemClock, systemRandom } from '../kernel/system.js';
-import type { AgentRecord, ConnectorKind, ConnectorRecord, ConnectorVia } from '../model/records.js';
+import type {
+  AgentRecord,
+  ConnectorKind,
+  ConnectorRecord,
+  ConnectorVia,
+  MessageRecord,
+} from '../model/records.js';
 import type { AgentPatch, Store } from '../model/repositories.js';
 import { freeHandle, profileNaming } from './agent-naming.js';
 import { type AgentView, colorFromName, toAgentView } from './agent-status.js';
 import { ownAgent } from './own-agent.js';
 import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
 import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
+import { previewOf } from './thread-preview.js';
 import * as check from './validate.js';
 
 export interface PersonAgentsOptions {
@@ -25,10 +32,12 @@ export interface PersonAgentsOptions {
   newId?: (prefix: string) => string;
 }
 
-/** An agent in the person's list: the view plus unread count and the newest row's time. */
+/** An agent in the person's list: the view plus unread count, the newest row's time and a preview of it. */
 export interface AgentListItem extends AgentView, SharedFields {
   unread: number;
   last_message_at: string | null;
+  /** The newest row as one line (a screen by its chat line or title, a tap by its echo); null: no rows. */
+  last_message: { sender: MessageRecord['sender']; text: string } | null;
 }
 
 export interface CreateAgentInput {
@@ -142,11 +151,21 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         store.threads.lastByAgent(userId),
       ]);
       const t = now();
+      const screenIds = [...last.values()].flatMap((r) =>
+        r.kind === 'screen' && r.screenId ? [r.screenId] : [],
+      );
+      const screens = new Map((await store.threads.listScreens(screenIds)).map((s) => [s.id, s]));
       const counts = (id: string) => {
         const lastRow = last.get(id);
         return {
           unread: unread.get(id) ?? 0,
           last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
+          last_message: lastRow
+            ? {
+                sender: lastRow.sender,
+                text: previewOf(lastRow, lastRow.screenId ? screens.get(lastRow.screenId) : undefined),
+              }
+            : null,
         };
       };
       const owned: AgentListItem[] = agents.map((a) => ({

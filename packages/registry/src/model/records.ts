@@ -158,6 +158,9 @@ export interface PhotoRecord {
   file: string;
   contentType: string;
   bytes: number;
+  /** Displayed size from the image's header at upload (null when it does not say, or for older rows). */
+  width?: number | null;
+  height?: number | null;
   createdAt: number;
 }
 

@@ -49,6 +49,8 @@ export interface SessionRepository {
   rotate(usedId: string, next: SessionRecord, at: number): Promise<boolean>;
   /** Revokes every session of a rotation family (sign out, or reuse of an old refresh token). */
   revokeFamily(familyId: string, at: number): Promise<void>;
+  /** Revokes every session of the user, on every device (the account page's "Sign out everywhere"). */
+  revokeUser(userId: string, at: number): Promise<void>;
   /** True while the family has a session that is neither revoked nor expired (sign-out ends it at once). */
   familyLive(familyId: string, at: number): Promise<boolean>;
 }

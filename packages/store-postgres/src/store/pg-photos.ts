@@ -7,9 +7,20 @@ export function createPgPhotos(db: PgDb): PhotoRepository {
   return {
     async create(p) {
       await db.run(
-        `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [p.id, p.userId, p.agentId, p.messageId, p.file, p.contentType, p.bytes, p.createdAt],
+        `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          p.id,
+          p.userId,
+          p.agentId,
+          p.messageId,
+          p.file,
+          p.contentType,
+          p.bytes,
+          p.width ?? null,
+          p.height ?? null,
+          p.createdAt,
+        ],
       );
       return p;
     },

@@ -78,6 +78,12 @@ export function createPgSessions(db: PgDb): SessionRepository {
         familyId,
       ]);
     },
+    async revokeUser(userId, at) {
+      await db.run('UPDATE app_sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL', [
+        at,
+        userId,
+      ]);
+    },
     async familyLive(familyId, at) {
       const r = await db.one(
         'SELECT 1 FROM app_sessions WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > $2 LIMIT 1',

@@ -138,6 +138,8 @@ export function toPhoto(r: Row): PhotoRecord {
     file: r.file as string,
     contentType: r.content_type as string,
     bytes: Number(r.bytes),
+    width: r.width === null || r.width === undefined ? null : Number(r.width),
+    height: r.height === null || r.height === undefined ? null : Number(r.height),
     createdAt: Number(r.created_at),
   };
 }

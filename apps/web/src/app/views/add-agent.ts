@@ -9,11 +9,24 @@ interface Created {
   pairing: { code: string; expires_at: string } | null;
 }
 
-/** Draws a code with a live countdown; used here and in agent settings. */
+/** A code on screen: its card, the countdown's stop, and the stream events that may mean it was used. */
+export interface CodeCard {
+  el: HTMLElement;
+  stop: () => void;
+  /** Pass the view's stream events: an `agents` event makes the card look whether the code was used. */
+  onEvent: (type: string) => void;
+}
+
+/**
+ * Draws a code with a live countdown; used here and in agent settings. `before` is the agent's connection
+ * when the code was made: once the agent is bound to another one (or was waiting and now is not), the
+ * code was used, and the card says so instead of counting down (issue 38).
+ */
 export function codeCard(
   agentId: string,
   pairing: { code: string; expires_at: string },
-): { el: HTMLElement; stop: () => void } {
+  before: Pick<Agent, 'status' | 'connector'> = { status: 'pending', connector: null },
+): CodeCard {
   const left = el('p', { class: 'svc-muted', 'aria-live': 'off' });
   const expires = Date.parse(pairing.expires_at);
   const tick = () => {
@@ -25,20 +38,45 @@ export function codeCard(
   };
   tick();
   const timer = setInterval(tick, 1000);
+  const intro = el('p', {}, 'Give this code to your AI app to pair it:');
+  const code = el(
+    'output',
+    { class: 'code', 'data-code': pairing.code, 'aria-label': pairing.code.split('').join(' ') },
+    spacedCode(pairing.code),
+  );
+  const help = pairingHelp(pairing.code);
   const card = el(
     'section',
     { class: 'code-card', 'aria-label': 'Pairing code' },
-    el('p', {}, 'Give this code to your AI app to pair it:'),
-    el(
-      'output',
-      { class: 'code', 'data-code': pairing.code, 'aria-label': pairing.code.split('').join(' ') },
-      spacedCode(pairing.code),
-    ),
+    intro,
+    code,
     left,
-    pairingHelp(pairing.code),
+    help,
     el('a', { href: `#/a/${agentId}`, class: 'svc-btn svc-primary' }, 'Open the thread'),
   );
-  return { el: card, stop: () => clearInterval(timer) };
+  let paired = false;
+  const used = (agent: Agent) => {
+    const c = agent.connector;
+    if (!c || c.removed_at || agent.status === 'pending') return false;
+    return before.status === 'pending' || c.id !== before.connector?.id;
+  };
+  const check = async () => {
+    if (paired) return;
+    const agent = await call<Agent>('GET', `/agents/${agentId}`).catch(() => null);
+    if (paired || !agent || !used(agent)) return;
+    paired = true;
+    clearInterval(timer);
+    card.classList.add('paired');
+    card.setAttribute('aria-label', 'Paired');
+    // The code worked once and is gone: no countdown, no code to copy, the connection it made instead.
+    intro.replaceWith(
+      el('p', { class: 'ok', role: 'status' }, `Paired with ${agent.connector!.name}. The code is used up.`),
+    );
+    code.remove();
+    left.remove();
+    help.remove();
+  };
+  return { el: card, stop: () => clearInterval(timer), onEvent: (type) => type === 'agents' && void check() };
 }
 
 /**
@@ -111,15 +149,14 @@ export function addAgentView(): View {
     el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Get a pairing code'),
     status,
   );
-  let stop = () => {};
+  let card: CodeCard | undefined;
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
       const created = await call<Created>('POST', '/agents', { name: name.value.trim() });
       if (!created.pairing)
         throw new Error('The agent was added but no code came back; make one in its settings.');
-      const card = codeCard(created.agent.id, created.pairing);
-      stop = card.stop;
+      card = codeCard(created.agent.id, created.pairing, created.agent);
       form.replaceWith(card.el);
       // The form the focus was in is gone: the code it made is the next thing.
       focusOn(card.el.querySelector<HTMLElement>('output.code'));
@@ -131,6 +168,7 @@ export function addAgentView(): View {
     title: 'Add an agent',
     back: '#/',
     body: el('div', { class: 'stack' }, nativeAddSection(), form),
-    leave: () => stop(),
+    leave: () => card?.stop(),
+    onEvent: (type) => card?.onEvent(type),
   };
 }

@@ -1,10 +1,10 @@
 // The agent list: colour chip, name, status and unread count; add an agent; links to connections.
 import { el } from '../../shared/dom.js';
-import { type Agent, call, saveSession } from '../api.js';
+import { type Agent, call } from '../api.js';
 import { goneLines, noteSharedList } from '../gone-shares.js';
-import { keepAgentTables, removeAllTables } from '../phone-tables.js';
-import { disableNotifications } from '../push-device.js';
-import { chip, go, problem, statusLine, type View } from '../shell.js';
+import { keepAgentTables } from '../phone-tables.js';
+import { ago, chip, go, problem, statusLine, type View } from '../shell.js';
+import { signOutHere } from '../sign-out.js';
 
 /** A host agent's reported commands (doc2 Commands entry), shortened to fit one line; none for others. */
 function commandsLine(a: Agent): HTMLElement | null {
@@ -15,6 +15,21 @@ function commandsLine(a: Agent): HTMLElement | null {
     'span',
     { class: 'svc-muted small agent-commands', title: names.join(' ') },
     names.length > 4 ? `${shown} +${names.length - 4} more` : shown,
+  );
+}
+
+/** The newest row as a messaging app's list shows it: who said it, what, and when. */
+function previewLine(a: Agent): HTMLElement | null {
+  if (!a.last_message) return null;
+  return el(
+    'span',
+    { class: 'agent-preview' },
+    el(
+      'span',
+      { class: 'preview-text' },
+      a.last_message.sender === 'person' ? `You: ${a.last_message.text}` : a.last_message.text,
+    ),
+    a.last_message_at ? el('span', { class: 'preview-when' }, ago(a.last_message_at)) : null,
   );
 }
 
@@ -43,17 +58,14 @@ export function agentsView(): View {
       el('a', { href: '#/access' }, 'Agent access'),
       el('a', { href: '#/shares' }, 'Shared agents'),
       el('a', { href: '#/notifications' }, 'Notifications'),
+      el('a', { href: '#/account' }, 'Account'),
       el('a', { href: 'playground.html' }, 'Playground'),
       el('button', { type: 'button', class: 'link', id: 'signout' }, 'Sign out'),
     ),
   ];
   const body = el('div', { class: 'stack' }, list);
   more[1]!.querySelector('#signout')!.addEventListener('click', async () => {
-    // A shared browser must not keep buzzing for the person who signed out.
-    await disableNotifications().catch(() => {});
-    await call('POST', '/auth/signout').catch(() => {});
-    await removeAllTables().catch(() => {});
-    saveSession(null);
+    await signOutHere();
     go('#/signin');
   });
   const load = async () => {
@@ -72,7 +84,11 @@ export function agentsView(): View {
                 {},
                 el(
                   'a',
-                  { href: `#/a/${a.id}`, class: 'agent-row', 'data-agent': a.id },
+                  {
+                    href: `#/a/${a.id}`,
+                    class: `agent-row${a.unread ? ' has-unread' : ''}`,
+                    'data-agent': a.id,
+                  },
                   chip(a),
                   el(
                     'span',
@@ -84,6 +100,7 @@ export function agentsView(): View {
                       a.is_default ? el('span', { class: 'tag' }, 'default') : null,
                       a.push_muted ? el('span', { class: 'tag' }, 'muted') : null,
                     ),
+                    previewLine(a),
                     a.shared ? sharedLine(a) : statusLine(a),
                     commandsLine(a),
                   ),

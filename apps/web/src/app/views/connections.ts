@@ -3,12 +3,49 @@ import { el } from '../../shared/dom.js';
 import { type Connection, call } from '../api.js';
 import { ago, focusOn, problem, type View } from '../shell.js';
 
+const KIND_WORDS: Record<string, string> = {
+  mcp: 'AI app (MCP)',
+  hostfw: 'Agent host',
+  http: 'Agent bridge',
+  hosted: 'Runs on this service',
+};
+
+/** "Nov 23, 14:02": when a connection was paired, to tell two of the same name apart. */
+function pairedWhen(iso: string): string {
+  return new Date(iso).toLocaleString([], {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/**
+ * The names as the list shows them: two connections both named "vm" (two machines with the same host
+ * name) read "vm (1)" and "vm (2)", oldest first, beside what else differs (issue 38).
+ */
+export function shownNames(
+  connections: readonly Pick<Connection, 'id' | 'name' | 'created_at'>[],
+): Map<string, string> {
+  const byName = new Map<string, Pick<Connection, 'id' | 'created_at'>[]>();
+  for (const c of connections) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
+  const out = new Map<string, string>();
+  for (const [name, same] of byName) {
+    const ordered = [...same].sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+    );
+    for (const [i, c] of ordered.entries()) out.set(c.id, same.length > 1 ? `${name} (${i + 1})` : name);
+  }
+  return out;
+}
+
 export function connectionsView(): View {
   const list = el('ul', { class: 'conn-list', 'aria-label': 'Connections' });
   const load = async () => {
     try {
       const { connections } = await call<{ connections: Connection[] }>('GET', '/connections');
       const live = connections.filter((c) => !c.revoked_at);
+      const names = shownNames(live);
       list.replaceChildren(
         ...(live.length === 0
           ? [
@@ -19,10 +56,11 @@ export function connectionsView(): View {
               ),
             ]
           : live.map((c) => {
+              const name = names.get(c.id) ?? c.name;
               const remove = el('button', { type: 'button', class: 'svc-btn danger' }, 'Remove');
-              remove.setAttribute('aria-label', `Remove ${c.name}`);
+              remove.setAttribute('aria-label', `Remove ${name}`);
               remove.addEventListener('click', async () => {
-                if (!confirm(`Remove ${c.name}? Its tokens stop working at once.`)) return;
+                if (!confirm(`Remove ${name}? Its tokens stop working at once.`)) return;
                 try {
                   await call('DELETE', `/connections/${c.id}`);
                   await load();
@@ -41,8 +79,13 @@ export function connectionsView(): View {
                   el(
                     'p',
                     { class: 'agent-name' },
-                    c.name,
+                    name,
                     el('span', { class: 'tag' }, c.via === 'oauth' ? 'signed in' : 'paired'),
+                  ),
+                  el(
+                    'p',
+                    { class: 'svc-muted small conn-what' },
+                    `${KIND_WORDS[c.kind] ?? c.kind} · ${c.via === 'oauth' ? 'signed in' : 'paired'} ${pairedWhen(c.created_at)}`,
                   ),
                   el(
                     'p',

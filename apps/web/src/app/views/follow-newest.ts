@@ -1,5 +1,5 @@
-// Keeps a scrolling thread on its newest item (on open, on arrival, when the keyboard or a screen resizes it),
-// unless the person scrolled up to read: then arrivals show a "New" pill instead of moving the list.
+// Keeps a scrolling thread on its newest item (on open, on arrival, when the keyboard or a late-drawing view
+// resizes it), unless the person scrolled up to read: then arrivals show a "New" pill instead of moving the list.
 
 /** How far from the end still counts as "at the newest item" (a finger's slack). */
 const NEAR_PX = 48;
@@ -7,6 +7,8 @@ const NEAR_PX = 48;
 export interface FollowNewest {
   /** Call after appending items: follows them when pinned (or when the person sent them), else shows the pill. */
   arrived(items: readonly HTMLElement[], mine: boolean): void;
+  /** Goes to the newest item and follows it again (the person sent something). */
+  toEnd(): void;
   /** True while the list is at its newest item. */
   pinned(): boolean;
   stop(): void;
@@ -15,32 +17,39 @@ export interface FollowNewest {
 /**
  * Follows the newest item of `list` (a scroll container). `pill` is shown when items arrive while the
  * person reads older ones; clicking it goes to the newest.
+ *
+ * Only the person's own upward scroll stops the following (ADR 0112): content that grows after layout (a
+ * photo decoding, a table or chart drawn from the phone's tables) never moves the list up, so a scroll
+ * event that finds the list short of its end because something below grew keeps it pinned, and the
+ * resize that follows re-pins it.
  */
 export function followNewest(list: HTMLElement, pill: HTMLElement): FollowNewest {
   let pinned = true;
-  let programmatic = false;
+  let lastTop = list.scrollTop;
   const atEnd = () => list.scrollHeight - list.scrollTop - list.clientHeight <= NEAR_PX;
 
   const toEnd = () => {
-    programmatic = true;
     list.scrollTop = list.scrollHeight;
+    lastTop = list.scrollTop;
     pinned = true;
     pill.hidden = true;
   };
 
   list.addEventListener('scroll', () => {
-    // Our own scroll lands at the end; a person's scroll decides whether we keep following.
-    if (programmatic) {
-      programmatic = false;
-      if (atEnd()) return;
+    const top = list.scrollTop;
+    if (atEnd()) {
+      pinned = true;
+      pill.hidden = true;
+    } else if (top < lastTop - 1) {
+      // Moved up: the person is reading older items (growth below the fold never lowers scrollTop).
+      pinned = false;
     }
-    pinned = atEnd();
-    if (pinned) pill.hidden = true;
+    lastTop = top;
   });
   pill.addEventListener('click', toEnd);
 
-  // Anything that changes the list's size (a screen drawing its image, a pill unfolding, the keyboard
-  // shrinking the window, the composer's command menu) keeps the newest item in view while pinned.
+  // Anything that changes the list's size (a screen drawing its table, a photo decoding, a pill unfolding,
+  // the keyboard shrinking the window, the composer's command menu) keeps the newest item in view while pinned.
   const resized = new ResizeObserver(() => {
     if (pinned) toEnd();
   });
@@ -58,10 +67,12 @@ export function followNewest(list: HTMLElement, pill: HTMLElement): FollowNewest
   return {
     arrived(items, mine) {
       for (const item of items) resized.observe(item);
-      if (items.length === 0) return;
-      if (pinned || mine) toEnd();
+      if (mine) toEnd();
+      else if (items.length === 0) return;
+      else if (pinned) toEnd();
       else pill.hidden = false;
     },
+    toEnd,
     pinned: () => pinned,
     stop() {
       resized.disconnect();

@@ -1,5 +1,5 @@
-// Settings › Notifications: this device's switch (permission asked only on tap), what a buzz contains, and
-// the per-agent mute switches (each agent's settings page has the same switch).
+// Settings › Notifications: this device's switch (permission asked only on tap, a pending state while the
+// browser subscribes, a time limit with a message), what a buzz contains, and the per-agent mute switches.
 import { el } from '../../shared/dom.js';
 import { type Agent, call } from '../api.js';
 import {
@@ -11,7 +11,10 @@ import {
 } from '../push-device.js';
 import { problem, type View } from '../shell.js';
 
-const STATE_TEXT: Record<NotificationState, string> = {
+/** How long turning notifications on may take before the page says so (the browser's push service can hang). */
+export const SUBSCRIBE_TIMEOUT_MS = 10_000;
+
+const STATE_TEXT: Record<NotificationState | 'pending', string> = {
   'not-configured': 'Notifications are not configured on this service. Ask its operator to set them up.',
   unsupported: 'This browser cannot receive notifications.',
   'install-first':
@@ -19,32 +22,72 @@ const STATE_TEXT: Record<NotificationState, string> = {
   denied: 'Notifications are blocked for this app in the browser settings. Allow them there, then come back.',
   on: 'On: this device buzzes for new screens and messages.',
   off: 'Off: this device stays quiet.',
+  pending: 'Turning on… waiting for the browser.',
 };
 
-export function notificationsView(): View {
-  const toggle = el('input', { id: 'n-device', type: 'checkbox', role: 'switch', disabled: true });
-  const stateLine = el('p', { class: 'svc-muted small', id: 'n-state', 'aria-live': 'polite' }, 'Checking…');
-  const agents = el('ul', { class: 'stack', 'aria-label': 'Agents' });
-  let status: PushStatus | null = null;
+/** A switch (a checkbox the platform announces as a switch), drawn as a toggle by app.css. */
+function switchInput(attrs: Record<string, string | boolean>): HTMLInputElement {
+  return el('input', { type: 'checkbox', role: 'switch', class: 'switch', ...attrs });
+}
 
-  const show = (state: NotificationState) => {
+/** One row of a settings list: what the switch does on the left, the switch on the right. */
+function settingRow(input: HTMLInputElement, label: string, note?: HTMLElement): HTMLElement {
+  return el(
+    'li',
+    { class: 'setting' },
+    el('div', { class: 'setting-text' }, el('label', { for: input.id }, label), note ?? null),
+    input,
+  );
+}
+
+class TimedOut extends Error {}
+
+/** Resolves as `work` does, or rejects with {@link TimedOut} after `ms` (work goes on; see its caller). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimedOut()), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+export function notificationsView(): View {
+  const toggle = switchInput({ id: 'n-device', disabled: true });
+  const stateLine = el('p', { class: 'svc-muted small', id: 'n-state', 'aria-live': 'polite' }, 'Checking…');
+  const agents = el('ul', { class: 'settings-list', 'aria-label': 'Buzz for' });
+  let status: PushStatus | null = null;
+  let left = false;
+
+  const show = (state: NotificationState | 'pending') => {
     stateLine.textContent = STATE_TEXT[state];
     stateLine.dataset.state = state;
+    const pending = state === 'pending';
+    // While the browser subscribes the switch shows neither on nor off: never "on" beside "Off".
+    toggle.indeterminate = pending;
     toggle.checked = state === 'on';
-    toggle.disabled = !['on', 'off'].includes(state);
+    toggle.setAttribute('aria-busy', String(pending));
+    toggle.disabled = pending || !['on', 'off'].includes(state);
   };
 
   toggle.addEventListener('change', async () => {
     if (!status) return;
-    toggle.disabled = true;
+    const turningOn = toggle.checked;
+    if (turningOn) show('pending');
+    else toggle.disabled = true;
+    // The permission prompt runs here, inside the person's tap, never on page load.
+    const work = turningOn ? enableNotifications(status) : disableNotifications();
     try {
-      // The permission prompt runs here, inside the person's tap, never on page load.
-      show(toggle.checked ? await enableNotifications(status) : await disableNotifications());
+      show(await within(work, SUBSCRIBE_TIMEOUT_MS));
       status = await call<PushStatus>('GET', '/push');
     } catch (error) {
-      stateLine.replaceChildren(problem(error));
-      toggle.checked = !toggle.checked;
-      toggle.disabled = false;
+      show(turningOn ? 'off' : 'on');
+      if (error instanceof TimedOut) {
+        stateLine.textContent = `Turning notifications on did not finish in ${SUBSCRIBE_TIMEOUT_MS / 1000} s: the browser's push service did not answer. Check the connection and try again.`;
+        // Should the browser finish after all, the switch says what really happened.
+        void work.then((state) => !left && show(state)).catch(() => {});
+      } else {
+        stateLine.replaceChildren(problem(error));
+      }
     }
   });
 
@@ -55,17 +98,22 @@ export function notificationsView(): View {
       const { agents: list } = await call<{ agents: Agent[] }>('GET', '/agents');
       agents.replaceChildren(
         ...list.map((a) => {
-          const mute = el('input', { type: 'checkbox', role: 'switch', checked: !a.push_muted });
+          const mute = switchInput({ id: `n-agent-${a.id}`, checked: !a.push_muted });
           mute.setAttribute('aria-label', `Buzz for ${a.name}`);
           mute.addEventListener('change', async () => {
+            mute.disabled = true;
             try {
               await call('PATCH', `/agents/${a.id}`, { push_muted: !mute.checked });
             } catch (error) {
               mute.checked = !mute.checked;
               agents.prepend(el('li', {}, problem(error)));
+            } finally {
+              mute.disabled = false;
             }
           });
-          return el('li', { 'data-agent': a.id }, el('label', { class: 'switch-row' }, mute, ` ${a.name}`));
+          const row = settingRow(mute, a.name);
+          row.dataset.agent = a.id;
+          return row;
         }),
       );
     } catch (error) {
@@ -79,9 +127,9 @@ export function notificationsView(): View {
     back: '#/',
     body: el(
       'div',
-      { class: 'stack' },
-      el('label', { class: 'switch-row', for: 'n-device' }, toggle, ' Notifications on this device'),
-      stateLine,
+      { class: 'stack narrow settings' },
+      el('h2', {}, 'This device'),
+      el('ul', { class: 'settings-list' }, settingRow(toggle, 'Notifications on this device', stateLine)),
       el(
         'p',
         { class: 'svc-muted small' },
@@ -90,6 +138,9 @@ export function notificationsView(): View {
       el('h2', {}, 'Buzz for'),
       agents,
     ),
+    leave: () => {
+      left = true;
+    },
     onEvent: (t) => (t === 'agents' ? void load() : undefined),
   };
 }

@@ -44,6 +44,7 @@ export function settingsView(agentId: string): View {
   const body = el('div', { class: 'stack narrow' });
   const status = el('div', { 'aria-live': 'polite' });
   let stop = () => {};
+  let codeEvent: (type: string) => void = () => {};
   let reloadTables = () => {};
   void (async () => {
     try {
@@ -78,12 +79,30 @@ export function settingsView(agentId: string): View {
       look.addEventListener('change', () =>
         applyLook(look.value ? { preset: look.value } : {}, agent.handle),
       );
+      const picture = el(
+        'fieldset',
+        { class: 'colors' },
+        el('legend', {}, 'Picture'),
+        el(
+          'label',
+          { class: 'color-pick' },
+          el('input', { type: 'radio', name: 'avatar', value: '', checked: agent.avatar !== 'svc' }),
+          ' Its initial',
+        ),
+        el(
+          'label',
+          { class: 'color-pick' },
+          el('input', { type: 'radio', name: 'avatar', value: 'svc', checked: agent.avatar === 'svc' }),
+          ' The Screen Service mark',
+        ),
+      );
       const mute = el('input', { id: 's-mute', type: 'checkbox', checked: agent.push_muted });
       const form = el(
         'form',
         { class: 'stack' },
         el('div', { class: 'svc-field' }, el('label', { for: 's-name' }, 'Name'), name),
         colors,
+        picture,
         el('div', { class: 'svc-field' }, el('label', { for: 's-look' }, 'Look'), look),
         el('label', { class: 'svc-check' }, mute, el('span', {}, 'Mute: never buzz my phone for this agent')),
         el('button', { type: 'submit', class: 'svc-btn svc-primary' }, 'Save'),
@@ -92,11 +111,13 @@ export function settingsView(agentId: string): View {
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         const color = (form.querySelector('input[name=color]:checked') as HTMLInputElement | null)?.value;
+        const avatar = (form.querySelector('input[name=avatar]:checked') as HTMLInputElement | null)?.value;
         const stamp = { by: 'user', at: new Date().toISOString() };
         try {
           await call('PATCH', `/agents/${agentId}`, {
             name: name.value.trim(),
             ...(color ? { color } : {}),
+            avatar: avatar === 'svc' ? 'svc' : null,
             theme: look.value ? { preset: look.value, ...stamp } : stamp,
             push_muted: mute.checked,
           });
@@ -126,8 +147,9 @@ export function settingsView(agentId: string): View {
         try {
           const pairing = await call<{ code: string; expires_at: string }>('POST', `/agents/${agentId}/code`);
           stop();
-          const card = codeCard(agentId, pairing);
+          const card = codeCard(agentId, pairing, agent);
           stop = card.stop;
+          codeEvent = card.onEvent;
           code.replaceWith(card.el);
           focusOn(card.el.querySelector<HTMLElement>('output.code'));
         } catch (error) {
@@ -171,6 +193,9 @@ export function settingsView(agentId: string): View {
     back: `#/a/${agentId}`,
     body,
     leave: () => stop(),
-    onEvent: (type) => (type === 'tables' ? reloadTables() : undefined),
+    onEvent: (type) => {
+      if (type === 'tables') reloadTables();
+      codeEvent(type);
+    },
   };
 }

@@ -1,9 +1,9 @@
 // One agent's thread: chat lines and screens arriving live, taps, typed replies with photos, `/` commands.
 import type { Op, TapEvent } from '@screen-service/screen-lines';
-import { renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
+import { renderMarkdown, renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
-import { type Agent, ApiError, call, type Message } from '../api.js';
+import { type Agent, ApiError, appConfig, call, type Message, promptImages } from '../api.js';
 import { goneLine, markGone, noteShared } from '../gone-shares.js';
 import { holdPresence } from '../push-device.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
@@ -25,6 +25,31 @@ function cameraIcon(): SVGSVGElement {
   return icon;
 }
 
+/**
+ * A photo sized before it loads: the service's link carries the size read at upload (`#w=1200&h=900`), so
+ * the thread lays it out at its final height and nothing below moves when the bytes arrive (issue 38).
+ */
+function photo(src: string, alt: string): HTMLImageElement {
+  const size = /#w=(\d+)&h=(\d+)$/.exec(src);
+  return el('img', {
+    src,
+    alt,
+    class: 'photo',
+    decoding: 'async',
+    ...(size ? { width: Number(size[1]), height: Number(size[2]) } : {}),
+  });
+}
+
+/**
+ * What an agent said, with its markdown drawn (`**Open**` reads as bold Open, a `- ` line as a list item):
+ * agents, and the models behind native agents, write markdown. Text only, never HTML.
+ */
+function said(text: string, className: string): HTMLElement {
+  const box = renderMarkdown(document, text);
+  box.className = `${className} svc-md`;
+  return box;
+}
+
 /** Uploads one picked image; returns its id and signed link. */
 async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
   return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
@@ -36,7 +61,17 @@ export function threadView(agentId: string): View {
   // second). The news line says each new message once instead.
   const log = el('ol', { class: 'thread', 'aria-label': 'Messages' });
   const news = newsLine();
-  const header = el('div', { class: 'thread-head' });
+  // The agent's chip, name and status head the page once, in the top bar (not again above the messages).
+  // The heading element stays put when the agent loads, so a focus the view gave it is kept.
+  const title = el('h1', { class: 'agent-name', tabindex: -1 }, 'Thread');
+  const chipSlot = el('span', { class: 'chip-slot' });
+  const statusSlot = el('span', { class: 'status-slot' });
+  const header = el(
+    'div',
+    { class: 'thread-head' },
+    chipSlot,
+    el('div', { class: 'thread-title' }, title, statusSlot),
+  );
   const screens = new Map<string, ScreenHandle>();
   const seen = new Set<string>();
   const photoIdOf = new Map<string, string>();
@@ -47,6 +82,8 @@ export function threadView(agentId: string): View {
   let lastSeq = 0;
   let agent: Agent | undefined;
   let closed = false;
+  /** The image CDN (SVC_IMAGE_CDN, ADR 0111) for `image prompt=`; read before the first screen is drawn. */
+  let cdn: ((prompt: string) => string) | undefined;
 
   const status = el('div', { 'aria-live': 'polite' });
   // doc3: while a host works on a turn the person sees a working row; the answer (or its lapse) clears it.
@@ -140,11 +177,16 @@ export function threadView(agentId: string): View {
     if (m.kind === 'tap') {
       const event = tapOf(m);
       if (m.meta.quiet || !event) return null;
+      // A screen drawn in this thread shows its own answer ("✓ Pasta bake") under the component: the tap
+      // row adds only the photos sent with it. A tap on a screen older than the loaded page shows its echo.
+      const screenId = (event.screen as string | undefined) ?? m.screen?.id;
+      const onScreen = screenId !== undefined && screens.has(screenId);
+      if (onScreen && m.photos.length === 0) return null;
       return el(
         'li',
         { class: 'msg mine tap', 'data-seq': m.seq },
-        el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
-        ...m.photos.map((src) => el('img', { src, alt: 'Photo you sent', class: 'photo' })),
+        onScreen ? null : el('p', { class: 'echo' }, `✓ ${String(m.meta.echo ?? '')}`),
+        ...m.photos.map((src) => photo(src, 'Photo you sent')),
       );
     }
     const item = el('li', { class: `msg ${mine ? 'mine' : 'theirs'}`, 'data-seq': m.seq });
@@ -153,8 +195,8 @@ export function threadView(agentId: string): View {
       const ops = m.screen.ops as Op[];
       // svc_show's `text` is stored in meta.text (the body holds the lines): the chat line above the screen.
       const line = typeof m.meta.text === 'string' && m.meta.text.trim() ? m.meta.text : '';
-      if (line) item.append(el('p', { class: 'bubble screen-text' }, line));
-      else if (m.body && m.body !== m.screen.lines) item.append(el('p', { class: 'bubble' }, m.body));
+      if (line) item.append(said(line, 'bubble screen-text'));
+      else if (m.body && m.body !== m.screen.lines) item.append(said(m.body, 'bubble'));
       const handle = renderScreen(ops, {
         screen: id,
         onTap: (tap) => void onTap(id, tap),
@@ -166,6 +208,7 @@ export function threadView(agentId: string): View {
           return done.map((d) => d.url);
         },
         answers: pendingAnswers.get(id) ?? [],
+        ...(cdn ? { imageFromPrompt: cdn } : {}),
       });
       // Each screen opens with a (visually hidden) heading: a screen reader jumps from screen to screen by it.
       handle.element.prepend(screenHeading(agent?.name ?? 'The agent', ops, line));
@@ -175,8 +218,8 @@ export function threadView(agentId: string): View {
       return item;
     }
     item.append(
-      el('p', { class: 'bubble' }, m.body),
-      ...m.photos.map((src) => el('img', { src, alt: mine ? 'Photo you sent' : 'Photo', class: 'photo' })),
+      mine ? el('p', { class: 'bubble' }, m.body) : said(m.body, 'bubble'),
+      ...m.photos.map((src) => photo(src, mine ? 'Photo you sent' : 'Photo')),
     );
     return item;
   }
@@ -256,23 +299,19 @@ export function threadView(agentId: string): View {
     }
     if (agent.shared) noteShared(agent.id, agent.name);
     applyLook(agent.theme, agent.handle);
-    const title = document.querySelector('.bar h1');
-    if (title) title.textContent = agent.name;
     document.title = `${agent.name} · Screen Service`;
-    header.replaceChildren(
-      chip(agent, 32),
-      el(
-        'div',
-        {},
-        el('p', { class: 'agent-name' }, agent.name),
-        agent.shared
-          ? el(
-              'span',
-              { class: 'svc-muted small shared-by' },
-              agent.presence === 'paused' ? 'Paused by its owner' : `shared by ${agent.shared_by}`,
-            )
-          : statusLine(agent),
-      ),
+    // A gone or silent agent is not working on anything, whatever the last working row said.
+    if (agent.status !== 'connected') setWorking(null);
+    chipSlot.replaceChildren(chip(agent, 32));
+    title.textContent = agent.name;
+    statusSlot.replaceChildren(
+      agent.shared
+        ? el(
+            'span',
+            { class: 'svc-muted small shared-by' },
+            agent.presence === 'paused' ? 'Paused by its owner' : `shared by ${agent.shared_by}`,
+          )
+        : statusLine(agent),
     );
   }
 
@@ -315,7 +354,8 @@ export function threadView(agentId: string): View {
 
   void (async () => {
     try {
-      await loadAgent();
+      const [config] = await Promise.all([appConfig(), loadAgent()]);
+      cdn = promptImages(config);
       if (closed) return;
       await loadNewest();
       releasePresence = holdPresence(agentId);
@@ -330,7 +370,8 @@ export function threadView(agentId: string): View {
     actions: [
       el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
     ],
-    body: el('div', { class: 'thread-view' }, header, log, working, composer, news.el),
+    heading: header,
+    body: el('div', { class: 'thread-view' }, log, working, composer, news.el),
     skip: {
       label: 'Skip to the newest screen',
       target: () => [...log.querySelectorAll<HTMLElement>('.screen-heading')].at(-1) ?? text,
