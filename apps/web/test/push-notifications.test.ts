@@ -208,10 +208,25 @@ describe('the service worker', () => {
     await browser.context.grantPermissions(['notifications'], { origin: service.url });
     await page.goto(`${service.url}/#/`);
     // The grant reaches the worker asynchronously: a push shown before it lands is refused by
-    // showNotification. Wait until the worker itself sees the permission.
+    // showNotification, even after the worker already reads `granted` (seen on a loaded machine). Wait until
+    // this service's worker can really show (and close) a notification of its own.
+    const worker = () => browser.context.serviceWorkers().find((w) => w.url().startsWith(service.url));
     await expect
-      .poll(() => browser.context.serviceWorkers()[0]?.evaluate(() => Notification.permission))
-      .toBe('granted');
+      .poll(() =>
+        worker()?.evaluate(async () => {
+          const reg = (self as unknown as ServiceWorkerGlobalScope).registration;
+          try {
+            await reg.showNotification('probe', { tag: 'probe' });
+          } catch {
+            return false;
+          }
+          const shown = await reg.getNotifications({ tag: 'probe' });
+          for (const n of shown) n.close();
+          return shown.length > 0;
+        }),
+      )
+      .toBe(true);
+    await expect.poll(() => notifications(page)).toEqual([]);
     const tag = `thread-${agentId}`;
     await deliver({
       kind: 'message',
