@@ -93,6 +93,23 @@ describe('createSseParser: the WHATWG rules', () => {
   });
 });
 
+describe('createSseParser: the cases of the copies it replaced', () => {
+  it('reads data frames, named events, multi-line data; skips comments (the A2A bridge’s reader)', () => {
+    const text =
+      ': keep-alive\n\ndata: {"a":1}\n\nevent: error\ndata: {"error":{}}\r\n\r\ndata: x\ndata: y\n\n';
+    expect(parse(text)).toEqual([msg('{"a":1}'), msg('{"error":{}}', '', 'error'), msg('x\ny')]);
+  });
+
+  it('gives each host message its seq as the event id (the host client’s reader)', () => {
+    const text =
+      'id: 1\nevent: message\ndata: {"seq":1}\n\n: keepalive\n\nid: 2\nevent: message\ndata: {"seq":2}\n\n';
+    expect(parse(text).map((e) => [e.lastEventId, e.event, e.data])).toEqual([
+      ['1', 'message', '{"seq":1}'],
+      ['2', 'message', '{"seq":2}'],
+    ]);
+  });
+});
+
 // A model of a stream: blocks of fields, written with any line break, read back as the events they make.
 const lineBreak = fc.constantFrom('\n', '\r', '\r\n');
 const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', 'é', '😀', '{', '"', '\t') });
