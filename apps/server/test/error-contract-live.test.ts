@@ -122,6 +122,12 @@ describe("the person's API: {error, message} for every failure", () => {
     expect(none.headers['www-authenticate']).toBe('Bearer');
     expectApiError(await raw(`${t.base}${app('/me')}`, 'GET', bearer('nope')), 401, 'unauthorized');
     expectApiError(await raw(`${t.base}${app('/nowhere')}`, 'GET'), 404, 'not_found');
+    const malformed = await raw(
+      `${t.base}${app('/agents/%E0/messages')}`,
+      'GET',
+      bearer(person.access_token),
+    );
+    expectApiError(malformed, 400, 'invalid_input');
     const auth = bearer(person.access_token);
     expectApiError(
       await raw(`${t.base}${app('/agents/agt_nope/messages')}`, 'GET', auth),
@@ -203,6 +209,7 @@ describe('OAuth: RFC 6749 errors for every failure', () => {
     expectOAuthError(get, 405, 'invalid_request');
     expect(get.headers.allow).toBe('POST, OPTIONS');
     expectOAuthError(await raw(`${t.base}${oauth('/nowhere')}`, 'GET'), 404, 'invalid_request');
+    expectOAuthError(await raw(`${t.base}${oauth('/requests/%E0')}`, 'GET'), 400, 'invalid_request');
     expectOAuthError(await post(oauth('/token'), { grant_type: 'x' }), 400, 'invalid_request');
     expectOAuthError(
       await post(oauth('/token'), 'grant_type=authorization_code', form),

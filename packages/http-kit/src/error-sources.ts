@@ -65,8 +65,31 @@ export function fromStorageError(err: unknown): ServiceError | null {
 }
 
 /**
+ * Turns a router's failure to decode a path parameter (Express: a `URIError` with status 400, for an address
+ * such as `/agents/%E0`) into `INVALID_INPUT`, or returns null for anything else.
+ *
+ * @example
+ * ```ts
+ * fromUrlError(Object.assign(new URIError("Failed to decode param '%E0'"), { status: 400 }))?.code; // 'INVALID_INPUT'
+ * ```
+ */
+export function fromUrlError(err: unknown): ServiceError | null {
+  const status = (err as { status?: unknown } | null)?.status;
+  return err instanceof URIError && status === 400
+    ? new ServiceError(
+        'INVALID_INPUT',
+        'The address holds a malformed %-escape: percent-encode it as UTF-8.',
+        {
+          field: 'path',
+        },
+      )
+    : null;
+}
+
+/**
  * The ServiceError a thrown value stands for: itself, a body parser's failure ({@link fromBodyParserError},
- * naming `bodyLimit`), a full disk ({@link fromStorageError}); null for anything else (an internal error).
+ * naming `bodyLimit`), a full disk ({@link fromStorageError}), an undecodable address ({@link fromUrlError});
+ * null for anything else (an internal error).
  *
  * @example
  * ```ts
@@ -74,5 +97,6 @@ export function fromStorageError(err: unknown): ServiceError | null {
  * ```
  */
 export function asServiceError(err: unknown, bodyLimit = 'the limit'): ServiceError | null {
-  return err instanceof ServiceError ? err : (fromBodyParserError(err, bodyLimit) ?? fromStorageError(err));
+  if (err instanceof ServiceError) return err;
+  return fromBodyParserError(err, bodyLimit) ?? fromStorageError(err) ?? fromUrlError(err);
 }

@@ -13,6 +13,7 @@ export {
   asServiceError,
   fromBodyParserError,
   fromStorageError,
+  fromUrlError,
   STORAGE_FULL_MESSAGE,
 } from './error-sources.js';
 export {
