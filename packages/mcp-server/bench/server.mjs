@@ -105,6 +105,11 @@ process.on('message', async (m) => {
         await threads.tap(m.userId, m.agentId, { screen_id: m.screenId, event: { id: 'pick', value: 'A' } });
         process.send({ id: m.id, value: true });
         break;
+      case 'cpu': {
+        const u = process.cpuUsage();
+        process.send({ id: m.id, value: u.user + u.system });
+        break;
+      }
       case 'mem': {
         for (let i = 0; i < 3; i++) globalThis.gc?.();
         const u = process.memoryUsage();
