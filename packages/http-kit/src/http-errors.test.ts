@@ -38,7 +38,10 @@ describe('toHttpError', () => {
 
   it('answers an undecodable address as bad input, not a 500', () => {
     const decode = Object.assign(new URIError("Failed to decode param '%E0'"), { status: 400 });
-    expect(toHttpError(decode)).toMatchObject({ status: 400, body: { error: 'invalid_input', field: 'path' } });
+    expect(toHttpError(decode)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_input', field: 'path' },
+    });
     expect(toHttpError(new URIError('thrown by our own code')).status).toBe(500);
   });
 
