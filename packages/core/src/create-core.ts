@@ -202,7 +202,7 @@ const noPhotoFiles: PhotoFiles = {
  * @example
  * ```ts
  * const core = createCore({ store, hasher: createArgon2idHasher(), secret, urls: 'https://svc.example', photoFiles });
- * const principal = await core.connectionAuth.verify(req.headers.authorization);
+ * const principal = await core.connectionAuth.verify(bearerToken(req.headers.authorization));
  * await core.threadOps.show(principal, { lines: 'note "Hello"' });
  * ```
  */

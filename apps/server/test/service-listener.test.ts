@@ -1,5 +1,6 @@
-// The tool server's POST answered before Express (ADR 0218) answers exactly as through the app: the same
-// security headers, the same Host refusal, one rate limit, one request counter.
+// The service's one request listener (ADR 0242): every request takes the same steps once (security headers,
+// the request counter), the tool server's path goes to its handler whatever the method or query, its
+// refusals are JSON-RPC errors (a foreign Host included), and everything else goes to the Express app.
 import http from 'node:http';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,9 +10,10 @@ const METRICS = 'metrics-token-0123456789';
 const BURST = 6;
 let t: TestServer;
 let token: string;
-let lane: string;
-// The same route through Express: a query string (or any method but POST) is not the lane's exact match.
-let viaApp: string;
+let mcp: string;
+// The same endpoint with a query string and with a trailing slash: the same handler, not a second path.
+let withQuery: string;
+let withSlash: string;
 
 beforeAll(async () => {
   t = await startTestServer({
@@ -29,8 +31,9 @@ beforeAll(async () => {
     hostName: 'x',
   });
   token = paired.connector_token;
-  lane = `${t.base}/functions/v1/svc-mcp`;
-  viaApp = `${lane}?via=app`;
+  mcp = `${t.base}/functions/v1/svc-mcp`;
+  withQuery = `${mcp}?via=app`;
+  withSlash = `${mcp}/`;
 });
 afterAll(() => t.close());
 
@@ -86,36 +89,46 @@ async function scrape() {
     );
 }
 
-describe('the MCP lane', () => {
-  it('answers a call and a refusal exactly as the app does, with the security headers', async () => {
+describe('the one listener', () => {
+  it('answers the tool server the same on every spelling of its path, with the security headers', async () => {
     const auth = { authorization: `Bearer ${token}` };
-    const a = await post(lane, ping(1), auth);
-    const b = await post(viaApp, ping(1), auth);
+    const a = await post(mcp, ping(1), auth);
     expect(a.status).toBe(200);
     expect(JSON.parse(a.body)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    expect(a.body).toBe(b.body);
-    expect(stable(a.headers)).toEqual(stable(b.headers));
+    for (const other of [withQuery, withSlash]) {
+      const b = await post(other, ping(1), auth);
+      expect(b.body).toBe(a.body);
+      expect(stable(b.headers)).toEqual(stable(a.headers));
+    }
     expect(a.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(a.headers['x-powered-by']).toBeUndefined();
-    // No credentials: 401 with the metadata pointer, either way.
-    const c = await post(lane, ping(2));
-    const d = await post(viaApp, ping(2));
+    // No credentials: 401 with the metadata pointer and a JSON-RPC body.
+    const c = await post(mcp, ping(2));
     expect(c.status).toBe(401);
-    expect(c.body).toBe(d.body);
-    expect(stable(c.headers)).toEqual(stable(d.headers));
+    expect(c.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="/);
+    expect(JSON.parse(c.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect(c.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
   });
 
-  it('refuses a foreign Host with the service-wide 403 before reading credentials', async () => {
+  it("refuses a foreign Host before reading credentials, in each path's own error shape", async () => {
     const evil = { host: 'evil.example', authorization: `Bearer ${token}` };
-    const a = await post(lane, ping(3), evil);
-    const b = await post(viaApp, ping(3), evil);
+    const a = await post(mcp, ping(3), evil);
     expect(a.status).toBe(403);
-    expect(JSON.parse(a.body).error).toBe('host_not_allowed');
-    expect(a.body).toBe(b.body);
+    expect(JSON.parse(a.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, data: { error: 'host_not_allowed' } },
+    });
     expect(a.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    const app = await post(`${t.base}/functions/v1/svc-app/auth/signin`, {}, evil);
+    expect(app.status).toBe(403);
+    expect(JSON.parse(app.body)).toMatchObject({ error: 'host_not_allowed', message: expect.any(String) });
+    const oauth = await post(`${t.base}/functions/v1/svc-oauth/register`, {}, evil);
+    expect(oauth.status).toBe(403);
+    expect(JSON.parse(oauth.body)).toEqual({ error: 'access_denied', error_description: expect.any(String) });
   });
 
-  it('counts its requests under the MCP route and shares one rate limit with the app path', async () => {
+  it('counts every request once, under its route, and keeps one rate limit', async () => {
     const before = await scrape();
     const other = await t.running.services.connectAgent({
       email: 'lane@example.com',
@@ -124,27 +137,37 @@ describe('the MCP lane', () => {
     });
     const auth = { authorization: `Bearer ${other.connector_token}` };
     const statuses: number[] = [];
-    // Half of the burst through each path, then one more through each: both are refused.
+    // Half of the burst on each spelling of the path, then one more on each: both are refused.
     for (let i = 0; i < BURST / 2; i++) {
-      statuses.push((await post(lane, ping(i), auth)).status);
-      statuses.push((await post(viaApp, ping(i), auth)).status);
+      statuses.push((await post(mcp, ping(i), auth)).status);
+      statuses.push((await post(withQuery, ping(i), auth)).status);
     }
     expect(statuses).toEqual(Array(BURST).fill(200));
-    const lanePast = await post(lane, ping(98), auth);
-    const appPast = await post(viaApp, ping(99), auth);
-    expect([lanePast.status, appPast.status]).toEqual([429, 429]);
-    expect(lanePast.headers['retry-after']).toBeDefined();
+    const past = await post(mcp, ping(98), auth);
+    const pastToo = await post(withQuery, ping(99), auth);
+    expect([past.status, pastToo.status]).toEqual([429, 429]);
+    expect(past.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(past.body)).toMatchObject({ error: { data: { error: 'rate_limited' } } });
+    // An Express route is counted once too (a step applied twice would count it twice).
+    expect((await fetch(`${t.base}/openapi.json`)).status).toBe(200);
     const after = await scrape();
     const ok = { method: 'POST', route: '/functions/v1/svc-mcp', status: '200' };
     const limited = { ...ok, status: '429' };
     expect(after(ok) - before(ok)).toBe(BURST);
     expect(after(limited) - before(limited)).toBe(2);
+    const openapi = { method: 'GET', route: '/openapi.json', status: '200' };
+    expect(after(openapi) - before(openapi)).toBe(1);
   });
 
-  it('leaves every other method and path to the app', async () => {
-    const get = await fetch(lane);
+  it('gives the tool server every method on its path, and the app every other path', async () => {
+    const get = await fetch(mcp);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    expect((await fetch(`${lane}/nothing-here`, { method: 'POST' })).status).toBe(404);
+    expect(await get.json()).toMatchObject({ error: { data: { error: 'method_not_allowed' } } });
+    const deeper = await fetch(`${mcp}/nothing-here`, { method: 'POST' });
+    expect(deeper.status).toBe(404);
+    expect(await deeper.json()).toMatchObject({ error: 'not_found' });
+    const health = await fetch(`${t.base}/healthz`);
+    expect(health.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
   });
 });
