@@ -1,5 +1,5 @@
 // Wire errors of the host API (doc2 "Errors"): `{"error": "<code>", "message"}` bodies. Statuses come from
-// service-core's one table (ADR 0095); this module only renames the few codes doc2 spells its own way.
+// the HTTP kit's one table (ADR 0095); this module only renames the few codes doc2 spells its own way.
 import {
   fromBodyParserError,
   fromStorageError,

@@ -1,5 +1,5 @@
 // The host API's actions beyond `pair` (doc2): `add`, `heartbeat`, `commands`, `session`. Each verifies the
-// connector token, passes the body's fields to service-core's host use cases and returns their answer.
+// connector token, passes the body's fields to the registry's host use cases and returns their answer.
 import type { ConnectionAuth, Hosts } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { Request } from 'express';

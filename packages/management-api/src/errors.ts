@@ -1,5 +1,5 @@
 // Wire errors of the management API (doc2 "Errors"): `{"error": "<code>", "message", "field"?}` bodies.
-// Statuses come from service-core's one table (ADR 0095); doc2's spellings from the host API's alias list.
+// Statuses come from the HTTP kit's one table (ADR 0095); doc2's spellings from the host API's alias list.
 import { DOC2_CODE_ALIASES } from '@screen-service/connect-api';
 import { type HttpErrorBody, toHttpError } from '@screen-service/http-kit';
 import type { ServiceErrorCode } from '@screen-service/registry/kernel';

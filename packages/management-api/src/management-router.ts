@@ -1,5 +1,5 @@
 // POST {agents_url}: the management API. Parses the JSON body, authenticates, dispatches on `action` to
-// service-core's AgentManagement and maps refusals to doc2's errors. No rule lives here.
+// the registry's AgentManagement and maps refusals to doc2's errors. No rule lives here.
 
 import { verifyJsonDepth } from '@screen-service/http-kit';
 import { ServiceError } from '@screen-service/registry/kernel';
