@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MOUNTS } from '@screen-service/registry/mounts';
 import setupPostgres from '../../../config/postgres-setup.ts';
-import { createTestDatabase } from '../../../packages/postgres/src/testing.ts';
+import { createTestDatabase } from '../../../packages/store-postgres/src/testing.ts';
 import { deployment, pairedPerson, request, spawnInstance, toolCall } from '../test/instances.ts';
 import { prepareNginx } from '../test/nginx-run.ts';
 

@@ -107,7 +107,10 @@ export function createApp(deps: AppDeps): ServiceApp {
 
   app.use(...createJsonFallbacks((err, path) => logger.error({ err, path }, 'request failed')));
   // Every request, whichever handler answers it, takes these steps once, here and nowhere else.
-  const steps: Step[] = [securityHeaders({ imageCdn: config.imageCdn }), ...(metrics ? [metrics.requests] : [])];
+  const steps: Step[] = [
+    securityHeaders({ imageCdn: config.imageCdn }),
+    ...(metrics ? [metrics.requests] : []),
+  ];
   const listener = createServiceListener({
     steps,
     routes: { [MOUNTS.mcp]: mcp },
