@@ -1,6 +1,8 @@
 // Benchmark: requests/s and p99 latency for reading a thread page, a tap and a typed reply, against a plain
 // Node HTTP JSON handler measured in the same run, in alternating slices (a load spike on a shared machine
 // falls on both). Servers run in child processes; the load runs here. Goal (issue 21): each >= 30%.
+// Each line also gives the server CPU per request of both (asked over IPC around every slice): on a shared
+// machine CPU per request barely moves where throughput swings with every other process ("CPU ratio").
 // Run: npm run bench -w apps/server (builds first). Never part of `npm test`.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +37,7 @@ async function child(mode) {
       });
     });
     server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+    answerCpu();
     return;
   }
   const { loadConfig, startServer } = await import('../dist/index.js');
@@ -85,10 +88,33 @@ async function child(mode) {
     screenId,
     pageFile,
   });
+  answerCpu();
   process.on(
     'disconnect',
     () => void running.close(200).then(() => fs.rmSync(dataDir, { recursive: true, force: true })),
   );
+}
+
+/** Answers `cpu` with this process's CPU time so far (µs): the load measures CPU per request with it. */
+function answerCpu() {
+  process.on('message', (m) => {
+    if (m !== 'cpu') return;
+    const u = process.cpuUsage();
+    process.send({ cpu: u.user + u.system });
+  });
+}
+
+/** The CPU time (µs) a child process has used so far. */
+function cpuOf(proc) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (typeof m?.cpu !== 'number') return;
+      proc.off('message', on);
+      resolve(m.cpu);
+    };
+    proc.on('message', on);
+    proc.send('cpu');
+  });
 }
 
 function start(mode, extra = []) {
@@ -105,7 +131,7 @@ function start(mode, extra = []) {
 }
 
 /** Closed-loop load: CONCURRENCY workers, each sending the next request when the last one answered. */
-function loader(port, request) {
+function loader(port, request, proc) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const once = () =>
     new Promise((resolve, reject) => {
@@ -132,8 +158,10 @@ function loader(port, request) {
     });
   const samples = [];
   let seconds = 0;
+  let cpuUs = 0;
   return {
     async run(ms, record) {
+      const cpu0 = record ? await cpuOf(proc) : 0;
       const t0 = Date.now();
       const until = t0 + ms;
       await Promise.all(
@@ -144,20 +172,24 @@ function loader(port, request) {
           }
         }),
       );
-      if (record) seconds += (Date.now() - t0) / 1000;
+      if (record) {
+        seconds += (Date.now() - t0) / 1000;
+        cpuUs += (await cpuOf(proc)) - cpu0;
+      }
     },
     result() {
       agent.destroy();
       samples.sort((a, b) => a - b);
-      return { rps: samples.length / seconds, p99: samples[Math.floor(samples.length * 0.99)] };
+      const rps = samples.length / seconds;
+      return { rps, p99: samples[Math.floor(samples.length * 0.99)], cpu: cpuUs / samples.length };
     },
   };
 }
 
 /** Warms both up, then alternates SLICES slices of each so both see the same machine. */
-async function load(servicePort, serviceReq, plainPort, plainReq) {
-  const svc = loader(servicePort, serviceReq);
-  const base = loader(plainPort, plainReq);
+async function load(service, serviceReq, plain, plainReq) {
+  const svc = loader(service.info.port, serviceReq, service.proc);
+  const base = loader(plain.info.port, plainReq, plain.proc);
   await base.run(WARMUP_MS, false);
   await svc.run(WARMUP_MS, false);
   for (let i = 0; i < SLICES; i++) {
@@ -214,10 +246,10 @@ async function main() {
   const only = process.env.BENCH_ONLY;
   for (const c of cases) {
     if (only && !c.name.includes(only)) continue;
-    const { svc, base } = await load(service.info.port, c.service, plain.info.port, c.plain);
+    const { svc, base } = await load(service, c.service, plain, c.plain);
     const ratio = svc.rps / base.rps;
     console.log(
-      `${c.name}: service ${svc.rps.toFixed(0)} req/s, p99 ${svc.p99.toFixed(2)} ms | plain node ${base.rps.toFixed(0)} req/s, p99 ${base.p99.toFixed(2)} ms | throughput ratio ${ratio.toFixed(3)} (goal >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT met'}), p99 ratio ${(svc.p99 / base.p99).toFixed(2)}`,
+      `${c.name}: service ${svc.rps.toFixed(0)} req/s, p99 ${svc.p99.toFixed(2)} ms, CPU ${svc.cpu.toFixed(1)} us/req | plain node ${base.rps.toFixed(0)} req/s, p99 ${base.p99.toFixed(2)} ms, CPU ${base.cpu.toFixed(1)} us/req | throughput ratio ${ratio.toFixed(3)} (goal >= 0.30: ${ratio >= 0.3 ? 'met' : 'NOT met'}), p99 ratio ${(svc.p99 / base.p99).toFixed(2)}, CPU ratio ${(base.cpu / svc.cpu).toFixed(3)}`,
     );
   }
   service.proc.disconnect();

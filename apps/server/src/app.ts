@@ -1,15 +1,11 @@
-// The Express app: health, and the spec's route prefixes. Adapters mount under /functions/v1/svc-*.
+// The service's one request listener (ADR 0242): the steps every request takes, then the tool server's
+// handler for its path or the Express app (health, and the spec's mounts under /functions/v1/svc-*).
 
 import type { RequestListener } from 'node:http';
 import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/connect-api';
-import { hostGuard } from '@screen-service/http-kit';
+import { createServiceListener, hostGuard, type Step } from '@screen-service/http-kit';
 import { createManagementRouter } from '@screen-service/management-api';
-import {
-  createMcpHandler,
-  createMcpRouter,
-  type PlainMiddleware,
-  withMcpLane,
-} from '@screen-service/mcp-server';
+import { createMcpHandler } from '@screen-service/mcp-server';
 import { createOAuthMounts } from '@screen-service/oauth';
 import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
 import {
@@ -22,9 +18,10 @@ import {
 import { MOUNTS } from '@screen-service/registry/mounts';
 import { type ServiceDb as Db, databaseHealth } from '@screen-service/store-sqlite';
 import { screenAppResource, securityHeaders, webRoot, webStaticOptions } from '@screen-service/web';
-import express, { type Express } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import { answerByPath } from './refusals.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -37,9 +34,8 @@ export interface AppDeps {
   metrics?: ServiceMetrics | null;
 }
 
-/** The Express app, and the request listener to serve: the app, with the tool server's POST before it. */
+/** What to serve: the one request listener (the Express app sits behind it; serve nothing else). */
 export interface ServiceApp {
-  app: Express;
   listener: RequestListener;
 }
 
@@ -49,12 +45,9 @@ export function createApp(deps: AppDeps): ServiceApp {
   app.disable('x-powered-by');
   // Forwarded addresses count only from configured proxies (SVC_TRUST_PROXY); every route checks Host.
   app.set('trust proxy', config.guards?.trustProxy ?? false);
-  // Runs before every route; the MCP lane runs it too (ADR 0218, the list at the end).
-  const headers = securityHeaders({ imageCdn: config.imageCdn });
-  app.use(headers);
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
-  // /readyz, and with SVC_METRICS_TOKEN the request counter and /metrics (docs/operations.md).
+  // /readyz, and with SVC_METRICS_TOKEN /metrics (docs/operations.md); the counter is a step (below).
   mountOperations(app, { db, metrics, metricsToken: config.metricsToken, shared: svc.postgres?.readiness });
 
   app.get('/healthz', async (_req, res) => {
@@ -65,8 +58,8 @@ export function createApp(deps: AppDeps): ServiceApp {
   const doc = { baseUrl: config.baseUrl, version, extra: TABLES_CALL_OPENAPI_PART };
   const openapi = buildOpenApi(personRoutes, doc);
 
-  const guard = hostGuard(config.baseUrl);
-  app.use(guard); // after /healthz: probes call the pod by its own address
+  // After /healthz and /readyz: probes call the pod by its own address. The tool server checks its own Host.
+  app.use(hostGuard(config.baseUrl, { refuse: answerByPath }));
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -95,7 +88,7 @@ export function createApp(deps: AppDeps): ServiceApp {
       onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
     }),
   );
-  // OAuth 2.1 (doc1): the authorization server and its metadata (before the tool server, which it guards).
+  // OAuth 2.1 (doc1): the authorization server, and its metadata under the tool server's path.
   const oauthMounts = { oauth: svc.oauth, mcpUrl: svc.mcpUrl, limits: svc.limits };
   app.use(createOAuthMounts({ ...oauthMounts, onError: log('oauth request failed') }));
   const mcp = createMcpHandler({
@@ -109,13 +102,23 @@ export function createApp(deps: AppDeps): ServiceApp {
     screenApp: screenAppResource(config),
     onError: log('tool server request failed'),
   });
-  app.use(MOUNTS.mcp, createMcpRouter(mcp));
   // The person's web app (apps/web) at the base URL.
   app.use(express.static(webRoot, webStaticOptions()));
 
   app.use(...createJsonFallbacks((err, path) => logger.error({ err, path }, 'request failed')));
-  // The steps the app runs before the tool server for this request, in its order (the probes' routes,
-  // mounted between them, do not match it): a step added above for every route belongs here too.
-  const before: PlainMiddleware[] = [headers, ...(metrics ? [metrics.requests] : []), guard];
-  return { app, listener: withMcpLane(app, MOUNTS.mcp, mcp, before) };
+  // Every request, whichever handler answers it, takes these steps once, here and nowhere else.
+  const steps: Step[] = [
+    securityHeaders({ imageCdn: config.imageCdn }),
+    ...(metrics ? [metrics.requests] : []),
+  ];
+  const listener = createServiceListener({
+    steps,
+    routes: { [MOUNTS.mcp]: mcp },
+    fallback: app,
+    onError: (err, req, res) => {
+      logger.error({ err, path: req.url }, 'request failed');
+      answerByPath(err, req, res);
+    },
+  });
+  return { listener };
 }

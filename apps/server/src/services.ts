@@ -1,4 +1,4 @@
-// Composition over one open database: service-core's createCore (every rule) plus the OAuth server on top.
+// Composition over one open database: the core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
 import { type Core, createCore } from '@screen-service/core';
 import type { PushDispatcher, PushEvent } from '@screen-service/core/push';

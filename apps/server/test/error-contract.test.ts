@@ -1,26 +1,73 @@
-// The one error contract (ADR 0095): every ServiceErrorCode gets the same status and wire code from the
-// person's API, the host API and the tool server; body-parser failures and a removed connection too.
-import { once } from 'node:events';
+// The one error contract (ADRs 0095, 0242): every ServiceErrorCode, and our own failure, in each protocol's
+// one shape over real HTTP: `{error, message}` on the person's, host and management APIs (doc2's spellings
+// on the last two), a JSON-RPC error on the tool server, RFC 6749 on OAuth. One mapping (http-kit) behind all.
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DOC2_CODE_ALIASES, toWireError } from '@screen-service/connect-api';
-import { SERVICE_ERROR_CODES, SERVICE_ERROR_STATUS, wireCode } from '@screen-service/http-kit';
-import { McpHttpError, toToolError } from '@screen-service/mcp-server';
+import { createConnectRouter } from '@screen-service/connect-api';
+import {
+  createServiceListener,
+  DOC2_CODE_ALIASES,
+  MANAGEMENT_CODE_ALIASES,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_REQUEST,
+  RPC_PARSE_ERROR,
+  RPC_SERVER_REFUSAL,
+  SERVICE_ERROR_CODES,
+  SERVICE_ERROR_STATUS,
+  type Step,
+  wireCode,
+} from '@screen-service/http-kit';
+import { createManagementRouter } from '@screen-service/management-api';
+import { createMcpHandler, toToolError } from '@screen-service/mcp-server';
 import { createPersonRouter, defineRoute, type PersonApiServices } from '@screen-service/person-api';
+import type { Pairing } from '@screen-service/registry/hosts';
 import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
+import { MOUNTS } from '@screen-service/registry/mounts';
+import type { AgentManagement } from '@screen-service/registry/tokens';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API, client, signUp, startTestServer, type TestServer } from './harness.js';
+import { answerByPath } from '../src/refusals.js';
+import { expectApiError, expectJsonRpcError, expectOAuthError, raw } from './error-shapes.js';
 
-const MCP = '/functions/v1/svc-mcp';
-const CONNECT = '/functions/v1/svc-connect';
+/** Thrown for the code named in the request: a ServiceError, or anything else for our own failure. */
+function thrown(code: string): Error {
+  return code === 'BOOM'
+    ? new Error('secret internals')
+    : new ServiceError(code as ServiceErrorCode, `refused: ${code}`, { field: 'x' });
+}
 
-describe('every ServiceErrorCode on every adapter', () => {
-  let base: string;
-  let close: () => void;
+function rpcOf(code: ServiceErrorCode): number {
+  if (code === 'INVALID_JSON') return RPC_PARSE_ERROR;
+  return code === 'INVALID_INPUT' || code === 'BODY_TOO_LARGE' ? RPC_INVALID_REQUEST : RPC_SERVER_REFUSAL;
+}
+
+function oauthOf(code: ServiceErrorCode): [number, string] {
+  if (code === 'INVALID_OR_EXPIRED_CODE' || code === 'INVALID_REFRESH_TOKEN') return [400, 'invalid_grant'];
+  if (code === 'UNSUPPORTED_MEDIA_TYPE') return [400, 'invalid_request'];
+  const status = SERVICE_ERROR_STATUS[code];
+  if (status === 401) return [status, 'invalid_client'];
+  if (status === 403) return [status, 'access_denied'];
+  if (status === 429 || status === 507) return [status, 'temporarily_unavailable'];
+  return [status, 'invalid_request'];
+}
+
+async function listen(handler: http.RequestListener): Promise<{ base: string; close: () => void }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+describe('every ServiceErrorCode, and our own failure, in every shape', () => {
+  const servers: { close: () => void }[] = [];
+  let person: string;
+  let host: string;
+  let management: string;
+  let listener: string;
+  let mcp: string;
+  const logged: unknown[] = [];
   beforeAll(async () => {
-    // The person's router with one route that throws the code named in its path: the real router's
-    // mapping, over real HTTP. The route needs no services, so none are given.
+    // The person's router with one route that throws the code named in its path (no services needed).
     const throwing = defineRoute({
       method: 'get',
       path: '/throw/:code',
@@ -28,143 +75,126 @@ describe('every ServiceErrorCode on every adapter', () => {
       auth: 'none',
       response: z.object({}),
       handler: ({ params }) => {
-        throw new ServiceError(params.code as ServiceErrorCode, `refused: ${params.code}`, { field: 'x' });
+        throw thrown(params.code);
       },
     });
-    const app = express();
-    app.use(
-      createPersonRouter({
-        services: { photos: { maxBytes: 1024 } } as unknown as PersonApiServices,
-        routes: [throwing],
-      }),
-    );
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    const services = { photos: { maxBytes: 1024 } } as unknown as PersonApiServices;
+    const apps = {
+      person: express().use(createPersonRouter({ services, routes: [throwing] })),
+      // The host API's `pair` and the management API's `delete`, each refusing with the code it is given.
+      host: express().use(
+        createConnectRouter({
+          pairing: {
+            pair: async (i: { code: unknown }) => Promise.reject(thrown(String(i.code))),
+          } as unknown as Pairing,
+          onError: (e) => logged.push(e),
+        }),
+      ),
+      management: express().use(
+        createManagementRouter({
+          management: {
+            authenticate: async () => ({ via: 'app', userId: 'u' }),
+            delete: async (_c: unknown, id: unknown) => Promise.reject(thrown(String(id))),
+          } as unknown as AgentManagement,
+          onError: (e) => logged.push(e),
+        }),
+      ),
+    };
+    // The service's own listener with a step that throws the code of the x-code header: its refusal is
+    // answered by the path's protocol (the server's answerByPath).
+    const step: Step = (req, _res, next) => {
+      if (req.headers['x-code']) throw thrown(String(req.headers['x-code']));
+      next();
+    };
+    const started = await Promise.all([
+      listen(apps.person),
+      listen(apps.host),
+      listen(apps.management),
+      listen(createServiceListener({ steps: [step], fallback: () => {}, onError: answerByPath })),
+      // The tool server's own 500: its credentials check fails unexpectedly.
+      listen(
+        createMcpHandler({
+          ops: {} as never,
+          auth: { verify: async () => Promise.reject(new Error('database gone')) },
+          mcpUrl: 'http://127.0.0.1/functions/v1/svc-mcp',
+          onError: (e) => logged.push(e),
+        }),
+      ),
+    ]);
+    servers.push(...started);
+    [person, host, management, listener, mcp] = started.map((s) => s.base) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
   });
-  afterAll(() => close());
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+
+  const post = (url: string, body: unknown) =>
+    raw(url, 'POST', { 'content-type': 'application/json' }, JSON.stringify(body));
 
   it.each(SERVICE_ERROR_CODES.map((c) => [c]))('%s', async (code) => {
     const status = SERVICE_ERROR_STATUS[code];
-    expect(status).toBeGreaterThanOrEqual(400);
     // Every refusal is the caller's (4xx) except a full disk (507): the service's, and worth a retry.
+    expect(status).toBeGreaterThanOrEqual(400);
     expect(status).toBeLessThan(code === 'STORAGE_FULL' ? 600 : 500);
     const wire = wireCode(code);
     expect(wire).toMatch(/^[a-z][a-z0-9_]*$/);
 
-    const person = await fetch(`${base}/throw/${code}`);
-    expect(person.status).toBe(status);
-    expect(await person.json()).toEqual({ error: wire, message: `refused: ${code}`, field: 'x' });
+    const p = await raw(`${person}/throw/${code}`, 'GET');
+    expectApiError(p, status, wire);
+    expect(p.body).toEqual({ error: wire, message: `refused: ${code}`, field: 'x' });
+    if (status === 401) expect(p.headers['www-authenticate']).toBe('Bearer');
 
-    const host = toWireError(new ServiceError(code, 'm', { field: 'x' }));
-    expect(host.status).toBe(status);
     // doc2 names bad input `invalid_<field>` and renames a few codes; every other one is the shared code.
-    expect(host.body.error).toBe(code === 'INVALID_INPUT' ? 'invalid_x' : (DOC2_CODE_ALIASES[code] ?? wire));
+    const doc2 = code === 'INVALID_INPUT' ? 'invalid_x' : undefined;
+    const h = await post(host, { action: 'pair', code });
+    expectApiError(h, status, doc2 ?? (DOC2_CODE_ALIASES as Record<string, string>)[code] ?? wire);
+    const m = await post(management, { action: 'delete', id: code });
+    expectApiError(m, status, doc2 ?? (MANAGEMENT_CODE_ALIASES as Record<string, string>)[code] ?? wire);
 
-    const mcp = new McpHttpError(code, 'm');
-    expect(mcp.status).toBe(status);
-    expect(mcp.body()).toMatchObject({
-      jsonrpc: '2.0',
-      id: null,
-      error: { message: 'm', data: { error: wire } },
-    });
+    const at = (path: string) => raw(`${listener}${path}`, 'GET', { 'x-code': code });
+    expectJsonRpcError(await at(MOUNTS.mcp), status, rpcOf(code), wire);
+    expectJsonRpcError(await at(`${MOUNTS.mcp}/?x=1`), status, rpcOf(code), wire);
+    const [oauthStatus, oauthCode] = oauthOf(code);
+    expectOAuthError(await at(`${MOUNTS.oauth}/token`), oauthStatus, oauthCode);
+    expectApiError(await at(`${MOUNTS.app}/anything`), status, wire);
+
     const tool = toToolError(new ServiceError(code, 'm'));
     expect(tool.structuredContent.error.code).toBe(wire);
     expect(tool.content[0]!.text).toBe(`${wire}: m`);
   });
-});
 
-describe('body-parser failures and a removed connection, over the live service', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(() => t.close());
-
-  const send = (path: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${t.base}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headers,
-      },
-      body,
-    });
-
-  it('bad JSON is 400 invalid_json on every surface', async () => {
-    const person = await send(`${API}/auth/signin`, '{nope');
-    expect(person.status).toBe(400);
-    expect(await person.json()).toMatchObject({ error: 'invalid_json', field: 'body' });
-    const host = await send(CONNECT, '{nope');
-    expect(host.status).toBe(400);
-    expect(await host.json()).toMatchObject({ error: 'invalid_json' });
-    const call = client(t.base);
-    const c = await call('POST', '/agents', {
-      token: (await signUp(call, 'json@example.com')).access_token,
-      body: { name: 'J' },
-    });
-    const paired = await send(
-      CONNECT,
-      JSON.stringify({
-        action: 'pair',
-        code: c.body.pairing.code,
-        remote_ref: 'j',
-        kind: 'mcp',
-        host_name: 'h',
-      }),
+  it('answers our own failure generically in every shape, and logs it', async () => {
+    const internal = { message: expect.not.stringContaining('secret') };
+    const p = await raw(`${person}/throw/BOOM`, 'GET');
+    expectApiError(p, 500, 'internal_error');
+    expect(p.body).toMatchObject(internal);
+    expectApiError(await post(host, { action: 'pair', code: 'BOOM' }), 500, 'internal_error');
+    expectApiError(await post(management, { action: 'delete', id: 'BOOM' }), 500, 'internal_error');
+    const at = (path: string) => raw(`${listener}${path}`, 'GET', { 'x-code': 'BOOM' });
+    const rpc = await at(MOUNTS.mcp);
+    expectJsonRpcError(rpc, 500, RPC_INTERNAL_ERROR, 'internal_error');
+    expect(rpc.body.error).toMatchObject(internal);
+    expectOAuthError(await at(`${MOUNTS.oauth}/register`), 500, 'server_error');
+    expectApiError(await at('/'), 500, 'internal_error');
+    const call = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const handler = await raw(
+      mcp,
+      'POST',
+      { 'content-type': 'application/json', host: '127.0.0.1', authorization: 'Bearer svc_ct_x' },
+      JSON.stringify(call),
     );
-    const token = ((await paired.json()) as { connector_token: string }).connector_token;
-    const mcp = await send(MCP, '{nope', { authorization: `Bearer ${token}` });
-    expect(mcp.status).toBe(400);
-    expect(await mcp.json()).toMatchObject({ error: { code: -32700, data: { error: 'invalid_json' } } });
-  });
-
-  it('too large is 413 body_too_large on every surface', async () => {
-    const huge = JSON.stringify({ email: 'x'.repeat(2 * 1024 * 1024), password: 'p' });
-    const person = await send(`${API}/auth/signin`, huge);
-    expect(person.status).toBe(413);
-    expect(await person.json()).toMatchObject({ error: 'body_too_large' });
-    const host = await send(CONNECT, huge);
-    expect(host.status).toBe(413);
-    expect(await host.json()).toMatchObject({ error: 'body_too_large' });
-  });
-
-  it('a removed connection answers 409 connector_revoked on the tool server and the host API', async () => {
-    const call = client(t.base);
-    const person = await signUp(call, 'removed@example.com');
-    const created = await call('POST', '/agents', { token: person.access_token, body: { name: 'Gone' } });
-    const paired = (await (
-      await send(
-        CONNECT,
-        JSON.stringify({
-          action: 'pair',
-          code: created.body.pairing.code,
-          remote_ref: 'g',
-          kind: 'mcp',
-          host_name: 'h',
-        }),
-      )
-    ).json()) as { connector_token: string; connector: { id: string } };
-    const token = paired.connector_token;
-    const removed = await call('DELETE', `/connections/${paired.connector.id}`, {
-      token: person.access_token,
-    });
-    expect(removed.status).toBe(204);
-
-    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    const mcp = await send(MCP, ping, { authorization: `Bearer ${token}` });
-    expect(mcp.status).toBe(409);
-    expect(await mcp.json()).toMatchObject({ error: { data: { error: 'connector_revoked' } } });
-
-    const code = await call('POST', `/agents/${created.body.agent.id}/code`, { token: person.access_token });
-    const again = await send(
-      CONNECT,
-      JSON.stringify({ action: 'pair', code: code.body.code, remote_ref: 'g2', kind: 'mcp', host_name: 'h' }),
-      { authorization: `Bearer ${token}` },
-    );
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: 'connector_revoked' });
+    expectJsonRpcError(handler, 500, RPC_INTERNAL_ERROR, 'internal_error');
+    // A full disk (507) is logged too; our own failures are logged with what really happened.
+    expect(logged.map((e) => (e as Error).message).filter((m) => !m.startsWith('refused'))).toEqual([
+      'secret internals',
+      'secret internals',
+      'database gone',
+    ]);
   });
 });

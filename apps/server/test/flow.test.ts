@@ -79,7 +79,7 @@ describe('a full flow over HTTP', () => {
 
     // The AI puts a screen in the thread (thread operations, as the tool server calls them).
     const { threadOps, connectionAuth } = t.running.services;
-    const principal = await connectionAuth.verify(`Bearer ${connectorToken}`);
+    const principal = await connectionAuth.verify(connectorToken);
     const shown = await threadOps.show(principal, {
       lines: 'choose@lunch "Lunch?" Pasta|Salad\nphoto@snap "Your plate"',
     });

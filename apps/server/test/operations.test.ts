@@ -87,7 +87,7 @@ describe('operating the server', () => {
       hostName: 'test',
     });
     const user = (await svc.store.users.findByEmail('op@example.com'))!;
-    const principal = await svc.connectionAuth.verify(`Bearer ${connector_token}`);
+    const principal = await svc.connectionAuth.verify(connector_token);
     for (let i = 0; i < 5; i++) await svc.threadOps.say(principal, { text: `m${i}`, agent: agent.handle });
     const job = svc.housekeepingJobs.find((j) => j.name === 'thread-limit')!;
     expect(await job.run(svc.clock())).toBe(2);

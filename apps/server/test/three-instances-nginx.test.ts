@@ -102,7 +102,7 @@ describe('three instances behind nginx (deploy/nginx/screen-service-three-instan
     // The agent speaks through each other instance (straight to it, so it is surely not the holder).
     const others = instances.filter((i) => i !== holder);
     for (const [n, i] of others.entries()) {
-      const principal = await i.running!.services.connectionAuth.verify(`Bearer ${p.ct}`);
+      const principal = await i.running!.services.connectionAuth.verify(p.ct);
       await i.running!.services.threadOps.say(principal, { text: `hello from instance ${n}` });
     }
     const reader = stream.body!.getReader();

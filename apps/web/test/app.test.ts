@@ -140,6 +140,6 @@ describe('the person and an AI app, end to end', () => {
     await page.goto(`${service.url}/#/connections`);
     await page.getByRole('button', { name: 'Remove Test laptop' }).click();
     await expect.poll(() => page.locator('.conn-list').textContent()).toContain('Nothing is connected');
-    await expect(service.services.connectionAuth.verify(`Bearer ${token}`)).rejects.toThrow(/removed/);
+    await expect(service.services.connectionAuth.verify(token)).rejects.toThrow(/removed/);
   });
 });

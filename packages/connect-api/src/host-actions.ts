@@ -1,5 +1,6 @@
-// The host API's actions beyond `pair` (doc2): `add`, `heartbeat`, `commands`, `session`. Each verifies the
-// connector token, passes the body's fields to service-core's host use cases and returns their answer.
+// The host API's actions beyond `pair` (doc2): `add`, `heartbeat`, `commands`, `card`, `session`. Each
+// verifies the connector token, passes the body's fields to the registry's host use cases and returns their answer.
+import { type ActionHandler, bearerToken } from '@screen-service/http-kit';
 import type { ConnectionAuth, Hosts } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { Request } from 'express';
@@ -15,57 +16,38 @@ export interface HostActionDeps {
 export const HOST_ACTIONS = ['add', 'heartbeat', 'commands', 'card', 'session'] as const;
 export type HostAction = (typeof HOST_ACTIONS)[number];
 
-export function isHostAction(action: unknown): action is HostAction {
-  return HOST_ACTIONS.includes(action as HostAction);
+/** The body must hold `field` (null counts): doc2 clears a list with null, never by leaving it out. */
+function required(body: Record<string, unknown>, field: string, shape: string): void {
+  if (!(field in body)) {
+    throw new ServiceError('INVALID_INPUT', `${field} is required: ${shape} or null.`, { field });
+  }
 }
 
 /**
- * Runs one host action for the caller of `req` and returns the answer body.
+ * The host actions as entries of the endpoint's action table, each for the caller of its connector token.
  *
  * @example
  * ```ts
- * if (isHostAction(body.action)) res.json(await runHostAction(deps, req, body));
+ * createActionEndpoint({ spelling: 'host', actions: { pair, ...hostActions({ hosts, hostAuth }) } });
  * ```
  */
-export async function runHostAction(
-  deps: HostActionDeps | undefined,
-  req: Request,
-  body: Record<string, unknown>,
-): Promise<unknown> {
-  if (!deps) {
-    throw new ServiceError('INVALID_INPUT', `This server does not serve "${String(body.action)}" yet.`, {
-      field: 'action',
-    });
-  }
-  const p = await deps.hostAuth.verify(req.headers.authorization);
-  switch (body.action as HostAction) {
-    case 'add':
-      return deps.hosts.add(p, { remote_ref: body.remote_ref, name: body.name, color: body.color });
-    case 'heartbeat':
-      return deps.hosts.heartbeat(p, { sandbox: body.sandbox });
-    case 'commands':
-      if (!('commands' in body)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'commands is required: a list of {name, description, args?} or null.',
-          {
-            field: 'commands',
-          },
-        );
-      }
-      return deps.hosts.commands(p, { remote_ref: body.remote_ref, commands: body.commands });
-    case 'card':
-      if (!('card' in body)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'card is required: {name, skills: [{name, description?}]} or null.',
-          {
-            field: 'card',
-          },
-        );
-      }
-      return deps.hosts.card(p, { remote_ref: body.remote_ref, card: body.card });
-    case 'session':
-      return deps.hosts.session(p);
-  }
+export function hostActions(deps: HostActionDeps): Record<HostAction, ActionHandler<undefined, Request>> {
+  const caller = (req: Request) => deps.hostAuth.verify(bearerToken(req.headers.authorization));
+  const { hosts } = deps;
+  return {
+    add: async ({ req, body }) =>
+      hosts.add(await caller(req), { remote_ref: body.remote_ref, name: body.name, color: body.color }),
+    heartbeat: async ({ req, body }) => hosts.heartbeat(await caller(req), { sandbox: body.sandbox }),
+    commands: async ({ req, body }) => {
+      const p = await caller(req);
+      required(body, 'commands', 'a list of {name, description, args?}');
+      return hosts.commands(p, { remote_ref: body.remote_ref, commands: body.commands });
+    },
+    card: async ({ req, body }) => {
+      const p = await caller(req);
+      required(body, 'card', '{name, skills: [{name, description?}]}');
+      return hosts.card(p, { remote_ref: body.remote_ref, card: body.card });
+    },
+    session: async ({ req }) => hosts.session(await caller(req)),
+  };
 }

@@ -1,13 +1,6 @@
 // @screen-service/connect-api public API. Every export here is public.
 export { CONNECT_ACTIONS, type ConnectHandlerOptions, createConnectRouter } from './connect-handler.js';
-export { type ConnectErrorCode, DOC2_CODE_ALIASES, toWireError, type WireError } from './errors.js';
-export {
-  HOST_ACTIONS,
-  type HostAction,
-  type HostActionDeps,
-  isHostAction,
-  runHostAction,
-} from './host-actions.js';
+export { HOST_ACTIONS, type HostAction, type HostActionDeps, hostActions } from './host-actions.js';
 export {
   createMessagesRouter,
   HOST_STREAM_KEEPALIVE_MS,

@@ -2,7 +2,7 @@
 // Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it.
 
 import type { HostTransport } from '@screen-service/core/host-messages';
-import { verifyJsonDepth } from '@screen-service/http-kit';
+import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { ConnectionAuth } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type Request, type Response, type Router } from 'express';
@@ -20,8 +20,8 @@ export interface MessagesRouterOptions {
   transport: HostTransport;
   /** Connector tokens only (`core.hostAuth`). */
   hostAuth: ConnectionAuth;
-  /** Maps a thrown error to the wire (the connect router's `toWireError`) and writes it. */
-  fail(res: Response, err: unknown): void;
+  /** Called for unexpected (500) errors. */
+  onError?: (err: unknown) => void;
   keepaliveMs?: number;
   /** Default {@link HOST_STREAM_MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number;
@@ -44,13 +44,20 @@ export function streamCursor(req: Request): number {
 }
 
 /**
+ * The message transport as an Express router; refusals are the host API's (`{error, message}` in doc2's
+ * spellings).
+ *
  * @example
  * ```ts
- * router.use('/messages', createMessagesRouter({ transport: core.hostTransport, hostAuth: core.hostAuth, fail }));
+ * router.use('/messages', createMessagesRouter({ transport: core.hostTransport, hostAuth: core.hostAuth }));
  * ```
  */
 export function createMessagesRouter(options: MessagesRouterOptions): Router {
-  const { transport, hostAuth, fail } = options;
+  const { transport, hostAuth } = options;
+  const fail = (res: Response, err: unknown) => {
+    if (sendHttpError(res, err, { spelling: 'host' }).status >= 500) options.onError?.(err);
+  };
+  const caller = (req: Request) => hostAuth.verify(bearerToken(req.headers.authorization));
   const keepaliveMs = options.keepaliveMs ?? HOST_STREAM_KEEPALIVE_MS;
   const maxBuffered = options.maxBufferedBytes ?? HOST_STREAM_MAX_BUFFERED_BYTES;
   const router = express.Router();
@@ -59,7 +66,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
     let close: (() => void) | undefined;
     try {
       const after = streamCursor(req);
-      const principal = await hostAuth.verify(req.headers.authorization);
+      const principal = await caller(req);
       let open = true;
       const write = (chunk: string) => {
         if (!open) return;
@@ -107,10 +114,10 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
     }
   });
 
-  const json = express.json({ limit: '64kb', verify: verifyJsonDepth() });
+  const json = jsonBody({ limit: 64 * 1024 });
   router.post('/turn', json, async (req, res) => {
     try {
-      const p = await hostAuth.verify(req.headers.authorization);
+      const p = await caller(req);
       const body = objectBody(req.body);
       res.json(await transport.turn(p, { agent_id: body.agent_id, session: body.session, rows: body.rows }));
     } catch (err) {
@@ -120,7 +127,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
 
   router.post('/reply', json, async (req, res) => {
     try {
-      const p = await hostAuth.verify(req.headers.authorization);
+      const p = await caller(req);
       const body = objectBody(req.body);
       res.json(
         await transport.reply(p, {
@@ -148,6 +155,8 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
       ),
     );
   });
+  // The body reader's refusals (bad JSON, too large, another type) get the same mapping.
+  router.use((err: unknown, _req: Request, res: Response, _next: (e?: unknown) => void) => fail(res, err));
   return router;
 }
 

@@ -1,9 +1,9 @@
 // POST {connect_url}/tables: the tables call over HTTP (doc3 "Tables call"); a thin adapter over core.tables.
 
 import type { Tables } from '@screen-service/core/tables';
-import { toHttpError, verifyJsonDepth } from '@screen-service/http-kit';
+import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { ConnectionAuth } from '@screen-service/registry/hosts';
-import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
+import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type Request, type Response, type Router } from 'express';
 
 /** What the tables router calls. */
@@ -15,8 +15,8 @@ export interface TablesRouterOptions {
   onError?: (err: unknown) => void;
 }
 
-/** Largest body: 100,000 characters of lines or reply, JSON-escaped, fit well within it. */
-export const TABLES_BODY_LIMIT = '512kb';
+/** Largest body in bytes: 100,000 characters of lines or reply, JSON-escaped, fit well within it. */
+export const TABLES_BODY_LIMIT = 512 * 1024;
 
 /**
  * An Express router answering `POST /` with `{agent?, lines}` / `{agent?, reply}` / `{agent?}`; mounted at
@@ -30,45 +30,35 @@ export const TABLES_BODY_LIMIT = '512kb';
  */
 export function createTablesRouter(options: TablesRouterOptions): Router {
   const router = express.Router();
+  // 401 carries `WWW-Authenticate: Bearer`, 429 `Retry-After` (the shared writer sets both).
   const fail = (res: Response, err: unknown) => {
-    const wire = toHttpError(err, { bodyLimit: '512 KB' });
-    if (wire.status >= 500) options.onError?.(err);
-    if (isServiceError(err, 'RATE_LIMITED')) {
-      const after = (err.details as { retryAfterS?: number } | undefined)?.retryAfterS;
-      if (after) res.set('retry-after', String(after));
-    }
-    if (isServiceError(err, 'UNAUTHORIZED')) res.set('www-authenticate', 'Bearer');
-    res.status(wire.status).json(wire.body);
+    if (sendHttpError(res, err).status >= 500) options.onError?.(err);
   };
 
-  router.post(
-    '/',
-    express.json({ limit: TABLES_BODY_LIMIT, verify: verifyJsonDepth() }),
-    async (req: Request, res: Response) => {
-      try {
-        const principal = await options.auth.verify(req.headers.authorization);
-        const body: unknown = req.body;
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          throw new ServiceError(
-            'INVALID_INPUT',
-            'Send a JSON object: {"agent", "lines"} or {"agent", "reply"}.',
-            {
-              field: 'body',
-            },
-          );
-        }
-        const { agent, lines, reply, session } = body as Record<string, unknown>;
-        if (agent !== undefined && typeof agent !== 'string') {
-          throw new ServiceError('INVALID_INPUT', 'agent must be the agent handle (text).', {
-            field: 'agent',
-          });
-        }
-        res.status(200).json(await options.tables.call(principal, { agent, lines, reply, session }));
-      } catch (err) {
-        fail(res, err);
+  router.post('/', jsonBody({ limit: TABLES_BODY_LIMIT }), async (req: Request, res: Response) => {
+    try {
+      const principal = await options.auth.verify(bearerToken(req.headers.authorization));
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new ServiceError(
+          'INVALID_INPUT',
+          'Send a JSON object: {"agent", "lines"} or {"agent", "reply"}.',
+          {
+            field: 'body',
+          },
+        );
       }
-    },
-  );
+      const { agent, lines, reply, session } = body as Record<string, unknown>;
+      if (agent !== undefined && typeof agent !== 'string') {
+        throw new ServiceError('INVALID_INPUT', 'agent must be the agent handle (text).', {
+          field: 'agent',
+        });
+      }
+      res.status(200).json(await options.tables.call(principal, { agent, lines, reply, session }));
+    } catch (err) {
+      fail(res, err);
+    }
+  });
   router.all('/', (_req, res) => {
     res.set('allow', 'POST');
     fail(res, new ServiceError('METHOD_NOT_ALLOWED', 'Use POST with a JSON body.'));

@@ -72,7 +72,7 @@ import { createThreadOps, type ThreadOps, tapsOf } from './threads/thread-ops.js
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
   store: Store;
-  /** Password hashing (argon2id from `@screen-service/service-core/argon2` in production). */
+  /** Password hashing (argon2id from `@screen-service/registry/argon2` in production). */
   hasher: PasswordHasher;
   /** The service secret: signs app access tokens and photo links. */
   secret: Uint8Array;
@@ -203,7 +203,7 @@ const noPhotoFiles: PhotoFiles = {
  * @example
  * ```ts
  * const core = createCore({ store, hasher: createArgon2idHasher(), secret, urls: 'https://svc.example', photoFiles });
- * const principal = await core.connectionAuth.verify(req.headers.authorization);
+ * const principal = await core.connectionAuth.verify(bearerToken(req.headers.authorization));
  * await core.threadOps.show(principal, { lines: 'note "Hello"' });
  * ```
  */

@@ -28,12 +28,20 @@ describe('hostGuard', () => {
     const { createServer } = await import('node:http');
     const guard = hostGuard('https://svc.example.com');
     const server = createServer((req, res) => guard(req, res, () => res.end('passed')));
+    const jsonRpc = hostGuard('https://svc.example.com', {
+      refuse: (err, _req, res) => {
+        res.statusCode = 403;
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: err.message } }));
+      },
+    });
+    const other = createServer((req, res) => jsonRpc(req, res, () => res.end('passed')));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const { request } = await import('node:http');
-    const get = (host: string, path: string) =>
+    const get = (host: string, path: string, to = port) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+        const req = request({ host: '127.0.0.1', port: to, path, headers: { host } }, (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -49,9 +57,19 @@ describe('hostGuard', () => {
     ]) {
       const bad = await get('rebound.attacker.example', path);
       expect(bad.status, path).toBe(403);
-      expect(JSON.parse(bad.body)).toMatchObject({ error: 'host_not_allowed' });
+      expect(JSON.parse(bad.body)).toEqual({
+        error: 'host_not_allowed',
+        message:
+          'Host rebound.attacker.example is not this service; use the address the service was configured with.',
+      });
     }
     await expect(get('svc.example.com', '/')).resolves.toEqual({ status: 200, body: 'passed' });
+    // A server with another protocol on a path answers the same refusal in that protocol's shape.
+    const { port: otherPort } = other.address() as { port: number };
+    const rpc = await get('rebound.attacker.example', '/mcp', otherPort);
+    expect(rpc.status).toBe(403);
+    expect(JSON.parse(rpc.body)).toMatchObject({ jsonrpc: '2.0', error: { message: /not this service/ } });
     server.close();
+    other.close();
   });
 });

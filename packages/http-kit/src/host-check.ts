@@ -1,5 +1,7 @@
 // DNS-rebinding protection: the Host header must name the configured service, on every route.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServiceError } from '@screen-service/registry/kernel';
+import { sendHttpError } from './http-errors.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -34,6 +36,25 @@ export function createHostCheck(
   };
 }
 
+/** The refusal of a foreign Host (403 `host_not_allowed`), for answering it in another protocol's shape. */
+export function hostNotAllowed(host: string | undefined): ServiceError {
+  return new ServiceError(
+    'HOST_NOT_ALLOWED',
+    `Host ${host ?? '(none)'} is not this service; use the address the service was configured with.`,
+  );
+}
+
+/** Options of {@link hostGuard}. */
+export interface HostGuardOptions {
+  /** More Host header values to accept (e.g. an internal name behind a proxy). */
+  extraHosts?: string[];
+  /**
+   * Answers the refusal; default the `{error, message}` shape. A server with several protocols answers each
+   * path in its own (JSON-RPC on the tool server, RFC 6749 on OAuth).
+   */
+  refuse?: (err: ServiceError, req: IncomingMessage, res: ServerResponse) => void;
+}
+
 /**
  * Middleware (Express or plain `node:http`) that answers 403 `host_not_allowed` to any request whose Host
  * header is not the service's ({@link createHostCheck}), on every route: a page on a rebound DNS name
@@ -41,26 +62,17 @@ export function createHostCheck(
  *
  * @example
  * ```ts
- * app.use(hostGuard(config.baseUrl));
+ * app.use(hostGuard(config.baseUrl, { refuse: answerByProtocol }));
  * ```
  */
 export function hostGuard(
   publicUrl: string,
-  extraHosts: string[] = [],
+  options: HostGuardOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const allowed = createHostCheck(publicUrl, extraHosts);
+  const allowed = createHostCheck(publicUrl, options.extraHosts);
+  const refuse = options.refuse ?? ((err, _req, res) => void sendHttpError(res, err));
   return (req, res, next) => {
-    if (allowed(req.headers.host)) {
-      next();
-      return;
-    }
-    res.statusCode = 403;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(
-      JSON.stringify({
-        error: 'host_not_allowed',
-        message: 'This Host is not this service; use the address the service was configured with.',
-      }),
-    );
+    if (allowed(req.headers.host)) next();
+    else refuse(hostNotAllowed(req.headers.host), req, res);
   };
 }

@@ -1,11 +1,9 @@
-// POST {agents_url}: the management API. Parses the JSON body, authenticates, dispatches on `action` to
-// service-core's AgentManagement and maps refusals to doc2's errors. No rule lives here.
+// POST {agents_url}: the management API. The shared action endpoint (http-kit) authenticates the bearer
+// token, reads the body and dispatches on `action` to the registry's AgentManagement. No rule lives here.
 
-import { verifyJsonDepth } from '@screen-service/http-kit';
-import { ServiceError } from '@screen-service/registry/kernel';
-import type { AgentManagement } from '@screen-service/registry/tokens';
-import express, { type Request, type Response, type Router } from 'express';
-import { toManagementError } from './errors.js';
+import { bearerToken, createActionEndpoint } from '@screen-service/http-kit';
+import type { AgentManagement, AgentsCaller } from '@screen-service/registry/tokens';
+import express, { type Router } from 'express';
 
 export interface ManagementRouterOptions {
   /** The core's `management` use cases. */
@@ -30,45 +28,44 @@ export const MANAGEMENT_ACTIONS = [
 
 export type ManagementAction = (typeof MANAGEMENT_ACTIONS)[number];
 
-type Body = Record<string, unknown>;
-type Handler = (
-  m: AgentManagement,
-  caller: Awaited<ReturnType<AgentManagement['authenticate']>>,
-  b: Body,
-) => Promise<unknown>;
+type Handler = (ctx: { caller: AgentsCaller; body: Record<string, unknown> }) => Promise<unknown>;
 
-const HANDLERS: Record<ManagementAction, Handler> = {
-  list: (m, c) => m.list(c),
-  create: (m, c, b) =>
-    m.create(c, {
-      name: b.name,
-      color: b.color,
-      pair: b.pair,
-      remote_ref: b.remote_ref,
-      connector_id: b.connector_id,
-    }),
-  update: (m, c, b) =>
-    m.update(c, b.id, {
-      name: b.name,
-      color: b.color,
-      sort: b.sort,
-      is_default: b.is_default,
-      avatar: b.avatar,
-      theme: b.theme,
-      push_muted: b.push_muted,
-    }),
-  reorder: (m, c, b) => m.reorder(c, b.ids),
-  pair_code: (m, c, b) => m.pairCode(c, b.agent_id),
-  delete: (m, c, b) => m.delete(c, b.id),
-  token_create: (m, c, b) => m.tokenCreate(c, b.name),
-  token_list: (m, c) => m.tokenList(c),
-  token_revoke: (m, c, b) => m.tokenRevoke(c, b.id),
-  connector_revoke: (m, c, b) => m.connectorRevoke(c, b.connector_id ?? b.id),
-};
+function handlers(m: AgentManagement): Record<ManagementAction, Handler> {
+  return {
+    list: ({ caller }) => m.list(caller),
+    create: ({ caller, body: b }) =>
+      m.create(caller, {
+        name: b.name,
+        color: b.color,
+        pair: b.pair,
+        remote_ref: b.remote_ref,
+        connector_id: b.connector_id,
+      }),
+    update: ({ caller, body: b }) =>
+      m.update(caller, b.id, {
+        name: b.name,
+        color: b.color,
+        sort: b.sort,
+        is_default: b.is_default,
+        avatar: b.avatar,
+        theme: b.theme,
+        push_muted: b.push_muted,
+      }),
+    reorder: ({ caller, body }) => m.reorder(caller, body.ids),
+    pair_code: ({ caller, body }) => m.pairCode(caller, body.agent_id),
+    delete: ({ caller, body }) => m.delete(caller, body.id),
+    token_create: ({ caller, body }) => m.tokenCreate(caller, body.name),
+    token_list: ({ caller }) => m.tokenList(caller),
+    token_revoke: ({ caller, body }) => m.tokenRevoke(caller, body.id),
+    connector_revoke: ({ caller, body }) => m.connectorRevoke(caller, body.connector_id ?? body.id),
+  };
+}
 
 /**
  * An Express router answering `POST /` with `{action, ...}`; mount it at `/functions/v1/svc-agents`.
- * The `apikey` header of doc2 is accepted and ignored: this service has no publishable key.
+ * Credentials are checked before the body is read (an unauthenticated caller learns nothing but 401); every
+ * answer is `Cache-Control: no-store`; refusals use doc2's management spellings. The `apikey` header of doc2
+ * is accepted and ignored: this service has no publishable key.
  *
  * @example
  * ```ts
@@ -78,60 +75,17 @@ const HANDLERS: Record<ManagementAction, Handler> = {
  * ```
  */
 export function createManagementRouter(options: ManagementRouterOptions): Router {
+  const { management } = options;
   const router = express.Router();
-  const fail = (res: Response, err: unknown) => {
-    const wire = toManagementError(err);
-    if (wire.status >= 500) options.onError?.(err);
-    if (wire.status === 401) res.set('www-authenticate', 'Bearer');
-    res.status(wire.status).json(wire.body);
-  };
-
-  // Credentials before the body is even parsed: an unauthenticated caller learns nothing but 401.
-  const authenticate = async (req: Request, res: Response, next: (e?: unknown) => void) => {
-    res.set('cache-control', 'no-store');
-    try {
-      res.locals.caller = await options.management.authenticate(req.headers.authorization);
-      next();
-    } catch (err) {
-      fail(res, err);
-    }
-  };
-
-  router.post(
+  router.all(
     '/',
-    authenticate,
-    express.json({ limit: '64kb', verify: verifyJsonDepth() }),
-    async (req, res) => {
-      try {
-        const caller = res.locals.caller as Parameters<Handler>[1];
-        const body = req.body as unknown;
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          throw new ServiceError('INVALID_INPUT', 'Send a JSON object with an "action".', { field: 'body' });
-        }
-        const action = (body as Body).action;
-        const handler = typeof action === 'string' ? HANDLERS[action as ManagementAction] : undefined;
-        if (!handler || !Object.hasOwn(HANDLERS, action as string)) {
-          throw new ServiceError(
-            'INVALID_INPUT',
-            `Unknown action ${JSON.stringify(action)}; this API serves: ${MANAGEMENT_ACTIONS.join(', ')}.`,
-            { field: 'action' },
-          );
-        }
-        res.status(200).json(await handler(options.management, caller, body as Body));
-      } catch (err) {
-        fail(res, err);
-      }
-    },
+    createActionEndpoint<AgentsCaller>({
+      actions: handlers(management),
+      authenticate: (req) => management.authenticate(bearerToken(req.headers.authorization)),
+      spelling: 'management',
+      headers: { 'cache-control': 'no-store' },
+      ...(options.onError ? { onError: options.onError } : {}),
+    }),
   );
-
-  router.all('/', (_req, res) => {
-    res.set('allow', 'POST');
-    fail(res, new ServiceError('METHOD_NOT_ALLOWED', 'Use POST with a JSON body.'));
-  });
-
-  // Body parser failures (bad JSON, too large) get the same mapping as the rules' refusals.
-  router.use((err: unknown, _req: Request, res: Response, _next: (e?: unknown) => void) => {
-    fail(res, err);
-  });
   return router;
 }

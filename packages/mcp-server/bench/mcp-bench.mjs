@@ -97,6 +97,9 @@ function pct(sorted, p) {
 
 /** One closed-loop slice of `ms`: CONCURRENCY loops, each on its own keep-alive socket and connection token. */
 async function slice(row, ms, record) {
+  // The server's CPU time over the slice (it serves the echo too): a figure the rest of a shared machine
+  // barely moves, where throughput swings with every other process.
+  const cpu0 = record ? await ask('cpu') : 0;
   const until = performance.now() + ms;
   const started = performance.now();
   await Promise.all(
@@ -117,7 +120,10 @@ async function slice(row, ms, record) {
       }
     }),
   );
-  if (record) row.seconds += (performance.now() - started) / 1000;
+  if (record) {
+    row.seconds += (performance.now() - started) / 1000;
+    row.cpuUs += (await ask('cpu')) - cpu0;
+  }
 }
 
 /**
@@ -125,7 +131,9 @@ async function slice(row, ms, record) {
  * rest of a shared machine falls on the baseline and on the tools alike and their ratio stays meaningful.
  */
 async function measure(rows) {
-  for (const row of rows) Object.assign(row, { latencies: [], failures: 0, firstFailure: '', seconds: 0 });
+  for (const row of rows) {
+    Object.assign(row, { latencies: [], failures: 0, firstFailure: '', seconds: 0, cpuUs: 0 });
+  }
   for (const row of rows) await slice(row, 500, false);
   for (let s = 0; s < SLICES; s++) for (const row of rows) await slice(row, (SECONDS * 1000) / SLICES, true);
   for (const row of rows) {
@@ -133,8 +141,9 @@ async function measure(rows) {
     row.rate = row.latencies.length / row.seconds;
     row.p50 = pct(row.latencies, 0.5);
     row.p99 = pct(row.latencies, 0.99);
+    row.cpuPerCall = row.cpuUs / row.latencies.length;
     console.log(
-      `${row.label.padEnd(34)} ${row.rate.toFixed(0).padStart(7)} calls/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms${row.failures ? `  FAILURES ${row.failures}: ${row.firstFailure}` : ''}`,
+      `${row.label.padEnd(34)} ${row.rate.toFixed(0).padStart(7)} calls/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  server CPU ${row.cpuPerCall.toFixed(1)} us/call${row.failures ? `  FAILURES ${row.failures}: ${row.firstFailure}` : ''}`,
     );
   }
   return rows;
@@ -175,8 +184,11 @@ await measure([echoRow, threadsRow, showRow, sdkRow].filter((r) => r !== null));
 const share = (r) => r.rate / echoRow.rate;
 const verdict = (r) =>
   `${(share(r) * 100).toFixed(1)}% of echo (goal >= 30%: ${share(r) >= 0.3 ? 'met' : 'NOT met'})`;
-if (threadsRow) console.log(`ratio svc_threads / echo: ${verdict(threadsRow)}`);
-if (showRow) console.log(`ratio svc_show / echo: ${verdict(showRow)}`);
+// The same share counted in server CPU per call (the SDK row's server runs in the same process too).
+const cpuShare = (r) =>
+  `${((echoRow.cpuPerCall / r.cpuPerCall) * 100).toFixed(1)}% of echo in server CPU per call`;
+if (threadsRow) console.log(`ratio svc_threads / echo: ${verdict(threadsRow)}; ${cpuShare(threadsRow)}`);
+if (showRow) console.log(`ratio svc_show / echo: ${verdict(showRow)}; ${cpuShare(showRow)}`);
 if (threadsRow && sdkRow) {
   console.log(
     `shared server vs SDK per-request server for svc_threads: ${(threadsRow.rate / sdkRow.rate).toFixed(2)}x throughput`,

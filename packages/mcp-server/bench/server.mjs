@@ -2,10 +2,11 @@
 // per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
 import http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { bearerToken, createServiceListener, sendJsonRpcError } from '@screen-service/http-kit';
 import { startWalCheckpointer } from '@screen-service/store-sqlite';
 import { createTestCore, seedConnection, seedUser } from '@screen-service/test-kit';
 import express from 'express';
-import { createMcpHandler, createMcpRouter, createSvcMcpServer, withMcpLane } from '../dist/index.js';
+import { createMcpHandler, createMcpRouter, createSvcMcpServer } from '../dist/index.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL,
@@ -42,7 +43,7 @@ app.use('/functions/v1/svc-mcp', createMcpRouter(mcp));
 // The SDK's common stateless example: a new McpServer and transport for every POST (ADR 0060 compares).
 app.post('/sdk-per-request', async (req, res) => {
   try {
-    const principal = await auth.verify(req.headers.authorization);
+    const principal = await auth.verify(bearerToken(req.headers.authorization));
     const mcp = createSvcMcpServer({ ops });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -60,12 +61,15 @@ app.post('/sdk-per-request', async (req, res) => {
     if (!res.headersSent) res.status(500).end();
   }
 });
-// Served as apps/server serves it: the exact POST before Express (ADR 0218); BENCH_VIA=express sends every
-// call through the Express app instead, to compare.
-server.on(
-  'request',
-  process.env.BENCH_VIA === 'express' ? app : withMcpLane(app, '/functions/v1/svc-mcp', mcp, []),
-);
+// Served as apps/server serves it: one listener that gives the MCP path to its handler and the rest to
+// Express (ADR 0242); BENCH_VIA=express sends every call through the Express app instead, to compare.
+const listener = createServiceListener({
+  steps: [],
+  routes: { '/functions/v1/svc-mcp': mcp },
+  fallback: app,
+  onError: (err, _req, res) => sendJsonRpcError(res, err),
+});
+server.on('request', process.env.BENCH_VIA === 'express' ? app : listener);
 
 // The baseline: a plain Node HTTP server that parses a JSON-RPC request and echoes a result.
 const echo = http.createServer((req, res) => {
@@ -101,6 +105,11 @@ process.on('message', async (m) => {
         await threads.tap(m.userId, m.agentId, { screen_id: m.screenId, event: { id: 'pick', value: 'A' } });
         process.send({ id: m.id, value: true });
         break;
+      case 'cpu': {
+        const u = process.cpuUsage();
+        process.send({ id: m.id, value: u.user + u.system });
+        break;
+      }
       case 'mem': {
         for (let i = 0; i < 3; i++) globalThis.gc?.();
         const u = process.memoryUsage();

@@ -1,7 +1,7 @@
-// Bearer credentials to a connection principal, and the rules' refusals to 401/403 with doc1's header.
-import { bearerToken, type ConnectionAuth, type ConnectionPrincipal } from '@screen-service/registry/hosts';
-import { isServiceError } from '@screen-service/registry/kernel';
-import { McpHttpError } from './errors.js';
+// Bearer credentials to a connection principal, and the challenge of the tool server's 401 (doc1).
+import { bearerToken } from '@screen-service/http-kit';
+import type { ConnectionAuth, ConnectionPrincipal } from '@screen-service/registry/hosts';
+import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 
 /** `<mcp_url>/.well-known/oauth-protected-resource`: where a 401 sends clients for sign-in metadata. */
 export function resourceMetadataUrl(mcpUrl: string): string {
@@ -9,44 +9,46 @@ export function resourceMetadataUrl(mcpUrl: string): string {
 }
 
 /**
- * Verifies `Authorization` (`Bearer svc_ct_...` today, `Bearer svc_at_...` once OAuth gives the core a
- * resolver) and maps refusals: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`, 403
- * `not_an_mcp_connector`, 409 `connector_revoked` (as on every surface, ADR 0095), 403 `suspended`.
+ * The `WWW-Authenticate` of the tool server's 401 (RFC 9728 and RFC 6750): where the sign-in metadata is,
+ * and `error="invalid_token"` when a token was sent.
  *
  * @example
  * ```ts
- * const principal = await authenticate(auth, req.headers.authorization, resourceMetadataUrl(mcpUrl));
+ * bearerChallenge(resourceMetadataUrl(mcpUrl), true);
+ * // 'Bearer error="invalid_token", resource_metadata="https://svc.example/functions/v1/svc-mcp/.well-known/oauth-protected-resource"'
+ * ```
+ */
+export function bearerChallenge(metadataUrl: string, tokenSent: boolean): string {
+  return `Bearer ${tokenSent ? 'error="invalid_token", ' : ''}resource_metadata="${metadataUrl}"`;
+}
+
+/**
+ * Verifies `Authorization` (`Bearer svc_ct_...`, or `Bearer svc_at_...` once OAuth gives the core a
+ * resolver). Refusals stay ServiceErrors: `NOT_AN_MCP_CONNECTOR` (403), `CONNECTOR_REVOKED` (409, as on
+ * every surface, ADR 0095), `SUSPENDED` (403); anything else is `UNAUTHORIZED` (401) saying what to send.
+ *
+ * @example
+ * ```ts
+ * const principal = await authenticate(auth, req.headers.authorization);
  * ```
  */
 export async function authenticate(
   auth: ConnectionAuth,
   header: string | undefined,
-  metadataUrl: string,
 ): Promise<ConnectionPrincipal> {
+  const token = bearerToken(header);
   try {
-    return await auth.verify(header);
+    return await auth.verify(token);
   } catch (err) {
     if (!isServiceError(err)) throw err;
-    switch (err.code) {
-      case 'NOT_AN_MCP_CONNECTOR':
-      case 'CONNECTOR_REVOKED':
-      case 'SUSPENDED':
-        return refuse(err.code, err.message);
-      default: {
-        const sent = bearerToken(header) !== null;
-        const challenge = `Bearer ${sent ? 'error="invalid_token", ' : ''}resource_metadata="${metadataUrl}"`;
-        return refuse(
-          'UNAUTHORIZED',
-          sent
-            ? 'The bearer token is not valid: pair again to get a connection token (svc_ct_...), or sign in.'
-            : 'Send Authorization: Bearer svc_ct_<token> (from pairing) or an OAuth access token.',
-          { headers: { 'www-authenticate': challenge } },
-        );
-      }
+    if (err.code === 'NOT_AN_MCP_CONNECTOR' || err.code === 'CONNECTOR_REVOKED' || err.code === 'SUSPENDED') {
+      throw err;
     }
+    throw new ServiceError(
+      'UNAUTHORIZED',
+      token !== null
+        ? 'The bearer token is not valid: pair again to get a connection token (svc_ct_...), or sign in.'
+        : 'Send Authorization: Bearer svc_ct_<token> (from pairing) or an OAuth access token.',
+    );
   }
-}
-
-function refuse(...args: ConstructorParameters<typeof McpHttpError>): never {
-  throw new McpHttpError(...args);
 }

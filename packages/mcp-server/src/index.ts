@@ -1,7 +1,7 @@
 // @screen-service/mcp-server public API. Every export here is public; nothing else is.
 
 export { createHostCheck } from '@screen-service/http-kit';
-export { authenticate, resourceMetadataUrl } from './bearer-auth.js';
+export { authenticate, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
 export {
   type ConnectDispatcherOptions,
   connectDispatcher,
@@ -9,17 +9,7 @@ export {
   type Dispatcher,
   REQUEST_CANCELLED,
 } from './dispatcher.js';
-export {
-  errorBody,
-  type McpErrorBody,
-  McpHttpError,
-  RPC_INTERNAL_ERROR,
-  RPC_INVALID_REQUEST,
-  RPC_PARSE_ERROR,
-  RPC_SERVER_REFUSAL,
-  type ToolErrorResult,
-  toToolError,
-} from './errors.js';
+export { type ToolErrorResult, toToolError } from './errors.js';
 export { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
 export {
   ALIAS_PREFIX,
@@ -31,20 +21,13 @@ export {
   type ThreadToolName,
   toolAliasMeta,
 } from './host-aliases.js';
-export {
-  type BodyParse,
-  INVALID_REQUEST,
-  MAX_BATCH,
-  PARSE_ERROR,
-  parseJsonRpcBody,
-} from './json-rpc-body.js';
+export { checkJsonRpcBody, type JsonRpcBody, MAX_BATCH } from './json-rpc-body.js';
 export {
   createMcpHandler,
   MCP_RATE_DEFAULTS,
   type McpHandler,
   type McpHandlerOptions,
 } from './mcp-handler.js';
-export { type PlainMiddleware, withMcpLane } from './mcp-lane.js';
 export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
 export { IMAGE_CDN_META, ImageCdnError, imageCdnOrigin, prepareScreenHtml } from './screen-html.js';
 export {

@@ -1,45 +1,51 @@
+import { ServiceError } from '@screen-service/registry/kernel';
 import { describe, expect, it } from 'vitest';
-import { INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, parseJsonRpcBody } from './json-rpc-body.js';
+import { checkJsonRpcBody, MAX_BATCH } from './json-rpc-body.js';
 
-describe('parseJsonRpcBody', () => {
+const refusal = (raw: unknown) => {
+  try {
+    checkJsonRpcBody(raw);
+  } catch (err) {
+    return err instanceof ServiceError ? { code: err.code, message: err.message } : err;
+  }
+  return null;
+};
+
+describe('checkJsonRpcBody', () => {
   it('reads one message or a batch and counts the requests', () => {
-    expect(parseJsonRpcBody('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toMatchObject({
-      ok: true,
+    expect(checkJsonRpcBody({ jsonrpc: '2.0', id: 1, method: 'ping' })).toMatchObject({
       batch: false,
       requests: 1,
     });
-    const batch = parseJsonRpcBody(
-      JSON.stringify([
-        { jsonrpc: '2.0', id: 'a', method: 'ping' },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { jsonrpc: '2.0', id: 3, result: {} },
-      ]),
-    );
-    expect(batch).toMatchObject({ ok: true, batch: true, requests: 1 });
+    const batch = checkJsonRpcBody([
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 3, result: {} },
+    ]);
+    expect(batch).toMatchObject({ batch: true, requests: 1 });
   });
 
   it('names what is wrong', () => {
-    expect(parseJsonRpcBody('{')).toMatchObject({ ok: false, code: PARSE_ERROR });
-    expect(parseJsonRpcBody('[]')).toMatchObject({
-      ok: false,
-      code: INVALID_REQUEST,
-      message: /empty batch/,
-    });
-    expect(parseJsonRpcBody('{"jsonrpc":"2.0","id":1.5,"method":"ping"}')).toMatchObject({
-      ok: false,
+    expect(refusal(undefined)).toMatchObject({ code: 'INVALID_JSON', message: /empty/ });
+    expect(refusal([])).toMatchObject({ code: 'INVALID_INPUT', message: /empty batch/ });
+    expect(refusal({ jsonrpc: '2.0', id: 1.5, method: 'ping' })).toMatchObject({
       message: /id must be a string or an integer/,
     });
-    expect(parseJsonRpcBody('[{"jsonrpc":"2.0","id":1,"method":"ping"},5]')).toMatchObject({
-      ok: false,
-      message: /message 1/,
-    });
-    expect(parseJsonRpcBody('{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}')).toMatchObject({
-      ok: false,
+    expect(refusal([{ jsonrpc: '2.0', id: 1, method: 'ping' }, 5])).toMatchObject({ message: /message 1/ });
+    expect(refusal({ jsonrpc: '2.0', id: 1, method: 'x', params: [1] })).toMatchObject({
       message: /params must be an object/,
     });
-    const tooMany = JSON.stringify(
-      Array.from({ length: MAX_BATCH + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
-    );
-    expect(parseJsonRpcBody(tooMany)).toMatchObject({ ok: false, message: /at most/ });
+    const tooMany = Array.from({ length: MAX_BATCH + 1 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'ping',
+    }));
+    expect(refusal(tooMany)).toMatchObject({ message: /at most/ });
+    expect(
+      refusal([
+        { jsonrpc: '2.0', id: 1, method: 'initialize' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    ).toMatchObject({ message: /initialize must be sent alone/ });
   });
 });

@@ -1,16 +1,19 @@
-// Parses a POST body into JSON-RPC messages with the transport's rules (batches, one initialize, ids).
+// Checks a POST body (already read as JSON by http-kit's reader) against the transport's rules: one message or
+// a batch, JSON-RPC 2.0 shapes, initialize alone. A refusal is INVALID_INPUT: JSON-RPC's -32600.
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '@screen-service/http-kit';
+import { ServiceError } from '@screen-service/registry/kernel';
 
-/** JSON-RPC error codes the transport answers with before any handler runs. */
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
 /** Messages per batch; more is refused as one invalid request. */
 export const MAX_BATCH = 100;
 
-export type BodyParse =
-  | { ok: true; messages: JSONRPCMessage[]; batch: boolean; requests: number }
-  | { ok: false; code: number; message: string };
+/** The messages of a body the checks let through. */
+export interface JsonRpcBody {
+  messages: JSONRPCMessage[];
+  /** The body was an array (the answer is one too). */
+  batch: boolean;
+  /** Messages that expect an answer (a method and an id): what the rate limit charges. */
+  requests: number;
+}
 
 function isId(v: unknown): boolean {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
@@ -33,62 +36,38 @@ function check(m: unknown): string | null {
   return null;
 }
 
+const invalid = (problem: string) =>
+  new ServiceError('INVALID_INPUT', `Invalid Request: ${problem}.`, { field: 'body' });
+
 /**
- * Parses the raw body text. Errors carry the JSON-RPC code and a message saying what to fix.
+ * Checks a parsed body and counts its requests.
  *
+ * @throws {ServiceError} `INVALID_INPUT` naming what to fix (an empty or oversized batch, a malformed
+ * message, initialize in a batch); `INVALID_JSON` when there is no body at all.
  * @example
  * ```ts
- * const r = parseJsonRpcBody('{"jsonrpc":"2.0","id":1,"method":"ping"}');
- * if (r.ok) r.messages.length; // 1
+ * const { messages, requests } = checkJsonRpcBody({ jsonrpc: '2.0', id: 1, method: 'ping' }); // requests 1
  * ```
  */
-export function parseJsonRpcBody(text: string): BodyParse {
-  let raw: unknown;
-  // Before parsing: a deeply nested tool argument would overflow whatever walks it first.
-  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    return {
-      ok: false,
-      code: PARSE_ERROR,
-      message: `Parse error: the body nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter value.`,
-    };
-  }
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, code: PARSE_ERROR, message: 'Parse error: the body is not valid JSON.' };
+export function checkJsonRpcBody(raw: unknown): JsonRpcBody {
+  if (raw === undefined) {
+    throw new ServiceError('INVALID_JSON', 'The body is empty: send one JSON-RPC message.', {
+      field: 'body',
+    });
   }
   const batch = Array.isArray(raw);
   const list = batch ? (raw as unknown[]) : [raw];
-  if (list.length === 0)
-    return { ok: false, code: INVALID_REQUEST, message: 'Invalid Request: empty batch.' };
-  if (list.length > MAX_BATCH) {
-    return {
-      ok: false,
-      code: INVALID_REQUEST,
-      message: `Invalid Request: a batch holds at most ${MAX_BATCH} messages.`,
-    };
-  }
+  if (list.length === 0) throw invalid('empty batch');
+  if (list.length > MAX_BATCH) throw invalid(`a batch holds at most ${MAX_BATCH} messages`);
   let requests = 0;
   let initialize = false;
   for (const [i, m] of list.entries()) {
     const problem = check(m);
-    if (problem) {
-      return {
-        ok: false,
-        code: INVALID_REQUEST,
-        message: `Invalid Request${batch ? ` (message ${i})` : ''}: ${problem}.`,
-      };
-    }
+    if (problem) throw invalid(`${batch ? `message ${i}: ` : ''}${problem}`);
     const o = m as { id?: unknown; method?: unknown };
     if (o.method !== undefined && o.id !== undefined) requests++;
     if (o.method === 'initialize') initialize = true;
   }
-  if (initialize && list.length > 1) {
-    return {
-      ok: false,
-      code: INVALID_REQUEST,
-      message: 'Invalid Request: initialize must be sent alone, not in a batch.',
-    };
-  }
-  return { ok: true, messages: list as JSONRPCMessage[], batch, requests };
+  if (initialize && list.length > 1) throw invalid('initialize must be sent alone, not in a batch');
+  return { messages: list as JSONRPCMessage[], batch, requests };
 }

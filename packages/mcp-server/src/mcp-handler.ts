@@ -1,21 +1,27 @@
 // The HTTP face of the tool server: stateless streamable HTTP (POST in, application/json out) as a plain
-// node:http handler, so a server can answer its hot route without a framework in front (ADR 0218).
+// node:http handler, so a server answers its endpoint without a framework in front (ADRs 0218, 0242).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Tables } from '@screen-service/core/tables';
 import type { ThreadOps } from '@screen-service/core/threads';
-import { createHostCheck } from '@screen-service/http-kit';
+import {
+  bearerToken,
+  createHostCheck,
+  hostNotAllowed,
+  readJsonBody,
+  sendJsonRpcError,
+} from '@screen-service/http-kit';
 import type { ConnectionAuth } from '@screen-service/registry/hosts';
 import {
   type LimitStore,
   memoryLimits,
   type RateLimiter,
   type RateLimitOptions,
+  ServiceError,
 } from '@screen-service/registry/kernel';
-import { authenticate, resourceMetadataUrl } from './bearer-auth.js';
+import { authenticate, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
-import { errorBody, McpHttpError, RPC_INTERNAL_ERROR, RPC_PARSE_ERROR } from './errors.js';
-import { parseJsonRpcBody } from './json-rpc-body.js';
+import { checkJsonRpcBody } from './json-rpc-body.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
 
 /** Doc1's limits for bucket `mcp`: a token bucket per connection. */
@@ -55,51 +61,21 @@ function acceptsJson(accept: string | undefined): boolean {
   return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
 }
 
-function isJsonContentType(ct: string | undefined): boolean {
-  return ct !== undefined && ct.split(';')[0]!.trim().toLowerCase() === 'application/json';
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        // Answer 413 instead of resetting the socket: stop keeping bytes, let Node discard the rest.
-        resolve(null);
-        req.removeAllListeners('data');
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** A plain node:http request handler: it answers every request it is given (POST, or 405 for anything else). */
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
-}
 
 /**
  * The tool server as a node:http handler for requests addressed to the MCP URL (the path is the caller's
  * business: give it only requests for `/functions/v1/svc-mcp`). One MCP server instance serves every request
- * (ADR 0060); each POST is verified, rate-limited per connection and answered as JSON. Express users mount
- * {@link createMcpRouter} instead; a server can also send its exact MCP path here before its framework
- * (ADR 0218), with the same handler behind both so the two share one dispatcher and one rate limit.
+ * (ADR 0060); each POST is verified, rate-limited per connection and answered as JSON. Every refusal, our
+ * own 500 included, is a JSON-RPC error without an id (http-kit's `sendJsonRpcError`). A server gives it its
+ * path in its one request listener (http-kit's `createServiceListener`, ADR 0242); Express users may mount
+ * {@link createMcpRouter} instead.
  *
  * @example
  * ```ts
  * const mcp = createMcpHandler({ ops: services.threadOps, auth: services.connectionAuth, mcpUrl });
- * http.createServer((req, res) => (req.url === '/functions/v1/svc-mcp' ? mcp(req, res) : app(req, res)));
+ * http.createServer(createServiceListener({ steps: [], routes: { '/functions/v1/svc-mcp': mcp }, fallback: app, onError }));
  * ```
  */
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
@@ -129,55 +105,30 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   return async (req, res) => {
     try {
       if (req.method !== 'POST') {
-        throw new McpHttpError(
+        res.setHeader('allow', 'POST');
+        throw new ServiceError(
           'METHOD_NOT_ALLOWED',
           'This tool server is stateless: POST JSON-RPC messages; there is no event stream and no session to delete.',
-          { headers: { allow: 'POST' } },
         );
       }
-      if (!hostAllowed(req.headers.host)) {
-        throw new McpHttpError(
-          'HOST_NOT_ALLOWED',
-          `Host ${req.headers.host ?? '(none)'} is not this service.`,
-        );
-      }
-      const principal = await authenticate(options.auth, req.headers.authorization, metadataUrl);
+      if (!hostAllowed(req.headers.host)) throw hostNotAllowed(req.headers.host);
+      const principal = await authenticate(options.auth, req.headers.authorization);
       if (!acceptsJson(req.headers.accept)) {
-        throw new McpHttpError(
+        throw new ServiceError(
           'NOT_ACCEPTABLE',
           'Not Acceptable: this server answers application/json; accept it.',
         );
       }
-      if (!isJsonContentType(req.headers['content-type'])) {
-        throw new McpHttpError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Unsupported Media Type: send Content-Type: application/json.',
-        );
-      }
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !SUPPORTED.has(version)) {
-        throw new McpHttpError(
+        throw new ServiceError(
           'INVALID_INPUT',
           `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
         );
       }
-      const text = await readBody(req, maxBody);
-      if (text === null) {
-        res.setHeader('connection', 'close');
-        throw new McpHttpError('BODY_TOO_LARGE', `The body is larger than ${maxBody} bytes: send less.`);
-      }
-      const parsed = parseJsonRpcBody(text);
-      if (!parsed.ok) {
-        throw new McpHttpError(
-          parsed.code === RPC_PARSE_ERROR ? 'INVALID_JSON' : 'INVALID_INPUT',
-          parsed.message,
-          {
-            rpcCode: parsed.code,
-          },
-        );
-      }
+      const parsed = checkJsonRpcBody(await readJsonBody(req, { limit: maxBody }));
       if (parsed.requests > burst) {
-        throw new McpHttpError(
+        throw new ServiceError(
           'RATE_LIMITED',
           `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
         );
@@ -185,10 +136,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       // Each call of a batch is charged, not the request.
       const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
       if (!decision.ok) {
-        throw new McpHttpError(
+        throw new ServiceError(
           'RATE_LIMITED',
           `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
-          { headers: { 'retry-after': String(decision.retryAfterS) } },
+          { details: { retryAfterS: decision.retryAfterS } },
         );
       }
       const closed = new AbortController();
@@ -212,14 +163,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.end(JSON.stringify(parsed.batch ? answers : answers[0]));
     } catch (err) {
-      if (err instanceof McpHttpError) {
-        sendJson(res, err.status, err.body(), err.headers);
-        return;
-      }
-      options.onError?.(err);
-      if (!res.headersSent) {
-        sendJson(res, 500, errorBody(RPC_INTERNAL_ERROR, 'Internal error on our side.', 'internal_error'));
-      }
+      // Every refusal of this endpoint is a JSON-RPC error without an id (http-kit's one mapping); a 401
+      // carries doc1's challenge with the metadata URL.
+      const challenge = bearerChallenge(metadataUrl, bearerToken(req.headers.authorization) !== null);
+      if (sendJsonRpcError(res, err, challenge).status >= 500) options.onError?.(err);
     }
   };
 }

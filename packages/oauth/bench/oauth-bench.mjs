@@ -186,14 +186,14 @@ await store.connectors.create({
   suspendedAt: null,
 });
 const auth = createConnectionAuth({ store, expectKind: 'mcp', resolveAccessToken: oauth.resolveAccessToken });
-async function rate(header, n = 20000) {
-  for (let i = 0; i < 2000; i++) await auth.verify(header);
+async function rate(token, n = 20000) {
+  for (let i = 0; i < 2000; i++) await auth.verify(token);
   const t = performance.now();
-  for (let i = 0; i < n; i++) await auth.verify(header);
+  for (let i = 0; i < n; i++) await auth.verify(token);
   return n / ((performance.now() - t) / 1000);
 }
-const ct = await rate(`Bearer ${token}`);
-const at = await rate(`Bearer ${flows[0].tokens.access_token}`);
+const ct = await rate(token);
+const at = await rate(flows[0].tokens.access_token);
 
 // 2. Refresh grant vs echo, CONCURRENCY chains (each chain refreshes its latest token).
 const chains = flows

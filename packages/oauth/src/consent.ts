@@ -37,7 +37,7 @@ export interface DecisionInput {
   agent_name?: string | undefined;
 }
 
-/** A code refusal of service-core's `redeemCode` as this page's OAuth error (anything else unchanged). */
+/** A code refusal of the registry's `redeemCode` as this page's OAuth error (anything else unchanged). */
 function codeRefusal(err: unknown): unknown {
   if (!isServiceError(err)) return err;
   if (err.code === 'TOO_MANY_ATTEMPTS') return new OAuthError('temporarily_unavailable', err.message);
@@ -170,7 +170,7 @@ export function createConsent(ctx: OAuthContext) {
       const r = await ownRequest(id, browserSecret);
       const at = ctx.now();
       refuseLate(r, at);
-      // The one redemption rule of service-core (same normalisation and throttle as host pairing); its
+      // The one redemption rule of the registry (same normalisation and throttle as host pairing); its
       // refusals become this endpoint's OAuth errors.
       let userId = '';
       try {

@@ -14,7 +14,7 @@ export interface OAuthContext {
   urls: OAuthUrls;
   now: () => number;
   newId: (prefix: string) => string;
-  /** Where secrets, codes and tokens come from (service-core's `systemRandom` unless a test seeds one). */
+  /** Where secrets, codes and tokens come from (the registry's `systemRandom` unless a test seeds one). */
   random: Random;
   waits: DecisionWaits;
 }

@@ -1,5 +1,5 @@
 // The OAuth rules in one object: registration, authorize, the consent handshake, tokens and revocation.
-// Protocol refusals are OAuthErrors; the person's-API operations throw service-core ServiceErrors.
+// Protocol refusals are OAuthErrors; the person's-API operations throw the registry's ServiceErrors.
 
 import type { PersonAgents } from '@screen-service/registry/agents';
 import {
@@ -19,7 +19,7 @@ import { createTokens } from './tokens.js';
 
 export interface OAuthServerOptions {
   store: Store;
-  /** Makes the new agent an approval asks for (service-core's `createPersonAgents`). */
+  /** Makes the new agent an approval asks for (the registry's `createPersonAgents`). */
   agents: Pick<PersonAgents, 'create' | 'delete'>;
   urls: OAuthUrls;
   /** Told when an approval or revocation changes a person's agents (their live app updates). */

@@ -1,7 +1,7 @@
 // The HTTP adapter: Express routers for `{oauth_url}` and for the metadata under `{mcp_url}`. Parsing,
 // headers, cookies, rate buckets and error bodies live here; every decision is in the OAuthServer.
 
-import { verifyJsonDepth } from '@screen-service/http-kit';
+import { jsonBody, type OAuthHttpError, sendOAuthError, toOAuthError } from '@screen-service/http-kit';
 import {
   type LimitStore,
   memoryLimits,
@@ -47,31 +47,41 @@ function limiter(v: RateLimitOptions | RateLimiter, name: string, store: LimitSt
     : store.rateLimiter(`oauth-${name}`, v as RateLimitOptions);
 }
 
-/** Sends a refusal as RFC 6749 JSON (no-store), or as a small page when a person's browser asked. */
-function sendError(req: Request, res: Response, err: OAuthError, asPage = false): void {
-  res.setHeader('cache-control', 'no-store');
-  if (err.redirect) {
+/** An OAuth refusal for the wire: its own code, or http-kit's one mapping for anything else. */
+function toWire(err: unknown): OAuthHttpError {
+  return isOAuthError(err) ? { status: err.status, body: err.toJSON() } : toOAuthError(err);
+}
+
+/**
+ * Sends a refusal as RFC 6749 JSON (no-store), as a redirect to the client for authorize errors that go back
+ * to it, or as a small page when a person's browser asked. Returns the status (log 500s).
+ */
+function sendError(req: Request, res: Response, err: unknown, asPage = false): number {
+  const wire = toWire(err);
+  if (isOAuthError(err) && err.redirect) {
+    res.setHeader('cache-control', 'no-store');
     res.redirect(302, err.redirect);
-    return;
+    return 302;
   }
-  if (err.status === 401 && /^\s*basic\s/i.test(req.headers.authorization ?? '')) {
-    res.setHeader('www-authenticate', 'Basic realm="svc-oauth", charset="UTF-8"');
+  if (asPage && !res.headersSent && req.accepts(['json', 'html']) === 'html') {
+    res.setHeader('cache-control', 'no-store');
+    res.status(wire.status).type('html').send(errorPage(wire.body.error, wire.body.error_description));
+    return wire.status;
   }
-  if (asPage && req.accepts(['json', 'html']) === 'html') {
-    res.status(err.status).type('html').send(errorPage(err));
-    return;
-  }
-  res.status(err.status).json(err.toJSON());
+  // Basic credentials that failed get the Basic challenge back (RFC 6749 section 5.2).
+  const basic = /^\s*basic\s/i.test(req.headers.authorization ?? '');
+  sendOAuthError(res, wire, err, basic ? 'Basic realm="svc-oauth", charset="UTF-8"' : null);
+  return wire.status;
 }
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function errorPage(err: OAuthError): string {
+function errorPage(code: string, description: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Sign-in problem · Screen Service</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f1d2b}
 @media (prefers-color-scheme:dark){body{background:#15141b;color:#eeeef3}}code{font-size:.9em}</style></head>
-<body><h1>This sign-in cannot go on</h1><p>${escapeHtml(err.message)}</p><p><small>Error <code>${err.error}</code></small></p></body></html>`;
+<body><h1>This sign-in cannot go on</h1><p>${escapeHtml(description)}</p><p><small>Error <code>${code}</code></small></p></body></html>`;
 }
 
 function readCookie(req: Request): string | undefined {
@@ -144,19 +154,12 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
         }
         await fn(req, res);
       } catch (err) {
-        if (isOAuthError(err)) return sendError(req, res, err, asPage);
-        options.onError?.(err);
-        sendError(
-          req,
-          res,
-          new OAuthError('server_error', 'Something went wrong on our side; try again.'),
-          asPage,
-        );
+        if (sendError(req, res, err, asPage) >= 500) options.onError?.(err);
       }
     };
 
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
-  const json = express.json({ limit: '32kb', verify: verifyJsonDepth() });
+  const json = jsonBody({ limit: 32 * 1024 });
   const needsForm = (req: Request) => {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw new OAuthError('invalid_request', 'Send the request as application/x-www-form-urlencoded.');
@@ -298,28 +301,29 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
 
   for (const p of ['/register', '/token', '/revoke', '/authorize']) {
     router.all(p, (req, res) => {
-      res
-        .status(405)
-        .setHeader('allow', p === '/authorize' ? 'GET' : 'POST, OPTIONS')
-        .json({ error: 'invalid_request', error_description: `${req.method} is not allowed on ${p}.` });
+      res.setHeader('allow', p === '/authorize' ? 'GET' : 'POST, OPTIONS');
+      sendError(
+        req,
+        res,
+        new OAuthError('invalid_request', `${req.method} is not allowed on ${p}.`, { status: 405 }),
+      );
     });
   }
   router.use((req, res) => {
-    res
-      .status(404)
-      .json({ error: 'invalid_request', error_description: `No OAuth endpoint ${req.method} ${req.path}.` });
-  });
-  // Body parser refusals (malformed JSON, too large) arrive here.
-  router.use((err: { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    const tooLarge = err?.type === 'entity.too.large';
-    const e = new OAuthError(
-      req.path === '/register' ? 'invalid_client_metadata' : 'invalid_request',
-      tooLarge
-        ? 'The request body is too large.'
-        : 'The request body could not be read; send valid JSON or form data.',
-      { status: tooLarge ? 413 : 400 },
+    sendError(
+      req,
+      res,
+      new OAuthError('invalid_request', `No OAuth endpoint ${req.method} ${req.path}.`, { status: 404 }),
     );
-    sendError(req, res, e);
+  });
+  // The body readers' refusals (bad JSON or form data, too large, another type) arrive here; on /register
+  // they are about the client's metadata (RFC 7591).
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const wire = toOAuthError(err, { bodyLimit: req.path === '/register' ? '32 KB' : '16 KB' });
+    if (req.path === '/register' && wire.body.error === 'invalid_request')
+      wire.body.error = 'invalid_client_metadata';
+    if (wire.status >= 500) options.onError?.(err);
+    sendOAuthError(res, wire, err);
   });
   return router;
 }

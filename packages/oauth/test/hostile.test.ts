@@ -168,7 +168,7 @@ describe('the token endpoint', () => {
     });
     expect(await s.oauth.resolveAccessToken(first.body.access_token)).toBeNull();
     const auth = createConnectionAuth({ store: s.store, resolveAccessToken: s.oauth.resolveAccessToken });
-    const refused = await auth.verify(`Bearer ${first.body.access_token}`).catch((e: unknown) => e);
+    const refused = await auth.verify(first.body.access_token).catch((e: unknown) => e);
     expect(isServiceError(refused, 'UNAUTHORIZED')).toBe(true);
     expect((await refresh(s, a.client, first.body.refresh_token)).body.error).toBe('invalid_grant');
   });
@@ -199,9 +199,9 @@ describe('the token endpoint', () => {
       error_description: expect.stringMatching(/revoked/),
     });
     const auth = createConnectionAuth({ store: s.store, resolveAccessToken: s.oauth.resolveAccessToken });
-    expect(
-      isServiceError(await auth.verify(`Bearer ${t1.access_token}`).catch((e: unknown) => e), 'UNAUTHORIZED'),
-    ).toBe(true);
+    expect(isServiceError(await auth.verify(t1.access_token).catch((e: unknown) => e), 'UNAUTHORIZED')).toBe(
+      true,
+    );
     expect((await refresh(s, a.client, t1.refresh_token)).body.error).toBe('invalid_grant');
   });
 
@@ -240,14 +240,11 @@ describe('the token endpoint', () => {
     const a = await approvedCode(s);
     const t = (await trade(s, a)).body;
     const auth = createConnectionAuth({ store: s.store, resolveAccessToken: s.oauth.resolveAccessToken });
-    const principal = await auth.verify(`Bearer ${t.access_token}`);
+    const principal = await auth.verify(t.access_token);
     expect(principal.via).toBe('oauth');
     await s.agents.removeConnection(a.userId, principal.connectorId);
     expect(
-      isServiceError(
-        await auth.verify(`Bearer ${t.access_token}`).catch((e: unknown) => e),
-        'CONNECTOR_REVOKED',
-      ),
+      isServiceError(await auth.verify(t.access_token).catch((e: unknown) => e), 'CONNECTOR_REVOKED'),
     ).toBe(true);
     expect((await refresh(s, a.client, t.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });

@@ -1,5 +1,7 @@
 // GET /metrics: the registry in the Prometheus text format, only for a caller with the metrics token.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken, sendHttpError } from '@screen-service/http-kit';
+import { ServiceError } from '@screen-service/registry/kernel';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Registry } from 'prom-client';
 
@@ -21,13 +23,10 @@ export function metricsHandler(registry: Registry, token: string): RequestHandle
   }
   const expected = digest(token);
   return async (req: Request, res: Response) => {
-    const header = req.get('authorization') ?? '';
-    const given = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
+    const given = bearerToken(req.headers.authorization) ?? '';
     if (!timingSafeEqual(digest(given), expected)) {
-      res
-        .status(401)
-        .set('www-authenticate', 'Bearer realm="metrics"')
-        .json({ error: 'unauthorized', message: 'Send Authorization: Bearer <SVC_METRICS_TOKEN>.' });
+      res.setHeader('www-authenticate', 'Bearer realm="metrics"');
+      sendHttpError(res, new ServiceError('UNAUTHORIZED', 'Send Authorization: Bearer <SVC_METRICS_TOKEN>.'));
       return;
     }
     res.set('content-type', registry.contentType).set('cache-control', 'no-store');

@@ -24,6 +24,7 @@ beforeEach(async () => {
     processMetrics: false,
   });
   const app = express();
+  app.use(metrics.requests);
   mountOperations(app, { db: core.db, metrics, metricsToken: TOKEN });
   app.get('/things/:id', (_req, res) => {
     res.json({});
@@ -79,7 +80,7 @@ describe('GET /metrics', () => {
   it('tool calls by tool and outcome, waiters while svc_answers waits, wake latency, streams, push and housekeeping', async () => {
     const user = await seedUser(core.store);
     const { token } = await seedConnection(core.store, user.id, ['bot']);
-    const principal = await core.connectionAuth.verify(`Bearer ${token}`);
+    const principal = await core.connectionAuth.verify(token);
     const ops = metrics.instrumentThreadOps(core.threadOps);
     await ops.say(principal, { text: 'hello' });
     await ops.say(principal, { text: '' }).catch(() => {});

@@ -104,9 +104,10 @@ function localReadiness(db: ServiceDb, expected: number) {
 
 /**
  * Mounts `/readyz` (the database answers and carries this code's schema: 200, else 503) and, with a
- * token, the request counter and `/metrics`. Call it first, before the routers. With `shared` (the
- * service runs on PostgreSQL) `database` is what the probe reports and the data folder's own file is
- * reported as `local`; both must be ready.
+ * token, `/metrics`. Mount it before the Host guard (probes call a pod by its own address). The request
+ * counter (`metrics.requests`) is not mounted here: it is one of the steps the server's one listener runs
+ * for every request (ADR 0242). With `shared` (the service runs on PostgreSQL) `database` is what the probe
+ * reports and the data folder's own file is reported as `local`; both must be ready.
  */
 export function mountOperations(
   app: Express,
@@ -118,7 +119,6 @@ export function mountOperations(
   },
 ): void {
   const expected = Math.max(...SERVICE_MIGRATIONS.map((m) => m.version));
-  if (deps.metrics) app.use(deps.metrics.requests);
   app.get('/readyz', async (_req: Request, res: Response) => {
     const local = localReadiness(deps.db, expected);
     if (!deps.shared) {

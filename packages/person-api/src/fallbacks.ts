@@ -1,6 +1,7 @@
 // The service's last two handlers: a JSON 404 for any unknown path, and the one error contract for
 // anything that escaped a router (a body parser's failure included), for every adapter mounted before.
-import { toHttpError } from '@screen-service/http-kit';
+import { sendHttpError } from '@screen-service/http-kit';
+import { ServiceError } from '@screen-service/registry/kernel';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /**
@@ -16,16 +17,10 @@ export function createJsonFallbacks(
   log: (err: unknown, path: string) => void,
 ): [RequestHandler, ErrorRequestHandler] {
   const notFound: RequestHandler = (req, res) => {
-    res.status(404).json({ error: 'not_found', message: `No route for ${req.method} ${req.path}` });
+    sendHttpError(res, new ServiceError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
   };
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const wire = toHttpError(err);
-    if (wire.status >= 500) log(err, req.path);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(wire.status).json(wire.body);
+    if (sendHttpError(res, err).status >= 500) log(err, req.path);
   };
   return [notFound, onError];
 }

@@ -1,21 +1,17 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
 
-import { toHttpError, verifyJsonDepth } from '@screen-service/http-kit';
+import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { AppPrincipal } from '@screen-service/registry/accounts';
-import { bearerToken } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
-import { fastJsonBody } from './json-body.js';
 import { JsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
 import { personRoutes } from './routes/index.js';
 import type { PersonApiServices } from './services.js';
 
-/** Largest JSON body the API reads. */
-export const JSON_BODY_LIMIT = '256kb';
-/** {@link JSON_BODY_LIMIT} in bytes. */
-export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
+/** Largest JSON body the API reads, in bytes (256 KB). */
+export const JSON_BODY_LIMIT = 256 * 1024;
 
 export interface PersonRouterOptions {
   services: PersonApiServices;
@@ -60,10 +56,7 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: 'body' |
 
 function accessToken(req: Request, inQuery: boolean): string | null {
   const header = req.headers.authorization;
-  if (header) {
-    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
-    return m ? m[1]! : bearerToken(header);
-  }
+  if (header) return bearerToken(header);
   // EventSource cannot set headers, so the stream (only) also takes ?access_token=: anywhere else a token
   // in the URL would end up in logs, history and Referer headers.
   if (inQuery && typeof req.query.access_token === 'string') return req.query.access_token;
@@ -89,26 +82,16 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
   const router = express.Router();
-  const verify = verifyJsonDepth();
-  // The common body read directly, the rest by Express's parser: the same results either way (json-body.ts).
-  const json = fastJsonBody({
-    limit: JSON_BODY_LIMIT_BYTES,
-    verify,
-    fallback: express.json({ limit: JSON_BODY_LIMIT, verify }),
-  });
+  // The one JSON reader of every adapter (http-kit, ADR 0242); photos come as bytes.
+  const json = jsonBody({ limit: JSON_BODY_LIMIT }) as RequestHandler;
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
   const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
   const openStreams = new Map<string, number>();
-  const limits = { json: '256 KB', image: `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB` };
+  // Only the photo parser (Express's raw) fails with a body parser's error, which names this limit.
+  const bodyLimit = `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB`;
 
-  const send = (req: Request, res: express.Response, err: unknown, bodyLimit: string) => {
-    const wire = toHttpError(err, { bodyLimit });
-    if (wire.status >= 500) options.onError?.(err, req);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(wire.status).json(wire.body);
+  const send = (req: Request, res: express.Response, err: unknown) => {
+    if (sendHttpError(res, err, { bodyLimit }).status >= 500) options.onError?.(err, req);
   };
 
   /** Counts an open stream against its account until the answer closes; refuses one past the cap. */
@@ -129,7 +112,6 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   };
 
   for (const route of routes) {
-    const bodyLimit = route.raw?.request ? limits.image : limits.json;
     const handler: RequestHandler = async (req, res) => {
       try {
         const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
@@ -174,16 +156,16 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
           else res.status(status).type('application/json').send(text);
         } else res.status(route.status ?? 204).end();
       } catch (err) {
-        send(req, res, err, bodyLimit);
+        send(req, res, err);
       }
     };
     const parsers = route.raw?.request ? [image] : route.body ? [json] : [];
     router[route.method](route.path, ...parsers, handler);
   }
 
-  // Body parser failures (bad JSON, too large) come here and get the API's own codes and shape.
+  // The body readers' refusals (bad JSON, too large, another type) come here and get the same shape.
   const parserErrors: ErrorRequestHandler = (err, req, res, _next) => {
-    send(req, res, err, req.is('application/json') === false ? limits.image : limits.json);
+    send(req, res, err);
   };
   router.use(parserErrors);
   return router;

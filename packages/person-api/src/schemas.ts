@@ -242,6 +242,7 @@ export const errorBody = z
     error: z.string().meta({ description: 'stable snake_case code' }),
     message: z.string(),
     field: z.string().optional(),
+    details: z.unknown().optional().meta({ description: 'what the rule found, as data' }),
   })
   .meta({ id: 'Error' });
 

@@ -116,7 +116,7 @@ async function seedShowers(core, threads) {
       agents.push(await seedAgent(core.store, user.id, { handle: `a${t}`, connectorId: connector.id }));
     const s = subs[i];
     await core.push.subscribe(user.id, { endpoint: s.endpoint, keys: s.keys, device: 'phone' });
-    people.push({ agents, principal: await core.connectionAuth.verify(`Bearer ${token}`) });
+    people.push({ agents, principal: await core.connectionAuth.verify(token) });
   }
   return people;
 }
@@ -180,7 +180,7 @@ async function throughputMode(kind, transport) {
   const { core, close } = openCore();
   const user = await seedUser(core.store);
   const { token, connector } = await seedConnector(core.store, user.id);
-  const principal = await core.connectionAuth.verify(`Bearer ${token}`);
+  const principal = await core.connectionAuth.verify(token);
   for (const [i, s] of (await subscribers(DEVICES)).entries())
     await core.push.subscribe(user.id, { endpoint: s.endpoint, keys: s.keys, device: `d${i}` });
   for (let i = 0; i < THREADS; i++) {

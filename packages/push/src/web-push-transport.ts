@@ -1,4 +1,4 @@
-// service-core's PushTransport in this thread: encrypt, sign and POST with `createPushPoster`, and what the
+// The core's PushTransport in this thread: encrypt, sign and POST with `createPushPoster`, and what the
 // push service's answer means for the outbox (RFC 8030): sent, gone, retry after, or failed.
 import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/core/push';
 import { createPushPoster, type PostResult } from './push-poster.js';

@@ -1,4 +1,4 @@
-// service-core's PushTransport over worker threads (ADR 0207): each worker encrypts, signs and POSTs; this
+// The core's PushTransport over worker threads (ADR 0207): each worker encrypts, signs and POSTs; this
 // thread only hands out requests and maps the answers with the same rules as the in-thread transport.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';

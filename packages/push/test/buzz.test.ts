@@ -28,7 +28,7 @@ beforeEach(async () => {
   userId = user.id;
   const conn = await seedConnection(core.store, user.id, ['ada', 'bob']);
   agentIds = conn.agents.map((a) => a.id);
-  principal = await core.connectionAuth.verify(`Bearer ${conn.token}`);
+  principal = await core.connectionAuth.verify(conn.token);
   phone = ps.subscriber();
   laptop = ps.subscriber();
   await core.push.subscribe(userId, { endpoint: phone.endpoint, keys: phone.keys, device: 'phone' });

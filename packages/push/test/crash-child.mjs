@@ -26,7 +26,7 @@ if (mode === 'write') {
   const user = await seedUser(core.store);
   const conn = await seedConnection(core.store, user.id, ['ada']);
   await core.push.subscribe(user.id, { endpoint, keys: { p256dh, auth }, device: 'phone' });
-  const principal = await core.connectionAuth.verify(`Bearer ${conn.token}`);
+  const principal = await core.connectionAuth.verify(conn.token);
   // A sender is running, but the process dies right after the write returns, before it can send.
   const sender = core.createPushSender({
     send: () => new Promise(() => {}),

@@ -1,3 +1,3 @@
-// Entry of `@screen-service/service-core/argon2`: the argon2id PasswordHasher. `@node-rs/argon2` is an
+// Entry of `@screen-service/registry/argon2`: the argon2id PasswordHasher. `@node-rs/argon2` is an
 // optional peer dependency that only this entry loads.
 export { createArgon2idHasher } from './accounts/password-hasher.js';

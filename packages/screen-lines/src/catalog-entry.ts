@@ -2,6 +2,7 @@
 // bundles that draw ops they were given (a renderer) and should not carry the parser. Every export is named;
 // the main entry re-exports all of them.
 export { catalog } from './catalog/index.js';
+export { isEmailAddress } from './catalog/tap-rules.js';
 export type {
   ComponentSpec,
   EventSpec,

@@ -195,6 +195,7 @@ describe('checkTap: the messages a person or an agent reads', () => {
       ['date', '26-01-01', false],
       ['email', 'ana@example.com', true],
       ['email', 'ana@', false],
+      ['email', 'ana@localhost', false],
       ['email', 'a b@example.com', false],
       ['email', `${'a'.repeat(250)}@x.io`, false],
     ];

@@ -2,6 +2,7 @@
 // Run with SCREEN_LINES_WRITE_FIXTURES=1 to write missing expected files (then read them before committing).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { catalog, format, PARSE_ERROR_CODES, parse } from '../src/index.js';
 
@@ -55,6 +56,21 @@ describe('error fixtures', () => {
     for (const name of invalid) {
       const { errors } = parse(readFileSync(join(root, '_error_', name, 'input.screen'), 'utf8'));
       expect(errors.map((e) => e.code)).toContain(name.toUpperCase().replaceAll('-', '_'));
+    }
+  });
+});
+
+describe('line breaks', () => {
+  test('every fixture, valid or not, gives the same answer with CRLF and with CR line breaks', () => {
+    for (const dir of [...valid.map((n) => join(root, n)), ...invalid.map((n) => join(root, '_error_', n))]) {
+      const text = readFileSync(join(dir, 'input.screen'), 'utf8');
+      const answer = parse(text, { screen: 's1' });
+      for (const other of [text.replace(/\r?\n/g, '\r\n'), text.replace(/\r?\n/g, '\r')]) {
+        const again = parse(other, { screen: 's1' });
+        if (isDeepStrictEqual(again, answer)) continue;
+        expect(again, dir).toStrictEqual(answer);
+        throw new Error(`${dir}: the answers differ in a -0 or a prototype`);
+      }
     }
   });
 });

@@ -1,6 +1,6 @@
-// Generators of Screen Lines text for the differential test: realistic valid and broken lines of every component,
-// table word, patch, group, end, theme and fence, with the characters that stress a scanner (quotes, escapes,
-// unicode spaces, every kind of line break).
+// Generators of Screen Lines text (the inputs of the recorded corpus, ADR 0243, and of the fresh-input property
+// test): realistic valid and broken lines of every component, table word, patch, group, end, theme and fence,
+// with the characters that stress a scanner (quotes, escapes, unicode spaces, every kind of line break).
 import fc from 'fast-check';
 import { catalog } from '../src/index.js';
 

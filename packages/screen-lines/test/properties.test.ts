@@ -1,7 +1,18 @@
-// Property tests: no string makes parse throw, format round-trips, ids stay unique.
+// Property tests: no string makes parse throw, format round-trips, ids stay unique; fresh inputs of every kind
+// (test/generate.ts) give answers the corpus could record (ADR 0243).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { catalog, format, parse } from '../src/index.js';
+import { decodeCase, encodeCase, sameAnswer } from './corpus-codec.js';
+import { input } from './generate.js';
+
+/**
+ * Fresh generated inputs per run (new ones every run, unlike the recorded corpus). SCREEN_LINES_FRESH_RUNS
+ * raises the count for a longer search.
+ */
+const FRESH_RUNS = Number(process.env.SCREEN_LINES_FRESH_RUNS ?? 20_000);
+/** Generous: about 5 s of CPU, but the machines this runs on are shared, and a slow run is not a wrong one. */
+const FRESH_TIMEOUT = 10 * 60_000;
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,8}$/);
 const messy = fc.string({
@@ -179,6 +190,25 @@ describe('properties', () => {
       expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(0);
     }
   });
+
+  test(
+    `${FRESH_RUNS.toLocaleString('en-US')} fresh inputs of every kind: no throw, no INTERNAL_ERROR, answers the corpus can hold`,
+    () => {
+      fc.assert(
+        fc.property(input, ({ text, options }) => {
+          const opts = { idStart: options.idStart, ...(options.screen ? { screen: options.screen } : {}) };
+          const result = parse(text, opts);
+          expect(result.spans).toHaveLength(result.ops.length);
+          for (const error of result.errors) expect(error.code).not.toBe('INTERNAL_ERROR');
+          // What SCREEN_LINES_WRITE_CORPUS would record must read back as the same answer.
+          const back = decodeCase(encodeCase({ text, options: opts, result }));
+          expect(sameAnswer(back.result, result), 'the answer survives the corpus format').toBe(true);
+        }),
+        { numRuns: FRESH_RUNS },
+      );
+    },
+    FRESH_TIMEOUT,
+  );
 
   test('ids on a screen are unique', () => {
     fc.assert(

@@ -121,7 +121,7 @@ export const typedValue = (type: string): fc.Arbitrary<unknown> => {
       return fc
         .tuple(
           fc.stringMatching(/^[a-z0-9._%+-]{1,20}$/),
-          fc.stringMatching(/^[a-z0-9]{1,10}(\.[a-z]{2,6}){0,2}$/),
+          fc.stringMatching(/^[a-z0-9]{1,10}(\.[a-z]{2,6}){1,2}$/),
         )
         .map(([local, domain]) => `${local}@${domain}`);
     case 'bool':

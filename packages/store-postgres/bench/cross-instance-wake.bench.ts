@@ -35,7 +35,7 @@ async function pgInstance(): Promise<Core> {
 async function person(core: Core) {
   const user = await seedUser(core.store);
   const { token, agents } = await seedConnection(core.store, user.id, ['bench']);
-  const principal = await core.connectionAuth.verify(`Bearer ${token}`);
+  const principal = await core.connectionAuth.verify(token);
   return { userId: user.id, agentId: agents[0]!.id, principal };
 }
 

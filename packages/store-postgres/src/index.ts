@@ -1,4 +1,4 @@
-// @screen-service/postgres: Screen Service on PostgreSQL (the scale path; the embedded default stays SQLite).
+// @screen-service/store-postgres: Screen Service on PostgreSQL (the scale path; the default stays SQLite).
 // Every export is public API.
 
 // Several instances on one database (pgscale): LISTEN/NOTIFY wake-ups, shared limits.

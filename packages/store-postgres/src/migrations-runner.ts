@@ -66,7 +66,7 @@ export async function runPostgresMigrations(
         if (current > latest) {
           throw new PostgresStoreError(
             'SCHEMA_TOO_NEW',
-            `The database is at schema version ${current}, newer than this code knows (${latest}): a newer release wrote it. Upgrade @screen-service/postgres (and the server) to that release, or point SVC_DATABASE_URL at another database.`,
+            `The database is at schema version ${current}, newer than this code knows (${latest}): a newer release wrote it. Upgrade @screen-service/store-postgres (and the server) to that release, or point SVC_DATABASE_URL at another database.`,
           );
         }
         const next = list.find((m) => m.version > current);

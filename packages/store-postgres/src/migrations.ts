@@ -1,5 +1,5 @@
 // The service schema on PostgreSQL as numbered, append-only migrations (recorded in svc_migrations).
-// Version 1 mirrors the SQLite schema's final state at service-core's version 15 (its migrations.ts), in
+// Version 1 mirrors the SQLite schema's final state at its version 15 (store-sqlite's migrations.ts), in
 // PostgreSQL's own terms: BIGINT times in ms, BOOLEAN flags, JSON as TEXT (read and written whole, as the
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
@@ -477,7 +477,7 @@ CREATE TRIGGER te_forget_owner AFTER DELETE ON users
   FOR EACH ROW EXECUTE FUNCTION te_forget_owner();
 `;
 
-// The thread page's version (ADR 0216), as service-core's SQLite version 16: changed by the database on
+// The thread page's version (ADR 0216), as the SQLite store's version 16: changed by the database on
 // every write to what a page shows, so a built page is reused only while it holds. Values come from one
 // sequence (never reused, so a thread removed and begun again never returns to an old page's version).
 // Statement-level triggers: a statement that changes many rows moves each thread's version once.
@@ -522,7 +522,7 @@ ALTER TABLE photos ADD COLUMN width INTEGER, ADD COLUMN height INTEGER;
 
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
- * schema the SQLite store reaches at service-core's version 15.
+ * schema the SQLite store reaches at its version 15.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'service-schema', sql: SCHEMA_V1 },

@@ -153,7 +153,7 @@ export async function createMigratedTestDatabase(
 }
 
 /**
- * service-core's `TestStore` on a fresh migrated PostgreSQL database, for `createTestCore({ testStore })`.
+ * The test kit's `TestStore` on a fresh migrated PostgreSQL database, for `createTestCore({ testStore })`.
  * It has no SQLite handle (`db`): a test that runs SQL on it cannot run on PostgreSQL. `close()` ends the
  * pool and drops the database in the background (the test run's cluster is thrown away at the end anyway).
  */

@@ -57,7 +57,7 @@ describe('PostgreSQL migrations', () => {
     const err = await openPostgresStore({ url: db.url }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PostgresStoreError);
     expect((err as PostgresStoreError).code).toBe('SCHEMA_TOO_NEW');
-    expect((err as Error).message).toMatch(/version 999.*Upgrade @screen-service\/postgres/);
+    expect((err as Error).message).toMatch(/version 999.*Upgrade @screen-service\/store-postgres/);
   });
 
   it('a failing migration rolls back whole and leaves the earlier version', async () => {

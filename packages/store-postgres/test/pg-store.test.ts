@@ -175,7 +175,7 @@ describe('relay tables through the core on PostgreSQL', () => {
     try {
       const u = await seedUser(a);
       const { token, agents } = await seedConnection(a, u.id, ['coach', 'nurse']);
-      const principal = await core.connectionAuth.verify(`Bearer ${token}`);
+      const principal = await core.connectionAuth.verify(token);
       const answer = (await core.tables.call(principal, {
         agent: agents[0]!.id,
         lines:

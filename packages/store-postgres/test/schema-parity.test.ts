@@ -1,4 +1,4 @@
-// The PostgreSQL schema keeps step with the SQLite one: every table and column service-core's migrations
+// The PostgreSQL schema keeps step with the SQLite one: every table and column store-sqlite's migrations
 // create exists here too. A SQLite migration appended without its PostgreSQL twin fails this test.
 import { createTestStore } from '@screen-service/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

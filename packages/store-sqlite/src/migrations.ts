@@ -1,4 +1,4 @@
-// The service-core schema as numbered, append-only migrations (versions 2 to 49 belong to this package),
+// The service schema as numbered, append-only migrations (versions 2 to 49 belong to this package),
 // applied by the one runner of @screen-service/tables-engine/migrations (ADR 0090).
 // Plain SQL that PostgreSQL also reads where it can: partial unique indexes, CHECKs, ON DELETE CASCADE.
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
@@ -493,7 +493,7 @@ ALTER TABLE photos ADD COLUMN height INTEGER;
 `;
 
 /**
- * service-core's migrations, to be appended to the host application's list after its own version 1.
+ * The service's migrations, to be appended to the host application's list after its own version 1.
  *
  * @example
  * ```ts
@@ -525,7 +525,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 17, name: 'photo-size', sql: SCHEMA_V17_PHOTO_SIZE },
 ];
 
-/** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */
+/** Every table these migrations make; the account-deletion test checks each holds no row of the user. */
 export const CORE_TABLES = [
   'users',
   'app_sessions',

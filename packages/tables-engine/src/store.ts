@@ -16,7 +16,7 @@ export interface PendingDelete {
 
 /**
  * One store of agent tables. Implementations: `createMemoryStore`, `createSqliteStore`,
- * `createWasmSqliteStore` and the PostgreSQL store of `@screen-service/postgres`; all pass the shared
+ * `createWasmSqliteStore` and the PostgreSQL store of `@screen-service/store-postgres`; all pass the shared
  * conformance suite. Every method is asynchronous so a store can sit on a network database. Callers check
  * rules and limits before writing (see `runLines`); a store applies each call whole or not at all.
  */

@@ -29,7 +29,7 @@ describe('resync', () => {
   it('wakes a waiting svc_answers on B for a tap written through A that B was never told of', async () => {
     const c = await seedConnection(a.store, userId, ['main']);
     agentId = c.agents[0]!.id;
-    const principal = await b.connectionAuth.verify(`Bearer ${c.token}`);
+    const principal = await b.connectionAuth.verify(c.token);
     const shown = await a.threadOps.show(principal, { lines: 'choose@lunch "Lunch?" Pasta|Salad' });
     const waiting = b.threadOps.answers(principal, { screen_id: shown.screen_id, wait: 10 });
     while (b.notifier.listenerCount(userId) === 0) await new Promise((r) => setImmediate(r));

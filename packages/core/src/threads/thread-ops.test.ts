@@ -25,7 +25,7 @@ beforeEach(async () => {
   userId = user.id;
   const { token, agents } = await seedConnection(h.store, user.id, ['coach', 'cook']);
   agentIds = agents.map((a) => a.id);
-  principal = await createConnectionAuth({ store: h.store }).verify(`Bearer ${token}`);
+  principal = await createConnectionAuth({ store: h.store }).verify(token);
 });
 afterEach(() => h.close());
 

@@ -7,7 +7,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
-import { bearerToken, createConnectionAuth } from './connection-auth.js';
+import { createConnectionAuth } from './connection-auth.js';
 
 let h: Harness;
 beforeEach(() => {
@@ -23,29 +23,28 @@ async function code(p: Promise<unknown>) {
 }
 
 describe('createConnectionAuth', () => {
-  it('accepts a live connector token with or without the Bearer scheme and touches last_seen_at', async () => {
+  it('accepts a live connector token and touches last_seen_at', async () => {
     const user = await seedUser(h.store);
     const { token, connector } = await seedConnection(h.store, user.id, ['a']);
     const auth = createConnectionAuth({ store: h.store, now: () => 1_000_000 });
-    expect(await auth.verify(`Bearer ${token}`)).toEqual({
+    expect(await auth.verify(token)).toEqual({
       userId: user.id,
       connectorId: connector.id,
       connectorKind: 'mcp',
       via: 'connector_token',
     });
-    expect(await auth.verify(`bearer  ${token} `)).toMatchObject({ connectorId: connector.id });
     expect((await h.store.connectors.get(connector.id))?.lastSeenAt).toBe(1_000_000);
   });
 
   it.each([
     ['nothing', undefined],
-    ['an empty header', ''],
-    ['an unknown token', `Bearer ${mintToken('svc_ct_')}`],
-    ['a token of another family', `Bearer ${mintToken('svc_mt_')}`],
-    ['an access token without the OAuth resolver', `Bearer ${mintToken('svc_at_')}`],
-    ['another scheme', 'Basic abc'],
-  ])('refuses %s with UNAUTHORIZED', async (_name, header) => {
-    expect(await code(createConnectionAuth({ store: h.store }).verify(header))).toBe('UNAUTHORIZED');
+    ['an empty token', ''],
+    ['an unknown token', mintToken('svc_ct_')],
+    ['a token of another family', mintToken('svc_mt_')],
+    ['an access token without the OAuth resolver', mintToken('svc_at_')],
+    ['a whole header instead of its token', 'Basic abc'],
+  ])('refuses %s with UNAUTHORIZED', async (_name, token) => {
+    expect(await code(createConnectionAuth({ store: h.store }).verify(token))).toBe('UNAUTHORIZED');
   });
 
   it('stops a revoked connector at once, and refuses suspended connectors and accounts', async () => {
@@ -80,19 +79,10 @@ describe('createConnectionAuth', () => {
       store: h.store,
       resolveAccessToken: async (t) => (t === good ? { connectorId: connector.id } : null),
     });
-    expect(await auth.verify(`Bearer ${good}`)).toMatchObject({ connectorId: connector.id, via: 'oauth' });
-    expect(await code(auth.verify(`Bearer ${mintToken('svc_at_')}`))).toBe('UNAUTHORIZED');
+    expect(await auth.verify(good)).toMatchObject({ connectorId: connector.id, via: 'oauth' });
+    expect(await code(auth.verify(mintToken('svc_at_')))).toBe('UNAUTHORIZED');
     // Removing the connection in the app: the access token answers CONNECTOR_REVOKED (ADR 0095).
     await h.store.connectors.revoke(connector.id, Date.now());
-    expect(await code(auth.verify(`Bearer ${good}`))).toBe('CONNECTOR_REVOKED');
-  });
-});
-
-describe('bearerToken', () => {
-  it('reads the token of a Bearer header or a bare svc_ token', () => {
-    expect(bearerToken('Bearer svc_ct_x')).toBe('svc_ct_x');
-    expect(bearerToken('svc_ct_x')).toBe('svc_ct_x');
-    expect(bearerToken('Bearer a b')).toBeNull();
-    expect(bearerToken('plain')).toBeNull();
+    expect(await code(auth.verify(good))).toBe('CONNECTOR_REVOKED');
   });
 });

@@ -36,8 +36,11 @@ export interface ConnectionAuthOptions {
 }
 
 export interface ConnectionAuth {
-  /** Verifies a raw token or an `Authorization` header value (`Bearer ...`). */
-  verify(credential: string | undefined | null): Promise<ConnectionPrincipal>;
+  /**
+   * Verifies a token (the adapter reads it from `Authorization: Bearer ...` with http-kit's `bearerToken`);
+   * null or undefined when none was sent.
+   */
+  verify(token: string | undefined | null): Promise<ConnectionPrincipal>;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface ConnectionAuth {
  * @example
  * ```ts
  * const auth = createConnectionAuth({ store, expectKind: 'mcp' });
- * const principal = await auth.verify(req.headers.authorization); // throws ServiceError UNAUTHORIZED
+ * const principal = await auth.verify(bearerToken(req.headers.authorization)); // throws ServiceError UNAUTHORIZED
  * ```
  */
 export function createConnectionAuth(options: ConnectionAuthOptions): ConnectionAuth {
@@ -95,8 +98,7 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
   }
 
   return {
-    async verify(credential) {
-      const token = bearerToken(credential);
+    async verify(token) {
       if (!token) throw unauthorized();
       if (token.startsWith('svc_ct_')) {
         const hash = hashSecret(token);
@@ -115,12 +117,4 @@ export function createConnectionAuth(options: ConnectionAuthOptions): Connection
       throw unauthorized();
     },
   };
-}
-
-/** The token of `Bearer <token>` (case-insensitive scheme) or a bare token; null when absent. */
-export function bearerToken(value: string | undefined | null): string | null {
-  if (!value) return null;
-  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
-  if (m) return m[1]!;
-  return /^\S+$/.test(value.trim()) && value.trim().startsWith('svc_') ? value.trim() : null;
 }

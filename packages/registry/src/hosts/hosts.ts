@@ -115,7 +115,7 @@ export const MAX_TURN_ROWS = 100;
  * @example
  * ```ts
  * const hosts = createHosts({ store, connectUrl: urls.connectUrl });
- * const p = await hostAuth.verify(req.headers.authorization);
+ * const p = await hostAuth.verify(bearerToken(req.headers.authorization));
  * await hosts.heartbeat(p, { sandbox: { main: { terminal: 'off', ... } } });
  * ```
  */

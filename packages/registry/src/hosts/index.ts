@@ -2,7 +2,6 @@
 // Every export here is public API.
 export {
   type AccessTokenResolver,
-  bearerToken,
   type ConnectionAuth,
   type ConnectionAuthOptions,
   type ConnectionPrincipal,

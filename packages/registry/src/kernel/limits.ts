@@ -1,5 +1,5 @@
 // Where rate buckets and failure throttles keep their counts: in this process (the default) or in a store
-// every instance shares (the PostgreSQL `svc_limits` of @screen-service/postgres), chosen once by the server.
+// every instance shares (PostgreSQL's `svc_limits`, @screen-service/store-postgres), chosen by the server.
 import {
   createFailureThrottle,
   type FailureThrottle,

@@ -14,7 +14,7 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
 
 /**
  * Decides per key: in-process ({@link createRateLimiter}) or in a shared store (a Promise, e.g. the
- * PostgreSQL `svc_limits` of @screen-service/postgres); callers `await` the decision.
+ * PostgreSQL `svc_limits` of @screen-service/store-postgres); callers `await` the decision.
  */
 export interface RateLimiter {
   /** Takes `cost` tokens (default 1); a cost above the burst is always refused. */

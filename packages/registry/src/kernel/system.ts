@@ -1,4 +1,4 @@
-// The one place service-core reads the wall clock and the operating system's randomness; every rule takes
+// The one place the domain reads the wall clock and the operating system's randomness; every rule takes
 // them injected (`now`, `random`) so tests move time and seed ids (a test scans src to keep it so).
 import { randomBytes, randomFillSync } from 'node:crypto';
 

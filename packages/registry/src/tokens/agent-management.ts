@@ -8,7 +8,6 @@ import type {
   PersonAgents,
   UpdateAgentInput,
 } from '../agents/person-agents.js';
-import { bearerToken } from '../hosts/connection-auth.js';
 import type { MintedCode } from '../hosts/pairing.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { Store } from '../model/repositories.js';
@@ -52,11 +51,12 @@ export interface CreateInput {
 /** The management API's use cases; every method takes the caller from {@link AgentManagement.authenticate}. */
 export interface AgentManagement {
   /**
-   * The caller behind an `Authorization` header value: `Bearer svc_mt_...` or the app's access token.
+   * The caller behind a bearer token (read from the header by the adapter): a management token
+   * (`svc_mt_...`) or the app's access token.
    *
    * @throws {ServiceError} `UNAUTHORIZED` when missing or not valid.
    */
-  authenticate(authorization: string | undefined | null): Promise<AgentsCaller>;
+  authenticate(token: string | undefined | null): Promise<AgentsCaller>;
   list(
     caller: AgentsCaller,
   ): Promise<{ agents: AgentListItem[]; connectors: ConnectionView[]; first_name?: string | null }>;
@@ -98,15 +98,14 @@ function appOnly(caller: AgentsCaller, action: (typeof APP_ONLY_ACTIONS)[number]
  * @example
  * ```ts
  * const mgmt = createAgentManagement({ store, accounts, agents, tokens, deleteAgent });
- * const caller = await mgmt.authenticate(req.headers.authorization);
+ * const caller = await mgmt.authenticate(bearerToken(req.headers.authorization));
  * await mgmt.create(caller, { name: 'Research', pair: true }); // { agent, pairing: { code, expires_at } }
  * ```
  */
 export function createAgentManagement(options: AgentManagementOptions): AgentManagement {
   const { store, accounts, agents, tokens } = options;
   return {
-    async authenticate(authorization) {
-      const token = bearerToken(authorization);
+    async authenticate(token) {
       if (!token) {
         throw new ServiceError(
           'UNAUTHORIZED',

@@ -79,9 +79,9 @@ describe('agent management gates', () => {
       deleteAgent: agents.delete,
     });
     const { token } = await tokens.create(u.id, 'robot');
-    const caller = await mgmt.authenticate(`Bearer ${token}`);
+    const caller = await mgmt.authenticate(token);
     expect(caller).toMatchObject({ via: 'management_token', userId: u.id });
-    expect(await mgmt.authenticate('Bearer some.jwt.here')).toEqual({ via: 'app', userId: u.id });
+    expect(await mgmt.authenticate('some.jwt.here')).toEqual({ via: 'app', userId: u.id });
     expect(await failCode(mgmt.authenticate(undefined))).toBe('UNAUTHORIZED');
     expect(await failCode(mgmt.tokenCreate(caller, 'x'))).toBe('FORBIDDEN');
     expect(await failCode(mgmt.tokenList(caller))).toBe('FORBIDDEN');

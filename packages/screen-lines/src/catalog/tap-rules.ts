@@ -26,9 +26,15 @@ export const readNumber = (props: Props, key: string): number | undefined => {
 export const ANSWER_CHARS = 2000;
 /** Longest email address (RFC 5321's path limit). */
 export const EMAIL_CHARS = 254;
-// WHATWG HTML's "valid email address" (what <input type=email> checks), written out here.
+// WHATWG HTML's "valid email address" (what <input type=email> checks) with at least one dot in the domain:
+// `name@localhost` is a typo on a phone, not an answer. The renderer checks a field with this same rule.
 const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+/** True when `text` is an email address the service accepts as an answer (at most 254 characters). */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= EMAIL_CHARS && EMAIL.test(text);
+}
 const DATE = /^(\d{4,6})-(\d{2})-(\d{2})$/;
 const CONTROL = /\p{Cc}/u;
 const CONTROL_BUT_LINES = /[^\P{Cc}\n\r\t]/u;
@@ -143,7 +149,7 @@ export function isTyped(type: string, value: unknown): boolean {
     case 'date':
       return typeof value === 'string' && isDate(value);
     case 'email':
-      return typeof value === 'string' && value.length <= EMAIL_CHARS && EMAIL.test(value);
+      return typeof value === 'string' && isEmailAddress(value);
     case 'long':
       return (
         typeof value === 'string' &&

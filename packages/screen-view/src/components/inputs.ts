@@ -1,5 +1,5 @@
 // Components the person fills in: checklist (quiet ticks, then Done), ask, form and photo.
-import type { AddOp } from '@screen-service/screen-lines/catalog';
+import { type AddOp, isEmailAddress } from '@screen-service/screen-lines/catalog';
 import { button, frame, list, num, question, type RenderContext, str } from '../context.js';
 import { h } from '../dom.js';
 
@@ -63,16 +63,9 @@ function readInput(el: HTMLInputElement | HTMLTextAreaElement, type: string): un
   return text;
 }
 
-/**
- * An email address as a person types one: a local part, `@`, and a domain of dot-separated labels (at least
- * two). The HTML standard's email syntax, plus the dot: `name@localhost` is a typo on a phone, not an answer.
- */
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-/** True when `text` reads as an email address. */
+/** True when `text` reads as an email address: the service's own rule (`isEmailAddress` of Screen Lines). */
 export function isEmail(text: string): boolean {
-  return EMAIL.test(text);
+  return isEmailAddress(text);
 }
 
 /**

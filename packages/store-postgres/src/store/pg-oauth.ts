@@ -32,7 +32,7 @@ const insertToken = (q: Queryable, t: OAuthTokenRecord) =>
     ],
   );
 
-// The repository's own input and outcome types (service-core exports them only through the interface).
+// The repository's own input and outcome types (the registry exports them only through the interface).
 type RedeemCode = Parameters<OAuthRepository['redeemCode']>[0];
 type RedeemOutcome = Awaited<ReturnType<OAuthRepository['redeemCode']>>;
 

@@ -18,7 +18,8 @@ export const rulesDb: { pool: pg.Pool | null } = { pool: null };
 
 /** A PostgreSQL store in place of the SQLite file (`db` is absent: tests that run SQL on it are not run here). */
 export function createTestStore(): TestStore {
-  if (!rulesDb.pool) throw new Error('rules-setup.ts did not run: use vitest.rules.config.ts');
+  if (!rulesDb.pool)
+    throw new Error('rules-setup.ts did not run: run the registry or core vitest.postgres.config.ts');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pg-rules-'));
   return {
     dir,
