@@ -1,7 +1,7 @@
 // Where the bridge keeps its files, and the agent target (a card or a webhook) a command names.
 import { homedir } from 'node:os';
-import { UsageError } from '@screen-service/io-kit/command-line';
 import { join } from 'node:path';
+import { UsageError } from '@screen-service/io-kit/command-line';
 import { type AgentCardInfo, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
 import { Outbox } from '../outbox.js';
