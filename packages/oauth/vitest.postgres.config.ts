@@ -1,10 +1,10 @@
 // The authorization server's end-to-end suites again on PostgreSQL (issue 20): the harness's test core gets a
-// fresh PostgreSQL database per server (SVC_TEST_STORE=postgres) on the run's throw-away cluster.
+// fresh PostgreSQL database per server (the config provides testStore postgres) on the run's throw-away cluster.
 import { defineTestConfig } from '../../config/vitest.base.js';
 
 export default defineTestConfig({
   include: ['test/*.test.ts'],
-  env: { SVC_TEST_STORE: 'postgres' },
+  provide: { testStore: 'postgres' },
   hookTimeout: 60_000,
   globalSetup: ['../../config/postgres-setup.ts'],
 });

@@ -1,5 +1,6 @@
 // `svc`: the operator CLI. Parses arguments, runs one command, and turns errors into exit codes.
 import os from 'node:os';
+import { UsageError } from '@screen-service/io-kit/command-line';
 import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@screen-service/server';
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
@@ -50,14 +51,25 @@ configure your MCP client with URL mcp_url and header "Authorization: Bearer <co
 };
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
+/** The server's settings from the environment (the server's config module checks it), with the options' overrides. */
+type Config = (overrides?: Partial<ServerConfig>) => ServerConfig;
 
-/** Runs the CLI; resolves to the exit code (never calls process.exit itself, except via `serve`'s signals). */
+/**
+ * Runs the CLI; resolves to the exit code (never calls process.exit itself, except via `serve`'s signals).
+ * `env` is read only through the server's `loadConfig`, which checks every variable.
+ */
 export async function runCli(
   argv: string[],
   io: Out = defaultIo,
   stdin: NodeJS.ReadableStream = process.stdin,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
   const [command, ...rest] = argv;
+  const config: Config = (overrides = {}) => {
+    // A --port moves the default base URL with it (unless SVC_BASE_URL names one): it is the PORT setting.
+    const port = overrides.port === undefined ? {} : { PORT: String(overrides.port) };
+    return { ...loadConfig({ ...env, ...port }), ...overrides };
+  };
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.stdout(`${HELP.main}\n`);
@@ -65,13 +77,13 @@ export async function runCli(
     }
     switch (command) {
       case 'serve':
-        return await serve(rest, io);
+        return await serve(rest, io, config);
       case 'user':
-        return await user(rest, io, stdin);
+        return await user(rest, io, stdin, config);
       case 'connect':
-        return await connectCommand(rest, io);
+        return await connectCommand(rest, io, config);
       case 'host':
-        return await host(rest, io);
+        return await host(rest, io, config);
       case 'share':
         if (rest.length === 0) {
           io.stdout(`${SHARE_HELP}\n`);
@@ -81,12 +93,12 @@ export async function runCli(
       case 'backup':
       case 'restore':
       case 'doctor':
-        return await operate(command, rest, io);
+        return await operate(command, rest, io, config);
       default:
         throw new CliError(`Unknown command "${command}". Run \`svc --help\` for the list.`, EXIT.USAGE);
     }
   } catch (err) {
-    if (err instanceof CliError) {
+    if (err instanceof CliError || err instanceof UsageError) {
       io.stderr(`svc: ${err.message}\n`);
       return err.exitCode;
     }
@@ -110,11 +122,7 @@ function required(value: string | boolean | undefined, flag: string, help: strin
   return value;
 }
 
-function config(overrides: Partial<ServerConfig> = {}): ServerConfig {
-  return { ...loadConfig(), ...overrides };
-}
-
-async function serve(argv: string[], io: Out): Promise<number> {
+async function serve(argv: string[], io: Out, config: Config): Promise<number> {
   const { values } = parseOptions(
     argv,
     { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } },
@@ -134,13 +142,11 @@ async function serve(argv: string[], io: Out): Promise<number> {
   if (values['data-dir'] !== undefined)
     overrides.dataDir = (await import('node:path')).resolve(values['data-dir']);
   const c = config(overrides);
-  if (overrides.port !== undefined && !process.env.SVC_BASE_URL)
-    c.baseUrl = `http://localhost:${overrides.port}`;
   // The same runner as `npm start`: the same port-clash message and the same shutdown log lines.
   return await serveUntilStopped(c, { stderr: io.stderr });
 }
 
-async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Promise<number> {
+async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream, config: Config): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h') {
     io.stdout(`${HELP.user}\n`);
@@ -164,7 +170,7 @@ async function user(argv: string[], io: Out, stdin: NodeJS.ReadableStream): Prom
   return EXIT.OK;
 }
 
-async function host(argv: string[], io: Out): Promise<number> {
+async function host(argv: string[], io: Out, config: Config): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout(`${HOST_HELP}\n`);
@@ -200,7 +206,12 @@ async function host(argv: string[], io: Out): Promise<number> {
   return await hostCommand({ sub, values, baseUrl: config().baseUrl, io, signal: stop.signal });
 }
 
-async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[], io: Out): Promise<number> {
+async function operate(
+  command: 'backup' | 'restore' | 'doctor',
+  argv: string[],
+  io: Out,
+  config: Config,
+): Promise<number> {
   const { values, positionals } = parseOptions(argv, {}, `svc ${command}`);
   if (values.help) {
     io.stdout(`${OPERATE_HELP[command]}\n`);
@@ -211,7 +222,7 @@ async function operate(command: 'backup' | 'restore' | 'doctor', argv: string[],
   return await (command === 'backup' ? backupCommand : restoreCommand)(config(), file, io);
 }
 
-async function connectCommand(argv: string[], io: Out): Promise<number> {
+async function connectCommand(argv: string[], io: Out, config: Config): Promise<number> {
   const { values } = parseOptions(
     argv,
     { email: { type: 'string' }, agent: { type: 'string' }, 'host-name': { type: 'string' } },

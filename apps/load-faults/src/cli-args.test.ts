@@ -27,6 +27,9 @@ describe('parseFlags', () => {
     );
     expect(() => parseFlags(['--clients'], SPECS)).toThrow('--clients needs a value');
     expect(() => parseFlags(['stray'], SPECS)).toThrow('Unexpected argument "stray"');
+    // io-kit's parser: the closest flag of a misspelt one, and a flag given twice keeps the last value.
+    expect(() => parseFlags(['--duraton', '5'], SPECS)).toThrow('Did you mean --duration?');
+    expect(parseFlags(['--clients', '5', '--clients', '6'], SPECS).clients).toBe(6);
   });
 
   it('lists every flag with its default and range in the help', () => {

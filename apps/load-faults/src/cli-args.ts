@@ -1,4 +1,5 @@
 // Flags of the two CLIs: whole numbers with bounds, a help text, and a message naming the bad flag. Pure.
+import { parseCommandLine, UsageError } from '@screen-service/io-kit/command-line';
 
 export interface FlagSpec {
   name: string;
@@ -14,18 +15,12 @@ export type ParsedFlags<T extends readonly FlagSpec[]> = { [K in T[number]['name
   json: string | null;
 };
 
-/** A usage problem: the CLI prints it with the help and exits 2. */
-export class UsageError extends Error {
-  readonly code = 'INVALID_FLAG';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** A usage problem: the CLI prints it with the help and exits 2 (io-kit's, shared by every CLI). */
+export { UsageError };
 
 /**
- * Parses `--name N` / `--name=N` for each spec, `--json <file>` and `--help`; unknown flags and values
- * outside a spec's bounds throw a UsageError naming the flag and its range.
+ * Parses `--name N` / `--name=N` for each spec, `--json <file>` and `--help` (io-kit's command-line parser);
+ * unknown flags and values outside a spec's bounds throw a UsageError naming the flag and its range.
  *
  * @example
  * ```ts
@@ -34,35 +29,35 @@ export class UsageError extends Error {
  * ```
  */
 export function parseFlags<T extends readonly FlagSpec[]>(argv: readonly string[], specs: T): ParsedFlags<T> {
-  const out: Record<string, unknown> = { help: false, json: null };
-  for (const s of specs) out[s.name] = s.value;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      out.help = true;
+  const options: Record<string, { type: 'string' }> = { json: { type: 'string' } };
+  for (const s of specs) options[s.name] = { type: 'string' };
+  const { values } = parseCommandLine(argv, {
+    options,
+    positionals: false,
+    words: {
+      unknownOption: (given, closest) => {
+        const known = ['help', 'json', ...specs.map((s) => s.name)].map((n) => `--${n}`).join(', ');
+        return `Unknown flag ${given}; known: ${known}.${closest ? ` Did you mean ${closest}?` : ''}`;
+      },
+      badValue: ({ option, kind, detail }) =>
+        kind === 'missing' ? `${option} needs a value, for example ${option} 10.` : `${detail}.`,
+      unexpectedArgument: (arg) =>
+        `Unexpected argument ${JSON.stringify(arg)}: flags look like --duration 60.`,
+    },
+  });
+  const out: Record<string, unknown> = { help: values.help === true, json: values.json ?? null };
+  for (const spec of specs) {
+    const raw = values[spec.name];
+    if (typeof raw !== 'string') {
+      out[spec.name] = spec.value;
       continue;
-    }
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!m)
-      throw new UsageError(`Unexpected argument ${JSON.stringify(arg)}: flags look like --duration 60.`);
-    const name = m[1] as string;
-    const raw = m[2] ?? argv[++i];
-    if (raw === undefined) throw new UsageError(`--${name} needs a value, for example --${name} 10.`);
-    if (name === 'json') {
-      out.json = raw;
-      continue;
-    }
-    const spec = specs.find((s) => s.name === name);
-    if (!spec) {
-      const known = ['help', 'json', ...specs.map((s) => s.name)].map((n) => `--${n}`).join(', ');
-      throw new UsageError(`Unknown flag --${name}; known: ${known}.`);
     }
     if (!/^\d+$/.test(raw) || Number(raw) < spec.min || Number(raw) > spec.max) {
       throw new UsageError(
-        `--${name} must be a whole number from ${spec.min} to ${spec.max} (${spec.help}), not ${JSON.stringify(raw)}.`,
+        `--${spec.name} must be a whole number from ${spec.min} to ${spec.max} (${spec.help}), not ${JSON.stringify(raw)}.`,
       );
     }
-    out[name] = Number(raw);
+    out[spec.name] = Number(raw);
   }
   return out as ParsedFlags<T>;
 }

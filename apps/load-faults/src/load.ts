@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FlagSpec, helpText, parseFlags, UsageError } from './cli-args.js';
+import { readLoadEnv } from './env.js';
 import type { DriverMessage, DriverPlan, DriverResult } from './load-driver.js';
 import { formatTable, machineLoad, mib } from './report.js';
 import { receiveResult } from './result-channel.js';
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(helpText('npm run load --', SUMMARY, FLAGS));
     return 0;
   }
+  const env = readLoadEnv();
   const load0 = machineLoad();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-load-'));
   const svc = await startService({ dataDir, inspector: true });
@@ -152,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
         }),
     );
     warmed.forEach((p) => void p.catch(() => {}));
-    const traceDir = process.env.LOAD_TRACE_DIR || null;
+    const traceDir = env.LOAD_TRACE_DIR ?? null;
     drivers.forEach((child, d) => {
       const plan: DriverPlan = {
         base: svc.base,

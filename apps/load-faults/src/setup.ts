@@ -1,5 +1,6 @@
 // Accounts, agents and connections made through the real APIs: sign-up, the app's Add agent, pairing, OAuth.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { mintName, mintSecret } from '@screen-service/registry/kernel';
 import { type Reply, request } from './http.js';
 
 export const APP = '/functions/v1/svc-app';
@@ -47,7 +48,7 @@ export async function mapLimit<T, R>(
 
 /** Signs up `count` people, spreading them over loopback source addresses (20 sign-ups per address). */
 export async function signUpPeople(base: string, count: number, prefix = 'load'): Promise<Person[]> {
-  const run = randomBytes(3).toString('hex');
+  const run = mintName(3);
   return mapLimit(
     Array.from({ length: count }, (_, i) => i),
     8,
@@ -103,7 +104,7 @@ export async function oauthSignIn(base: string, person: Person, name: string): P
     body: { client_name: name, redirect_uris: [redirect], token_endpoint_auth_method: 'none' },
   });
   if (reg.status !== 201) fail('OAuth register', reg);
-  const verifier = randomBytes(32).toString('base64url');
+  const verifier = mintSecret('');
   const url = new URL(`${base}${OAUTH}/authorize`);
   url.search = new URLSearchParams({
     response_type: 'code',

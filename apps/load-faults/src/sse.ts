@@ -1,8 +1,9 @@
 // An event-stream reader on node:http that counts events and bytes, or one that never reads (a slow client).
 import http from 'node:http';
+import { createSseParser } from '@screen-service/io-kit/sse';
 
 export interface SseStream {
-  /** `event:` lines seen so far. */
+  /** Events received so far (comments and keep-alives are not events). */
   events(): number;
   /** Bytes read so far. */
   bytes(): number;
@@ -17,7 +18,7 @@ export interface SseOptions {
   headers?: Record<string, string>;
   /** false: pause the socket at once and never read (the kernel's buffers fill, then the server's). */
   read?: boolean;
-  /** A line of text for each `data:` payload (for tests that wait for one event). */
+  /** Each event's data (for tests that wait for one event). */
   onData?: (data: string) => void;
   timeoutMs?: number;
 }
@@ -57,7 +58,8 @@ export function openSse(url: string, options: SseOptions = {}): Promise<SseStrea
       }
       let events = 0;
       let bytes = 0;
-      let partial = '';
+      const parser = createSseParser();
+      const decoder = new TextDecoder();
       let closedByUs = false;
       const done = new Promise<'end' | 'reset' | 'closed'>((settle) => {
         res.on('end', () => settle(closedByUs ? 'closed' : 'end'));
@@ -67,12 +69,9 @@ export function openSse(url: string, options: SseOptions = {}): Promise<SseStrea
       });
       res.on('data', (c: Buffer) => {
         bytes += c.length;
-        partial += c.toString('utf8');
-        const lines = partial.split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          if (line.startsWith('event:')) events++;
-          else if (line.startsWith('data:')) options.onData?.(line.slice(5).trim());
+        for (const event of parser.feed(decoder.decode(c, { stream: true }))) {
+          events++;
+          options.onData?.(event.data);
         }
       });
       if (options.read === false) res.pause();

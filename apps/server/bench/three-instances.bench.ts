@@ -8,8 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MOUNTS } from '@screen-service/registry/mounts';
+import { createTestDatabase } from '@screen-service/store-postgres/testing';
 import setupPostgres from '../../../config/postgres-setup.ts';
-import { createTestDatabase } from '../../../packages/store-postgres/src/testing.ts';
 import { deployment, pairedPerson, request, spawnInstance, toolCall } from '../test/instances.ts';
 import { prepareNginx } from '../test/nginx-run.ts';
 
@@ -20,8 +20,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const SITE = path.resolve(here, '../../../deploy/nginx/screen-service-three-instances.conf');
 const pct = (s: number[], p: number) => s[Math.min(s.length - 1, Math.floor(s.length * p))]!;
 
-const teardown = await setupPostgres({ provide() {} } as never);
-const db = await createTestDatabase();
+let adminUrl = '';
+const teardown = await setupPostgres({ provide: (_key: string, url: string) => (adminUrl = url) } as never);
+const db = await createTestDatabase(adminUrl);
 const proxy = await prepareNginx(SITE);
 const d = deployment(db.url);
 const unlimited = { SVC_MCP_RATE_BURST: '100000000', SVC_MCP_RATE_PER_MINUTE: '100000000' };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type GuardSettings, readGuardSettings } from '@screen-service/http-kit';
+import { readEnv } from '@screen-service/io-kit/env';
 import { type NativeSettings, readModelSettings } from '@screen-service/native-agents';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from '@screen-service/operations';
 import { VAPID_ENV, type VapidSettings, vapidSettings } from '@screen-service/push';
@@ -59,33 +60,32 @@ const positive = (name: string, example: number) =>
   whole(/^[1-9]\d*$/, `${name} must be a whole number above 0, for example ${example}`);
 const PORT_RULE = 'PORT must be a whole number from 0 to 65535, for example PORT=8787';
 
-// Each variable, its rule and the message naming the fix; all optional (defaults are in loadConfig).
-const envSchema = z
-  .object({
-    ...OPERATIONS_ENV,
-    ...VAPID_ENV,
-    ...POSTGRES_ENV,
-    PORT: whole(/^\d+$/, PORT_RULE).refine((n) => n <= 65535, PORT_RULE),
-    HOST: z.string().min(1),
-    SVC_BASE_URL: z
-      .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
-      .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://'),
-    SVC_DATA_DIR: z.string().min(1),
-    LOG_LEVEL: z.enum(LOG_LEVELS),
-    SVC_MCP_RATE_BURST: positive('SVC_MCP_RATE_BURST', 60),
-    SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
-    SVC_IMAGE_CDN: text(
-      /^https?:\/\/[^/\s]+\S*\{prompt\}/,
-      'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
+// Each variable, its rule and the message naming the fix; all optional (defaults are in loadConfig). Read
+// with io-kit's environment reader, the same way as every other program of the repository.
+const ENV_RULES = {
+  ...OPERATIONS_ENV,
+  ...VAPID_ENV,
+  ...POSTGRES_ENV,
+  PORT: whole(/^\d+$/, PORT_RULE).refine((n) => n <= 65535, PORT_RULE),
+  HOST: z.string().min(1),
+  SVC_BASE_URL: z
+    .url({ message: 'SVC_BASE_URL must be an absolute http(s) URL, for example http://localhost:8787' })
+    .refine((u) => /^https?:\/\//.test(u), 'SVC_BASE_URL must start with http:// or https://'),
+  SVC_DATA_DIR: z.string().min(1),
+  LOG_LEVEL: z.enum(LOG_LEVELS),
+  SVC_MCP_RATE_BURST: positive('SVC_MCP_RATE_BURST', 60),
+  SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
+  SVC_IMAGE_CDN: text(
+    /^https?:\/\/[^/\s]+\S*\{prompt\}/,
+    'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
+  ),
+  SVC_SECRET: z
+    .string()
+    .min(
+      32,
+      'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`',
     ),
-    SVC_SECRET: z
-      .string()
-      .min(
-        32,
-        'SVC_SECRET must be at least 32 characters, for example the output of `openssl rand -base64 32`',
-      ),
-  })
-  .partial();
+};
 
 /** A package's settings reader whose refusal (naming the variable) becomes a ConfigError. */
 function settings<T>(read: () => T): T {
@@ -105,7 +105,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads the variables of `envSchema` (the README's environment table); throws ConfigError naming the bad
+ * Reads the variables of `ENV_RULES` (the README's environment table); throws ConfigError naming the bad
  * variable. A relative SVC_DATA_DIR resolves against `cwd`; without it the data folder is
  * `<repository root>/data` (found from the code's location, so every working directory agrees) or, outside
  * the repository, the per-user data folder.
@@ -115,13 +115,7 @@ export function loadConfig(
   cwd = process.cwd(),
   options: LoadConfigOptions = {},
 ): ServerConfig {
-  const set = Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== '');
-  const parsed = envSchema.safeParse(Object.fromEntries(set));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
-  }
-  const d = parsed.data;
+  const d = readEnv(env, ENV_RULES, (message) => new ConfigError(message));
   const model = settings(() => readModelSettings(env));
   const vapid = settings(() => vapidSettings(d));
   const port = d.PORT ?? 8787;

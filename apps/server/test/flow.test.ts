@@ -2,6 +2,7 @@
 // host pairing, screens and answers, photos, presence, the live stream, connections, account deletion.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readSse } from '@screen-service/io-kit/sse';
 import { createConnectionAuth } from '@screen-service/registry/hosts';
 import { hashSecret } from '@screen-service/registry/kernel';
 import { CORE_TABLES } from '@screen-service/store-sqlite';
@@ -22,26 +23,14 @@ async function readEvents(url: string, count: number, timeoutMs: number, onOpen:
   const controller = new AbortController();
   const res = await fetch(url, { signal: controller.signal });
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const reader = res.body!.getReader();
   // biome-ignore lint/suspicious/noExplicitAny: parsed SSE payloads
   const events: { event: string; data: any }[] = [];
-  let buffer = '';
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   await onOpen();
   try {
-    while (events.length < count) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-      let cut = buffer.indexOf('\n\n');
-      while (cut >= 0) {
-        const chunk = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const ev = /^event: (.+)$/m.exec(chunk)?.[1];
-        const data = /^data: (.+)$/m.exec(chunk)?.[1];
-        if (ev && data) events.push({ event: ev, data: JSON.parse(data) });
-        cut = buffer.indexOf('\n\n');
-      }
+    for await (const e of readSse(res.body!)) {
+      events.push({ event: e.event, data: JSON.parse(e.data) });
+      if (events.length >= count) break;
     }
   } catch {
     // aborted at the deadline

@@ -16,14 +16,14 @@ export interface TestServer {
   running: RunningServer;
   base: string;
   dataDir: string;
-  /** The PostgreSQL database the server runs on (SVC_TEST_STORE=postgres), or undefined on SQLite. */
+  /** The PostgreSQL database the server runs on (the config provides testStore postgres), or undefined on SQLite. */
   databaseUrl?: string;
   close(): Promise<void>;
 }
 
 /**
  * `env`: extra settings (SVC_VAPID_SUBJECT, ...) on top of the port, host, data folder and base URL. With
- * SVC_TEST_STORE=postgres (vitest.postgres.config.ts) the server runs on a fresh PostgreSQL database.
+ * testStore postgres (provided by vitest.postgres.config.ts) the server runs on a fresh PostgreSQL database.
  */
 export async function startTestServer(
   env: Record<string, string> = {},

@@ -7,11 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createHostClient, openMessageStream, readSse } from '@screen-service/connect-api/client';
+import { createHostClient, openMessageStream } from '@screen-service/connect-api/client';
+import { readSse } from '@screen-service/io-kit/sse';
 import { MOUNTS } from '@screen-service/registry/mounts';
-import { writeJsonAtomic } from '../src/atomic-file.js';
 import { fetchAgentCard } from '../src/card.js';
 import { createA2AClient } from '../src/client.js';
+import { writePrivateJson } from '../src/private-files.js';
 import { startTestServer } from '../test/agents.js';
 import { bridgeCli, bridgeDir, signUpPerson, startBridge, startService, waitFor } from '../test/live.js';
 
@@ -143,7 +144,7 @@ const bareHook = await measure((i) =>
 const durable = await measure((i) =>
   timed(async () => {
     for (let k = 0; k < 4; k++)
-      await writeJsonAtomic(join(dir, 'bench-durable.json'), { i, k, rows: ['msg_x'] });
+      await writePrivateJson(join(dir, 'bench-durable.json'), { i, k, rows: ['msg_x'] });
   }),
 );
 

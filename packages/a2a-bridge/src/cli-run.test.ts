@@ -135,6 +135,40 @@ describe('svc-a2a', () => {
     }
   });
 
+  it('checks its environment: a bad SVC_BASE_URL is named with an example (exit 2); headers repeat', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-a2a-env-'));
+    try {
+      let err = '';
+      const code = await runCli(['list'], {
+        out: () => {},
+        err: (t) => (err += t),
+        env: { SVC_A2A_HOME: dir, SVC_BASE_URL: 'svc.example' },
+      });
+      expect(code).toBe(2);
+      expect(err).toBe(
+        'svc-a2a: SVC_BASE_URL: must be an absolute http(s) URL, for example http://localhost:8787\n',
+      );
+      // Empty counts as unset: the default service URL, no refusal.
+      expect(
+        await runCli(['list'], {
+          out: () => {},
+          err: () => {},
+          env: { SVC_A2A_HOME: dir, SVC_BASE_URL: '' },
+        }),
+      ).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await cli('card', 'x', '--header', 'A: 1', '--header')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--header needs "<name>: <value>"/),
+    });
+    expect(await cli('card', 'x', '--card', '--url')).toMatchObject({
+      code: 2,
+      err: 'svc-a2a: --card needs a value; see svc-a2a --help\n',
+    });
+  });
+
   it('quotes a --dir the shell would split when it repeats it', () => {
     expect(dirArgument(undefined)).toBe('');
     expect(dirArgument('/home/ada/.svc-a2a-work')).toBe(' --dir /home/ada/.svc-a2a-work');

@@ -1,12 +1,13 @@
 // The svc-a2a command line: parses arguments, runs a command, turns errors into exit codes.
 import { HostApiError } from '@screen-service/connect-api/client';
+import { parseCommandLine, type UsageWords } from '@screen-service/io-kit/command-line';
+import { readBridgeEnv } from './cli-env.js';
 import { addCommand, dirArgument, pairCommand } from './commands/bind.js';
 import { cardCommand } from './commands/card.js';
 import { defaultHomeDir, openHome, UsageError } from './commands/home.js';
 import { formatAgents, removeCommand } from './commands/list.js';
 import { type RunOptions, runCommand } from './commands/run.js';
 import { BridgeError } from './errors.js';
-import { closestWord } from './suggest.js';
 
 /** Where the CLI writes, what it reads, and the fetch it uses (tests pass their own). */
 export interface CliIo {
@@ -54,60 +55,56 @@ Exit codes: 0 done, 1 the agent or its card refused (the message says why), 2 us
             3 the service refused (a wrong or used code, the connection removed in the app).
 `;
 
-function parseHeader(value: string | undefined): [string, string] {
-  const colon = value?.indexOf(':') ?? -1;
-  if (value === undefined || colon <= 0) {
-    throw new UsageError(
-      `--header needs "<name>: <value>", for example --header "Authorization: Bearer <key>"`,
-    );
-  }
+const HEADER_HINT = `--header needs "<name>: <value>", for example --header "Authorization: Bearer <key>"`;
+
+function parseHeader(value: string): [string, string] {
+  const colon = value.indexOf(':');
+  if (colon <= 0) throw new UsageError(HEADER_HINT);
   return [value.slice(0, colon).trim(), value.slice(colon + 1).trim()];
 }
 
-const VALUE_FLAGS = new Set(['card', 'webhook', 'name', 'profile', 'url', 'dir']);
+const VALUE_FLAGS = ['card', 'webhook', 'name', 'profile', 'url', 'dir'] as const;
+const OPTIONS = {
+  header: { type: 'string', multiple: true },
+  ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, { type: 'string' }])) as Record<
+    (typeof VALUE_FLAGS)[number],
+    { type: 'string' }
+  >),
+} as const;
+
+// A misspelt option gets the closest real one and the whole list, so the fix needs no trip to --help.
+const WORDS: Partial<UsageWords> = {
+  unknownOption: (given, closest, known) =>
+    `unknown option ${given}.${closest ? ` Did you mean ${closest}?` : ''} Options: ${known.join(', ')} (see svc-a2a --help)`,
+  badValue: ({ option, kind, detail }) =>
+    option === '--header' && kind === 'missing'
+      ? HEADER_HINT
+      : kind === 'missing'
+        ? `${option} needs a value; see svc-a2a --help`
+        : `${detail}; see svc-a2a --help`,
+};
 
 interface Parsed {
   positional: string[];
   headers: Record<string, string>;
-  flags: Record<string, string>;
+  flags: Partial<Record<(typeof VALUE_FLAGS)[number], string>>;
   help: boolean;
 }
 
 function parseArgs(argv: string[]): Parsed {
-  const parsed: Parsed = { positional: [], headers: {}, flags: {}, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
-      parsed.help = true;
-      continue;
-    }
-    if (!arg.startsWith('--')) {
-      if (arg.startsWith('-')) throw unknownOption(arg);
-      parsed.positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (name === 'header') {
-      const [h, v] = parseHeader(value);
-      parsed.headers[h] = v;
-    } else if (VALUE_FLAGS.has(name)) {
-      if (value === undefined || value === '')
-        throw new UsageError(`--${name} needs a value; see svc-a2a --help`);
-      parsed.flags[name] = value;
-    } else throw unknownOption(`--${name}`);
+  const { values, positionals } = parseCommandLine(argv, { options: OPTIONS, words: WORDS });
+  const flags: Parsed['flags'] = {};
+  for (const name of VALUE_FLAGS) {
+    const value = values[name];
+    if (value === '') throw new UsageError(`--${name} needs a value; see svc-a2a --help`);
+    if (value !== undefined) flags[name] = value;
   }
-  return parsed;
-}
-
-/** A misspelt option: the closest real one and the whole list, so the fix needs no trip to --help. */
-function unknownOption(given: string): UsageError {
-  const options = ['--header', ...[...VALUE_FLAGS].map((f) => `--${f}`), '--help'];
-  const near = closestWord(given.startsWith('--') ? given : `-${given}`, options);
-  return new UsageError(
-    `unknown option ${given}.${near ? ` Did you mean ${near}?` : ''} Options: ${options.join(', ')} (see svc-a2a --help)`,
-  );
+  return {
+    positional: positionals,
+    headers: Object.fromEntries((values.header ?? []).map(parseHeader)),
+    flags,
+    help: values.help === true,
+  };
 }
 
 function takesOne(rest: string[], what: string): string {
@@ -124,7 +121,6 @@ function takesOne(rest: string[], what: string): string {
  * ```
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const env = io.env ?? {};
   try {
     const { positional, headers, flags, help } = parseArgs(argv);
     if (help) {
@@ -136,6 +132,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(HELP);
       return EXIT.USAGE;
     }
+    const env = readBridgeEnv(io.env ?? {});
     const home = openHome(flags.dir ?? env.SVC_A2A_HOME ?? defaultHomeDir());
     const fetchOpt = io.fetch ? { fetch: io.fetch } : {};
     const bind = {

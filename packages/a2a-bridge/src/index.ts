@@ -48,7 +48,6 @@ export {
   type PostKind,
   type ServiceLink,
 } from './service-link.js';
-export { createSseParser, type SseFrame } from './sse.js';
 export {
   type AgentState,
   type BridgeState,
@@ -73,6 +72,7 @@ export {
 export {
   DEFAULT_WEBHOOK_POLICY,
   runWebhookTurn,
+  WEBHOOK_MAX_BACKOFF_MS,
   type WebhookAnswer,
   type WebhookPolicy,
   type WebhookTarget,

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrivateDir, readJsonFile, writeJsonAtomic } from './atomic-file.js';
 import { BridgeError } from './errors.js';
+import { ensurePrivateDir, readJsonFile, writePrivateJson } from './private-files.js';
 import type { OutboundPost, ServiceLink } from './service-link.js';
 
 interface Entry {
@@ -31,7 +31,7 @@ export class Outbox {
 
   /** Queues a post (replacing a queued post with the same id). */
   async put(post: OutboundPost): Promise<void> {
-    await writeJsonAtomic(join(this.dir, fileName(post.id)), { queuedAt: Date.now(), post } satisfies Entry);
+    await writePrivateJson(join(this.dir, fileName(post.id)), { queuedAt: Date.now(), post } satisfies Entry);
   }
 
   /** The queued posts, oldest first. */

@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 over HTTP for A2A: one call, or a call answered by a Server-Sent Events stream.
+
+import { createSseParser } from '@screen-service/io-kit/sse';
 import { BridgeError } from './errors.js';
-import { createSseParser } from './sse.js';
 
 /** Where and how to call: the endpoint, headers for every call, and the fetch to use. */
 export interface RpcTarget {

@@ -1,8 +1,8 @@
 // The bridge's interface to the service (rows in, answers out), with in-memory and file implementations.
 import type { TapEvent } from '@screen-service/screen-lines';
-import { readJsonFile, writeJsonAtomic } from './atomic-file.js';
 import { BridgeError } from './errors.js';
 import type { TaskState } from './model.js';
+import { readJsonFile, writePrivateJson } from './private-files.js';
 
 /** One row the person put in the agent's thread, waiting to go to the remote agent. */
 export interface InboundRow {
@@ -151,6 +151,6 @@ export class FileServiceLink extends MemoryServiceLink {
   }
 
   protected override async save(data: LinkData): Promise<void> {
-    await writeJsonAtomic(this.path, data);
+    await writePrivateJson(this.path, data);
   }
 }

@@ -1,6 +1,7 @@
 // The owner-only state file: per agent its card, headers, the turn in flight and an open question.
-import { readJsonFile, writeJsonAtomic } from './atomic-file.js';
+
 import { BridgeError } from './errors.js';
+import { readJsonFile, writePrivateJson } from './private-files.js';
 import type { InboundRow } from './service-link.js';
 
 /** The turn in flight: enough to resend it or to resume its task after a crash. */
@@ -153,7 +154,7 @@ export class StateFile {
     const run = this.queue.then(async () => {
       this.cache = undefined;
       const { state, result } = change(await this.read());
-      await writeJsonAtomic(this.path, state);
+      await writePrivateJson(this.path, state);
       this.cache = state;
       return result;
     });

@@ -1,4 +1,5 @@
 // One turn against the remote agent: send (or resume), follow the task, return the view that ends it.
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import type { TapEvent } from '@screen-service/screen-lines';
 import { applyEvent, emptyTaskView, endsTurn, type TaskView } from './answer.js';
 import { type AgentCardInfo, isGraphExtension } from './card.js';
@@ -121,7 +122,7 @@ class TurnRun {
 
   // Sends the turn's message (same messageId every time) until the server names the task.
   private async sendFresh(): Promise<TaskView> {
-    let delay = 250;
+    const backoff = { baseMs: 250, maxMs: this.context.pollMaxMs };
     for (let attempt = 1; ; attempt++) {
       try {
         if (this.agent.card.streaming) await this.follow(this.client.stream(this.message(), this.signal));
@@ -144,8 +145,7 @@ class TurnRun {
           throw error;
         }
       }
-      await this.context.wait(delay, this.signal);
-      delay = Math.min(delay * 2, this.context.pollMaxMs);
+      await this.context.wait(backoffDelay(backoff, attempt), this.signal);
     }
   }
 
@@ -167,9 +167,9 @@ class TurnRun {
   // Reads the task until its state ends the turn, backing off to every pollMaxMs. The first read comes
   // at once: after a resume it is the authoritative copy of everything streamed so far.
   private async poll(taskId: string): Promise<TaskView> {
-    let delay = this.context.pollInitialMs;
+    const backoff = { baseMs: this.context.pollInitialMs, maxMs: this.context.pollMaxMs };
     let failures = 0;
-    for (;;) {
+    for (let read = 1; ; read++) {
       if (this.signal?.aborted) return this.view;
       try {
         const task = await this.client.getTask(taskId, this.signal);
@@ -184,8 +184,7 @@ class TurnRun {
         // The agent went away mid-task: the bridge keeps reading, and the person learns why nothing comes.
         if (++failures >= this.context.sendAttempts) await this.notAnswering(error);
       }
-      await this.context.wait(delay, this.signal);
-      delay = Math.min(delay * 2, this.context.pollMaxMs);
+      await this.context.wait(backoffDelay(backoff, read), this.signal);
     }
   }
 

@@ -1,5 +1,6 @@
 // Signing of webhook deliveries: HMAC-SHA256 over "<timestamp>.<body>" with the agent's own secret.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { mintSecret } from '@screen-service/registry/kernel';
 
 /** The header every delivery carries: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const SIGNATURE_HEADER = 'svc-signature';
@@ -17,7 +18,7 @@ export const SIGNATURE_TOLERANCE_S = 300;
  * ```
  */
 export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return mintSecret('whsec_');
 }
 
 /**

@@ -1,4 +1,5 @@
 // One turn against a webhook agent: a signed JSON POST per turn, retried on 5xx and timeouts only.
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import type { TapEvent } from '@screen-service/screen-lines';
 import { emptyTaskView, type TaskView } from './answer.js';
 import type { Part } from './model.js';
@@ -47,9 +48,12 @@ export interface WebhookPolicy {
   timeoutMs: number;
   /** Attempts in all (the first plus retries) before the turn ends with a status line. */
   attempts: number;
-  /** First back-off (ms); doubles after each retry. */
+  /** First back-off (ms); doubles after each retry, up to {@link WEBHOOK_MAX_BACKOFF_MS}. */
   retryMs: number;
 }
+
+/** The longest wait between two deliveries of one turn (ms); the default policy never gets near it. */
+export const WEBHOOK_MAX_BACKOFF_MS = 60_000;
 
 /** Default policy: 15 s per attempt, 4 attempts, back-off 0.5 s, 1 s, 2 s. */
 export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = { timeoutMs: 15_000, attempts: 4, retryMs: 500 };
@@ -117,7 +121,7 @@ export async function runWebhookTurn(
 ): Promise<TaskView | undefined> {
   const doFetch = options.fetch ?? fetch;
   const raw = JSON.stringify(body);
-  let delay = policy.retryMs;
+  const backoff = { baseMs: policy.retryMs, maxMs: WEBHOOK_MAX_BACKOFF_MS };
   let why = '';
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (options.signal?.aborted) return undefined;
@@ -163,9 +167,9 @@ export async function runWebhookTurn(
       if (!retryable) return refusal(`${why.charAt(0).toUpperCase()}${why.slice(1)}`);
     }
     if (attempt < policy.attempts) {
+      const delay = backoffDelay(backoff, attempt);
       options.onRetry?.(`${why}; retrying in ${delay} ms`);
       await sleep(delay, options.signal);
-      delay *= 2;
     }
   }
   return refusal(`No answer after ${policy.attempts} tries: ${why}.`);

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSse } from '@screen-service/connect-api/client';
+import { readSse } from '@screen-service/io-kit/sse';
 import { MOUNTS } from '@screen-service/registry/mounts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));

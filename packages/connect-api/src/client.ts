@@ -22,7 +22,6 @@ export {
   type MessageStream,
   type MessageStreamOptions,
   openMessageStream,
-  readSse,
   type StreamStop,
 } from './client/message-stream.js';
 export { type HostState, readHostState, writeHostState } from './client/state-file.js';

@@ -1,4 +1,4 @@
-// Test set-up: the connect router over the shared test kit (real SQLite file, or with SVC_TEST_STORE=postgres a
+// Test set-up: the connect router over the shared test kit (real SQLite file, or when the config provides testStore postgres a
 // fresh PostgreSQL database; the core's rules) on 127.0.0.1.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // A raw SSE reader for tests: collects the events of {connect_url}/messages and waits for the next ones.
-import { readSse } from '../src/client/message-stream.js';
+import { readSse } from '@screen-service/io-kit/sse';
 
 export interface TestEvent {
   id?: string;
@@ -36,7 +36,11 @@ export async function openStream(
     if (!res.ok || !res.body) return Date.now();
     try {
       for await (const e of readSse(res.body)) {
-        events.push({ ...(e.id ? { id: e.id } : {}), event: e.event, data: JSON.parse(e.data) });
+        events.push({
+          ...(e.lastEventId ? { id: e.lastEventId } : {}),
+          event: e.event,
+          data: JSON.parse(e.data),
+        });
         wake?.();
       }
     } catch {

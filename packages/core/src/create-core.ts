@@ -7,6 +7,7 @@ import {
   type AppPrincipal,
   createAccounts,
   defaultAccountThrottles,
+  normalizeEmail,
 } from '@screen-service/registry/accounts';
 import {
   createPersonAgents,
@@ -422,8 +423,7 @@ export function createCore(options: CoreOptions): Core {
     },
     deleteAgent,
     async connectAgent(input) {
-      const email = input.email.trim().toLowerCase();
-      const user = await store.users.findByEmail(email);
+      const user = await store.users.findByEmail(normalizeEmail(input.email));
       if (!user) {
         throw new ServiceError(
           'NOT_FOUND',

@@ -19,7 +19,7 @@ export async function startStack(extra: Partial<McpRouterOptions> = {}) {
   const base = `http://127.0.0.1:${port}`;
   const urls = serviceUrls(base);
   const mcpUrl = urls.mcpUrl;
-  // The shared test kit: a real SQLite file in a temp dir (or, with SVC_TEST_STORE=postgres, a fresh PostgreSQL
+  // The shared test kit: a real SQLite file in a temp dir (or, when the config provides testStore postgres, a fresh PostgreSQL
   // database) with the core schema and every rule over it.
   const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { db, store, notifier, agents, threads, pairing, stopping } = core;

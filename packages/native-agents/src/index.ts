@@ -1,5 +1,6 @@
 // @screen-service/native-agents public API. Every export here is public; nothing else is.
 
+export { readChatStream, type StreamedAnswer } from './chat-stream.js';
 export { type NativeService, type NativeStartOptions, startNativeAgents } from './compose.js';
 export { ModelError, type NativeErrorCode } from './errors.js';
 export {
@@ -36,7 +37,6 @@ export {
   type NativeSettings,
   readModelSettings,
 } from './settings.js';
-export { readChatStream, type StreamedAnswer } from './sse.js';
 export { pickStarters, STARTERS, type StarterTemplate } from './starters.js';
 export { TURN_LEASE_MS, type TurnLeases } from './turn-leases.js';
 export {

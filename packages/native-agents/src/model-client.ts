@@ -1,7 +1,8 @@
 // A client for any OpenAI-compatible chat-completions endpoint over fetch: streaming when the server
 // offers it, a timeout per attempt, and retries with back-off for failures that may pass.
+import { backoffDelay } from '@screen-service/io-kit/backoff';
+import { readChatStream } from './chat-stream.js';
 import { ModelError } from './errors.js';
-import { readChatStream } from './sse.js';
 
 /** One chat message. */
 export interface ChatMessage {
@@ -40,7 +41,7 @@ export interface ModelClientOptions extends ModelConfig {
   timeoutMs?: number;
   /** Attempts per call; default 3. */
   attempts?: number;
-  /** First back-off (ms), doubled each retry; default 500. */
+  /** First back-off (ms), doubled each retry (at most a minute); default 500. */
   backoffMs?: number;
   /** Default: setTimeout. Tests pass a quicker one. */
   sleep?: (ms: number) => Promise<void>;
@@ -101,7 +102,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const attempts = Math.max(1, options.attempts ?? 3);
-  const backoffMs = options.backoffMs ?? 500;
+  // Doubling from `backoffMs`; the cap is never reached with the few attempts a turn can wait for.
+  const backoff = { baseMs: options.backoffMs ?? 500, maxMs: 60_000 };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const stream = options.stream ?? true;
 
@@ -172,7 +174,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     async complete(messages, signal) {
       let last: ModelError | undefined;
       for (let i = 0; i < attempts; i++) {
-        if (i > 0) await sleep(backoffMs * 2 ** (i - 1));
+        if (i > 0) await sleep(backoffDelay(backoff, i));
         try {
           return await once(messages, signal);
         } catch (err) {

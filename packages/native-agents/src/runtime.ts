@@ -18,6 +18,8 @@ const MAX_CALLS_PER_TURN = 3;
 /** Thread rows the model sees, newest last. */
 const DEFAULT_HISTORY = 40;
 /** Waits before trying a failed turn again, one per failure in a row (the last repeats). */
+// A list of chosen steps the operator may replace (`retryMs`), not io-kit's back-off policy: the waits are
+// picked (5 s, 15 s, a minute, then every 5 minutes), not grown from a base by a factor.
 const DEFAULT_RETRY_MS = [5_000, 15_000, 60_000, 300_000];
 
 /** What the runtime uses of the core. */

@@ -1,9 +1,9 @@
 // Random secrets and the resource comparison.
-import type { Random } from '@screen-service/registry/kernel';
+import { mintSecret, type Random } from '@screen-service/registry/kernel';
 
 /** 32 random bytes from the rules' `random`, base64url: browser-binding secrets, authorization codes, client secrets. */
 export function randomSecret(random: Random, prefix = ''): string {
-  return prefix + Buffer.from(random.bytes(32)).toString('base64url');
+  return mintSecret(prefix, random);
 }
 
 /** Whether a `resource` parameter names the tool server (as URLs: scheme and host case, default port). */

@@ -35,7 +35,7 @@ export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Pr
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const urls = serviceUrls(base);
-  // The shared test kit: a real SQLite file (or, with SVC_TEST_STORE=postgres, a fresh PostgreSQL database)
+  // The shared test kit: a real SQLite file (or, when the config provides testStore postgres, a fresh PostgreSQL database)
   // with the core schema and the core's rules over it.
   const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { store, agents, pairing, notifier } = core;

@@ -20,8 +20,9 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const fmt = (n: number) => n.toFixed(2);
 
-const teardown = await setupPostgres({ provide() {} } as never);
-const db = await createTestDatabase();
+let adminUrl = '';
+const teardown = await setupPostgres({ provide: (_key: string, url: string) => (adminUrl = url) } as never);
+const db = await createTestDatabase(adminUrl);
 const opened: PostgresServices[] = [];
 const secret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
 

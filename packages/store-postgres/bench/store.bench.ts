@@ -80,14 +80,14 @@ async function measure(store: Store) {
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-const stop = process.env.SVC_TEST_POSTGRES_URL
-  ? async () => {}
-  : await startPostgres({ provide() {} } as never);
+// The set-up uses a configured SVC_TEST_POSTGRES_URL or starts a cluster; either way it provides the admin URL.
+let adminUrl = '';
+const stop = await startPostgres({ provide: (_key: string, url: string) => (adminUrl = url) } as never);
 const results: Record<string, { sqlite: number[]; pg: number[] }> = {};
 try {
   for (let round = 0; round < ROUNDS; round++) {
     const lite = createTestStore();
-    const db = await createTestDatabase();
+    const db = await createTestDatabase(adminUrl);
     const pg = await openPostgresStore({ url: db.url });
     try {
       const s = await measure(lite.store);

@@ -1,10 +1,12 @@
-// Test helpers: a fresh, empty database per test file on a PostgreSQL server the caller names.
-import { randomBytes } from 'node:crypto';
+// Test helpers: a fresh, empty database per test file on a PostgreSQL server the caller names. Settings come
+// as arguments, by default from what the repo's vitest configs provide (never from the environment).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mintName } from '@screen-service/registry/kernel';
 import type { TestStore } from '@screen-service/test-kit';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { runPostgresMigrations } from './migrations-runner.js';
 import { createPostgresStore } from './store/open-postgres-store.js';
 
@@ -15,15 +17,30 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** The admin URL the repo's test set-up (config/postgres-setup.ts) provides, or an error saying how to get one. */
-export function testPostgresUrl(): string {
-  const url = process.env.SVC_TEST_POSTGRES_URL;
-  if (url === undefined || url === '') {
+/**
+ * What the running vitest config provided under `key` (config/postgres-setup.ts provides `postgresUrl`; a
+ * package's vitest.postgres.config.ts provides `testStore`), or undefined outside a vitest run.
+ */
+function provided(key: 'postgresUrl' | 'testStore'): string | undefined {
+  try {
+    const value = (inject as (key: string) => unknown)(key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The admin URL to make test databases on: `adminUrl` when given, else the one the vitest config provides
+ * (`postgresUrl`, from config/postgres-setup.ts); an error saying how to get one when neither is there.
+ */
+export function testPostgresUrl(adminUrl: string | undefined = provided('postgresUrl')): string {
+  if (adminUrl === undefined || adminUrl === '') {
     throw new Error(
-      'SVC_TEST_POSTGRES_URL is not set: run the test through vitest with globalSetup ../../config/postgres-setup.ts, or set it to postgres://user:password@127.0.0.1:5432/postgres',
+      'no PostgreSQL server for the tests: run them through a vitest config with globalSetup ../../config/postgres-setup.ts (it provides postgresUrl, or uses SVC_TEST_POSTGRES_URL when you set it), or pass an admin URL such as postgres://user:password@127.0.0.1:5432/postgres',
     );
   }
-  return url;
+  return adminUrl;
 }
 
 /**
@@ -34,7 +51,7 @@ export async function createTestDatabase(
   adminUrl: string = testPostgresUrl(),
   template?: string,
 ): Promise<TestDatabase> {
-  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  const name = `svc_test_${mintName(6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -80,15 +97,18 @@ export function ignoreClosing(err: Error & { code?: string }): void {
   throw err;
 }
 
-/** The store a shared end-to-end suite runs on: `SVC_TEST_STORE=postgres` (set by a package's vitest.postgres.config.ts) or SQLite. */
-export function testStoreEngine(): 'sqlite' | 'postgres' {
-  const engine = process.env.SVC_TEST_STORE ?? 'sqlite';
-  if (engine !== 'sqlite' && engine !== 'postgres') {
+/**
+ * The store a shared end-to-end suite runs on: `engine` when given, else what the vitest config provides as
+ * `testStore` (`postgres` in a package's vitest.postgres.config.ts), else SQLite.
+ */
+export function testStoreEngine(engine: string | undefined = provided('testStore')): 'sqlite' | 'postgres' {
+  const chosen = engine ?? 'sqlite';
+  if (chosen !== 'sqlite' && chosen !== 'postgres') {
     throw new Error(
-      `SVC_TEST_STORE is ${JSON.stringify(engine)}: set it to sqlite (the default) or postgres`,
+      `the test store is ${JSON.stringify(chosen)}: provide testStore sqlite (the default) or postgres in the vitest config`,
     );
   }
-  return engine;
+  return chosen;
 }
 
 // One migrated template per test process and admin URL: a fresh database is a copy of it, not a new migration run.
@@ -161,13 +181,17 @@ export async function createPostgresTestStore(
 }
 
 /**
- * What a shared harness spreads into `createTestCore`: `{ testStore }` on PostgreSQL when `SVC_TEST_STORE=postgres`,
- * else nothing (createTestCore makes its SQLite file).
+ * What a shared harness spreads into `createTestCore`: `{ testStore }` on PostgreSQL when the engine is
+ * `postgres` (see {@link testStoreEngine}), else nothing (createTestCore makes its SQLite file).
  *
  * @example `const core = createTestCore({ urls, ...(await testStoreOption()) });`
  */
-export async function testStoreOption(): Promise<{ testStore?: TestStore }> {
-  return testStoreEngine() === 'postgres' ? { testStore: await createPostgresTestStore() } : {};
+export async function testStoreOption(
+  options: { engine?: string; adminUrl?: string } = {},
+): Promise<{ testStore?: TestStore }> {
+  return testStoreEngine(options.engine) === 'postgres'
+    ? { testStore: await createPostgresTestStore(testPostgresUrl(options.adminUrl)) }
+    : {};
 }
 
 /** SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`, ... (test statements hold no `?` in literals). */

@@ -2,7 +2,8 @@
 // every migration it runs, and the service secret kept beside it (`secret.key`) when none is configured.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Random, systemRandom } from '@screen-service/registry/kernel';
+import { writeFileAtomicSync } from '@screen-service/io-kit/atomic-file';
+import { mintSecret, type Random, systemRandom } from '@screen-service/registry/kernel';
 import { type Migration, runMigrations, schemaVersion } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
 import { coreMigrations } from './migrations.js';
@@ -83,13 +84,14 @@ export function serviceSecret(
   random: Random = systemRandom,
 ): Uint8Array {
   const encode = (v: string) => new TextEncoder().encode(v);
-  const fresh = () => Buffer.from(random.bytes(32)).toString('base64url');
+  const fresh = () => mintSecret('', random);
   if (db.memory || !db.name) return encode(configured || fresh());
   const keyFile = path.join(path.dirname(db.name), SECRET_FILE);
   const legacy = db.prepare("SELECT value FROM service_meta WHERE key = 'secret'").get() as
     | { value: string }
     | undefined;
-  if (!fs.existsSync(keyFile) && !configured) writeKeyFile(keyFile, legacy?.value ?? fresh());
+  // Through a temp file and a rename (owner-only), so a crash never leaves a half-written key.
+  if (!fs.existsSync(keyFile) && !configured) writeFileAtomicSync(keyFile, `${legacy?.value ?? fresh()}\n`);
   // The old copy goes once the file holds it (or a configured secret replaces it).
   if (legacy && (configured || fs.existsSync(keyFile))) {
     db.prepare("DELETE FROM service_meta WHERE key = 'secret'").run();
@@ -97,16 +99,6 @@ export function serviceSecret(
   if (configured) return encode(configured);
   fs.chmodSync(keyFile, 0o600);
   return encode(fs.readFileSync(keyFile, 'utf8').trim());
-}
-
-/** Writes the key through a temporary file and a rename, so a crash never leaves a half-written key. */
-function writeKeyFile(keyFile: string, value: string): void {
-  const tmp = `${keyFile}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${value}\n`, { mode: 0o600, flag: 'w' });
-  const fd = fs.openSync(tmp, 'r');
-  fs.fsyncSync(fd);
-  fs.closeSync(fd);
-  fs.renameSync(tmp, keyFile);
 }
 
 /** What `/healthz` reports of the database: reachable, and the schema version it runs. */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Core, type CoreOptions, createCore } from '@screen-service/core';
-import type { PasswordHasher } from '@screen-service/registry/accounts';
+import { normalizeEmail, type PasswordHasher } from '@screen-service/registry/accounts';
 import {
   type Clock,
   hashSecret,
@@ -210,7 +210,7 @@ export async function seedUser(
   const random = options.random ?? systemRandom;
   return store.users.create({
     id: newId('usr_', random),
-    email: (options.email ?? `${newId('', random)}@example.com`).toLowerCase(),
+    email: normalizeEmail(options.email ?? `${newId('', random)}@example.com`),
     passwordHash: options.passwordHash ?? 'not-a-real-hash',
     firstName: null,
     createdAt: stamp(options),

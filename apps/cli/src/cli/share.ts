@@ -2,6 +2,7 @@
 // the owner's account. A refusal (an agent that is not client-safe) exits 3 and names the failed rule.
 import fs from 'node:fs';
 import type { Shares } from '@screen-service/core/sharing';
+import { normalizeEmail } from '@screen-service/registry/accounts';
 import { isServiceError } from '@screen-service/registry/kernel';
 import { createServices, type ServerConfig } from '@screen-service/server';
 import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
@@ -59,7 +60,7 @@ export async function shareCommand(argv: string[], config: () => ServerConfig, i
   const db = openDatabase(c.dataDir);
   try {
     const core = createServices(c, db);
-    const owner = await core.store.users.findByEmail(values.email.trim().toLowerCase());
+    const owner = await core.store.users.findByEmail(normalizeEmail(values.email));
     if (!owner)
       throw new CliError(`No account for ${values.email} (data folder: ${c.dataDir}).`, EXIT.REFUSED);
     const run = async (fn: (s: Shares, ownerId: string) => Promise<unknown>) => {

@@ -1,5 +1,6 @@
 // Learns of the decision without a reload: long-polls `GET {oauth}/requests/<id>?wait=25` in a loop, backing
 // off on network trouble, until the request leaves `pending` or the server refuses.
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import { ApiError, type ConsentRequest, readRequest } from './oauth-api.js';
 
 export interface WatchOptions {
@@ -15,7 +16,8 @@ export interface WatchOptions {
   read?: typeof readRequest;
 }
 
-const MAX_BACKOFF_MS = 30_000;
+/** Network trouble: wait 1 s, 2 s, 4 s ... at most 30 s before asking again. */
+const BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 /** A server that answers `pending` at once (no long poll) is asked at most once a second. */
 const MIN_INTERVAL_MS = 1_000;
 
@@ -64,7 +66,7 @@ export function watchRequest(options: WatchOptions): () => void {
           return;
         }
         failures++;
-        const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
+        const delay = backoffDelay(BACKOFF, failures);
         onTrouble?.(delay);
         await pause(delay);
       }

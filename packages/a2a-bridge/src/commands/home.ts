@@ -1,6 +1,7 @@
 // Where the bridge keeps its files, and the agent target (a card or a webhook) a command names.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '@screen-service/io-kit/command-line';
 import { type AgentCardInfo, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
 import { Outbox } from '../outbox.js';
@@ -42,8 +43,8 @@ export interface TargetOptions {
   fetch?: typeof fetch | undefined;
 }
 
-/** Thrown for a command line that names no target or two; the CLI answers with exit code 2. */
-export class UsageError extends Error {}
+/** Thrown for a command line the CLI cannot run (no target or two, a bad option); it answers with exit code 2. */
+export { UsageError };
 
 /** Exactly one of `--card` and `--webhook` (a usage error otherwise). */
 export function checkTargetOptions(options: Pick<TargetOptions, 'card' | 'webhook'>): void {

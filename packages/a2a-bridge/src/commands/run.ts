@@ -1,5 +1,6 @@
 // `svc-a2a run`: serves every paired agent side by side over the live service until stopped or revoked.
 import { createHostClient, HostApiError, openMessageStream } from '@screen-service/connect-api/client';
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import { type BridgeAgent, type BridgeOptions, createBridge } from '../bridge.js';
 import { type AgentCardInfo, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
@@ -42,6 +43,9 @@ export function webhookCard(name: string, url: string): AgentCardInfo {
   };
 }
 
+// While the service starts up (or restarts), `run` asks for its session again: 0.5 s, 1 s, 2 s ... at most 10 s.
+const SESSION_BACKOFF = { baseMs: 500, maxMs: 10_000 };
+
 const revokedError = (e: unknown) =>
   e instanceof HostApiError && (e.code === 'connector_revoked' || e.code === 'unauthorized');
 
@@ -79,13 +83,14 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
 
   // The session says which agents this connection still serves; the service may be starting up.
   let session: Awaited<ReturnType<typeof client.session>> | undefined;
-  for (let delay = 500; !signal.aborted; delay = Math.min(delay * 2, 10_000)) {
+  for (let attempt = 1; !signal.aborted; attempt++) {
     try {
       session = await client.session();
       break;
     } catch (error) {
       if (revokedError(error)) return 'revoked';
       if (error instanceof HostApiError && error.permanent) throw error;
+      const delay = backoffDelay(SESSION_BACKOFF, attempt);
       out(`svc-a2a: the service is not answering (${(error as Error).message}); trying again in ${delay} ms`);
       await sleep(delay, signal);
     }

@@ -1,6 +1,8 @@
 // The host's message stream: reads {connect_url}/messages as Server-Sent Events over fetch, resumes after
 // the last seq it handed on (Last-Event-ID), reconnects with exponential back-off, stops when revoked.
 import type { HostMessage } from '@screen-service/core/host-messages';
+import { backoffDelay } from '@screen-service/io-kit/backoff';
+import { readSse } from '@screen-service/io-kit/sse';
 import { HostApiError } from './errors.js';
 
 export interface MessageStreamOptions {
@@ -34,43 +36,6 @@ export interface MessageStream {
   cursor(): number;
 }
 
-interface SseEvent {
-  id?: string;
-  event: string;
-  data: string;
-}
-
-/** Splits an SSE byte stream into events (fields `id`, `event`, `data`; comments skipped). */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let current: SseEvent = { event: 'message', data: '' };
-  let hasData = false;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let nl = buffer.search(/\r?\n/);
-    while (nl >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + (buffer[nl] === '\r' ? 2 : 1));
-      if (line === '') {
-        if (hasData) yield current;
-        current = { event: 'message', data: '' };
-        hasData = false;
-      } else if (!line.startsWith(':')) {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'data') {
-          current.data = hasData ? `${current.data}\n${value}` : value;
-          hasData = true;
-        } else if (field === 'event') current.event = value;
-        else if (field === 'id') current.id = value;
-      }
-      nl = buffer.search(/\r?\n/);
-    }
-  }
-}
-
 /**
  * @example
  * ```ts
@@ -80,8 +45,12 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
  */
 export function openMessageStream(options: MessageStreamOptions): MessageStream {
   const doFetch = options.fetch ?? fetch;
-  const initial = options.initialDelayMs ?? 500;
-  const max = options.maxDelayMs ?? 30_000;
+  // Half to all of the delay: hosts cut off together (a restart of the service) come back spread out.
+  const backoff = {
+    baseMs: options.initialDelayMs ?? 500,
+    maxMs: options.maxDelayMs ?? 30_000,
+    jitter: [0.5, 1],
+  } as const;
   const idleMs = options.idleTimeoutMs ?? 60_000;
   let cursor = options.after ?? 0;
 
@@ -142,24 +111,21 @@ export function openMessageStream(options: MessageStreamOptions): MessageStream 
   }
 
   const done = (async (): Promise<StreamStop> => {
-    let delay = initial;
+    let failures = 0;
     for (;;) {
       if (options.signal?.aborted) return 'aborted';
       let failure: unknown = null;
       try {
         const stop = await once();
         if (stop) return stop;
-        delay = initial;
+        failures = 0;
       } catch (err) {
         if (options.signal?.aborted) return 'aborted';
         if (err instanceof HostApiError && err.permanent) throw err;
         failure = err;
       }
-      const wait = failure ? Math.min(max, delay) * (0.5 + Math.random() / 2) : 50;
-      if (failure) {
-        options.onRetry?.(failure, wait);
-        delay = Math.min(max, delay * 2);
-      }
+      const wait = failure ? backoffDelay(backoff, ++failures, Math.random()) : 50;
+      if (failure) options.onRetry?.(failure, wait);
       await sleep(wait);
     }
   })();

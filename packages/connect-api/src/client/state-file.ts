@@ -1,8 +1,7 @@
 // The host's per-machine state file (doc2: `{token, connector_id, name}` in an owner-only file), plus the
-// stream cursor of what has been answered, written atomically with mode 0600.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// stream cursor of what has been answered, written atomically with mode 0600 (io-kit's atomic file).
+import { open } from 'node:fs/promises';
+import { writeJsonAtomic } from '@screen-service/io-kit/atomic-file';
 import { HostApiError } from './errors.js';
 
 /** What a host keeps between runs. */
@@ -80,21 +79,5 @@ export async function readHostState(path: string): Promise<HostState | null> {
  * ```
  */
 export async function writeHostState(path: string, state: HostState): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeJsonAtomic(path, state, { mode: 0o600, dirMode: 0o700 });
 }

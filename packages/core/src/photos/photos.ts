@@ -2,7 +2,7 @@
 // expiring links (PhotoLinks), and removing the files of deleted rows without ever half-doing it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock, Random } from '@screen-service/registry/kernel';
-import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
+import { createRateLimiter, newId, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { PhotoRecord, Store } from '@screen-service/registry/model';
 import { hasImageSignature } from './image-signature.js';
 import { imageSize } from './image-size.js';
@@ -199,7 +199,7 @@ export function createPhotos(o: PhotosOptions): Photos {
           { field: 'body' },
         );
       }
-      const name = `${Buffer.from(o.random.bytes(16)).toString('base64url')}.${ext}`;
+      const name = `${newId('', o.random)}.${ext}`;
       await o.files.write(name, bytes);
       let photo: PhotoRecord;
       try {

@@ -1,5 +1,6 @@
 // The pure rules of a buzz: whether a new row pushes, what the notification says, how a burst of rows for
 // one thread collapses into one push, and how long to wait before trying a push service again.
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import type { MessageRecord, ScreenRecord } from '@screen-service/registry/model';
 
 /** How long a device's "thread open" lasts without being renewed (the app renews it every minute). */
@@ -111,6 +112,8 @@ export function notificationBody(message: MessageRecord, screen: ScreenRecord | 
   return count > 1 ? `${body} (+${count - 1} more)` : body;
 }
 
+const PUSH_BACKOFF = { baseMs: 1000, maxMs: 600_000, jitter: [1, 1.2] } as const;
+
 /**
  * When to try a push service again: its `Retry-After` when it gave one (capped at an hour), else an
  * exponential back-off from one second, doubled per attempt, capped at ten minutes, with up to 20% jitter
@@ -121,6 +124,5 @@ export function notificationBody(message: MessageRecord, screen: ScreenRecord | 
  */
 export function retryDelayMs(attempts: number, retryAfterMs: number | undefined, jitter: number): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, 3_600_000);
-  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 600_000);
-  return Math.round(base * (1 + 0.2 * jitter));
+  return backoffDelay(PUSH_BACKOFF, Math.max(1, attempts), jitter);
 }

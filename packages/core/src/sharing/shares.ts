@@ -2,6 +2,7 @@
 // grants, the holder's claim, and revoke. The store refuses unsafe grants itself; these rules check first
 // so the refusal names the broken rule.
 
+import { normalizeEmail } from '@screen-service/registry/accounts';
 import * as check from '@screen-service/registry/agents';
 import { notClientSafe, type ShareWhy, shareWhy } from '@screen-service/registry/hosts';
 import type { Notifier } from '@screen-service/registry/kernel';
@@ -10,6 +11,7 @@ import {
   newId as defaultNewId,
   hashSecret,
   isServiceError,
+  mintName,
   mintToken,
   type Random,
   ServiceError,
@@ -201,7 +203,7 @@ export function createShares(options: SharesOptions): Shares {
       });
     }
     const u = ref.includes('@')
-      ? await store.users.findByEmail(ref.trim().toLowerCase())
+      ? await store.users.findByEmail(normalizeEmail(ref))
       : await store.users.findById(ref.trim());
     if (!u) {
       throw new ServiceError(
@@ -567,7 +569,7 @@ export function createShares(options: SharesOptions): Shares {
       const safe = (await store.agents.listByUser(ownerId)).filter((a) => a.clientSafe);
       const by = await defaultBy(ownerId);
       const plan: InvitePlan = {
-        template: `once-${Buffer.from(random.bytes(4)).toString('hex')}`,
+        template: `once-${mintName(4, random)}`,
         title: `${by}'s agents`.slice(0, 60),
         shared_by: by,
         first_name: '',
@@ -595,7 +597,7 @@ export function createShares(options: SharesOptions): Shares {
       const name =
         typeof answers.template === 'string' && answers.template !== ''
           ? answers.template
-          : `once-${Buffer.from(random.bytes(4)).toString('hex')}`;
+          : `once-${mintName(4, random)}`;
       const items = [];
       for (const h of handles) {
         const agent = await ownedAgent(ownerId, h);

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../kernel/rate-limiter.js';
 import { type Random, systemClock, systemRandom } from '../kernel/system.js';
 import type { Store } from '../model/repositories.js';
 import { isCommonPassword } from './common-passwords.js';
+import { normalizeEmail } from './normalize-email.js';
 import type { PasswordHasher } from './password-hasher-port.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -200,7 +201,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
         field: 'password',
       });
     }
-    return { email: input.email.trim().toLowerCase(), password: input.password };
+    return { email: normalizeEmail(input.email), password: input.password };
   }
 
   async function createUser(input: { email: unknown; password: unknown }) {

@@ -14,4 +14,5 @@ export {
   type SessionTokens,
 } from './accounts.js';
 export { isCommonPassword } from './common-passwords.js';
+export { normalizeEmail } from './normalize-email.js';
 export type { PasswordHasher } from './password-hasher-port.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, newTimedId } from './crypto.js';
+import { mintName, mintSecret, mintToken, newId, newTimedId } from './crypto.js';
 
 const fixed = (byte: number) => ({ bytes: (n: number) => new Uint8Array(n).fill(byte) });
 
@@ -36,5 +36,21 @@ describe('newTimedId', () => {
     expect(newTimedId('m_', -5, fixed(1)).slice(2, 11)).toBe('000000000');
     expect(newTimedId('m_', Number.NaN, fixed(1)).slice(2, 11)).toBe('000000000');
     expect(newTimedId('m_', 1.9, fixed(1)).slice(2, 11)).toBe('000000001');
+  });
+});
+
+describe('mintSecret and mintName', () => {
+  it('a secret is the prefix and 32 random bytes in base64url; mintToken is one', () => {
+    const secret = mintSecret('whsec_', fixed(0xfb));
+    expect(secret).toBe(`whsec_${Buffer.alloc(32, 0xfb).toString('base64url')}`);
+    expect(secret).toHaveLength('whsec_'.length + 43);
+    expect(mintToken('svc_ct_', fixed(0xfb))).toBe(`svc_ct_${secret.slice('whsec_'.length)}`);
+    expect(mintSecret('x_')).not.toBe(mintSecret('x_'));
+  });
+
+  it('a name is lower-case hex of the bytes asked for, safe as an unquoted SQL identifier', () => {
+    expect(mintName(6, fixed(0xab))).toBe('abababababab');
+    expect(mintName()).toMatch(/^[0-9a-f]{16}$/);
+    expect(`svc_test_${mintName(6)}`).toMatch(/^[a-z_][a-z0-9_]*$/);
   });
 });

@@ -14,7 +14,35 @@ export type TokenPrefix = 'svc_ct_' | 'svc_at_' | 'svc_rt_' | 'svc_mt_' | 'svc_a
  * ```
  */
 export function mintToken(prefix: TokenPrefix, random: Random = systemRandom): string {
+  return mintSecret(prefix, random);
+}
+
+/**
+ * A new secret of any prefix: the prefix then 32 random bytes (256 bits) in base64url. {@link mintToken} is
+ * this for the service's own token prefixes; a program minting a secret of its own (the A2A bridge's
+ * webhook signing secret `whsec_`) uses this, so every secret comes from one place and one randomness.
+ *
+ * @example
+ * ```ts
+ * mintSecret('whsec_'); // 'whsec_3q2+7w...' (43 characters after the prefix)
+ * ```
+ */
+export function mintSecret(prefix: string, random: Random = systemRandom): string {
   return prefix + Buffer.from(random.bytes(32)).toString('base64url');
+}
+
+/**
+ * A random name for something outside the database: a process's instance id, a throw-away test database,
+ * a run's accounts. Lower-case hex of `bytes` random bytes, so it is safe in file names, URLs and
+ * unquoted SQL identifiers. Not a secret (use {@link mintSecret}) and not a row id (use {@link newId}).
+ *
+ * @example
+ * ```ts
+ * `svc_test_${mintName(6)}`; // 'svc_test_9f86d081884c'
+ * ```
+ */
+export function mintName(bytes = 8, random: Random = systemRandom): string {
+  return Buffer.from(random.bytes(bytes)).toString('hex');
 }
 
 /** A 6-digit pairing code, uniformly random, leading zeros kept. */

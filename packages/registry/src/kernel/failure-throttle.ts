@@ -28,7 +28,12 @@ export interface FailureThrottle {
   succeed(key: string): void | Promise<void>;
 }
 
-/** The wait (ms) after `failures` failures in a row: none for the free ones, then doubling up to the cap. */
+/**
+ * The wait (ms) after `failures` failures in a row: none for the free ones, then doubling up to the cap.
+ * A penalty the service imposes on a guesser, not io-kit's retry back-off (`backoffDelay`), though both
+ * double: it counts from the free failures and has no jitter (the wait is a rule, told to the client as
+ * Retry-After), so it is kept here rather than forced into that policy.
+ */
 export function failureDelayMs(
   options: Pick<FailureThrottleOptions, 'freeFailures' | 'baseDelayMs' | 'maxDelayMs'>,
   failures: number,

@@ -3,7 +3,9 @@
 export {
   digestsEqual,
   hashSecret,
+  mintName,
   mintPairingCode,
+  mintSecret,
   mintToken,
   newId,
   newTimedId,

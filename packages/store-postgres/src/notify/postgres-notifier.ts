@@ -1,7 +1,7 @@
 // A Notifier shared by every instance on one PostgreSQL database: publish delivers here at once and sends a
 // NOTIFY; one dedicated LISTEN connection per instance fans the others' events out to local listeners.
-import { randomBytes } from 'node:crypto';
-import { createNotifier, type Notifier, type ThreadEvent } from '@screen-service/registry/kernel';
+import { backoffDelay } from '@screen-service/io-kit/backoff';
+import { createNotifier, mintName, type Notifier, type ThreadEvent } from '@screen-service/registry/kernel';
 import pg from 'pg';
 import { ScaleError } from '../scale-errors.js';
 import { decodeWire, encodeInline, encodeReference } from './wire.js';
@@ -40,6 +40,7 @@ export interface PostgresNotifier extends Notifier {
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 const MAX_RECONNECT_MS = 5000;
+// Three chosen waits before an event is given up (its listeners re-read), not a grown back-off.
 const SEND_RETRIES_MS = [50, 250, 1000];
 const PAYLOAD_KEEP = "interval '10 minutes'";
 
@@ -60,15 +61,16 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
       `channel must be lower-case letters, digits or _ (at most 63), for example svc_events; got ${JSON.stringify(channel)}.`,
     );
   }
-  const origin = options.instanceId ?? randomBytes(8).toString('hex');
+  const origin = options.instanceId ?? mintName(8);
   const probeMs = options.probeMs ?? 10_000;
-  const firstDelay = options.reconnectMs ?? 100;
+  // Reconnects wait `reconnectMs` (default 0.1 s), doubling after each failed try, at most 5 s.
+  const backoff = { baseMs: options.reconnectMs ?? 100, maxMs: MAX_RECONNECT_MS };
   const onError = options.onError ?? (() => {});
   const local = createNotifier();
 
   let client: pg.Client | null = null;
   let closed = false;
-  let delay = firstDelay;
+  let failedReconnects = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let probeTimer: ReturnType<typeof setInterval> | undefined;
   let sending: Promise<void> = Promise.resolve();
@@ -145,7 +147,7 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
       return;
     }
     client = c;
-    delay = firstDelay;
+    failedReconnects = 0;
   }
 
   function lost(c: pg.Client, err?: unknown) {
@@ -158,19 +160,22 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
 
   function scheduleReconnect() {
     if (closed || reconnectTimer) return;
-    reconnectTimer = setTimeout(async () => {
-      reconnectTimer = undefined;
-      try {
-        await connect();
-        // Anything published while the link was down never reached us: every waiter re-reads now that
-        // the LISTEN is active again, so nothing written before this point is missed.
-        if (client) local.resyncAll();
-      } catch (err) {
-        onError(err);
-        delay = Math.min(MAX_RECONNECT_MS, delay * 2);
-        scheduleReconnect();
-      }
-    }, delay);
+    reconnectTimer = setTimeout(
+      async () => {
+        reconnectTimer = undefined;
+        try {
+          await connect();
+          // Anything published while the link was down never reached us: every waiter re-reads now that
+          // the LISTEN is active again, so nothing written before this point is missed.
+          if (client) local.resyncAll();
+        } catch (err) {
+          onError(err);
+          failedReconnects++;
+          scheduleReconnect();
+        }
+      },
+      backoffDelay(backoff, failedReconnects + 1),
+    );
     reconnectTimer.unref?.();
   }
 

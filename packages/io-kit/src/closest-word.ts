@@ -1,4 +1,4 @@
-// "Did you mean --card?": the closest known word to a misspelt one, for the CLI's usage errors.
+// "Did you mean --card?": the closest known word to a misspelt one, for a command line's usage errors.
 
 /**
  * The candidate within a small edit distance of `word` (a typo, two swapped letters), or undefined.
@@ -6,6 +6,7 @@
  * @example
  * ```ts
  * closestWord('--crad', ['--card', '--url']); // '--card'
+ * closestWord('--zzzz', ['--card', '--url']); // undefined
  * ```
  */
 export function closestWord(word: string, candidates: readonly string[]): string | undefined {
@@ -19,7 +20,7 @@ export function closestWord(word: string, candidates: readonly string[]): string
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,4 +1,5 @@
 // Reads a chat-completions SSE stream (`data: {...}` events ending in `data: [DONE]`) into text and usage.
+import { readSse } from '@screen-service/io-kit/sse';
 import { ModelError } from './errors.js';
 
 /** What a finished stream gave. */
@@ -15,8 +16,9 @@ interface Chunk {
 }
 
 /**
- * Consumes the body of a streaming answer. Events may be split across network chunks; only `data:` fields
- * matter (comments and other fields are skipped, as the SSE format allows).
+ * Consumes the body of a streaming answer with io-kit's event-stream parser: only the events' data matter
+ * (their type, ids and comments do not); `[DONE]` ends it. A last event the stream ends without its
+ * closing blank line is dropped, as the format says.
  *
  * @example
  * ```ts
@@ -24,23 +26,13 @@ interface Chunk {
  * ```
  */
 export async function readChatStream(body: ReadableStream<Uint8Array>): Promise<StreamedAnswer> {
-  const decoder = new TextDecoder();
-  let buffer = '';
   let text = '';
   let tokens: number | null = null;
-  let data: string[] = [];
-  let done = false;
-  const dispatch = () => {
-    if (data.length === 0) return;
-    const payload = data.join('\n');
-    data = [];
-    if (payload.trim() === '[DONE]') {
-      done = true;
-      return;
-    }
+  for await (const { data } of readSse(body)) {
+    if (data.trim() === '[DONE]') break;
     let chunk: Chunk;
     try {
-      chunk = JSON.parse(payload) as Chunk;
+      chunk = JSON.parse(data) as Chunk;
     } catch {
       throw new ModelError('MODEL_BAD_ANSWER', 'The model sent a stream event that is not JSON.');
     }
@@ -54,23 +46,6 @@ export async function readChatStream(body: ReadableStream<Uint8Array>): Promise<
     if (typeof piece === 'string') text += piece;
     const total = chunk.usage?.total_tokens;
     if (typeof total === 'number') tokens = total;
-  };
-  const line = (l: string) => {
-    if (l === '') dispatch();
-    else if (l.startsWith('data:')) data.push(l.slice(l.startsWith('data: ') ? 6 : 5));
-  };
-  for await (const bytes of body as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(bytes, { stream: true });
-    let at = buffer.search(/\r?\n/);
-    while (at >= 0) {
-      const nl = buffer[at] === '\r' ? 2 : 1;
-      line(buffer.slice(0, at));
-      buffer = buffer.slice(at + nl);
-      if (done) return { text, tokens };
-      at = buffer.search(/\r?\n/);
-    }
   }
-  if (buffer !== '') line(buffer);
-  dispatch();
   return { text, tokens };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readChatStream } from './sse.js';
+import { readChatStream } from './chat-stream.js';
 
 const body = (...parts: string[]) =>
   new ReadableStream<Uint8Array>({

@@ -1,7 +1,8 @@
-// Owner-only JSON files written atomically: write a temp file beside the target, fsync, rename.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+// The bridge's folder and its JSON files: owner-only, the folder made or tightened once per process; the
+// atomic write itself is io-kit's (temp file, fsync, rename).
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeJsonAtomic } from '@screen-service/io-kit/atomic-file';
 
 /** Directory mode for everything the bridge keeps on disk (owner only). */
 export const DIR_MODE = 0o700;
@@ -25,41 +26,21 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes JSON so that a reader (or a crash) sees either the old file or the new one, never half of it.
+ * Writes JSON owner-only so that a reader (or a crash) sees either the old file or the new one; the first
+ * write into a folder makes it private (a folder removed since is made again by the write).
  *
  * @example
  * ```ts
- * await writeJsonAtomic('/home/me/.svc-a2a/state.json', { version: 1, agents: {} });
+ * await writePrivateJson('/home/me/.svc-a2a/state.json', { version: 1, agents: {} });
  * ```
  */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+export async function writePrivateJson(path: string, value: unknown): Promise<void> {
   const dir = dirname(path);
   if (!ensured.has(dir)) {
     await ensurePrivateDir(dir);
     ensured.add(dir);
   }
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(temp, 'w', FILE_MODE);
-  } catch (error) {
-    // The directory went away since this process made it: make it again, once.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await ensurePrivateDir(dir);
-    handle = await open(temp, 'w', FILE_MODE);
-  }
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeJsonAtomic(path, value, { mode: FILE_MODE, dirMode: DIR_MODE });
 }
 
 /**
