@@ -6,7 +6,7 @@ import type {
   PushRepository,
   PushSubscriptionRecord,
 } from '@screen-service/registry/model';
-import { groupCommitOf } from './group-commit.js';
+import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -98,10 +98,9 @@ export function preparePushRows(db: SqliteDb) {
   };
 }
 
-export function createSqlitePush(db: SqliteDb): PushRepository {
+export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommitOf(db)): PushRepository {
   const rows = preparePushRows(db);
   // The sender settles each push as its answer comes: those writes share the turn's commit (ADR 0205).
-  const commits = groupCommitOf(db);
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
      VALUES (@id, @userId, @endpoint, @p256dh, @auth, @device, @createdAt)

@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { groupCommitOf } from './group-commit.js';
+import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 import { preparePageReader } from './sqlite-page.js';
 import { preparePushRows } from './sqlite-push.js';
@@ -26,7 +26,10 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
   });
 }
 
-export function createSqliteThreads(db: SqliteDb): ThreadRepository {
+export function createSqliteThreads(
+  db: SqliteDb,
+  commits: WriteRunner = groupCommitOf(db),
+): ThreadRepository {
   // Positional parameters, no RETURNING: seq is the rowid (lastInsertRowid) and the record is built from
   // what was written (binding an object by name and reading the whole row back, meta and the screen's ops
   // re-parsed, cost a write more; RETURNING seq alone still cost about 1 us of 9).
@@ -190,9 +193,6 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     );
     return { message, screen };
   };
-
-  // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
-  const commits = groupCommitOf(db);
 
   return {
     async append(m, push) {

@@ -1,5 +1,6 @@
-// Repository interfaces: the only way rules touch storage. Each method is one atomic unit, so a
-// PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
+// Repository interfaces: the only way rules touch storage. They store: reads, writes and atomic claims
+// ("mark used if still unused"); every decision is the rules', made inside `Store.transaction` (ADR 0241).
+// Each method is one atomic unit on its own (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
 import type {
   AgentCardSummary,
@@ -9,34 +10,33 @@ import type {
   ConnectorRecord,
   GrantRecord,
   ManagementTokenRecord,
-  MessageRecord,
   NativeAgentRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
   OAuthTokenRecord,
   PairingCodeRecord,
-  PhotoRecord,
-  PushDeliveryRecord,
-  PushIntentRecord,
-  PushSubscriptionRecord,
-  ScreenRecord,
   SessionRecord,
   ShareInviteRecord,
   ShareTemplateRecord,
-  ThreadStateRecord,
   UserRecord,
 } from './records.js';
+import type { PhotoRepository, PushRepository, ThreadRepository } from './thread-repositories.js';
 
-/** A thread is keyed by (agent, user): the owner's thread today, a grant holder's later. */
-export interface ThreadKey {
-  agentId: string;
-  userId: string;
+/** How a read inside a transaction holds what it read (ADR 0241). */
+export interface ReadOptions {
+  /**
+   * Lock the row until the transaction ends (PostgreSQL `SELECT ... FOR UPDATE`), so a decision made from
+   * it still holds when its write lands: another transaction that locks or changes the row waits for this
+   * one. On SQLite (one writer: transactions run one after another) and outside a transaction it reads plainly.
+   */
+  forUpdate?: boolean;
 }
 
 export interface UserRepository {
   /** Inserts; throws ServiceError EMAIL_TAKEN when the (lower-cased) email exists. */
   create(user: UserRecord): Promise<UserRecord>;
-  findById(id: string): Promise<UserRecord | null>;
+  /** With `forUpdate`, the user's row is locked: rules that decide per account take it first (ADR 0241). */
+  findById(id: string, options?: ReadOptions): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   /** Deletes the user and, by cascade, every row they own. */
   delete(id: string): Promise<boolean>;
@@ -164,151 +164,6 @@ export interface PairingRepository {
   /** Records one wrong code from a client address and drops records older than `pruneBefore`. */
   recordFailure(clientAddr: string, at: number, pruneBefore: number): Promise<void>;
   countFailures(clientAddr: string, since: number): Promise<number>;
-}
-
-export interface NewMessage {
-  id: string;
-  userId: string;
-  agentId: string;
-  sender: MessageRecord['sender'];
-  kind: MessageRecord['kind'];
-  body: string;
-  meta?: Record<string, unknown>;
-  screenId?: string | null;
-  connectorId?: string | null;
-  createdAt: number;
-  handledAt?: number | null;
-  /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
-  idemKey?: string | null;
-  /**
-   * Uploaded photos this message carries: bound to it in the same transaction as the row (a photo already
-   * bound to another message is left as it is). The caller checks they are the sender's unsent photos.
-   */
-  photoIds?: readonly string[];
-}
-
-export interface NewScreen {
-  id: string;
-  lines: string;
-  ops: unknown[];
-  taps: ScreenRecord['taps'];
-}
-
-export interface ThreadPageQuery extends ThreadKey {
-  /** Only rows with seq below this (older page); absent for the newest page. */
-  beforeSeq?: number;
-  limit: number;
-}
-
-/**
- * A buzz decided with the write: the push intent and one outbox row per subscription of the user are
- * inserted in the same transaction as the message, so a crash cannot keep one without the other.
- */
-export interface NewPush {
-  /** The push intent's id; each outbox row gets `${id}.${n}`. */
-  id: string;
-  /**
-   * When set, the push rows are written only if no device holds the thread open at this time (presence
-   * `until` after it), judged inside the message's own transaction instead of by a read before the write.
-   */
-  unlessOpenAt?: number;
-}
-
-export interface ThreadRepository {
-  /** Inserts the row; with `push`, the push intent and its outbox rows in the same transaction. */
-  append(message: NewMessage, push?: NewPush): Promise<MessageRecord>;
-  /** Writes the screen's message row and the screen (and `push`'s rows) in one transaction. */
-  appendScreen(
-    message: NewMessage,
-    screen: NewScreen,
-    push?: NewPush,
-  ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
-  getScreen(id: string): Promise<ScreenRecord | null>;
-  /** Screens by id (missing ids are left out). */
-  listScreens(ids: string[]): Promise<ScreenRecord[]>;
-  getMessage(id: string): Promise<MessageRecord | null>;
-  /**
-   * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
-   * and returns them. Two concurrent callers never receive the same row.
-   */
-  claimAnswers(query: ThreadKey & { afterSeq: number; limit: number; at: number }): Promise<MessageRecord[]>;
-  countUnhandled(key: ThreadKey): Promise<number>;
-  /** Newest first. */
-  page(query: ThreadPageQuery): Promise<MessageRecord[]>;
-  /** Agent rows after the person's read mark, per agent of the user. */
-  unreadByAgent(userId: string): Promise<Map<string, number>>;
-  /** The newest row per agent of the user (for list previews and derived recency). */
-  lastByAgent(userId: string): Promise<Map<string, MessageRecord>>;
-  getState(key: ThreadKey): Promise<ThreadStateRecord>;
-  markRead(key: ThreadKey, seq: number): Promise<void>;
-  markDelivered(key: ThreadKey, upToSeq: number, at: number): Promise<void>;
-  setOpen(key: ThreadKey, open: boolean, at: number): Promise<void>;
-  /** The row a connection wrote with this idempotency key, or null. */
-  findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
-  /**
-   * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
-   * (what a host's message stream owes it).
-   */
-  pendingForHost(query: {
-    userId: string;
-    agentIds: string[];
-    afterSeq: number;
-    limit: number;
-  }): Promise<MessageRecord[]>;
-  /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
-  markRowsDelivered(key: ThreadKey, ids: string[], at: number): Promise<MessageRecord[]>;
-  /** Marks these person rows of the thread handled (once); returns how many changed. */
-  markRowsHandled(key: ThreadKey, ids: string[], at: number): Promise<number>;
-  /** Sets (or clears with null) the thread's working indicator. */
-  setWorking(key: ThreadKey, until: number | null): Promise<void>;
-  addPushIntent(intent: PushIntentRecord): Promise<void>;
-  listPushIntents(userId: string): Promise<PushIntentRecord[]>;
-}
-
-/** Web Push subscriptions, the push outbox and per-device thread presence. */
-export interface PushRepository {
-  /** Inserts, or updates the keys and device of the user's own row with that endpoint; null when the endpoint is another user's. */
-  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord | null>;
-  listSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
-  /** Removes the user's subscription with this endpoint (its queued rows go with it); false when none. */
-  removeSubscription(userId: string, endpoint: string): Promise<boolean>;
-  /** Removes a subscription the push service answered 404/410 for, and its queued rows. */
-  removeSubscriptionById(id: string): Promise<void>;
-  /** Queues one `revoked` row per subscription of the user (ids `${id}.${n}`); returns how many. */
-  enqueueRevoked(input: { id: string; userId: string; agentId: string; at: number }): Promise<number>;
-  /** Queued rows due at `at`, oldest first, with their subscription. */
-  due(
-    at: number,
-    limit: number,
-  ): Promise<{ row: PushDeliveryRecord; subscription: PushSubscriptionRecord }[]>;
-  /** The earliest `nextAt` of any queued row, or null when the outbox is empty. */
-  nextDueAt(): Promise<number | null>;
-  /** Deletes rows that were sent, collapsed into another push, or given up. */
-  settle(ids: string[]): Promise<void>;
-  /** Moves rows to a later time; `attempt` adds one to their attempt count. */
-  postpone(ids: string[], nextAt: number, attempt: boolean): Promise<void>;
-  /** Marks the push intent of these messages sent (the audit row of the decision). */
-  markIntentsSent(messageIds: string[], at: number): Promise<void>;
-  /** Marks a thread open (until `until`) or closed (`until` null) on one device. */
-  setPresence(key: ThreadKey, device: string, until: number | null): Promise<void>;
-  /** True while any device holds the thread open at `at`. */
-  isOpen(key: ThreadKey, at: number): Promise<boolean>;
-}
-
-export interface PhotoRepository {
-  create(photo: PhotoRecord): Promise<PhotoRecord>;
-  get(id: string): Promise<PhotoRecord | null>;
-  listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
-  /** Every photo of a user (to remove the files when the account is deleted). */
-  listByUser(userId: string): Promise<PhotoRecord[]>;
-  /** The bytes all of a user's photos hold together (the upload quota). */
-  bytesOf(userId: string): Promise<number>;
-  /** Binds stored photos to the answer row that carries them. */
-  attach(photoIds: string[], messageId: string): Promise<void>;
-  /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
-  pendingRemovals(limit: number): Promise<string[]>;
-  /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
-  settleRemovals(removed: string[], failed: string[]): Promise<void>;
 }
 
 export interface OAuthDecision {
@@ -521,8 +376,11 @@ export interface HousekeepingRepository {
   deleteUnattachedPhotos(before: number): Promise<number>;
 }
 
-/** Every repository of the service, backed by one database. */
-export interface Store {
+/**
+ * The repositories a transaction body gets (`Store.transaction`): every repository but the relay's, whose
+ * table batches are transactions of their own (ADR 0221).
+ */
+export interface Repositories {
   users: UserRepository;
   sessions: SessionRepository;
   agents: AgentRepository;
@@ -531,10 +389,36 @@ export interface Store {
   threads: ThreadRepository;
   photos: PhotoRepository;
   oauth: OAuthRepository;
-  relay: RelayRepository;
   managementTokens: ManagementTokenRepository;
   push: PushRepository;
   nativeAgents: NativeAgentRepository;
   shares: ShareRepository;
   housekeeping: HousekeepingRepository;
+}
+
+/** Every repository of the service, backed by one database, and transactions over them. */
+export interface Store extends Repositories {
+  relay: RelayRepository;
+  /**
+   * Runs `fn` in one transaction: `tx` offers the same repositories, each call of them inside this
+   * transaction. It commits when `fn` resolves (with its value) and rolls back when `fn` throws (with its
+   * error). A rule that reads, decides and writes puts all three in one body (ADR 0241).
+   *
+   * A body awaits only its `tx`: no call of the store itself, no transaction inside it, no timer, no
+   * network. On SQLite a transaction shares the connection and the group commit with other requests'
+   * writes (ADR 0205); a body that breaks the rule is refused with `StoreTransactionError` rather than left
+   * waiting. A body may run more than once (on SQLite, when another body of the same commit fails, each is
+   * run again alone), so its only effects are through `tx` and its value: events and I/O come after.
+   *
+   * @example
+   * ```ts
+   * const outcome = await store.transaction(async (tx) => {
+   *   const req = await tx.oauth.getRequest(id, { forUpdate: true });
+   *   if (!req || req.codeUsedAt !== null) return 'code_used';
+   *   await tx.oauth.useCode(id, at, connectorId);
+   *   return 'ok';
+   * });
+   * ```
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
 }
