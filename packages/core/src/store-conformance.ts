@@ -7,6 +7,7 @@ import { accountCases } from './conformance/account-cases.js';
 import { agentCases } from './conformance/agent-cases.js';
 import type { ConformanceCase } from './conformance/cases.js';
 import { oauthCases } from './conformance/oauth-cases.js';
+import { pushCases } from './conformance/push-cases.js';
 import { shareCases } from './conformance/share-cases.js';
 import { threadCases } from './conformance/thread-cases.js';
 import { transactionCases } from './conformance/transaction-cases.js';
@@ -23,6 +24,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...accountCases,
   ...agentCases,
   ...threadCases,
+  ...pushCases,
   ...oauthCases,
   ...shareCases,
 ];

@@ -4,7 +4,6 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
-  NewPush,
   NewScreen,
   PushIntentRecord,
   ScreenRecord,
@@ -14,7 +13,6 @@ import type {
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 import { preparePageReader } from './sqlite-page.js';
-import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
 
@@ -156,19 +154,16 @@ export function createSqliteThreads(
     for (const id of ids ?? []) attachPhoto.run(messageId, id);
   };
 
-  const pushRows = preparePushRows(db);
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
   // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
-  const appendText = (m: NewMessage, push: NewPush | undefined) => {
+  const appendText = (m: NewMessage) => {
     const message = insertMessage(m);
     attachPhotos(message.id, m.photoIds);
-    if (push) pushRows.forMessage(push, message);
     return message;
   };
-  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
+  const appendScreen = (m: NewMessage, s: NewScreen) => {
     const message = insertMessage({ ...m, screenId: s.id });
     attachPhotos(message.id, m.photoIds);
-    if (push) pushRows.forMessage(push, message);
     const screen: ScreenRecord = {
       id: s.id,
       userId: m.userId,
@@ -195,16 +190,18 @@ export function createSqliteThreads(
   };
 
   return {
-    async append(m, push) {
+    // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit
+    // (inside a transaction body they run at once, in its transaction).
+    async append(m) {
       try {
-        return await commits.run(() => appendText(m, push));
+        return await commits.run(() => appendText(m));
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
-    async appendScreen(m, s, push) {
+    async appendScreen(m, s) {
       try {
-        return await commits.run(() => appendScreen(m, s, push));
+        return await commits.run(() => appendScreen(m, s));
       } catch (err) {
         throw idemTaken(err, m);
       }

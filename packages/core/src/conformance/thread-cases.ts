@@ -6,30 +6,6 @@ import { fixtures } from './fixtures.js';
 
 export const threadCases: ConformanceCase[] = [
   c(
-    ['threads.append', 'threads.appendScreen', 'threads.listPushIntents', 'push.setPresence'],
-    'a push with unlessOpenAt is written only while no device holds the thread open',
-    async (store) => {
-      const f = fixtures(store);
-      const u = await f.user();
-      const a = await f.agent(u.id, 'a');
-      const key = { agentId: a.id, userId: u.id };
-      const row = () => f.message(key, 'agent', 'hi', 100);
-      const screen = () => ({ id: newId('scr_'), lines: 'text hi', ops: [], taps: [] });
-      const pushed = async () => (await store.threads.listPushIntents(u.id)).map((i) => i.messageId);
-      await store.push.setPresence(key, 'phone', 200);
-      await store.threads.append(row(), { id: newId('push_'), unlessOpenAt: 150 });
-      await store.threads.appendScreen(row(), screen(), { id: newId('push_'), unlessOpenAt: 199 });
-      expect(await pushed()).toEqual([]);
-      const late = await store.threads.append(row(), { id: newId('push_'), unlessOpenAt: 200 });
-      const shown = await store.threads.appendScreen(row(), screen(), {
-        id: newId('push_'),
-        unlessOpenAt: 250,
-      });
-      const plain = await store.threads.append(row(), { id: newId('push_') });
-      expect((await pushed()).sort()).toEqual([late.id, shown.message.id, plain.id].sort());
-    },
-  ),
-  c(
     ['threads.claimAnswers', 'threads.countUnhandled'],
     'claimAnswers returns person rows oldest first after a seq, each once',
     async (store) => {

@@ -66,7 +66,6 @@ export type {
 } from './repositories.js';
 export type {
   NewMessage,
-  NewPush,
   NewScreen,
   PhotoRepository,
   PushRepository,

@@ -50,28 +50,13 @@ export interface ThreadPageQuery extends ThreadKey {
   limit: number;
 }
 
-/**
- * A buzz decided with the write: the push intent and one outbox row per subscription of the user are
- * inserted in the same transaction as the message, so a crash cannot keep one without the other.
- */
-export interface NewPush {
-  /** The push intent's id; each outbox row gets `${id}.${n}`. */
-  id: string;
-  /**
-   * When set, the push rows are written only if no device holds the thread open at this time (presence
-   * `until` after it), judged inside the message's own transaction instead of by a read before the write.
-   */
-  unlessOpenAt?: number;
-}
-
 export interface ThreadRepository {
-  /** Inserts the row; with `push`, the push intent and its outbox rows in the same transaction. */
-  append(message: NewMessage, push?: NewPush): Promise<MessageRecord>;
-  /** Writes the screen's message row and the screen (and `push`'s rows) in one transaction. */
+  /** Inserts the row (and binds its `photoIds`) in one write. */
+  append(message: NewMessage): Promise<MessageRecord>;
+  /** Writes the screen's message row and the screen in one write. */
   appendScreen(
     message: NewMessage,
     screen: NewScreen,
-    push?: NewPush,
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
@@ -126,6 +111,18 @@ export interface PushRepository {
   removeSubscriptionById(id: string): Promise<void>;
   /** Queues one `revoked` row per subscription of the user (ids `${id}.${n}`); returns how many. */
   enqueueRevoked(input: { id: string; userId: string; agentId: string; at: number }): Promise<number>;
+  /**
+   * Queues the buzz of a message in one write: its push intent (id `id`) and one `message` row per
+   * subscription of the user (ids `${id}.${n}`, due at `at`); returns how many rows. Whether a row buzzes
+   * is the rules' decision: they call this in the message's own transaction (ADR 0241).
+   */
+  enqueueMessage(input: {
+    id: string;
+    userId: string;
+    agentId: string;
+    messageId: string;
+    at: number;
+  }): Promise<number>;
   /** Queued rows due at `at`, oldest first, with their subscription. */
   due(
     at: number,

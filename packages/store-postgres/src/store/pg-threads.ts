@@ -5,13 +5,12 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
-  NewPush,
   NewScreen,
+  ScreenRecord,
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { writePushRows } from './pg-push.js';
 import { num, toMessage, toScreen } from './rows.js';
 
 /**
@@ -34,17 +33,22 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
  * The insert takes its connection's advisory lock (held to commit) before the identity column draws its seq,
  * so across every thread one connection serves seq order is commit order, as with SQLite's one writer: a
  * reader paging by `afterSeq` (a host's stream over several agents and holders, svc_answers) never sees seq
- * 12 commit and later finds seq 11 appear behind its cursor. One statement, so a plain append stays one
- * round trip.
+ * 12 commit and later finds seq 11 appear behind its cursor. The message's photos ($13) are bound in the
+ * same statement, so a plain append stays one round trip.
  */
-export const INSERT_MESSAGE_SQL = `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+export const INSERT_MESSAGE_SQL = `WITH m AS (
+  INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
     $10::bigint, $11::bigint, $12::text
   FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock
-  RETURNING *`;
+  RETURNING *
+), p AS (
+  UPDATE photos SET message_id = $1::text WHERE id = ANY($13::text[]) AND message_id IS NULL
+)`;
 
-async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
-  const r = await first(q, INSERT_MESSAGE_SQL, [
+/** The values of INSERT_MESSAGE_SQL's 13 parameters. */
+function messageValues(m: NewMessage): unknown[] {
+  return [
     m.id,
     m.userId,
     m.agentId,
@@ -57,67 +61,67 @@ async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord
     m.createdAt,
     m.handledAt ?? null,
     m.idemKey ?? null,
-  ]);
-  return toMessage(r!);
+    [...(m.photoIds ?? [])],
+  ];
 }
 
-/** Binds the message's uploaded photos in its own transaction (a photo bound elsewhere stays there). */
-async function attachPhotos(q: Queryable, messageId: string, ids: readonly string[] | undefined) {
-  if (!ids || ids.length === 0) return;
-  await q.query('UPDATE photos SET message_id = $1 WHERE id = ANY($2::text[]) AND message_id IS NULL', [
-    messageId,
-    [...ids],
-  ]);
+/** A message row (its photos bound with it), one statement. */
+async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
+  return toMessage((await first(q, `${INSERT_MESSAGE_SQL} SELECT * FROM m`, messageValues(m)))!);
+}
+
+/** A screen's message row and the screen, one statement: the screen takes the row's seq as it is drawn. */
+async function insertScreen(
+  q: Queryable,
+  m: NewMessage,
+  s: NewScreen,
+): Promise<{ message: MessageRecord; screen: ScreenRecord }> {
+  const row = await first(
+    q,
+    `${INSERT_MESSAGE_SQL}, s AS (
+       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+       SELECT $14::text, user_id, agent_id, id, seq, $15::text, $16::text, $17::text, created_at FROM m
+     )
+     SELECT * FROM m`,
+    [
+      ...messageValues({ ...m, screenId: s.id }),
+      s.id,
+      s.lines,
+      JSON.stringify(s.ops),
+      JSON.stringify(s.taps),
+    ],
+  );
+  const message = toMessage(row!);
+  return {
+    message,
+    screen: {
+      id: s.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      messageId: message.id,
+      messageSeq: message.seq,
+      lines: s.lines,
+      ops: s.ops,
+      taps: s.taps,
+      createdAt: m.createdAt,
+    },
+  };
 }
 
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
 
 export function createPgThreads(db: PgDb): ThreadRepository {
-  const appendText = (m: NewMessage, push: NewPush | undefined) =>
-    push || (m.photoIds?.length ?? 0) > 0
-      ? db.tx(async (q) => {
-          const message = await insertMessage(q, m);
-          await attachPhotos(q, message.id, m.photoIds);
-          if (push) await writePushRows(q, push, message);
-          return message;
-        })
-      : insertMessage(db, m);
-
-  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) =>
-    db.tx(async (q) => {
-      const message = await insertMessage(q, { ...m, screenId: s.id });
-      await attachPhotos(q, message.id, m.photoIds);
-      if (push) await writePushRows(q, push, message);
-      const r = await first(
-        q,
-        `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [
-          s.id,
-          m.userId,
-          m.agentId,
-          message.id,
-          message.seq,
-          s.lines,
-          JSON.stringify(s.ops),
-          JSON.stringify(s.taps),
-          m.createdAt,
-        ],
-      );
-      return { message, screen: toScreen(r!) };
-    });
-
   return {
-    async append(m, push) {
+    async append(m) {
       try {
-        return await appendText(m, push);
+        return await insertMessage(db, m);
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
-    async appendScreen(m, s, push) {
+    async appendScreen(m, s) {
       try {
-        return await appendScreen(m, s, push);
+        return await insertScreen(db, m, s);
       } catch (err) {
         throw idemTaken(err, m);
       }
