@@ -2,7 +2,6 @@
 // the real core on two instances, account deletion leaving zero rows, relay records, numbers and schema guards.
 import { createCore } from '@screen-service/core';
 import { hashSecret, newId } from '@screen-service/registry/kernel';
-import type { Store } from '@screen-service/registry/model';
 import { fastHasher, seedConnection } from '@screen-service/test-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
