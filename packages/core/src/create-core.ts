@@ -451,6 +451,7 @@ export function createCore(options: CoreOptions): Core {
         store,
         sweepPhotoFiles: () => photos.sweep(),
         sweepUnheldTables: () => tables.sweep(),
+        random,
         ...(options.messagesPerThread !== undefined ? { messagesPerThread: options.messagesPerThread } : {}),
       }),
       createRevokedGrantsJob(store),

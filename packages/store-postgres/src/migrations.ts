@@ -515,6 +515,20 @@ CREATE TRIGGER photos_page_delete AFTER DELETE ON photos
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
 `;
 
+// The page version moves in the rules' own writes (ADR 0241), as SQLite's version 17: each write that
+// changes a page carries a fresh value the core drew and sets it in the same statement. The triggers, their
+// functions and the sequence go; the column and its values stay (versions already given remain valid).
+const PAGE_VERSION_IN_RULES_V4 = `
+DROP TRIGGER messages_page_insert ON messages;
+DROP TRIGGER messages_page_update ON messages;
+DROP TRIGGER messages_page_delete ON messages;
+DROP TRIGGER photos_page_update ON photos;
+DROP TRIGGER photos_page_delete ON photos;
+DROP FUNCTION thread_page_written();
+DROP FUNCTION thread_page_changed();
+DROP SEQUENCE thread_page_versions;
+`;
+
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
  * schema the SQLite store reaches at service-core's version 15.
@@ -523,6 +537,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'service-schema', sql: SCHEMA_V1 },
   { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
   { version: 3, name: 'thread-page-version', sql: PAGE_VERSION_V3 },
+  { version: 4, name: 'page-version-in-rules', sql: PAGE_VERSION_IN_RULES_V4 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

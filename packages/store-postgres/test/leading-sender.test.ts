@@ -74,15 +74,18 @@ async function threadsWithDevice(n: number) {
     const n = seq;
     // The row and its buzz in one transaction, as the core writes them.
     const m = await store.transaction(async (tx) => {
-      const row = await tx.threads.append({
-        id: `msg_${n}`,
-        userId: user.id,
-        agentId: agents[agentIndex]!.id,
-        sender: 'agent',
-        kind: 'text',
-        body: `hello ${n}`,
-        createdAt: Date.now(),
-      });
+      const row = await tx.threads.append(
+        {
+          id: `msg_${n}`,
+          userId: user.id,
+          agentId: agents[agentIndex]!.id,
+          sender: 'agent',
+          kind: 'text',
+          body: `hello ${n}`,
+          createdAt: Date.now(),
+        },
+        n,
+      );
       await tx.push.enqueueMessage({
         id: `push_${n}`,
         userId: row.userId,

@@ -157,9 +157,10 @@ describe('PostgreSQL store records', () => {
         connectorId: con.id,
       },
       { id: newId('scr_'), lines: 'Hi', ops: [], taps: [] },
+      1,
     );
-    await a.threads.markRead(key, m.message.seq);
-    await a.threads.setWorking(key, 5);
+    await a.threads.markRead(key, m.message.seq, 2);
+    await a.threads.setWorking(key, 5, 3);
     await a.photos.create({
       id: 'ph1',
       userId: u.id,
@@ -231,16 +232,19 @@ describe('PostgreSQL store records', () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id);
     const at = Date.now();
-    const m = await a.threads.append({
-      id: newId('msg_'),
-      userId: u.id,
-      agentId: ag.id,
-      sender: 'person',
-      kind: 'text',
-      body: 'x',
-      meta: { n: 1 },
-      createdAt: at,
-    });
+    const m = await a.threads.append(
+      {
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: ag.id,
+        sender: 'person',
+        kind: 'text',
+        body: 'x',
+        meta: { n: 1 },
+        createdAt: at,
+      },
+      1,
+    );
     expect(typeof m.seq).toBe('number');
     expect(m).toMatchObject({ createdAt: at, meta: { n: 1 }, handledAt: null });
     const [got] = await b.threads.page({ agentId: ag.id, userId: u.id, limit: 1 });
@@ -301,10 +305,10 @@ describe('PostgreSQL store records', () => {
     const ag = await seedAgent(a, u.id);
     const key = { agentId: ag.id, userId: u.id };
     const write = (sender: 'agent' | 'person', body: string) =>
-      a.threads.append({ id: newId('msg_'), ...key, sender, kind: 'text', body, createdAt: 1 });
+      a.threads.append({ id: newId('msg_'), ...key, sender, kind: 'text', body, createdAt: 1 }, 1);
     await write('person', 'old-unanswered');
     for (const body of ['1', '2', '3', '4']) await write('agent', body);
-    expect(await b.housekeeping.trimThreads(2)).toBe(2);
+    expect(await b.housekeeping.trimThreads(2, 2)).toBe(2);
     expect((await a.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual([
       '4',
       '3',

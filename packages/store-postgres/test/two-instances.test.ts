@@ -44,19 +44,15 @@ describe('two instances on one PostgreSQL', () => {
     const bodies: string[] = [];
     for (let i = 0; i < 60; i++) {
       bodies.push(`p${i}`);
-      await (i % 2 ? a : b).threads.append({
-        id: newId('msg_'),
-        ...key,
-        sender: 'person',
-        kind: 'text',
-        body: `p${i}`,
-        createdAt: i,
-      });
+      await (i % 2 ? a : b).threads.append(
+        { id: newId('msg_'), ...key, sender: 'person', kind: 'text', body: `p${i}`, createdAt: i },
+        i,
+      );
     }
     const drain = async (s: Store) => {
       const got: string[] = [];
       for (;;) {
-        const batch = await s.threads.claimAnswers({ ...key, afterSeq: 0, limit: 3, at: 1 });
+        const batch = await s.threads.claimAnswers({ ...key, afterSeq: 0, limit: 3, at: 1, version: 1 });
         if (batch.length === 0) return got;
         got.push(...batch.map((m) => m.body));
       }
@@ -260,15 +256,18 @@ describe('thread seq order across instances', () => {
       await holder.query(`SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL.replaceAll('$3', '$1')})`, [ag.id]);
       let done = false;
       const append = a.threads
-        .append({
-          id: newId('msg_'),
-          userId: u.id,
-          agentId: ag.id,
-          sender: 'person',
-          kind: 'text',
-          body: 'x',
-          createdAt: 1,
-        })
+        .append(
+          {
+            id: newId('msg_'),
+            userId: u.id,
+            agentId: ag.id,
+            sender: 'person',
+            kind: 'text',
+            body: 'x',
+            createdAt: 1,
+          },
+          1,
+        )
         .then((m) => {
           done = true;
           return m;
@@ -277,15 +276,18 @@ describe('thread seq order across instances', () => {
       expect(done).toBe(false);
       // Another connection's (here: another unpaired agent's) thread is not held up.
       const other = await seedAgent(a, u.id, 'b');
-      await a.threads.append({
-        id: newId('msg_'),
-        userId: u.id,
-        agentId: other.id,
-        sender: 'person',
-        kind: 'text',
-        body: 'y',
-        createdAt: 1,
-      });
+      await a.threads.append(
+        {
+          id: newId('msg_'),
+          userId: u.id,
+          agentId: other.id,
+          sender: 'person',
+          kind: 'text',
+          body: 'y',
+          createdAt: 1,
+        },
+        2,
+      );
       await holder.query('COMMIT');
       expect((await append).body).toBe('x');
     } finally {

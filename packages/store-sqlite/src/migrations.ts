@@ -1,4 +1,4 @@
-// The service-core schema as numbered, append-only migrations (versions 2 to 49 belong to this package),
+// The service schema as numbered, append-only migrations (versions 2 to 49 belong to this package),
 // applied by the one runner of @screen-service/tables-engine/migrations (ADR 0090).
 // Plain SQL that PostgreSQL also reads where it can: partial unique indexes, CHECKs, ON DELETE CASCADE.
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
@@ -485,6 +485,18 @@ CREATE TRIGGER photos_page_delete AFTER DELETE ON photos WHEN OLD.message_id IS 
 END;
 `;
 
+// The page version moves in the rules' own writes (ADR 0241): each write that changes a page carries a
+// fresh value the core drew, and sets it in the same transaction. The triggers that moved it go; the
+// column and its values stay (a value never comes back, so versions set by the triggers remain valid).
+const SCHEMA_V17_PAGE_VERSION_IN_RULES = `
+DROP TRIGGER thread_state_page_version;
+DROP TRIGGER messages_page_insert;
+DROP TRIGGER messages_page_update;
+DROP TRIGGER messages_page_delete;
+DROP TRIGGER photos_page_update;
+DROP TRIGGER photos_page_delete;
+`;
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -515,6 +527,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 14, name: 'housekeeping', sql: SCHEMA_V14_HOUSEKEEPING },
   { version: 15, name: 'photos-by-user', sql: SCHEMA_V15_PHOTOS_BY_USER },
   { version: 16, name: 'thread-page-version', sql: SCHEMA_V16_PAGE_VERSION },
+  { version: 17, name: 'page-version-in-rules', sql: SCHEMA_V17_PAGE_VERSION_IN_RULES },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

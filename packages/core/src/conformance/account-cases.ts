@@ -16,7 +16,7 @@ export const accountCases: ConformanceCase[] = [
       expect(await outcome(store.users.create({ ...u, id: newId('usr_') }))).toBe('EMAIL_TAKEN');
       const con = await f.connector(u.id);
       const a = await f.agent(u.id, 'a', { connectorId: con.id });
-      await store.threads.append(f.message({ agentId: a.id, userId: u.id }));
+      await store.threads.append(f.message({ agentId: a.id, userId: u.id }), f.version());
       expect(await store.users.delete(u.id)).toBe(true);
       expect(await store.users.delete(u.id)).toBe(false);
       expect(await store.users.findById(u.id)).toBeNull();

@@ -4,6 +4,9 @@ import type { ConnectorRecord, OAuthTokenRecord, Store } from '@screen-service/r
 
 /** The writes every case builds on, bound to one store. */
 export function fixtures(store: Store) {
+  // Page versions for the writes that take one: distinct within a case, as the rules' fresh draws are.
+  let versions = 1_000;
+  const version = () => ++versions;
   const user = (extra: { suspendedAt?: number | null } = {}) =>
     store.users.create({
       id: newId('usr_'),
@@ -118,7 +121,7 @@ export function fixtures(store: Store) {
     usedAt: null,
     connectorId: null,
   });
-  return { user, agent, connector, message, client, request, token, oauthConnector, pairingCode };
+  return { user, agent, connector, message, client, request, token, oauthConnector, pairingCode, version };
 }
 
 /** The error code a promise rejects with (`ok` when it resolves), for one-line expectations. */

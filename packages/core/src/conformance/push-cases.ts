@@ -33,7 +33,7 @@ export const pushCases: ConformanceCase[] = [
     async (store) => {
       const { f, user, key } = await withDevices(store);
       const m = await store.transaction(async (tx) => {
-        const row = await tx.threads.append({ ...f.message(key), id: 'msg_1', createdAt: 5 });
+        const row = await tx.threads.append({ ...f.message(key), id: 'msg_1', createdAt: 5 }, f.version());
         const rows = await tx.push.enqueueMessage({ id: 'push_1', ...key, messageId: row.id, at: 5 });
         expect(rows).toBe(2);
         return row;
@@ -53,7 +53,7 @@ export const pushCases: ConformanceCase[] = [
       await expect(
         store.transaction(async (tx) => {
           await tx.push.enqueueMessage({ id: 'push_x', ...key, messageId: 'msg_1', at: 6 });
-          await tx.threads.append({ ...f.message(key), id: 'msg_x', agentId: 'agt_missing' });
+          await tx.threads.append({ ...f.message(key), id: 'msg_x', agentId: 'agt_missing' }, f.version());
         }),
       ).rejects.toThrow(/foreign key/i);
       expect(await store.threads.listPushIntents(user.id)).toHaveLength(1);
@@ -91,7 +91,7 @@ export const pushCases: ConformanceCase[] = [
         'psub_phone',
         'psub_laptop',
       ]);
-      const m = await store.threads.append({ ...f.message(key), id: 'msg_2', createdAt: 5 });
+      const m = await store.threads.append({ ...f.message(key), id: 'msg_2', createdAt: 5 }, f.version());
       await store.push.enqueueMessage({ id: 'push_2', ...key, messageId: m.id, at: 5 });
       await store.push.removeSubscriptionById('psub_phone');
       expect((await store.push.due(10, 10)).map((d) => d.subscription.device)).toEqual(['laptop']);

@@ -1,5 +1,4 @@
 // Conformance cases: shared agents' grants, templates and invites.
-import { newId } from '@screen-service/registry/kernel';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures } from './fixtures.js';
@@ -48,14 +47,7 @@ export const shareCases: ConformanceCase[] = [
       expect((await store.shares.createGrant(grant('g1', 1))).revokedAt).toBeNull();
       await expect(store.shares.createGrant(grant('g2', 2))).rejects.toMatchObject({ code: 'CONFLICT' });
       const key = { agentId: a.id, userId: u.id };
-      await store.threads.append({
-        id: newId('msg_'),
-        ...key,
-        sender: 'person',
-        kind: 'text',
-        body: 'x',
-        createdAt: 2,
-      });
+      await store.threads.append(f.message(key, 'person', 'x', 2), f.version());
       expect((await store.shares.revoke(o.id, a.id, u.id, 10))!.revokedAt).toBe(10);
       expect(await store.shares.revoke(o.id, a.id, u.id, 11)).toBeNull();
       expect(await store.shares.liveGrant(a.id, u.id)).toBeNull();

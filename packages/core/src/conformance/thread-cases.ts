@@ -14,14 +14,14 @@ export const threadCases: ConformanceCase[] = [
       const a = await f.agent(u.id, 'a');
       const key = { agentId: a.id, userId: u.id };
       const write = (sender: 'agent' | 'person', body: string) =>
-        store.threads.append(f.message(key, sender, body));
+        store.threads.append(f.message(key, sender, body), f.version());
       const p1 = await write('person', 'p1');
       await write('agent', 'a1');
       await write('person', 'p2');
       await write('person', 'p3');
       expect(await store.threads.countUnhandled(key)).toBe(3);
       const claim = (afterSeq: number, limit = 10) =>
-        store.threads.claimAnswers({ ...key, afterSeq, limit, at: 5 });
+        store.threads.claimAnswers({ ...key, afterSeq, limit, at: 5, version: f.version() });
       const [x, y] = await Promise.all([claim(p1.seq, 1), claim(p1.seq, 1)]);
       expect([...x!, ...y!].map((m) => m.body).sort()).toEqual(['p2', 'p3']);
       expect((await claim(0)).map((m) => m.body)).toEqual(['p1']);
@@ -39,10 +39,11 @@ export const threadCases: ConformanceCase[] = [
       const key = { agentId: a.id, userId: u.id };
       const rows = [];
       for (const body of ['1', '2', '3'])
-        rows.push(await store.threads.append(f.message(key, 'agent', body)));
+        rows.push(await store.threads.append(f.message(key, 'agent', body), f.version()));
       expect((await store.threads.unreadByAgent(u.id)).get(a.id)).toBe(3);
-      await store.threads.markRead(key, rows[1]!.seq);
-      await store.threads.markRead(key, rows[0]!.seq); // never moves back
+      await store.threads.markRead(key, rows[1]!.seq, f.version());
+      await store.threads.markRead(key, rows[0]!.seq, f.version()); // never moves back
+      expect((await store.threads.getState(key)).readSeq).toBe(rows[1]!.seq);
       expect((await store.threads.unreadByAgent(u.id)).get(a.id)).toBe(1);
       expect((await store.threads.page({ ...key, limit: 2 })).map((m) => m.body)).toEqual(['3', '2']);
       expect(
@@ -53,60 +54,74 @@ export const threadCases: ConformanceCase[] = [
   c(
     [
       'threads.getState',
+      'threads.append',
+      'threads.appendScreen',
+      'threads.markRead',
       'threads.markDelivered',
       'threads.markRowsDelivered',
       'threads.markRowsHandled',
+      'threads.claimAnswers',
       'threads.setOpen',
       'threads.setWorking',
       'photos.create',
-      'photos.attach',
       'housekeeping.trimThreads',
       'housekeeping.deleteMessagesBefore',
     ],
-    'the page version moves on every write a page shows, and only then (ADR 0216)',
+    'each write a page shows moves the thread to the version it was given, and only then (ADR 0216, 0241)',
     async (store) => {
       const f = fixtures(store);
       const u = await f.user();
       const a = await f.agent(u.id, 'a');
       const b = await f.agent(u.id, 'b');
       const key = { agentId: a.id, userId: u.id };
-      const version = async () => (await store.threads.getState(key)).pageVersion;
-      const seen: (string | null)[] = [];
-      /** Runs `write`; expects the version to change to one never seen before (or to stay, `moves` false). */
-      const check = async (what: string, write: () => Promise<unknown>, moves = true) => {
+      const version = async (k = key) => (await store.threads.getState(k)).pageVersion;
+      /** Runs `write` with a fresh version; the thread then holds that version (or, `moves` false, its old one). */
+      const check = async (what: string, write: (v: number) => Promise<unknown>, moves = true) => {
         const before = await version();
-        await write();
-        const now = await version();
-        if (moves) {
-          expect(now, what).not.toBeNull();
-          expect(seen.includes(now), `${what}: a version seen before`).toBe(false);
-        } else expect(now, what).toBe(before);
-        seen.push(now);
+        const v = f.version();
+        await write(v);
+        expect(await version(), what).toBe(moves ? String(v) : before);
       };
-      await store.threads.markRead(key, 0); // a read mark before any message
-      await check('an agent row', () => store.threads.append(f.message(key, 'agent', 'a1')));
-      await check('a read mark', () => store.threads.markRead(key, 1), false);
-      await check('open', () => store.threads.setOpen(key, true, 2), false);
-      await check('working', () => store.threads.setWorking(key, 99), false);
+      // No state row, no version: a row alone does not make one (nothing may be reused for the thread).
+      await store.threads.append(f.message({ agentId: b.id, userId: u.id }, 'agent', 'b0'), f.version());
+      expect(await version({ agentId: b.id, userId: u.id })).toBeNull();
+      // A write that makes the state row gives it the version it carries; one that finds it leaves it.
+      await check('a first read mark', (v) => store.threads.markRead(key, 0, v));
+      await check('an agent row', (v) => store.threads.append(f.message(key, 'agent', 'a1'), v));
+      await check('a read mark', (v) => store.threads.markRead(key, 1, v), false);
+      await check('open', (v) => store.threads.setOpen(key, true, 2, v), false);
+      await check('working', (v) => store.threads.setWorking(key, 99, v), false);
       await check(
         'another thread written',
-        () => store.threads.append(f.message({ agentId: b.id, userId: u.id }, 'agent', 'b1')),
+        (v) => store.threads.append(f.message({ agentId: b.id, userId: u.id }, 'agent', 'b1'), v),
         false,
       );
-      const p1 = await store.threads.append(f.message(key, 'person', 'p1'));
-      seen.push(await version());
-      await check('a screen', () =>
+      const p1 = await store.threads.append(f.message(key, 'person', 'p1'), f.version());
+      await check('a screen', (v) =>
         store.threads.appendScreen(
           { id: newId('msg_'), ...key, sender: 'agent', kind: 'screen', body: 'x', createdAt: 2 },
           { id: newId('scr_'), lines: 'note "x"', ops: [], taps: [] },
+          v,
         ),
       );
-      await check('delivered', () => store.threads.markDelivered(key, p1.seq + 10, 3));
-      await check('rows delivered', () => store.threads.markRowsDelivered(key, [p1.id], 4));
-      await check('claimed', () => store.threads.claimAnswers({ ...key, afterSeq: 0, limit: 5, at: 5 }));
-      const p2 = await store.threads.append(f.message(key, 'person', 'p2'));
-      seen.push(await version());
-      await check('rows handled', () => store.threads.markRowsHandled(key, [p2.id], 6));
+      await check('delivered', (v) => store.threads.markDelivered(key, p1.seq + 10, 3, v));
+      await check(
+        'delivered, nothing new',
+        (v) => store.threads.markDelivered(key, p1.seq + 10, 3, v),
+        false,
+      );
+      await check('rows delivered', (v) => store.threads.markRowsDelivered(key, [p1.id], 4, v));
+      await check('claimed', (v) =>
+        store.threads.claimAnswers({ ...key, afterSeq: 0, limit: 5, at: 5, version: v }),
+      );
+      await check(
+        'claimed, nothing left',
+        (v) => store.threads.claimAnswers({ ...key, afterSeq: 0, limit: 5, at: 5, version: v }),
+        false,
+      );
+      const p2 = await store.threads.append(f.message(key, 'person', 'p2'), f.version());
+      await check('rows handled', (v) => store.threads.markRowsHandled(key, [p2.id], 6, v));
+      await check('rows handled, none left', (v) => store.threads.markRowsHandled(key, [p2.id], 6, v), false);
       const photo = {
         id: newId('pho_'),
         ...key,
@@ -117,10 +132,24 @@ export const threadCases: ConformanceCase[] = [
         createdAt: 7,
       };
       await check('an unsent photo', () => store.photos.create(photo), false);
-      await check('a photo attached', () => store.photos.attach([photo.id], p2.id));
-      await check('rows trimmed', () => store.housekeeping.trimThreads(1));
-      await check('rows expired', () => store.housekeeping.deleteMessagesBefore(Number.MAX_SAFE_INTEGER));
+      await check('a photo sent with its row', (v) =>
+        store.threads.append({ ...f.message(key, 'person', 'p3'), photoIds: [photo.id] }, v),
+      );
+      await check('rows trimmed', (v) => store.housekeeping.trimThreads(1, v));
+      await check('rows expired', (v) => store.housekeeping.deleteMessagesBefore(Number.MAX_SAFE_INTEGER, v));
+      await check(
+        'nothing left to expire',
+        (v) => store.housekeeping.deleteMessagesBefore(Number.MAX_SAFE_INTEGER, v),
+        false,
+      );
       expect(await store.threads.page({ ...key, limit: 10 })).toEqual([]);
+      // A state row made by presence or the working indicator starts at the version given.
+      const c = await f.agent(u.id, 'c');
+      const d = await f.agent(u.id, 'd');
+      await store.threads.setOpen({ agentId: c.id, userId: u.id }, true, 1, 77);
+      await store.threads.setWorking({ agentId: d.id, userId: u.id }, 9, 78);
+      expect(await version({ agentId: c.id, userId: u.id })).toBe('77');
+      expect(await version({ agentId: d.id, userId: u.id })).toBe('78');
     },
   ),
   c(
@@ -142,18 +171,20 @@ export const threadCases: ConformanceCase[] = [
           createdAt: n,
         });
       const [p1, p2, p3] = [await photo(1), await photo(2), await photo(3)];
-      const first = await store.threads.append({
-        ...f.message(key, 'person', 'two photos', 4),
-        meta: { photos: [p1.id, p2.id] },
-        photoIds: [p1.id, p2.id],
-      });
+      const first = await store.threads.append(
+        {
+          ...f.message(key, 'person', 'two photos', 4),
+          meta: { photos: [p1.id, p2.id] },
+          photoIds: [p1.id, p2.id],
+        },
+        f.version(),
+      );
       expect((await store.photos.get(p1.id))?.messageId).toBe(first.id);
       expect((await store.photos.get(p2.id))?.messageId).toBe(first.id);
-      const second = await store.threads.append({
-        ...f.message(key, 'person', 'a tap', 5),
-        kind: 'tap',
-        photoIds: [p2.id, p3.id],
-      });
+      const second = await store.threads.append(
+        { ...f.message(key, 'person', 'a tap', 5), kind: 'tap', photoIds: [p2.id, p3.id] },
+        f.version(),
+      );
       expect((await store.photos.get(p2.id))?.messageId).toBe(first.id);
       expect((await store.photos.get(p3.id))?.messageId).toBe(second.id);
       expect((await store.photos.listByMessage([first.id])).map((p) => p.id).sort()).toEqual(

@@ -106,7 +106,7 @@ export const transactionCases: ConformanceCase[] = [
       const f = fixtures(store);
       const u = await f.user();
       const a = await f.agent(u.id, 'a');
-      const write = () => store.threads.append(f.message({ agentId: a.id, userId: u.id }));
+      const write = () => store.threads.append(f.message({ agentId: a.id, userId: u.id }), f.version());
       // Awaiting a plain write inside a body would wait for the body's own commit: refused instead.
       expect(await outcome(store.transaction(async () => write()))).toBe('OUTSIDE_TX');
       expect(await outcome(store.transaction(async () => store.users.findById(u.id)))).toBe('OUTSIDE_TX');

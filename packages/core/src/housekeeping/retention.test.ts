@@ -4,6 +4,7 @@ import path from 'node:path';
 import { hashSecret, newId } from '@screen-service/registry/kernel';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newPageVersion } from '../threads/page-version.js';
 import { createHousekeepingScheduler, type HousekeepingRun } from './housekeeping.js';
 import {
   LAPSED_SIGN_IN_GRACE_MS,
@@ -30,17 +31,28 @@ async function thread() {
   return { user, agent: agents[0]!, connector };
 }
 
-async function say(userId: string, agentId: string, sender: 'agent' | 'person', handled = true) {
-  return core.store.threads.append({
-    id: newId('msg_'),
-    userId,
-    agentId,
-    sender,
-    kind: 'text',
-    body: 'hi',
-    createdAt: core.clock(),
-    handledAt: sender === 'person' && !handled ? null : core.clock(),
-  });
+/** A row of the thread; `photoIds` are sent with it (bound in the row's own write, ADR 0217). */
+async function say(
+  userId: string,
+  agentId: string,
+  sender: 'agent' | 'person',
+  handled = true,
+  photoIds: string[] = [],
+) {
+  return core.store.threads.append(
+    {
+      id: newId('msg_'),
+      userId,
+      agentId,
+      sender,
+      kind: 'text',
+      body: 'hi',
+      createdAt: core.clock(),
+      handledAt: sender === 'person' && !handled ? null : core.clock(),
+      photoIds,
+    },
+    newPageVersion(),
+  );
 }
 
 function scheduler(jobs = core.housekeepingJobs, holder = 'a', runs: HousekeepingRun[] = []) {
@@ -64,8 +76,7 @@ describe('retention rules', () => {
       bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
       contentType: 'image/jpeg',
     });
-    const answer = await say(user.id, agent.id, 'person');
-    await core.store.photos.attach([photo.id], answer.id);
+    await say(user.id, agent.id, 'person', true, [photo.id]);
     core.advance(DAY);
     await say(user.id, agent.id, 'agent');
     expect(fs.readdirSync(core.photoDir)).toHaveLength(1);
@@ -203,7 +214,7 @@ describe('retention rules', () => {
       });
     const stray = await upload();
     const sent = await upload();
-    await core.store.photos.attach([sent.id], (await say(user.id, agent.id, 'person')).id);
+    await say(user.id, agent.id, 'person', true, [sent.id]);
     core.advance(UNATTACHED_PHOTO_MS - 1);
     const runs: HousekeepingRun[] = [];
     await scheduler(undefined, 'a', runs).runOnce();

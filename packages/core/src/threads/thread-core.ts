@@ -13,6 +13,7 @@ import type {
   ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 
@@ -81,6 +82,8 @@ export function createThreadCore(deps: ThreadDeps) {
   const random = deps.random ?? systemRandom;
   // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
   const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
+  /** A fresh page version for a write that changes a page (ADR 0241). */
+  const pageVersion = () => newPageVersion(random);
 
   /**
    * Writes an agent row and decides its buzz (doc1, doc2): every screen and chat line buzzes the phone
@@ -138,6 +141,7 @@ export function createThreadCore(deps: ThreadDeps) {
   return {
     now,
     newId,
+    pageVersion,
     async appendAgentText(
       agent: AgentRecord,
       body: string,
@@ -163,7 +167,7 @@ export function createThreadCore(deps: ThreadDeps) {
         agent,
         target,
         at,
-        (threads) => threads.append(row),
+        (threads) => threads.append(row, pageVersion()),
         (m) => m,
       );
     },
@@ -188,7 +192,7 @@ export function createThreadCore(deps: ThreadDeps) {
         agent,
         target,
         at,
-        (threads) => threads.appendScreen(row, screen),
+        (threads) => threads.appendScreen(row, screen, pageVersion()),
         (w) => w.message,
       );
     },
@@ -197,17 +201,20 @@ export function createThreadCore(deps: ThreadDeps) {
       // A table handed to this agent: its next turn (this message) opens with the tables line, once.
       const handed = await store.relay.takeHandover(agentId);
       const tables = handed ? `[svc] tables ${handed}` : '';
-      const message = await store.threads.append({
-        id: newId('msg_'),
-        userId,
-        agentId,
-        sender: 'person',
-        kind: 'text',
-        body,
-        meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
-        createdAt: now(),
-        photoIds,
-      });
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId,
+          agentId,
+          sender: 'person',
+          kind: 'text',
+          body,
+          meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
+          createdAt: now(),
+          photoIds,
+        },
+        pageVersion(),
+      );
       notifier.publish({ type: 'message', userId, agentId, message });
       return message;
     },
@@ -224,29 +231,32 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const message = await store.threads.append({
-        id: newId('msg_'),
-        userId: screen.userId,
-        agentId: screen.agentId,
-        sender: 'person',
-        kind: 'tap',
-        body: tap.line,
-        meta: {
-          id: tap.event.id,
-          preset: tap.event.preset,
-          value: tap.event.value,
-          echo: tap.echo,
-          via: opts.via,
-          event: tap.event,
-          ...(tap.quiet ? { quiet: true } : {}),
-          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId: screen.userId,
+          agentId: screen.agentId,
+          sender: 'person',
+          kind: 'tap',
+          body: tap.line,
+          meta: {
+            id: tap.event.id,
+            preset: tap.event.preset,
+            value: tap.event.value,
+            echo: tap.echo,
+            via: opts.via,
+            event: tap.event,
+            ...(tap.quiet ? { quiet: true } : {}),
+            ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+          },
+          screenId: screen.id,
+          connectorId: opts.connectorId ?? null,
+          createdAt: at,
+          handledAt: handled ? at : null,
+          photoIds,
         },
-        screenId: screen.id,
-        connectorId: opts.connectorId ?? null,
-        createdAt: at,
-        handledAt: handled ? at : null,
-        photoIds,
-      });
+        pageVersion(),
+      );
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },

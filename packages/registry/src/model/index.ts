@@ -67,6 +67,7 @@ export type {
 export type {
   NewMessage,
   NewScreen,
+  PageVersion,
   PhotoRepository,
   PushRepository,
   ThreadKey,

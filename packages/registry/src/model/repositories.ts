@@ -20,7 +20,12 @@ import type {
   ShareTemplateRecord,
   UserRecord,
 } from './records.js';
-import type { PhotoRepository, PushRepository, ThreadRepository } from './thread-repositories.js';
+import type {
+  PageVersion,
+  PhotoRepository,
+  PushRepository,
+  ThreadRepository,
+} from './thread-repositories.js';
 
 /** How a read inside a transaction holds what it read (ADR 0241). */
 export interface ReadOptions {
@@ -361,10 +366,13 @@ export interface HousekeepingRepository {
    * holder's claim is still running. Keeps several instances from doing the same sweep in the same period.
    */
   claim(name: string, holder: string, at: number, until: number): Promise<boolean>;
-  /** Thread rows written before `before` (their screens, photos and push rows go with them). */
-  deleteMessagesBefore(before: number): Promise<number>;
-  /** Rows beyond the newest `keep` of each thread. */
-  trimThreads(keep: number): Promise<number>;
+  /**
+   * Thread rows written before `before` (their screens, photos and push rows go with them); each thread
+   * that lost rows moves to `version`.
+   */
+  deleteMessagesBefore(before: number, version: PageVersion): Promise<number>;
+  /** Rows beyond the newest `keep` of each thread; each thread that lost rows moves to `version`. */
+  trimThreads(keep: number, version: PageVersion): Promise<number>;
   /** Pairing codes that expired before `at` (used or not) and wrong-code records older than `attemptsBefore`. */
   deleteExpiredPairing(at: number, attemptsBefore: number): Promise<number>;
   /**

@@ -50,13 +50,28 @@ export interface ThreadPageQuery extends ThreadKey {
   limit: number;
 }
 
+/**
+ * A thread page's version (ADR 0216, 0241): a whole number below 2^53 that the rules draw fresh (never one
+ * seen before) for every write that changes what the thread's pages show. Each such write of the thread
+ * repository takes one and sets it on the thread's state row in the same statement or transaction (a thread
+ * with no state row has no version: nothing is reused for it); a write that creates the state row (a read
+ * mark, presence, the working indicator) gives it its first version.
+ */
+export type PageVersion = number;
+
+/**
+ * A thread's rows and state. Every write that changes what a page shows (a row written, delivered, handled,
+ * claimed, removed) takes a fresh {@link PageVersion} and moves the thread's version to it when it changed
+ * anything; writes a page does not show (read mark, open, working) leave the version as it is.
+ */
 export interface ThreadRepository {
-  /** Inserts the row (and binds its `photoIds`) in one write. */
-  append(message: NewMessage): Promise<MessageRecord>;
-  /** Writes the screen's message row and the screen in one write. */
+  /** Inserts the row (and binds its `photoIds`) and moves the thread to `version`, in one write. */
+  append(message: NewMessage, version: PageVersion): Promise<MessageRecord>;
+  /** Writes the screen's message row and the screen, and moves the thread to `version`, in one write. */
   appendScreen(
     message: NewMessage,
     screen: NewScreen,
+    version: PageVersion,
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
@@ -66,7 +81,9 @@ export interface ThreadRepository {
    * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
    * and returns them. Two concurrent callers never receive the same row.
    */
-  claimAnswers(query: ThreadKey & { afterSeq: number; limit: number; at: number }): Promise<MessageRecord[]>;
+  claimAnswers(
+    query: ThreadKey & { afterSeq: number; limit: number; at: number; version: PageVersion },
+  ): Promise<MessageRecord[]>;
   countUnhandled(key: ThreadKey): Promise<number>;
   /** Newest first. */
   page(query: ThreadPageQuery): Promise<MessageRecord[]>;
@@ -75,9 +92,12 @@ export interface ThreadRepository {
   /** The newest row per agent of the user (for list previews and derived recency). */
   lastByAgent(userId: string): Promise<Map<string, MessageRecord>>;
   getState(key: ThreadKey): Promise<ThreadStateRecord>;
-  markRead(key: ThreadKey, seq: number): Promise<void>;
-  markDelivered(key: ThreadKey, upToSeq: number, at: number): Promise<void>;
-  setOpen(key: ThreadKey, open: boolean, at: number): Promise<void>;
+  /** Moves the read mark forward (never back); `version` is a new state row's first version. */
+  markRead(key: ThreadKey, seq: number, version: PageVersion): Promise<void>;
+  /** Marks the agent rows up to `upToSeq` delivered (once). */
+  markDelivered(key: ThreadKey, upToSeq: number, at: number, version: PageVersion): Promise<void>;
+  /** `version` is a new state row's first version. */
+  setOpen(key: ThreadKey, open: boolean, at: number, version: PageVersion): Promise<void>;
   /** The row a connection wrote with this idempotency key, or null. */
   findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
   /**
@@ -91,12 +111,16 @@ export interface ThreadRepository {
     limit: number;
   }): Promise<MessageRecord[]>;
   /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
-  markRowsDelivered(key: ThreadKey, ids: string[], at: number): Promise<MessageRecord[]>;
+  markRowsDelivered(
+    key: ThreadKey,
+    ids: string[],
+    at: number,
+    version: PageVersion,
+  ): Promise<MessageRecord[]>;
   /** Marks these person rows of the thread handled (once); returns how many changed. */
-  markRowsHandled(key: ThreadKey, ids: string[], at: number): Promise<number>;
-  /** Sets (or clears with null) the thread's working indicator. */
-  setWorking(key: ThreadKey, until: number | null): Promise<void>;
-  addPushIntent(intent: PushIntentRecord): Promise<void>;
+  markRowsHandled(key: ThreadKey, ids: string[], at: number, version: PageVersion): Promise<number>;
+  /** Sets (or clears with null) the thread's working indicator; `version` is a new state row's first. */
+  setWorking(key: ThreadKey, until: number | null, version: PageVersion): Promise<void>;
   listPushIntents(userId: string): Promise<PushIntentRecord[]>;
 }
 
@@ -150,8 +174,6 @@ export interface PhotoRepository {
   listByUser(userId: string): Promise<PhotoRecord[]>;
   /** The bytes all of a user's photos hold together (the upload quota). */
   bytesOf(userId: string): Promise<number>;
-  /** Binds stored photos to the answer row that carries them. */
-  attach(photoIds: string[], messageId: string): Promise<void>;
   /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
   pendingRemovals(limit: number): Promise<string[]>;
   /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
