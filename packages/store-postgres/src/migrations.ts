@@ -529,6 +529,14 @@ DROP FUNCTION thread_page_changed();
 DROP SEQUENCE thread_page_versions;
 `;
 
+// The client-safe rule is checked by the core inside each grant's and template's transaction (ADR 0241),
+// as SQLite's version 18: the trigger and its function go.
+const CLIENT_SAFE_IN_RULES_V5 = `
+DROP TRIGGER grants_client_safe ON grants;
+DROP TRIGGER share_items_client_safe ON share_template_items;
+DROP FUNCTION svc_require_client_safe();
+`;
+
 /**
  * The PostgreSQL store's migrations, in order. Its own list (not the SQLite versions): version 1 is the
  * schema the SQLite store reaches at service-core's version 15.
@@ -538,6 +546,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
   { version: 3, name: 'thread-page-version', sql: PAGE_VERSION_V3 },
   { version: 4, name: 'page-version-in-rules', sql: PAGE_VERSION_IN_RULES_V4 },
+  { version: 5, name: 'client-safe-in-rules', sql: CLIENT_SAFE_IN_RULES_V5 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

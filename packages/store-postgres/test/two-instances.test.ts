@@ -1,5 +1,6 @@
 // What a second instance makes possible: two stores on two pools (as two processes would have) racing for
 // the same claim. Each claim must be won once, whatever the interleaving.
+import { writeGrant } from '@screen-service/core/sharing';
 import { hashSecret, newId, ServiceError } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -220,27 +221,25 @@ describe('two instances on one PostgreSQL', () => {
     const holder = await seedUser(a);
     const ag = await seedAgent(a, owner.id, 'shared');
     await a.agents.setSandbox(ag.id, { sandbox: {}, clientSafe: true, clientSafeAt: 1 });
+    // The core's grant rule (client-safe, one live grant) in its transaction, on each instance.
     const grant = (s: Store, id: string) =>
-      s.shares
-        .createGrant({
-          id,
-          agentId: ag.id,
-          ownerId: owner.id,
-          userId: holder.id,
-          role: 'user',
-          theme: {},
-          firstMessage: null,
-          template: null,
-          inviteId: null,
-          pushMuted: false,
-          sort: 0,
-          sharedBy: 'O',
-          grantedAt: 1,
-        })
-        .then(
-          () => 'ok',
-          (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
-        );
+      writeGrant(s, {
+        id,
+        agentId: ag.id,
+        ownerId: owner.id,
+        userId: holder.id,
+        role: 'user',
+        theme: {},
+        firstMessage: null,
+        template: null,
+        inviteId: null,
+        pushMuted: false,
+        sharedBy: 'O',
+        grantedAt: 1,
+      }).then(
+        () => 'ok',
+        (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+      );
     expect((await Promise.all([grant(a, 'g1'), grant(b, 'g2')])).sort()).toEqual(['CONFLICT', 'ok']);
   });
 });

@@ -497,6 +497,13 @@ DROP TRIGGER photos_page_update;
 DROP TRIGGER photos_page_delete;
 `;
 
+// The client-safe rule is checked by the core inside each grant's and template's transaction (ADR 0241);
+// the triggers that refused unsafe rows go.
+const SCHEMA_V18_CLIENT_SAFE_IN_RULES = `
+DROP TRIGGER grants_client_safe;
+DROP TRIGGER share_items_client_safe;
+`;
+
 /**
  * service-core's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -528,6 +535,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 15, name: 'photos-by-user', sql: SCHEMA_V15_PHOTOS_BY_USER },
   { version: 16, name: 'thread-page-version', sql: SCHEMA_V16_PAGE_VERSION },
   { version: 17, name: 'page-version-in-rules', sql: SCHEMA_V17_PAGE_VERSION_IN_RULES },
+  { version: 18, name: 'client-safe-in-rules', sql: SCHEMA_V18_CLIENT_SAFE_IN_RULES },
 ];
 
 /** Every table service-core creates; the account-deletion test checks each holds zero rows for the user. */

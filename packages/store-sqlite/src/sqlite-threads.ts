@@ -82,6 +82,13 @@ export function createSqliteThreads(
     `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at, page_version) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
   );
+  // A thread's rows: screens, intents and outbox rows of its messages go with them by cascade.
+  const clearThread = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'].map((t) =>
+    db.prepare(`DELETE FROM ${t} WHERE agent_id = ? AND user_id = ?`),
+  );
+  const deleteThread = db.transaction((k: ThreadKey) => {
+    for (const s of clearThread) s.run(k.agentId, k.userId);
+  });
   const byIdem = db.prepare('SELECT * FROM messages WHERE connector_id = ? AND idem_key = ?');
   // One statement per call whatever the number of agents: the ids travel as one JSON parameter.
   const pendingForHost = db.prepare(
@@ -294,6 +301,9 @@ export function createSqliteThreads(
     },
     async setOpen(k, open, at, version) {
       setOpen.run(k.agentId, k.userId, open ? 1 : 0, at, version);
+    },
+    async deleteThread(k) {
+      deleteThread(k);
     },
     async findByIdemKey(connectorId, idemKey) {
       const r = byIdem.get(connectorId, idemKey) as Row | undefined;

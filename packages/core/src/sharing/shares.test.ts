@@ -5,7 +5,13 @@ import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostMessage } from '../host-messages/host-transport.js';
-import { createRevokedGrantsJob, REVOKED_GRANT_RETENTION_MS, readAnswers } from './shares.js';
+import { readAnswers } from './invite-answers.js';
+import {
+  createRevokedGrantsJob,
+  REVOKED_GRANT_RETENTION_MS,
+  writeGrant,
+  writeTemplate,
+} from './share-writes.js';
 
 const SAFE = {
   terminal: 'off',
@@ -75,7 +81,7 @@ describe('client-safe (doc2 five rules, through the heartbeat)', () => {
     });
   });
 
-  it('the store itself refuses a grant or template item for an unsafe agent', async () => {
+  it('every grant and template write checks the rule in its own transaction; nothing unsafe is written', async () => {
     await beat({ ...SAFE, memory: 'shared' });
     const grant = {
       id: 'grt_x',
@@ -88,32 +94,39 @@ describe('client-safe (doc2 five rules, through the heartbeat)', () => {
       template: null,
       inviteId: null,
       pushMuted: false,
-      sort: 0,
       sharedBy: 'O',
       grantedAt: 1,
     };
-    await expect(core.store.shares.createGrant(grant)).rejects.toMatchObject({ code: 'NOT_CLIENT_SAFE' });
+    await expect(writeGrant(core.store, grant)).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+      message: expect.stringContaining('failed rule: memory'),
+    });
+    const template = {
+      ownerId: owner.id,
+      name: 'family',
+      title: 'Family',
+      sharedBy: 'O',
+      updatedAt: 1,
+      items: [{ agentId, theme: {}, firstMessage: 'Hi', sort: 0 }],
+    };
+    await expect(writeTemplate(core.store, template, () => 'tpl_x')).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+    });
+    // Safe now, but not the sharer's own agent: refused all the same.
+    await beat(SAFE);
+    await expect(writeGrant(core.store, { ...grant, ownerId: other.id })).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+    });
     await expect(
-      core.store.shares.saveTemplate({
-        id: 'tpl_x',
-        ownerId: owner.id,
-        name: 'family',
-        title: 'Family',
-        sharedBy: 'O',
-        updatedAt: 1,
-        items: [{ agentId, theme: {}, firstMessage: 'Hi', sort: 0 }],
-      }),
+      writeTemplate(core.store, { ...template, ownerId: other.id }, () => 'tpl_y'),
     ).rejects.toMatchObject({ code: 'NOT_CLIENT_SAFE' });
-    // Not even a raw INSERT passes the database's own trigger.
-    expect(() =>
-      core.db
-        .prepare(
-          "INSERT INTO grants (id, agent_id, owner_id, user_id, shared_by, granted_at) VALUES ('g', ?, ?, ?, 'O', 1)",
-        )
-        .run(agentId, owner.id, client.id),
-    ).toThrow(/NOT_CLIENT_SAFE/);
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM grants').get()).toEqual({ n: 0 });
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM share_templates').get()).toEqual({ n: 0 });
+    expect(await core.store.shares.listGiven(owner.id)).toEqual([]);
+    expect(await core.store.shares.listGiven(other.id)).toEqual([]);
+    expect(await core.store.shares.listTemplates(owner.id)).toEqual([]);
+    expect(await core.store.shares.listTemplates(other.id)).toEqual([]);
+    // The owner's safe agent passes.
+    expect((await writeGrant(core.store, grant)).sort).toBe(0);
+    expect((await writeTemplate(core.store, template, () => 'tpl_z')).id).toBe('tpl_z');
   });
 });
 

@@ -87,7 +87,8 @@ export interface AgentPatch {
 export interface AgentRepository {
   /** Inserts at the end of the user's order; the first agent of a user, or `isDefault`, takes the default. */
   create(agent: NewAgent): Promise<AgentRecord>;
-  get(id: string): Promise<AgentRecord | null>;
+  /** With `forUpdate`, the agent's row is locked (a decision on its client-safe verdict, its binding). */
+  get(id: string, options?: ReadOptions): Promise<AgentRecord | null>;
   /** The user's agents by `sort`, then creation. */
   listByUser(userId: string): Promise<AgentRecord[]>;
   /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */
@@ -304,18 +305,15 @@ export interface NativeAgentRepository {
   listWithPending(): Promise<{ agentId: string; userId: string }[]>;
 }
 
-/** A grant to insert; the store refuses it (NOT_CLIENT_SAFE) unless the owner's agent is client-safe. */
+/** A grant to insert (live: no `revokedAt`). */
 export type NewGrant = Omit<GrantRecord, 'revokedAt'>;
 
 /**
- * Shared agents (doc2 "Shared-agent resources"). The store itself refuses a grant or template item for an
- * agent that is not client-safe (`NOT_CLIENT_SAFE`), so no caller can skip the rule.
+ * Shared agents (doc2 "Shared-agent resources"): templates, invites and grants as stored. Which agent may be
+ * shared (client-safe, the owner's) is the core's rule, checked in the write's transaction (ADR 0241).
  */
 export interface ShareRepository {
-  /**
-   * Inserts or replaces the owner's template `name` with exactly these items, in one transaction. Throws
-   * NOT_CLIENT_SAFE (field = the agent id) when any item's agent is not client-safe: nothing is written.
-   */
+  /** Inserts or replaces the owner's template `name` with exactly these items, in one write. */
   saveTemplate(template: Omit<ShareTemplateRecord, 'createdAt'>): Promise<ShareTemplateRecord>;
   getTemplate(ownerId: string, name: string): Promise<ShareTemplateRecord | null>;
   getTemplateById(id: string): Promise<ShareTemplateRecord | null>;
@@ -327,11 +325,7 @@ export interface ShareRepository {
   approveInvite(ownerId: string, id: string, at: number): Promise<boolean>;
   /** Marks an approved, unclaimed invite claimed by `userId`; false when it was not (any more). */
   claimInvite(id: string, userId: string, at: number): Promise<boolean>;
-  /**
-   * Inserts a live grant. The thread rows of (agent, user) left from an earlier revoked grant are deleted in
-   * the same transaction (a later grant starts a new empty thread). Throws NOT_CLIENT_SAFE (agent not safe)
-   * or CONFLICT (a live grant exists).
-   */
+  /** Inserts a live grant; throws CONFLICT when (agent, user) already has one (a unique index). */
   createGrant(grant: NewGrant): Promise<GrantRecord>;
   /** The live grant of (agent, user), or null. */
   liveGrant(agentId: string, userId: string): Promise<GrantRecord | null>;
@@ -347,11 +341,8 @@ export interface ShareRepository {
   updateHeld(id: string, patch: { pushMuted?: boolean; sort?: number }): Promise<GrantRecord | null>;
   /** Revokes the live grant of (agent, user) given by `ownerId`; the revoked row, or null when none was live. */
   revoke(ownerId: string, agentId: string, userId: string, at: number): Promise<GrantRecord | null>;
-  /**
-   * Deletes grants revoked before `before` and, where no live grant took their place, their thread rows
-   * (messages, screens, photos, state, presence). Returns how many grants were deleted.
-   */
-  purgeRevoked(before: number): Promise<number>;
+  /** Deletes the grants revoked before `before` and returns them (their threads are the rules' to clear). */
+  deleteRevokedBefore(before: number): Promise<GrantRecord[]>;
   /** Sets the user's first name when they have none yet (from a claimed invite). */
   setFirstName(userId: string, firstName: string): Promise<void>;
 }

@@ -98,6 +98,12 @@ export interface ThreadRepository {
   markDelivered(key: ThreadKey, upToSeq: number, at: number, version: PageVersion): Promise<void>;
   /** `version` is a new state row's first version. */
   setOpen(key: ThreadKey, open: boolean, at: number, version: PageVersion): Promise<void>;
+  /**
+   * Deletes every row of the thread: its messages (their screens and push rows go with them), photos, state
+   * and presence, and its queued pushes. A thread begun again after this has no page version until its
+   * state row is made again.
+   */
+  deleteThread(key: ThreadKey): Promise<void>;
   /** The row a connection wrote with this idempotency key, or null. */
   findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
   /**

@@ -2,8 +2,14 @@
 // locking the user's row first (two instances creating a user's first agent cannot both make it default).
 
 import { ServiceError } from '@screen-service/registry/kernel';
-import type { AgentPatch, AgentRecord, AgentRepository, NewAgent } from '@screen-service/registry/model';
-import { changes, first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import type {
+  AgentPatch,
+  AgentRecord,
+  AgentRepository,
+  NewAgent,
+  ReadOptions,
+} from '@screen-service/registry/model';
+import { changes, first, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 import { toAgent } from './rows.js';
 
 /** The agent list's order: the default first, then `sort`, then age, then id (ties never left to chance). */
@@ -27,8 +33,8 @@ const handleTaken = (handle: string) =>
 const lockUser = (q: Queryable, userId: string) =>
   q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
 
-const getAgent = async (q: Queryable, id: string) => {
-  const r = await first(q, 'SELECT * FROM agents WHERE id = $1', [id]);
+const getAgent = async (q: Queryable, id: string, options?: ReadOptions) => {
+  const r = await first(q, `SELECT * FROM agents WHERE id = $1${forUpdate(options)}`, [id]);
   return r ? toAgent(r) : null;
 };
 
@@ -92,8 +98,8 @@ export function createPgAgents(db: PgDb): AgentRepository {
         throw err;
       }
     },
-    async get(id) {
-      return getAgent(db, id);
+    async get(id, options) {
+      return getAgent(db, id, options);
     },
     async listByUser(userId) {
       return (await db.all(`SELECT * FROM agents WHERE user_id = $1 ${USER_ORDER}`, [userId])).map(toAgent);

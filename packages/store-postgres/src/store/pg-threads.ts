@@ -255,6 +255,17 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         [k.agentId, k.userId, open, at, version],
       );
     },
+    async deleteThread(k) {
+      // One statement (a CTE per table): screens, intents and outbox rows of its messages go by cascade.
+      await db.run(
+        `WITH m AS (DELETE FROM messages WHERE agent_id = $1 AND user_id = $2),
+              p AS (DELETE FROM photos WHERE agent_id = $1 AND user_id = $2),
+              s AS (DELETE FROM thread_state WHERE agent_id = $1 AND user_id = $2),
+              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2)
+         DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2`,
+        [k.agentId, k.userId],
+      );
+    },
     async findByIdemKey(connectorId, idemKey) {
       const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
         connectorId,
