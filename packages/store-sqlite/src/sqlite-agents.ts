@@ -52,6 +52,13 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const setSandbox = db.prepare(
     'UPDATE agents SET sandbox = ?, client_safe = ?, client_safe_at = ? WHERE id = ?',
   );
+  const bind = db.prepare(
+    'UPDATE agents SET connector_id = ?, remote_ref = ?, kind = ?, updated_at = ? WHERE id = ?',
+  );
+  const addConnection = db.prepare(
+    `INSERT INTO agent_connections (agent_id, connector_id, user_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id, connector_id) DO NOTHING`,
+  );
   const setSort = db.prepare('UPDATE agents SET sort = ?, updated_at = ? WHERE id = ? AND user_id = ?');
 
   const get = (id: string): AgentRecord | null => {
@@ -189,6 +196,21 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async delete(id, at) {
       return remove(id, at);
+    },
+    async bind(id, to, at) {
+      try {
+        bind.run(to.connectorId, to.remoteRef, to.kind, at, id);
+      } catch (err) {
+        if (isUniqueViolation(err, 'agents.connector_id, agents.remote_ref')) {
+          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${to.remoteRef}" is already added.`, {
+            field: 'remote_ref',
+          });
+        }
+        throw err;
+      }
+    },
+    async addConnection(id, connectorId, userId, at) {
+      addConnection.run(id, connectorId, userId, at);
     },
     async setCommands(id, commands, at) {
       return setCommands.run(commands === null ? null : JSON.stringify(commands), at, at, id).changes > 0;

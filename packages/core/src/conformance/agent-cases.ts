@@ -49,30 +49,63 @@ export const agentCases: ConformanceCase[] = [
     },
   ),
   c(
-    ['pairing.mint', 'pairing.findUnused', 'pairing.complete'],
-    'mint replaces unused codes; complete claims once',
+    ['pairing.insert', 'pairing.findUnused', 'pairing.deleteUnusedOf', 'pairing.delete', 'pairing.claim'],
+    'an unused hash is unique; a code is claimed once (two racing claims: one wins)',
     async (store) => {
       const f = fixtures(store);
       const u = await f.user();
       const a = await f.agent(u.id, 'a');
-      const row = (id: string, secret: string) => ({ ...f.pairingCode(u.id, a.id, secret), id });
-      expect(await store.pairing.mint(row('p1', '111111'))).toBe(true);
-      expect(await store.pairing.mint(row('p2', '222222'))).toBe(true);
+      const b = await f.agent(u.id, 'b');
+      const p1 = f.pairingCode(u.id, a.id, '111111');
+      expect(await store.pairing.insert(p1)).toBe(true);
+      expect(await store.pairing.insert(f.pairingCode(u.id, b.id, '111111'))).toBe(false);
+      expect(await store.pairing.findUnused(hashSecret('111111'))).toEqual(p1);
+      expect(await store.pairing.insert(f.pairingCode(u.id, a.id, '222222'))).toBe(true);
+      expect(await store.pairing.insert(f.pairingCode(u.id, b.id, '333333'))).toBe(true);
+      expect(await store.pairing.deleteUnusedOf(a.id)).toBe(2);
       expect(await store.pairing.findUnused(hashSecret('111111'))).toBeNull();
-      expect((await store.pairing.findUnused(hashSecret('222222')))?.id).toBe('p2');
+      expect(await store.pairing.findUnused(hashSecret('333333'))).not.toBeNull();
+      const p4 = f.pairingCode(u.id, a.id, '444444');
+      await store.pairing.insert(p4);
       const con = await f.connector(u.id);
-      const claim = () =>
-        store.pairing.complete({
-          codeId: 'p2',
-          at: Date.now(),
-          agentId: a.id,
-          remoteRef: 'r',
-          kind: 'mcp',
-          connectorId: con.id,
-        });
+      const claim = () => store.pairing.claim(p4.id, { at: 5, connectorId: con.id });
       // Exactly one of two racing claims wins; which one is up to the store (PostgreSQL runs them at once).
       expect((await Promise.all([claim(), claim()])).sort()).toEqual([false, true]);
-      expect((await store.agents.get(a.id))?.connectorId).toBe(con.id);
+      expect(await store.pairing.findUnused(p4.codeHash)).toBeNull();
+      // A used code keeps its hash out of the unique index: the same digits can be minted again.
+      expect(await store.pairing.insert(f.pairingCode(u.id, b.id, '444444'))).toBe(true);
+      expect(await store.pairing.delete(p4.id)).toBe(true);
+      expect(await store.pairing.delete(p4.id)).toBe(false);
+      expect(await store.pairing.claim(p4.id, { at: 6, connectorId: null })).toBe(false);
+    },
+  ),
+  c(
+    ['agents.bind', 'agents.addConnection', 'agents.listByConnector'],
+    'an agent moves to a primary connection as a profile (unique per connection) or is served by another too',
+    async (store) => {
+      const f = fixtures(store);
+      const u = await f.user();
+      const a = await f.agent(u.id, 'a');
+      const b = await f.agent(u.id, 'b');
+      const host = await f.connector(u.id);
+      const signIn = await f.connector(u.id);
+      await store.agents.bind(a.id, { connectorId: host.id, remoteRef: 'claude', kind: 'hostfw' }, 7);
+      expect(await store.agents.get(a.id)).toMatchObject({
+        connectorId: host.id,
+        remoteRef: 'claude',
+        kind: 'hostfw',
+        updatedAt: 7,
+      });
+      expect(
+        await outcome(
+          store.agents.bind(b.id, { connectorId: host.id, remoteRef: 'claude', kind: 'hostfw' }, 8),
+        ),
+      ).toBe('PROFILE_ALREADY_ADDED');
+      await store.agents.addConnection(a.id, signIn.id, u.id, 9);
+      await store.agents.addConnection(a.id, signIn.id, u.id, 10);
+      expect((await store.agents.listByConnector(signIn.id)).map((x) => x.id)).toEqual([a.id]);
+      expect((await store.agents.listByConnector(host.id)).map((x) => x.id)).toEqual([a.id]);
+      expect((await store.agents.get(a.id))?.connectorId).toBe(host.id);
     },
   ),
 ];

@@ -61,8 +61,8 @@ export const oauthCases: ConformanceCase[] = [
     },
   ),
   c(
-    ['oauth.redeemCode', 'oauth.findToken', 'agents.listByConnector'],
-    'redeeming a code creates the connection, binds the agent and stores tokens, once',
+    ['oauth.useCode', 'oauth.addTokens', 'oauth.findToken', 'oauth.getRequest'],
+    'a code is used once (with or without its connection); tokens are stored as given',
     async (store) => {
       const f = fixtures(store);
       const cl = await f.client();
@@ -70,45 +70,24 @@ export const oauthCases: ConformanceCase[] = [
       const a = await f.agent(u.id, 'a');
       const r = await approved(store, cl.id, u.id, a.id, 'code-1');
       const con = f.oauthConnector(u.id);
-      const tokens = [f.token('access', con.id, u.id, cl.id), f.token('refresh', con.id, u.id, cl.id)];
+      await store.connectors.create(con);
       const at = Date.now();
-      const redeem = (connector = con) =>
-        store.oauth.redeemCode({ requestId: r.id, at, connector, remoteRef: 'oauth', tokens });
-      expect(await redeem()).toBe('ok');
-      expect(await store.connectors.get(con.id)).toMatchObject({ via: 'oauth', kind: 'mcp' });
-      expect((await store.agents.listByConnector(con.id)).map((x) => x.id)).toEqual([a.id]);
-      expect(await store.oauth.findToken(tokens[0]!.tokenHash)).toMatchObject({
-        kind: 'access',
-        usedAt: null,
+      expect(await store.oauth.useCode(r.id, at, con.id)).toBe(true);
+      expect(await store.oauth.useCode(r.id, at + 1, null)).toBe(false);
+      expect(await store.oauth.getRequest(r.id, { forUpdate: true })).toMatchObject({
+        codeUsedAt: at,
+        connectorId: con.id,
       });
-      expect(await redeem(f.oauthConnector(u.id))).toBe('code_used');
-      expect((await store.oauth.getRequest(r.id))?.connectorId).toBe(con.id);
-    },
-  ),
-  c(
-    ['oauth.redeemCode', 'agents.delete'],
-    'an expired code, a request never approved and a deleted agent write nothing',
-    async (store) => {
-      const f = fixtures(store);
-      const cl = await f.client();
-      const u = await f.user();
-      const a = await f.agent(u.id, 'a');
-      const r = await approved(store, cl.id, u.id, a.id, 'code-2');
-      const con = f.oauthConnector(u.id);
-      const input = (requestId: string, at: number) => ({
-        requestId,
-        at,
-        connector: con,
-        remoteRef: 'oauth',
-        tokens: [f.token('access', con.id, u.id, cl.id)],
-      });
-      expect(await store.oauth.redeemCode(input(r.id, Date.now() + 120_000))).toBe('code_expired');
-      const pending = await f.request(cl.id);
-      expect(await store.oauth.redeemCode(input(pending.id, Date.now()))).toBe('not_approved');
-      await store.agents.delete(a.id, Date.now());
-      expect(await store.oauth.redeemCode(input(r.id, Date.now()))).toBe('agent_gone');
-      expect(await store.connectors.get(con.id)).toBeNull();
-      expect((await store.oauth.getRequest(r.id))?.codeUsedAt).not.toBeNull();
+      const tokens = [f.token('access', con.id, u.id, cl.id), f.token('refresh', con.id, u.id, cl.id)];
+      await store.oauth.addTokens(tokens);
+      await store.oauth.addTokens([]);
+      expect(await store.oauth.findToken(tokens[0]!.tokenHash)).toEqual(tokens[0]);
+      expect(await store.oauth.findToken(tokens[1]!.tokenHash)).toEqual(tokens[1]);
+      expect(await store.oauth.findToken(hashSecret('nope'))).toBeNull();
+      // A code used up for nothing keeps no connection.
+      const other = await approved(store, cl.id, u.id, a.id, 'code-2');
+      expect(await store.oauth.useCode(other.id, at, null)).toBe(true);
+      expect(await store.oauth.getRequest(other.id)).toMatchObject({ codeUsedAt: at, connectorId: null });
     },
   ),
   c(
@@ -123,13 +102,9 @@ export const oauthCases: ConformanceCase[] = [
       const con = f.oauthConnector(u.id);
       const first = f.token('refresh', con.id, u.id, cl.id);
       const at = Date.now();
-      await store.oauth.redeemCode({
-        requestId: r.id,
-        at,
-        connector: con,
-        remoteRef: 'oauth',
-        tokens: [first],
-      });
+      await store.connectors.create(con);
+      await store.oauth.useCode(r.id, at, con.id);
+      await store.oauth.addTokens([first]);
       const next = [f.token('access', con.id, u.id, cl.id), f.token('refresh', con.id, u.id, cl.id)];
       expect(await store.oauth.rotateRefresh(first.id, next, at)).toBe(true);
       expect(await store.oauth.rotateRefresh(first.id, [f.token('refresh', con.id, u.id, cl.id)], at)).toBe(
@@ -145,31 +120,6 @@ export const oauthCases: ConformanceCase[] = [
       await store.users.delete(u.id);
       expect(await store.oauth.findToken(next[1]!.tokenHash)).toBeNull();
       expect(await store.oauth.getRequest(r.id)).toBeNull();
-    },
-  ),
-  c(
-    ['oauth.approveWithPairingCode', 'pairing.mint', 'pairing.findUnused'],
-    'approving with a pairing code claims the code and the request together',
-    async (store) => {
-      const f = fixtures(store);
-      const cl = await f.client();
-      const u = await f.user();
-      const a = await f.agent(u.id, 'a');
-      const codeRow = f.pairingCode(u.id, a.id, '654321');
-      await store.pairing.mint(codeRow);
-      const r = await f.request(cl.id);
-      const input = { codeId: codeRow.id, userId: u.id, agentId: a.id, at: Date.now() };
-      expect(await store.oauth.approveWithPairingCode(r.id, input)).toBe('ok');
-      expect(await store.oauth.getRequest(r.id)).toMatchObject({ status: 'approved', agentId: a.id });
-      expect(await store.pairing.findUnused(codeRow.codeHash)).toBeNull();
-      expect(await store.oauth.approveWithPairingCode((await f.request(cl.id)).id, input)).toBe('code_taken');
-      // A request no longer pending rolls the code claim back.
-      await store.pairing.mint({ ...codeRow, id: newId('pc_'), codeHash: hashSecret('111222') });
-      const fresh = await store.pairing.findUnused(hashSecret('111222'));
-      expect(await store.oauth.approveWithPairingCode(r.id, { ...input, codeId: fresh!.id })).toBe(
-        'not_pending',
-      );
-      expect(await store.pairing.findUnused(hashSecret('111222'))).not.toBeNull();
     },
   ),
   c(['oauth.prune'], 'prune drops lapsed requests and tokens', async (store) => {

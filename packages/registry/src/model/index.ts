@@ -40,7 +40,6 @@ export {
 export type {
   AgentPatch,
   AgentRepository,
-  CompletePairing,
   ConnectorRepository,
   ConnectorWithAccount,
   HousekeepingRepository,
@@ -52,8 +51,6 @@ export type {
   OAuthRepository,
   PairingRepository,
   ReadOptions,
-  RedeemCode,
-  RedeemOutcome,
   RelayRepository,
   RelayTableKey,
   RelayTableMeta,

@@ -105,6 +105,17 @@ export interface AgentRepository {
   delete(id: string, at: number): Promise<boolean>;
   /** Stores a host's cleaned commands list (null = no registry) and `commands_at`; false when no such agent. */
   setCommands(id: string, commands: CommandEntry[] | null, at: number): Promise<boolean>;
+  /**
+   * Makes `connectorId` the agent's primary connection, as profile `remoteRef` of host kind `kind`. Throws
+   * PROFILE_ALREADY_ADDED when another agent of that connection is that profile (a unique index).
+   */
+  bind(
+    id: string,
+    to: { connectorId: string; remoteRef: string; kind: ConnectorKind },
+    at: number,
+  ): Promise<void>;
+  /** Lets `connectorId` serve the agent besides its primary connection (ADR 0091); once. */
+  addConnection(id: string, connectorId: string, userId: string, at: number): Promise<void>;
   /** Stores a bridged agent's card summary (null clears); false when no such agent. */
   setCard(id: string, card: AgentCardSummary | null, at: number): Promise<boolean>;
   /** Stores the host's sandbox report and the service's own client-safe verdict on it (doc2 "Client-safe"). */
@@ -145,28 +156,21 @@ export interface ConnectorRepository {
   delete(id: string): Promise<boolean>;
 }
 
-export interface CompletePairing {
-  codeId: string;
-  at: number;
-  agentId: string;
-  remoteRef: string;
-  kind: ConnectorKind;
-  /** A connector to insert first (first pairing of a host); absent when reusing `connectorId`. */
-  newConnector?: ConnectorRecord;
-  connectorId: string;
-}
-
+/** Pairing codes (hashes only) and the wrong-code records of the throttle. */
 export interface PairingRepository {
-  /** Deletes the agent's unused codes and inserts this one; false if an unused code has the same hash. */
-  mint(code: PairingCodeRecord): Promise<boolean>;
+  /** Inserts the code; false (nothing written) when an unused code already has the same hash. */
+  insert(code: PairingCodeRecord): Promise<boolean>;
+  /** Deletes the agent's unused codes; how many. */
+  deleteUnusedOf(agentId: string): Promise<number>;
+  /** Deletes one code; false when there was none. */
+  delete(id: string): Promise<boolean>;
   /** The unused code with this hash (expired or not), or null. */
   findUnused(codeHash: string): Promise<PairingCodeRecord | null>;
   /**
-   * In one transaction: marks the code used (only if still unused and unexpired), inserts `newConnector`
-   * when given, binds the agent to the connector and remote_ref. False when the code was taken meanwhile.
-   * Throws PROFILE_ALREADY_ADDED when the connector already has that remote_ref.
+   * Marks the code used at `at` (by `connectorId`, when it made one), only if it is still unused: an atomic
+   * claim, so of two racing claims one wins. False when it was used (or gone) meanwhile.
    */
-  complete(input: CompletePairing): Promise<boolean>;
+  claim(id: string, input: { at: number; connectorId: string | null }): Promise<boolean>;
   /** Records one wrong code from a client address and drops records older than `pruneBefore`. */
   recordFailure(clientAddr: string, at: number, pruneBefore: number): Promise<void>;
   countFailures(clientAddr: string, since: number): Promise<number>;
@@ -181,37 +185,16 @@ export interface OAuthDecision {
   at: number;
 }
 
-export interface RedeemCode {
-  requestId: string;
-  at: number;
-  /** The connection to create (kind `mcp`, via `oauth`) for the request's user. */
-  connector: ConnectorRecord;
-  /** The bound agent's remote_ref on the new connection. */
-  remoteRef: string;
-  /** The first access and refresh tokens, for `connector`. */
-  tokens: OAuthTokenRecord[];
-}
-
-/** Why a code could not be redeemed; `ok` when the connection and tokens were written. */
-export type RedeemOutcome = 'ok' | 'code_used' | 'code_expired' | 'not_approved' | 'agent_gone';
-
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<OAuthClientRecord>;
   getClient(id: string): Promise<OAuthClientRecord | null>;
   createRequest(request: OAuthRequestRecord): Promise<OAuthRequestRecord>;
-  getRequest(id: string): Promise<OAuthRequestRecord | null>;
+  /** With `forUpdate`, the request's row is locked (a code's redemption decides on it). */
+  getRequest(id: string, options?: ReadOptions): Promise<OAuthRequestRecord | null>;
   /** The request whose authorization code has this hash (used or not). */
   findRequestByCodeHash(hash: string): Promise<OAuthRequestRecord | null>;
   /** Decides a request that is still pending and unexpired; null when it was not. */
   decide(id: string, decision: OAuthDecision): Promise<OAuthRequestRecord | null>;
-  /**
-   * In one transaction: claims a 6-digit pairing code (unused, unexpired) and approves the pending request
-   * as that code's agent. `code_taken` when the code went meanwhile, `not_pending` when the request did.
-   */
-  approveWithPairingCode(
-    id: string,
-    input: { codeId: string; userId: string; agentId: string; at: number },
-  ): Promise<'ok' | 'code_taken' | 'not_pending'>;
   /**
    * Marks a decided request finished (the browser goes back to the client) and, for an approval, stores
    * the authorization code's hash and expiry. False when it was not decided or already finished.
@@ -221,10 +204,12 @@ export interface OAuthRepository {
     input: { at: number; codeHash: string | null; codeExpiresAt: number | null },
   ): Promise<boolean>;
   /**
-   * In one transaction: marks the code used, creates the connection, binds the agent to it and stores the
-   * first tokens. Anything but `ok` writes nothing (a missing agent still uses the code up).
+   * Marks the request's authorization code used at `at` (redeemed into `connectorId`, or null when it was
+   * used up for nothing), only if it is still unused: an atomic claim. False when it was used meanwhile.
    */
-  redeemCode(input: RedeemCode): Promise<RedeemOutcome>;
+  useCode(id: string, at: number, connectorId: string | null): Promise<boolean>;
+  /** Stores tokens of a connection (the first pair of a redeemed code). */
+  addTokens(tokens: OAuthTokenRecord[]): Promise<void>;
   findToken(hash: string): Promise<OAuthTokenRecord | null>;
   /** Marks a refresh token used and stores its successors, only if it was unused, unrevoked and unexpired. */
   rotateRefresh(usedId: string, next: OAuthTokenRecord[], at: number): Promise<boolean>;

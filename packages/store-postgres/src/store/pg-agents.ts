@@ -203,6 +203,28 @@ export function createPgAgents(db: PgDb): AgentRepository {
         return true;
       });
     },
+    async bind(id, to, at) {
+      try {
+        await db.run(
+          'UPDATE agents SET connector_id = $1, remote_ref = $2, kind = $3, updated_at = $4 WHERE id = $5',
+          [to.connectorId, to.remoteRef, to.kind, at, id],
+        );
+      } catch (err) {
+        if (isUniqueViolation(err, 'agents_remote_ref_unique')) {
+          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${to.remoteRef}" is already added.`, {
+            field: 'remote_ref',
+          });
+        }
+        throw err;
+      }
+    },
+    async addConnection(id, connectorId, userId, at) {
+      await db.run(
+        `INSERT INTO agent_connections (agent_id, connector_id, user_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [id, connectorId, userId, at],
+      );
+    },
     async setCommands(id, commands, at) {
       const n = await changes(
         db,
