@@ -41,7 +41,7 @@ export async function redeemAuthorizationCode(store: Store, p: RedeemCode): Prom
   try {
     return await store.transaction(async (tx): Promise<RedeemOutcome> => {
       const req = await tx.oauth.getRequest(p.requestId, { forUpdate: true });
-      if (!req || req.status !== 'approved' || req.userId === null || req.finishedAt === null) {
+      if (req?.status !== 'approved' || req.userId === null || req.finishedAt === null) {
         return 'not_approved';
       }
       if (req.codeUsedAt !== null) return 'code_used';

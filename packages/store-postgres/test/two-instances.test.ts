@@ -2,7 +2,7 @@
 // the same claim. Each claim must be won once, whatever the interleaving.
 import { writeGrant } from '@screen-service/core/sharing';
 import { createPairing } from '@screen-service/registry/hosts';
-import { hashSecret, newId, ServiceError } from '@screen-service/registry/kernel';
+import { newId, ServiceError } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
@@ -25,18 +25,6 @@ afterAll(async () => {
   await db?.drop();
 });
 beforeEach(() => emptyAllTables(a.pool));
-
-const connector = (userId: string) => ({
-  id: newId('con_'),
-  userId,
-  name: 'h',
-  kind: 'mcp' as const,
-  tokenHash: hashSecret(newId()),
-  createdAt: 1,
-  lastSeenAt: null,
-  revokedAt: null,
-  suspendedAt: null,
-});
 
 describe('two instances on one PostgreSQL', () => {
   it('claimAnswers: two instances draining one thread get every answer exactly once', async () => {

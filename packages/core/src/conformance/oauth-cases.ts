@@ -1,5 +1,5 @@
 // Conformance cases: OAuth clients, authorization requests, codes and tokens.
-import { hashSecret, newId } from '@screen-service/registry/kernel';
+import { hashSecret } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
