@@ -4,4 +4,5 @@ import { definePostgresRulesConfig } from '../../config/vitest.base.js';
 export default definePostgresRulesConfig([
   'src/accounts/accounts.test.ts',
   'src/agents/status-watch.test.ts',
+  'src/agents/agent-order.test.ts',
 ]);

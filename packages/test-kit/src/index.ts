@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Core, type CoreOptions, createCore } from '@screen-service/core';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
+import { addAgent } from '@screen-service/registry/agents';
 import {
   type Clock,
   hashSecret,
@@ -261,7 +262,8 @@ export async function seedAgent(
       .slice(0, 8)
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}`;
-  return store.agents.create({
+  // The registry's rule: the person's first agent is the default, each new one sorts last.
+  return addAgent(store, {
     id: newId('agt_', random),
     userId,
     name: options.name ?? handle,

@@ -10,20 +10,50 @@ const defaults = async (store: Store, userId: string) =>
 
 export const agentCases: ConformanceCase[] = [
   c(
-    ['agents.create', 'agents.setDefault', 'agents.reorder', 'agents.delete', 'agents.listByUser'],
-    'first is default, setDefault clears the old, delete hands over to the first remaining',
+    [
+      'agents.create',
+      'agents.get',
+      'agents.markDefault',
+      'agents.setOrder',
+      'agents.delete',
+      'agents.listByUser',
+    ],
+    'an agent is stored as given; one default per user; the order is set as listed; delete removes it',
     async (store) => {
       const f = fixtures(store);
       const u = await f.user();
-      const a = await f.agent(u.id, 'a');
-      const b = await f.agent(u.id, 'b');
-      const d = await f.agent(u.id, 'c', { isDefault: true });
-      expect(await defaults(store, u.id)).toEqual(['c']);
-      await store.agents.setDefault(u.id, a.id, 2);
+      const a = await f.agent(u.id, 'a', { isDefault: true, sort: 0 });
+      const b = await f.agent(u.id, 'b', { sort: 1 });
+      const c2 = await f.agent(u.id, 'c', { sort: 2 });
+      expect(await store.agents.get(a.id)).toEqual(a);
+      expect(a).toMatchObject({
+        isDefault: true,
+        sort: 0,
+        pushMuted: false,
+        clientSafe: false,
+        commands: null,
+      });
       expect(await defaults(store, u.id)).toEqual(['a']);
-      await store.agents.reorder(u.id, [d.id, b.id, a.id], 3);
-      await store.agents.delete(a.id, Date.now());
-      expect(await defaults(store, u.id)).toEqual(['c']);
+      // A second default is refused by the unique index: the rules clear the old flag first.
+      await expect(store.agents.markDefault(b.id, true, 2)).rejects.toThrow();
+      await store.agents.markDefault(a.id, false, 2);
+      await store.agents.markDefault(b.id, true, 2);
+      expect(await defaults(store, u.id)).toEqual(['b']);
+      expect((await store.agents.get(b.id))?.updatedAt).toBe(2);
+      await store.agents.setOrder(u.id, [c2.id, b.id, a.id], 3);
+      expect((await store.agents.listByUser(u.id)).map((x) => [x.handle, x.sort])).toEqual([
+        ['c', 0],
+        ['b', 1],
+        ['a', 2],
+      ]);
+      // Another user's agent named in the list is left as it is.
+      const v = await f.user();
+      const other = await f.agent(v.id, 'o', { sort: 5 });
+      await store.agents.setOrder(u.id, [other.id], 4);
+      expect((await store.agents.get(other.id))?.sort).toBe(5);
+      expect(await store.agents.delete(a.id)).toBe(true);
+      expect(await store.agents.delete(a.id)).toBe(false);
+      expect(await store.agents.get(a.id)).toBeNull();
       expect((await store.agents.listByUser(u.id)).map((x) => x.handle)).toEqual(['c', 'b']);
     },
   ),

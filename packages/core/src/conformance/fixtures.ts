@@ -16,10 +16,11 @@ export function fixtures(store: Store) {
       createdAt: 1,
       suspendedAt: extra.suspendedAt ?? null,
     });
+  // Stored as given: not the default, first in the order, unless the case says otherwise.
   const agent = (
     userId: string,
     handle: string,
-    extra: { isDefault?: boolean; connectorId?: string; remoteRef?: string } = {},
+    extra: { isDefault?: boolean; sort?: number; connectorId?: string; remoteRef?: string } = {},
   ) =>
     store.agents.create({
       id: newId('agt_'),
@@ -29,6 +30,8 @@ export function fixtures(store: Store) {
       color: 'mint',
       kind: 'mcp',
       createdAt: Date.now(),
+      isDefault: false,
+      sort: 0,
       ...extra,
     });
   const connector = (userId: string, extra: Partial<ConnectorRecord> = {}) =>

@@ -69,8 +69,10 @@ export interface NewAgent {
   theme?: Record<string, unknown>;
   connectorId?: string | null;
   remoteRef?: string | null;
-  /** When true (or when the user has no agent yet) the new agent becomes the default. */
-  isDefault?: boolean;
+  /** Whether it is the user's default (one per user: clear the old one first). */
+  isDefault: boolean;
+  /** Its place in the user's order. */
+  sort: number;
   createdAt: number;
 }
 
@@ -85,7 +87,10 @@ export interface AgentPatch {
 }
 
 export interface AgentRepository {
-  /** Inserts at the end of the user's order; the first agent of a user, or `isDefault`, takes the default. */
+  /**
+   * Inserts the agent as given. Throws HANDLE_TAKEN (the user has that handle), PROFILE_ALREADY_ADDED (the
+   * connection has that remote_ref). Its default flag and place are the rules' (`addAgent`, ADR 0241).
+   */
   create(agent: NewAgent): Promise<AgentRecord>;
   /** With `forUpdate`, the agent's row is locked (a decision on its client-safe verdict, its binding). */
   get(id: string, options?: ReadOptions): Promise<AgentRecord | null>;
@@ -97,12 +102,15 @@ export interface AgentRepository {
   findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
   /** Applies a patch; throws HANDLE_TAKEN when the handle is used by another agent of the user. */
   update(id: string, patch: AgentPatch, at: number): Promise<AgentRecord | null>;
-  /** Makes the agent the user's default and clears the old one in the same write. */
-  setDefault(userId: string, agentId: string, at: number): Promise<AgentRecord | null>;
-  /** Sets `sort` to each id's position; ids must be exactly the user's agents. */
-  reorder(userId: string, ids: string[], at: number): Promise<void>;
-  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it (at `at`). */
-  delete(id: string, at: number): Promise<boolean>;
+  /**
+   * Sets or clears the agent's default flag. At most one agent of a user is the default (a unique index):
+   * clear the old one before setting the new.
+   */
+  markDefault(id: string, isDefault: boolean, at: number): Promise<void>;
+  /** Sets `sort` of each of the user's agents in `ids` to its position in the list. */
+  setOrder(userId: string, ids: string[], at: number): Promise<void>;
+  /** Deletes the agent (its thread, codes and settings go by cascade); false when there was none. */
+  delete(id: string): Promise<boolean>;
   /** Stores a host's cleaned commands list (null = no registry) and `commands_at`; false when no such agent. */
   setCommands(id: string, commands: CommandEntry[] | null, at: number): Promise<boolean>;
   /**
