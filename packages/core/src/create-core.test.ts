@@ -383,6 +383,8 @@ describe('seeded randomness', () => {
     const c2 = createTestCore({ seed: 11 });
     try {
       const u1 = await seedUser(c1.store, { random: c1.random });
+      // On PostgreSQL both cores share one database: the first row goes so the second can take its id.
+      await c1.store.users.delete(u1.id);
       const u2 = await seedUser(c2.store, { random: c2.random });
       expect(u1.id).toBe(u2.id);
     } finally {

@@ -2,14 +2,17 @@
 // Every repository method and `transaction` is pinned by at least one case; a method without one fails the
 // suite's last test (ADR 0241).
 import type { Store } from '@screen-service/registry/model';
-import { afterEach, beforeEach, describe, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountCases } from './conformance/account-cases.js';
 import { agentCases } from './conformance/agent-cases.js';
-import type { ConformanceCase } from './conformance/cases.js';
+import { type ConformanceCase, coveredMethods, repositoryMethods } from './conformance/cases.js';
+import { housekeepingCases } from './conformance/housekeeping-cases.js';
 import { oauthCases } from './conformance/oauth-cases.js';
 import { pushCases } from './conformance/push-cases.js';
-import { shareCases } from './conformance/share-cases.js';
-import { threadCases } from './conformance/thread-cases.js';
+import { registryCases } from './conformance/registry-cases.js';
+import { relayCases } from './conformance/relay-cases.js';
+import { shareCases, templateCases } from './conformance/share-cases.js';
+import { threadCases, threadReadCases } from './conformance/thread-cases.js';
 import { transactionCases } from './conformance/transaction-cases.js';
 
 /** One fresh, empty store for one test of the suite, and how to let it go. */
@@ -23,10 +26,15 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...transactionCases,
   ...accountCases,
   ...agentCases,
+  ...registryCases,
   ...threadCases,
+  ...threadReadCases,
   ...pushCases,
+  ...housekeepingCases,
   ...oauthCases,
   ...shareCases,
+  ...templateCases,
+  ...relayCases,
 ];
 
 /**
@@ -53,5 +61,16 @@ export function describeStoreConformance(
     for (const c of CONFORMANCE_CASES) {
       it(`${c.covers.join(', ')}: ${c.title}`, () => c.run(f.store));
     }
+
+    it('every repository method and transaction has a case', () => {
+      const methods = repositoryMethods(f.store);
+      const covered = coveredMethods(CONFORMANCE_CASES);
+      // On failure: add a case (src/conformance/*-cases.ts) whose `covers` names each method listed.
+      expect(methods.filter((m) => !covered.has(m))).toEqual([]);
+      expect(
+        [...covered].filter((m) => !methods.includes(m)),
+        'cases name methods the store does not have',
+      ).toEqual([]);
+    });
   });
 }

@@ -28,13 +28,29 @@ import type { SqliteDb } from '@screen-service/store-sqlite';
 import { createDiskPhotoFiles, createSqliteStore, SERVICE_MIGRATIONS } from '@screen-service/store-sqlite';
 import { type Migration, runMigrations } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
+import { sqliteInspector, type TestInspector } from './inspector.js';
+
+export {
+  type InspectorQuery,
+  inspectorSql,
+  queryInspector,
+  type RowMatch,
+  sqliteInspector,
+  type TestInspector,
+} from './inspector.js';
 
 /** A Store over a real SQLite file in a fresh temp directory. */
 export interface TestStore {
   dir: string;
   file: string;
+  /** The SQLite handle (absent on the PostgreSQL kit: a test that needs it is about SQLite itself). */
   db: SqliteDb;
   store: Store;
+  /**
+   * Looks at, and sets, what no repository reads or writes, on either store (ADR 0241): every store the
+   * kit makes has one (a store made elsewhere may not).
+   */
+  inspect?: TestInspector;
   /** Closes the database and deletes the directory. */
   close(): void;
 }
@@ -56,7 +72,7 @@ export interface TestStoreOptions {
  * t.close();
  * ```
  */
-export function createTestStore(options: TestStoreOptions = {}): TestStore {
+export function createTestStore(options: TestStoreOptions = {}): TestStore & { inspect: TestInspector } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.prefix ?? 'svc-test-'));
   const file = path.join(dir, 'svc.sqlite');
   const db = new Database(file);
@@ -68,12 +84,24 @@ export function createTestStore(options: TestStoreOptions = {}): TestStore {
     file,
     db,
     store: createSqliteStore(db),
+    inspect: sqliteInspector(db),
     close() {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
+
+/** What a test store made without an inspector answers: an error saying where one comes from. */
+const noInspector: TestInspector = (() => {
+  const refuse = () =>
+    Promise.reject(
+      new Error(
+        'this test store has no inspector: make it with createTestStore (or the PostgreSQL rules kit)',
+      ),
+    );
+  return { count: refuse, rows: refuse, update: refuse };
+})();
 
 /** A clock tests move by hand. */
 export interface TestClock {
@@ -128,7 +156,10 @@ export const fastHasher: PasswordHasher = {
 /** A Core over a test store, with the parts a test controls. */
 export interface TestCore extends Core {
   testStore: TestStore;
+  /** The SQLite handle (absent on PostgreSQL: a test that needs it is about SQLite itself). */
   db: SqliteDb;
+  /** The test store's inspector (store-neutral): throws when the store was made without one. */
+  inspect: TestInspector;
   /** Moves the core's clock forward by `ms`. */
   advance(ms: number): void;
   testClock: TestClock;
@@ -181,6 +212,7 @@ export function createTestCore(options: TestCoreOptions = {}): TestCore {
     ...core,
     testStore,
     db: testStore.db,
+    inspect: testStore.inspect ?? noInspector,
     testClock,
     photoDir,
     advance: testClock.advance,

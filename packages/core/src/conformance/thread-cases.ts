@@ -2,7 +2,7 @@
 import { newId } from '@screen-service/registry/kernel';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
-import { fixtures } from './fixtures.js';
+import { fixtures, outcome } from './fixtures.js';
 
 export const threadCases: ConformanceCase[] = [
   c(
@@ -190,6 +190,75 @@ export const threadCases: ConformanceCase[] = [
       expect((await store.photos.listByMessage([first.id])).map((p) => p.id).sort()).toEqual(
         [p1.id, p2.id].sort(),
       );
+    },
+  ),
+];
+
+export const threadReadCases: ConformanceCase[] = [
+  c(
+    [
+      'threads.getMessage',
+      'threads.getScreen',
+      'threads.listScreens',
+      'threads.lastByAgent',
+      'threads.findByIdemKey',
+      'threads.pendingForHost',
+    ],
+    'rows and screens read back as written; the newest row per agent; a reply found by its key; what a host owes',
+    async (store) => {
+      const f = fixtures(store);
+      const u = await f.user();
+      const con = await f.connector(u.id);
+      const a = await f.agent(u.id, 'a', { connectorId: con.id, remoteRef: 'a' });
+      const b = await f.agent(u.id, 'b', { connectorId: con.id, remoteRef: 'b' });
+      const ka = { agentId: a.id, userId: u.id };
+      const kb = { agentId: b.id, userId: u.id };
+      const shown = await store.threads.appendScreen(
+        { ...f.message(ka, 'agent', 'Lunch?'), kind: 'screen', meta: { n: 1 }, connectorId: con.id },
+        {
+          id: newId('scr_'),
+          lines: 'choose@l "Lunch?" A|B',
+          ops: [{ op: 'x' }],
+          taps: [{ id: 'l', preset: 'choose' }],
+        },
+        f.version(),
+      );
+      expect(await store.threads.getMessage(shown.message.id)).toEqual(shown.message);
+      expect(await store.threads.getMessage('msg_none')).toBeNull();
+      expect(await store.threads.getScreen(shown.screen.id)).toEqual(shown.screen);
+      expect(await store.threads.getScreen('scr_none')).toBeNull();
+      expect(await store.threads.listScreens([shown.screen.id, 'scr_none'])).toEqual([shown.screen]);
+      expect(await store.threads.listScreens([])).toEqual([]);
+      const reply = await store.threads.append(
+        { ...f.message(ka, 'agent', 'done'), connectorId: con.id, idemKey: 'k1' },
+        f.version(),
+      );
+      expect(await store.threads.findByIdemKey(con.id, 'k1')).toEqual(reply);
+      expect(await store.threads.findByIdemKey(con.id, 'k2')).toBeNull();
+      expect(
+        await outcome(
+          store.threads.append(
+            { ...f.message(ka, 'agent', 'again'), connectorId: con.id, idemKey: 'k1' },
+            f.version(),
+          ),
+        ),
+      ).toBe('CONFLICT');
+      const p1 = await store.threads.append(f.message(ka, 'person', 'p1'), f.version());
+      const p2 = await store.threads.append(f.message(kb, 'person', 'p2'), f.version());
+      const p3 = await store.threads.append(f.message(ka, 'person', 'p3'), f.version());
+      const last = await store.threads.lastByAgent(u.id);
+      expect([...last.keys()].sort()).toEqual([a.id, b.id].sort());
+      expect(last.get(a.id)?.id).toBe(p3.id);
+      expect(last.get(b.id)?.id).toBe(p2.id);
+      const owed = (afterSeq: number, limit = 10) =>
+        store.threads.pendingForHost({ userId: u.id, agentIds: [a.id, b.id], afterSeq, limit });
+      expect((await owed(0)).map((m) => m.id)).toEqual([p1.id, p2.id, p3.id]);
+      expect((await owed(p1.seq, 1)).map((m) => m.id)).toEqual([p2.id]);
+      await store.threads.markRowsHandled(ka, [p1.id], 9, f.version());
+      expect((await owed(0)).map((m) => m.id)).toEqual([p2.id, p3.id]);
+      expect(
+        await store.threads.pendingForHost({ userId: u.id, agentIds: [], afterSeq: 0, limit: 5 }),
+      ).toEqual([]);
     },
   ),
 ];

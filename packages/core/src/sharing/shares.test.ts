@@ -380,8 +380,8 @@ describe('shared threads and revoke', () => {
     const revoked = await core.shares.revoke(owner.id, { agent: 'main', user: client.id });
     expect(revoked.revoked_at).not.toBeNull();
     expect(
-      core.db.prepare('SELECT kind, agent_id FROM push_outbox WHERE user_id = ?').all(client.id),
-    ).toEqual([{ kind: 'revoked', agent_id: agentId }]);
+      (await core.inspect.rows('push_outbox', { user_id: client.id })).map((r) => [r.kind, r.agent_id]),
+    ).toEqual([['revoked', agentId]]);
     expect((await core.agents.list(client.id)).map((a) => a.id)).not.toContain(agentId);
     await expect(core.threads.page(client.id, agentId)).rejects.toMatchObject({ code: 'AGENT_NOT_YOURS' });
     await expect(core.threads.say(client.id, agentId, { text: 'x' })).rejects.toMatchObject({
@@ -397,17 +397,14 @@ describe('shared threads and revoke', () => {
     ).rejects.toMatchObject({ code: 'AGENT_NOT_YOURS' });
     const job = createRevokedGrantsJob(core.store);
     expect(job.name).toBe('revoked-grants');
-    const rows = () =>
-      core.db
-        .prepare('SELECT COUNT(*) AS n FROM messages WHERE user_id = ? AND agent_id = ?')
-        .get(client.id, agentId);
+    const rows = () => core.inspect.count('messages', { user_id: client.id, agent_id: agentId });
     core.advance(REVOKED_GRANT_RETENTION_MS - 1000);
     expect(await job.run(core.clock())).toBe(0);
-    expect(rows()).toEqual({ n: 2 });
+    expect(await rows()).toBe(2);
     core.advance(2000);
     expect(await job.run(core.clock())).toBe(1);
-    expect(rows()).toEqual({ n: 0 });
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM grants').get()).toEqual({ n: 0 });
+    expect(await rows()).toBe(0);
+    expect(await core.inspect.count('grants')).toBe(0);
   });
 
   it('a later grant starts a new empty thread', async () => {

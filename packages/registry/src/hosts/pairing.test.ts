@@ -1,8 +1,4 @@
-import {
-  type TestStore as Harness,
-  createTestStore as openHarness,
-  seedUser,
-} from '@screen-service/test-kit';
+import { createTestStore as openHarness, seedUser } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonAgents, type PersonAgents } from '../agents/person-agents.js';
 import { hashSecret, normalizeCode } from '../kernel/crypto.js';
@@ -11,7 +7,7 @@ import { seededRandom } from '../kernel/system.js';
 import { createConnectionAuth } from './connection-auth.js';
 import { createPairing, PAIRING_CODE_TTL_MS, type Pairing } from './pairing.js';
 
-let h: Harness;
+let h: ReturnType<typeof openHarness>;
 let clock: number;
 let pairing: Pairing;
 let agents: PersonAgents;
@@ -76,10 +72,7 @@ describe('pairing', () => {
     const second = await agents.mintCode(u.id, agent.id);
     expect(await failCode(pairing.pair(pairReq(first!.code)))).toBe('INVALID_OR_EXPIRED_CODE');
     expect(await failCode(pairing.pair(pairReq(second.code)))).toBe('ok');
-    const rows = h.db.prepare('SELECT COUNT(*) AS n FROM pairing_codes WHERE agent_id = ?').get(agent.id) as {
-      n: number;
-    };
-    expect(rows.n).toBe(1);
+    expect(await h.inspect.count('pairing_codes', { agent_id: agent.id })).toBe(1);
   });
 
   it('keeps an unused code hash unique across users', async () => {
