@@ -150,11 +150,10 @@ export function createPersonThreads(
   /** Reading the newest page marks it read and delivered; the writes are skipped when nothing new arrived. */
   async function markSeen(key: ThreadKey, newestSeq: number, state: ThreadStateRecord): Promise<void> {
     if (newestSeq === 0 || state.readSeq >= newestSeq) return;
-    // One transaction: the page's rows delivered and read together (the delivery moves the page version).
-    await store.transaction(async (tx) => {
-      await tx.threads.markDelivered(key, newestSeq, core.now(), core.pageVersion());
-      await tx.threads.markRead(key, newestSeq, core.pageVersion());
-    });
+    // Two writes, as before ADR 0241: no decision joins them, and a transaction would add two round trips
+    // on PostgreSQL to every page read that finds new rows.
+    await store.threads.markDelivered(key, newestSeq, core.now(), core.pageVersion());
+    await store.threads.markRead(key, newestSeq, core.pageVersion());
   }
 
   /** The rows of a page, oldest first (the newest page also marks the thread read and delivered). */
