@@ -55,7 +55,7 @@ export interface ThreadPageQuery extends ThreadKey {
  * seen before) for every write that changes what the thread's pages show. Each such write of the thread
  * repository takes one and sets it on the thread's state row in the same statement or transaction (a thread
  * with no state row has no version: nothing is reused for it); a write that creates the state row (a read
- * mark, presence, the working indicator) gives it its first version.
+ * mark, the open flag, the working indicator) gives it its first version.
  */
 export type PageVersion = number;
 
