@@ -58,11 +58,14 @@ const PG_KIT = `${PACKAGES}store-postgres/test/rules/pg-testing.ts`;
 /**
  * The config of a domain package's rule tests on PostgreSQL: the same test files as the SQLite run, their
  * test kit swapped for one whose stores live in a throw-away PostgreSQL database (one per file, emptied
- * before each test). `files` lists the rule tests that use only the Store interface.
+ * before each test). Every test file of the package runs (`src/**\/*.test.ts`) but those in `exclude`,
+ * which must say why each is left out (ADR 0241: a rule test is store-neutral; one about SQLite itself
+ * belongs in store-sqlite).
  */
-export function definePostgresRulesConfig(files: string[]): ViteUserConfig {
+export function definePostgresRulesConfig(exclude: Record<string, string> = {}): ViteUserConfig {
   const base = defineTestConfig({
-    include: files,
+    include: ['src/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'bench/**', ...Object.keys(exclude)],
     hookTimeout: 60_000,
     globalSetup: [new URL('./postgres-setup.ts', import.meta.url).pathname],
     setupFiles: [`${PACKAGES}store-postgres/test/rules/rules-setup.ts`],

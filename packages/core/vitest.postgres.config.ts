@@ -1,4 +1,4 @@
 import { definePostgresRulesConfig } from '../../config/vitest.base.js';
 
-// The rule tests that use only the Store interface, again on PostgreSQL.
-export default definePostgresRulesConfig(['src/threads/thread-ops.test.ts']);
+// Every rule test of the core again on PostgreSQL (ADR 0241): the test kit resolves to its PostgreSQL twin.
+export default definePostgresRulesConfig();

@@ -1,7 +1,4 @@
 import { definePostgresRulesConfig } from '../../config/vitest.base.js';
 
-// The rule tests that use only the Store interface, again on PostgreSQL.
-export default definePostgresRulesConfig([
-  'src/accounts/accounts.test.ts',
-  'src/agents/status-watch.test.ts',
-]);
+// Every rule test of the registry again on PostgreSQL (ADR 0241): the test kit resolves to its PostgreSQL twin.
+export default definePostgresRulesConfig();

@@ -10,6 +10,7 @@ import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen
 import { AGENT_COLOR_HEX, seedAccent, seedColor } from '@screen-service/theme';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_PHOTO_BYTES } from './photos/photos.js';
+import { newPageVersion } from './threads/page-version.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -264,16 +265,19 @@ describe('photos', () => {
       bytes: PNG,
     });
     // A row as releases before ADR 0217 could leave it: the attach was a second write, which a crash could cut.
-    await core.store.threads.append({
-      id: 'msg_window',
-      userId: user.id,
-      agentId: agent.id,
-      sender: 'person',
-      kind: 'text',
-      body: 'my plant',
-      meta: { photos: [mine.id, theirs.id] },
-      createdAt: Date.now(),
-    });
+    await core.store.threads.append(
+      {
+        id: 'msg_window',
+        userId: user.id,
+        agentId: agent.id,
+        sender: 'person',
+        kind: 'text',
+        body: 'my plant',
+        meta: { photos: [mine.id, theirs.id] },
+        createdAt: Date.now(),
+      },
+      newPageVersion(),
+    );
     const { answers } = await core.threadOps.answers(p, { wait: 0 });
     expect(answers).toHaveLength(1);
     // Its own photo, linked; another account's id named in the row is never read back.
@@ -379,6 +383,8 @@ describe('seeded randomness', () => {
     const c2 = createTestCore({ seed: 11 });
     try {
       const u1 = await seedUser(c1.store, { random: c1.random });
+      // On PostgreSQL both cores share one database: the first row goes so the second can take its id.
+      await c1.store.users.delete(u1.id);
       const u2 = await seedUser(c2.store, { random: c2.random });
       expect(u1.id).toBe(u2.id);
     } finally {

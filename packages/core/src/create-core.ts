@@ -62,7 +62,8 @@ import {
   type PushDispatcherOptions,
 } from './push/push-dispatcher.js';
 import type { PushTransport } from './push/push-transport.js';
-import { createRevokedGrantsJob, createShares, type Shares } from './sharing/shares.js';
+import { createRevokedGrantsJob } from './sharing/share-writes.js';
+import { createShares, type Shares } from './sharing/shares.js';
 import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
@@ -451,6 +452,7 @@ export function createCore(options: CoreOptions): Core {
         store,
         sweepPhotoFiles: () => photos.sweep(),
         sweepUnheldTables: () => tables.sweep(),
+        random,
         ...(options.messagesPerThread !== undefined ? { messagesPerThread: options.messagesPerThread } : {}),
       }),
       createRevokedGrantsJob(store),

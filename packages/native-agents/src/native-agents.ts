@@ -2,7 +2,7 @@
 // agent with the person's own instructions), read and edit its instructions.
 
 import type { Core } from '@screen-service/core';
-import { type AgentView, freeHandle, toAgentView } from '@screen-service/registry/agents';
+import { type AgentView, addAgent, freeHandle, toAgentView } from '@screen-service/registry/agents';
 import { hashSecret, mintToken, newId, ServiceError } from '@screen-service/registry/kernel';
 import type { ConnectorRecord } from '@screen-service/registry/model';
 import { nativePrincipal } from './runtime.js';
@@ -166,7 +166,7 @@ export function createNativeAgents(options: NativeAgentsOptions): NativeAgents {
       const runner = await runnerOf(userId);
       const handle = await freeHandle(store.agents, userId, name);
       const at = now();
-      const agent = await store.agents.create({
+      const agent = await addAgent(store, {
         id: newId('agt_', core.random),
         userId,
         name,

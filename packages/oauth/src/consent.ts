@@ -5,6 +5,7 @@
 import { redeemCode } from '@screen-service/registry/hosts';
 import { digestsEqual, hashSecret, isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import type { OAuthClientRecord, OAuthRequestRecord } from '@screen-service/registry/model';
+import { approveWithPairingCode } from './code-redemption.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { AUTH_CODE_TTL_MS, MAX_POLL_WAIT_S } from './limits.js';
@@ -180,7 +181,7 @@ export function createConsent(ctx: OAuthContext) {
           clientAddr,
           at,
           async claim(row) {
-            const outcome = await store.oauth.approveWithPairingCode(id, {
+            const outcome = await approveWithPairingCode(store, id, {
               codeId: row.id,
               userId: row.userId,
               agentId: row.agentId,

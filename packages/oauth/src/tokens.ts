@@ -4,6 +4,7 @@ import { connectionState, resolveAccessToken } from '@screen-service/registry/ho
 import { digestsEqual, hashSecret, mintToken } from '@screen-service/registry/kernel';
 import type { ConnectorRecord, OAuthClientRecord, OAuthTokenRecord } from '@screen-service/registry/model';
 import type { PresentedClient } from './client-auth.js';
+import { redeemAuthorizationCode } from './code-redemption.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS, SCOPE } from './limits.js';
@@ -170,7 +171,7 @@ export function createTokens(ctx: OAuthContext) {
       via: 'oauth',
     };
     const issued = pair(client, connector.id, connector.userId, at);
-    const outcome = await store.oauth.redeemCode({
+    const outcome = await redeemAuthorizationCode(store, {
       requestId: req.id,
       at,
       connector,

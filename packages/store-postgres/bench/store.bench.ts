@@ -1,6 +1,8 @@
 // Store throughput, PostgreSQL against the SQLite store measured in the same run (the baseline), as ratios.
 // Starts its own throw-away PostgreSQL (config/postgres-setup.ts) unless SVC_TEST_POSTGRES_URL is set.
 // Run: npm run bench -w @screen-service/store-postgres (after npm run build).
+import { newPageVersion } from '@screen-service/core/threads';
+import { addAgent } from '@screen-service/registry/agents';
 import { newId } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { createTestStore } from '@screen-service/test-kit';
@@ -23,7 +25,7 @@ async function seed(store: Store) {
   const agents = [];
   for (let i = 0; i < 8; i++) {
     agents.push(
-      await store.agents.create({
+      await addAgent(store, {
         id: newId('agt_'),
         userId: user.id,
         name: `a${i}`,
@@ -34,6 +36,16 @@ async function seed(store: Store) {
       }),
     );
   }
+  // One device: an agent row's buzz writes its intent and one outbox row.
+  await store.push.saveSubscription({
+    id: newId('psub_'),
+    userId: user.id,
+    endpoint: `https://push.example/${newId()}`,
+    p256dh: `B${'A'.repeat(86)}`,
+    auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+    device: 'phone',
+    createdAt: 1,
+  });
   return { userId: user.id, agentIds: agents.map((a) => a.id) };
 }
 
@@ -58,17 +70,50 @@ async function rate(n: number, lanes: number, op: (i: number, lane: number) => P
   return n / ((performance.now() - start) / 1000);
 }
 
+/**
+ * An agent row with its buzz, as the core writes it (ADR 0241): whether a device holds the thread open is
+ * read, decided and the push queued with the row, in one transaction.
+ */
+async function rowWithBuzz(store: Store, userId: string, agentId: string) {
+  const m = message(userId, agentId, 'agent');
+  await store.transaction(async (tx) => {
+    const open = await tx.push.isOpen({ agentId, userId }, m.createdAt);
+    const row = await tx.threads.append(m, newPageVersion());
+    if (!open) {
+      await tx.push.enqueueMessage({
+        id: newId('push_'),
+        userId,
+        agentId,
+        messageId: row.id,
+        at: m.createdAt,
+      });
+    }
+  });
+}
+
 async function measure(store: Store) {
   const { userId, agentIds } = await seed(store);
   const a0 = agentIds[0]!;
   return {
-    'append (1 lane)': await rate(N, 1, () => store.threads.append(message(userId, a0, 'agent'))),
+    'append (1 lane)': await rate(N, 1, () =>
+      store.threads.append(message(userId, a0, 'agent'), newPageVersion()),
+    ),
     'append (8 threads at once)': await rate(N, 8, (_, lane) =>
-      store.threads.append(message(userId, agentIds[lane]!, 'agent')),
+      store.threads.append(message(userId, agentIds[lane]!, 'agent'), newPageVersion()),
+    ),
+    'agent row + buzz (8 at once)': await rate(N, 8, (_, lane) =>
+      rowWithBuzz(store, userId, agentIds[lane]!),
     ),
     'tap + claimAnswers': await rate(N, 1, async () => {
-      await store.threads.append(message(userId, a0, 'person'));
-      await store.threads.claimAnswers({ agentId: a0, userId, afterSeq: 0, limit: 10, at: Date.now() });
+      await store.threads.append(message(userId, a0, 'person'), newPageVersion());
+      await store.threads.claimAnswers({
+        agentId: a0,
+        userId,
+        afterSeq: 0,
+        limit: 10,
+        at: Date.now(),
+        version: newPageVersion(),
+      });
     }),
     'page 20 newest': await rate(N, 1, () => store.threads.page({ agentId: a0, userId, limit: 20 })),
     'listByUser + getState': await rate(N, 1, async () => {

@@ -515,9 +515,31 @@ CREATE TRIGGER photos_page_delete AFTER DELETE ON photos
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION thread_page_changed();
 `;
 
-// service-core's SQLite version 17: a photo's displayed size from its header (NULL for older rows).
+// SQLite's version 17: a photo's displayed size from its header (NULL for older rows).
 const PHOTO_SIZE_V4 = `
 ALTER TABLE photos ADD COLUMN width INTEGER, ADD COLUMN height INTEGER;
+`;
+
+// The page version moves in the rules' own writes (ADR 0241), as SQLite's version 18: each write that
+// changes a page carries a fresh value the core drew and sets it in the same statement. The triggers, their
+// functions and the sequence go; the column and its values stay (versions already given remain valid).
+const PAGE_VERSION_IN_RULES_V5 = `
+DROP TRIGGER messages_page_insert ON messages;
+DROP TRIGGER messages_page_update ON messages;
+DROP TRIGGER messages_page_delete ON messages;
+DROP TRIGGER photos_page_update ON photos;
+DROP TRIGGER photos_page_delete ON photos;
+DROP FUNCTION thread_page_written();
+DROP FUNCTION thread_page_changed();
+DROP SEQUENCE thread_page_versions;
+`;
+
+// The client-safe rule is checked by the core inside each grant's and template's transaction (ADR 0241),
+// as SQLite's version 19: the trigger and its function go.
+const CLIENT_SAFE_IN_RULES_V6 = `
+DROP TRIGGER grants_client_safe ON grants;
+DROP TRIGGER share_items_client_safe ON share_template_items;
+DROP FUNCTION svc_require_client_safe();
 `;
 
 /**
@@ -529,6 +551,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 2, name: 'relay-table-rows', sql: TABLES_V2 },
   { version: 3, name: 'thread-page-version', sql: PAGE_VERSION_V3 },
   { version: 4, name: 'photo-size', sql: PHOTO_SIZE_V4 },
+  { version: 5, name: 'page-version-in-rules', sql: PAGE_VERSION_IN_RULES_V5 },
+  { version: 6, name: 'client-safe-in-rules', sql: CLIENT_SAFE_IN_RULES_V6 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

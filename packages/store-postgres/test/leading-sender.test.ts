@@ -71,18 +71,30 @@ async function threadsWithDevice(n: number) {
   let seq = 0;
   return async (store: Store, agentIndex: number) => {
     seq++;
-    const m = await store.threads.append(
-      {
-        id: `msg_${seq}`,
-        userId: user.id,
-        agentId: agents[agentIndex]!.id,
-        sender: 'agent',
-        kind: 'text',
-        body: `hello ${seq}`,
-        createdAt: Date.now(),
-      },
-      { id: `push_${seq}` },
-    );
+    const n = seq;
+    // The row and its buzz in one transaction, as the core writes them.
+    const m = await store.transaction(async (tx) => {
+      const row = await tx.threads.append(
+        {
+          id: `msg_${n}`,
+          userId: user.id,
+          agentId: agents[agentIndex]!.id,
+          sender: 'agent',
+          kind: 'text',
+          body: `hello ${n}`,
+          createdAt: Date.now(),
+        },
+        n,
+      );
+      await tx.push.enqueueMessage({
+        id: `push_${n}`,
+        userId: row.userId,
+        agentId: row.agentId,
+        messageId: row.id,
+        at: row.createdAt,
+      });
+      return row;
+    });
     return m.id;
   };
 }

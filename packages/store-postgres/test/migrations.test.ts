@@ -47,6 +47,25 @@ describe('PostgreSQL migrations', () => {
     expect(await postgresSchemaVersion(check)).toBe(latest);
   });
 
+  it('keeps no rule in the schema: the only triggers left follow deletes a cascade makes (ADR 0241)', async () => {
+    const db = await fresh();
+    const p = pool(db.url);
+    await runPostgresMigrations(p);
+    const { rows } = await p.query(
+      `SELECT t.tgname AS name, c.relname AS on_table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       WHERE NOT t.tgisinternal ORDER BY t.tgname`,
+    );
+    // As SQLite's: a photo's bytes and file queued when its row goes, and a deleted account's tables.
+    expect(rows).toEqual([
+      { name: 'photos_queue_removal', on_table: 'photos' },
+      { name: 'te_forget_owner', on_table: 'users' },
+    ]);
+    const functions = await p.query(
+      "SELECT proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname",
+    );
+    expect(functions.rows.map((r) => r.name)).toEqual(['photos_queue_removal', 'te_forget_owner']);
+  });
+
   it('refuses a database written by newer code, saying what to do', async () => {
     const db = await fresh();
     const p = pool(db.url);

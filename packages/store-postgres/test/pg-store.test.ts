@@ -1,8 +1,7 @@
-// PostgreSQL store behaviour beyond the shared suite: the push outbox, photo bytes in the database through
+// PostgreSQL store behaviour beyond the shared suite: photo bytes in the database through
 // the real core on two instances, account deletion leaving zero rows, relay records, numbers and schema guards.
 import { createCore } from '@screen-service/core';
 import { hashSecret, newId } from '@screen-service/registry/kernel';
-import type { Store } from '@screen-service/registry/model';
 import { fastHasher, seedConnection } from '@screen-service/test-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -33,82 +32,6 @@ beforeEach(() => emptyAllTables(a.pool));
 
 const count = async (table: string, where = 'TRUE', values: unknown[] = []) =>
   Number((await a.pool.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, values)).rows[0].n);
-
-const KEY = `B${'A'.repeat(86)}`;
-async function withDevices(s: Store) {
-  const user = await seedUser(s);
-  const agent = await seedAgent(s, user.id);
-  for (const d of ['phone', 'laptop']) {
-    await s.push.saveSubscription({
-      id: `psub_${d}`,
-      userId: user.id,
-      endpoint: `https://push.example/${d}`,
-      p256dh: KEY,
-      auth: 'AAAAAAAAAAAAAAAAAAAAAA',
-      device: d,
-      createdAt: 1,
-    });
-  }
-  return { user, agent };
-}
-
-describe('PostgreSQL push outbox', () => {
-  it('writes the intent and one row per device with the message, or nothing with a failed message', async () => {
-    const { user, agent } = await withDevices(a);
-    const msg = {
-      userId: user.id,
-      sender: 'agent' as const,
-      kind: 'text' as const,
-      body: 'hi',
-      createdAt: 5,
-    };
-    const m = await a.threads.append({ ...msg, id: 'msg_1', agentId: agent.id }, { id: 'push_1' });
-    const due = await b.push.due(5, 10);
-    expect(due.map((d) => [d.row.id, d.row.messageId, d.subscription.device])).toEqual([
-      ['push_1.1', m.id, 'laptop'],
-      ['push_1.2', m.id, 'phone'],
-    ]);
-    expect(await b.push.due(4, 10)).toEqual([]);
-    expect(await b.push.nextDueAt()).toBe(5);
-    await expect(
-      a.threads.append({ ...msg, id: 'msg_x', agentId: 'agt_missing' }, { id: 'push_x' }),
-    ).rejects.toThrow(/foreign key/);
-    expect([await count('messages'), await count('push_intents'), await count('push_outbox')]).toEqual([
-      1, 1, 2,
-    ]);
-  });
-
-  it("keeps another person's endpoint, drops a removed subscription's rows, postpones and settles", async () => {
-    const { user, agent } = await withDevices(a);
-    const other = await seedUser(a);
-    const sub = { endpoint: 'https://push.example/phone', p256dh: KEY, auth: 'A'.repeat(22), device: null };
-    expect(
-      await a.push.saveSubscription({ ...sub, id: 'psub_o', userId: other.id, createdAt: 2 }),
-    ).toBeNull();
-    const msg = { userId: user.id, agentId: agent.id, sender: 'agent' as const, kind: 'text' as const };
-    await a.threads.append({ ...msg, id: 'msg_2', body: 'x', createdAt: 5 }, { id: 'push_2' });
-    await a.push.removeSubscriptionById('psub_phone');
-    expect((await a.push.due(10, 10)).map((d) => d.subscription.device)).toEqual(['laptop']);
-    await a.push.postpone(['push_2.1'], 99, true);
-    expect((await a.push.due(99, 10))[0]!.row).toMatchObject({ attempts: 1, nextAt: 99 });
-    await a.push.settle(['push_2.1']);
-    expect(await a.push.nextDueAt()).toBeNull();
-    expect(await a.push.enqueueRevoked({ id: 'rv', userId: user.id, agentId: agent.id, at: 7 })).toBe(1);
-    await a.push.markIntentsSent(['msg_2'], 8);
-    expect((await a.threads.listPushIntents(user.id))[0]!.sentAt).toBe(8);
-  });
-
-  it('presence: open on any device until it lapses or closes', async () => {
-    const { user, agent } = await withDevices(a);
-    const key = { agentId: agent.id, userId: user.id };
-    await a.push.setPresence(key, 'phone', 100);
-    await b.push.setPresence(key, 'tablet', 200);
-    expect(await a.push.isOpen(key, 150)).toBe(true);
-    await a.push.setPresence(key, 'tablet', null);
-    expect(await b.push.isOpen(key, 150)).toBe(false);
-    expect(await b.push.isOpen(key, 50)).toBe(true);
-  });
-});
 
 // A tiny PNG: the signature and an IHDR chunk's start are all the upload check reads.
 const PNG = Uint8Array.from([
@@ -234,9 +157,10 @@ describe('PostgreSQL store records', () => {
         connectorId: con.id,
       },
       { id: newId('scr_'), lines: 'Hi', ops: [], taps: [] },
+      1,
     );
-    await a.threads.markRead(key, m.message.seq);
-    await a.threads.setWorking(key, 5);
+    await a.threads.markRead(key, m.message.seq, 2);
+    await a.threads.setWorking(key, 5, 3);
     await a.photos.create({
       id: 'ph1',
       userId: u.id,
@@ -308,16 +232,19 @@ describe('PostgreSQL store records', () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id);
     const at = Date.now();
-    const m = await a.threads.append({
-      id: newId('msg_'),
-      userId: u.id,
-      agentId: ag.id,
-      sender: 'person',
-      kind: 'text',
-      body: 'x',
-      meta: { n: 1 },
-      createdAt: at,
-    });
+    const m = await a.threads.append(
+      {
+        id: newId('msg_'),
+        userId: u.id,
+        agentId: ag.id,
+        sender: 'person',
+        kind: 'text',
+        body: 'x',
+        meta: { n: 1 },
+        createdAt: at,
+      },
+      1,
+    );
     expect(typeof m.seq).toBe('number');
     expect(m).toMatchObject({ createdAt: at, meta: { n: 1 }, handledAt: null });
     const [got] = await b.threads.page({ agentId: ag.id, userId: u.id, limit: 1 });
@@ -347,11 +274,9 @@ describe('PostgreSQL store records', () => {
     expect(await a.relay.tables.listTables(u.id)).toEqual([]);
   });
 
-  it('schema guards: name length, theme size, reorder that misses an agent', async () => {
+  it('schema guards: name length, theme size', async () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id, 'a');
-    await seedAgent(a, u.id, 'b');
-    await expect(a.agents.reorder(u.id, [ag.id], 1)).rejects.toThrow(/exactly once/);
     await expect(
       a.agents.create({
         id: 'x',
@@ -360,6 +285,8 @@ describe('PostgreSQL store records', () => {
         handle: 'x',
         color: 'mint',
         kind: 'mcp',
+        isDefault: false,
+        sort: 1,
         createdAt: 1,
       }),
     ).rejects.toThrow(/check constraint/);
@@ -378,10 +305,10 @@ describe('PostgreSQL store records', () => {
     const ag = await seedAgent(a, u.id);
     const key = { agentId: ag.id, userId: u.id };
     const write = (sender: 'agent' | 'person', body: string) =>
-      a.threads.append({ id: newId('msg_'), ...key, sender, kind: 'text', body, createdAt: 1 });
+      a.threads.append({ id: newId('msg_'), ...key, sender, kind: 'text', body, createdAt: 1 }, 1);
     await write('person', 'old-unanswered');
     for (const body of ['1', '2', '3', '4']) await write('agent', body);
-    expect(await b.housekeeping.trimThreads(2)).toBe(2);
+    expect(await b.housekeeping.trimThreads(2, 2)).toBe(2);
     expect((await a.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual([
       '4',
       '3',

@@ -1,4 +1,5 @@
 // Small seeders for the PostgreSQL tests (any Store): a user and an agent with fresh ids.
+import { addAgent } from '@screen-service/registry/agents';
 import { newId } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 
@@ -12,8 +13,9 @@ export const seedUser = (s: Store) =>
     suspendedAt: null,
   });
 
+// The registry's rule decides the default and the order, as the service does.
 export const seedAgent = (s: Store, userId: string, handle = 'a') =>
-  s.agents.create({
+  addAgent(s, {
     id: newId('agt_'),
     userId,
     name: handle,

@@ -1,6 +1,8 @@
 // What a second instance makes possible: two stores on two pools (as two processes would have) racing for
 // the same claim. Each claim must be won once, whatever the interleaving.
-import { hashSecret, newId, ServiceError } from '@screen-service/registry/kernel';
+import { writeGrant } from '@screen-service/core/sharing';
+import { createPairing } from '@screen-service/registry/hosts';
+import { newId, ServiceError } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
@@ -24,18 +26,6 @@ afterAll(async () => {
 });
 beforeEach(() => emptyAllTables(a.pool));
 
-const connector = (userId: string) => ({
-  id: newId('con_'),
-  userId,
-  name: 'h',
-  kind: 'mcp' as const,
-  tokenHash: hashSecret(newId()),
-  createdAt: 1,
-  lastSeenAt: null,
-  revokedAt: null,
-  suspendedAt: null,
-});
-
 describe('two instances on one PostgreSQL', () => {
   it('claimAnswers: two instances draining one thread get every answer exactly once', async () => {
     const u = await seedUser(a);
@@ -44,19 +34,15 @@ describe('two instances on one PostgreSQL', () => {
     const bodies: string[] = [];
     for (let i = 0; i < 60; i++) {
       bodies.push(`p${i}`);
-      await (i % 2 ? a : b).threads.append({
-        id: newId('msg_'),
-        ...key,
-        sender: 'person',
-        kind: 'text',
-        body: `p${i}`,
-        createdAt: i,
-      });
+      await (i % 2 ? a : b).threads.append(
+        { id: newId('msg_'), ...key, sender: 'person', kind: 'text', body: `p${i}`, createdAt: i },
+        i,
+      );
     }
     const drain = async (s: Store) => {
       const got: string[] = [];
       for (;;) {
-        const batch = await s.threads.claimAnswers({ ...key, afterSeq: 0, limit: 3, at: 1 });
+        const batch = await s.threads.claimAnswers({ ...key, afterSeq: 0, limit: 3, at: 1, version: 1 });
         if (batch.length === 0) return got;
         got.push(...batch.map((m) => m.body));
       }
@@ -69,99 +55,29 @@ describe('two instances on one PostgreSQL', () => {
     expect(await b.threads.countUnhandled(key)).toBe(0);
   });
 
-  it('pairing: the same code completed on both instances binds once', async () => {
+  it('pairing: the same code paired on both instances binds once', async () => {
     const u = await seedUser(a);
     const ag = await seedAgent(a, u.id, 'a');
-    await a.pairing.mint({
-      id: 'pc1',
-      userId: u.id,
-      agentId: ag.id,
-      codeHash: hashSecret('123456'),
-      createdAt: 1,
-      expiresAt: Date.now() + 60_000,
-      usedAt: null,
-      connectorId: null,
-    });
-    const complete = (s: Store) => {
-      const c = connector(u.id);
-      return s.pairing.complete({
-        codeId: 'pc1',
-        at: Date.now(),
-        agentId: ag.id,
-        remoteRef: 'r',
-        kind: 'mcp',
-        newConnector: c,
-        connectorId: c.id,
-      });
-    };
-    const won = await Promise.all([complete(a), complete(b), complete(a), complete(b)]);
-    expect(won.filter(Boolean)).toHaveLength(1);
-    // The losers' connector inserts rolled back with their claims.
+    // The registry's pairing rule (claim, connection, binding in one transaction) on each instance.
+    const pairingOf = (s: Store) => createPairing({ store: s });
+    const { code } = await pairingOf(a).mintCode(u.id, ag.id);
+    const pair = (s: Store, n: number) =>
+      pairingOf(s)
+        .pair({ code, remote_ref: 'r', kind: 'mcp', host_name: `laptop ${n}`, clientAddr: '10.0.0.1' })
+        .then(
+          () => 'ok',
+          (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+        );
+    const outcomes = await Promise.all([pair(a, 1), pair(b, 2), pair(a, 3), pair(b, 4)]);
+    expect(outcomes.sort()).toEqual([
+      'INVALID_OR_EXPIRED_CODE',
+      'INVALID_OR_EXPIRED_CODE',
+      'INVALID_OR_EXPIRED_CODE',
+      'ok',
+    ]);
+    // The losers' connection inserts rolled back with their claims.
     expect(await a.connectors.listByUser(u.id)).toHaveLength(1);
-  });
-
-  it('oauth: a code redeemed on both instances creates one connection', async () => {
-    const u = await seedUser(a);
-    const ag = await seedAgent(a, u.id, 'a');
-    const client = await a.oauth.createClient({
-      id: newId('cl_'),
-      secretHash: null,
-      authMethod: 'none',
-      name: 'c',
-      redirectUris: ['http://127.0.0.1/cb'],
-      metadata: {},
-      createdAt: 1,
-    });
-    const r = await a.oauth.createRequest({
-      id: newId('ar_'),
-      clientId: client.id,
-      redirectUri: 'http://127.0.0.1/cb',
-      state: null,
-      codeChallenge: 'c'.repeat(43),
-      scope: 'svc',
-      resource: 'http://h/mcp',
-      browserHash: hashSecret('b'),
-      createdAt: 1,
-      expiresAt: Date.now() + 600_000,
-      status: 'pending',
-      userId: null,
-      agentId: null,
-      decidedAt: null,
-      finishedAt: null,
-      codeHash: null,
-      codeExpiresAt: null,
-      codeUsedAt: null,
-      connectorId: null,
-    });
-    const at = Date.now();
-    await b.oauth.decide(r.id, { status: 'approved', userId: u.id, agentId: ag.id, at });
-    await a.oauth.finish(r.id, { at, codeHash: hashSecret('code'), codeExpiresAt: at + 60_000 });
-    const redeem = (s: Store) => {
-      const con = { ...connector(u.id), via: 'oauth' as const };
-      return s.oauth.redeemCode({
-        requestId: r.id,
-        at,
-        connector: con,
-        remoteRef: 'oauth',
-        tokens: [
-          {
-            id: newId('tok_'),
-            kind: 'access',
-            tokenHash: hashSecret(newId()),
-            connectorId: con.id,
-            userId: u.id,
-            clientId: client.id,
-            createdAt: at,
-            expiresAt: at + 3_600_000,
-            usedAt: null,
-            revokedAt: null,
-          },
-        ],
-      });
-    };
-    const outcomes = await Promise.all([redeem(a), redeem(b), redeem(a), redeem(b)]);
-    expect(outcomes.sort()).toEqual(['code_used', 'code_used', 'code_used', 'ok']);
-    expect(await a.connectors.listByUser(u.id)).toHaveLength(1);
+    expect((await a.agents.get(ag.id))?.connectorId).toBe((await a.connectors.listByUser(u.id))[0]!.id);
   });
 
   it('sessions and housekeeping claims: one winner each', async () => {
@@ -224,27 +140,25 @@ describe('two instances on one PostgreSQL', () => {
     const holder = await seedUser(a);
     const ag = await seedAgent(a, owner.id, 'shared');
     await a.agents.setSandbox(ag.id, { sandbox: {}, clientSafe: true, clientSafeAt: 1 });
+    // The core's grant rule (client-safe, one live grant) in its transaction, on each instance.
     const grant = (s: Store, id: string) =>
-      s.shares
-        .createGrant({
-          id,
-          agentId: ag.id,
-          ownerId: owner.id,
-          userId: holder.id,
-          role: 'user',
-          theme: {},
-          firstMessage: null,
-          template: null,
-          inviteId: null,
-          pushMuted: false,
-          sort: 0,
-          sharedBy: 'O',
-          grantedAt: 1,
-        })
-        .then(
-          () => 'ok',
-          (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
-        );
+      writeGrant(s, {
+        id,
+        agentId: ag.id,
+        ownerId: owner.id,
+        userId: holder.id,
+        role: 'user',
+        theme: {},
+        firstMessage: null,
+        template: null,
+        inviteId: null,
+        pushMuted: false,
+        sharedBy: 'O',
+        grantedAt: 1,
+      }).then(
+        () => 'ok',
+        (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+      );
     expect((await Promise.all([grant(a, 'g1'), grant(b, 'g2')])).sort()).toEqual(['CONFLICT', 'ok']);
   });
 });
@@ -260,15 +174,18 @@ describe('thread seq order across instances', () => {
       await holder.query(`SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL.replaceAll('$3', '$1')})`, [ag.id]);
       let done = false;
       const append = a.threads
-        .append({
-          id: newId('msg_'),
-          userId: u.id,
-          agentId: ag.id,
-          sender: 'person',
-          kind: 'text',
-          body: 'x',
-          createdAt: 1,
-        })
+        .append(
+          {
+            id: newId('msg_'),
+            userId: u.id,
+            agentId: ag.id,
+            sender: 'person',
+            kind: 'text',
+            body: 'x',
+            createdAt: 1,
+          },
+          1,
+        )
         .then((m) => {
           done = true;
           return m;
@@ -277,15 +194,18 @@ describe('thread seq order across instances', () => {
       expect(done).toBe(false);
       // Another connection's (here: another unpaired agent's) thread is not held up.
       const other = await seedAgent(a, u.id, 'b');
-      await a.threads.append({
-        id: newId('msg_'),
-        userId: u.id,
-        agentId: other.id,
-        sender: 'person',
-        kind: 'text',
-        body: 'y',
-        createdAt: 1,
-      });
+      await a.threads.append(
+        {
+          id: newId('msg_'),
+          userId: u.id,
+          agentId: other.id,
+          sender: 'person',
+          kind: 'text',
+          body: 'y',
+          createdAt: 1,
+        },
+        2,
+      );
       await holder.query('COMMIT');
       expect((await append).body).toBe('x');
     } finally {

@@ -1,5 +1,6 @@
 // Group commit on a real SQLite file: shared commits, a failing write rolled back alone, a failed commit.
 
+import { AsyncResource } from 'node:async_hooks';
 import { createTestStore, type TestStore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGroupCommit } from './group-commit.js';
@@ -125,5 +126,73 @@ describe('createGroupCommit', () => {
     })();
     await expect(pending).rejects.toThrow('boom');
     expect(rows()).toEqual(['outer']);
+  });
+});
+
+describe('transaction bodies in the group commit (ADR 0241)', () => {
+  const user = (email: string) => ({
+    id: `usr_${email}`,
+    email: `${email}@example.com`,
+    passwordHash: 'x',
+    firstName: null,
+    createdAt: 1,
+    suspendedAt: null,
+  });
+
+  it('bodies and writes asked for in one turn share one commit, in order', async () => {
+    t = createTestStore({ prefix: 'svc-group-commit-' });
+    const other = new (t.db.constructor as new (f: string) => typeof t.db)(t.db.name);
+    const seen: number[] = [];
+    const count = () => other.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
+    await Promise.all([
+      t.store.transaction(async (tx) => tx.users.create(user('a'))),
+      t.store.users.create(user('b')),
+      t.store.transaction(async (tx) => {
+        await tx.users.create(user('c'));
+        // Another connection sees none of the batch while its bodies run: one commit at the end.
+        seen.push(count());
+      }),
+    ]);
+    expect(seen).toEqual([1]);
+    expect(count()).toBe(3);
+    other.close();
+  });
+
+  it('a call of another request while bodies run waits for the end and never sees uncommitted work', async () => {
+    t = createTestStore({ prefix: 'svc-group-commit-' });
+    // Bound here, so it runs as another request would: outside the body's async context.
+    const otherRequest = AsyncResource.bind((id: string) => t.store.users.findById(id));
+    const reads: Promise<unknown>[] = [];
+    const events: string[] = [];
+    const body = t.store.transaction(async (tx) => {
+      await tx.users.create(user('uncommitted'));
+      reads.push(
+        otherRequest('usr_uncommitted').then((row) => {
+          events.push('read answered');
+          return row;
+        }),
+      );
+      await tx.users.findById('usr_uncommitted');
+      events.push('body ends');
+      throw new Error('rolled back');
+    });
+    await expect(body).rejects.toThrow('rolled back');
+    expect(await Promise.all(reads)).toEqual([null, null]);
+    // The body ran twice (its batch failed, then each body alone); each read waited for the flush's end.
+    expect(events).toEqual(['body ends', 'body ends', 'read answered', 'read answered']);
+  });
+
+  it('a body left waiting on a timer is refused; the rest of its batch commits, and no call deadlocks', async () => {
+    t = createTestStore({ prefix: 'svc-group-commit-' });
+    const stuck = t.store.transaction(async (tx) => {
+      await tx.users.create(user('stuck'));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return tx.users.findById('usr_stuck');
+    });
+    const after = t.store.transaction(async (tx) => tx.users.create(user('after')));
+    await expect(stuck).rejects.toMatchObject({ code: 'TX_STALLED' });
+    await expect(after).resolves.toMatchObject({ id: 'usr_after' });
+    expect(await t.store.users.findById('usr_stuck')).toBeNull();
+    expect(t.db.inTransaction).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
-// Group commit: thread writes asked for in the same event-loop turn share one transaction (ADR 0205).
-import { setImmediate } from 'node:timers';
+// Group commit: thread writes and transaction bodies asked for in the same event-loop turn share one
+// transaction (ADR 0205, 0212, 0241).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { clearImmediate, setImmediate } from 'node:timers';
+import { StoreTransactionError } from '@screen-service/registry/model';
 import { storeLockOf } from '@screen-service/tables-engine';
 import type { SqliteDb } from './rows.js';
 
@@ -15,7 +18,37 @@ export interface GroupCommit {
    * back and every write of it runs a second time, each in its own savepoint.
    */
   run<T>(write: () => T): Promise<T>;
+  /**
+   * Queues a transaction body (`Store.transaction`): it runs inside the next flush's transaction, after the
+   * writes and bodies queued before it, and resolves with its value once that transaction committed. The
+   * body awaits only statements on this connection (calls that answer in microtasks), so the flush ends in
+   * the turn it started; a body still pending at the next turn is rolled back and refused (`TX_STALLED`).
+   * Like a write, a body that throws is rolled back alone, and a body may run twice.
+   */
+  runBody<T>(body: () => Promise<T>): Promise<T>;
+  /**
+   * The check before every plain call of the store: nothing while no flush runs bodies; while one does, a
+   * Promise that settles when it committed (a call from another request waits: it never sees, or lands in,
+   * uncommitted work); a call from inside a body throws `OUTSIDE_TX` (it would wait for its own commit).
+   */
+  check(name: string): Promise<void> | undefined;
+  /** Throws `TX_ENDED` unless the caller runs inside a body of the flush now running (its `tx` is live). */
+  assertInBody(name: string): void;
 }
+
+/** How a repository runs its writes: through the group commit, or at once inside a transaction body. */
+export type WriteRunner = Pick<GroupCommit, 'run'>;
+
+/** The writes of a transaction body's `tx`: run at once, in the body's open transaction. */
+export const INLINE_WRITES: WriteRunner = {
+  run<T>(write: () => T): Promise<T> {
+    try {
+      return Promise.resolve(write());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
+};
 
 const SHARED = new WeakMap<SqliteDb, GroupCommit>();
 
@@ -38,9 +71,46 @@ export function groupCommitOf(db: SqliteDb): GroupCommit {
 }
 
 interface Queued {
-  write: () => unknown;
+  /** A synchronous write, or else `body`. */
+  write?: () => unknown;
+  body?: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+}
+
+interface Outcome {
+  ok: boolean;
+  value: unknown;
+}
+
+/** One flush that runs bodies: open from BEGIN to COMMIT, across the bodies' microtasks. */
+interface BodyFlush {
+  /** Settles when the flush ended (committed or rolled back): plain calls that arrived meanwhile go on. */
+  done: Promise<void>;
+  end: () => void;
+  /** Rejects when the watchdog found the flush still open a turn later. */
+  stalled: Promise<never>;
+  stall: () => void;
+  /** The item whose body runs now. */
+  current: Queued | null;
+}
+
+/** The flush a body runs in: a plain store call made from it is a misuse, not another request's. */
+const bodies = new AsyncLocalStorage<BodyFlush>();
+
+class Stalled extends Error {}
+
+function newBodyFlush(): BodyFlush {
+  let end!: () => void;
+  let stall!: () => void;
+  const done = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const stalled = new Promise<never>((_, reject) => {
+    stall = () => reject(new Stalled());
+  });
+  stalled.catch(() => {});
+  return { done, end, stalled, stall, current: null };
 }
 
 /**
@@ -51,6 +121,10 @@ interface Queued {
  * a write throws is it rolled back and run again with a savepoint per write, so that write fails alone.
  * Inside a transaction already open on `db`, a write runs at once in it, in its own savepoint.
  *
+ * Transaction bodies (ADR 0241) join the same batches: a batch with bodies runs its items in order between
+ * BEGIN and COMMIT, awaiting each body; every statement of a body runs on this connection and answers in a
+ * microtask, so the whole flush still ends within its own turn of the event loop.
+ *
  * @example
  * ```ts
  * const commits = createGroupCommit(db);
@@ -60,29 +134,42 @@ interface Queued {
 export function createGroupCommit(db: SqliteDb): GroupCommit {
   let queue: Queued[] = [];
   let scheduled = false;
+  /** The flush running bodies now, or null. */
+  let open: BodyFlush | null = null;
   // Shared with the table store's batches (tables-engine): a flush waits for an open batch to commit.
   const lock = storeLockOf(db);
-  // setImmediate from node:timers: a test's fake global timers must not hold writes back.
   // First pass: the writes straight in one transaction, no savepoint each (a savepoint per write cost
   // about a tenth of a batch's time); any throw escapes and rolls the whole transaction back.
   const runPlain = db.transaction((batch: Queued[]) =>
-    batch.map((item) => ({ ok: true, value: item.write() })),
+    batch.map((item) => ({ ok: true, value: item.write!() })),
   );
   const runIsolated = db.transaction((batch: Queued[]) =>
     batch.map((item) => {
       try {
         // A transaction function called inside a transaction runs as a savepoint.
-        return { ok: true, value: db.transaction(item.write)() };
+        return { ok: true, value: db.transaction(item.write!)() };
       } catch (error) {
         return { ok: false, value: error };
       }
     }),
   );
-  const flush = () => {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    let outcomes: { ok: boolean; value: unknown }[];
+  const begin = db.prepare('BEGIN');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  const savepoint = db.prepare('SAVEPOINT svc_body');
+  const release = db.prepare('RELEASE svc_body');
+  const rollbackTo = db.prepare('ROLLBACK TO svc_body');
+
+  const settle = (batch: Queued[], outcomes: Outcome[]) => {
+    batch.forEach((item, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) item.resolve(o.value);
+      else item.reject(o.value);
+    });
+  };
+
+  const flushWrites = (batch: Queued[]) => {
+    let outcomes: Outcome[];
     try {
       outcomes = runPlain(batch);
     } catch {
@@ -95,12 +182,92 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
         return;
       }
     }
-    batch.forEach((item, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) item.resolve(o.value);
-      else item.reject(o.value);
-    });
+    settle(batch, outcomes);
   };
+
+  /** One pass over a batch with bodies; null when an item threw on the plain pass (run it isolated). */
+  async function attempt(batch: Queued[], f: BodyFlush, isolated: boolean): Promise<Outcome[] | null> {
+    begin.run();
+    const out: Outcome[] = [];
+    try {
+      for (const item of batch) {
+        if (isolated) savepoint.run();
+        try {
+          f.current = item;
+          const value = item.write ? item.write() : await Promise.race([item.body!(), f.stalled]);
+          if (isolated) release.run();
+          out.push({ ok: true, value });
+        } catch (error) {
+          if (!isolated || error instanceof Stalled) throw error;
+          rollbackTo.run();
+          release.run();
+          out.push({ ok: false, value: error });
+        }
+      }
+      commit.run();
+      return out;
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      if (error instanceof Stalled || isolated) throw error;
+      return null;
+    }
+  }
+
+  /** A body that waited on something else: refused; the rest of its batch goes to the next flush. */
+  function stalled(batch: Queued[], stuck: Queued | null) {
+    stuck?.reject(
+      new StoreTransactionError(
+        'TX_STALLED',
+        'A transaction body awaited something that is not its tx (a store call outside the transaction, a timer, network I/O), so its transaction was rolled back: on SQLite a body may await only its tx.',
+      ),
+    );
+    queue = [...batch.filter((item) => item !== stuck), ...queue];
+    schedule();
+  }
+
+  async function flushBodies(batch: Queued[]): Promise<void> {
+    const f = newBodyFlush();
+    open = f;
+    // A body that awaits only its tx ends in this turn; the check phase of the next turn means it did not.
+    const watchdog = setImmediate(f.stall);
+    try {
+      await bodies.run(f, async () => {
+        let outcomes: Outcome[];
+        try {
+          // The isolated pass never answers null: it settles each item alone, or throws for a failed commit.
+          outcomes = (await attempt(batch, f, false)) ?? (await attempt(batch, f, true))!;
+        } catch (error) {
+          if (error instanceof Stalled) stalled(batch, f.current);
+          // A failed commit: no item of the batch is stored.
+          else for (const item of batch) item.reject(error);
+          return;
+        }
+        settle(batch, outcomes);
+      });
+    } finally {
+      clearImmediate(watchdog);
+      open = null;
+      f.end();
+    }
+  }
+
+  const flush = () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.some((item) => item.body)) return flushBodies(batch);
+    flushWrites(batch);
+  };
+
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    // setImmediate from node:timers: a test's fake global timers must not hold writes back.
+    setImmediate(() => void lock.run(flush));
+  }
+
+  const inBody = () => open !== null && bodies.getStore() === open;
+
   return {
     run<T>(write: () => T): Promise<T> {
       // An open table batch (it holds the connection's lock across awaits) is not the caller's transaction.
@@ -114,11 +281,40 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
       }
       return new Promise<T>((resolve, reject) => {
         queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(() => void lock.run(flush));
-        }
+        schedule();
       });
+    },
+    runBody<T>(body: () => Promise<T>): Promise<T> {
+      if (inBody()) {
+        return Promise.reject(
+          new StoreTransactionError(
+            'OUTSIDE_TX',
+            'A transaction was opened inside a transaction body: do its work with the body’s tx instead.',
+          ),
+        );
+      }
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ body, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    check(name) {
+      if (open === null) return undefined;
+      if (bodies.getStore() === open) {
+        throw new StoreTransactionError(
+          'OUTSIDE_TX',
+          `store.${name} was called inside a transaction body: use tx.${name}, or call it after the transaction.`,
+        );
+      }
+      return open.done;
+    },
+    assertInBody(name) {
+      if (!inBody()) {
+        throw new StoreTransactionError(
+          'TX_ENDED',
+          `tx.${name} was called after its transaction ended: use a tx only inside its body.`,
+        );
+      }
     },
   };
 }

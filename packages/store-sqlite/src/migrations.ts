@@ -492,6 +492,25 @@ ALTER TABLE photos ADD COLUMN width INTEGER;
 ALTER TABLE photos ADD COLUMN height INTEGER;
 `;
 
+// The page version moves in the rules' own writes (ADR 0241): each write that changes a page carries a
+// fresh value the core drew, and sets it in the same transaction. The triggers that moved it go; the
+// column and its values stay (a value never comes back, so versions set by the triggers remain valid).
+const SCHEMA_V18_PAGE_VERSION_IN_RULES = `
+DROP TRIGGER thread_state_page_version;
+DROP TRIGGER messages_page_insert;
+DROP TRIGGER messages_page_update;
+DROP TRIGGER messages_page_delete;
+DROP TRIGGER photos_page_update;
+DROP TRIGGER photos_page_delete;
+`;
+
+// The client-safe rule is checked by the core inside each grant's and template's transaction (ADR 0241);
+// the triggers that refused unsafe rows go.
+const SCHEMA_V19_CLIENT_SAFE_IN_RULES = `
+DROP TRIGGER grants_client_safe;
+DROP TRIGGER share_items_client_safe;
+`;
+
 /**
  * The service's migrations, to be appended to the host application's list after its own version 1.
  *
@@ -523,6 +542,8 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 15, name: 'photos-by-user', sql: SCHEMA_V15_PHOTOS_BY_USER },
   { version: 16, name: 'thread-page-version', sql: SCHEMA_V16_PAGE_VERSION },
   { version: 17, name: 'photo-size', sql: SCHEMA_V17_PHOTO_SIZE },
+  { version: 18, name: 'page-version-in-rules', sql: SCHEMA_V18_PAGE_VERSION_IN_RULES },
+  { version: 19, name: 'client-safe-in-rules', sql: SCHEMA_V19_CLIENT_SAFE_IN_RULES },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */

@@ -22,6 +22,20 @@ afterEach(() => {
 });
 
 describe('openServiceDatabase', () => {
+  it('keeps no rule in the schema: the only triggers left follow deletes a cascade makes (ADR 0241)', () => {
+    const db = openDatabase(tempDir());
+    const triggers = db
+      .prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+      .all();
+    // Both run on deletes a cascade makes, which no rule sees: a photo's file queued for removal, and a
+    // deleted account's relay table rows (the engine's rows carry no foreign key).
+    expect(triggers).toEqual([
+      { name: 'photos_queue_removal', tbl_name: 'photos' },
+      { name: 'users_delete_relay_tables', tbl_name: 'users' },
+    ]);
+    db.close();
+  });
+
   it('creates the data dir and the SQLite file with WAL and foreign keys on', () => {
     const dir = path.join(tempDir(), 'nested', 'data');
     const db = openDatabase(dir);

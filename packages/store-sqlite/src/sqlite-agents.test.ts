@@ -21,6 +21,7 @@ async function addAgent(userId: string, handle: string, isDefault = false) {
     color: 'butter',
     kind: 'mcp',
     isDefault,
+    sort: 0,
     createdAt: Date.now(),
   });
 }
@@ -37,13 +38,6 @@ describe('SQLite agents (schema-level guards; the shared rules are in the confor
     expect(details).not.toContain('TEMP B-TREE');
   });
 
-  it('refuses a reorder that does not list exactly the user agents', async () => {
-    const u = await seedUser(h.store);
-    const a = await addAgent(u.id, 'a');
-    await addAgent(u.id, 'b');
-    await expect(h.store.agents.reorder(u.id, [a.id], Date.now())).rejects.toThrow(/exactly once/);
-  });
-
   it('enforces name length and theme size in the schema too', async () => {
     const u = await seedUser(h.store);
     await expect(
@@ -54,6 +48,8 @@ describe('SQLite agents (schema-level guards; the shared rules are in the confor
         handle: 'x',
         color: 'mint',
         kind: 'mcp',
+        isDefault: false,
+        sort: 0,
         createdAt: 1,
       }),
     ).rejects.toThrow(/CHECK/);

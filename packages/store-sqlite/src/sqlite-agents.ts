@@ -1,4 +1,4 @@
-// SQLite agents: default hand-over and ordering happen inside one transaction per call.
+// SQLite agents as stored; which agent is the default and where a new one sorts are the rules' (ADR 0241).
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentPatch, AgentRecord, AgentRepository, NewAgent } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb, toAgent } from './rows.js';
@@ -28,13 +28,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
   );
   const byHandle = db.prepare('SELECT * FROM agents WHERE user_id = ? AND handle = ?');
   const byRemoteRef = db.prepare('SELECT * FROM agents WHERE connector_id = ? AND remote_ref = ?');
-  const stats = db.prepare(
-    'SELECT COUNT(*) AS n, COALESCE(MAX(sort), -1) AS max_sort FROM agents WHERE user_id = ?',
-  );
-  const clearDefault = db.prepare('UPDATE agents SET is_default = 0 WHERE user_id = ? AND is_default = 1');
-  const makeDefault = db.prepare(
-    'UPDATE agents SET is_default = 1, updated_at = ? WHERE id = ? AND user_id = ?',
-  );
+  const markDefault = db.prepare('UPDATE agents SET is_default = ?, updated_at = ? WHERE id = ?');
   const insert = db.prepare(
     `INSERT INTO agents (id, user_id, name, handle, color, avatar, theme, kind, connector_id, remote_ref,
        is_default, sort, created_at, updated_at)
@@ -42,15 +36,19 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
        @isDefault, @sort, @createdAt, @createdAt)`,
   );
   const del = db.prepare('DELETE FROM agents WHERE id = ?');
-  const firstRemaining = db.prepare(
-    'SELECT id FROM agents WHERE user_id = ? ORDER BY sort, created_at, id LIMIT 1',
-  );
   const setCommands = db.prepare(
     'UPDATE agents SET commands = ?, commands_at = ?, updated_at = ? WHERE id = ?',
   );
   const setCard = db.prepare('UPDATE agents SET card = ?, updated_at = ? WHERE id = ?');
   const setSandbox = db.prepare(
     'UPDATE agents SET sandbox = ?, client_safe = ?, client_safe_at = ? WHERE id = ?',
+  );
+  const bind = db.prepare(
+    'UPDATE agents SET connector_id = ?, remote_ref = ?, kind = ?, updated_at = ? WHERE id = ?',
+  );
+  const addConnection = db.prepare(
+    `INSERT INTO agent_connections (agent_id, connector_id, user_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id, connector_id) DO NOTHING`,
   );
   const setSort = db.prepare('UPDATE agents SET sort = ?, updated_at = ? WHERE id = ? AND user_id = ?');
 
@@ -63,10 +61,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       field: 'handle',
     });
 
-  const create = db.transaction((a: NewAgent): AgentRecord => {
-    const s = stats.get(a.userId) as { n: number; max_sort: number };
-    const isDefault = a.isDefault === true || s.n === 0;
-    if (isDefault) clearDefault.run(a.userId);
+  const create = (a: NewAgent): AgentRecord => {
     insert.run({
       id: a.id,
       userId: a.userId,
@@ -78,42 +73,14 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       kind: a.kind,
       connectorId: a.connectorId ?? null,
       remoteRef: a.remoteRef ?? null,
-      isDefault: isDefault ? 1 : 0,
-      sort: s.max_sort + 1,
+      isDefault: a.isDefault ? 1 : 0,
+      sort: a.sort,
       createdAt: a.createdAt,
     });
     return get(a.id)!;
-  });
+  };
 
-  const setDefault = db.transaction((userId: string, agentId: string, at: number) => {
-    const a = get(agentId);
-    if (!a || a.userId !== userId) return null;
-    clearDefault.run(userId);
-    makeDefault.run(at, agentId, userId);
-    return get(agentId);
-  });
-
-  const remove = db.transaction((id: string, at: number) => {
-    const a = get(id);
-    if (!a) return false;
-    del.run(id);
-    if (a.isDefault) {
-      const next = firstRemaining.get(a.userId) as { id: string } | undefined;
-      if (next) makeDefault.run(at, next.id, a.userId);
-    }
-    return true;
-  });
-
-  const reorder = db.transaction((userId: string, ids: string[], at: number) => {
-    const mine = (byUser.all(userId) as Row[]).map((r) => r.id as string);
-    const given = new Set(ids);
-    if (given.size !== ids.length || mine.length !== ids.length || mine.some((id) => !given.has(id))) {
-      throw new ServiceError(
-        'INVALID_INPUT',
-        'ids must list each of your agents exactly once, in the new order.',
-        { field: 'ids' },
-      );
-    }
+  const setOrder = db.transaction((userId: string, ids: string[], at: number) => {
     for (const [i, id] of ids.entries()) setSort.run(i, at, id, userId);
   });
 
@@ -181,14 +148,29 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       }
       return get(id);
     },
-    async setDefault(userId, agentId, at) {
-      return setDefault(userId, agentId, at);
+    async markDefault(id, isDefault, at) {
+      markDefault.run(isDefault ? 1 : 0, at, id);
     },
-    async reorder(userId, ids, at) {
-      reorder(userId, ids, at);
+    async setOrder(userId, ids, at) {
+      setOrder(userId, ids, at);
     },
-    async delete(id, at) {
-      return remove(id, at);
+    async delete(id) {
+      return del.run(id).changes > 0;
+    },
+    async bind(id, to, at) {
+      try {
+        bind.run(to.connectorId, to.remoteRef, to.kind, at, id);
+      } catch (err) {
+        if (isUniqueViolation(err, 'agents.connector_id, agents.remote_ref')) {
+          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${to.remoteRef}" is already added.`, {
+            field: 'remote_ref',
+          });
+        }
+        throw err;
+      }
+    },
+    async addConnection(id, connectorId, userId, at) {
+      addConnection.run(id, connectorId, userId, at);
     },
     async setCommands(id, commands, at) {
       return setCommands.run(commands === null ? null : JSON.stringify(commands), at, at, id).changes > 0;

@@ -12,6 +12,16 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
      WHERE housekeeping_claims.until <= @at OR housekeeping_claims.holder = excluded.holder`,
   );
   const messagesBefore = db.prepare('DELETE FROM messages WHERE created_at < ?');
+  // The threads that lose rows move to the version the rules drew, in the delete's own transaction.
+  const moveBefore = db.prepare(
+    `UPDATE thread_state SET page_version = ?
+     WHERE (agent_id, user_id) IN (SELECT agent_id, user_id FROM messages WHERE created_at < ?)`,
+  );
+  const deleteBefore = db.transaction((before: number, version: number) => {
+    moveBefore.run(version, before);
+    return messagesBefore.run(before).changes;
+  });
+  const movePage = db.prepare('UPDATE thread_state SET page_version = ? WHERE agent_id = ? AND user_id = ?');
   // Threads over the limit come from a pass over the thread index (no table rows read); each is then cut
   // below its keep-th newest seq, through the same index. Unhandled person rows stay: the agent still owes
   // them an answer, and trimming must not lose them.
@@ -25,11 +35,13 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
     `DELETE FROM messages WHERE agent_id = ? AND user_id = ? AND seq < ?
        AND NOT (sender = 'person' AND handled_at IS NULL)`,
   );
-  const trim = db.transaction((keep: number) => {
+  const trim = db.transaction((keep: number, version: number) => {
     let removed = 0;
     for (const t of overLimit.all(keep) as { agent_id: string; user_id: string }[]) {
       const seq = cutoff.get(t.agent_id, t.user_id, keep - 1) as number;
-      removed += cut.run(t.agent_id, t.user_id, seq).changes;
+      const n = cut.run(t.agent_id, t.user_id, seq).changes;
+      if (n > 0) movePage.run(version, t.agent_id, t.user_id);
+      removed += n;
     }
     return removed;
   });
@@ -54,11 +66,11 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
     async claim(name, holder, at, until) {
       return claim.run({ name, holder, at, until }).changes === 1;
     },
-    async deleteMessagesBefore(before) {
-      return messagesBefore.run(before).changes;
+    async deleteMessagesBefore(before, version) {
+      return deleteBefore(before, version);
     },
-    async trimThreads(keep) {
-      return trim(keep);
+    async trimThreads(keep, version) {
+      return trim(keep, version);
     },
     async deleteExpiredPairing(at, attemptsBefore) {
       return pairing(at, attemptsBefore);

@@ -13,16 +13,12 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   );
   const byUser = db.prepare('SELECT * FROM photos WHERE user_id = ? ORDER BY created_at, id');
   const sumByUser = db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM photos WHERE user_id = ?');
-  const attach = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const pending = db.prepare('SELECT file FROM photo_removals ORDER BY attempts, file LIMIT ?');
   const dequeue = db.prepare('DELETE FROM photo_removals WHERE file = ?');
   const bump = db.prepare('UPDATE photo_removals SET attempts = attempts + 1 WHERE file = ?');
   const settle = db.transaction((removed: string[], failed: string[]) => {
     for (const f of removed) dequeue.run(f);
     for (const f of failed) bump.run(f);
-  });
-  const attachAll = db.transaction((ids: string[], messageId: string) => {
-    for (const id of ids) attach.run(messageId, id);
   });
   return {
     async create(p: PhotoRecord) {
@@ -42,9 +38,6 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
     },
     async bytesOf(userId) {
       return (sumByUser.get(userId) as { n: number }).n;
-    },
-    async attach(ids, messageId) {
-      attachAll(ids, messageId);
     },
     async pendingRemovals(limit) {
       return (pending.all(limit) as { file: string }[]).map((r) => r.file);

@@ -1,12 +1,11 @@
-// SQLite push subscriptions, outbox and presence; the outbox rows of a message are written by sqlite-threads
-// inside the message's own transaction (insertPushRows below).
+// SQLite push subscriptions, outbox and presence. The rules queue a message's buzz in the message's own
+// transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
 import type {
-  NewPush,
   PushDeliveryRecord,
   PushRepository,
   PushSubscriptionRecord,
 } from '@screen-service/registry/model';
-import { groupCommitOf } from './group-commit.js';
+import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -37,20 +36,11 @@ function toDelivery(r: Row): PushDeliveryRecord {
   };
 }
 
-/**
- * The statements that write a buzz: called inside the message's transaction by sqlite-threads, so the
- * push intent, one outbox row per subscription and the message commit or roll back together.
- */
-export function preparePushRows(db: SqliteDb) {
+/** The statements that write a buzz: a message's intent and outbox rows, or a revoked grant's rows. */
+function preparePushRows(db: SqliteDb) {
   const intent = db.prepare(
     `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
      VALUES (?, ?, ?, ?, ?, NULL)`,
-  );
-  // NewPush.unlessOpenAt: the presence check rides in the write's transaction (no read of its own).
-  const intentUnlessOpen = db.prepare(
-    `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-     SELECT ?, ?, ?, ?, ?, NULL
-     WHERE NOT EXISTS (SELECT 1 FROM thread_presence WHERE agent_id = ? AND user_id = ? AND until > ?)`,
   );
   // Row n of the person's subscriptions in id order, counted with an indexed subquery: ROW_NUMBER() OVER
   // (ORDER BY id) opened a sorter on every write, 60-90 µs against 25 µs (ADR 0205), devices being few.
@@ -70,27 +60,10 @@ export function preparePushRows(db: SqliteDb) {
     at: number,
   ) => fanOut.run(id, userId, agentId, kind, messageId, at, at, userId).changes;
   return {
-    /** Writes the buzz of `m`; false when `push.unlessOpenAt` found the thread open (nothing written). */
-    forMessage(
-      push: NewPush,
-      m: { id: string; userId: string; agentId: string; createdAt: number },
-    ): boolean {
-      const written =
-        push.unlessOpenAt === undefined
-          ? intent.run(push.id, m.userId, m.agentId, m.id, m.createdAt).changes
-          : intentUnlessOpen.run(
-              push.id,
-              m.userId,
-              m.agentId,
-              m.id,
-              m.createdAt,
-              m.agentId,
-              m.userId,
-              push.unlessOpenAt,
-            ).changes;
-      if (written === 0) return false;
-      fanOutRun(push.id, m.userId, m.agentId, 'message', m.id, m.createdAt);
-      return true;
+    /** Writes the buzz of a message: its intent and one outbox row per subscription (how many). */
+    message(p: { id: string; userId: string; agentId: string; messageId: string; at: number }): number {
+      intent.run(p.id, p.userId, p.agentId, p.messageId, p.at);
+      return fanOutRun(p.id, p.userId, p.agentId, 'message', p.messageId, p.at);
     },
     revoked(input: { id: string; userId: string; agentId: string; at: number }): number {
       return fanOutRun(input.id, input.userId, input.agentId, 'revoked', null, input.at);
@@ -98,10 +71,9 @@ export function preparePushRows(db: SqliteDb) {
   };
 }
 
-export function createSqlitePush(db: SqliteDb): PushRepository {
+export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommitOf(db)): PushRepository {
   const rows = preparePushRows(db);
   // The sender settles each push as its answer comes: those writes share the turn's commit (ADR 0205).
-  const commits = groupCommitOf(db);
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
      VALUES (@id, @userId, @endpoint, @p256dh, @auth, @device, @createdAt)
@@ -151,6 +123,10 @@ export function createSqlitePush(db: SqliteDb): PushRepository {
     },
     async enqueueRevoked(input) {
       return rows.revoked(input);
+    },
+    async enqueueMessage(input) {
+      // Two statements: through the writes' runner (the group commit, or the body's transaction), as one.
+      return commits.run(() => rows.message(input));
     },
     async due(at, limit) {
       return (due.all(at, limit) as Row[]).map((r) => ({

@@ -1,5 +1,5 @@
-// SQLite shared agents: templates, invites and grants. The client-safe rule lives in the schema's triggers
-// (migration 13); this module turns their RAISE into NOT_CLIENT_SAFE and a second live grant into CONFLICT.
+// SQLite shared agents: templates, invites and grants as stored; a second live grant (a unique index) is
+// CONFLICT. Which agent may be shared is the core's rule (ADR 0241).
 import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   GrantRecord,
@@ -44,16 +44,6 @@ function toInvite(r: Row): ShareInviteRecord {
     claimedAt: num(r.claimed_at),
     claimedBy: (r.claimed_by as string | null) ?? null,
   };
-}
-
-/** The trigger's RAISE(ABORT, 'NOT_CLIENT_SAFE') as the rules' error. */
-function notSafe(err: unknown, agentId: string): unknown {
-  if ((err as { message?: string })?.message !== 'NOT_CLIENT_SAFE') return err;
-  return new ServiceError(
-    'NOT_CLIENT_SAFE',
-    `Agent ${agentId} is not client-safe: only an agent whose host reports a safe sandbox can be shared.`,
-    { field: agentId },
-  );
 }
 
 export function createSqliteShares(db: SqliteDb): ShareRepository {
@@ -114,12 +104,8 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
     `UPDATE grants SET revoked_at = ? WHERE owner_id = ? AND agent_id = ? AND user_id = ? AND revoked_at IS NULL
      RETURNING *`,
   );
-  const revokedBefore = db.prepare('SELECT * FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < ?');
-  const deleteGrant = db.prepare('DELETE FROM grants WHERE id = ?');
-  // A thread's rows: screens, photos, intents and outbox rows go with their messages by cascade.
-  const threadTables = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'];
-  const clearThread = threadTables.map((t) =>
-    db.prepare(`DELETE FROM ${t} WHERE agent_id = ? AND user_id = ?`),
+  const deleteRevoked = db.prepare(
+    'DELETE FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < ? RETURNING *',
   );
   const setFirstName = db.prepare('UPDATE users SET first_name = ? WHERE id = ? AND first_name IS NULL');
 
@@ -146,23 +132,12 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
     const { id } = upsertTemplate.get(t) as { id: string };
     clearItems.run(id);
     for (const item of t.items) {
-      try {
-        insertItem.run(id, item.agentId, t.ownerId, JSON.stringify(item.theme), item.firstMessage, item.sort);
-      } catch (err) {
-        throw notSafe(err, item.agentId);
-      }
+      insertItem.run(id, item.agentId, t.ownerId, JSON.stringify(item.theme), item.firstMessage, item.sort);
     }
     return id;
   });
 
-  const createGrant = db.transaction((g: Parameters<ShareRepository['createGrant']>[0]) => {
-    if (live.get(g.agentId, g.userId)) {
-      throw new ServiceError('CONFLICT', 'This person already holds a live grant for this agent.', {
-        field: 'user_id',
-      });
-    }
-    // A later grant starts a new empty thread: whatever the revoked grant left goes now.
-    for (const s of clearThread) s.run(g.agentId, g.userId);
+  const createGrant = (g: Parameters<ShareRepository['createGrant']>[0]) => {
     try {
       return toGrant(
         insertGrant.get({
@@ -172,23 +147,14 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
         }) as Row,
       );
     } catch (err) {
-      if (isUniqueViolation(err)) {
+      if (isUniqueViolation(err, 'grants.agent_id, grants.user_id')) {
         throw new ServiceError('CONFLICT', 'This person already holds a live grant for this agent.', {
           field: 'user_id',
         });
       }
-      throw notSafe(err, g.agentId);
+      throw err;
     }
-  });
-
-  const purge = db.transaction((before: number) => {
-    const rows = (revokedBefore.all(before) as Row[]).map(toGrant);
-    for (const g of rows) {
-      deleteGrant.run(g.id);
-      if (!live.get(g.agentId, g.userId)) for (const s of clearThread) s.run(g.agentId, g.userId);
-    }
-    return rows.length;
-  });
+  };
 
   return {
     async saveTemplate(t) {
@@ -253,8 +219,8 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
       const r = revoke.get(at, ownerId, agentId, userId) as Row | undefined;
       return r ? toGrant(r) : null;
     },
-    async purgeRevoked(before) {
-      return purge(before);
+    async deleteRevokedBefore(before) {
+      return (deleteRevoked.all(before) as Row[]).map(toGrant);
     },
     async setFirstName(userId, firstName) {
       setFirstName.run(firstName, userId);

@@ -4,17 +4,16 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
-  NewPush,
   NewScreen,
-  PushIntentRecord,
+  PageVersion,
   ScreenRecord,
+  ThreadKey,
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { groupCommitOf } from './group-commit.js';
+import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb, toMessage, toScreen } from './rows.js';
 import { preparePageReader } from './sqlite-page.js';
-import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
 
@@ -26,7 +25,10 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
   });
 }
 
-export function createSqliteThreads(db: SqliteDb): ThreadRepository {
+export function createSqliteThreads(
+  db: SqliteDb,
+  commits: WriteRunner = groupCommitOf(db),
+): ThreadRepository {
   // Positional parameters, no RETURNING: seq is the rowid (lastInsertRowid) and the record is built from
   // what was written (binding an object by name and reading the whole row back, meta and the screen's ops
   // re-parsed, cost a write more; RETURNING seq alone still cost about 1 us of 9).
@@ -67,8 +69,9 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
      JOIN (SELECT agent_id, MAX(seq) AS seq FROM messages WHERE user_id = ? GROUP BY agent_id) t ON t.seq = m.seq`,
   );
   const getState = db.prepare('SELECT * FROM thread_state WHERE agent_id = ? AND user_id = ?');
+  // A write that creates the state row gives it its first version; one that finds it leaves the version.
   const markRead = db.prepare(
-    `INSERT INTO thread_state (agent_id, user_id, read_seq) VALUES (?, ?, ?)
+    `INSERT INTO thread_state (agent_id, user_id, read_seq, page_version) VALUES (?, ?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET read_seq = MAX(read_seq, excluded.read_seq)`,
   );
   const markDelivered = db.prepare(
@@ -76,9 +79,16 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
      WHERE agent_id = ? AND user_id = ? AND sender = 'agent' AND delivered_at IS NULL AND seq <= ?`,
   );
   const setOpen = db.prepare(
-    `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at, page_version) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
   );
+  // A thread's rows: screens, intents and outbox rows of its messages go with them by cascade.
+  const clearThread = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'].map((t) =>
+    db.prepare(`DELETE FROM ${t} WHERE agent_id = ? AND user_id = ?`),
+  );
+  const deleteThread = db.transaction((k: ThreadKey) => {
+    for (const s of clearThread) s.run(k.agentId, k.userId);
+  });
   const byIdem = db.prepare('SELECT * FROM messages WHERE connector_id = ? AND idem_key = ?');
   // One statement per call whatever the number of agents: the ids travel as one JSON parameter.
   const pendingForHost = db.prepare(
@@ -99,12 +109,8 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
        AND id IN (SELECT value FROM json_each(@ids))`,
   );
   const setWorking = db.prepare(
-    `INSERT INTO thread_state (agent_id, user_id, working_until) VALUES (?, ?, ?)
+    `INSERT INTO thread_state (agent_id, user_id, working_until, page_version) VALUES (?, ?, ?, ?)
      ON CONFLICT (agent_id, user_id) DO UPDATE SET working_until = excluded.working_until`,
-  );
-  const addPush = db.prepare(
-    `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-     VALUES (@id, @userId, @agentId, @messageId, @createdAt, @sentAt)`,
   );
   const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');
 
@@ -148,24 +154,29 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     };
   };
 
+  // Only an existing state row moves (an upsert per message cost ~8 us, an update ~1 us; ADR 0216).
+  const movePage = db.prepare('UPDATE thread_state SET page_version = ? WHERE agent_id = ? AND user_id = ?');
+  const moveIf = (changed: number, k: { agentId: string; userId: string }, version: PageVersion) => {
+    if (changed > 0) movePage.run(version, k.agentId, k.userId);
+  };
+
   const attachPhoto = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const attachPhotos = (messageId: string, ids: readonly string[] | undefined) => {
     for (const id of ids ?? []) attachPhoto.run(messageId, id);
   };
 
-  const pushRows = preparePushRows(db);
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
   // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
-  const appendText = (m: NewMessage, push: NewPush | undefined) => {
+  const appendText = (m: NewMessage, version: PageVersion) => {
     const message = insertMessage(m);
     attachPhotos(message.id, m.photoIds);
-    if (push) pushRows.forMessage(push, message);
+    movePage.run(version, m.agentId, m.userId);
     return message;
   };
-  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) => {
+  const appendScreen = (m: NewMessage, s: NewScreen, version: PageVersion) => {
     const message = insertMessage({ ...m, screenId: s.id });
     attachPhotos(message.id, m.photoIds);
-    if (push) pushRows.forMessage(push, message);
+    movePage.run(version, m.agentId, m.userId);
     const screen: ScreenRecord = {
       id: s.id,
       userId: m.userId,
@@ -191,20 +202,44 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
     return { message, screen };
   };
 
-  // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit.
-  const commits = groupCommitOf(db);
+  // A row update and its version move, one transaction (a savepoint inside one already open).
+  type Claim = Parameters<ThreadRepository['claimAnswers']>[0];
+  const claimAll = db.transaction((q: Claim) => {
+    const { agentId, userId, afterSeq, limit, at } = q;
+    const rows = (claim.all({ agentId, userId, afterSeq, limit, at }) as Row[]).map(toMessage);
+    moveIf(rows.length, q, q.version);
+    return rows;
+  });
+  const deliverUpTo = db.transaction((k: ThreadKey, upToSeq: number, at: number, version: PageVersion) => {
+    moveIf(markDelivered.run(at, k.agentId, k.userId, upToSeq).changes, k, version);
+  });
+  const deliverRows = db.transaction((k: ThreadKey, ids: string[], at: number, version: PageVersion) => {
+    const rows = (
+      rowsDelivered.all({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }) as Row[]
+    ).map(toMessage);
+    // Rows matched (delivered now or before) move the page, as every update of them always did.
+    moveIf(rows.length, k, version);
+    return rows;
+  });
+  const handleRows = db.transaction((k: ThreadKey, ids: string[], at: number, version: PageVersion) => {
+    const n = rowsHandled.run({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }).changes;
+    moveIf(n, k, version);
+    return n;
+  });
 
   return {
-    async append(m, push) {
+    // Messages (agent lines, screens, taps, replies) are the hot writes: concurrent ones share a commit
+    // (inside a transaction body they run at once, in its transaction).
+    async append(m, version) {
       try {
-        return await commits.run(() => appendText(m, push));
+        return await commits.run(() => appendText(m, version));
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
-    async appendScreen(m, s, push) {
+    async appendScreen(m, s, version) {
       try {
-        return await commits.run(() => appendScreen(m, s, push));
+        return await commits.run(() => appendScreen(m, s, version));
       } catch (err) {
         throw idemTaken(err, m);
       }
@@ -222,7 +257,7 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       return r ? toMessage(r) : null;
     },
     async claimAnswers(q) {
-      const rows = (claim.all(q) as Row[]).map(toMessage);
+      const rows = claimAll(q);
       // RETURNING order is unspecified: restore oldest first.
       return rows.sort((a: MessageRecord, b: MessageRecord) => a.seq - b.seq);
     },
@@ -258,14 +293,17 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
           r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
       };
     },
-    async markRead(k, seq) {
-      markRead.run(k.agentId, k.userId, seq);
+    async markRead(k, seq, version) {
+      markRead.run(k.agentId, k.userId, seq, version);
     },
-    async markDelivered(k, upToSeq, at) {
-      markDelivered.run(at, k.agentId, k.userId, upToSeq);
+    async markDelivered(k, upToSeq, at, version) {
+      deliverUpTo(k, upToSeq, at, version);
     },
-    async setOpen(k, open, at) {
-      setOpen.run(k.agentId, k.userId, open ? 1 : 0, at);
+    async setOpen(k, open, at, version) {
+      setOpen.run(k.agentId, k.userId, open ? 1 : 0, at, version);
+    },
+    async deleteThread(k) {
+      deleteThread(k);
     },
     async findByIdemKey(connectorId, idemKey) {
       const r = byIdem.get(connectorId, idemKey) as Row | undefined;
@@ -275,20 +313,14 @@ export function createSqliteThreads(db: SqliteDb): ThreadRepository {
       if (q.agentIds.length === 0) return [];
       return (pendingForHost.all({ ...q, agentIds: JSON.stringify(q.agentIds) }) as Row[]).map(toMessage);
     },
-    async markRowsDelivered(k, ids, at) {
-      const rows = (
-        rowsDelivered.all({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }) as Row[]
-      ).map(toMessage);
-      return rows.sort((a, b) => a.seq - b.seq);
+    async markRowsDelivered(k, ids, at, version) {
+      return deliverRows(k, ids, at, version).sort((a, b) => a.seq - b.seq);
     },
-    async markRowsHandled(k, ids, at) {
-      return rowsHandled.run({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }).changes;
+    async markRowsHandled(k, ids, at, version) {
+      return handleRows(k, ids, at, version);
     },
-    async setWorking(k, until) {
-      setWorking.run(k.agentId, k.userId, until);
-    },
-    async addPushIntent(p: PushIntentRecord) {
-      addPush.run(p);
+    async setWorking(k, until, version) {
+      setWorking.run(k.agentId, k.userId, until, version);
     },
     async listPushIntents(userId) {
       return (listPush.all(userId) as Row[]).map((r) => ({

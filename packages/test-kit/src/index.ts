@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Core, type CoreOptions, createCore } from '@screen-service/core';
 import { normalizeEmail, type PasswordHasher } from '@screen-service/registry/accounts';
+import { addAgent } from '@screen-service/registry/agents';
 import {
   type Clock,
   hashSecret,
@@ -27,13 +28,29 @@ import type { SqliteDb } from '@screen-service/store-sqlite';
 import { createDiskPhotoFiles, createSqliteStore, SERVICE_MIGRATIONS } from '@screen-service/store-sqlite';
 import { type Migration, runMigrations } from '@screen-service/tables-engine/migrations';
 import Database from 'better-sqlite3';
+import { sqliteInspector, type TestInspector } from './inspector.js';
+
+export {
+  type InspectorQuery,
+  inspectorSql,
+  queryInspector,
+  type RowMatch,
+  sqliteInspector,
+  type TestInspector,
+} from './inspector.js';
 
 /** A Store over a real SQLite file in a fresh temp directory. */
 export interface TestStore {
   dir: string;
   file: string;
+  /** The SQLite handle (absent on the PostgreSQL kit: a test that needs it is about SQLite itself). */
   db: SqliteDb;
   store: Store;
+  /**
+   * Looks at, and sets, what no repository reads or writes, on either store (ADR 0241): every store the
+   * kit makes has one (a store made elsewhere may not).
+   */
+  inspect?: TestInspector;
   /** Closes the database and deletes the directory. */
   close(): void;
 }
@@ -55,7 +72,7 @@ export interface TestStoreOptions {
  * t.close();
  * ```
  */
-export function createTestStore(options: TestStoreOptions = {}): TestStore {
+export function createTestStore(options: TestStoreOptions = {}): TestStore & { inspect: TestInspector } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.prefix ?? 'svc-test-'));
   const file = path.join(dir, 'svc.sqlite');
   const db = new Database(file);
@@ -67,12 +84,24 @@ export function createTestStore(options: TestStoreOptions = {}): TestStore {
     file,
     db,
     store: createSqliteStore(db),
+    inspect: sqliteInspector(db),
     close() {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
+
+/** What a test store made without an inspector answers: an error saying where one comes from. */
+const noInspector: TestInspector = (() => {
+  const refuse = () =>
+    Promise.reject(
+      new Error(
+        'this test store has no inspector: make it with createTestStore (or the PostgreSQL rules kit)',
+      ),
+    );
+  return { count: refuse, rows: refuse, update: refuse };
+})();
 
 /** A clock tests move by hand. */
 export interface TestClock {
@@ -127,7 +156,10 @@ export const fastHasher: PasswordHasher = {
 /** A Core over a test store, with the parts a test controls. */
 export interface TestCore extends Core {
   testStore: TestStore;
+  /** The SQLite handle (absent on PostgreSQL: a test that needs it is about SQLite itself). */
   db: SqliteDb;
+  /** The test store's inspector (store-neutral): throws when the store was made without one. */
+  inspect: TestInspector;
   /** Moves the core's clock forward by `ms`. */
   advance(ms: number): void;
   testClock: TestClock;
@@ -180,6 +212,7 @@ export function createTestCore(options: TestCoreOptions = {}): TestCore {
     ...core,
     testStore,
     db: testStore.db,
+    inspect: testStore.inspect ?? noInspector,
     testClock,
     photoDir,
     advance: testClock.advance,
@@ -261,7 +294,8 @@ export async function seedAgent(
       .slice(0, 8)
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}`;
-  return store.agents.create({
+  // The registry's rule: the person's first agent is the default, each new one sorts last.
+  return addAgent(store, {
     id: newId('agt_', random),
     userId,
     name: options.name ?? handle,

@@ -352,7 +352,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const ids = rowIds(input.rows, 'rows', true);
       const key = { agentId: agent.id, userId };
       const at = core.now();
-      const rows = await store.threads.markRowsDelivered(key, ids, at);
+      const rows = await store.threads.markRowsDelivered(key, ids, at, core.pageVersion());
       if (rows.length !== ids.length) {
         const known = new Set(rows.map((r) => r.id));
         throw new ServiceError(
@@ -362,7 +362,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         );
       }
       const until = at + WORKING_TTL_MS;
-      await store.threads.setWorking(key, until);
+      await store.threads.setWorking(key, until, core.pageVersion());
       notifier.publish({ type: 'working', userId, agentId: agent.id, until });
       return {
         agent_id: agent.id,
@@ -375,7 +375,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const agent = await servedAgent(p, input.agent_id);
       const key = { agentId: agent.id, userId: p.userId };
       if ((await store.threads.getState(key)).workingUntil === null) return;
-      await store.threads.setWorking(key, null);
+      await store.threads.setWorking(key, null, core.pageVersion());
       notifier.publish({ type: 'working', userId: p.userId, agentId: agent.id, until: null });
     },
 
@@ -396,9 +396,12 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       const key = { agentId: agent.id, userId };
       const settle = async (m: MessageRecord, replayed: boolean): Promise<ReplyResult> => {
         const rows = Array.isArray(m.meta.turn) ? (m.meta.turn as string[]) : [];
-        const handled = rows.length > 0 ? await store.threads.markRowsHandled(key, rows, core.now()) : 0;
+        const handled =
+          rows.length > 0
+            ? await store.threads.markRowsHandled(key, rows, core.now(), core.pageVersion())
+            : 0;
         if (input.done !== false && (await store.threads.getState(key)).workingUntil !== null) {
-          await store.threads.setWorking(key, null);
+          await store.threads.setWorking(key, null, core.pageVersion());
           notifier.publish({ type: 'working', userId, agentId: agent.id, until: null });
         }
         const screen = m.screenId ? await store.threads.getScreen(m.screenId) : null;
@@ -414,7 +417,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       if (earlier) return settle(earlier, true);
       if (turn.length > 0) {
         // The same check as a turn start: only the person's rows of this thread.
-        const rows = await store.threads.markRowsDelivered(key, turn, core.now());
+        const rows = await store.threads.markRowsDelivered(key, turn, core.now(), core.pageVersion());
         if (rows.length !== turn.length) {
           throw new ServiceError(
             'INVALID_INPUT',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { hashSecret, newId } from '@screen-service/registry/kernel';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newPageVersion } from '../threads/page-version.js';
 import { createHousekeepingScheduler, type HousekeepingRun } from './housekeeping.js';
 import {
   LAPSED_SIGN_IN_GRACE_MS,
@@ -21,8 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => core.close());
 
-const count = (table: string) =>
-  (core.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => core.inspect.count(table);
 
 async function thread() {
   const user = await seedUser(core.store, { at: T0 });
@@ -30,17 +30,28 @@ async function thread() {
   return { user, agent: agents[0]!, connector };
 }
 
-async function say(userId: string, agentId: string, sender: 'agent' | 'person', handled = true) {
-  return core.store.threads.append({
-    id: newId('msg_'),
-    userId,
-    agentId,
-    sender,
-    kind: 'text',
-    body: 'hi',
-    createdAt: core.clock(),
-    handledAt: sender === 'person' && !handled ? null : core.clock(),
-  });
+/** A row of the thread; `photoIds` are sent with it (bound in the row's own write, ADR 0217). */
+async function say(
+  userId: string,
+  agentId: string,
+  sender: 'agent' | 'person',
+  handled = true,
+  photoIds: string[] = [],
+) {
+  return core.store.threads.append(
+    {
+      id: newId('msg_'),
+      userId,
+      agentId,
+      sender,
+      kind: 'text',
+      body: 'hi',
+      createdAt: core.clock(),
+      handledAt: sender === 'person' && !handled ? null : core.clock(),
+      photoIds,
+    },
+    newPageVersion(),
+  );
 }
 
 function scheduler(jobs = core.housekeepingJobs, holder = 'a', runs: HousekeepingRun[] = []) {
@@ -64,8 +75,7 @@ describe('retention rules', () => {
       bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
       contentType: 'image/jpeg',
     });
-    const answer = await say(user.id, agent.id, 'person');
-    await core.store.photos.attach([photo.id], answer.id);
+    await say(user.id, agent.id, 'person', true, [photo.id]);
     core.advance(DAY);
     await say(user.id, agent.id, 'agent');
     expect(fs.readdirSync(core.photoDir)).toHaveLength(1);
@@ -74,8 +84,8 @@ describe('retention rules', () => {
     expect(removed(await scheduler().runOnce(), 'relay-retention')).toBe(0);
     core.advance(2);
     expect(removed(await scheduler().runOnce(), 'relay-retention')).toBe(2);
-    expect(count('messages')).toBe(1);
-    expect(count('photos')).toBe(0);
+    expect(await count('messages')).toBe(1);
+    expect(await count('photos')).toBe(0);
     expect(fs.readdirSync(core.photoDir)).toHaveLength(0);
   });
 
@@ -89,12 +99,10 @@ describe('retention rules', () => {
     const runs: HousekeepingRun[] = [];
     await scheduler(jobs, 'a', runs).runOnce();
     expect(removed(runs, 'thread-limit')).toBe(2);
-    const left = core.db.prepare('SELECT id FROM messages WHERE agent_id = ?').all(agent.id) as {
-      id: string;
-    }[];
+    const left = await core.inspect.rows('messages', { agent_id: agent.id });
     expect(left.map((r) => r.id)).toContain(unanswered.id);
     expect(left).toHaveLength(4);
-    expect(count('messages')).toBe(5);
+    expect(await count('messages')).toBe(5);
     expect(() => retentionJobs({ store: core.store, messagesPerThread: 0 })).toThrow(/above 0/);
   });
 
@@ -108,8 +116,8 @@ describe('retention rules', () => {
     const runs: HousekeepingRun[] = [];
     await scheduler(undefined, 'a', runs).runOnce();
     expect(removed(runs, 'pairing-codes')).toBe(2);
-    expect(count('pairing_codes')).toBe(1);
-    expect(count('pair_attempts')).toBe(0);
+    expect(await count('pairing_codes')).toBe(1);
+    expect(await count('pair_attempts')).toBe(0);
   });
 
   it('sign-ins: lapsed OAuth requests, tokens (used refresh tokens too) and app sessions go a day after expiry', async () => {
@@ -158,21 +166,10 @@ describe('retention rules', () => {
       revokedAt: null,
     });
     const used = token('refresh', T0 + 60 * DAY, T0 + 1);
-    core.db
-      .prepare(
-        `INSERT INTO oauth_tokens (id, kind, token_hash, connector_id, user_id, client_id, created_at, expires_at, used_at)
-         VALUES (@id, @kind, @tokenHash, @connectorId, @userId, @clientId, @createdAt, @expiresAt, @usedAt)`,
-      )
-      .run(used);
-    core.db
-      .prepare(
-        `INSERT INTO oauth_tokens (id, kind, token_hash, connector_id, user_id, client_id, created_at, expires_at, used_at)
-         VALUES (@id, @kind, @tokenHash, @connectorId, @userId, @clientId, @createdAt, @expiresAt, @usedAt)`,
-      )
-      .run(token('access', T0 + 60 * 60_000, null));
-    expect(count('oauth_tokens')).toBe(2);
-    expect(count('oauth_requests')).toBe(1);
-    expect(count('app_sessions')).toBe(1);
+    await core.store.oauth.addTokens([used, token('access', T0 + 60 * 60_000, null)]);
+    expect(await count('oauth_tokens')).toBe(2);
+    expect(await count('oauth_requests')).toBe(1);
+    expect(await count('app_sessions')).toBe(1);
 
     // An hour past the access token's expiry: within the grace, nothing goes.
     core.advance(2 * 60 * 60_000);
@@ -184,14 +181,14 @@ describe('retention rules', () => {
     runs = [];
     await scheduler(undefined, 'a', runs).runOnce();
     expect(removed(runs, 'sign-ins')).toBe(2);
-    expect(count('oauth_tokens')).toBe(1);
+    expect(await count('oauth_tokens')).toBe(1);
     core.advance(61 * DAY);
     runs = [];
     await scheduler(undefined, 'a', runs).runOnce();
     // The refresh token and the app session (30 days) by now; the thread rows are younger than 90 days.
     expect(removed(runs, 'sign-ins')).toBe(2);
-    expect(count('oauth_tokens')).toBe(0);
-    expect(count('app_sessions')).toBe(0);
+    expect(await count('oauth_tokens')).toBe(0);
+    expect(await count('app_sessions')).toBe(0);
   });
 
   it('unattached-photos: a photo never sent with an answer goes after a day, with its file', async () => {
@@ -203,7 +200,7 @@ describe('retention rules', () => {
       });
     const stray = await upload();
     const sent = await upload();
-    await core.store.photos.attach([sent.id], (await say(user.id, agent.id, 'person')).id);
+    await say(user.id, agent.id, 'person', true, [sent.id]);
     core.advance(UNATTACHED_PHOTO_MS - 1);
     const runs: HousekeepingRun[] = [];
     await scheduler(undefined, 'a', runs).runOnce();
@@ -212,7 +209,7 @@ describe('retention rules', () => {
     runs.length = 0;
     await scheduler(undefined, 'a', runs).runOnce();
     expect(removed(runs, 'unattached-photos')).toBe(1);
-    const ids = (core.db.prepare('SELECT id FROM photos').all() as { id: string }[]).map((r) => r.id);
+    const ids = (await core.inspect.rows('photos')).map((r) => r.id);
     expect(ids).toEqual([sent.id]);
     expect(ids).not.toContain(stray.id);
     expect(fs.readdirSync(core.photoDir)).toHaveLength(1);

@@ -1,6 +1,8 @@
 // Retention rules as housekeeping jobs (ADR 0190): what the service deletes, and after how long.
 
+import { type Random, systemRandom } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
+import { newPageVersion } from '../threads/page-version.js';
 import type { HousekeepingJob } from './housekeeping.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,6 +29,8 @@ export interface RetentionDeps {
   sweepUnheldTables?: () => Promise<number>;
   /** SVC_MESSAGES_PER_THREAD: rows kept per thread (the newest); absent keeps every row for 90 days. */
   messagesPerThread?: number;
+  /** Draws the page versions threads move to when they lose rows (default: the OS CSPRNG). */
+  random?: Random;
 }
 
 /**
@@ -42,6 +46,8 @@ export interface RetentionDeps {
  */
 export function retentionJobs(deps: RetentionDeps): HousekeepingJob[] {
   const hk = deps.store.housekeeping;
+  // Threads that lose rows show other pages: each delete moves them to a fresh version (ADR 0241).
+  const version = () => newPageVersion(deps.random ?? systemRandom);
   // Deleting rows queues their photo files (a trigger, ADR 0092); the sweep removes them after the delete.
   const withFiles = async (removedRows: number) => {
     if (removedRows === 0 || !deps.sweepPhotoFiles) return removedRows;
@@ -51,7 +57,7 @@ export function retentionJobs(deps: RetentionDeps): HousekeepingJob[] {
   const jobs: HousekeepingJob[] = [
     {
       name: 'relay-retention',
-      run: async (now) => withFiles(await hk.deleteMessagesBefore(now - RELAY_RETENTION_MS)),
+      run: async (now) => withFiles(await hk.deleteMessagesBefore(now - RELAY_RETENTION_MS, version())),
     },
   ];
   const keep = deps.messagesPerThread;
@@ -59,7 +65,7 @@ export function retentionJobs(deps: RetentionDeps): HousekeepingJob[] {
     if (!Number.isSafeInteger(keep) || keep < 1) {
       throw new RangeError(`messagesPerThread must be a whole number above 0, got ${keep}`);
     }
-    jobs.push({ name: 'thread-limit', run: async () => withFiles(await hk.trimThreads(keep)) });
+    jobs.push({ name: 'thread-limit', run: async () => withFiles(await hk.trimThreads(keep, version())) });
   }
   jobs.push(
     {

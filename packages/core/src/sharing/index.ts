@@ -1,16 +1,22 @@
 // @screen-service/core/sharing: shared agents: templates, invites, grants, claims and revoke.
 // Every export here is public API.
+export { readAnswers } from './invite-answers.js';
+export {
+  createRevokedGrantsJob,
+  purgeRevokedGrants,
+  REVOKED_GRANT_RETENTION_MS,
+  requireShareable,
+  writeGrant,
+  writeTemplate,
+} from './share-writes.js';
 export {
   type ClaimResult,
-  createRevokedGrantsJob,
   createShares,
   type GivenGrantView,
   type GrantInput,
   type InviteCreated,
   type InvitePlan,
   type InvitePreview,
-  REVOKED_GRANT_RETENTION_MS,
-  readAnswers,
   type Shares,
   type SharesOptions,
   type TemplateInput,

@@ -5,7 +5,13 @@ import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostMessage } from '../host-messages/host-transport.js';
-import { createRevokedGrantsJob, REVOKED_GRANT_RETENTION_MS, readAnswers } from './shares.js';
+import { readAnswers } from './invite-answers.js';
+import {
+  createRevokedGrantsJob,
+  REVOKED_GRANT_RETENTION_MS,
+  writeGrant,
+  writeTemplate,
+} from './share-writes.js';
 
 const SAFE = {
   terminal: 'off',
@@ -75,7 +81,7 @@ describe('client-safe (doc2 five rules, through the heartbeat)', () => {
     });
   });
 
-  it('the store itself refuses a grant or template item for an unsafe agent', async () => {
+  it('every grant and template write checks the rule in its own transaction; nothing unsafe is written', async () => {
     await beat({ ...SAFE, memory: 'shared' });
     const grant = {
       id: 'grt_x',
@@ -88,32 +94,39 @@ describe('client-safe (doc2 five rules, through the heartbeat)', () => {
       template: null,
       inviteId: null,
       pushMuted: false,
-      sort: 0,
       sharedBy: 'O',
       grantedAt: 1,
     };
-    await expect(core.store.shares.createGrant(grant)).rejects.toMatchObject({ code: 'NOT_CLIENT_SAFE' });
+    await expect(writeGrant(core.store, grant)).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+      message: expect.stringContaining('failed rule: memory'),
+    });
+    const template = {
+      ownerId: owner.id,
+      name: 'family',
+      title: 'Family',
+      sharedBy: 'O',
+      updatedAt: 1,
+      items: [{ agentId, theme: {}, firstMessage: 'Hi', sort: 0 }],
+    };
+    await expect(writeTemplate(core.store, template, () => 'tpl_x')).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+    });
+    // Safe now, but not the sharer's own agent: refused all the same.
+    await beat(SAFE);
+    await expect(writeGrant(core.store, { ...grant, ownerId: other.id })).rejects.toMatchObject({
+      code: 'NOT_CLIENT_SAFE',
+    });
     await expect(
-      core.store.shares.saveTemplate({
-        id: 'tpl_x',
-        ownerId: owner.id,
-        name: 'family',
-        title: 'Family',
-        sharedBy: 'O',
-        updatedAt: 1,
-        items: [{ agentId, theme: {}, firstMessage: 'Hi', sort: 0 }],
-      }),
+      writeTemplate(core.store, { ...template, ownerId: other.id }, () => 'tpl_y'),
     ).rejects.toMatchObject({ code: 'NOT_CLIENT_SAFE' });
-    // Not even a raw INSERT passes the database's own trigger.
-    expect(() =>
-      core.db
-        .prepare(
-          "INSERT INTO grants (id, agent_id, owner_id, user_id, shared_by, granted_at) VALUES ('g', ?, ?, ?, 'O', 1)",
-        )
-        .run(agentId, owner.id, client.id),
-    ).toThrow(/NOT_CLIENT_SAFE/);
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM grants').get()).toEqual({ n: 0 });
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM share_templates').get()).toEqual({ n: 0 });
+    expect(await core.store.shares.listGiven(owner.id)).toEqual([]);
+    expect(await core.store.shares.listGiven(other.id)).toEqual([]);
+    expect(await core.store.shares.listTemplates(owner.id)).toEqual([]);
+    expect(await core.store.shares.listTemplates(other.id)).toEqual([]);
+    // The owner's safe agent passes.
+    expect((await writeGrant(core.store, grant)).sort).toBe(0);
+    expect((await writeTemplate(core.store, template, () => 'tpl_z')).id).toBe('tpl_z');
   });
 });
 
@@ -367,8 +380,8 @@ describe('shared threads and revoke', () => {
     const revoked = await core.shares.revoke(owner.id, { agent: 'main', user: client.id });
     expect(revoked.revoked_at).not.toBeNull();
     expect(
-      core.db.prepare('SELECT kind, agent_id FROM push_outbox WHERE user_id = ?').all(client.id),
-    ).toEqual([{ kind: 'revoked', agent_id: agentId }]);
+      (await core.inspect.rows('push_outbox', { user_id: client.id })).map((r) => [r.kind, r.agent_id]),
+    ).toEqual([['revoked', agentId]]);
     expect((await core.agents.list(client.id)).map((a) => a.id)).not.toContain(agentId);
     await expect(core.threads.page(client.id, agentId)).rejects.toMatchObject({ code: 'AGENT_NOT_YOURS' });
     await expect(core.threads.say(client.id, agentId, { text: 'x' })).rejects.toMatchObject({
@@ -384,17 +397,14 @@ describe('shared threads and revoke', () => {
     ).rejects.toMatchObject({ code: 'AGENT_NOT_YOURS' });
     const job = createRevokedGrantsJob(core.store);
     expect(job.name).toBe('revoked-grants');
-    const rows = () =>
-      core.db
-        .prepare('SELECT COUNT(*) AS n FROM messages WHERE user_id = ? AND agent_id = ?')
-        .get(client.id, agentId);
+    const rows = () => core.inspect.count('messages', { user_id: client.id, agent_id: agentId });
     core.advance(REVOKED_GRANT_RETENTION_MS - 1000);
     expect(await job.run(core.clock())).toBe(0);
-    expect(rows()).toEqual({ n: 2 });
+    expect(await rows()).toBe(2);
     core.advance(2000);
     expect(await job.run(core.clock())).toBe(1);
-    expect(rows()).toEqual({ n: 0 });
-    expect(core.db.prepare('SELECT COUNT(*) AS n FROM grants').get()).toEqual({ n: 0 });
+    expect(await rows()).toBe(0);
+    expect(await core.inspect.count('grants')).toBe(0);
   });
 
   it('a later grant starts a new empty thread', async () => {

@@ -1,10 +1,10 @@
 // Shared agents (doc2 "Shared-agent resources", "Grant", "Client-safe"): the owner's templates, invites and
-// grants, the holder's claim, and revoke. The store refuses unsafe grants itself; these rules check first
-// so the refusal names the broken rule.
+// grants, the holder's claim, and revoke. The client-safe rule is checked in each write's transaction
+// (share-writes.ts), so the refusal names the broken rule and no write can skip it.
 
 import { normalizeEmail } from '@screen-service/registry/accounts';
 import * as check from '@screen-service/registry/agents';
-import { notClientSafe, type ShareWhy, shareWhy } from '@screen-service/registry/hosts';
+import { type ShareWhy, shareWhy } from '@screen-service/registry/hosts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import {
   type Clock,
@@ -29,9 +29,8 @@ import type { PushService } from '../push/push.js';
 import { defaultScreenLines, type ScreenLinesPort } from '../threads/screen-lines-port.js';
 import { createThreadCore } from '../threads/thread-core.js';
 import { tapsOf } from '../threads/thread-ops.js';
-
-/** Revoked grants and their threads are deleted this long after the revoke (doc2 Limits). */
-export const REVOKED_GRANT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+import { readAnswers } from './invite-answers.js';
+import { writeGrant, writeTemplate } from './share-writes.js';
 
 const TEMPLATE_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
@@ -308,8 +307,7 @@ export function createShares(options: SharesOptions): Shares {
         field: 'user',
       });
     }
-    const held = await store.shares.listHeld(userId);
-    const grant = await store.shares.createGrant({
+    const grant = await writeGrant(store, {
       id: newId('grt_'),
       agentId: agent.id,
       ownerId: agent.userId,
@@ -317,7 +315,6 @@ export function createShares(options: SharesOptions): Shares {
       role: 'user',
       ...fields,
       pushMuted: false,
-      sort: held.length,
       grantedAt: now(),
     });
     await writeFirst(agent, grant);
@@ -343,7 +340,6 @@ export function createShares(options: SharesOptions): Shares {
     const items = [];
     for (const [n, raw] of (input.items as TemplateItemInput[]).entries()) {
       const agent = await ownedAgent(ownerId, raw?.agent);
-      if (!agent.clientSafe) throw notClientSafe(agent);
       items.push({
         agentId: agent.id,
         theme: raw.theme === undefined ? {} : check.theme(raw.theme),
@@ -356,16 +352,9 @@ export function createShares(options: SharesOptions): Shares {
         field: 'items',
       });
     }
-    const existing = await store.shares.getTemplate(ownerId, name);
-    return store.shares.saveTemplate({
-      id: existing?.id ?? newId('tpl_'),
-      ownerId,
-      name,
-      title,
-      sharedBy,
-      updatedAt: now(),
-      items,
-    });
+    return writeTemplate(store, { ownerId, name, title, sharedBy, updatedAt: now(), items }, () =>
+      newId('tpl_'),
+    );
   }
 
   async function template(ownerId: string, name: unknown): Promise<ShareTemplateRecord> {
@@ -502,11 +491,6 @@ export function createShares(options: SharesOptions): Shares {
       for (const item of t?.items ?? []) {
         const agent = await store.agents.get(item.agentId);
         if (!agent) continue;
-        // Checked at this moment: an item whose agent is not client-safe is skipped, the claim goes on.
-        if (!agent.clientSafe) {
-          result.skipped.push({ agent_id: agent.id, share_why: shareWhy(agent) });
-          continue;
-        }
         try {
           await insertGrant(agent, userId, {
             theme: item.theme,
@@ -517,6 +501,8 @@ export function createShares(options: SharesOptions): Shares {
           });
           result.granted.push({ agent_id: agent.id, name: agent.name });
         } catch (err) {
+          // Checked in the grant's transaction: an item whose agent is not client-safe now is skipped, and
+          // the claim goes on.
           if (isServiceError(err, 'NOT_CLIENT_SAFE')) {
             result.skipped.push({ agent_id: agent.id, share_why: shareWhy(agent) });
           } else if (isServiceError(err, 'CONFLICT')) {
@@ -531,7 +517,6 @@ export function createShares(options: SharesOptions): Shares {
     async grant(ownerId, input) {
       const agent = await ownedAgent(ownerId, input.agent);
       const user = await userByRef(input.user);
-      if (!agent.clientSafe) throw notClientSafe(agent);
       const by = input.by === undefined ? await defaultBy(ownerId) : text(input.by, 'by', 60);
       const g = await insertGrant(agent, user.id, {
         theme: input.look ? agent.theme : {},
@@ -600,9 +585,8 @@ export function createShares(options: SharesOptions): Shares {
           : `once-${mintName(4, random)}`;
       const items = [];
       for (const h of handles) {
+        // Checked again when the template is saved: the plan may be older than the host's last heartbeat.
         const agent = await ownedAgent(ownerId, h);
-        // Re-checked now: the plan may be older than the host's last heartbeat.
-        if (!agent.clientSafe) throw notClientSafe(agent);
         const hello = answers[`hello_${agent.handle}`];
         items.push({
           agent: agent.id,
@@ -628,78 +612,4 @@ export function createShares(options: SharesOptions): Shares {
     },
   };
   return api;
-}
-
-/**
- * Reads `send --answers`: a JSON object (the plan itself, edited), a tap event's JSON, or a tap line
- * (`[svc] <id> form key=value ...` with or without its JSON line).
- */
-export function readAnswers(raw: unknown): Record<string, unknown> {
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    const trimmed = raw.trim();
-    if (trimmed.startsWith('[svc]')) {
-      const event = parseTapLineLoose(trimmed);
-      value = event;
-    } else {
-      try {
-        value = JSON.parse(trimmed);
-      } catch {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'answers must be JSON (the plan) or a tap line starting with [svc].',
-          {
-            field: 'answers',
-          },
-        );
-      }
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ServiceError('INVALID_INPUT', 'answers must be an object of plan keys.', { field: 'answers' });
-  }
-  const v = value as Record<string, unknown>;
-  // A tap event carries the form's answers as its value.
-  if (typeof v.preset === 'string' && typeof v.value === 'object' && v.value !== null) {
-    return v.value as Record<string, unknown>;
-  }
-  return v;
-}
-
-function parseTapLineLoose(text: string): unknown {
-  const newline = text.indexOf('\n');
-  if (newline >= 0) {
-    try {
-      return JSON.parse(text.slice(newline + 1).trim());
-    } catch {
-      // fall through to the flattened pairs
-    }
-  }
-  const first = newline >= 0 ? text.slice(0, newline) : text;
-  const out: Record<string, string> = {};
-  // Plan keys have no spaces, so `key=` starts every pair; a value runs to the next ` key=`.
-  const re = /([A-Za-z0-9_.-]+)=("(?:[^"\\]|\\.)*"|.*?)(?=\s+[A-Za-z0-9_.-]+=|$)/g;
-  const rest = first.replace(/^\[svc\]\s+\S+\s+\S+\s*/, '');
-  for (const m of rest.matchAll(re)) {
-    const raw = m[2]!.trim();
-    out[m[1]!] = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
-  }
-  return out;
-}
-
-/**
- * The housekeeping job that deletes revoked grants and their threads 30 days after the revoke (doc2
- * Limits). The ops scheduler runs it; `run(now)` returns how many grants went.
- *
- * @example
- * ```ts
- * const job = createRevokedGrantsJob(store);
- * await job.run(Date.now()); // 0 or more
- * ```
- */
-export function createRevokedGrantsJob(store: Store, retentionMs = REVOKED_GRANT_RETENTION_MS) {
-  return {
-    name: 'revoked-grants' as const,
-    run: (now: number) => store.shares.purgeRevoked(now - retentionMs),
-  };
 }

@@ -1,5 +1,7 @@
 // @screen-service/core/threads: screens, chat lines, taps, answers and thread pages.
 // Every export here is public API.
+
+export { newPageVersion } from './page-version.js';
 export {
   createPersonThreads,
   deviceId,

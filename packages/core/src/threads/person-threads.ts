@@ -150,8 +150,10 @@ export function createPersonThreads(
   /** Reading the newest page marks it read and delivered; the writes are skipped when nothing new arrived. */
   async function markSeen(key: ThreadKey, newestSeq: number, state: ThreadStateRecord): Promise<void> {
     if (newestSeq === 0 || state.readSeq >= newestSeq) return;
-    await store.threads.markDelivered(key, newestSeq, core.now());
-    await store.threads.markRead(key, newestSeq);
+    // Two writes, as before ADR 0241: no decision joins them, and a transaction would add two round trips
+    // on PostgreSQL to every page read that finds new rows.
+    await store.threads.markDelivered(key, newestSeq, core.now(), core.pageVersion());
+    await store.threads.markRead(key, newestSeq, core.pageVersion());
   }
 
   /** The rows of a page, oldest first (the newest page also marks the thread read and delivered). */
@@ -313,7 +315,7 @@ export function createPersonThreads(
       const key = { agentId, userId };
       const at = core.now();
       await store.push.setPresence(key, deviceId(device), open ? at + PRESENCE_TTL_MS : null);
-      await store.threads.setOpen(key, open, at);
+      await store.threads.setOpen(key, open, at, core.pageVersion());
       return { open };
     },
 
@@ -322,7 +324,7 @@ export function createPersonThreads(
       if (!Number.isInteger(seq) || (seq as number) < 0) {
         throw new ServiceError('INVALID_INPUT', 'seq must be a message seq.', { field: 'seq' });
       }
-      await store.threads.markRead({ agentId, userId }, seq as number);
+      await store.threads.markRead({ agentId, userId }, seq as number, core.pageVersion());
       notifier.publish({ type: 'read', userId, agentId, seq: seq as number });
     },
 

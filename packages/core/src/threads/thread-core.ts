@@ -6,13 +6,14 @@ import type {
   AgentRecord,
   MessageRecord,
   NewMessage,
-  NewPush,
   NewScreen,
   PhotoRecord,
   ScreenRecord,
   Store,
+  ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 
@@ -81,27 +82,66 @@ export function createThreadCore(deps: ThreadDeps) {
   const random = deps.random ?? systemRandom;
   // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
   const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
+  /** A fresh page version for a write that changes a page (ADR 0241). */
+  const pageVersion = () => newPageVersion(random);
 
   /**
-   * Every screen and chat line buzzes the phone unless that thread is open on a device (doc1) or the agent
-   * is muted (doc2). The mutes are decided here; whether the thread is open now is judged by the write itself
-   * (`unlessOpenAt`), in the message's own transaction with its outbox rows, instead of by a read before it.
+   * Writes an agent row and decides its buzz (doc1, doc2): every screen and chat line buzzes the phone
+   * unless the agent (or, in a shared thread, the grant) is muted or a device holds the thread open. The
+   * mutes are known before; whether the thread is open is read in the row's own transaction, and the push
+   * is queued there with the row (ADR 0241), so the row and its push commit or roll back together.
    */
-  function buzzFor(agent: AgentRecord, target: ThreadTarget): NewPush | undefined {
-    const grant = target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted };
-    return shouldBuzz({ open: false, agentMuted: agent.pushMuted, ...grant })
-      ? { id: newId('push_'), unlessOpenAt: now() }
-      : undefined;
-  }
-
-  function afterAgentWrite(agent: AgentRecord, userId: string, message: MessageRecord, push?: NewPush) {
-    if (push) deps.onPushQueued?.();
-    notifier.publish({ type: 'message', userId, agentId: agent.id, message });
+  async function writeAgentRow<T>(
+    agent: AgentRecord,
+    target: ThreadTarget,
+    at: number,
+    write: (threads: ThreadRepository) => Promise<T>,
+    messageOf: (written: T) => MessageRecord,
+  ): Promise<T> {
+    const muted = {
+      agentMuted: agent.pushMuted,
+      ...(target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted }),
+    };
+    if (!shouldBuzz({ open: false, ...muted })) {
+      const written = await write(store.threads);
+      notifier.publish({
+        type: 'message',
+        userId: target.userId,
+        agentId: agent.id,
+        message: messageOf(written),
+      });
+      return written;
+    }
+    const key = { agentId: agent.id, userId: target.userId };
+    const { written, pushed } = await store.transaction(async (tx) => {
+      const open = await tx.push.isOpen(key, at);
+      const row = await write(tx.threads);
+      if (!shouldBuzz({ open, ...muted })) return { written: row, pushed: false };
+      const m = messageOf(row);
+      await tx.push.enqueueMessage({
+        id: newId('push_'),
+        userId: m.userId,
+        agentId: m.agentId,
+        messageId: m.id,
+        at: m.createdAt,
+      });
+      return { written: row, pushed: true };
+    });
+    // The sender wakes at once instead of at its next poll; a row that found the thread open queued nothing.
+    if (pushed) deps.onPushQueued?.();
+    notifier.publish({
+      type: 'message',
+      userId: target.userId,
+      agentId: agent.id,
+      message: messageOf(written),
+    });
+    return written;
   }
 
   return {
     now,
     newId,
+    pageVersion,
     async appendAgentText(
       agent: AgentRecord,
       body: string,
@@ -110,24 +150,26 @@ export function createThreadCore(deps: ThreadDeps) {
       idemKey?: string,
       target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = buzzFor(agent, target);
-      const message = await store.threads.append(
-        {
-          id: newId('msg_'),
-          userId: target.userId,
-          agentId: agent.id,
-          sender: 'agent',
-          kind: 'text',
-          body,
-          meta,
-          connectorId,
-          createdAt: now(),
-          ...(idemKey ? { idemKey } : {}),
-        },
-        push,
+      const at = now();
+      const row: NewMessage = {
+        id: newId('msg_'),
+        userId: target.userId,
+        agentId: agent.id,
+        sender: 'agent',
+        kind: 'text',
+        body,
+        meta,
+        connectorId,
+        createdAt: at,
+        ...(idemKey ? { idemKey } : {}),
+      };
+      return writeAgentRow(
+        agent,
+        target,
+        at,
+        (threads) => threads.append(row, pageVersion()),
+        (m) => m,
       );
-      afterAgentWrite(agent, target.userId, message, push);
-      return message;
     },
 
     async appendAgentScreen(
@@ -136,39 +178,43 @@ export function createThreadCore(deps: ThreadDeps) {
       screen: NewScreen,
       target: ThreadTarget = { userId: agent.userId },
     ) {
-      const push = buzzFor(agent, target);
-      const written = await store.threads.appendScreen(
-        {
-          ...message,
-          id: newId('msg_'),
-          userId: target.userId,
-          agentId: agent.id,
-          sender: 'agent',
-          kind: 'screen',
-          createdAt: now(),
-        },
-        screen,
-        push,
+      const at = now();
+      const row: NewMessage = {
+        ...message,
+        id: newId('msg_'),
+        userId: target.userId,
+        agentId: agent.id,
+        sender: 'agent',
+        kind: 'screen',
+        createdAt: at,
+      };
+      return writeAgentRow(
+        agent,
+        target,
+        at,
+        (threads) => threads.appendScreen(row, screen, pageVersion()),
+        (w) => w.message,
       );
-      afterAgentWrite(agent, target.userId, written.message, push);
-      return written;
     },
 
     async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
       // A table handed to this agent: its next turn (this message) opens with the tables line, once.
       const handed = await store.relay.takeHandover(agentId);
       const tables = handed ? `[svc] tables ${handed}` : '';
-      const message = await store.threads.append({
-        id: newId('msg_'),
-        userId,
-        agentId,
-        sender: 'person',
-        kind: 'text',
-        body,
-        meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
-        createdAt: now(),
-        photoIds,
-      });
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId,
+          agentId,
+          sender: 'person',
+          kind: 'text',
+          body,
+          meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
+          createdAt: now(),
+          photoIds,
+        },
+        pageVersion(),
+      );
       notifier.publish({ type: 'message', userId, agentId, message });
       return message;
     },
@@ -186,29 +232,32 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const message = await store.threads.append({
-        id: newId('msg_'),
-        userId: screen.userId,
-        agentId: screen.agentId,
-        sender: 'person',
-        kind: 'tap',
-        body: tap.line,
-        meta: {
-          id: tap.event.id,
-          preset: tap.event.preset,
-          value: tap.event.value,
-          echo: tap.echo,
-          via: opts.via,
-          event: tap.event,
-          ...(tap.quiet ? { quiet: true } : {}),
-          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+      const message = await store.threads.append(
+        {
+          id: newId('msg_'),
+          userId: screen.userId,
+          agentId: screen.agentId,
+          sender: 'person',
+          kind: 'tap',
+          body: tap.line,
+          meta: {
+            id: tap.event.id,
+            preset: tap.event.preset,
+            value: tap.event.value,
+            echo: tap.echo,
+            via: opts.via,
+            event: tap.event,
+            ...(tap.quiet ? { quiet: true } : {}),
+            ...(photoIds.length > 0 ? { photos: photoIds } : {}),
+          },
+          screenId: screen.id,
+          connectorId: opts.connectorId ?? null,
+          createdAt: at,
+          handledAt: handled ? at : null,
+          photoIds,
         },
-        screenId: screen.id,
-        connectorId: opts.connectorId ?? null,
-        createdAt: at,
-        handledAt: handled ? at : null,
-        photoIds,
-      });
+        pageVersion(),
+      );
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },

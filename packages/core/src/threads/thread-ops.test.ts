@@ -1,3 +1,4 @@
+import { makeDefaultAgent } from '@screen-service/registry/agents';
 import { type ConnectionPrincipal, createConnectionAuth } from '@screen-service/registry/hosts';
 import { createNotifier, type Notifier, ServiceError } from '@screen-service/registry/kernel';
 import {
@@ -54,7 +55,7 @@ async function rejects(p: Promise<unknown>, code: string) {
 
 describe('threads', () => {
   it('lists the agents this connection serves, default first, with unread counts', async () => {
-    await h.store.agents.setDefault(userId, agentIds[1]!, Date.now());
+    await makeDefaultAgent(h.store, userId, agentIds[1]!, Date.now());
     await personSay(agentIds[1]!, 'hello');
     const { agents } = await ops.threads(principal);
     expect(agents.map((a) => a.handle)).toEqual(['cook', 'coach']);

@@ -254,7 +254,13 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         // A connection removed while it waits must not take (and so hide) what the person sends next.
         claim: async () => {
           await assertStillLive(p);
-          return store.threads.claimAnswers({ ...key, afterSeq, limit: MAX_ANSWERS, at: core.now() });
+          return store.threads.claimAnswers({
+            ...key,
+            afterSeq,
+            limit: MAX_ANSWERS,
+            at: core.now(),
+            version: core.pageVersion(),
+          });
         },
       });
       return { agent: toAgentRef(agent), answers: await core.toAnswers(rows) };

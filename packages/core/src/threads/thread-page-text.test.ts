@@ -5,6 +5,7 @@ import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import type { ScreenRecord } from '@screen-service/registry/model';
 import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newPageVersion } from './page-version.js';
 import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
 import { createScreenViewCache, screenViewJson } from './thread-page-text.js';
 
@@ -240,7 +241,7 @@ describe('pageText', () => {
     await threads.pageText(userId, agentId); // the newest page marks the agent rows delivered
     await same('delivered');
     expect(JSON.parse(await threads.pageText(userId, agentId, all)).messages[0].delivered_at).not.toBeNull();
-    await core.store.housekeeping.trimThreads(2);
+    await core.store.housekeeping.trimThreads(2, newPageVersion());
     await same('older rows trimmed');
     expect(JSON.parse(await threads.pageText(userId, agentId, all)).messages).toHaveLength(2);
     // A page with photos is built on every read (its links carry an expiry from the time of reading).

@@ -2,6 +2,13 @@
 // Every export here is public API.
 export { freeHandle, profileNaming } from './agent-naming.js';
 export {
+  type AddAgentInput,
+  addAgent,
+  makeDefaultAgent,
+  removeAgent,
+  reorderAgents,
+} from './agent-order.js';
+export {
   type AgentStatus,
   type AgentView,
   CONNECTED_WINDOW_MS,

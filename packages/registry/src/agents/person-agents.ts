@@ -15,6 +15,7 @@ import type {
 } from '../model/records.js';
 import type { AgentPatch, Store } from '../model/repositories.js';
 import { freeHandle, profileNaming } from './agent-naming.js';
+import { addAgent, makeDefaultAgent, removeAgent, reorderAgents } from './agent-order.js';
 import { type AgentView, colorFromName, toAgentView } from './agent-status.js';
 import { ownAgent } from './own-agent.js';
 import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
@@ -193,7 +194,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     async create(userId, input) {
       const name = check.agentName(input.name);
       const color = input.color === undefined ? colorFromName(name) : check.agentColor(input.color);
-      const agent = await store.agents.create({
+      const agent = await addAgent(store, {
         id: newId('agt_'),
         userId,
         name,
@@ -235,7 +236,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         );
       }
       const { name, color } = profileNaming(ref, input);
-      const agent = await store.agents.create({
+      const agent = await addAgent(store, {
         id: newId('agt_'),
         userId,
         name,
@@ -303,7 +304,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
             },
           );
         }
-        updated = await store.agents.setDefault(userId, current.id, now());
+        updated = await makeDefaultAgent(store, userId, current.id, now());
       }
       changed(userId);
       return view(updated!);
@@ -313,14 +314,14 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
       if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
         throw new ServiceError('INVALID_INPUT', 'ids must be a list of agent ids.', { field: 'ids' });
       }
-      await store.agents.reorder(userId, ids as string[], now());
+      await reorderAgents(store, userId, ids as string[], now());
       changed(userId);
       return api.list(userId);
     },
 
     async delete(userId, agentId) {
       await own(userId, agentId, 'delete it');
-      await store.agents.delete(agentId, now());
+      await removeAgent(store, agentId, now());
       changed(userId);
     },
 

@@ -1,15 +1,10 @@
-import {
-  type TestStore as Harness,
-  createTestStore as openHarness,
-  seedConnection,
-  seedUser,
-} from '@screen-service/test-kit';
+import { createTestStore as openHarness, seedConnection, seedUser } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mintToken } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
 import { createConnectionAuth } from './connection-auth.js';
 
-let h: Harness;
+let h: ReturnType<typeof openHarness>;
 beforeEach(() => {
   h = openHarness();
 });
@@ -55,11 +50,11 @@ describe('createConnectionAuth', () => {
     expect(await code(auth.verify(token))).toBe('CONNECTOR_REVOKED');
 
     const second = await seedConnection(h.store, user.id, ['b']);
-    h.db.prepare('UPDATE connectors SET suspended_at = 1 WHERE id = ?').run(second.connector.id);
+    await h.inspect.update('connectors', { suspended_at: 1 }, { id: second.connector.id });
     expect(await code(auth.verify(second.token))).toBe('SUSPENDED');
 
     const third = await seedConnection(h.store, user.id, ['c']);
-    h.db.prepare('UPDATE users SET suspended_at = 1 WHERE id = ?').run(user.id);
+    await h.inspect.update('users', { suspended_at: 1 }, { id: user.id });
     expect(await code(auth.verify(third.token))).toBe('SUSPENDED');
   });
 

@@ -2,6 +2,7 @@
 // commands, and the session a host starts from. Each takes the connection principal of a connector token.
 import { cleanCommands } from '@screen-service/theme';
 import { freeHandle, profileNaming } from '../agents/agent-naming.js';
+import { addAgent } from '../agents/agent-order.js';
 import { type AgentView, toAgentView } from '../agents/agent-status.js';
 import { cleanCardSummary } from '../agents/card-summary.js';
 import * as check from '../agents/validate.js';
@@ -161,7 +162,7 @@ export function createHosts(options: HostsOptions): Hosts {
       const at = now();
       let agent: AgentRecord;
       try {
-        agent = await store.agents.create({
+        agent = await addAgent(store, {
           id: newId('agt_'),
           userId: p.userId,
           name,

@@ -7,6 +7,7 @@ export {
   type ConnectionPrincipal,
   createConnectionAuth,
 } from './connection-auth.js';
+export { bindApprovedConnection } from './connection-binding.js';
 export {
   type ConnectionState,
   connectionState,

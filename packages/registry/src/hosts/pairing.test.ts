@@ -1,16 +1,13 @@
-import {
-  type TestStore as Harness,
-  createTestStore as openHarness,
-  seedUser,
-} from '@screen-service/test-kit';
+import { createTestStore as openHarness, seedUser } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonAgents, type PersonAgents } from '../agents/person-agents.js';
-import { hashSecret } from '../kernel/crypto.js';
+import { hashSecret, normalizeCode } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
+import { seededRandom } from '../kernel/system.js';
 import { createConnectionAuth } from './connection-auth.js';
 import { createPairing, PAIRING_CODE_TTL_MS, type Pairing } from './pairing.js';
 
-let h: Harness;
+let h: ReturnType<typeof openHarness>;
 let clock: number;
 let pairing: Pairing;
 let agents: PersonAgents;
@@ -75,10 +72,7 @@ describe('pairing', () => {
     const second = await agents.mintCode(u.id, agent.id);
     expect(await failCode(pairing.pair(pairReq(first!.code)))).toBe('INVALID_OR_EXPIRED_CODE');
     expect(await failCode(pairing.pair(pairReq(second.code)))).toBe('ok');
-    const rows = h.db.prepare('SELECT COUNT(*) AS n FROM pairing_codes WHERE agent_id = ?').get(agent.id) as {
-      n: number;
-    };
-    expect(rows.n).toBe(1);
+    expect(await h.inspect.count('pairing_codes', { agent_id: agent.id })).toBe(1);
   });
 
   it('keeps an unused code hash unique across users', async () => {
@@ -96,8 +90,29 @@ describe('pairing', () => {
       usedAt: null,
       connectorId: null,
     });
-    expect(await h.store.pairing.mint(row(u.id, a.agent.id, 'p1'))).toBe(true);
-    expect(await h.store.pairing.mint(row(v.id, b.agent.id, 'p2'))).toBe(false);
+    expect(await h.store.pairing.insert(row(u.id, a.agent.id, 'p1'))).toBe(true);
+    expect(await h.store.pairing.insert(row(v.id, b.agent.id, 'p2'))).toBe(false);
+    expect((await h.store.pairing.findUnused(hashSecret('123456')))?.id).toBe('p1');
+  });
+
+  it('an expired unused code does not hold its digits: minting them again replaces it', async () => {
+    const u = await seedUser(h.store);
+    const v = await seedUser(h.store);
+    // Two pairings drawing the same digits (the same seed): the second draws what the first handed out.
+    const now = () => clock;
+    const first = createPairing({ store: h.store, now, random: seededRandom(5) });
+    const second = createPairing({ store: h.store, now, random: seededRandom(5) });
+    const a = await agents.create(u.id, { name: 'A', pair: false });
+    const b = await agents.create(v.id, { name: 'B', pair: false });
+    const old = await first.mintCode(u.id, a.agent.id);
+    // While the first is live, the same digits cannot be minted again: a fresh draw is made instead.
+    expect((await second.mintCode(v.id, b.agent.id)).code).not.toBe(old.code);
+    clock += PAIRING_CODE_TTL_MS;
+    const again = createPairing({ store: h.store, now, random: seededRandom(5) });
+    expect((await again.mintCode(v.id, b.agent.id)).code).toBe(old.code);
+    expect((await h.store.pairing.findUnused(hashSecret(normalizeCode(old.code)!)))?.agentId).toBe(
+      b.agent.id,
+    );
   });
 
   it('reuses the connector when called with its token (connector_token null)', async () => {

@@ -1,4 +1,5 @@
 // Pairing (doc1 "Pairing with a code", doc2 host API `pair`): mint 6-digit codes, claim them from a host.
+// Each reads, decides and writes in one Store.transaction (ADR 0241).
 import { type AgentView, toAgentView } from '../agents/agent-status.js';
 import * as check from '../agents/validate.js';
 import {
@@ -15,6 +16,10 @@ import type { Store } from '../model/repositories.js';
 import { redeemCode } from './redeem-code.js';
 
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
+
+/** Thrown inside a pairing's transaction when its code was claimed meanwhile: rolls the rest back. */
+const CODE_TAKEN = new Error('the pairing code was claimed meanwhile');
+
 export { PAIR_FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from './redeem-code.js';
 
 export interface PairingOptions {
@@ -104,7 +109,7 @@ export function createPairing(options: PairingOptions): Pairing {
         const code = mintPairingCode(random);
         const at = now();
         const expiresAt = at + PAIRING_CODE_TTL_MS;
-        const ok = await store.pairing.mint({
+        const row: PairingCodeRecord = {
           id: newId('pc_'),
           userId,
           agentId,
@@ -113,8 +118,8 @@ export function createPairing(options: PairingOptions): Pairing {
           expiresAt,
           usedAt: null,
           connectorId: null,
-        });
-        if (ok) return { code, expires_at: new Date(expiresAt).toISOString() };
+        };
+        if (await mint(row)) return { code, expires_at: new Date(expiresAt).toISOString() };
       }
       throw new ServiceError('CONFLICT', 'Could not mint a unique code; try again.');
     },
@@ -140,6 +145,53 @@ export function createPairing(options: PairingOptions): Pairing {
     },
   };
 
+  /**
+   * One live code per agent: the agent's unused codes go and this one takes their place. An expired unused
+   * code would otherwise hold its hash under the unique index forever: one with this hash goes too. False
+   * when a live code of anyone has the hash (nothing written).
+   */
+  function mint(row: PairingCodeRecord): Promise<boolean> {
+    return store.transaction(async (tx) => {
+      await tx.pairing.deleteUnusedOf(row.agentId);
+      const clash = await tx.pairing.findUnused(row.codeHash);
+      if (clash && clash.expiresAt <= row.createdAt) await tx.pairing.delete(clash.id);
+      return tx.pairing.insert(row);
+    });
+  }
+
+  /**
+   * Completes a pairing in one transaction: the profile must be free on the connection, the connection is
+   * made (first pairing of a host), the code claimed (once: a racing claim finds it used and nothing of
+   * this one stays) and the agent bound to the connection as the profile. Null when the code went meanwhile.
+   */
+  async function complete(
+    row: PairingCodeRecord,
+    o: { at: number; ref: string; kind: ConnectorKind; connector: ConnectorRecord; isNew: boolean },
+  ): Promise<boolean> {
+    try {
+      return await store.transaction(async (tx) => {
+        const taken = await tx.agents.findByRemoteRef(o.connector.id, o.ref);
+        if (taken && taken.id !== row.agentId) {
+          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${o.ref}" is already added.`, {
+            field: 'remote_ref',
+          });
+        }
+        if (o.isNew) await tx.connectors.create(o.connector);
+        // The connection is written first (the code names it); a lost claim rolls it back with the rest.
+        if (!(await tx.pairing.claim(row.id, { at: o.at, connectorId: o.connector.id }))) throw CODE_TAKEN;
+        await tx.agents.bind(
+          row.agentId,
+          { connectorId: o.connector.id, remoteRef: o.ref, kind: o.kind },
+          o.at,
+        );
+        return true;
+      });
+    } catch (err) {
+      if (err === CODE_TAKEN) return false;
+      throw err;
+    }
+  }
+
   async function claim(
     row: PairingCodeRecord,
     o: { at: number; ref: string; kind: ConnectorKind; name: string | undefined; reuse: string | null },
@@ -163,16 +215,7 @@ export function createPairing(options: PairingOptions): Pairing {
         suspendedAt: null,
       };
     }
-    const done = await store.pairing.complete({
-      codeId: row.id,
-      at,
-      agentId: row.agentId,
-      remoteRef: ref,
-      kind,
-      connectorId: connector.id,
-      ...(token ? { newConnector: connector } : {}),
-    });
-    if (!done) return null;
+    if (!(await complete(row, { at, ref, kind, connector, isNew: token !== null }))) return null;
     if (reuse) await store.connectors.touch(connector.id, at);
     const agent = await store.agents.get(row.agentId);
     const fresh = await store.connectors.get(connector.id);

@@ -174,9 +174,9 @@ export interface ThreadStateRecord {
   /** A host is working on a turn until this time (doc3 working row); null when idle. */
   workingUntil: number | null;
   /**
-   * Changes whenever anything the thread's pages show changes (a message written, changed or removed, a
-   * photo attached or removed; kept by the database itself, ADR 0216); equal values mean equal pages. Null
-   * when the thread has no version yet: nothing may be reused then.
+   * Changes whenever anything the thread's pages show changes (a message written, changed or removed, with
+   * its photos): every such write moves it to a fresh value the rules drew (ADR 0216, 0241); equal values
+   * mean equal pages. Null when the thread has no version yet: nothing may be reused then.
    */
   pageVersion: string | null;
 }

@@ -1,5 +1,6 @@
-// Repository interfaces: the only way rules touch storage. Each method is one atomic unit, so a
-// PostgreSQL implementation can keep the same contract (one statement or one transaction per call).
+// Repository interfaces: the only way rules touch storage. They store: reads, writes and atomic claims
+// ("mark used if still unused"); every decision is the rules', made inside `Store.transaction` (ADR 0241).
+// Each method is one atomic unit on its own (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
 import type {
   AgentCardSummary,
@@ -9,34 +10,38 @@ import type {
   ConnectorRecord,
   GrantRecord,
   ManagementTokenRecord,
-  MessageRecord,
   NativeAgentRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
   OAuthTokenRecord,
   PairingCodeRecord,
-  PhotoRecord,
-  PushDeliveryRecord,
-  PushIntentRecord,
-  PushSubscriptionRecord,
-  ScreenRecord,
   SessionRecord,
   ShareInviteRecord,
   ShareTemplateRecord,
-  ThreadStateRecord,
   UserRecord,
 } from './records.js';
+import type {
+  PageVersion,
+  PhotoRepository,
+  PushRepository,
+  ThreadRepository,
+} from './thread-repositories.js';
 
-/** A thread is keyed by (agent, user): the owner's thread today, a grant holder's later. */
-export interface ThreadKey {
-  agentId: string;
-  userId: string;
+/** How a read inside a transaction holds what it read (ADR 0241). */
+export interface ReadOptions {
+  /**
+   * Lock the row until the transaction ends (PostgreSQL `SELECT ... FOR UPDATE`), so a decision made from
+   * it still holds when its write lands: another transaction that locks or changes the row waits for this
+   * one. On SQLite (one writer: transactions run one after another) and outside a transaction it reads plainly.
+   */
+  forUpdate?: boolean;
 }
 
 export interface UserRepository {
   /** Inserts; throws ServiceError EMAIL_TAKEN when the (lower-cased) email exists. */
   create(user: UserRecord): Promise<UserRecord>;
-  findById(id: string): Promise<UserRecord | null>;
+  /** With `forUpdate`, the user's row is locked: rules that decide per account take it first (ADR 0241). */
+  findById(id: string, options?: ReadOptions): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   /** Deletes the user and, by cascade, every row they own. */
   delete(id: string): Promise<boolean>;
@@ -66,8 +71,10 @@ export interface NewAgent {
   theme?: Record<string, unknown>;
   connectorId?: string | null;
   remoteRef?: string | null;
-  /** When true (or when the user has no agent yet) the new agent becomes the default. */
-  isDefault?: boolean;
+  /** Whether it is the user's default (one per user: clear the old one first). */
+  isDefault: boolean;
+  /** Its place in the user's order. */
+  sort: number;
   createdAt: number;
 }
 
@@ -82,9 +89,13 @@ export interface AgentPatch {
 }
 
 export interface AgentRepository {
-  /** Inserts at the end of the user's order; the first agent of a user, or `isDefault`, takes the default. */
+  /**
+   * Inserts the agent as given. Throws HANDLE_TAKEN (the user has that handle), PROFILE_ALREADY_ADDED (the
+   * connection has that remote_ref). Its default flag and place are the rules' (`addAgent`, ADR 0241).
+   */
   create(agent: NewAgent): Promise<AgentRecord>;
-  get(id: string): Promise<AgentRecord | null>;
+  /** With `forUpdate`, the agent's row is locked (a decision on its client-safe verdict, its binding). */
+  get(id: string, options?: ReadOptions): Promise<AgentRecord | null>;
   /** The user's agents by `sort`, then creation. */
   listByUser(userId: string): Promise<AgentRecord[]>;
   /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */
@@ -93,14 +104,28 @@ export interface AgentRepository {
   findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
   /** Applies a patch; throws HANDLE_TAKEN when the handle is used by another agent of the user. */
   update(id: string, patch: AgentPatch, at: number): Promise<AgentRecord | null>;
-  /** Makes the agent the user's default and clears the old one in the same write. */
-  setDefault(userId: string, agentId: string, at: number): Promise<AgentRecord | null>;
-  /** Sets `sort` to each id's position; ids must be exactly the user's agents. */
-  reorder(userId: string, ids: string[], at: number): Promise<void>;
-  /** Deletes the agent and its thread; if it was the default, the first remaining agent takes it (at `at`). */
-  delete(id: string, at: number): Promise<boolean>;
+  /**
+   * Sets or clears the agent's default flag. At most one agent of a user is the default (a unique index):
+   * clear the old one before setting the new.
+   */
+  markDefault(id: string, isDefault: boolean, at: number): Promise<void>;
+  /** Sets `sort` of each of the user's agents in `ids` to its position in the list. */
+  setOrder(userId: string, ids: string[], at: number): Promise<void>;
+  /** Deletes the agent (its thread, codes and settings go by cascade); false when there was none. */
+  delete(id: string): Promise<boolean>;
   /** Stores a host's cleaned commands list (null = no registry) and `commands_at`; false when no such agent. */
   setCommands(id: string, commands: CommandEntry[] | null, at: number): Promise<boolean>;
+  /**
+   * Makes `connectorId` the agent's primary connection, as profile `remoteRef` of host kind `kind`. Throws
+   * PROFILE_ALREADY_ADDED when another agent of that connection is that profile (a unique index).
+   */
+  bind(
+    id: string,
+    to: { connectorId: string; remoteRef: string; kind: ConnectorKind },
+    at: number,
+  ): Promise<void>;
+  /** Lets `connectorId` serve the agent besides its primary connection (ADR 0091); once. */
+  addConnection(id: string, connectorId: string, userId: string, at: number): Promise<void>;
   /** Stores a bridged agent's card summary (null clears); false when no such agent. */
   setCard(id: string, card: AgentCardSummary | null, at: number): Promise<boolean>;
   /** Stores the host's sandbox report and the service's own client-safe verdict on it (doc2 "Client-safe"). */
@@ -141,176 +166,24 @@ export interface ConnectorRepository {
   delete(id: string): Promise<boolean>;
 }
 
-export interface CompletePairing {
-  codeId: string;
-  at: number;
-  agentId: string;
-  remoteRef: string;
-  kind: ConnectorKind;
-  /** A connector to insert first (first pairing of a host); absent when reusing `connectorId`. */
-  newConnector?: ConnectorRecord;
-  connectorId: string;
-}
-
+/** Pairing codes (hashes only) and the wrong-code records of the throttle. */
 export interface PairingRepository {
-  /** Deletes the agent's unused codes and inserts this one; false if an unused code has the same hash. */
-  mint(code: PairingCodeRecord): Promise<boolean>;
+  /** Inserts the code; false (nothing written) when an unused code already has the same hash. */
+  insert(code: PairingCodeRecord): Promise<boolean>;
+  /** Deletes the agent's unused codes; how many. */
+  deleteUnusedOf(agentId: string): Promise<number>;
+  /** Deletes one code; false when there was none. */
+  delete(id: string): Promise<boolean>;
   /** The unused code with this hash (expired or not), or null. */
   findUnused(codeHash: string): Promise<PairingCodeRecord | null>;
   /**
-   * In one transaction: marks the code used (only if still unused and unexpired), inserts `newConnector`
-   * when given, binds the agent to the connector and remote_ref. False when the code was taken meanwhile.
-   * Throws PROFILE_ALREADY_ADDED when the connector already has that remote_ref.
+   * Marks the code used at `at` (by `connectorId`, when it made one), only if it is still unused: an atomic
+   * claim, so of two racing claims one wins. False when it was used (or gone) meanwhile.
    */
-  complete(input: CompletePairing): Promise<boolean>;
+  claim(id: string, input: { at: number; connectorId: string | null }): Promise<boolean>;
   /** Records one wrong code from a client address and drops records older than `pruneBefore`. */
   recordFailure(clientAddr: string, at: number, pruneBefore: number): Promise<void>;
   countFailures(clientAddr: string, since: number): Promise<number>;
-}
-
-export interface NewMessage {
-  id: string;
-  userId: string;
-  agentId: string;
-  sender: MessageRecord['sender'];
-  kind: MessageRecord['kind'];
-  body: string;
-  meta?: Record<string, unknown>;
-  screenId?: string | null;
-  connectorId?: string | null;
-  createdAt: number;
-  handledAt?: number | null;
-  /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
-  idemKey?: string | null;
-  /**
-   * Uploaded photos this message carries: bound to it in the same transaction as the row (a photo already
-   * bound to another message is left as it is). The caller checks they are the sender's unsent photos.
-   */
-  photoIds?: readonly string[];
-}
-
-export interface NewScreen {
-  id: string;
-  lines: string;
-  ops: unknown[];
-  taps: ScreenRecord['taps'];
-}
-
-export interface ThreadPageQuery extends ThreadKey {
-  /** Only rows with seq below this (older page); absent for the newest page. */
-  beforeSeq?: number;
-  limit: number;
-}
-
-/**
- * A buzz decided with the write: the push intent and one outbox row per subscription of the user are
- * inserted in the same transaction as the message, so a crash cannot keep one without the other.
- */
-export interface NewPush {
-  /** The push intent's id; each outbox row gets `${id}.${n}`. */
-  id: string;
-  /**
-   * When set, the push rows are written only if no device holds the thread open at this time (presence
-   * `until` after it), judged inside the message's own transaction instead of by a read before the write.
-   */
-  unlessOpenAt?: number;
-}
-
-export interface ThreadRepository {
-  /** Inserts the row; with `push`, the push intent and its outbox rows in the same transaction. */
-  append(message: NewMessage, push?: NewPush): Promise<MessageRecord>;
-  /** Writes the screen's message row and the screen (and `push`'s rows) in one transaction. */
-  appendScreen(
-    message: NewMessage,
-    screen: NewScreen,
-    push?: NewPush,
-  ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
-  getScreen(id: string): Promise<ScreenRecord | null>;
-  /** Screens by id (missing ids are left out). */
-  listScreens(ids: string[]): Promise<ScreenRecord[]>;
-  getMessage(id: string): Promise<MessageRecord | null>;
-  /**
-   * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
-   * and returns them. Two concurrent callers never receive the same row.
-   */
-  claimAnswers(query: ThreadKey & { afterSeq: number; limit: number; at: number }): Promise<MessageRecord[]>;
-  countUnhandled(key: ThreadKey): Promise<number>;
-  /** Newest first. */
-  page(query: ThreadPageQuery): Promise<MessageRecord[]>;
-  /** Agent rows after the person's read mark, per agent of the user. */
-  unreadByAgent(userId: string): Promise<Map<string, number>>;
-  /** The newest row per agent of the user (for list previews and derived recency). */
-  lastByAgent(userId: string): Promise<Map<string, MessageRecord>>;
-  getState(key: ThreadKey): Promise<ThreadStateRecord>;
-  markRead(key: ThreadKey, seq: number): Promise<void>;
-  markDelivered(key: ThreadKey, upToSeq: number, at: number): Promise<void>;
-  setOpen(key: ThreadKey, open: boolean, at: number): Promise<void>;
-  /** The row a connection wrote with this idempotency key, or null. */
-  findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
-  /**
-   * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
-   * (what a host's message stream owes it).
-   */
-  pendingForHost(query: {
-    userId: string;
-    agentIds: string[];
-    afterSeq: number;
-    limit: number;
-  }): Promise<MessageRecord[]>;
-  /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
-  markRowsDelivered(key: ThreadKey, ids: string[], at: number): Promise<MessageRecord[]>;
-  /** Marks these person rows of the thread handled (once); returns how many changed. */
-  markRowsHandled(key: ThreadKey, ids: string[], at: number): Promise<number>;
-  /** Sets (or clears with null) the thread's working indicator. */
-  setWorking(key: ThreadKey, until: number | null): Promise<void>;
-  addPushIntent(intent: PushIntentRecord): Promise<void>;
-  listPushIntents(userId: string): Promise<PushIntentRecord[]>;
-}
-
-/** Web Push subscriptions, the push outbox and per-device thread presence. */
-export interface PushRepository {
-  /** Inserts, or updates the keys and device of the user's own row with that endpoint; null when the endpoint is another user's. */
-  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord | null>;
-  listSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
-  /** Removes the user's subscription with this endpoint (its queued rows go with it); false when none. */
-  removeSubscription(userId: string, endpoint: string): Promise<boolean>;
-  /** Removes a subscription the push service answered 404/410 for, and its queued rows. */
-  removeSubscriptionById(id: string): Promise<void>;
-  /** Queues one `revoked` row per subscription of the user (ids `${id}.${n}`); returns how many. */
-  enqueueRevoked(input: { id: string; userId: string; agentId: string; at: number }): Promise<number>;
-  /** Queued rows due at `at`, oldest first, with their subscription. */
-  due(
-    at: number,
-    limit: number,
-  ): Promise<{ row: PushDeliveryRecord; subscription: PushSubscriptionRecord }[]>;
-  /** The earliest `nextAt` of any queued row, or null when the outbox is empty. */
-  nextDueAt(): Promise<number | null>;
-  /** Deletes rows that were sent, collapsed into another push, or given up. */
-  settle(ids: string[]): Promise<void>;
-  /** Moves rows to a later time; `attempt` adds one to their attempt count. */
-  postpone(ids: string[], nextAt: number, attempt: boolean): Promise<void>;
-  /** Marks the push intent of these messages sent (the audit row of the decision). */
-  markIntentsSent(messageIds: string[], at: number): Promise<void>;
-  /** Marks a thread open (until `until`) or closed (`until` null) on one device. */
-  setPresence(key: ThreadKey, device: string, until: number | null): Promise<void>;
-  /** True while any device holds the thread open at `at`. */
-  isOpen(key: ThreadKey, at: number): Promise<boolean>;
-}
-
-export interface PhotoRepository {
-  create(photo: PhotoRecord): Promise<PhotoRecord>;
-  get(id: string): Promise<PhotoRecord | null>;
-  listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
-  /** Every photo of a user (to remove the files when the account is deleted). */
-  listByUser(userId: string): Promise<PhotoRecord[]>;
-  /** The bytes all of a user's photos hold together (the upload quota). */
-  bytesOf(userId: string): Promise<number>;
-  /** Binds stored photos to the answer row that carries them. */
-  attach(photoIds: string[], messageId: string): Promise<void>;
-  /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
-  pendingRemovals(limit: number): Promise<string[]>;
-  /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
-  settleRemovals(removed: string[], failed: string[]): Promise<void>;
 }
 
 export interface OAuthDecision {
@@ -322,37 +195,16 @@ export interface OAuthDecision {
   at: number;
 }
 
-export interface RedeemCode {
-  requestId: string;
-  at: number;
-  /** The connection to create (kind `mcp`, via `oauth`) for the request's user. */
-  connector: ConnectorRecord;
-  /** The bound agent's remote_ref on the new connection. */
-  remoteRef: string;
-  /** The first access and refresh tokens, for `connector`. */
-  tokens: OAuthTokenRecord[];
-}
-
-/** Why a code could not be redeemed; `ok` when the connection and tokens were written. */
-export type RedeemOutcome = 'ok' | 'code_used' | 'code_expired' | 'not_approved' | 'agent_gone';
-
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<OAuthClientRecord>;
   getClient(id: string): Promise<OAuthClientRecord | null>;
   createRequest(request: OAuthRequestRecord): Promise<OAuthRequestRecord>;
-  getRequest(id: string): Promise<OAuthRequestRecord | null>;
+  /** With `forUpdate`, the request's row is locked (a code's redemption decides on it). */
+  getRequest(id: string, options?: ReadOptions): Promise<OAuthRequestRecord | null>;
   /** The request whose authorization code has this hash (used or not). */
   findRequestByCodeHash(hash: string): Promise<OAuthRequestRecord | null>;
   /** Decides a request that is still pending and unexpired; null when it was not. */
   decide(id: string, decision: OAuthDecision): Promise<OAuthRequestRecord | null>;
-  /**
-   * In one transaction: claims a 6-digit pairing code (unused, unexpired) and approves the pending request
-   * as that code's agent. `code_taken` when the code went meanwhile, `not_pending` when the request did.
-   */
-  approveWithPairingCode(
-    id: string,
-    input: { codeId: string; userId: string; agentId: string; at: number },
-  ): Promise<'ok' | 'code_taken' | 'not_pending'>;
   /**
    * Marks a decided request finished (the browser goes back to the client) and, for an approval, stores
    * the authorization code's hash and expiry. False when it was not decided or already finished.
@@ -362,10 +214,12 @@ export interface OAuthRepository {
     input: { at: number; codeHash: string | null; codeExpiresAt: number | null },
   ): Promise<boolean>;
   /**
-   * In one transaction: marks the code used, creates the connection, binds the agent to it and stores the
-   * first tokens. Anything but `ok` writes nothing (a missing agent still uses the code up).
+   * Marks the request's authorization code used at `at` (redeemed into `connectorId`, or null when it was
+   * used up for nothing), only if it is still unused: an atomic claim. False when it was used meanwhile.
    */
-  redeemCode(input: RedeemCode): Promise<RedeemOutcome>;
+  useCode(id: string, at: number, connectorId: string | null): Promise<boolean>;
+  /** Stores tokens of a connection (the first pair of a redeemed code). */
+  addTokens(tokens: OAuthTokenRecord[]): Promise<void>;
   findToken(hash: string): Promise<OAuthTokenRecord | null>;
   /** Marks a refresh token used and stores its successors, only if it was unused, unrevoked and unexpired. */
   rotateRefresh(usedId: string, next: OAuthTokenRecord[], at: number): Promise<boolean>;
@@ -446,18 +300,15 @@ export interface NativeAgentRepository {
   listWithPending(): Promise<{ agentId: string; userId: string }[]>;
 }
 
-/** A grant to insert; the store refuses it (NOT_CLIENT_SAFE) unless the owner's agent is client-safe. */
+/** A grant to insert (live: no `revokedAt`). */
 export type NewGrant = Omit<GrantRecord, 'revokedAt'>;
 
 /**
- * Shared agents (doc2 "Shared-agent resources"). The store itself refuses a grant or template item for an
- * agent that is not client-safe (`NOT_CLIENT_SAFE`), so no caller can skip the rule.
+ * Shared agents (doc2 "Shared-agent resources"): templates, invites and grants as stored. Which agent may be
+ * shared (client-safe, the owner's) is the core's rule, checked in the write's transaction (ADR 0241).
  */
 export interface ShareRepository {
-  /**
-   * Inserts or replaces the owner's template `name` with exactly these items, in one transaction. Throws
-   * NOT_CLIENT_SAFE (field = the agent id) when any item's agent is not client-safe: nothing is written.
-   */
+  /** Inserts or replaces the owner's template `name` with exactly these items, in one write. */
   saveTemplate(template: Omit<ShareTemplateRecord, 'createdAt'>): Promise<ShareTemplateRecord>;
   getTemplate(ownerId: string, name: string): Promise<ShareTemplateRecord | null>;
   getTemplateById(id: string): Promise<ShareTemplateRecord | null>;
@@ -469,11 +320,7 @@ export interface ShareRepository {
   approveInvite(ownerId: string, id: string, at: number): Promise<boolean>;
   /** Marks an approved, unclaimed invite claimed by `userId`; false when it was not (any more). */
   claimInvite(id: string, userId: string, at: number): Promise<boolean>;
-  /**
-   * Inserts a live grant. The thread rows of (agent, user) left from an earlier revoked grant are deleted in
-   * the same transaction (a later grant starts a new empty thread). Throws NOT_CLIENT_SAFE (agent not safe)
-   * or CONFLICT (a live grant exists).
-   */
+  /** Inserts a live grant; throws CONFLICT when (agent, user) already has one (a unique index). */
   createGrant(grant: NewGrant): Promise<GrantRecord>;
   /** The live grant of (agent, user), or null. */
   liveGrant(agentId: string, userId: string): Promise<GrantRecord | null>;
@@ -489,11 +336,8 @@ export interface ShareRepository {
   updateHeld(id: string, patch: { pushMuted?: boolean; sort?: number }): Promise<GrantRecord | null>;
   /** Revokes the live grant of (agent, user) given by `ownerId`; the revoked row, or null when none was live. */
   revoke(ownerId: string, agentId: string, userId: string, at: number): Promise<GrantRecord | null>;
-  /**
-   * Deletes grants revoked before `before` and, where no live grant took their place, their thread rows
-   * (messages, screens, photos, state, presence). Returns how many grants were deleted.
-   */
-  purgeRevoked(before: number): Promise<number>;
+  /** Deletes the grants revoked before `before` and returns them (their threads are the rules' to clear). */
+  deleteRevokedBefore(before: number): Promise<GrantRecord[]>;
   /** Sets the user's first name when they have none yet (from a claimed invite). */
   setFirstName(userId: string, firstName: string): Promise<void>;
 }
@@ -508,10 +352,13 @@ export interface HousekeepingRepository {
    * holder's claim is still running. Keeps several instances from doing the same sweep in the same period.
    */
   claim(name: string, holder: string, at: number, until: number): Promise<boolean>;
-  /** Thread rows written before `before` (their screens, photos and push rows go with them). */
-  deleteMessagesBefore(before: number): Promise<number>;
-  /** Rows beyond the newest `keep` of each thread. */
-  trimThreads(keep: number): Promise<number>;
+  /**
+   * Thread rows written before `before` (their screens, photos and push rows go with them); each thread
+   * that lost rows moves to `version`.
+   */
+  deleteMessagesBefore(before: number, version: PageVersion): Promise<number>;
+  /** Rows beyond the newest `keep` of each thread; each thread that lost rows moves to `version`. */
+  trimThreads(keep: number, version: PageVersion): Promise<number>;
   /** Pairing codes that expired before `at` (used or not) and wrong-code records older than `attemptsBefore`. */
   deleteExpiredPairing(at: number, attemptsBefore: number): Promise<number>;
   /**
@@ -523,8 +370,11 @@ export interface HousekeepingRepository {
   deleteUnattachedPhotos(before: number): Promise<number>;
 }
 
-/** Every repository of the service, backed by one database. */
-export interface Store {
+/**
+ * The repositories a transaction body gets (`Store.transaction`): every repository but the relay's, whose
+ * table batches are transactions of their own (ADR 0221).
+ */
+export interface Repositories {
   users: UserRepository;
   sessions: SessionRepository;
   agents: AgentRepository;
@@ -533,10 +383,36 @@ export interface Store {
   threads: ThreadRepository;
   photos: PhotoRepository;
   oauth: OAuthRepository;
-  relay: RelayRepository;
   managementTokens: ManagementTokenRepository;
   push: PushRepository;
   nativeAgents: NativeAgentRepository;
   shares: ShareRepository;
   housekeeping: HousekeepingRepository;
+}
+
+/** Every repository of the service, backed by one database, and transactions over them. */
+export interface Store extends Repositories {
+  relay: RelayRepository;
+  /**
+   * Runs `fn` in one transaction: `tx` offers the same repositories, each call of them inside this
+   * transaction. It commits when `fn` resolves (with its value) and rolls back when `fn` throws (with its
+   * error). A rule that reads, decides and writes puts all three in one body (ADR 0241).
+   *
+   * A body awaits only its `tx`: no call of the store itself, no transaction inside it, no timer, no
+   * network. On SQLite a transaction shares the connection and the group commit with other requests'
+   * writes (ADR 0205); a body that breaks the rule is refused with `StoreTransactionError` rather than left
+   * waiting. A body may run more than once (on SQLite, when another body of the same commit fails, each is
+   * run again alone), so its only effects are through `tx` and its value: events and I/O come after.
+   *
+   * @example
+   * ```ts
+   * const outcome = await store.transaction(async (tx) => {
+   *   const req = await tx.oauth.getRequest(id, { forUpdate: true });
+   *   if (!req || req.codeUsedAt !== null) return 'code_used';
+   *   await tx.oauth.useCode(id, at, connectorId);
+   *   return 'ok';
+   * });
+   * ```
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
 }

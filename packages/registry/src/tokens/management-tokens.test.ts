@@ -1,9 +1,4 @@
-import {
-  type TestStore as Harness,
-  createTestStore as openHarness,
-  seedConnector,
-  seedUser,
-} from '@screen-service/test-kit';
+import { createTestStore as openHarness, seedConnector, seedUser } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPersonAgents } from '../agents/person-agents.js';
 import { createPairing } from '../hosts/pairing.js';
@@ -13,7 +8,7 @@ import { seededRandom } from '../kernel/system.js';
 import { createAgentManagement } from './agent-management.js';
 import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 
-let h: Harness;
+let h: ReturnType<typeof openHarness>;
 let clock: number;
 let tokens: ManagementTokens;
 beforeEach(() => {
@@ -35,11 +30,8 @@ describe('management tokens', () => {
     const { token, management_token: view } = await tokens.create(u.id, '  laptop agent ');
     expect(token).toMatch(/^svc_mt_[A-Za-z0-9_-]{43}$/);
     expect(view).toMatchObject({ name: 'laptop agent', scope: 'agents:manage', last_used_at: null });
-    const row = h.db.prepare('SELECT * FROM management_tokens WHERE id = ?').get(view.id) as Record<
-      string,
-      unknown
-    >;
-    expect(row.token_hash).toBe(hashSecret(token));
+    const [row] = await h.inspect.rows('management_tokens', { id: view.id });
+    expect(row?.token_hash).toBe(hashSecret(token));
     expect(JSON.stringify(row)).not.toContain(token);
     clock += 5_000;
     expect(await tokens.verify(token)).toEqual({ userId: u.id, tokenId: view.id });
@@ -60,7 +52,7 @@ describe('management tokens', () => {
     const { token, management_token } = await tokens.create(u.id, 'a');
     expect(await failCode(tokens.revoke(other.id, management_token.id))).toBe('NOT_FOUND:id');
     expect(await tokens.verify(token)).toMatchObject({ userId: u.id });
-    h.db.prepare('UPDATE users SET suspended_at = 1 WHERE id = ?').run(u.id);
+    await h.inspect.update('users', { suspended_at: 1 }, { id: u.id });
     expect(await failCode(tokens.verify(token))).toBe('SUSPENDED');
   });
 });

@@ -1,11 +1,17 @@
 // The PostgreSQL Store: every repository over one pg Pool, opened (and migrated) by openPostgresStore.
-import type { Store } from '@screen-service/registry/model';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  guardRepositories,
+  type Repositories,
+  type Store,
+  StoreTransactionError,
+} from '@screen-service/registry/model';
 import pg from 'pg';
 import { postgresSchemaVersion, runPostgresMigrations } from '../migrations-runner.js';
 import { PostgresStoreError } from './errors.js';
 import { createPgAgents } from './pg-agents.js';
 import { createPgConnectors } from './pg-connectors.js';
-import { createPgDb } from './pg-db.js';
+import { createPgDb, type PgDb } from './pg-db.js';
 import { createPgHousekeeping } from './pg-housekeeping.js';
 import { createPgManagementTokens } from './pg-management-tokens.js';
 import { createPgNativeAgents } from './pg-native-agents.js';
@@ -18,9 +24,105 @@ import { createPgShares } from './pg-shares.js';
 import { createPgThreads } from './pg-threads.js';
 import { createPgSessions, createPgUsers } from './pg-users.js';
 
+/** Every repository but the relay's, over `db` (the pool, or one transaction's connection). */
+class PgRepositories implements Repositories {
+  #users?: Repositories['users'];
+  #sessions?: Repositories['sessions'];
+  #agents?: Repositories['agents'];
+  #connectors?: Repositories['connectors'];
+  #pairing?: Repositories['pairing'];
+  #threads?: Repositories['threads'];
+  #photos?: Repositories['photos'];
+  #oauth?: Repositories['oauth'];
+  #managementTokens?: Repositories['managementTokens'];
+  #push?: Repositories['push'];
+  #nativeAgents?: Repositories['nativeAgents'];
+  #shares?: Repositories['shares'];
+  #housekeeping?: Repositories['housekeeping'];
+  // Made when first used: a transaction builds only the repositories its body touches.
+  constructor(private readonly db: PgDb) {}
+  get users() {
+    this.#users ??= createPgUsers(this.db);
+    return this.#users;
+  }
+  get sessions() {
+    this.#sessions ??= createPgSessions(this.db);
+    return this.#sessions;
+  }
+  get agents() {
+    this.#agents ??= createPgAgents(this.db);
+    return this.#agents;
+  }
+  get connectors() {
+    this.#connectors ??= createPgConnectors(this.db);
+    return this.#connectors;
+  }
+  get pairing() {
+    this.#pairing ??= createPgPairing(this.db);
+    return this.#pairing;
+  }
+  get threads() {
+    this.#threads ??= createPgThreads(this.db);
+    return this.#threads;
+  }
+  get photos() {
+    this.#photos ??= createPgPhotos(this.db);
+    return this.#photos;
+  }
+  get oauth() {
+    this.#oauth ??= createPgOAuth(this.db);
+    return this.#oauth;
+  }
+  get managementTokens() {
+    this.#managementTokens ??= createPgManagementTokens(this.db);
+    return this.#managementTokens;
+  }
+  get push() {
+    this.#push ??= createPgPush(this.db);
+    return this.#push;
+  }
+  get nativeAgents() {
+    this.#nativeAgents ??= createPgNativeAgents(this.db);
+    return this.#nativeAgents;
+  }
+  get shares() {
+    this.#shares ??= createPgShares(this.db);
+    return this.#shares;
+  }
+  get housekeeping() {
+    this.#housekeeping ??= createPgHousekeeping(this.db);
+    return this.#housekeeping;
+  }
+}
+
+/** The repositories of `db` as a plain object (each made now), for guarding. */
+function allRepositories(db: PgDb): Repositories {
+  const r = new PgRepositories(db);
+  return {
+    users: r.users,
+    sessions: r.sessions,
+    agents: r.agents,
+    connectors: r.connectors,
+    pairing: r.pairing,
+    threads: r.threads,
+    photos: r.photos,
+    oauth: r.oauth,
+    managementTokens: r.managementTokens,
+    push: r.push,
+    nativeAgents: r.nativeAgents,
+    shares: r.shares,
+    housekeeping: r.housekeeping,
+  };
+}
+
+/** The store whose transaction body the current async call runs in (a plain call from it is a misuse). */
+const bodies = new AsyncLocalStorage<{ store: object; live: boolean }>();
+
 /**
  * Builds the Store over a pool whose database already carries the store's migrations
- * ({@link runPostgresMigrations}). Each call of a repository is one statement or one transaction.
+ * ({@link runPostgresMigrations}). Each call of a repository is one statement or one transaction;
+ * `transaction(fn)` holds one pooled connection from BEGIN to COMMIT (READ COMMITTED) and gives `fn`
+ * repositories on it (ADR 0241).
  *
  * @example
  * ```ts
@@ -30,21 +132,43 @@ import { createPgSessions, createPgUsers } from './pg-users.js';
  */
 export function createPostgresStore(pool: pg.Pool): Store {
   const db = createPgDb(pool);
+  const self = {};
+  const inBody = () => {
+    const frame = bodies.getStore();
+    return frame?.live === true && frame.store === self;
+  };
+  // A body's plain call would run on another connection, outside its transaction, and could wait for a
+  // row lock the body holds: refused at once instead.
+  const check = (name: string) => {
+    if (inBody()) {
+      throw new StoreTransactionError(
+        'OUTSIDE_TX',
+        `store.${name} was called inside a transaction body: use tx.${name}, or call it after the transaction.`,
+      );
+    }
+    return undefined;
+  };
   return {
-    users: createPgUsers(db),
-    sessions: createPgSessions(db),
-    agents: createPgAgents(db),
-    connectors: createPgConnectors(db),
-    pairing: createPgPairing(db),
-    threads: createPgThreads(db),
-    photos: createPgPhotos(db),
-    oauth: createPgOAuth(db),
-    relay: createPgRelay(db),
-    managementTokens: createPgManagementTokens(db),
-    push: createPgPush(db),
-    nativeAgents: createPgNativeAgents(db),
-    shares: createPgShares(db),
-    housekeeping: createPgHousekeeping(db),
+    ...guardRepositories(allRepositories(db), check),
+    relay: guardRepositories({ relay: createPgRelay(db) }, check).relay,
+    transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+      if (inBody()) {
+        return Promise.reject(
+          new StoreTransactionError(
+            'OUTSIDE_TX',
+            'A transaction was opened inside a transaction body: do its work with the body’s tx instead.',
+          ),
+        );
+      }
+      return db.transaction(async (txDb) => {
+        const frame = { store: self, live: true };
+        try {
+          return await bodies.run(frame, () => fn(new PgRepositories(txDb)));
+        } finally {
+          frame.live = false;
+        }
+      });
+    },
   };
 }
 

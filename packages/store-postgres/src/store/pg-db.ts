@@ -1,4 +1,5 @@
 // The store's one handle on PostgreSQL: parameterised queries on a pool, numbers for BIGINT, and transactions.
+import { StoreTransactionError } from '@screen-service/registry/model';
 import pg from 'pg';
 
 /** What the repositories run: a pool, or one client inside a transaction. */
@@ -32,8 +33,16 @@ function typed(target: pg.Pool | pg.PoolClient): Queryable {
 /** The store's database: plain queries on the pool, and `tx` for one transaction on one connection. */
 export interface PgDb extends Queryable {
   readonly pool: pg.Pool;
-  /** Runs `fn` in one transaction (READ COMMITTED); commits on return, rolls back on throw. */
+  /**
+   * Runs `fn` in one transaction (READ COMMITTED); commits on return, rolls back on throw. On a
+   * transaction's own handle ({@link PgDb.transaction}) it is a savepoint inside that transaction.
+   */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * One transaction on one pooled connection, handed to `fn` as a PgDb of its own (every query of it, and
+   * every repository built on it, runs in the transaction). It refuses queries once the transaction ended.
+   */
+  transaction<T>(fn: (db: PgDb) => Promise<T>): Promise<T>;
   /** The first row, or undefined. */
   one<R extends pg.QueryResultRow = Row>(text: string, values?: unknown[]): Promise<R | undefined>;
   /** Every row. */
@@ -42,11 +51,25 @@ export interface PgDb extends Queryable {
   run(text: string, values?: unknown[]): Promise<number>;
 }
 
-/** Wraps a pool. */
-export function createPgDb(pool: pg.Pool): PgDb {
-  const q = typed(pool);
+/** Runs `fn` between BEGIN and COMMIT on one pooled client (ROLLBACK when it throws). */
+async function onOneClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The query helpers over one handle. */
+function helpers(q: Queryable): Pick<PgDb, 'query' | 'one' | 'all' | 'run'> {
   return {
-    pool,
     query: q.query,
     async one(text, values) {
       return (await q.query(text, values)).rows[0] as never;
@@ -57,19 +80,67 @@ export function createPgDb(pool: pg.Pool): PgDb {
     async run(text, values) {
       return (await q.query(text, values)).rowCount ?? 0;
     },
+  };
+}
+
+let savepoints = 0;
+
+/** A PgDb whose every query runs on `client`, inside the transaction open on it, while `live()` holds. */
+function transactionDb(pool: pg.Pool, client: pg.PoolClient, live: () => boolean): PgDb {
+  const q = typed(client);
+  const checked: Queryable = {
+    query(text, values) {
+      if (!live()) {
+        return Promise.reject(
+          new StoreTransactionError(
+            'TX_ENDED',
+            'A query ran on a transaction that already ended: use a tx only inside its body.',
+          ),
+        );
+      }
+      return q.query(text, values);
+    },
+  };
+  const db: PgDb = {
+    pool,
+    ...helpers(checked),
     async tx(fn) {
-      const client = await pool.connect();
+      // A repository's own transaction inside this one: a savepoint, so its failure undoes only its part.
+      const name = `svc_sp${++savepoints}`;
+      await checked.query(`SAVEPOINT ${name}`);
       try {
-        await client.query('BEGIN');
-        const out = await fn(typed(client));
-        await client.query('COMMIT');
+        const out = await fn(checked);
+        await checked.query(`RELEASE SAVEPOINT ${name}`);
         return out;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        await checked.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
         throw err;
-      } finally {
-        client.release();
       }
+    },
+    transaction(fn) {
+      return fn(db);
+    },
+  };
+  return db;
+}
+
+/** Wraps a pool. */
+export function createPgDb(pool: pg.Pool): PgDb {
+  return {
+    pool,
+    ...helpers(typed(pool)),
+    tx(fn) {
+      return onOneClient(pool, (client) => fn(typed(client)));
+    },
+    transaction(fn) {
+      let live = true;
+      return onOneClient(pool, async (client) => {
+        try {
+          return await fn(transactionDb(pool, client, () => live));
+        } finally {
+          live = false;
+        }
+      });
     },
   };
 }
@@ -93,4 +164,9 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string };
   if (e?.code !== '23505') return false;
   return constraint === undefined || e.constraint === constraint;
+}
+
+/** The lock clause a read asked for (`ReadOptions.forUpdate`): its row stays locked until the transaction ends. */
+export function forUpdate(options: { forUpdate?: boolean } | undefined): string {
+  return options?.forUpdate ? ' FOR UPDATE' : '';
 }

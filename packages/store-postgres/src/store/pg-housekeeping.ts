@@ -2,6 +2,17 @@
 import type { HousekeepingRepository } from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
 
+/** A CTE moving every thread the CTE `rows` (agent_id, user_id) names to `version` (ADR 0241). */
+const MOVE_THREADS_OF = (rows: string, version: string) =>
+  `v AS (UPDATE thread_state s SET page_version = ${version}::bigint
+         FROM (SELECT DISTINCT agent_id, user_id FROM ${rows}) t
+         WHERE s.agent_id = t.agent_id AND s.user_id = t.user_id)`;
+
+/** The count a `... SELECT COUNT(*) AS n` statement answers. */
+async function removed(db: PgDb, text: string, values: unknown[]): Promise<number> {
+  return Number((await db.one<{ n: number }>(text, values))?.n ?? 0);
+}
+
 export function createPgHousekeeping(db: PgDb): HousekeepingRepository {
   return {
     async claim(name, holder, at, until) {
@@ -15,18 +26,28 @@ export function createPgHousekeeping(db: PgDb): HousekeepingRepository {
       );
       return n === 1;
     },
-    async deleteMessagesBefore(before) {
-      return db.run('DELETE FROM messages WHERE created_at < $1', [before]);
+    async deleteMessagesBefore(before, version) {
+      return removed(
+        db,
+        `WITH d AS (DELETE FROM messages WHERE created_at < $1 RETURNING agent_id, user_id), ${MOVE_THREADS_OF('d', '$2')}
+         SELECT COUNT(*) AS n FROM d`,
+        [before, version],
+      );
     },
-    async trimThreads(keep) {
+    async trimThreads(keep, version) {
       // One statement: rows ranked newest first per thread; beyond `keep` they go, except unhandled person
       // rows (the agent still owes them an answer).
-      return db.run(
-        `DELETE FROM messages m USING (
-           SELECT seq, ROW_NUMBER() OVER (PARTITION BY agent_id, user_id ORDER BY seq DESC) AS rank FROM messages
-         ) r
-         WHERE m.seq = r.seq AND r.rank > $1 AND NOT (m.sender = 'person' AND m.handled_at IS NULL)`,
-        [keep],
+      return removed(
+        db,
+        `WITH d AS (
+           DELETE FROM messages m USING (
+             SELECT seq, ROW_NUMBER() OVER (PARTITION BY agent_id, user_id ORDER BY seq DESC) AS rank FROM messages
+           ) r
+           WHERE m.seq = r.seq AND r.rank > $1 AND NOT (m.sender = 'person' AND m.handled_at IS NULL)
+           RETURNING m.agent_id, m.user_id
+         ), ${MOVE_THREADS_OF('d', '$2')}
+         SELECT COUNT(*) AS n FROM d`,
+        [keep, version],
       );
     },
     async deleteExpiredPairing(at, attemptsBefore) {

@@ -1,14 +1,9 @@
 // PostgreSQL OAuth clients, authorization requests and tokens. Every multi-row change is one transaction;
-// every claim is a conditional UPDATE (or a row locked FOR UPDATE), so racing instances win it once.
+// every claim is a conditional UPDATE, so racing instances win it once. A code's redemption is the OAuth
+// rules' (packages/oauth), in a Store.transaction that reads the request FOR UPDATE (ADR 0241).
 import type { OAuthRepository, OAuthTokenRecord } from '@screen-service/registry/model';
-import { changes, first, type PgDb, type Queryable } from './pg-db.js';
-import {
-  connectorValues,
-  INSERT_CONNECTOR_SQL,
-  toOAuthClient,
-  toOAuthRequest,
-  toOAuthToken,
-} from './rows.js';
+import { changes, forUpdate, type PgDb, type Queryable } from './pg-db.js';
+import { toOAuthClient, toOAuthRequest, toOAuthToken } from './rows.js';
 
 const DECIDE = `UPDATE oauth_requests SET status = $2, user_id = $3, agent_id = $4, decided_at = $5
   WHERE id = $1 AND status = 'pending' AND expires_at > $5`;
@@ -32,68 +27,7 @@ const insertToken = (q: Queryable, t: OAuthTokenRecord) =>
     ],
   );
 
-// The repository's own input and outcome types (the registry exports them only through the interface).
-type RedeemCode = Parameters<OAuthRepository['redeemCode']>[0];
-type RedeemOutcome = Awaited<ReturnType<OAuthRepository['redeemCode']>>;
-
-/** Thrown inside a transaction to roll it back with an outcome. */
-class Rollback extends Error {
-  constructor(readonly outcome: 'not_pending') {
-    super(outcome);
-  }
-}
-
 export function createPgOAuth(db: PgDb): OAuthRepository {
-  const redeem = (p: RedeemCode) =>
-    db.tx(async (q): Promise<RedeemOutcome> => {
-      // The request row stays locked to the end: a second redemption waits, then sees code_used_at.
-      const row = await first(q, 'SELECT * FROM oauth_requests WHERE id = $1 FOR UPDATE', [p.requestId]);
-      if (!row) return 'not_approved';
-      const req = toOAuthRequest(row);
-      if (req.status !== 'approved' || req.userId === null || req.finishedAt === null) return 'not_approved';
-      if (req.codeUsedAt !== null) return 'code_used';
-      if (req.codeExpiresAt === null || req.codeExpiresAt <= p.at) return 'code_expired';
-      const useCode = (connectorId: string | null) =>
-        q.query(
-          'UPDATE oauth_requests SET code_used_at = $1, connector_id = $2 WHERE id = $3 AND code_used_at IS NULL',
-          [p.at, connectorId, req.id],
-        );
-      const agent = req.agentId
-        ? await first(q, 'SELECT id FROM agents WHERE id = $1 AND user_id = $2 FOR UPDATE', [
-            req.agentId,
-            req.userId,
-          ])
-        : undefined;
-      if (!req.agentId || !agent) {
-        await useCode(null);
-        return 'agent_gone';
-      }
-      await q.query(INSERT_CONNECTOR_SQL, connectorValues(p.connector));
-      await useCode(p.connector.id);
-      // An agent served by a live connection (a paired host) keeps it; the sign-in serves it as well
-      // (ADR 0091). A pending agent, or one whose connection was removed, moves to the sign-in.
-      const live = await first(
-        q,
-        `SELECT c.id FROM agents a JOIN connectors c ON c.id = a.connector_id
-         WHERE a.id = $1 AND c.revoked_at IS NULL AND c.suspended_at IS NULL`,
-        [req.agentId],
-      );
-      if (live) {
-        await q.query(
-          `INSERT INTO agent_connections (agent_id, connector_id, user_id, created_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT DO NOTHING`,
-          [req.agentId, p.connector.id, req.userId, p.at],
-        );
-      } else {
-        await q.query(
-          "UPDATE agents SET connector_id = $1, remote_ref = $2, kind = 'mcp', updated_at = $3 WHERE id = $4",
-          [p.connector.id, p.remoteRef, p.at, req.agentId],
-        );
-      }
-      for (const t of p.tokens) await insertToken(q, t);
-      return 'ok';
-    });
-
   return {
     async createClient(c) {
       await db.run(
@@ -135,8 +69,8 @@ export function createPgOAuth(db: PgDb): OAuthRepository {
       );
       return r;
     },
-    async getRequest(id) {
-      const r = await db.one('SELECT * FROM oauth_requests WHERE id = $1', [id]);
+    async getRequest(id, options) {
+      const r = await db.one(`SELECT * FROM oauth_requests WHERE id = $1${forUpdate(options)}`, [id]);
       return r ? toOAuthRequest(r) : null;
     },
     async findRequestByCodeHash(hash) {
@@ -147,25 +81,6 @@ export function createPgOAuth(db: PgDb): OAuthRepository {
       const r = await db.one(`${DECIDE} RETURNING *`, [id, d.status, d.userId, d.agentId, d.at]);
       return r ? toOAuthRequest(r) : null;
     },
-    async approveWithPairingCode(id, p) {
-      try {
-        return await db.tx(async (q) => {
-          const claimed = await changes(
-            q,
-            'UPDATE pairing_codes SET used_at = $1 WHERE id = $2 AND used_at IS NULL AND expires_at > $1',
-            [p.at, p.codeId],
-          );
-          if (claimed !== 1) return 'code_taken' as const;
-          if ((await changes(q, DECIDE, [id, 'approved', p.userId, p.agentId, p.at])) !== 1) {
-            throw new Rollback('not_pending');
-          }
-          return 'ok' as const;
-        });
-      } catch (err) {
-        if (err instanceof Rollback) return err.outcome;
-        throw err;
-      }
-    },
     async finish(id, input) {
       const n = await db.run(
         `UPDATE oauth_requests SET finished_at = $2, code_hash = $3, code_expires_at = $4
@@ -174,8 +89,34 @@ export function createPgOAuth(db: PgDb): OAuthRepository {
       );
       return n === 1;
     },
-    async redeemCode(input) {
-      return redeem(input);
+    async useCode(id, at, connectorId) {
+      const n = await db.run(
+        'UPDATE oauth_requests SET code_used_at = $1, connector_id = $2 WHERE id = $3 AND code_used_at IS NULL',
+        [at, connectorId, id],
+      );
+      return n === 1;
+    },
+    async addTokens(tokens) {
+      if (tokens.length === 0) return;
+      // One statement for every token (one round trip).
+      await db.run(
+        `INSERT INTO oauth_tokens (id, kind, token_hash, connector_id, user_id, client_id, created_at, expires_at,
+           used_at, revoked_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+           $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])`,
+        [
+          tokens.map((t) => t.id),
+          tokens.map((t) => t.kind),
+          tokens.map((t) => t.tokenHash),
+          tokens.map((t) => t.connectorId),
+          tokens.map((t) => t.userId),
+          tokens.map((t) => t.clientId),
+          tokens.map((t) => t.createdAt),
+          tokens.map((t) => t.expiresAt),
+          tokens.map((t) => t.usedAt),
+          tokens.map((t) => t.revokedAt),
+        ],
+      );
     },
     async findToken(hash) {
       const r = await db.one('SELECT * FROM oauth_tokens WHERE token_hash = $1', [hash]);

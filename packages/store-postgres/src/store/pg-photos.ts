@@ -50,13 +50,6 @@ export function createPgPhotos(db: PgDb): PhotoRepository {
       );
       return Number(r?.n ?? 0);
     },
-    async attach(ids, messageId) {
-      if (ids.length === 0) return;
-      await db.run('UPDATE photos SET message_id = $1 WHERE id = ANY($2::text[]) AND message_id IS NULL', [
-        messageId,
-        ids,
-      ]);
-    },
     async pendingRemovals(limit) {
       const rows = await db.all<{ file: string }>(
         'SELECT file FROM photo_removals ORDER BY attempts, file COLLATE "C" LIMIT $1',

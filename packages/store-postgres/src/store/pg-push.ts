@@ -1,12 +1,11 @@
-// PostgreSQL push subscriptions, outbox and presence; the outbox rows of a message are written by pg-threads
-// inside the message's own transaction (writePushRows below).
+// PostgreSQL push subscriptions, outbox and presence. The rules queue a message's buzz in the message's own
+// transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
 import type {
-  NewPush,
   PushDeliveryRecord,
   PushRepository,
   PushSubscriptionRecord,
 } from '@screen-service/registry/model';
-import type { PgDb, Queryable, Row } from './pg-db.js';
+import type { PgDb, Row } from './pg-db.js';
 
 function toSubscription(r: Row, prefix = ''): PushSubscriptionRecord {
   return {
@@ -39,34 +38,12 @@ const FAN_OUT = `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id
   SELECT $1::text || '.' || ROW_NUMBER() OVER (ORDER BY id COLLATE "C"), user_id, $2, id, $3, $4, $5, $5
   FROM push_subscriptions WHERE user_id = $6`;
 
-/**
- * Writes a buzz inside the caller's transaction (the message's): the push intent and one outbox row per
- * subscription commit or roll back with the message. False when `push.unlessOpenAt` found the thread open.
- */
-export async function writePushRows(
-  q: Queryable,
-  push: NewPush,
-  m: { id: string; userId: string; agentId: string; createdAt: number },
-): Promise<boolean> {
-  const intent =
-    push.unlessOpenAt === undefined
-      ? await q.query(
-          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-           VALUES ($1, $2, $3, $4, $5, NULL)`,
-          [push.id, m.userId, m.agentId, m.id, m.createdAt],
-        )
-      : // The presence check in the same statement: no read of its own before the write.
-        await q.query(
-          `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-           SELECT $1, $2, $3, $4, $5, NULL
-           WHERE NOT EXISTS (
-             SELECT 1 FROM thread_presence WHERE agent_id = $3 AND user_id = $2 AND until > $6)`,
-          [push.id, m.userId, m.agentId, m.id, m.createdAt, push.unlessOpenAt],
-        );
-  if (intent.rowCount === 0) return false;
-  await q.query(FAN_OUT, [push.id, m.agentId, 'message', m.id, m.createdAt, m.userId]);
-  return true;
-}
+// A message's push intent and its outbox rows in one statement (one round trip, atomic on its own).
+const MESSAGE_PUSH = `WITH intent AS (
+    INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+    VALUES ($1, $6, $2, $4, $5, NULL)
+  )
+  ${FAN_OUT}`;
 
 export function createPgPush(db: PgDb): PushRepository {
   return {
@@ -101,6 +78,9 @@ export function createPgPush(db: PgDb): PushRepository {
     },
     async enqueueRevoked(input) {
       return db.run(FAN_OUT, [input.id, input.agentId, 'revoked', null, input.at, input.userId]);
+    },
+    async enqueueMessage(p) {
+      return db.run(MESSAGE_PUSH, [p.id, p.agentId, 'message', p.messageId, p.at, p.userId]);
     },
     async due(at, limit) {
       const rows = await db.all(

@@ -1,6 +1,5 @@
-// PostgreSQL shared agents: templates, invites and grants. The client-safe rule lives in the schema's
-// trigger (svc_require_client_safe); this module turns its exception into NOT_CLIENT_SAFE and a second
-// live grant into CONFLICT.
+// PostgreSQL shared agents: templates, invites and grants as stored; a second live grant (a unique index) is
+// CONFLICT. Which agent may be shared is the core's rule (ADR 0241).
 
 import { ServiceError } from '@screen-service/registry/kernel';
 import type {
@@ -46,28 +45,10 @@ function toInvite(r: Row): ShareInviteRecord {
   };
 }
 
-/** The trigger's exception as the rules' error. */
-function notSafe(err: unknown, agentId: string): unknown {
-  if ((err as { message?: string })?.message !== 'NOT_CLIENT_SAFE') return err;
-  return new ServiceError(
-    'NOT_CLIENT_SAFE',
-    `Agent ${agentId} is not client-safe: only an agent whose host reports a safe sandbox can be shared.`,
-    { field: agentId },
-  );
-}
-
 const liveTaken = () =>
   new ServiceError('CONFLICT', 'This person already holds a live grant for this agent.', {
     field: 'user_id',
   });
-
-// A thread's rows: screens, intents and outbox rows go with their messages by cascade.
-const THREAD_TABLES = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'];
-async function clearThread(q: Queryable, agentId: string, userId: string) {
-  for (const t of THREAD_TABLES) {
-    await q.query(`DELETE FROM ${t} WHERE agent_id = $1 AND user_id = $2`, [agentId, userId]);
-  }
-}
 
 export function createPgShares(db: PgDb): ShareRepository {
   async function withItems(q: Queryable, r: Row | undefined): Promise<ShareTemplateRecord | null> {
@@ -106,17 +87,20 @@ export function createPgShares(db: PgDb): ShareRepository {
           [t.id, t.ownerId, t.name, t.title, t.sharedBy, t.updatedAt],
         );
         await q.query('DELETE FROM share_template_items WHERE template_id = $1', [row!.id]);
-        for (const item of t.items) {
-          try {
-            await q.query(
-              `INSERT INTO share_template_items (template_id, agent_id, user_id, theme, first_message, sort)
-               VALUES ($1, $2, $3, $4, $5, $6)`,
-              [row!.id, item.agentId, t.ownerId, JSON.stringify(item.theme), item.firstMessage, item.sort],
-            );
-          } catch (err) {
-            throw notSafe(err, item.agentId);
-          }
-        }
+        // Every item in one statement (one round trip, whatever their number).
+        await q.query(
+          `INSERT INTO share_template_items (template_id, agent_id, user_id, theme, first_message, sort)
+           SELECT $1, i.agent_id, $2, i.theme, i.first_message, i.sort
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) AS i(agent_id, theme, first_message, sort)`,
+          [
+            row!.id,
+            t.ownerId,
+            t.items.map((i) => i.agentId),
+            t.items.map((i) => JSON.stringify(i.theme)),
+            t.items.map((i) => i.firstMessage),
+            t.items.map((i) => i.sort),
+          ],
+        );
         return (await withItems(q, row))!;
       });
     },
@@ -182,42 +166,31 @@ export function createPgShares(db: PgDb): ShareRepository {
     },
     async createGrant(g: NewGrant) {
       try {
-        return await db.tx(async (q) => {
-          const live = await first(
-            q,
-            'SELECT 1 FROM grants WHERE agent_id = $1 AND user_id = $2 AND revoked_at IS NULL',
-            [g.agentId, g.userId],
-          );
-          if (live) throw liveTaken();
-          // A later grant starts a new empty thread: whatever the revoked grant left goes now.
-          await clearThread(q, g.agentId, g.userId);
-          const r = await first(
-            q,
-            `INSERT INTO grants (id, agent_id, owner_id, user_id, role, theme, first_message, template, invite_id,
-               push_muted, sort, shared_by, granted_at, revoked_at)
-             VALUES ($1, $2, $3, $4, 'user', $5, $6, $7, $8, $9, $10, $11, $12, NULL)
-             RETURNING *`,
-            [
-              g.id,
-              g.agentId,
-              g.ownerId,
-              g.userId,
-              JSON.stringify(g.theme),
-              g.firstMessage,
-              g.template,
-              g.inviteId,
-              g.pushMuted,
-              g.sort,
-              g.sharedBy,
-              g.grantedAt,
-            ],
-          );
-          return toGrant(r!);
-        });
+        const r = await db.one(
+          `INSERT INTO grants (id, agent_id, owner_id, user_id, role, theme, first_message, template, invite_id,
+             push_muted, sort, shared_by, granted_at, revoked_at)
+           VALUES ($1, $2, $3, $4, 'user', $5, $6, $7, $8, $9, $10, $11, $12, NULL)
+           RETURNING *`,
+          [
+            g.id,
+            g.agentId,
+            g.ownerId,
+            g.userId,
+            JSON.stringify(g.theme),
+            g.firstMessage,
+            g.template,
+            g.inviteId,
+            g.pushMuted,
+            g.sort,
+            g.sharedBy,
+            g.grantedAt,
+          ],
+        );
+        return toGrant(r!);
       } catch (err) {
         // Two instances granting at once: the partial unique index refuses the second.
-        if (isUniqueViolation(err)) throw liveTaken();
-        throw notSafe(err, g.agentId);
+        if (isUniqueViolation(err, 'grants_live')) throw liveTaken();
+        throw err;
       }
     },
     async liveGrant(agentId, userId) {
@@ -272,22 +245,12 @@ export function createPgShares(db: PgDb): ShareRepository {
       );
       return r ? toGrant(r) : null;
     },
-    async purgeRevoked(before) {
-      return db.tx(async (q) => {
-        const gone = await q.query(
-          'DELETE FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < $1 RETURNING *',
-          [before],
-        );
-        for (const g of gone.rows.map(toGrant)) {
-          const live = await first(
-            q,
-            'SELECT 1 FROM grants WHERE agent_id = $1 AND user_id = $2 AND revoked_at IS NULL',
-            [g.agentId, g.userId],
-          );
-          if (!live) await clearThread(q, g.agentId, g.userId);
-        }
-        return gone.rowCount ?? 0;
-      });
+    async deleteRevokedBefore(before) {
+      const rows = await db.all(
+        'DELETE FROM grants WHERE revoked_at IS NOT NULL AND revoked_at < $1 RETURNING *',
+        [before],
+      );
+      return rows.map(toGrant);
     },
     async setFirstName(userId, firstName) {
       await db.run('UPDATE users SET first_name = $1 WHERE id = $2 AND first_name IS NULL', [

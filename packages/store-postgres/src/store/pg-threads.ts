@@ -5,13 +5,13 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
-  NewPush,
   NewScreen,
+  PageVersion,
+  ScreenRecord,
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { writePushRows } from './pg-push.js';
 import { num, toMessage, toScreen } from './rows.js';
 
 /**
@@ -34,17 +34,24 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
  * The insert takes its connection's advisory lock (held to commit) before the identity column draws its seq,
  * so across every thread one connection serves seq order is commit order, as with SQLite's one writer: a
  * reader paging by `afterSeq` (a host's stream over several agents and holders, svc_answers) never sees seq
- * 12 commit and later finds seq 11 appear behind its cursor. One statement, so a plain append stays one
- * round trip.
+ * 12 commit and later finds seq 11 appear behind its cursor. The message's photos ($13) are bound and the
+ * thread's page version ($14) moved in the same statement, so a plain append stays one round trip.
  */
-export const INSERT_MESSAGE_SQL = `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+export const INSERT_MESSAGE_SQL = `WITH m AS (
+  INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
     $10::bigint, $11::bigint, $12::text
   FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock
-  RETURNING *`;
+  RETURNING *
+), p AS (
+  UPDATE photos SET message_id = $1::text WHERE id = ANY($13::text[]) AND message_id IS NULL
+), v AS (
+  UPDATE thread_state SET page_version = $14::bigint WHERE agent_id = $3::text AND user_id = $2::text
+)`;
 
-async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord> {
-  const r = await first(q, INSERT_MESSAGE_SQL, [
+/** The values of INSERT_MESSAGE_SQL's 14 parameters. */
+function messageValues(m: NewMessage, version: PageVersion): unknown[] {
+  return [
     m.id,
     m.userId,
     m.agentId,
@@ -57,67 +64,77 @@ async function insertMessage(q: Queryable, m: NewMessage): Promise<MessageRecord
     m.createdAt,
     m.handledAt ?? null,
     m.idemKey ?? null,
-  ]);
-  return toMessage(r!);
+    [...(m.photoIds ?? [])],
+    version,
+  ];
 }
 
-/** Binds the message's uploaded photos in its own transaction (a photo bound elsewhere stays there). */
-async function attachPhotos(q: Queryable, messageId: string, ids: readonly string[] | undefined) {
-  if (!ids || ids.length === 0) return;
-  await q.query('UPDATE photos SET message_id = $1 WHERE id = ANY($2::text[]) AND message_id IS NULL', [
-    messageId,
-    [...ids],
-  ]);
+/** A message row (its photos bound with it), one statement. */
+async function insertMessage(q: Queryable, m: NewMessage, version: PageVersion): Promise<MessageRecord> {
+  return toMessage((await first(q, `${INSERT_MESSAGE_SQL} SELECT * FROM m`, messageValues(m, version)))!);
+}
+
+/** A screen's message row and the screen, one statement: the screen takes the row's seq as it is drawn. */
+async function insertScreen(
+  q: Queryable,
+  m: NewMessage,
+  s: NewScreen,
+  version: PageVersion,
+): Promise<{ message: MessageRecord; screen: ScreenRecord }> {
+  const row = await first(
+    q,
+    `${INSERT_MESSAGE_SQL}, s AS (
+       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+       SELECT $15::text, user_id, agent_id, id, seq, $16::text, $17::text, $18::text, created_at FROM m
+     )
+     SELECT * FROM m`,
+    [
+      ...messageValues({ ...m, screenId: s.id }, version),
+      s.id,
+      s.lines,
+      JSON.stringify(s.ops),
+      JSON.stringify(s.taps),
+    ],
+  );
+  const message = toMessage(row!);
+  return {
+    message,
+    screen: {
+      id: s.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      messageId: message.id,
+      messageSeq: message.seq,
+      lines: s.lines,
+      ops: s.ops,
+      taps: s.taps,
+      createdAt: m.createdAt,
+    },
+  };
 }
 
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
 
+/**
+ * A CTE that moves the thread (agent `agent`, user `user`) to `version` when the CTE `rows` returned any
+ * row: an update's version move rides in its own statement (one round trip, atomic on its own).
+ */
+const MOVE_IF_ANY = (rows: string, version: string, agent: string, user: string) =>
+  `v AS (UPDATE thread_state SET page_version = ${version}::bigint
+         WHERE agent_id = ${agent} AND user_id = ${user} AND EXISTS (SELECT 1 FROM ${rows}))`;
+
 export function createPgThreads(db: PgDb): ThreadRepository {
-  const appendText = (m: NewMessage, push: NewPush | undefined) =>
-    push || (m.photoIds?.length ?? 0) > 0
-      ? db.tx(async (q) => {
-          const message = await insertMessage(q, m);
-          await attachPhotos(q, message.id, m.photoIds);
-          if (push) await writePushRows(q, push, message);
-          return message;
-        })
-      : insertMessage(db, m);
-
-  const appendScreen = (m: NewMessage, s: NewScreen, push: NewPush | undefined) =>
-    db.tx(async (q) => {
-      const message = await insertMessage(q, { ...m, screenId: s.id });
-      await attachPhotos(q, message.id, m.photoIds);
-      if (push) await writePushRows(q, push, message);
-      const r = await first(
-        q,
-        `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [
-          s.id,
-          m.userId,
-          m.agentId,
-          message.id,
-          message.seq,
-          s.lines,
-          JSON.stringify(s.ops),
-          JSON.stringify(s.taps),
-          m.createdAt,
-        ],
-      );
-      return { message, screen: toScreen(r!) };
-    });
-
   return {
-    async append(m, push) {
+    async append(m, version) {
       try {
-        return await appendText(m, push);
+        return await insertMessage(db, m, version);
       } catch (err) {
         throw idemTaken(err, m);
       }
     },
-    async appendScreen(m, s, push) {
+    async appendScreen(m, s, version) {
       try {
-        return await appendScreen(m, s, push);
+        return await insertScreen(db, m, s, version);
       } catch (err) {
         throw idemTaken(err, m);
       }
@@ -138,14 +155,17 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       // SKIP LOCKED: a second claimer passes over rows the first holds and takes the next ones; a row
       // handled meanwhile fails the re-check under its lock and is left out.
       const rows = await db.all(
-        `UPDATE messages SET handled_at = $1
-         WHERE handled_at IS NULL AND seq IN (
-           SELECT seq FROM messages
-           WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL AND seq > $4
-           ORDER BY seq LIMIT $5
-           FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
-        [k.at, k.agentId, k.userId, k.afterSeq, k.limit],
+        `WITH c AS (
+           UPDATE messages SET handled_at = $1
+           WHERE handled_at IS NULL AND seq IN (
+             SELECT seq FROM messages
+             WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL AND seq > $4
+             ORDER BY seq LIMIT $5
+             FOR UPDATE SKIP LOCKED)
+           RETURNING *
+         ), ${MOVE_IF_ANY('c', '$6', '$2', '$3')}
+         SELECT * FROM c`,
+        [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version],
       );
       return rows.map(toMessage).sort(bySeq);
     },
@@ -209,25 +229,41 @@ export function createPgThreads(db: PgDb): ThreadRepository {
           r?.page_version === null || r?.page_version === undefined ? null : String(r.page_version),
       };
     },
-    async markRead(k, seq) {
+    // A write that creates the state row gives it its first version; one that finds it leaves the version.
+    async markRead(k, seq, version) {
       await db.run(
-        `INSERT INTO thread_state (agent_id, user_id, read_seq) VALUES ($1, $2, $3)
+        `INSERT INTO thread_state (agent_id, user_id, read_seq, page_version) VALUES ($1, $2, $3, $4)
          ON CONFLICT (agent_id, user_id) DO UPDATE SET read_seq = GREATEST(thread_state.read_seq, excluded.read_seq)`,
-        [k.agentId, k.userId, seq],
+        [k.agentId, k.userId, seq, version],
       );
     },
-    async markDelivered(k, upToSeq, at) {
+    async markDelivered(k, upToSeq, at, version) {
       await db.run(
-        `UPDATE messages SET delivered_at = $1
-         WHERE agent_id = $2 AND user_id = $3 AND sender = 'agent' AND delivered_at IS NULL AND seq <= $4`,
-        [at, k.agentId, k.userId, upToSeq],
+        `WITH d AS (
+           UPDATE messages SET delivered_at = $1
+           WHERE agent_id = $2 AND user_id = $3 AND sender = 'agent' AND delivered_at IS NULL AND seq <= $4
+           RETURNING 1
+         ), ${MOVE_IF_ANY('d', '$5', '$2', '$3')}
+         SELECT 1`,
+        [at, k.agentId, k.userId, upToSeq, version],
       );
     },
-    async setOpen(k, open, at) {
+    async setOpen(k, open, at, version) {
       await db.run(
-        `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at) VALUES ($1, $2, $3, $4)
+        `INSERT INTO thread_state (agent_id, user_id, open, open_changed_at, page_version) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (agent_id, user_id) DO UPDATE SET open = excluded.open, open_changed_at = excluded.open_changed_at`,
-        [k.agentId, k.userId, open, at],
+        [k.agentId, k.userId, open, at, version],
+      );
+    },
+    async deleteThread(k) {
+      // One statement (a CTE per table): screens, intents and outbox rows of its messages go by cascade.
+      await db.run(
+        `WITH m AS (DELETE FROM messages WHERE agent_id = $1 AND user_id = $2),
+              p AS (DELETE FROM photos WHERE agent_id = $1 AND user_id = $2),
+              s AS (DELETE FROM thread_state WHERE agent_id = $1 AND user_id = $2),
+              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2)
+         DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2`,
+        [k.agentId, k.userId],
       );
     },
     async findByIdemKey(connectorId, idemKey) {
@@ -248,35 +284,37 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       );
       return rows.map(toMessage);
     },
-    async markRowsDelivered(k, ids, at) {
+    async markRowsDelivered(k, ids, at, version) {
+      // Rows matched (delivered now or before) move the page, as every update of them always did.
       const rows = await db.all(
-        `UPDATE messages SET delivered_at = COALESCE(delivered_at, $1)
-         WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND id = ANY($4::text[])
-         RETURNING *`,
-        [at, k.agentId, k.userId, ids],
+        `WITH d AS (
+           UPDATE messages SET delivered_at = COALESCE(delivered_at, $1)
+           WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND id = ANY($4::text[])
+           RETURNING *
+         ), ${MOVE_IF_ANY('d', '$5', '$2', '$3')}
+         SELECT * FROM d`,
+        [at, k.agentId, k.userId, ids, version],
       );
       return rows.map(toMessage).sort(bySeq);
     },
-    async markRowsHandled(k, ids, at) {
-      return db.run(
-        `UPDATE messages SET handled_at = $1, delivered_at = COALESCE(delivered_at, $1)
-         WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL
-           AND id = ANY($4::text[])`,
-        [at, k.agentId, k.userId, ids],
+    async markRowsHandled(k, ids, at, version) {
+      const r = await db.one<{ n: number }>(
+        `WITH h AS (
+           UPDATE messages SET handled_at = $1, delivered_at = COALESCE(delivered_at, $1)
+           WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL
+             AND id = ANY($4::text[])
+           RETURNING 1
+         ), ${MOVE_IF_ANY('h', '$5', '$2', '$3')}
+         SELECT COUNT(*) AS n FROM h`,
+        [at, k.agentId, k.userId, ids, version],
       );
+      return Number(r?.n ?? 0);
     },
-    async setWorking(k, until) {
+    async setWorking(k, until, version) {
       await db.run(
-        `INSERT INTO thread_state (agent_id, user_id, working_until) VALUES ($1, $2, $3)
+        `INSERT INTO thread_state (agent_id, user_id, working_until, page_version) VALUES ($1, $2, $3, $4)
          ON CONFLICT (agent_id, user_id) DO UPDATE SET working_until = excluded.working_until`,
-        [k.agentId, k.userId, until],
-      );
-    },
-    async addPushIntent(p) {
-      await db.run(
-        `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [p.id, p.userId, p.agentId, p.messageId, p.createdAt, p.sentAt],
+        [k.agentId, k.userId, until, version],
       );
     },
     async listPushIntents(userId) {

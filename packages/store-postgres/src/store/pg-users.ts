@@ -2,7 +2,7 @@
 
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { SessionRecord, SessionRepository, UserRepository } from '@screen-service/registry/model';
-import { changes, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import { changes, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 import { toSession, toUser } from './rows.js';
 
 export function createPgUsers(db: PgDb): UserRepository {
@@ -27,8 +27,8 @@ export function createPgUsers(db: PgDb): UserRepository {
       }
       return u;
     },
-    async findById(id) {
-      const r = await db.one('SELECT * FROM users WHERE id = $1', [id]);
+    async findById(id, options) {
+      const r = await db.one(`SELECT * FROM users WHERE id = $1${forUpdate(options)}`, [id]);
       return r ? toUser(r) : null;
     },
     async findByEmail(email) {

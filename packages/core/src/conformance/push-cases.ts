@@ -1,0 +1,132 @@
+// Conformance cases: push subscriptions, the push outbox and per-device thread presence.
+import type { Store } from '@screen-service/registry/model';
+import { expect } from 'vitest';
+import { type ConformanceCase, conformanceCase as c } from './cases.js';
+import { fixtures } from './fixtures.js';
+
+const KEY = `B${'A'.repeat(86)}`;
+
+/** A user with an agent and two devices subscribed (`psub_phone`, `psub_laptop`). */
+async function withDevices(store: Store) {
+  const f = fixtures(store);
+  const user = await f.user();
+  const agent = await f.agent(user.id, 'a');
+  for (const d of ['phone', 'laptop']) {
+    const sub = {
+      id: `psub_${d}`,
+      userId: user.id,
+      endpoint: `https://push.example/${d}`,
+      p256dh: KEY,
+      auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+      device: d,
+      createdAt: d === 'phone' ? 1 : 2,
+    };
+    expect(await store.push.saveSubscription(sub)).toEqual(sub);
+  }
+  return { f, user, agent, key: { agentId: agent.id, userId: user.id } };
+}
+
+export const pushCases: ConformanceCase[] = [
+  c(
+    ['push.enqueueMessage', 'push.due', 'push.nextDueAt', 'threads.listPushIntents', 'transaction'],
+    'a message buzz is its intent and one row per device, written with the message or not at all',
+    async (store) => {
+      const { f, user, key } = await withDevices(store);
+      const m = await store.transaction(async (tx) => {
+        const row = await tx.threads.append({ ...f.message(key), id: 'msg_1', createdAt: 5 }, f.version());
+        const rows = await tx.push.enqueueMessage({ id: 'push_1', ...key, messageId: row.id, at: 5 });
+        expect(rows).toBe(2);
+        return row;
+      });
+      const due = await store.push.due(5, 10);
+      expect(due.map((d) => [d.row.id, d.row.kind, d.row.messageId, d.subscription.device])).toEqual([
+        ['push_1.1', 'message', m.id, 'laptop'],
+        ['push_1.2', 'message', m.id, 'phone'],
+      ]);
+      expect(due[0]!.subscription).toMatchObject({ id: 'psub_laptop', userId: user.id, p256dh: KEY });
+      expect(await store.push.due(4, 10)).toEqual([]);
+      expect(await store.push.nextDueAt()).toBe(5);
+      expect(await store.threads.listPushIntents(user.id)).toEqual([
+        { id: 'push_1', userId: user.id, agentId: key.agentId, messageId: m.id, createdAt: 5, sentAt: null },
+      ]);
+      // A message that fails to write takes its push with it.
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.push.enqueueMessage({ id: 'push_x', ...key, messageId: 'msg_1', at: 6 });
+          await tx.threads.append({ ...f.message(key), id: 'msg_x', agentId: 'agt_missing' }, f.version());
+        }),
+      ).rejects.toThrow(/foreign key/i);
+      expect(await store.threads.listPushIntents(user.id)).toHaveLength(1);
+      expect(await store.push.due(10, 10)).toHaveLength(2);
+    },
+  ),
+  c(
+    [
+      'push.saveSubscription',
+      'push.listSubscriptions',
+      'push.removeSubscription',
+      'push.removeSubscriptionById',
+      'push.postpone',
+      'push.settle',
+      'push.enqueueRevoked',
+      'push.markIntentsSent',
+    ],
+    "keeps another person's endpoint, drops a removed subscription's rows, postpones and settles",
+    async (store) => {
+      const { f, user, agent, key } = await withDevices(store);
+      const other = await f.user();
+      const sub = { endpoint: 'https://push.example/phone', p256dh: KEY, auth: 'A'.repeat(22), device: null };
+      expect(
+        await store.push.saveSubscription({ ...sub, id: 'psub_o', userId: other.id, createdAt: 3 }),
+      ).toBeNull();
+      // The owner's own endpoint again: the keys and device change, the row stays.
+      const again = await store.push.saveSubscription({
+        ...sub,
+        id: 'psub_new',
+        userId: user.id,
+        createdAt: 4,
+      });
+      expect(again).toMatchObject({ id: 'psub_phone', device: null, auth: 'A'.repeat(22) });
+      expect((await store.push.listSubscriptions(user.id)).map((s) => s.id)).toEqual([
+        'psub_phone',
+        'psub_laptop',
+      ]);
+      const m = await store.threads.append({ ...f.message(key), id: 'msg_2', createdAt: 5 }, f.version());
+      await store.push.enqueueMessage({ id: 'push_2', ...key, messageId: m.id, at: 5 });
+      await store.push.removeSubscriptionById('psub_phone');
+      expect((await store.push.due(10, 10)).map((d) => d.subscription.device)).toEqual(['laptop']);
+      await store.push.postpone(['push_2.1'], 99, true);
+      expect((await store.push.due(99, 10))[0]!.row).toMatchObject({ attempts: 1, nextAt: 99 });
+      await store.push.postpone(['push_2.1'], 120, false);
+      expect((await store.push.due(120, 10))[0]!.row).toMatchObject({ attempts: 1, nextAt: 120 });
+      await store.push.settle(['push_2.1']);
+      expect(await store.push.nextDueAt()).toBeNull();
+      expect(await store.push.enqueueRevoked({ id: 'rv', userId: user.id, agentId: agent.id, at: 7 })).toBe(
+        1,
+      );
+      expect((await store.push.due(7, 10)).map((d) => [d.row.id, d.row.kind, d.row.messageId])).toEqual([
+        ['rv.1', 'revoked', null],
+      ]);
+      await store.push.markIntentsSent([m.id], 8);
+      expect((await store.threads.listPushIntents(user.id))[0]!.sentAt).toBe(8);
+      expect(await store.push.removeSubscription(user.id, 'https://push.example/laptop')).toBe(true);
+      expect(await store.push.removeSubscription(user.id, 'https://push.example/laptop')).toBe(false);
+      expect(await store.push.listSubscriptions(user.id)).toEqual([]);
+      expect(await store.push.nextDueAt()).toBeNull();
+    },
+  ),
+  c(
+    ['push.setPresence', 'push.isOpen'],
+    'presence: open on any device until it lapses or closes',
+    async (store) => {
+      const { key } = await withDevices(store);
+      await store.push.setPresence(key, 'phone', 100);
+      await store.push.setPresence(key, 'tablet', 200);
+      expect(await store.push.isOpen(key, 150)).toBe(true);
+      expect(await store.push.isOpen({ ...key, agentId: 'agt_other' }, 150)).toBe(false);
+      await store.push.setPresence(key, 'tablet', null);
+      expect(await store.push.isOpen(key, 150)).toBe(false);
+      expect(await store.push.isOpen(key, 50)).toBe(true);
+    },
+  ),
+];

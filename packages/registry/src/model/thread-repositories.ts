@@ -1,0 +1,187 @@
+// The repositories of what happens in a thread: its rows and screens, push subscriptions and the push
+// outbox, photos. Storage only: the rules decide what to write (ADR 0241).
+import type {
+  MessageRecord,
+  PhotoRecord,
+  PushDeliveryRecord,
+  PushIntentRecord,
+  PushSubscriptionRecord,
+  ScreenRecord,
+  ThreadStateRecord,
+} from './records.js';
+
+/** A thread is keyed by (agent, user): the owner's thread today, a grant holder's later. */
+export interface ThreadKey {
+  agentId: string;
+  userId: string;
+}
+
+export interface NewMessage {
+  id: string;
+  userId: string;
+  agentId: string;
+  sender: MessageRecord['sender'];
+  kind: MessageRecord['kind'];
+  body: string;
+  meta?: Record<string, unknown>;
+  screenId?: string | null;
+  connectorId?: string | null;
+  createdAt: number;
+  handledAt?: number | null;
+  /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
+  idemKey?: string | null;
+  /**
+   * Uploaded photos this message carries: bound to it in the same transaction as the row (a photo already
+   * bound to another message is left as it is). The caller checks they are the sender's unsent photos.
+   */
+  photoIds?: readonly string[];
+}
+
+export interface NewScreen {
+  id: string;
+  lines: string;
+  ops: unknown[];
+  taps: ScreenRecord['taps'];
+}
+
+export interface ThreadPageQuery extends ThreadKey {
+  /** Only rows with seq below this (older page); absent for the newest page. */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/**
+ * A thread page's version (ADR 0216, 0241): a whole number below 2^53 that the rules draw fresh (never one
+ * seen before) for every write that changes what the thread's pages show. Each such write of the thread
+ * repository takes one and sets it on the thread's state row in the same statement or transaction (a thread
+ * with no state row has no version: nothing is reused for it); a write that creates the state row (a read
+ * mark, the open flag, the working indicator) gives it its first version.
+ */
+export type PageVersion = number;
+
+/**
+ * A thread's rows and state. Every write that changes what a page shows (a row written, delivered, handled,
+ * claimed, removed) takes a fresh {@link PageVersion} and moves the thread's version to it when it changed
+ * anything; writes a page does not show (read mark, open, working) leave the version as it is.
+ */
+export interface ThreadRepository {
+  /** Inserts the row (and binds its `photoIds`) and moves the thread to `version`, in one write. */
+  append(message: NewMessage, version: PageVersion): Promise<MessageRecord>;
+  /** Writes the screen's message row and the screen, and moves the thread to `version`, in one write. */
+  appendScreen(
+    message: NewMessage,
+    screen: NewScreen,
+    version: PageVersion,
+  ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
+  getScreen(id: string): Promise<ScreenRecord | null>;
+  /** Screens by id (missing ids are left out). */
+  listScreens(ids: string[]): Promise<ScreenRecord[]>;
+  getMessage(id: string): Promise<MessageRecord | null>;
+  /**
+   * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
+   * and returns them. Two concurrent callers never receive the same row.
+   */
+  claimAnswers(
+    query: ThreadKey & { afterSeq: number; limit: number; at: number; version: PageVersion },
+  ): Promise<MessageRecord[]>;
+  countUnhandled(key: ThreadKey): Promise<number>;
+  /** Newest first. */
+  page(query: ThreadPageQuery): Promise<MessageRecord[]>;
+  /** Agent rows after the person's read mark, per agent of the user. */
+  unreadByAgent(userId: string): Promise<Map<string, number>>;
+  /** The newest row per agent of the user (for list previews and derived recency). */
+  lastByAgent(userId: string): Promise<Map<string, MessageRecord>>;
+  getState(key: ThreadKey): Promise<ThreadStateRecord>;
+  /** Moves the read mark forward (never back); `version` is a new state row's first version. */
+  markRead(key: ThreadKey, seq: number, version: PageVersion): Promise<void>;
+  /** Marks the agent rows up to `upToSeq` delivered (once). */
+  markDelivered(key: ThreadKey, upToSeq: number, at: number, version: PageVersion): Promise<void>;
+  /** `version` is a new state row's first version. */
+  setOpen(key: ThreadKey, open: boolean, at: number, version: PageVersion): Promise<void>;
+  /**
+   * Deletes every row of the thread: its messages (their screens and push rows go with them), photos, state
+   * and presence, and its queued pushes. A thread begun again after this has no page version until its
+   * state row is made again.
+   */
+  deleteThread(key: ThreadKey): Promise<void>;
+  /** The row a connection wrote with this idempotency key, or null. */
+  findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
+  /**
+   * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
+   * (what a host's message stream owes it).
+   */
+  pendingForHost(query: {
+    userId: string;
+    agentIds: string[];
+    afterSeq: number;
+    limit: number;
+  }): Promise<MessageRecord[]>;
+  /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
+  markRowsDelivered(
+    key: ThreadKey,
+    ids: string[],
+    at: number,
+    version: PageVersion,
+  ): Promise<MessageRecord[]>;
+  /** Marks these person rows of the thread handled (once); returns how many changed. */
+  markRowsHandled(key: ThreadKey, ids: string[], at: number, version: PageVersion): Promise<number>;
+  /** Sets (or clears with null) the thread's working indicator; `version` is a new state row's first. */
+  setWorking(key: ThreadKey, until: number | null, version: PageVersion): Promise<void>;
+  listPushIntents(userId: string): Promise<PushIntentRecord[]>;
+}
+
+/** Web Push subscriptions, the push outbox and per-device thread presence. */
+export interface PushRepository {
+  /** Inserts, or updates the keys and device of the user's own row with that endpoint; null when the endpoint is another user's. */
+  saveSubscription(sub: PushSubscriptionRecord): Promise<PushSubscriptionRecord | null>;
+  listSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
+  /** Removes the user's subscription with this endpoint (its queued rows go with it); false when none. */
+  removeSubscription(userId: string, endpoint: string): Promise<boolean>;
+  /** Removes a subscription the push service answered 404/410 for, and its queued rows. */
+  removeSubscriptionById(id: string): Promise<void>;
+  /** Queues one `revoked` row per subscription of the user (ids `${id}.${n}`); returns how many. */
+  enqueueRevoked(input: { id: string; userId: string; agentId: string; at: number }): Promise<number>;
+  /**
+   * Queues the buzz of a message in one write: its push intent (id `id`) and one `message` row per
+   * subscription of the user (ids `${id}.${n}`, due at `at`); returns how many rows. Whether a row buzzes
+   * is the rules' decision: they call this in the message's own transaction (ADR 0241).
+   */
+  enqueueMessage(input: {
+    id: string;
+    userId: string;
+    agentId: string;
+    messageId: string;
+    at: number;
+  }): Promise<number>;
+  /** Queued rows due at `at`, oldest first, with their subscription. */
+  due(
+    at: number,
+    limit: number,
+  ): Promise<{ row: PushDeliveryRecord; subscription: PushSubscriptionRecord }[]>;
+  /** The earliest `nextAt` of any queued row, or null when the outbox is empty. */
+  nextDueAt(): Promise<number | null>;
+  /** Deletes rows that were sent, collapsed into another push, or given up. */
+  settle(ids: string[]): Promise<void>;
+  /** Moves rows to a later time; `attempt` adds one to their attempt count. */
+  postpone(ids: string[], nextAt: number, attempt: boolean): Promise<void>;
+  /** Marks the push intent of these messages sent (the audit row of the decision). */
+  markIntentsSent(messageIds: string[], at: number): Promise<void>;
+  /** Marks a thread open (until `until`) or closed (`until` null) on one device. */
+  setPresence(key: ThreadKey, device: string, until: number | null): Promise<void>;
+  /** True while any device holds the thread open at `at`. */
+  isOpen(key: ThreadKey, at: number): Promise<boolean>;
+}
+
+export interface PhotoRepository {
+  create(photo: PhotoRecord): Promise<PhotoRecord>;
+  get(id: string): Promise<PhotoRecord | null>;
+  listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
+  /** Every photo of a user (to remove the files when the account is deleted). */
+  listByUser(userId: string): Promise<PhotoRecord[]>;
+  /** The bytes all of a user's photos hold together (the upload quota). */
+  bytesOf(userId: string): Promise<number>;
+  /** Files whose photo rows are gone (queued by the same transaction), fewest attempts first. */
+  pendingRemovals(limit: number): Promise<string[]>;
+  /** Settles queued removals: `removed` leave the queue, `failed` count one more attempt. */
+  settleRemovals(removed: string[], failed: string[]): Promise<void>;
+}
