@@ -41,11 +41,10 @@ export function workspaceSources(): { find: RegExp; replacement: string }[] {
   return [
     { find: /^@screen-service\/registry\/(mounts|argon2)$/, replacement: src('registry', '$1.ts') },
     { find: /^@screen-service\/registry\/([a-z-]+)$/, replacement: src('registry', '$1/index.ts') },
-    { find: /^@screen-service\/core\/store-conformance$/, replacement: src('core', 'store-conformance.ts') },
     { find: /^@screen-service\/core\/([a-z-]+)$/, replacement: src('core', '$1/index.ts') },
     { find: /^@screen-service\/core$/, replacement: src('core', 'index.ts') },
     {
-      find: /^@screen-service\/(http-kit|store-sqlite|test-kit|store-postgres)$/,
+      find: /^@screen-service\/(http-kit|store-sqlite|test-kit|store-postgres|store-conformance)$/,
       replacement: src('$1', 'index.ts'),
     },
     { find: /^@screen-service\/store-postgres\/testing$/, replacement: src('store-postgres', 'testing.ts') },

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 import { defineLibraryBuild } from '../../config/tsup.base.js';
 
-// One entry per context and the conformance suite (imports vitest); splitting keeps one copy of shared code.
+// One entry per context; splitting keeps one copy of shared code.
 export default defineConfig(
   defineLibraryBuild({
     entry: {
@@ -13,7 +13,6 @@ export default defineConfig(
       tables: 'src/tables/index.ts',
       sharing: 'src/sharing/index.ts',
       housekeeping: 'src/housekeeping/index.ts',
-      'store-conformance': 'src/store-conformance.ts',
     },
     splitting: true,
   }),

@@ -1,5 +1,5 @@
 // The service Store conformance suite (the same one SQLite runs) against a real PostgreSQL database.
-import { describeStoreConformance } from '@screen-service/core/store-conformance';
+import { describeStoreConformance } from '@screen-service/store-conformance';
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';

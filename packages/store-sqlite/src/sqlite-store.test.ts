@@ -1,4 +1,4 @@
-import { describeStoreConformance } from '@screen-service/core/store-conformance';
+import { describeStoreConformance } from '@screen-service/store-conformance';
 import { createTestStore as openHarness } from '@screen-service/test-kit';
 
 describeStoreConformance('SQLite file', () => openHarness());

@@ -3,17 +3,19 @@
 // suite's last test (ADR 0241).
 import type { Store } from '@screen-service/registry/model';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { accountCases } from './conformance/account-cases.js';
-import { agentCases } from './conformance/agent-cases.js';
-import { type ConformanceCase, coveredMethods, repositoryMethods } from './conformance/cases.js';
-import { housekeepingCases } from './conformance/housekeeping-cases.js';
-import { oauthCases } from './conformance/oauth-cases.js';
-import { pushCases } from './conformance/push-cases.js';
-import { registryCases } from './conformance/registry-cases.js';
-import { relayCases } from './conformance/relay-cases.js';
-import { shareCases, templateCases } from './conformance/share-cases.js';
-import { threadCases, threadReadCases } from './conformance/thread-cases.js';
-import { transactionCases } from './conformance/transaction-cases.js';
+import { accountCases } from './cases/account-cases.js';
+import { agentCases } from './cases/agent-cases.js';
+import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
+import { housekeepingCases } from './cases/housekeeping-cases.js';
+import { oauthCases } from './cases/oauth-cases.js';
+import { pushCases } from './cases/push-cases.js';
+import { registryCases } from './cases/registry-cases.js';
+import { relayCases } from './cases/relay-cases.js';
+import { shareCases, templateCases } from './cases/share-cases.js';
+import { threadCases, threadReadCases } from './cases/thread-cases.js';
+import { transactionCases } from './cases/transaction-cases.js';
+
+export type { ConformanceCase } from './cases/cases.js';
 
 /** One fresh, empty store for one test of the suite, and how to let it go. */
 export interface StoreFixture {
@@ -65,7 +67,7 @@ export function describeStoreConformance(
     it('every repository method and transaction has a case', () => {
       const methods = repositoryMethods(f.store);
       const covered = coveredMethods(CONFORMANCE_CASES);
-      // On failure: add a case (src/conformance/*-cases.ts) whose `covers` names each method listed.
+      // On failure: add a case (src/cases/*-cases.ts) whose `covers` names each method listed.
       expect(methods.filter((m) => !covered.has(m))).toEqual([]);
       expect(
         [...covered].filter((m) => !methods.includes(m)),
