@@ -1,6 +1,12 @@
 // SQLite agents as stored; which agent is the default and where a new one sorts are the rules' (ADR 0241).
-import { ServiceError } from '@screen-service/registry/kernel';
-import type { AgentPatch, AgentRecord, AgentRepository, NewAgent } from '@screen-service/registry/model';
+
+import {
+  type AgentPatch,
+  type AgentRecord,
+  type AgentRepository,
+  constraintErrors,
+  type NewAgent,
+} from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb, toAgent } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -56,10 +62,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     const r = byId.get(id) as Row | undefined;
     return r ? toAgent(r) : null;
   };
-  const handleTaken = (handle: string) =>
-    new ServiceError('HANDLE_TAKEN', `Another agent already uses the handle "${handle}"; pick another.`, {
-      field: 'handle',
-    });
+  const { handleTaken, profileAlreadyAdded } = constraintErrors;
 
   const create = (a: NewAgent): AgentRecord => {
     insert.run({
@@ -101,9 +104,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
       } catch (err) {
         if (isUniqueViolation(err, 'agents.user_id, agents.handle')) throw handleTaken(a.handle);
         if (isUniqueViolation(err, 'agents.connector_id, agents.remote_ref')) {
-          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${a.remoteRef}" is already added.`, {
-            field: 'remote_ref',
-          });
+          throw profileAlreadyAdded(a.remoteRef);
         }
         throw err;
       }
@@ -162,9 +163,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
         bind.run(to.connectorId, to.remoteRef, to.kind, at, id);
       } catch (err) {
         if (isUniqueViolation(err, 'agents.connector_id, agents.remote_ref')) {
-          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${to.remoteRef}" is already added.`, {
-            field: 'remote_ref',
-          });
+          throw profileAlreadyAdded(to.remoteRef);
         }
         throw err;
       }

@@ -1,6 +1,11 @@
 // SQLite users and app sessions.
-import { ServiceError } from '@screen-service/registry/kernel';
-import type { SessionRecord, SessionRepository, UserRepository } from '@screen-service/registry/model';
+
+import {
+  constraintErrors,
+  type SessionRecord,
+  type SessionRepository,
+  type UserRepository,
+} from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb, toSession, toUser } from './rows.js';
 
 export function createSqliteUsers(db: SqliteDb): UserRepository {
@@ -16,13 +21,7 @@ export function createSqliteUsers(db: SqliteDb): UserRepository {
         insert.run(u.id, u.email, u.passwordHash, u.firstName, u.createdAt, u.suspendedAt);
       } catch (err) {
         if (isUniqueViolation(err, 'users.email')) {
-          throw new ServiceError(
-            'EMAIL_TAKEN',
-            `An account with ${u.email} already exists; sign in instead.`,
-            {
-              field: 'email',
-            },
-          );
+          throw constraintErrors.emailTaken(u.email);
         }
         throw err;
       }

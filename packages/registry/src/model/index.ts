@@ -1,5 +1,7 @@
 // @screen-service/registry/model: the records every store keeps and the repository interfaces (ports) it implements.
 // Every export here is public API.
+
+export { constraintErrors } from './constraint-errors.js';
 export {
   AGENT_COLORS,
   type AgentCardSummary,
@@ -61,6 +63,24 @@ export type {
   Store,
   UserRepository,
 } from './repositories.js';
+export {
+  flag,
+  json,
+  num,
+  type Row,
+  str,
+  toAgent,
+  toConnector,
+  toMessage,
+  toOAuthClient,
+  toOAuthRequest,
+  toOAuthToken,
+  toPairingCode,
+  toPhoto,
+  toScreen,
+  toSession,
+  toUser,
+} from './rows.js';
 export type {
   NewMessage,
   NewScreen,

@@ -1,13 +1,13 @@
 // PostgreSQL agents as stored; which agent is the default and where a new one sorts are the rules' (ADR
 // 0241), which lock the user's row first (two instances adding a user's first agent make one default).
 
-import { ServiceError } from '@screen-service/registry/kernel';
-import type {
-  AgentPatch,
-  AgentRecord,
-  AgentRepository,
-  NewAgent,
-  ReadOptions,
+import {
+  type AgentPatch,
+  type AgentRecord,
+  type AgentRepository,
+  constraintErrors,
+  type NewAgent,
+  type ReadOptions,
 } from '@screen-service/registry/model';
 import { changes, first, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 import { toAgent } from './rows.js';
@@ -25,10 +25,7 @@ function byListOrder(a: AgentRecord, b: AgentRecord): number {
 // Text ties are broken byte-wise (COLLATE "C"), as SQLite compares text, whatever the database's locale.
 const USER_ORDER = 'ORDER BY sort, created_at, id COLLATE "C"';
 
-const handleTaken = (handle: string) =>
-  new ServiceError('HANDLE_TAKEN', `Another agent already uses the handle "${handle}"; pick another.`, {
-    field: 'handle',
-  });
+const { handleTaken, profileAlreadyAdded } = constraintErrors;
 
 const getAgent = async (q: Queryable, id: string, options?: ReadOptions) => {
   const r = await first(q, `SELECT * FROM agents WHERE id = $1${forUpdate(options)}`, [id]);
@@ -77,9 +74,7 @@ export function createPgAgents(db: PgDb): AgentRepository {
       } catch (err) {
         if (isUniqueViolation(err, 'agents_handle_unique')) throw handleTaken(a.handle);
         if (isUniqueViolation(err, 'agents_remote_ref_unique')) {
-          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${a.remoteRef}" is already added.`, {
-            field: 'remote_ref',
-          });
+          throw profileAlreadyAdded(a.remoteRef);
         }
         throw err;
       }
@@ -154,9 +149,7 @@ export function createPgAgents(db: PgDb): AgentRepository {
         );
       } catch (err) {
         if (isUniqueViolation(err, 'agents_remote_ref_unique')) {
-          throw new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${to.remoteRef}" is already added.`, {
-            field: 'remote_ref',
-          });
+          throw profileAlreadyAdded(to.remoteRef);
         }
         throw err;
       }

@@ -1,7 +1,11 @@
 // PostgreSQL users and app sessions.
 
-import { ServiceError } from '@screen-service/registry/kernel';
-import type { SessionRecord, SessionRepository, UserRepository } from '@screen-service/registry/model';
+import {
+  constraintErrors,
+  type SessionRecord,
+  type SessionRepository,
+  type UserRepository,
+} from '@screen-service/registry/model';
 import { changes, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 import { toSession, toUser } from './rows.js';
 
@@ -15,13 +19,7 @@ export function createPgUsers(db: PgDb): UserRepository {
         );
       } catch (err) {
         if (isUniqueViolation(err, 'users_email_unique')) {
-          throw new ServiceError(
-            'EMAIL_TAKEN',
-            `An account with ${u.email} already exists; sign in instead.`,
-            {
-              field: 'email',
-            },
-          );
+          throw constraintErrors.emailTaken(u.email);
         }
         throw err;
       }

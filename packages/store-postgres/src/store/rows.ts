@@ -1,199 +1,23 @@
-// Row <-> record mapping for the PostgreSQL store (BOOLEAN flags, JSON as text, BIGINT read as numbers).
-import type {
-  AgentRecord,
-  CommandEntry,
-  ConnectorRecord,
-  MessageRecord,
-  OAuthClientRecord,
-  OAuthRequestRecord,
-  OAuthTokenRecord,
-  PairingCodeRecord,
-  PhotoRecord,
-  ScreenRecord,
-  SessionRecord,
-  UserRecord,
+// Row helpers of the PostgreSQL store; the record readers are the model's (shared with SQLite).
+import type { ConnectorRecord } from '@screen-service/registry/model';
+
+export {
+  flag,
+  json,
+  num,
+  str,
+  toAgent,
+  toConnector,
+  toMessage,
+  toOAuthClient,
+  toOAuthRequest,
+  toOAuthToken,
+  toPairingCode,
+  toPhoto,
+  toScreen,
+  toSession,
+  toUser,
 } from '@screen-service/registry/model';
-import type { Row } from './pg-db.js';
-
-export const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : null);
-export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-export function toUser(r: Row): UserRecord {
-  return {
-    id: r.id as string,
-    email: r.email as string,
-    passwordHash: r.password_hash as string,
-    firstName: str(r.first_name),
-    createdAt: Number(r.created_at),
-    suspendedAt: num(r.suspended_at),
-  };
-}
-
-export function toSession(r: Row): SessionRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    familyId: r.family_id as string,
-    refreshHash: r.refresh_hash as string,
-    createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at),
-    usedAt: num(r.used_at),
-    revokedAt: num(r.revoked_at),
-  };
-}
-
-export function toConnector(r: Row): ConnectorRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    name: r.name as string,
-    kind: r.kind as ConnectorRecord['kind'],
-    tokenHash: r.token_hash as string,
-    createdAt: Number(r.created_at),
-    lastSeenAt: num(r.last_seen_at),
-    revokedAt: num(r.revoked_at),
-    suspendedAt: num(r.suspended_at),
-    via: (r.via as ConnectorRecord['via']) ?? 'pairing',
-  };
-}
-
-export function toAgent(r: Row): AgentRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    name: r.name as string,
-    handle: r.handle as string,
-    color: r.color as AgentRecord['color'],
-    avatar: str(r.avatar),
-    theme: (json(r.theme) as Record<string, unknown>) ?? {},
-    pushMuted: r.push_muted === true,
-    kind: r.kind as AgentRecord['kind'],
-    connectorId: str(r.connector_id),
-    remoteRef: str(r.remote_ref),
-    isDefault: r.is_default === true,
-    sort: Number(r.sort),
-    commands: json(r.commands) as CommandEntry[] | null,
-    commandsAt: num(r.commands_at),
-    card: (json(r.card) as AgentRecord['card']) ?? null,
-    clientSafe: r.client_safe === true,
-    sandbox: json(r.sandbox),
-    clientSafeAt: num(r.client_safe_at),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
-}
-
-export function toPairingCode(r: Row): PairingCodeRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    codeHash: r.code_hash as string,
-    createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at),
-    usedAt: num(r.used_at),
-    connectorId: str(r.connector_id),
-  };
-}
-
-export function toMessage(r: Row): MessageRecord {
-  return {
-    seq: Number(r.seq),
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    sender: r.sender as MessageRecord['sender'],
-    kind: r.kind as MessageRecord['kind'],
-    body: r.body as string,
-    meta: (json(r.meta) as Record<string, unknown>) ?? {},
-    screenId: str(r.screen_id),
-    connectorId: str(r.connector_id),
-    createdAt: Number(r.created_at),
-    deliveredAt: num(r.delivered_at),
-    handledAt: num(r.handled_at),
-  };
-}
-
-export function toScreen(r: Row): ScreenRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    messageId: r.message_id as string,
-    messageSeq: Number(r.message_seq),
-    lines: r.lines as string,
-    ops: json(r.ops) as unknown[],
-    taps: json(r.taps) as ScreenRecord['taps'],
-    createdAt: Number(r.created_at),
-  };
-}
-
-export function toPhoto(r: Row): PhotoRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    messageId: str(r.message_id),
-    file: r.file as string,
-    contentType: r.content_type as string,
-    bytes: Number(r.bytes),
-    width: r.width === null || r.width === undefined ? null : Number(r.width),
-    height: r.height === null || r.height === undefined ? null : Number(r.height),
-    createdAt: Number(r.created_at),
-  };
-}
-
-export function toOAuthClient(r: Row): OAuthClientRecord {
-  return {
-    id: r.id as string,
-    secretHash: str(r.secret_hash),
-    authMethod: r.auth_method as OAuthClientRecord['authMethod'],
-    name: r.name as string,
-    redirectUris: JSON.parse(r.redirect_uris as string) as string[],
-    metadata: JSON.parse(r.metadata as string) as Record<string, unknown>,
-    createdAt: Number(r.created_at),
-  };
-}
-
-export function toOAuthRequest(r: Row): OAuthRequestRecord {
-  return {
-    id: r.id as string,
-    clientId: r.client_id as string,
-    redirectUri: r.redirect_uri as string,
-    state: str(r.state),
-    codeChallenge: r.code_challenge as string,
-    scope: r.scope as string,
-    resource: r.resource as string,
-    browserHash: r.browser_hash as string,
-    createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at),
-    status: r.status as OAuthRequestRecord['status'],
-    userId: str(r.user_id),
-    agentId: str(r.agent_id),
-    decidedAt: num(r.decided_at),
-    finishedAt: num(r.finished_at),
-    codeHash: str(r.code_hash),
-    codeExpiresAt: num(r.code_expires_at),
-    codeUsedAt: num(r.code_used_at),
-    connectorId: str(r.connector_id),
-  };
-}
-
-export function toOAuthToken(r: Row): OAuthTokenRecord {
-  return {
-    id: r.id as string,
-    kind: r.kind as OAuthTokenRecord['kind'],
-    tokenHash: r.token_hash as string,
-    connectorId: r.connector_id as string,
-    userId: r.user_id as string,
-    clientId: r.client_id as string,
-    createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at),
-    usedAt: num(r.used_at),
-    revokedAt: num(r.revoked_at),
-  };
-}
 
 /** The connector INSERT, shared by the connector repository, pairing and OAuth's one-transaction claims. */
 export const INSERT_CONNECTOR_SQL = `INSERT INTO connectors

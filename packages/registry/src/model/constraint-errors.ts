@@ -1,0 +1,32 @@
+// The errors a store raises when one of the schema's constraints refuses a write: the same code, text and
+// field from every store, so a caller (and a person reading the message) cannot tell which store ran.
+import { ServiceError } from '../kernel/errors.js';
+
+/** What each store throws when a unique constraint refuses a write; the store only detects the violation. */
+export const constraintErrors = {
+  /** `users.email` is unique. */
+  emailTaken: (email: string) =>
+    new ServiceError('EMAIL_TAKEN', `An account with ${email} already exists; sign in instead.`, {
+      field: 'email',
+    }),
+  /** An agent's handle is unique within its account. */
+  handleTaken: (handle: string) =>
+    new ServiceError('HANDLE_TAKEN', `Another agent already uses the handle "${handle}"; pick another.`, {
+      field: 'handle',
+    }),
+  /** A connection's `remote_ref` names at most one agent. */
+  profileAlreadyAdded: (remoteRef: string | null | undefined) =>
+    new ServiceError('PROFILE_ALREADY_ADDED', `The profile "${remoteRef}" is already added.`, {
+      field: 'remote_ref',
+    }),
+  /** At most one live grant per agent and holder. */
+  liveGrantExists: () =>
+    new ServiceError('CONFLICT', 'This person already holds a live grant for this agent.', {
+      field: 'user_id',
+    }),
+  /** A reply's idempotency key is written once. */
+  idempotencyKeyUsed: (key: string) =>
+    new ServiceError('CONFLICT', `A reply with idempotency key "${key}" was already written.`, {
+      field: 'idempotency_key',
+    }),
+} as const;
