@@ -60,14 +60,42 @@ function isTransportFailure(err: unknown): boolean {
   );
 }
 
-/**
- * Runs the write load with `kills` SIGKILLs and restarts; returns the ledger for {@link verifyKillRestart}.
- * The service is left running (restarted) at the end.
- */
-export async function runKillRestart(o: KillRestartOptions): Promise<KillRestartRun> {
+/** What the writers, rotators and the killer share while a run lasts. */
+interface RunState {
+  stop: boolean;
+  /** svc_answers calls waiting for their reply now. */
+  answersInFlight: number;
+  recoveredRetries: number;
+  restartedAt: number;
+  awaitingFirstAck: boolean;
+  recoverMs: number[];
+}
+
+/** A write was acknowledged: the first one after a restart ends that restart's recovery time. */
+function acked(st: RunState): void {
+  if (st.awaitingFirstAck) {
+    st.awaitingFirstAck = false;
+    st.recoverMs.push(Date.now() - st.restartedAt);
+  }
+}
+
+/** Waiting clients retry: a call that found the service gone tries again until it is back. */
+async function retrying<T>(st: RunState, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await fn();
+      if (attempt > 0) st.recoveredRetries++;
+      return r;
+    } catch (err) {
+      if (!isTransportFailure(err) || st.stop) throw err;
+      await sleep(50 + 50 * Math.min(attempt, 10));
+    }
+  }
+}
+
+/** The run's clients: one person, `clients` paired connections each with a table, `oauthClients` grants. */
+async function setUpClients(o: KillRestartOptions, ledger: WriteLedger) {
   const { svc } = o;
-  const log = o.log ?? (() => {});
-  const ledger = createLedger();
   const [person] = await signUpPeople(svc.base, 1, 'faults');
   if (!person) throw new Error('no person');
   const connections: Connection[] = [];
@@ -90,32 +118,193 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
       uncertain: false,
     });
   }
+  return { person, connections, sessions };
+}
 
+type Answer = { kind: string; screen_id: string | null; text: string };
+
+/** One writer's means: its connection, MCP session, the person's API and the shared run state. */
+interface Writer {
+  c: Connection;
+  mcp: McpSession;
+  personPost: (path: string, body: unknown) => ReturnType<typeof request>;
+  ledger: WriteLedger;
+  st: RunState;
+}
+
+async function writeSay({ mcp, ledger, st }: Writer, marker: string) {
+  const r = await mcp.call('svc_say', { text: `say ${marker}` }, 10_000).catch((err) => {
+    if (isTransportFailure(err)) ledger.says.unknown.push(`say ${marker}`);
+    throw err;
+  });
+  if (!r.isError) {
+    ledger.says.acked.push(`say ${marker}`);
+    acked(st);
+  }
+}
+
+/** A screen, then the person's tap on it. */
+async function writeShowAndTap({ c, mcp, personPost, ledger, st }: Writer, marker: string) {
+  const r = await mcp.call('svc_show', { lines: `choose@q "show ${marker}" Yes|No` }, 10_000).catch((err) => {
+    if (isTransportFailure(err)) ledger.screens.unknownMarkers.push(marker);
+    throw err;
+  });
+  if (r.isError) return;
+  const screenId = r.structured.screen_id as string;
+  ledger.screens.acked.push(screenId);
+  acked(st);
+  // The tap is not retried: without an idempotency key a retry after a lost answer could double it.
+  const tap = await personPost(`/agents/${c.agentId}/taps`, {
+    screen_id: screenId,
+    event: { id: 'q', value: 'Yes' },
+  }).catch((err) => {
+    ledger.taps.unknown.push(screenId);
+    throw err;
+  });
+  if (tap.status === 201) ledger.taps.acked.push(screenId);
+}
+
+async function writeReply({ c, personPost, ledger }: Writer, marker: string) {
+  const text = `reply ${marker}`;
+  const r = await personPost(`/agents/${c.agentId}/messages`, { text }).catch((err) => {
+    ledger.replies.unknown.push(text);
+    throw err;
+  });
+  if (r.status === 201) ledger.replies.acked.push(text);
+}
+
+async function writePut({ mcp, ledger }: Writer, marker: string) {
+  const r = await mcp.call('svc_tables', { lines: `put L ${marker} A=${marker}` }, 10_000).catch((err) => {
+    if (isTransportFailure(err)) ledger.rows.unknown.push(marker);
+    throw err;
+  });
+  if (!r.isError && (r.structured?.failed ?? []).length === 0) ledger.rows.acked.push(marker);
+}
+
+/** A waiting client: its call may be cut by the kill; it retries until the service is back. */
+async function waitForAnswers({ mcp, ledger, st }: Writer) {
+  st.answersInFlight++;
+  try {
+    const r = await retrying(st, () => mcp.call('svc_answers', { wait: 1 }, 10_000));
+    for (const a of (r.structured?.answers ?? []) as Answer[]) {
+      ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
+    }
+  } finally {
+    st.answersInFlight--;
+  }
+}
+
+/** Writes until the run stops, cycling say, show and tap, reply, table put, wait for answers. */
+async function writeLoop(wr: Writer, w: number, random: () => number) {
+  let n = 0;
+  let puts = 0;
+  while (!wr.st.stop) {
+    n++;
+    const marker = `w${w}-${n}-${Math.floor(random() * 1e9).toString(36)}`;
+    // Table puts stop at MAX_PUTS_PER_WRITER so the check can read every row back (a query returns at
+    // most 500); the writer says instead.
+    const op = n % 5 === 3 && puts >= MAX_PUTS_PER_WRITER ? 0 : n % 5;
+    if (op === 3) puts++;
+    try {
+      if (op === 0) await writeSay(wr, marker);
+      else if (op === 1) await writeShowAndTap(wr, marker);
+      else if (op === 2) await writeReply(wr, marker);
+      else if (op === 3) await writePut(wr, marker);
+      else await waitForAnswers(wr);
+    } catch (err) {
+      if (!isTransportFailure(err)) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+/**
+ * Rotates grant `i`'s refresh token until the run stops. Each rotator is its own client machine (its own
+ * loopback address, so its own `token` bucket of 60 at once then 60 a minute) and rotates a little slower
+ * than once a second to stay inside it.
+ */
+async function rotateLoop(base: string, ledger: WriteLedger, st: RunState, i: number) {
+  const g = ledger.oauth[i];
+  if (!g) return;
+  const localAddress = `127.0.9.${10 + i}`;
+  let lostAnswer = false;
+  while (!st.stop) {
+    const form = { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId };
+    const r = await tokenRequest(base, form, { timeoutMs: 10_000, localAddress }).catch((err) => {
+      if (!isTransportFailure(err)) throw err;
+      // Sent, no answer: the service may have committed the rotation before it died. Retry the same
+      // token once the service is back: a 200 means it had not; a refusal means it had (used once).
+      lostAnswer = true;
+      return null;
+    });
+    if (r?.status === 200) {
+      g.access = r.json.access_token;
+      g.refresh = r.json.refresh_token;
+      g.rotations++;
+      lostAnswer = false;
+      acked(st);
+    } else if (r && lostAnswer && r.status === 400) {
+      g.uncertain = true;
+      return;
+    } else if (r) throw new Error(`refresh answered ${r.status}: ${r.text.slice(0, 200)}`);
+    await sleep(lostAnswer ? 200 : 1100);
+  }
+}
+
+/** Kills and restarts the service `o.kills` times, then stops the run; says whether it is up at the end. */
+async function killLoop(o: KillRestartOptions, st: RunState, log: (line: string) => void) {
+  const { svc } = o;
   let up = true;
-  let stop = false;
-  let answersInFlight = 0;
-  let recoveredRetries = 0;
-  let restartedAt = 0;
-  let awaitingFirstAck = false;
-  const recoverMs: number[] = [];
-  const acked = () => {
-    if (awaitingFirstAck) {
-      awaitingFirstAck = false;
-      recoverMs.push(Date.now() - restartedAt);
+  let killsDuringAnswers = 0;
+  const killAt: KillRestartRun['killAt'] = [];
+  for (let k = 0; k < o.kills; k++) {
+    await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
+    const answersWaiting = st.answersInFlight;
+    if (answersWaiting > 0) killsDuringAnswers++;
+    await svc.kill();
+    killAt.push({ goneAt: Date.now(), answersWaiting });
+    up = false;
+    log(`kill ${k + 1}/${o.kills} (pid gone); ${st.answersInFlight} svc_answers calls were waiting`);
+    await sleep(200 + o.random() * 300);
+    st.restartedAt = Date.now();
+    st.awaitingFirstAck = true;
+    await svc.restart();
+    up = true;
+    log(`restarted as pid ${svc.pid()} in ${Date.now() - st.restartedAt} ms`);
+  }
+  await sleep(o.upMs.min);
+  st.stop = true;
+  return { up, killsDuringAnswers, killAt };
+}
+
+/** Drain: every answer still waiting is returned now. */
+async function drainAnswers(sessions: McpSession[], ledger: WriteLedger) {
+  for (const s of sessions) {
+    for (;;) {
+      const r = await s.call('svc_answers', { wait: 0 });
+      const got = (r.structured?.answers ?? []) as Answer[];
+      if (got.length === 0) break;
+      for (const a of got) ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
     }
-  };
-  // Waiting clients retry: a call that found the service gone tries again until it is back.
-  const retrying = async <T>(fn: () => Promise<T>): Promise<T> => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const r = await fn();
-        if (attempt > 0) recoveredRetries++;
-        return r;
-      } catch (err) {
-        if (!isTransportFailure(err) || stop) throw err;
-        await sleep(50 + 50 * Math.min(attempt, 10));
-      }
-    }
+  }
+}
+
+/**
+ * Runs the write load with `kills` SIGKILLs and restarts; returns the ledger for {@link verifyKillRestart}.
+ * The service is left running (restarted) at the end.
+ */
+export async function runKillRestart(o: KillRestartOptions): Promise<KillRestartRun> {
+  const { svc } = o;
+  const log = o.log ?? (() => {});
+  const ledger = createLedger();
+  const { person, connections, sessions } = await setUpClients(o, ledger);
+  const st: RunState = {
+    stop: false,
+    answersInFlight: 0,
+    recoveredRetries: 0,
+    restartedAt: 0,
+    awaitingFirstAck: false,
+    recoverMs: [],
   };
   const personPost = (path: string, body: unknown) =>
     request(`${svc.base}${APP}${path}`, {
@@ -123,152 +312,17 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
       body,
       timeoutMs: 10_000,
     });
-
-  const writer = async (c: Connection, mcp: McpSession, w: number) => {
-    let n = 0;
-    let puts = 0;
-    while (!stop) {
-      n++;
-      const marker = `w${w}-${n}-${Math.floor(o.random() * 1e9).toString(36)}`;
-      // Table puts stop at MAX_PUTS_PER_WRITER so the check can read every row back (a query returns at
-      // most 500); the writer says instead.
-      const op = n % 5 === 3 && puts >= MAX_PUTS_PER_WRITER ? 0 : n % 5;
-      if (op === 3) puts++;
-      try {
-        if (op === 0) {
-          const r = await mcp.call('svc_say', { text: `say ${marker}` }, 10_000).catch((err) => {
-            if (isTransportFailure(err)) ledger.says.unknown.push(`say ${marker}`);
-            throw err;
-          });
-          if (!r.isError) {
-            ledger.says.acked.push(`say ${marker}`);
-            acked();
-          }
-        } else if (op === 1) {
-          const r = await mcp
-            .call('svc_show', { lines: `choose@q "show ${marker}" Yes|No` }, 10_000)
-            .catch((err) => {
-              if (isTransportFailure(err)) ledger.screens.unknownMarkers.push(marker);
-              throw err;
-            });
-          if (r.isError) continue;
-          const screenId = r.structured.screen_id as string;
-          ledger.screens.acked.push(screenId);
-          acked();
-          // The tap is not retried: without an idempotency key a retry after a lost answer could double it.
-          const tap = await personPost(`/agents/${c.agentId}/taps`, {
-            screen_id: screenId,
-            event: { id: 'q', value: 'Yes' },
-          }).catch((err) => {
-            ledger.taps.unknown.push(screenId);
-            throw err;
-          });
-          if (tap.status === 201) ledger.taps.acked.push(screenId);
-        } else if (op === 2) {
-          const text = `reply ${marker}`;
-          const r = await personPost(`/agents/${c.agentId}/messages`, { text }).catch((err) => {
-            ledger.replies.unknown.push(text);
-            throw err;
-          });
-          if (r.status === 201) ledger.replies.acked.push(text);
-        } else if (op === 3) {
-          const r = await mcp
-            .call('svc_tables', { lines: `put L ${marker} A=${marker}` }, 10_000)
-            .catch((err) => {
-              if (isTransportFailure(err)) ledger.rows.unknown.push(marker);
-              throw err;
-            });
-          if (!r.isError && (r.structured?.failed ?? []).length === 0) ledger.rows.acked.push(marker);
-        } else {
-          answersInFlight++;
-          try {
-            // A waiting client: its call may be cut by the kill; it retries until the service is back.
-            const r = await retrying(() => mcp.call('svc_answers', { wait: 1 }, 10_000));
-            for (const a of (r.structured?.answers ?? []) as {
-              kind: string;
-              screen_id: string | null;
-              text: string;
-            }[]) {
-              ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
-            }
-          } finally {
-            answersInFlight--;
-          }
-        }
-      } catch (err) {
-        if (!isTransportFailure(err)) throw err;
-        await sleep(100);
-      }
-    }
-  };
-
-  // Each rotator is its own client machine (its own loopback address, so its own `token` bucket of 60 at
-  // once then 60 a minute) and rotates a little slower than once a second to stay inside it.
-  const rotator = async (i: number) => {
-    const g = ledger.oauth[i];
-    if (!g) return;
-    const localAddress = `127.0.9.${10 + i}`;
-    let lostAnswer = false;
-    while (!stop) {
-      const form = { grant_type: 'refresh_token', refresh_token: g.refresh, client_id: g.clientId };
-      const r = await tokenRequest(svc.base, form, { timeoutMs: 10_000, localAddress }).catch((err) => {
-        if (!isTransportFailure(err)) throw err;
-        // Sent, no answer: the service may have committed the rotation before it died. Retry the same
-        // token once the service is back: a 200 means it had not; a refusal means it had (used once).
-        lostAnswer = true;
-        return null;
-      });
-      if (r?.status === 200) {
-        g.access = r.json.access_token;
-        g.refresh = r.json.refresh_token;
-        g.rotations++;
-        lostAnswer = false;
-        acked();
-      } else if (r && lostAnswer && r.status === 400) {
-        g.uncertain = true;
-        return;
-      } else if (r) throw new Error(`refresh answered ${r.status}: ${r.text.slice(0, 200)}`);
-      await sleep(lostAnswer ? 200 : 1100);
-    }
-  };
-
   const work = [
-    ...connections.map((c, i) => writer(c, sessions[i] as McpSession, i)),
-    ...ledger.oauth.map((_, i) => rotator(i)),
+    ...connections.map((c, i) =>
+      writeLoop({ c, mcp: sessions[i] as McpSession, personPost, ledger, st }, i, o.random),
+    ),
+    ...ledger.oauth.map((_, i) => rotateLoop(svc.base, ledger, st, i)),
   ];
-  let killsDuringAnswers = 0;
-  const killAt: KillRestartRun['killAt'] = [];
-  const killer = (async () => {
-    for (let k = 0; k < o.kills; k++) {
-      await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
-      const answersWaiting = answersInFlight;
-      if (answersWaiting > 0) killsDuringAnswers++;
-      await svc.kill();
-      killAt.push({ goneAt: Date.now(), answersWaiting });
-      up = false;
-      log(`kill ${k + 1}/${o.kills} (pid gone); ${answersInFlight} svc_answers calls were waiting`);
-      await sleep(200 + o.random() * 300);
-      restartedAt = Date.now();
-      awaitingFirstAck = true;
-      await svc.restart();
-      up = true;
-      log(`restarted as pid ${svc.pid()} in ${Date.now() - restartedAt} ms`);
-    }
-    await sleep(o.upMs.min);
-    stop = true;
-  })();
-  await killer;
+  const { up, killsDuringAnswers, killAt } = await killLoop(o, st, log);
   await Promise.all(work);
   if (!up) throw new Error('the service is not running after the last restart');
-  // Drain: every answer still waiting is returned now.
-  for (const s of sessions) {
-    for (;;) {
-      const r = await s.call('svc_answers', { wait: 0 });
-      const got = (r.structured?.answers ?? []) as { kind: string; screen_id: string | null; text: string }[];
-      if (got.length === 0) break;
-      for (const a of got) ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
-    }
-  }
+  await drainAnswers(sessions, ledger);
   await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+  const { recoveredRetries, recoverMs } = st;
   return { ledger, connections, kills: o.kills, killsDuringAnswers, killAt, recoveredRetries, recoverMs };
 }

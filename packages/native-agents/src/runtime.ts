@@ -3,18 +3,14 @@
 // Screen Lines validation, per-account limits, and a clear line in the thread when the model fails.
 
 import type { Core } from '@screen-service/core';
-import type { ReplyReadResult, ReplyTextResult } from '@screen-service/core/tables';
-import { type ConnectionPrincipal, MAX_TURN_ROWS } from '@screen-service/registry/hosts';
-import type { AgentRecord } from '@screen-service/registry/model';
-import { parse } from '@screen-service/screen-lines';
-import { ModelError } from './errors.js';
-import type { ChatMessage, ModelClient } from './model-client.js';
-import { buildMessages, SERVICE_LINE_PREFIX, splitScreen, systemPrompt } from './prompt.js';
+import type { ModelClient } from './model-client.js';
+import { createTurn, type ThreadRun } from './native-turn.js';
 import { TURN_LEASE_MS, type TurnLeases } from './turn-leases.js';
 import { createLimits, type ModelLimits, type UsageMeter } from './usage.js';
 
-/** Model calls one turn may make: the answer, plus at most two reads fed back (doc3). */
-const MAX_CALLS_PER_TURN = 3;
+// Where the rest of the package and its index have always found it.
+export { nativePrincipal } from './native-turn.js';
+
 /** Thread rows the model sees, newest last. */
 const DEFAULT_HISTORY = 40;
 /** Waits before trying a failed turn again, one per failure in a row (the last repeats). */
@@ -63,25 +59,6 @@ export interface NativeRuntime {
   idle(): Promise<void>;
 }
 
-interface ThreadRun {
-  running: boolean;
-  again: boolean;
-  failures: number;
-  cancel: (() => void) | null;
-  /** Told to the model once, at the top of its next turn (refused writes, bad lines). */
-  notes: string[];
-}
-
-/** The connection principal of the service's own runner of this agent. */
-export function nativePrincipal(agent: AgentRecord): ConnectionPrincipal {
-  return {
-    userId: agent.userId,
-    connectorId: agent.connectorId!,
-    connectorKind: 'hosted',
-    via: 'connector_token',
-  };
-}
-
 /**
  * @example
  * ```ts
@@ -90,8 +67,8 @@ export function nativePrincipal(agent: AgentRecord): ConnectionPrincipal {
  * ```
  */
 export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntime {
-  const { core, model } = options;
-  const { store, hostTransport, tables } = core;
+  const { core } = options;
+  const { store } = core;
   const now = core.clock;
   const limits = createLimits(options.limits ?? {}, now, options.usage, core.limits);
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
@@ -107,7 +84,6 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
   const waiters = new Set<() => void>();
   let unsubscribe: (() => void) | null = null;
   let stopped = false;
-  let turnSeq = 0;
   const leases = options.leases ?? null;
   const holder = options.holder ?? `native-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
   const leaseMs = options.leaseMs ?? TURN_LEASE_MS;
@@ -136,6 +112,17 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
       kick(agentId, userId);
     }, ms);
   }
+
+  const turn = createTurn({
+    core,
+    model: options.model,
+    guide: options.guide,
+    limits,
+    history,
+    retryMs,
+    onError: options.onError,
+    later,
+  });
 
   async function kickOwed() {
     for (const owed of await store.nativeAgents.listWithPending()) kick(owed.agentId, owed.userId);
@@ -192,131 +179,6 @@ export function createNativeRuntime(options: NativeRuntimeOptions): NativeRuntim
       clearInterval(renew);
       await leases.release(agentId, holder).catch((err) => options.onError?.(err, agentId));
     }
-  }
-
-  async function turn(agentId: string, userId: string, r: ThreadRun) {
-    const agent = await store.agents.get(agentId);
-    const native = await store.nativeAgents.get(agentId);
-    if (!agent || !native || agent.kind !== 'hosted' || !agent.connectorId) return;
-    const rows = await store.threads.pendingForHost({
-      userId,
-      agentIds: [agentId],
-      afterSeq: 0,
-      limit: MAX_TURN_ROWS,
-    });
-    if (rows.length === 0) return;
-    const p = nativePrincipal(agent);
-    const ids = rows.map((row) => row.id);
-    const key = `native-${agentId}-${now()}-${++turnSeq}`;
-    const verdict = await limits.check(userId);
-    if (!verdict.ok && verdict.kind === 'turns') {
-      later(agentId, userId, verdict.retryAfterMs);
-      return;
-    }
-    if (!verdict.ok) {
-      // Answered with the limit line: the rows stay in the thread the model reads tomorrow.
-      await hostTransport.reply(p, {
-        agent_id: agentId,
-        idempotency_key: key,
-        text: `${SERVICE_LINE_PREFIX}${verdict.line}`,
-        turn: ids,
-      });
-      return;
-    }
-    await hostTransport.turn(p, { agent_id: agentId, rows: ids });
-    try {
-      const held = await tables.call(p, { agent: agentId });
-      const page = await store.threads.page({ agentId, userId, limit: history });
-      const messages = buildMessages({
-        system: systemPrompt({
-          name: agent.name,
-          instructions: native.instructions,
-          guide: options.guide,
-          tables: 'tables' in held ? held.tables : '',
-        }),
-        rows: [...page].reverse(),
-        turn: ids,
-        notes: r.notes,
-      });
-      const answer = await answerWithReads(p, agentId, userId, messages);
-      r.notes = [];
-      r.failures = 0;
-      await write(p, agent, key, ids, answer, r);
-    } catch (err) {
-      await failed(p, agent, key, err, r);
-    }
-  }
-
-  /** Calls the model; a reply of only reads is fed back, at most twice in a row (the tables call counts). */
-  async function answerWithReads(
-    p: ConnectionPrincipal,
-    agentId: string,
-    userId: string,
-    messages: ChatMessage[],
-  ): Promise<ReplyTextResult> {
-    for (let call = 1; ; call++) {
-      const answer = await model.complete(messages);
-      limits.record(userId, answer.tokens);
-      const result = (await tables.call(p, { agent: agentId, reply: answer.text })) as
-        | ReplyTextResult
-        | ReplyReadResult;
-      if (!('read' in result)) return result;
-      if (call >= MAX_CALLS_PER_TURN) return { text: result.note, events: [], pending: [] };
-      messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: result.note });
-    }
-  }
-
-  async function write(
-    p: ConnectionPrincipal,
-    agent: AgentRecord,
-    key: string,
-    ids: string[],
-    answer: ReplyTextResult,
-    r: ThreadRun,
-  ) {
-    for (const e of answer.events) r.notes.push(`[svc] refused: ${JSON.stringify(e)}`);
-    const { prose, lines } = splitScreen(answer.text);
-    let text = prose;
-    let screen: string | undefined;
-    if (lines !== '') {
-      const parsed = parse(lines);
-      const drawable = parsed.ops.some((op) => op.op !== 'table' && op.op !== 'put');
-      if (parsed.errors.length > 0) {
-        // The person still reads the words; the model hears once, next turn, what failed.
-        r.notes.push(
-          `[svc] Your last screen was not shown: ${parsed.errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')}`,
-        );
-        if (text === '') text = lines;
-      } else if (drawable) screen = lines;
-    }
-    if (text === '' && screen === undefined) text = '…';
-    await hostTransport.reply(p, {
-      agent_id: agent.id,
-      idempotency_key: key,
-      ...(text !== '' ? { text } : {}),
-      ...(screen !== undefined ? { lines: screen } : {}),
-      turn: ids,
-    });
-  }
-
-  async function failed(p: ConnectionPrincipal, agent: AgentRecord, key: string, err: unknown, r: ThreadRun) {
-    if (!(err instanceof ModelError)) options.onError?.(err, agent.id);
-    const reason = err instanceof Error ? err.message : String(err);
-    // One line per outage, not one per retry; the rows stay unhandled and run when the model is back.
-    if (r.failures === 0) {
-      await hostTransport
-        .reply(p, {
-          agent_id: agent.id,
-          idempotency_key: `${key}-down`,
-          text: `${SERVICE_LINE_PREFIX}${agent.name} could not answer: ${reason} Your message is kept; it will be answered when the model is back.`,
-        })
-        .catch((e) => options.onError?.(e, agent.id));
-    } else {
-      await hostTransport.end(p, { agent_id: agent.id }).catch((e) => options.onError?.(e, agent.id));
-    }
-    const wait = retryMs[Math.min(r.failures, retryMs.length - 1)]!;
-    r.failures += 1;
-    later(agent.id, agent.userId, wait);
   }
 
   return {

@@ -1,0 +1,237 @@
+// SQLite thread writes: appends in the group commit; claims and delivery marks that move the page version.
+
+import { ServiceError } from '@screen-service/registry/kernel';
+import type {
+  MessageRecord,
+  NewMessage,
+  NewScreen,
+  PageVersion,
+  ScreenRecord,
+  ThreadKey,
+  ThreadRepository,
+} from '@screen-service/registry/model';
+import type Database from 'better-sqlite3';
+import type { WriteRunner } from './group-commit.js';
+import { isUniqueViolation, type SqliteDb, toMessage } from './rows.js';
+
+type Row = Record<string, unknown>;
+
+/** The prepared `UPDATE thread_state SET page_version = ? WHERE agent_id = ? AND user_id = ?`, shared by the writers. */
+export type PageMove = Database.Statement<[PageVersion, string, string]>;
+
+/**
+ * Prepares the page-version move. Only an existing state row moves (an upsert per message cost ~8 us, an
+ * update ~1 us; ADR 0216).
+ */
+export function preparePageMove(db: SqliteDb): PageMove {
+  return db.prepare('UPDATE thread_state SET page_version = ? WHERE agent_id = ? AND user_id = ?');
+}
+
+/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+function idemTaken(err: unknown, m: NewMessage): unknown {
+  if (!m.idemKey || !isUniqueViolation(err, 'messages.connector_id, messages.idem_key')) return err;
+  return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
+    field: 'idempotency_key',
+  });
+}
+
+/** Prepares the message insert; the returned function inserts a row and returns its record as a read would. */
+function prepareMessageInsert(db: SqliteDb): (m: NewMessage) => MessageRecord {
+  // Positional parameters, no RETURNING: seq is the rowid (lastInsertRowid) and the record is built from
+  // what was written (binding an object by name and reading the whole row back, meta and the screen's ops
+  // re-parsed, cost a write more; RETURNING seq alone still cost about 1 us of 9).
+  const insert = db.prepare(
+    `INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (m) => {
+    const meta = JSON.stringify(m.meta ?? {});
+    const screenId = m.screenId ?? null;
+    const connectorId = m.connectorId ?? null;
+    const handledAt = m.handledAt ?? null;
+    // seq INTEGER PRIMARY KEY is the rowid.
+    const seq = Number(
+      insert.run(
+        m.id,
+        m.userId,
+        m.agentId,
+        m.sender,
+        m.kind,
+        m.body,
+        meta,
+        screenId,
+        connectorId,
+        m.createdAt,
+        handledAt,
+        m.idemKey ?? null,
+      ).lastInsertRowid,
+    );
+    return {
+      seq,
+      id: m.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      sender: m.sender,
+      kind: m.kind,
+      body: m.body,
+      meta: JSON.parse(meta) as Record<string, unknown>,
+      screenId,
+      connectorId,
+      createdAt: m.createdAt,
+      deliveredAt: null,
+      handledAt,
+    };
+  };
+}
+
+/**
+ * The hot writes: messages (agent lines, screens, taps, replies), each moving the thread's page version.
+ * Concurrent ones share a commit (inside a transaction body they run at once, in its transaction).
+ */
+export function createThreadAppends(
+  db: SqliteDb,
+  commits: WriteRunner,
+  movePage: PageMove,
+): Pick<ThreadRepository, 'append' | 'appendScreen'> {
+  const insertMessage = prepareMessageInsert(db);
+  const insertScreen = db.prepare(
+    `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const attachPhoto = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
+  const attachPhotos = (messageId: string, ids: readonly string[] | undefined) => {
+    for (const id of ids ?? []) attachPhoto.run(messageId, id);
+  };
+
+  // Plain functions, not transactions of their own: the group commit runs them inside its transaction
+  // (and in a savepoint of their own when one must fail alone), so no nested savepoint per write.
+  const appendText = (m: NewMessage, version: PageVersion) => {
+    const message = insertMessage(m);
+    attachPhotos(message.id, m.photoIds);
+    movePage.run(version, m.agentId, m.userId);
+    return message;
+  };
+  const appendScreen = (m: NewMessage, s: NewScreen, version: PageVersion) => {
+    const message = insertMessage({ ...m, screenId: s.id });
+    attachPhotos(message.id, m.photoIds);
+    movePage.run(version, m.agentId, m.userId);
+    const screen: ScreenRecord = {
+      id: s.id,
+      userId: m.userId,
+      agentId: m.agentId,
+      messageId: message.id,
+      messageSeq: message.seq,
+      lines: s.lines,
+      ops: s.ops,
+      taps: s.taps,
+      createdAt: m.createdAt,
+    };
+    insertScreen.run(
+      screen.id,
+      screen.userId,
+      screen.agentId,
+      screen.messageId,
+      screen.messageSeq,
+      screen.lines,
+      JSON.stringify(s.ops),
+      JSON.stringify(s.taps),
+      screen.createdAt,
+    );
+    return { message, screen };
+  };
+
+  return {
+    async append(m, version) {
+      try {
+        return await commits.run(() => appendText(m, version));
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async appendScreen(m, s, version) {
+      try {
+        return await commits.run(() => appendScreen(m, s, version));
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+  };
+}
+
+/**
+ * Claims and delivery marks: each is a row update and its version move in one transaction (a savepoint
+ * inside one already open); the page moves only when a row changed.
+ */
+export function createThreadMarks(
+  db: SqliteDb,
+  movePage: PageMove,
+): Pick<ThreadRepository, 'claimAnswers' | 'markDelivered' | 'markRowsDelivered' | 'markRowsHandled'> {
+  // One statement: SQLite runs it atomically, so concurrent callers never claim the same row.
+  const claim = db.prepare(
+    `UPDATE messages SET handled_at = @at
+     WHERE seq IN (
+       SELECT seq FROM messages
+       WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq
+       ORDER BY seq LIMIT @limit)
+     RETURNING *`,
+  );
+  const markDelivered = db.prepare(
+    `UPDATE messages SET delivered_at = ?
+     WHERE agent_id = ? AND user_id = ? AND sender = 'agent' AND delivered_at IS NULL AND seq <= ?`,
+  );
+  const rowsDelivered = db.prepare(
+    `UPDATE messages SET delivered_at = COALESCE(delivered_at, @at)
+     WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person'
+       AND id IN (SELECT value FROM json_each(@ids))
+     RETURNING *`,
+  );
+  const rowsHandled = db.prepare(
+    `UPDATE messages SET handled_at = @at, delivered_at = COALESCE(delivered_at, @at)
+     WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person' AND handled_at IS NULL
+       AND id IN (SELECT value FROM json_each(@ids))`,
+  );
+  const moveIf = (changed: number, k: { agentId: string; userId: string }, version: PageVersion) => {
+    if (changed > 0) movePage.run(version, k.agentId, k.userId);
+  };
+
+  type Claim = Parameters<ThreadRepository['claimAnswers']>[0];
+  const claimAll = db.transaction((q: Claim) => {
+    const { agentId, userId, afterSeq, limit, at } = q;
+    const rows = (claim.all({ agentId, userId, afterSeq, limit, at }) as Row[]).map(toMessage);
+    moveIf(rows.length, q, q.version);
+    return rows;
+  });
+  const deliverUpTo = db.transaction((k: ThreadKey, upToSeq: number, at: number, version: PageVersion) => {
+    moveIf(markDelivered.run(at, k.agentId, k.userId, upToSeq).changes, k, version);
+  });
+  const deliverRows = db.transaction((k: ThreadKey, ids: string[], at: number, version: PageVersion) => {
+    const rows = (
+      rowsDelivered.all({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }) as Row[]
+    ).map(toMessage);
+    // Rows matched (delivered now or before) move the page, as every update of them always did.
+    moveIf(rows.length, k, version);
+    return rows;
+  });
+  const handleRows = db.transaction((k: ThreadKey, ids: string[], at: number, version: PageVersion) => {
+    const n = rowsHandled.run({ at, agentId: k.agentId, userId: k.userId, ids: JSON.stringify(ids) }).changes;
+    moveIf(n, k, version);
+    return n;
+  });
+
+  return {
+    async claimAnswers(q) {
+      const rows = claimAll(q);
+      // RETURNING order is unspecified: restore oldest first.
+      return rows.sort((a: MessageRecord, b: MessageRecord) => a.seq - b.seq);
+    },
+    async markDelivered(k, upToSeq, at, version) {
+      deliverUpTo(k, upToSeq, at, version);
+    },
+    async markRowsDelivered(k, ids, at, version) {
+      return deliverRows(k, ids, at, version).sort((a, b) => a.seq - b.seq);
+    },
+    async markRowsHandled(k, ids, at, version) {
+      return handleRows(k, ids, at, version);
+    },
+  };
+}
