@@ -57,103 +57,108 @@ function codeRefusal(err: unknown): unknown {
   return err;
 }
 
-export function createConsent(ctx: OAuthContext) {
-  const { store } = ctx;
+function statusOf(r: OAuthRequestRecord, at: number): RequestStatus {
+  if (r.finishedAt !== null) return 'finished';
+  if (r.status === 'pending' && r.expiresAt <= at) return 'expired';
+  return r.status;
+}
 
-  function statusOf(r: OAuthRequestRecord, at: number): RequestStatus {
-    if (r.finishedAt !== null) return 'finished';
-    if (r.status === 'pending' && r.expiresAt <= at) return 'expired';
-    return r.status;
+function hostOf(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return u.host || `${u.protocol}${u.pathname}`;
+  } catch {
+    return uri;
   }
+}
 
-  function hostOf(uri: string): string {
-    try {
-      const u = new URL(uri);
-      return u.host || `${u.protocol}${u.pathname}`;
-    } catch {
-      return uri;
-    }
-  }
+async function view(
+  ctx: OAuthContext,
+  r: OAuthRequestRecord,
+  client?: OAuthClientRecord | null,
+): Promise<RequestView> {
+  const c = client ?? (await ctx.store.oauth.getClient(r.clientId));
+  const agent = r.agentId ? await ctx.store.agents.get(r.agentId) : null;
+  const meta = c?.metadata ?? {};
+  return {
+    id: r.id,
+    status: statusOf(r, ctx.now()),
+    client: {
+      name: c?.name ?? 'An unknown app',
+      uri: typeof meta.client_uri === 'string' ? meta.client_uri : null,
+      logo_uri: typeof meta.logo_uri === 'string' ? meta.logo_uri : null,
+    },
+    redirect: { uri: r.redirectUri, host: hostOf(r.redirectUri) },
+    expires_at: new Date(r.expiresAt).toISOString(),
+    agent: agent && r.status === 'approved' ? { id: agent.id, name: agent.name } : null,
+  };
+}
 
-  async function view(r: OAuthRequestRecord, client?: OAuthClientRecord | null): Promise<RequestView> {
-    const c = client ?? (await store.oauth.getClient(r.clientId));
-    const agent = r.agentId ? await store.agents.get(r.agentId) : null;
-    const meta = c?.metadata ?? {};
-    return {
-      id: r.id,
-      status: statusOf(r, ctx.now()),
-      client: {
-        name: c?.name ?? 'An unknown app',
-        uri: typeof meta.client_uri === 'string' ? meta.client_uri : null,
-        logo_uri: typeof meta.logo_uri === 'string' ? meta.logo_uri : null,
-      },
-      redirect: { uri: r.redirectUri, host: hostOf(r.redirectUri) },
-      expires_at: new Date(r.expiresAt).toISOString(),
-      agent: agent && r.status === 'approved' ? { id: agent.id, name: agent.name } : null,
-    };
-  }
+const approveUrl = (ctx: OAuthContext, id: string) =>
+  `${ctx.urls.baseUrl}/#/approve/${encodeURIComponent(id)}`;
+async function pageView(ctx: OAuthContext, r: OAuthRequestRecord): Promise<PageView> {
+  return { ...(await view(ctx, r)), approve_url: approveUrl(ctx, r.id) };
+}
 
-  const approveUrl = (id: string) => `${ctx.urls.baseUrl}/#/approve/${encodeURIComponent(id)}`;
-  async function pageView(r: OAuthRequestRecord): Promise<PageView> {
-    return { ...(await view(r)), approve_url: approveUrl(r.id) };
-  }
-
-  /** The request, if this browser started it. */
-  async function ownRequest(id: string, browserSecret: string | undefined): Promise<OAuthRequestRecord> {
-    const r = typeof id === 'string' && id.length <= 64 ? await store.oauth.getRequest(id) : null;
-    if (!r) {
-      throw new OAuthError(
-        'invalid_request',
-        'This sign-in request is unknown or finished long ago; start again from the app.',
-        { status: 404 },
-      );
-    }
-    if (!browserSecret || !digestsEqual(hashSecret(browserSecret), r.browserHash)) {
-      throw new OAuthError(
-        'access_denied',
-        'This page belongs to the browser that started the sign-in; open it from the app that sent you here.',
-      );
-    }
-    return r;
-  }
-
-  function decided(id: string) {
-    ctx.waits.changed(id);
-  }
-
-  const decidedMeanwhile = () =>
-    new OAuthError('invalid_request', 'This sign-in was decided or expired meanwhile; reload the page.', {
-      status: 409,
-    });
-
-  const refuseLate = (r: OAuthRequestRecord, at: number) => {
-    const s = statusOf(r, at);
-    if (s === 'pending') return;
+/** The request, if this browser started it. */
+async function ownRequest(
+  ctx: OAuthContext,
+  id: string,
+  browserSecret: string | undefined,
+): Promise<OAuthRequestRecord> {
+  const r = typeof id === 'string' && id.length <= 64 ? await ctx.store.oauth.getRequest(id) : null;
+  if (!r) {
     throw new OAuthError(
       'invalid_request',
-      s === 'expired'
-        ? 'This sign-in expired; start again from the app.'
-        : 'This sign-in was already decided; reload the page.',
-      { status: 409 },
+      'This sign-in request is unknown or finished long ago; start again from the app.',
+      { status: 404 },
     );
-  };
-
-  /** A request for the person's API: unknown, or decided by another account, is not found. */
-  async function personRequest(userId: string, id: string): Promise<OAuthRequestRecord> {
-    const r = id.length <= 64 ? await store.oauth.getRequest(id) : null;
-    if (!r || (r.userId !== null && r.userId !== userId)) {
-      throw new ServiceError(
-        'OAUTH_REQUEST_NOT_FOUND',
-        'This sign-in request is unknown or belongs to someone else; start again from the app.',
-      );
-    }
-    return r;
   }
+  if (!browserSecret || !digestsEqual(hashSecret(browserSecret), r.browserHash)) {
+    throw new OAuthError(
+      'access_denied',
+      'This page belongs to the browser that started the sign-in; open it from the app that sent you here.',
+    );
+  }
+  return r;
+}
 
+const decidedMeanwhile = () =>
+  new OAuthError('invalid_request', 'This sign-in was decided or expired meanwhile; reload the page.', {
+    status: 409,
+  });
+
+const refuseLate = (r: OAuthRequestRecord, at: number) => {
+  const s = statusOf(r, at);
+  if (s === 'pending') return;
+  throw new OAuthError(
+    'invalid_request',
+    s === 'expired'
+      ? 'This sign-in expired; start again from the app.'
+      : 'This sign-in was already decided; reload the page.',
+    { status: 409 },
+  );
+};
+
+/** A request for the person's API: unknown, or decided by another account, is not found. */
+async function personRequest(ctx: OAuthContext, userId: string, id: string): Promise<OAuthRequestRecord> {
+  const r = id.length <= 64 ? await ctx.store.oauth.getRequest(id) : null;
+  if (!r || (r.userId !== null && r.userId !== userId)) {
+    throw new ServiceError(
+      'OAUTH_REQUEST_NOT_FOUND',
+      'This sign-in request is unknown or belongs to someone else; start again from the app.',
+    );
+  }
+  return r;
+}
+
+/** The sign-in page's side: the browser that started the request polls it, types a code, cancels, finishes. */
+function browserSide(ctx: OAuthContext) {
+  const { store } = ctx;
   return {
     /** `GET {oauth}/requests/:id[?wait=s]`. */
     async pageView(id: string, browserSecret: string | undefined, waitS = 0, signal?: AbortSignal) {
-      let r = await ownRequest(id, browserSecret);
+      let r = await ownRequest(ctx, id, browserSecret);
       const wait = Math.max(0, Math.min(MAX_POLL_WAIT_S, Math.floor(waitS)));
       if (wait > 0 && statusOf(r, ctx.now()) === 'pending') {
         const untilExpiry = r.expiresAt - ctx.now();
@@ -163,12 +168,12 @@ export function createConsent(ctx: OAuthContext) {
         });
         r = (await store.oauth.getRequest(id)) ?? r;
       }
-      return pageView(r);
+      return pageView(ctx, r);
     },
 
     /** `POST {oauth}/requests/:id/code`: approve as the agent whose 6-digit code the person typed. */
     async enterCode(id: string, browserSecret: string | undefined, code: unknown, clientAddr: string) {
-      const r = await ownRequest(id, browserSecret);
+      const r = await ownRequest(ctx, id, browserSecret);
       const at = ctx.now();
       refuseLate(r, at);
       // The one redemption rule of the registry (same normalisation and throttle as host pairing); its
@@ -196,20 +201,20 @@ export function createConsent(ctx: OAuthContext) {
       } catch (err) {
         throw codeRefusal(err);
       }
-      decided(id);
+      ctx.waits.changed(id);
       ctx.notifier?.publish({ type: 'agents', userId });
-      return pageView((await store.oauth.getRequest(id))!);
+      return pageView(ctx, (await store.oauth.getRequest(id))!);
     },
 
     /** `POST {oauth}/requests/:id/cancel`: the person backs out on the consent page. */
     async cancel(id: string, browserSecret: string | undefined) {
-      const r = await ownRequest(id, browserSecret);
+      const r = await ownRequest(ctx, id, browserSecret);
       const at = ctx.now();
       refuseLate(r, at);
       const done = await store.oauth.decide(id, { status: 'denied', userId: null, agentId: null, at });
       if (!done) throw decidedMeanwhile();
-      decided(id);
-      return pageView(done);
+      ctx.waits.changed(id);
+      return pageView(ctx, done);
     },
 
     /**
@@ -217,7 +222,7 @@ export function createConsent(ctx: OAuthContext) {
      * mints the single-use authorization code here; a denial or an expiry sends `access_denied`.
      */
     async finish(id: string, browserSecret: string | undefined): Promise<string> {
-      const r = await ownRequest(id, browserSecret);
+      const r = await ownRequest(ctx, id, browserSecret);
       const at = ctx.now();
       const s = statusOf(r, at);
       const back = (params: Record<string, string | null>) =>
@@ -252,15 +257,21 @@ export function createConsent(ctx: OAuthContext) {
         ? back({ code })
         : back({ error: 'access_denied', error_description: 'The person declined the sign-in.' });
     },
+  };
+}
 
+/** The person's side, in the app: what a request asks, and the decision. */
+function personSide(ctx: OAuthContext) {
+  const { store } = ctx;
+  return {
     /** `GET {app}/oauth/requests/:id`. */
     async personView(userId: string, id: string): Promise<RequestView> {
-      return view(await personRequest(userId, id));
+      return view(ctx, await personRequest(ctx, userId, id));
     },
 
     /** `POST {app}/oauth/requests/:id/decision`. */
     async decide(userId: string, id: string, input: DecisionInput): Promise<RequestView> {
-      const r = await personRequest(userId, id);
+      const r = await personRequest(ctx, userId, id);
       const at = ctx.now();
       const s = statusOf(r, at);
       if (s === 'expired') {
@@ -302,10 +313,15 @@ export function createConsent(ctx: OAuthContext) {
         if (created) await ctx.agents.delete(userId, created);
         throw new ServiceError('OAUTH_REQUEST_DECIDED', 'This sign-in was answered a moment ago.');
       }
-      decided(id);
-      return view(done);
+      ctx.waits.changed(id);
+      return view(ctx, done);
     },
   };
+}
+
+/** The consent handshake's use cases: the sign-in page's (browser) and the app's (person). */
+export function createConsent(ctx: OAuthContext) {
+  return { ...browserSide(ctx), ...personSide(ctx) };
 }
 
 export type Consent = ReturnType<typeof createConsent>;

@@ -9,7 +9,13 @@ import {
   type RateLimitOptions,
 } from '@screen-service/registry/kernel';
 import { MOUNTS } from '@screen-service/registry/mounts';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import { readClientCredentials } from './client-auth.js';
 import { isOAuthError, OAuthError } from './errors.js';
 import { pathInsertedMetadataPath } from './metadata.js';
@@ -115,6 +121,21 @@ function withCors(_req: Request, res: Response, next: NextFunction): void {
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
+/** What the endpoint groups share: the server, the rate-limited handler wrapper and the body readers. */
+interface RouteKit {
+  oauth: OAuthServer;
+  handle: (
+    bucket: 'register' | 'authorize' | 'token' | 'consent' | null,
+    fn: Handler,
+    asPage?: boolean,
+  ) => Handler;
+  form: RequestHandler;
+  json: RequestHandler;
+  needsForm: (req: Request) => Record<string, unknown>;
+  cookiePath: string;
+  secure: boolean;
+}
+
 /**
  * The authorization server at `{oauth_url}`: metadata, `/register`, `/authorize`, `/token`, `/revoke`, and
  * the consent page's `/requests/:id` endpoints.
@@ -185,6 +206,16 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     res.json({ keys: [] });
   });
 
+  const kit: RouteKit = { oauth, handle, form, json, needsForm, cookiePath, secure };
+  mountClientEndpoints(router, kit);
+  mountConsentEndpoints(router, kit);
+  mountFallbacks(router, options);
+  return router;
+}
+
+/** The client-facing endpoints: registration (RFC 7591), authorize, token and revoke (RFC 6749, 7009). */
+function mountClientEndpoints(router: Router, kit: RouteKit): void {
+  const { oauth, handle, form, json, needsForm, cookiePath, secure } = kit;
   router.post(
     '/register',
     withCors,
@@ -243,7 +274,11 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
       res.status(200).end();
     }),
   );
+}
 
+/** The sign-in page's endpoints under `/requests/:id`, for the browser that started the request. */
+function mountConsentEndpoints(router: Router, kit: RouteKit): void {
+  const { oauth, handle, json, cookiePath, secure } = kit;
   router.get(
     '/requests/:id',
     handle('consent', async (req, res) => {
@@ -298,7 +333,10 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
       true,
     ),
   );
+}
 
+/** 405 and 404 in OAuth's error shape, and the body readers' refusals (RFC 7591 names them on /register). */
+function mountFallbacks(router: Router, options: OAuthRouterOptions): void {
   for (const p of ['/register', '/token', '/revoke', '/authorize']) {
     router.all(p, (req, res) => {
       res.setHeader('allow', p === '/authorize' ? 'GET' : 'POST, OPTIONS');
@@ -325,7 +363,6 @@ export function createOAuthRouter(options: OAuthRouterOptions): Router {
     if (wire.status >= 500) options.onError?.(err);
     sendOAuthError(res, wire, err);
   });
-  return router;
 }
 
 /**

@@ -1,228 +1,21 @@
 // `/register`, `/token`, `/revoke` and the access-token lookup the tool server uses.
 
-import { connectionState, resolveAccessToken } from '@screen-service/registry/hosts';
-import { digestsEqual, hashSecret, mintToken } from '@screen-service/registry/kernel';
-import type { ConnectorRecord, OAuthClientRecord, OAuthTokenRecord } from '@screen-service/registry/model';
+import { resolveAccessToken } from '@screen-service/registry/hosts';
+import { digestsEqual, hashSecret } from '@screen-service/registry/kernel';
+import type { OAuthClientRecord } from '@screen-service/registry/model';
 import type { PresentedClient } from './client-auth.js';
-import { redeemAuthorizationCode } from './code-redemption.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
-import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS, SCOPE } from './limits.js';
-import { isCodeVerifier, verifierMatches } from './pkce.js';
+import { SCOPE } from './limits.js';
 import { readClientMetadata } from './registration.js';
-import { randomSecret, sameResource } from './secrets.js';
+import { randomSecret } from './secrets.js';
+import { authenticate, codeGrant, field, refreshGrant, type TokenResponse } from './token-grants.js';
 
-/** The token endpoint's success body (RFC 6749 section 5.1). */
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token?: string;
-  scope: string;
-}
+export type { TokenResponse } from './token-grants.js';
 
-/** The remote_ref an approved agent carries on its OAuth connection. */
-const OAUTH_REMOTE_REF = 'oauth';
-
+/** The OAuth endpoints' use cases over one context. */
 export function createTokens(ctx: OAuthContext) {
   const { store } = ctx;
-
-  function grants(client: OAuthClientRecord): string[] {
-    const g = client.metadata.grant_types;
-    return Array.isArray(g) ? (g as string[]) : ['authorization_code', 'refresh_token'];
-  }
-
-  /** Checks presented credentials against the registered client and its registered method. */
-  async function authenticate(presented: PresentedClient): Promise<OAuthClientRecord> {
-    const client = await store.oauth.getClient(presented.clientId);
-    const refuse = (why: string) => new OAuthError('invalid_client', why);
-    if (!client) throw refuse('Unknown client_id: register the app again.');
-    if (client.authMethod === 'none') {
-      if (presented.method !== 'none') {
-        throw refuse(
-          'This app registered as a public client (token_endpoint_auth_method none): send no secret.',
-        );
-      }
-      return client;
-    }
-    if (presented.method !== client.authMethod) {
-      throw refuse(
-        client.authMethod === 'client_secret_basic'
-          ? 'This app registered client_secret_basic: send the secret in Authorization: Basic.'
-          : 'This app registered client_secret_post: send client_id and client_secret in the form body.',
-      );
-    }
-    if (
-      !presented.secret ||
-      !client.secretHash ||
-      !digestsEqual(hashSecret(presented.secret), client.secretHash)
-    ) {
-      throw refuse('The client secret is wrong.');
-    }
-    return client;
-  }
-
-  function mint(
-    kind: 'access' | 'refresh',
-    connectorId: string,
-    userId: string,
-    clientId: string,
-    at: number,
-  ) {
-    const token = mintToken(kind === 'access' ? 'svc_at_' : 'svc_rt_', ctx.random);
-    const record: OAuthTokenRecord = {
-      id: ctx.newId('tok_'),
-      kind,
-      tokenHash: hashSecret(token),
-      connectorId,
-      userId,
-      clientId,
-      createdAt: at,
-      expiresAt: at + (kind === 'access' ? ACCESS_TOKEN_TTL_S * 1000 : REFRESH_TOKEN_TTL_MS),
-      usedAt: null,
-      revokedAt: null,
-    };
-    return { token, record };
-  }
-
-  function pair(client: OAuthClientRecord, connectorId: string, userId: string, at: number) {
-    const access = mint('access', connectorId, userId, client.id, at);
-    const refresh = grants(client).includes('refresh_token')
-      ? mint('refresh', connectorId, userId, client.id, at)
-      : null;
-    const response: TokenResponse = {
-      access_token: access.token,
-      token_type: 'Bearer',
-      expires_in: ACCESS_TOKEN_TTL_S,
-      ...(refresh ? { refresh_token: refresh.token } : {}),
-      scope: SCOPE,
-    };
-    return { records: refresh ? [access.record, refresh.record] : [access.record], response };
-  }
-
-  const field = (form: Record<string, unknown>, name: string, required = true): string | undefined => {
-    const v = form[name];
-    if (v === undefined || v === '') {
-      if (required) throw new OAuthError('invalid_request', `${name} is missing.`);
-      return undefined;
-    }
-    if (typeof v !== 'string') throw new OAuthError('invalid_request', `${name} was sent more than once.`);
-    return v;
-  };
-
-  function checkResource(form: Record<string, unknown>) {
-    const resource = field(form, 'resource', false);
-    if (resource !== undefined && !sameResource(resource, ctx.urls.mcpUrl)) {
-      throw new OAuthError('invalid_target', `resource must be ${ctx.urls.mcpUrl}.`);
-    }
-    const scope = field(form, 'scope', false);
-    if (scope?.split(' ').some((w) => w !== '' && w !== SCOPE)) {
-      throw new OAuthError('invalid_scope', `Only the scope "${SCOPE}" is offered.`);
-    }
-  }
-
-  async function codeGrant(client: OAuthClientRecord, form: Record<string, unknown>): Promise<TokenResponse> {
-    const code = field(form, 'code')!;
-    const verifier = field(form, 'code_verifier', false);
-    const redirectUri = field(form, 'redirect_uri', false);
-    checkResource(form);
-    const at = ctx.now();
-    const codeHash = hashSecret(code);
-    const req = await store.oauth.findRequestByCodeHash(codeHash);
-    const invalid = (why: string) => new OAuthError('invalid_grant', why);
-    if (!req || req.codeHash === null || !digestsEqual(req.codeHash, codeHash)) {
-      throw invalid('Unknown authorization code; start the sign-in again.');
-    }
-    if (req.clientId !== client.id) throw invalid('This code was issued to another app.');
-    if (req.codeUsedAt !== null) {
-      // A code used twice may have leaked: end what the first use made (RFC 6749 section 4.1.2).
-      if (req.connectorId) await store.oauth.revokeConnection(req.connectorId, at);
-      throw invalid('This code was already used; its tokens are revoked. Start the sign-in again.');
-    }
-    if (req.codeExpiresAt === null || req.codeExpiresAt <= at) {
-      throw invalid('This code expired (codes last one minute); start the sign-in again.');
-    }
-    if (redirectUri === undefined) {
-      throw new OAuthError('invalid_request', 'redirect_uri is missing: send the one used to authorize.');
-    }
-    if (redirectUri !== req.redirectUri)
-      throw invalid('redirect_uri differs from the one used to authorize.');
-    if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE).');
-    if (!isCodeVerifier(verifier)) {
-      throw new OAuthError(
-        'invalid_request',
-        'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.',
-      );
-    }
-    if (!verifierMatches(verifier, req.codeChallenge)) {
-      throw invalid('code_verifier does not match the code_challenge sent to authorize.');
-    }
-    const connector: ConnectorRecord = {
-      id: ctx.newId('con_'),
-      userId: req.userId!,
-      name: client.name,
-      kind: 'mcp',
-      // No connector token exists for an OAuth connection: this hash is of a secret nobody holds.
-      tokenHash: hashSecret(randomSecret(ctx.random)),
-      createdAt: at,
-      lastSeenAt: at,
-      revokedAt: null,
-      suspendedAt: null,
-      via: 'oauth',
-    };
-    const issued = pair(client, connector.id, connector.userId, at);
-    const outcome = await redeemAuthorizationCode(store, {
-      requestId: req.id,
-      at,
-      connector,
-      remoteRef: OAUTH_REMOTE_REF,
-      tokens: issued.records,
-    });
-    if (outcome === 'code_used') throw invalid('This code was already used; start the sign-in again.');
-    if (outcome === 'code_expired') throw invalid('This code expired; start the sign-in again.');
-    if (outcome === 'agent_gone') {
-      throw invalid('The agent picked for this sign-in was deleted; start the sign-in again.');
-    }
-    if (outcome !== 'ok') throw invalid('This sign-in was not approved; start again.');
-    ctx.notifier?.publish({ type: 'agents', userId: connector.userId });
-    return issued.response;
-  }
-
-  async function refreshGrant(
-    client: OAuthClientRecord,
-    form: Record<string, unknown>,
-  ): Promise<TokenResponse> {
-    const presented = field(form, 'refresh_token')!;
-    checkResource(form);
-    if (!grants(client).includes('refresh_token')) {
-      throw new OAuthError('unauthorized_client', 'This app did not register the refresh_token grant.');
-    }
-    const at = ctx.now();
-    const hash = hashSecret(presented);
-    const t = await store.oauth.findToken(hash);
-    const invalid = (why: string) => new OAuthError('invalid_grant', why);
-    if (t?.kind !== 'refresh' || !digestsEqual(t.tokenHash, hash)) throw invalid('Unknown refresh token.');
-    if (t.clientId !== client.id) throw invalid('This refresh token was issued to another app.');
-    if (t.revokedAt !== null) throw invalid('This sign-in was revoked; sign in again.');
-    const replay = async () => {
-      await store.oauth.revokeConnection(t.connectorId, at);
-      ctx.notifier?.publish({ type: 'agents', userId: t.userId });
-      return invalid(
-        'This refresh token was already used, so the connection is revoked for safety; sign in again.',
-      );
-    };
-    if (t.usedAt !== null) throw await replay();
-    if (t.expiresAt <= at) throw invalid('This refresh token expired (60 days); sign in again.');
-    const connector = await store.connectors.get(t.connectorId);
-    const state = connectionState(connector, await store.users.findById(t.userId));
-    if (state === 'missing' || state === 'revoked')
-      throw invalid('This connection was removed in the app; sign in again.');
-    if (state !== 'live') throw invalid('This account or connection is suspended.');
-    const issued = pair(client, t.connectorId, t.userId, at);
-    if (!(await store.oauth.rotateRefresh(t.id, issued.records, at))) throw await replay();
-    return issued.response;
-  }
-
   return {
     /** `POST {oauth}/register` (RFC 7591): the registration answer, with the secret shown once. */
     async register(body: unknown) {
@@ -262,8 +55,10 @@ export function createTokens(ctx: OAuthContext) {
           `grant_type "${grantType.slice(0, 64)}" is not offered; use authorization_code or refresh_token.`,
         );
       }
-      const client = await authenticate(presented);
-      return grantType === 'authorization_code' ? codeGrant(client, form) : refreshGrant(client, form);
+      const client = await authenticate(ctx, presented);
+      return grantType === 'authorization_code'
+        ? codeGrant(ctx, client, form)
+        : refreshGrant(ctx, client, form);
     },
 
     /**
@@ -272,7 +67,7 @@ export function createTokens(ctx: OAuthContext) {
      */
     async revoke(presented: PresentedClient, form: Record<string, unknown>): Promise<void> {
       const token = field(form, 'token')!;
-      const client = await authenticate(presented);
+      const client = await authenticate(ctx, presented);
       const hash = hashSecret(token);
       const t = await store.oauth.findToken(hash);
       if (!t || t.clientId !== client.id || !digestsEqual(t.tokenHash, hash)) return;
