@@ -1,9 +1,16 @@
 // Runs a host: heartbeats (≤ 60 s) with sandbox reports, commands reported only when they change, the
 // message stream, one turn at a time per agent (rows that arrive meanwhile form the next turn), answers
-// with idempotency keys fixed by the turn's rows, and a cursor saved only once a turn is answered.
+// with idempotency keys fixed by the turn's rows, and a cursor saved only once a turn is answered. Before a
+// turn for anyone but the owner the profile's report is checked again (doc2 "Client-safe").
 
 import type { HostMessage, ReplyResult } from '@screen-service/core/host-messages';
-import type { HeartbeatResult } from '@screen-service/registry/hosts';
+import {
+  checkClientSafe,
+  type HeartbeatResult,
+  type SandboxReport,
+  SHARE_WHY_TEXT,
+  type ShareWhy,
+} from '@screen-service/registry/hosts';
 import type { CommandEntry } from '@screen-service/registry/model';
 import { HostApiError } from './errors.js';
 import { createHostClient, type HostClient } from './host-client.js';
@@ -53,8 +60,64 @@ export interface RunningHost {
   done: Promise<StreamStop>;
 }
 
+/**
+ * doc2 "Client-safe": the rules a profile breaks right now, read from its report (`no_report` without one).
+ * A turn for someone the owner shares with runs only when this is empty.
+ */
+export function brokenNow(options: Pick<HostRunOptions, 'sandbox'>, remoteRef: string | null): ShareWhy[] {
+  const report = remoteRef === null ? undefined : options.sandbox?.(remoteRef);
+  return report ? checkClientSafe(report as SandboxReport).broken : ['no_report'];
+}
+
+/** The owner's card when a shared thread's turn did not run: which rule broke, and what happens next. */
+export function pausedCard(agentName: string, broken: ShareWhy[]): { text: string; lines: string } {
+  const rules = broken.map((w) => `**${w}** (${SHARE_WHY_TEXT[w]})`).join(', ');
+  return {
+    text: `${agentName} is paused for the people you share it with: it broke ${broken.join(', ')}.`,
+    lines: [
+      'group card "Paused for the people you share it with"',
+      `text A turn for someone you share ${agentName} with did not run: its profile broke ${rules}.`,
+      'text Fix the profile: sharing resumes at the next heartbeat, and their waiting messages are answered then.',
+      'end',
+    ].join('\n'),
+  };
+}
+
 /** Heartbeat period: doc2 asks for at least one a minute. */
 export const DEFAULT_HEARTBEAT_MS = 45_000;
+
+/**
+ * The host's heartbeat: each profile's sandbox report rides along, the commands go only when they change,
+ * and each agent's name is kept (the owner's card names the agent as the app shows it).
+ */
+function heartbeats(client: HostClient, options: HostRunOptions) {
+  const sentCommands = new Map<string, string>();
+  let knownRefs: string[] = [];
+  const names = new Map<string, string>();
+
+  async function beat() {
+    const refs = knownRefs;
+    const reports: Record<string, unknown> = {};
+    for (const ref of refs) {
+      const r = options.sandbox?.(ref);
+      if (r) reports[ref] = r;
+    }
+    const hb = await client.heartbeat(Object.keys(reports).length > 0 ? reports : undefined);
+    knownRefs = hb.agents.map((a) => a.remote_ref).filter((r): r is string => r !== null);
+    for (const a of hb.agents) names.set(a.id, a.name);
+    options.onHeartbeat?.(hb);
+    for (const ref of knownRefs) {
+      const list = options.commands?.(ref);
+      if (list === undefined) continue;
+      const text = JSON.stringify(list);
+      if (sentCommands.get(ref) === text) continue;
+      await client.commands(ref, list);
+      sentCommands.set(ref, text);
+    }
+    return hb;
+  }
+  return { beat, names, known: () => knownRefs.length };
+}
 
 /**
  * @example
@@ -76,32 +139,10 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const every = Math.min(options.heartbeatEveryMs ?? DEFAULT_HEARTBEAT_MS, 60_000);
-  const sentCommands = new Map<string, string>();
-  let knownRefs: string[] = [];
-
-  async function beat() {
-    const refs = knownRefs;
-    const reports: Record<string, unknown> = {};
-    for (const ref of refs) {
-      const r = options.sandbox?.(ref);
-      if (r) reports[ref] = r;
-    }
-    const hb = await client.heartbeat(Object.keys(reports).length > 0 ? reports : undefined);
-    knownRefs = hb.agents.map((a) => a.remote_ref).filter((r): r is string => r !== null);
-    options.onHeartbeat?.(hb);
-    for (const ref of knownRefs) {
-      const list = options.commands?.(ref);
-      if (list === undefined) continue;
-      const text = JSON.stringify(list);
-      if (sentCommands.get(ref) === text) continue;
-      await client.commands(ref, list);
-      sentCommands.set(ref, text);
-    }
-    return hb;
-  }
+  const { beat, names, known } = heartbeats(client, options);
   await beat();
   // A second beat right away when the first learned the profiles, so their reports ride along.
-  if (options.sandbox && knownRefs.length > 0) await beat();
+  if (options.sandbox && known() > 0) await beat();
   // One beat at a time: on a slow link a tick that finds the last beat still running skips, so a changed
   // commands list is never reported twice by two overlapping beats.
   let beating = false;
@@ -131,6 +172,21 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
       .catch((err) => log(`could not save the cursor: ${(err as Error).message}`));
   };
 
+  // doc2: a failing profile stops the turn; a heartbeat at once clears `client_safe` (the person sees the
+  // agent paused by its owner), and the owner's thread gets a card naming the broken rule.
+  async function refusedForClients(turn: HostTurn): Promise<boolean> {
+    const broken = brokenNow(options, turn.agent.remote_ref);
+    if (broken.length === 0) return false;
+    log(`turn for ${turn.session} not run: ${turn.agent.handle} broke ${broken.join(', ')}`);
+    await beat();
+    await client.reply({
+      agent_id: turn.agent.id,
+      idempotency_key: `paused.${turn.rows[0]!.id}`,
+      ...pausedCard(names.get(turn.agent.id) ?? turn.agent.handle, broken),
+    });
+    return true;
+  }
+
   // One turn at a time per thread: the owner's (`<agent_id>`) and each holder's (`<agent_id>~<user_id>`).
   async function runTurns(session: string) {
     if (busy.has(session)) return;
@@ -144,6 +200,12 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
         let n = 0;
         const turn: HostTurn = { agent: rows[0]!.agent, session: rows[0]!.session, rows };
         try {
+          if (session !== agentId && (await refusedForClients(turn))) {
+            // Not retried: the service sends these rows again once the agent passes its next heartbeat.
+            for (const r of rows) pending.delete(r.seq);
+            saveCursor(stream.cursor());
+            continue;
+          }
           await client.turn(agentId, ids, session);
           await options.handleTurn(turn, {
             reply: (answer) =>
