@@ -120,9 +120,10 @@ it('a profile that breaks a rule stops the holder turn: paused at once, the owne
     const ownerRows = async () => (await s.core.threads.page(owner.id, agent.id)).messages;
     await expect
       .poll(async () => (await ownerRows()).map((m) => m.body).join('\n'))
-      .toContain('Careful is paused for the people you share it with: it broke memory.');
-    const card = (await ownerRows()).find((m) => m.body.startsWith('Careful is paused'))!;
-    expect(card.screen?.lines).toContain('its profile broke **memory** (memory off)');
+      .toContain('its profile broke **memory** (memory off)');
+    const card = (await ownerRows()).find((m) => m.kind === 'screen')!;
+    expect(card.meta.text).toBe('Careful is paused for the people you share it with: it broke memory.');
+    expect(card.screen?.lines).toContain('group card "Paused for the people you share it with"');
     // The heartbeat went at once: the holder's list shows the agent paused by its owner.
     expect((await s.core.store.agents.get(agent.id))!.clientSafe).toBe(false);
     const held = (await s.core.agents.list(holder.id)).find((a) => a.id === agent.id);
@@ -132,12 +133,13 @@ it('a profile that breaks a rule stops the holder turn: paused at once, the owne
       'are you there?',
     ]);
 
-    // Fixed: the next heartbeat passes, the waiting message is delivered again and answered.
+    // Fixed on the machine: the next heartbeat passes, and the waiting message is answered (once).
     report = SAFE;
-    await createHostClient({ url: s.url, token: paired.connector_token! }).heartbeat({ careful: SAFE });
+    await host.heartbeat();
     await expect
       .poll(async () => (await s.core.threads.page(holder.id, agent.id)).messages.at(-1)?.body)
       .toBe('echo: are you there?');
+    expect((await s.core.store.agents.get(agent.id))!.clientSafe).toBe(true);
     expect(sessions).toEqual([`${agent.id}~${holder.id}`]);
   } finally {
     stop.abort();

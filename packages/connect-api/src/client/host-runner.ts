@@ -58,6 +58,8 @@ export interface RunningHost {
   stream: MessageStream;
   /** Resolves when the stream stops (aborted, or `revoked`); heartbeats stop with it. */
   done: Promise<StreamStop>;
+  /** Sends a heartbeat now (say, after the profile changed); paused shared turns run once it passes. */
+  heartbeat(): Promise<HeartbeatResult>;
 }
 
 /**
@@ -77,7 +79,7 @@ export function pausedCard(agentName: string, broken: ShareWhy[]): { text: strin
     lines: [
       'group card "Paused for the people you share it with"',
       `text A turn for someone you share ${agentName} with did not run: its profile broke ${rules}.`,
-      'text Fix the profile: sharing resumes at the next heartbeat, and their waiting messages are answered then.',
+      'text Fix the profile: sharing resumes at the next heartbeat that passes, and their waiting messages are answered then.',
       'end',
     ].join('\n'),
   };
@@ -85,6 +87,33 @@ export function pausedCard(agentName: string, broken: ShareWhy[]): { text: strin
 
 /** Heartbeat period: doc2 asks for at least one a minute. */
 export const DEFAULT_HEARTBEAT_MS = 45_000;
+
+/**
+ * doc2 "Client-safe", before a turn for someone the owner shares with: a profile that breaks a rule now
+ * stops the turn, a heartbeat goes at once (the service clears `client_safe`, the person sees the agent
+ * paused by its owner), and the owner's thread gets a card naming the rule. True when the turn must wait.
+ */
+async function pausedForClients(
+  turn: HostTurn,
+  gate: {
+    options: HostRunOptions;
+    beat: () => Promise<unknown>;
+    client: HostClient;
+    names: Map<string, string>;
+    log: (line: string) => void;
+  },
+): Promise<boolean> {
+  const broken = brokenNow(gate.options, turn.agent.remote_ref);
+  if (broken.length === 0) return false;
+  gate.log(`turn for ${turn.session} waits: ${turn.agent.handle} broke ${broken.join(', ')}`);
+  await gate.beat();
+  await gate.client.reply({
+    agent_id: turn.agent.id,
+    idempotency_key: `paused.${turn.rows[0]!.id}`,
+    ...pausedCard(gate.names.get(turn.agent.id) ?? turn.agent.handle, broken),
+  });
+  return true;
+}
 
 /**
  * The host's heartbeat: each profile's sandbox report rides along, the commands go only when they change,
@@ -149,7 +178,7 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
   const timer = setInterval(() => {
     if (beating) return;
     beating = true;
-    beat()
+    beatAndResume()
       .catch((err) => log(`heartbeat failed: ${(err as Error).message}`))
       .finally(() => {
         beating = false;
@@ -172,20 +201,19 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
       .catch((err) => log(`could not save the cursor: ${(err as Error).message}`));
   };
 
-  // doc2: a failing profile stops the turn; a heartbeat at once clears `client_safe` (the person sees the
-  // agent paused by its owner), and the owner's thread gets a card naming the broken rule.
-  async function refusedForClients(turn: HostTurn): Promise<boolean> {
-    const broken = brokenNow(options, turn.agent.remote_ref);
-    if (broken.length === 0) return false;
-    log(`turn for ${turn.session} not run: ${turn.agent.handle} broke ${broken.join(', ')}`);
-    await beat();
-    await client.reply({
-      agent_id: turn.agent.id,
-      idempotency_key: `paused.${turn.rows[0]!.id}`,
-      ...pausedCard(names.get(turn.agent.id) ?? turn.agent.handle, broken),
-    });
-    return true;
+  // Shared threads whose profile broke a rule: their rows wait (still pending) for a beat that passes.
+  const parked = new Map<string, HostMessage[]>();
+  async function beatAndResume(): Promise<HeartbeatResult> {
+    const hb = await beat();
+    for (const [session, rows] of parked) {
+      if (brokenNow(options, rows[0]!.agent.remote_ref).length > 0) continue;
+      parked.delete(session);
+      waiting.set(session, [...rows, ...(waiting.get(session) ?? [])]);
+      void runTurns(session);
+    }
+    return hb;
   }
+  const gate = { options, beat, client, names, log };
 
   // One turn at a time per thread: the owner's (`<agent_id>`) and each holder's (`<agent_id>~<user_id>`).
   async function runTurns(session: string) {
@@ -200,10 +228,8 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
         let n = 0;
         const turn: HostTurn = { agent: rows[0]!.agent, session: rows[0]!.session, rows };
         try {
-          if (session !== agentId && (await refusedForClients(turn))) {
-            // Not retried: the service sends these rows again once the agent passes its next heartbeat.
-            for (const r of rows) pending.delete(r.seq);
-            saveCursor(stream.cursor());
+          if (session !== agentId && (await pausedForClients(turn, gate))) {
+            parked.set(session, [...(parked.get(session) ?? []), ...rows]);
             continue;
           }
           await client.turn(agentId, ids, session);
@@ -246,6 +272,8 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     onRetry: (err, ms) => log(`stream dropped (${(err as Error).message}); retrying in ${Math.round(ms)} ms`),
     onMessage(m) {
+      // Sent again (a parked row, once the agent passes): it is already here.
+      if (pending.has(m.seq)) return;
       pending.set(m.seq, m);
       const list = waiting.get(m.session) ?? [];
       list.push(m);
@@ -258,5 +286,5 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
     clearInterval(timer);
     await saving;
   });
-  return { client, stream, done };
+  return { client, stream, done, heartbeat: beatAndResume };
 }

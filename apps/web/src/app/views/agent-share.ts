@@ -12,7 +12,7 @@ const RULES: Record<string, string> = {
   reach: 'no reach into the rest of the machine',
   memory: 'memory off',
   runner: 'a model reached over an API',
-  no_report: 'its host sends a sandbox report',
+  no_report: 'a host that sends a sandbox report',
 };
 
 /** The Share section and its reload (after an `agents` event: a claim, a revoke, a verdict that changed). */
@@ -27,7 +27,7 @@ export function shareSection(agent: Agent): { el: HTMLElement; reload: () => voi
   });
   const status = el('div', { 'aria-live': 'polite' });
 
-  const showSafety = (why: string[] | null) => {
+  const showSafety = (why: string[] | null | undefined) => {
     safety.textContent =
       !why || why.length === 0
         ? `${agent.name} is client-safe: you can share it.`
