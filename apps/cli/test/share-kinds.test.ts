@@ -75,7 +75,7 @@ it('shares the echo host with no code; a host without a report is refused with w
       { timeout: 15_000 },
     )
     .toBe(true);
-  expect(stderr).toMatch(/serving 1 agent/);
+  await expect.poll(() => stderr).toMatch(/serving 1 agent/);
 
   const safe = await runSvc(['share', 'safe', 'echo', '--email', 'kinds@example.com'], env());
   expect(safe.code, safe.stderr).toBe(0);
