@@ -130,6 +130,11 @@ it('shares from the settings, lists the holder, and both revokes close the open 
     .poll(() => cleo.locator('.gone-share').textContent(), { timeout: 3_000 })
     .toBe('Echo is no longer shared with you');
   await expect.poll(() => share.textContent()).toContain('Nobody has Echo yet.');
+  // A new launch on the thread's address: the service's refusal names the agent, never its id.
+  await cleo.reload();
+  await expect
+    .poll(() => cleo.locator('.gone-share').textContent())
+    .toBe('Echo is no longer shared with you: its owner took it back.');
 
   // An agent that cannot be shared says why and, when asked for an invite, what to do.
   await olga.goto(`${t.base}/#/a/${bare.agent.id}/settings`);
