@@ -112,7 +112,7 @@ export function shareSection(agent: Agent): { el: HTMLElement; reload: () => voi
     el: el(
       'section',
       { class: 'stack share-section', 'aria-labelledby': 'share-heading' },
-      el('h3', { id: 'share-heading' }, 'Share'),
+      el('h2', { id: 'share-heading' }, 'Share'),
       safety,
       el(
         'div',
@@ -122,7 +122,7 @@ export function shareSection(agent: Agent): { el: HTMLElement; reload: () => voi
       ),
       make,
       made,
-      el('h4', {}, 'People who have it'),
+      el('h3', {}, 'People who have it'),
       holders,
       status,
     ),
