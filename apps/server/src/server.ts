@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
+import type { LocalNotifier } from '@screen-service/registry/kernel';
 import { openPostgresServices } from '@screen-service/store-postgres';
 import {
   DATABASE_FILE,
@@ -12,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { watchOutsideWrites } from './outside-writes.js';
 import { phoneReachHint } from './phone-reach.js';
 import { createServices, type Services, type ServicesOptions } from './services.js';
 
@@ -59,6 +61,10 @@ export async function startServer(
     },
   });
   services.pushSender?.start();
+  // The `svc` CLI's writes to this data folder (a revoke, say) reach the open apps and hosts (ADR 0246).
+  const { resyncAll } = services.notifier as Partial<LocalNotifier>;
+  const stopOutside =
+    postgres || !resyncAll ? () => {} : watchOutsideWrites(db, () => resyncAll.call(services.notifier));
   const { store, clock: now, housekeepingJobs: jobs } = services;
   const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
   const { listener } = createApp({ config: resolved, db, logger, services, metrics });
@@ -81,6 +87,7 @@ export async function startServer(
       await senderStopped;
       await housekeeping.stop();
       await checkpoints.stop();
+      stopOutside();
       await postgres?.close();
       db.close();
       // Last: the next server may take the folder only once this one's database is closed.

@@ -291,6 +291,9 @@ const cases: Record<string, Case> = {
   'get /shares/given': async () => {
     expect((await call('GET', '/shares/given', { token: a.token })).body).toEqual({ grants: [] });
   },
+  // An invite for B's agent: as missing as an unknown one (and no template or invite row of B's appears).
+  'post /shares/invites': async () =>
+    notFound(await call('POST', '/shares/invites', { token: a.token, body: { agent_id: b.agentId } })),
   'post /shares/revoke': async () =>
     notFound(
       await call('POST', '/shares/revoke', { token: a.token, body: { agent_id: b.agentId, user_id: a.id } }),

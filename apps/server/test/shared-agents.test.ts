@@ -218,11 +218,14 @@ describe('revoke', () => {
       403,
       'agent_not_yours',
     ]);
-    expect(
-      code(
-        await call('POST', `/agents/${owner.agentId}/messages`, { token: holder.token, body: { text: 'x' } }),
-      ),
-    ).toEqual([403, 'agent_not_yours']);
+    const sent = await call('POST', `/agents/${owner.agentId}/messages`, {
+      token: holder.token,
+      body: { text: 'x' },
+    });
+    expect(code(sent)).toEqual([403, 'agent_not_yours']);
+    // The holder reads the agent's name, never its id (issue 38).
+    expect(sent.body.message).toBe('Helper is no longer shared with you: its owner took it back.');
+    expect(sent.body.message).not.toContain('agt_');
     const host = await call('POST', `${CONNECT}/messages/reply`, {
       token: owner.hostToken,
       body: {

@@ -10,9 +10,11 @@ export {
   type ReplyRequest,
 } from './client/host-client.js';
 export {
+  brokenNow,
   DEFAULT_HEARTBEAT_MS,
   type HostRunOptions,
   type HostTurn,
+  pausedCard,
   type RunningHost,
   runHost,
   type TurnContext,

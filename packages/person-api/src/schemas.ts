@@ -311,7 +311,7 @@ export const invitePreview = z
 export const claimResult = z
   .object({
     granted: z.array(z.object({ agent_id: id, name: z.string() })),
-    skipped: z.array(z.object({ agent_id: id, share_why: z.array(z.string()) })),
+    skipped: z.array(z.object({ agent_id: id, name: z.string(), share_why: z.array(z.string()) })),
   })
   .meta({ id: 'ClaimResult' });
 export const givenGrant = z
@@ -327,3 +327,21 @@ export const givenGrant = z
   .meta({ id: 'GivenGrant' });
 export const givenGrants = z.object({ grants: z.array(givenGrant) }).meta({ id: 'GivenGrants' });
 export const revokeGrantBody = z.object({ agent_id: id, user_id: id }).meta({ id: 'RevokeGrantRequest' });
+export const createInviteBody = z
+  .object({
+    agent_id: id,
+    first_name: z.string().max(40).optional().meta({ description: 'the name the invite greets' }),
+    first_message: z
+      .string()
+      .max(2000)
+      .optional()
+      .meta({ description: "the first message of the person's thread (Screen Lines allowed)" }),
+  })
+  .meta({ id: 'CreateInviteRequest' });
+export const inviteCreated = z
+  .object({
+    invite_id: id,
+    link: z.string().meta({ description: 'the invite link, shown once (only its hash is kept)' }),
+    template: z.string(),
+  })
+  .meta({ id: 'InviteCreated' });

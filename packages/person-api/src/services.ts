@@ -79,7 +79,7 @@ export interface PersonApiServices {
   /** Native agents; absent or null when the operator configured no model (the app then offers none). */
   native?: NativeAgentsPort | null;
   /** Shared agents: the invite claim page, and the owner's grants with revoke. */
-  shares: Pick<Shares, 'previewInvite' | 'claim' | 'given' | 'revoke'>;
+  shares: Pick<Shares, 'previewInvite' | 'claim' | 'given' | 'revoke' | 'send'>;
   /** What the app needs to know of the operator's settings (`GET /app-config`); absent: nothing set. */
   appConfig?: AppConfigOptions;
 }

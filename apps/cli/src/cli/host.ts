@@ -24,7 +24,8 @@ Usage:
       prints the host's agents, their looks and the transport addresses
   svc host run-echo [--state FILE] [--delay-ms N]
       serves every profile as an echo agent: prints each message it receives (one JSON line each) and
-      answers it; a tap is answered with what was tapped. Ctrl-C stops it.
+      answers it; a tap is answered with what was tapped. Ctrl-C stops it. It reports a client-safe
+      sandbox (no terminal, files, reach or memory), so \`svc share\` can share it.
 
 Defaults: --url $SVC_BASE_URL or http://localhost:8787; --state ~/.svc-host.json.
 Exit codes: 0 done, 1 unexpected failure, 2 usage error, 3 refused by the service (bad code, revoked host).`;
@@ -58,6 +59,21 @@ async function paired(values: HostCommandInput['values']) {
     throw new CliError(`No host state at ${file}: run \`svc host pair --code CODE\` first.`, EXIT.USAGE);
   return { file, state, client: createHostClient({ url: state.connect_url, token: state.token }) };
 }
+
+/**
+ * The echo host's sandbox report (doc2 "Sandbox report"): it runs no terminal, touches no files, reaches
+ * nothing else on the machine, remembers nothing between turns and calls no model, so every profile it
+ * serves passes the five client-safe rules.
+ */
+export const ECHO_SANDBOX = Object.freeze({
+  terminal: 'off',
+  files: 'off',
+  reach: [] as string[],
+  memory: 'off',
+  runner: 'api',
+  profile: 'own',
+  extra_keys: 0,
+});
 
 /** What the echo host answers to a turn. */
 export function echoAnswer(turn: HostTurn): string {
@@ -123,6 +139,7 @@ export async function hostCommand(input: HostCommandInput): Promise<number> {
           ...(input.signal ? { signal: input.signal } : {}),
           log: (line) => io.stderr(`svc host: ${line}\n`),
           commands: () => [{ name: 'echo', description: 'Repeats what you send' }],
+          sandbox: () => ECHO_SANDBOX,
           async handleTurn(turn, ctx) {
             for (const r of turn.rows) io.stdout(`${JSON.stringify(r)}\n`);
             if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));

@@ -204,7 +204,9 @@ describe('templates, invites and claims', () => {
     expect((await core.shares.previewInvite(invite.token)).claimable).toBe(true);
     const claimed = await core.shares.claim(client.id, invite.token);
     expect(claimed.granted.map((g) => g.agent_id)).toEqual([agentId]);
-    expect(claimed.skipped).toEqual([{ agent_id: c2.agents[0]!.id, share_why: ['runner'] }]);
+    expect(claimed.skipped).toEqual([
+      { agent_id: c2.agents[0]!.id, name: c2.agents[0]!.name, share_why: ['runner'] },
+    ]);
     await expect(core.shares.claim(other.id, invite.token)).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await core.store.users.findById(client.id))!.firstName).toBe('Cleo');
     const page = await core.threads.page(client.id, agentId);

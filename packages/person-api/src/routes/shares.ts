@@ -1,4 +1,4 @@
-// Shared agents on the person's API (doc2): the invite claim page, and the owner's grants with revoke.
+// Shared agents on the person's API (doc2): the invite claim page, and the owner's invites and grants with revoke.
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
 
@@ -18,6 +18,24 @@ export const shareRoutes = [
     auth: 'user',
     response: s.claimResult,
     handler: ({ services, user, params }) => services.shares.claim(user.userId, params.token),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/shares/invites',
+    summary:
+      "Make an approved invite link for one of this person's client-safe agents (the app's Share section)",
+    auth: 'user',
+    body: s.createInviteBody,
+    response: s.inviteCreated,
+    // The rules of `svc share send`: safety re-checked, a one-off template saved, the invite approved.
+    handler: async ({ services, user, body }) => {
+      const sent = await services.shares.send(user.userId, {
+        agents: body.agent_id,
+        ...(body.first_name ? { first_name: body.first_name } : {}),
+        ...(body.first_message ? { [`hello_${body.agent_id}`]: body.first_message } : {}),
+      });
+      return { invite_id: sent.invite_id, link: sent.link, template: sent.template };
+    },
   }),
   defineRoute({
     method: 'get',

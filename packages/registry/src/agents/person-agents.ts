@@ -17,8 +17,7 @@ import type { AgentPatch, Store } from '../model/repositories.js';
 import { freeHandle, profileNaming } from './agent-naming.js';
 import { addAgent, makeDefaultAgent, removeAgent, reorderAgents } from './agent-order.js';
 import { type AgentView, colorFromName, toAgentView } from './agent-status.js';
-import { ownAgent } from './own-agent.js';
-import { type AgentAccess, sharedAgentRefusal } from './shared-access.js';
+import { type AgentAccess, sharedAgentRefusal, threadAccess } from './shared-access.js';
 import { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 import { previewOf } from './thread-preview.js';
 import * as check from './validate.js';
@@ -123,14 +122,9 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
   const changed = (userId: string) => notifier?.publish({ type: 'agents', userId });
 
   // An agent the person owns, or one held through a live grant (settings refuse the rest as not found).
-  async function access(userId: string, agentId: string): Promise<AgentAccess> {
-    const agent = await store.agents.get(agentId);
-    if (agent && agent.userId !== userId) {
-      const grant = await store.shares.liveGrant(agentId, userId);
-      if (grant) return { agent, grant };
-    }
-    return { agent: await ownAgent(store, userId, agentId), grant: null };
-  }
+  // A person whose grant was revoked hears the agent's name (`AGENT_NOT_YOURS`), not "no agent agt_...".
+  const access = (userId: string, agentId: string): Promise<AgentAccess> =>
+    threadAccess(store, userId, agentId);
   const own = async (userId: string, agentId: string, what: string) => {
     const a = await access(userId, agentId);
     if (a.grant) throw sharedAgentRefusal(what);

@@ -30,7 +30,7 @@ export async function threadAccess(store: Store, userId: string, agentId: string
     if (await store.shares.latestGrant(agentId, userId)) {
       throw new ServiceError(
         'AGENT_NOT_YOURS',
-        `Agent ${agentId} is no longer shared with you: its owner revoked the grant.`,
+        `${agent.name} is no longer shared with you: its owner took it back.`,
         { field: 'agent_id' },
       );
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../kernel/errors.js';
-import { checkClientSafe, cleanSandboxReport, type SandboxReport } from './sandbox-report.js';
+import type { AgentRecord } from '../model/records.js';
+import { checkClientSafe, cleanSandboxReport, notClientSafe, type SandboxReport } from './sandbox-report.js';
 
 const SAFE: SandboxReport = {
   terminal: 'off',
@@ -34,5 +35,24 @@ describe('checkClientSafe (doc2 five rules)', () => {
     expect(cleanSandboxReport({ ...SAFE, client_safe: true, secret: 'x' })).toEqual(SAFE);
     expect(() => cleanSandboxReport([])).toThrow(ServiceError);
     expect(() => cleanSandboxReport({ reach: ['x'.repeat(2100)] })).toThrow(/2 KB/);
+  });
+});
+
+describe('notClientSafe: what the owner must do, by the kind of agent (issue 38)', () => {
+  const agent = (kind: AgentRecord['kind'], card: AgentRecord['card'] = null) =>
+    ({ name: 'Helper', handle: 'helper', kind, card, sandbox: null, clientSafe: false }) as AgentRecord;
+  it('names the agent, the rule and, for each shipped kind without a report, the setting or the way out', () => {
+    const say = (a: AgentRecord) => notClientSafe(a).message;
+    expect(say(agent('hostfw'))).toMatch(/^Helper \(helper\) is not client-safe; failed rule: no_report/);
+    expect(say(agent('hostfw'))).toContain('`svc host run-echo` sends one');
+    expect(say(agent('hostfw'))).toContain('runHost({ sandbox: (profile) => report })');
+    expect(say(agent('hostfw', { name: 'Remote', skills: [] }))).toContain(
+      'An A2A agent bridged by svc-a2a cannot be shared',
+    );
+    expect(say(agent('mcp'))).toContain('An MCP agent is the tool client itself');
+    expect(say(agent('hosted'))).toContain('A native agent runs on the service');
+    expect(notClientSafe({ ...agent('hostfw'), sandbox: { ...SAFE, memory: 'shared' } }).message).toContain(
+      'failed rule: memory (memory off). Fix the host profile',
+    );
   });
 });

@@ -114,14 +114,53 @@ export function shareWhy(agent: AgentRecord): ShareWhy[] {
   return agent.clientSafe ? [] : checkClientSafe(report).broken;
 }
 
-/** `NOT_CLIENT_SAFE` naming the broken rules (field: the agent's handle). */
+const RUN_HOST = '`runHost({ sandbox: (profile) => report })` of @screen-service/connect-api/client';
+
+/**
+ * What the owner must do about an agent whose host sent no sandbox report, by the kind of agent it is:
+ * which setting or flag makes it report, or, for a kind that cannot be client-safe, what to share instead.
+ */
+export function noReportAdvice(agent: Pick<AgentRecord, 'kind' | 'card'>): string {
+  if (agent.kind === 'hosted') {
+    return (
+      'A native agent runs on the service, which keeps its tables in your account and answers only your own thread, so it cannot be shared; share an agent served by a host instead (`svc host run-echo`, or a host of yours with ' +
+      RUN_HOST +
+      ').'
+    );
+  }
+  if (agent.kind === 'mcp') {
+    return (
+      'An MCP agent is the tool client itself (Claude Code, Cursor, ...): the service cannot see its terminal, files or memory, so it cannot be shared; serve the agent from a host that reports its sandbox (' +
+      RUN_HOST +
+      ') and share that one.'
+    );
+  }
+  if (agent.card) {
+    return (
+      "An A2A agent bridged by svc-a2a cannot be shared: the bridge cannot see the remote agent's terminal, files or memory, and it answers only your own thread; serve the agent from a host that reports its sandbox (" +
+      RUN_HOST +
+      ') and share that one.'
+    );
+  }
+  return (
+    'Its host sends no sandbox report: `svc host run-echo` sends one (an echo has no terminal, files, reach or memory); a host of yours passes ' +
+    RUN_HOST +
+    '. Then wait for its next heartbeat (at most a minute) and try again.'
+  );
+}
+
+/** `NOT_CLIENT_SAFE` naming the broken rules and what to do (field: the agent's handle). */
 export function notClientSafe(agent: AgentRecord, why = shareWhy(agent)): ServiceError {
   const rules = (why.length > 0 ? why : (['no_report'] as ShareWhy[]))
     .map((w) => `${w} (${SHARE_WHY_TEXT[w]})`)
     .join(', ');
+  const todo =
+    why.includes('no_report') || why.length === 0
+      ? noReportAdvice(agent)
+      : 'Fix the host profile, wait for its next heartbeat, then try again.';
   return new ServiceError(
     'NOT_CLIENT_SAFE',
-    `Agent ${agent.handle} is not client-safe; failed rule: ${rules}. Fix the host profile, wait for its next heartbeat, then try again.`,
+    `${agent.name} (${agent.handle}) is not client-safe; failed rule: ${rules}. ${todo}`,
     { field: agent.handle, details: { share_why: why } },
   );
 }

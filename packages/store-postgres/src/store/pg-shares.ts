@@ -50,30 +50,36 @@ const liveTaken = () =>
     field: 'user_id',
   });
 
-export function createPgShares(db: PgDb): ShareRepository {
-  async function withItems(q: Queryable, r: Row | undefined): Promise<ShareTemplateRecord | null> {
-    if (!r) return null;
-    const items = await q.query(
-      'SELECT * FROM share_template_items WHERE template_id = $1 ORDER BY sort, agent_id COLLATE "C"',
-      [r.id],
-    );
-    return {
-      id: r.id as string,
-      ownerId: r.user_id as string,
-      name: r.name as string,
-      title: r.title as string,
-      sharedBy: r.shared_by as string,
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-      items: items.rows.map((i) => ({
-        agentId: i.agent_id as string,
-        theme: JSON.parse(i.theme as string) as Record<string, unknown>,
-        firstMessage: i.first_message as string,
-        sort: Number(i.sort),
-      })),
-    };
-  }
+// A template with its items, read in the same connection or transaction as the template row.
+async function withItems(q: Queryable, r: Row | undefined): Promise<ShareTemplateRecord | null> {
+  if (!r) return null;
+  const items = await q.query(
+    'SELECT * FROM share_template_items WHERE template_id = $1 ORDER BY sort, agent_id COLLATE "C"',
+    [r.id],
+  );
+  return {
+    id: r.id as string,
+    ownerId: r.user_id as string,
+    name: r.name as string,
+    title: r.title as string,
+    sharedBy: r.shared_by as string,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    items: items.rows.map((i) => ({
+      agentId: i.agent_id as string,
+      theme: JSON.parse(i.theme as string) as Record<string, unknown>,
+      firstMessage: i.first_message as string,
+      sort: Number(i.sort),
+    })),
+  };
+}
 
+type Part<K extends keyof ShareRepository> = Pick<ShareRepository, K>;
+
+/** Templates and their items. */
+function templateOps(
+  db: PgDb,
+): Part<'saveTemplate' | 'getTemplate' | 'getTemplateById' | 'listTemplates' | 'deleteTemplate'> {
   return {
     async saveTemplate(t) {
       return db.tx(async (q) => {
@@ -127,6 +133,14 @@ export function createPgShares(db: PgDb): ShareRepository {
         (await db.run('DELETE FROM share_templates WHERE user_id = $1 AND name = $2', [ownerId, name])) > 0
       );
     },
+  };
+}
+
+/** Invites: created, found by token hash, approved, claimed once; and the claimer's first name. */
+function inviteOps(
+  db: PgDb,
+): Part<'createInvite' | 'findInviteByHash' | 'approveInvite' | 'claimInvite' | 'setFirstName'> {
+  return {
     async createInvite(i) {
       await db.run(
         `INSERT INTO share_invites (id, user_id, template_id, token_hash, first_name, created_at, approved_at, claimed_at, claimed_by)
@@ -164,6 +178,20 @@ export function createPgShares(db: PgDb): ShareRepository {
       );
       return n > 0;
     },
+    async setFirstName(userId, firstName) {
+      await db.run('UPDATE users SET first_name = $1 WHERE id = $2 AND first_name IS NULL', [
+        firstName,
+        userId,
+      ]);
+    },
+  };
+}
+
+/** Grants: one live per (agent, person), read by holder and giver, revoked, and swept after 30 days. */
+function grantOps(
+  db: PgDb,
+): Omit<ShareRepository, keyof ReturnType<typeof templateOps> | keyof ReturnType<typeof inviteOps>> {
+  return {
     async createGrant(g: NewGrant) {
       try {
         const r = await db.one(
@@ -252,11 +280,9 @@ export function createPgShares(db: PgDb): ShareRepository {
       );
       return rows.map(toGrant);
     },
-    async setFirstName(userId, firstName) {
-      await db.run('UPDATE users SET first_name = $1 WHERE id = $2 AND first_name IS NULL', [
-        firstName,
-        userId,
-      ]);
-    },
   };
+}
+
+export function createPgShares(db: PgDb): ShareRepository {
+  return { ...templateOps(db), ...inviteOps(db), ...grantOps(db) };
 }

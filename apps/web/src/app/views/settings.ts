@@ -1,4 +1,4 @@
-// Agent settings: name, colour, look, mute, default, a fresh pairing code, space its tables use here, delete.
+// Agent settings: name, colour, look, mute, default, a fresh pairing code, sharing, space its tables use, delete.
 import { AGENT_COLORS, PRESET_NAMES } from '@screen-service/theme';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
@@ -6,6 +6,7 @@ import { type Agent, call } from '../api.js';
 import { removeAgentTables } from '../phone-tables.js';
 import { focusOn, go, problem, type View } from '../shell.js';
 import { codeCard } from './add-agent.js';
+import { shareSection } from './agent-share.js';
 import { agentTablesSection } from './agent-tables.js';
 import { nativeInstructionsSection } from './native-instructions.js';
 import { tablesUsage } from './tables-usage.js';
@@ -46,6 +47,7 @@ export function settingsView(agentId: string): View {
   let stop = () => {};
   let codeEvent: (type: string) => void = () => {};
   let reloadTables = () => {};
+  let reloadShare = () => {};
   void (async () => {
     try {
       const agent = await call<Agent>('GET', `/agents/${agentId}`);
@@ -173,12 +175,16 @@ export function settingsView(agentId: string): View {
       reloadTables = tablesPart.reload;
       // A native agent runs on the service: it has instructions instead of a pairing code.
       const hosted = agent.kind === 'hosted';
+      // Only the owner shares an agent (a holder cannot pass it on).
+      const share = agent.shared ? null : shareSection(agent);
+      reloadShare = share?.reload ?? reloadShare;
       body.replaceChildren(
         ...[cardSection(agent)].filter((x): x is HTMLElement => x !== null),
         form,
         el('div', { class: 'row' }, makeDefault, ...(hosted ? [] : [code])),
         el('hr'),
         ...(hosted ? [nativeInstructionsSection(agentId), el('hr')] : []),
+        ...(share ? [share.el, el('hr')] : []),
         tablesUsage(agentId),
         tablesPart.el,
         el('hr'),
@@ -195,6 +201,7 @@ export function settingsView(agentId: string): View {
     leave: () => stop(),
     onEvent: (type) => {
       if (type === 'tables') reloadTables();
+      if (type === 'agents') reloadShare();
       codeEvent(type);
     },
   };

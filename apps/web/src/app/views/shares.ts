@@ -17,7 +17,7 @@ export function sharesView(): View {
               el(
                 'li',
                 { class: 'empty' },
-                'You share no agent with anyone. Use `svc share` to send an invite.',
+                "You share no agent with anyone. Open an agent's settings and use Share to make an invite.",
               ),
             ]
           : live.map((g) => {

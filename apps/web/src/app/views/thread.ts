@@ -275,11 +275,12 @@ export function threadView(agentId: string): View {
     if (lastSeq > 0) void call('POST', `/agents/${agentId}/read`, { seq: lastSeq }).catch(() => {});
   }
 
-  // A revoked grant closes the thread with the same line the list shows (doc2 Events).
-  function closeShared(): void {
+  // A revoked grant closes the thread with the same line the list shows (doc2 Events); opened after the
+  // revoke, the service's refusal names the agent.
+  function closeShared(said?: string): void {
     closed = true;
     markGone(agentId);
-    const line = goneLine(agentId) ?? 'This agent is no longer shared with you';
+    const line = goneLine(agentId) ?? said ?? 'This agent is no longer shared with you';
     log.replaceChildren(el('li', { class: 'gone-share', role: 'status' }, line));
     composer.remove();
   }
@@ -292,7 +293,7 @@ export function threadView(agentId: string): View {
         error instanceof ApiError &&
         (error.code === 'agent_not_yours' || (error.status === 404 && agent?.shared))
       ) {
-        closeShared();
+        closeShared(error.code === 'agent_not_yours' ? error.message : undefined);
         return;
       }
       throw error;
