@@ -169,7 +169,7 @@ export interface TablesDeps {
   store: Store;
   now: () => number;
   limiter: RateLimiter;
-  /** IANA zone for `today` / `now` (the person's zone when the service knows it). Default UTC. */
+  /** IANA zone for `today` / `now` while the account has none (ADR 0253: the account's wins). Default UTC. */
   timeZone?: string;
   limits?: Partial<TableLimits>;
   /** Told when a user's tables change, so the person's controls redraw (the live stream's `tables`). */
@@ -240,10 +240,19 @@ export function createTables(deps: TablesDeps): Tables {
   const relay = store.relay;
   const engine = relay.tables;
   const limits: TableLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  const timeZone = deps.timeZone ?? 'UTC';
+  const fallbackZone = deps.timeZone ?? 'UTC';
+  // `today` and `now` land in the person's zone, as their phone keeps it on the account (ADR 0253).
+  const zoneOf = async (userId: string) => (await store.users.getTimeZone(userId))?.zone ?? fallbackZone;
 
-  const run = (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
-    runLines(engine, { owner: agent.userId, agent: agent.id, lines, now, timeZone, limits });
+  const run = async (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
+    runLines(engine, {
+      owner: agent.userId,
+      agent: agent.id,
+      lines,
+      now,
+      timeZone: await zoneOf(agent.userId),
+      limits,
+    });
 
   function text(value: unknown, field: string): string {
     if (typeof value !== 'string') {

@@ -38,6 +38,7 @@ export {
   type UserRecord,
 } from './records.js';
 export type {
+  AccountTimeZone,
   AgentPatch,
   AgentRepository,
   ConnectorRepository,
@@ -59,6 +60,7 @@ export type {
   SessionRepository,
   ShareRepository,
   Store,
+  TimeZoneChange,
   UserRepository,
 } from './repositories.js';
 export type {
