@@ -31,17 +31,14 @@ export const sessionTokens = z
   .meta({ id: 'SessionTokens' });
 
 const timeZoneFields = {
-  time_zone: z
-    .string()
-    .nullable()
-    .meta({ description: "IANA zone the person's tables resolve today and now in; null: none reported yet (UTC)" }),
+  time_zone: z.string().nullable().meta({
+    description: "IANA zone the person's tables resolve today and now in; null: none reported yet (UTC)",
+  }),
   time_zone_pinned: z
     .boolean()
     .meta({ description: "The person chose the zone in settings; devices' reports leave it alone" }),
 };
-export const me = z
-  .object({ id, email: z.string(), created_at: iso, ...timeZoneFields })
-  .meta({ id: 'Me' });
+export const me = z.object({ id, email: z.string(), created_at: iso, ...timeZoneFields }).meta({ id: 'Me' });
 export const timeZone = z.object(timeZoneFields).meta({ id: 'TimeZone' });
 export const timeZoneBody = z
   .object({

@@ -7,6 +7,7 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, RelayTableKey, ScreenRecord, Store } from '@screen-service/registry/model';
 import { parse } from '@screen-service/screen-lines';
 import {
+  type CallPace,
   DEFAULT_LIMITS,
   type LineFailure,
   type LinesAnswer,
@@ -171,6 +172,8 @@ export interface TablesDeps {
   limiter: RateLimiter;
   /** IANA zone for `today` / `now` while the account has none (ADR 0253: the account's wins). Default UTC. */
   timeZone?: string;
+  /** The pace of one account's calls: budget, per-call cap, yielding (ADR 0254; `createTableWork`). */
+  work?: (userId: string) => CallPace;
   limits?: Partial<TableLimits>;
   /** Told when a user's tables change, so the person's controls redraw (the live stream's `tables`). */
   notifier?: Pick<Notifier, 'publish'>;
@@ -252,6 +255,7 @@ export function createTables(deps: TablesDeps): Tables {
       now,
       timeZone: await zoneOf(agent.userId),
       limits,
+      ...(deps.work ? { pace: deps.work(agent.userId) } : {}),
     });
 
   function text(value: unknown, field: string): string {
