@@ -21,6 +21,7 @@ import {
   createConnectionAuth,
   createHosts,
   createPairing,
+  HOST_ADDS_PER_MINUTE,
   type Hosts,
   type Pairing,
   resolveAccessToken,
@@ -309,6 +310,11 @@ export function createCore(options: CoreOptions): Core {
     random,
     connectUrl: urls.connectUrl,
     onSeen,
+    addLimiter: limits.rateLimiter('host-add', {
+      burst: HOST_ADDS_PER_MINUTE,
+      perMinute: HOST_ADDS_PER_MINUTE,
+      now: clock,
+    }),
     ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
   });
   const hostAuth = createConnectionAuth({ store, now: clock, onSeen });

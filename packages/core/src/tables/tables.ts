@@ -9,6 +9,7 @@ import { parse } from '@screen-service/screen-lines';
 import {
   type CallPace,
   DEFAULT_LIMITS,
+  isTablesError,
   type LineFailure,
   type LinesAnswer,
   type PendingAnswer,
@@ -256,6 +257,12 @@ export function createTables(deps: TablesDeps): Tables {
       timeZone: await zoneOf(agent.userId),
       limits,
       ...(deps.work ? { pace: deps.work(agent.userId) } : {}),
+    }).catch((error: unknown) => {
+      // A store's statement timeout (PostgreSQL) undid the whole call: the agent hears why (ADR 0254).
+      if (isTablesError(error) && error.code === 'LIMIT_TIME') {
+        throw new ServiceError('LIMIT_EXCEEDED', error.message, { field: 'lines' });
+      }
+      throw error;
     });
 
   function text(value: unknown, field: string): string {
