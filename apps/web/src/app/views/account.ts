@@ -5,7 +5,7 @@ import { applyScheme, type Scheme, savedScheme } from '../../shared/look.js';
 import { call } from '../api.js';
 import { go, problem, type View } from '../shell.js';
 import { signOutHere } from '../sign-out.js';
-import { type AccountZone, chooseZone, deviceZone } from '../time-zone.js';
+import { type AccountZone, chooseZone, deviceZone, keepZone } from '../time-zone.js';
 
 const SCHEMES: readonly { value: Scheme; label: string }[] = [
   { value: 'auto', label: 'Device' },
@@ -173,7 +173,7 @@ export function accountView(): View {
   void (async () => {
     try {
       const me = await call<{ email: string; created_at: string } & AccountZone>('GET', '/me');
-      zone.replaceChildren(timeZoneSection(me, status));
+      zone.replaceChildren(timeZoneSection(keepZone(me), status));
       who.replaceChildren(
         el('dt', {}, 'Email'),
         el('dd', { id: 'account-email' }, me.email),
