@@ -18,7 +18,7 @@ export interface TableWorkLimits {
 /**
  * 200,000 rows a minute is 40 queries over a full 5,000-row table; a call stops after 1 s of work; a call
  * gives way to other requests every 5 ms (apps/server/bench/table-work.bench.ts: /healthz under 50 heavy
- * calls, median 581 ms unpaced, 41 ms at 10 ms slices, 27 ms at 5 ms, with the same total time).
+ * calls, median 169-581 ms unpaced, 27-41 ms at 10 ms slices, 14-27 ms at 5 ms, no slower in total; ADR 0254).
  */
 export const TABLE_WORK_DEFAULTS: TableWorkLimits = { rowsPerMinute: 200_000, maxCallMs: 1_000, sliceMs: 5 };
 
