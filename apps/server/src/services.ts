@@ -1,6 +1,6 @@
 // Composition over one open database: the core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
-import { type Core, createCore } from '@screen-service/core';
+import { type Core, type CoreOptions, createCore } from '@screen-service/core';
 import type { PushDispatcher, PushEvent } from '@screen-service/core/push';
 import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
@@ -45,6 +45,8 @@ export interface ServicesOptions {
   /** Counts tool calls, `svc_answers` waiters and open streams (with SVC_METRICS_TOKEN). */
   metrics?: ServiceMetrics | null;
   postgres?: PostgresServices | null;
+  /** One account's table work (ADR 0254); default the core's (benches lift it to compare). */
+  tableWork?: CoreOptions['tableWork'];
 }
 
 export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
@@ -62,6 +64,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     vapidPublicKey: vapid?.publicKey ?? null,
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
+    ...(options.tableWork ? { tableWork: options.tableWork } : {}),
     appBuilds: appBuilds(),
     ...coreLimits(config),
     photoLimits: { maxBytes: config.guards?.photoMaxBytes, quotaBytes: config.guards?.photoQuotaBytes },

@@ -217,6 +217,15 @@ const cases: Record<string, Case> = {
   'get /me': async () => {
     expect((await call('GET', '/me', { token: a.token })).body.id).toBe(a.id);
   },
+  'put /me/time-zone': async () => {
+    // The caller's own account only: there is no way to name another.
+    const r = await call('PUT', '/me/time-zone', {
+      token: a.token,
+      body: { time_zone: 'Asia/Tokyo', how: 'pin' },
+    });
+    expect(r.body).toEqual({ time_zone: 'Asia/Tokyo', time_zone_pinned: true });
+    expect((await call('GET', '/me', { token: b.token })).body.time_zone).not.toBe('Asia/Tokyo');
+  },
   'delete /me': async () => {
     const r = await call('DELETE', '/me', { token: a.token, body: { password: b.password } });
     expect(r.status).toBe(401);

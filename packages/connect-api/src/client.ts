@@ -27,3 +27,9 @@ export {
   type StreamStop,
 } from './client/message-stream.js';
 export { type HostState, readHostState, writeHostState } from './client/state-file.js';
+export {
+  type HostTool,
+  type HostToolResult,
+  hostTablesTool,
+  hostTablesToolDescription,
+} from './client/tables-tool.js';

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHostClient,
   HostApiError,
+  type HostToolResult,
+  hostTablesTool,
   openMessageStream,
   readHostState,
   runHost,
@@ -137,6 +139,67 @@ describe('client', () => {
     controller.abort();
     expect(await host.done).toBe('aborted');
     expect(turns).toEqual([['hi']]);
+  });
+
+  it("offers svc_tables to the turn's model, bound to its agent: writes land in the agent's tables (D3-43)", async () => {
+    const path = join(dir, 't.json');
+    const h = await pairInto('client-t@example.com', path);
+    const controller = new AbortController();
+    const seen: { tools: string[]; answers: HostToolResult[] } = { tools: [], answers: [] };
+    const host = await runHost({
+      statePath: path,
+      signal: controller.signal,
+      heartbeatEveryMs: 60_000,
+      async handleTurn(_turn, ctx) {
+        seen.tools = ctx.tools.map((t) => t.name);
+        const tables = ctx.tools.find((t) => t.name === 'svc_tables')!;
+        // What a framework's model would do with the tool: write, read back, and get a refusal.
+        seen.answers.push(await tables.run({ lines: 'table create Runs Km:number Day:date\nput Runs Km=5' }));
+        seen.answers.push(await tables.run({ lines: 'query Runs +count\nput Nope X=1' }));
+        seen.answers.push(await tables.run({}));
+        seen.answers.push(await tables.run({ lines: 42 }));
+        await ctx.reply({ text: 'Logged 5 km.' });
+      },
+    });
+    await s.core.threads.say(h.userId, h.agentId, { text: 'log 5 km' });
+    await until(async () => (await s.core.threads.page(h.userId, h.agentId)).messages.length === 2);
+    controller.abort();
+    await host.done;
+
+    expect(seen.tools).toEqual(['svc_tables']);
+    const [wrote, read, held, bad] = seen.answers;
+    expect(wrote!.data).toMatchObject({
+      ok: [
+        { op: 'table', table: 'Runs' },
+        { op: 'put', table: 'Runs' },
+      ],
+    });
+    expect(read!.data).toMatchObject({
+      results: [{ cols: ['Count'], rows: [[1]] }],
+      failed: [{ table: 'Nope', error: expect.stringContaining('Nope') }],
+    });
+    expect(JSON.parse(read!.text)).toEqual(read!.data);
+    expect(held!.data).toMatchObject({ held: [{ name: 'Runs', rows: 1, cols: ['Km', 'Day'] }] });
+    expect(bad).toMatchObject({ isError: true, data: null });
+    expect(bad!.text).toMatch(/svc_tables takes \{lines\}/);
+    // The rows are the agent's own on the service: the person's controls list them.
+    expect(await s.core.tables.list(h.userId)).toEqual([
+      expect.objectContaining({ name: 'Runs', rows: 1, agent: expect.objectContaining({ id: h.agentId }) }),
+    ]);
+  });
+
+  it('the tool describes the table words and takes only lines; refusals of the service come back as errors', async () => {
+    const path = join(dir, 'u.json');
+    const h = await pairInto('client-u@example.com', path);
+    const client = createHostClient({ url: s.url, token: h.token });
+    const tool = hostTablesTool(client, { agent: h.agentId });
+    expect(tool.description).toContain('table create');
+    expect(tool.description).toContain('query');
+    expect(tool.inputSchema).toMatchObject({ type: 'object', properties: { lines: { type: 'string' } } });
+    const tooMany = Array.from({ length: 51 }, (_, i) => `put Runs Km=${i}`).join('\n');
+    const refused = await tool.run({ lines: tooMany });
+    expect(refused).toMatchObject({ isError: true, data: { error: 'limit_exceeded' } });
+    expect(refused.text).toMatch(/at most 50 per call/);
   });
 
   it('the stream reconnects after the service drops it, losing and repeating nothing', async () => {

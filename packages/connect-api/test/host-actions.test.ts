@@ -46,6 +46,32 @@ describe('add', () => {
     expect(named.body.agent).toMatchObject({ name: 'Weather', handle: 'weather', color: 'butter' });
   });
 
+  it('throttles adds that create agents per account (issue 46): a burst of 10, then 429 with Retry-After', async () => {
+    const h = await pairedHost(s, 'add-many@example.com');
+    const made = [];
+    for (let i = 0; i < 10; i++) made.push(await post({ action: 'add', remote_ref: `p${i}` }, h.token));
+    expect(made.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const res = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${h.token}` },
+      body: JSON.stringify({ action: 'add', remote_ref: 'p10' }),
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await res.json()).toMatchObject({
+      error: 'rate_limited',
+      message: expect.stringMatching(
+        /at most 10 agents a minute to one account; wait \d+ s before adding p10/,
+      ),
+    });
+    // A host repeating a profile it already added (its start-up) is not throttled.
+    expect(await post({ action: 'add', remote_ref: 'p3' }, h.token)).toMatchObject({
+      status: 200,
+      body: { created: false },
+    });
+    expect(await s.core.store.agents.listByUser(h.userId)).toHaveLength(11);
+  });
+
   it.each([
     [{ remote_ref: 'a b' }, 'invalid_remote_ref'],
     [{}, 'invalid_remote_ref'],

@@ -24,6 +24,7 @@ export async function serveConnect(options: { keepaliveMs?: number } = {}): Prom
       hosts: core.hosts,
       hostAuth: core.hostAuth,
       transport: core.hostTransport,
+      tables: { tables: core.tables, auth: core.anyConnectionAuth },
       ...options,
     }),
   );

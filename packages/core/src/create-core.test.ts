@@ -355,6 +355,8 @@ describe('account use cases', () => {
       id: user.id,
       email: 'ada@example.com',
       created_at: '2026-01-02T00:00:00.000Z',
+      time_zone: null,
+      time_zone_pinned: false,
     });
     await expect(core.accounts.me('usr_nobody')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });

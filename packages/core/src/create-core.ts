@@ -21,6 +21,7 @@ import {
   createConnectionAuth,
   createHosts,
   createPairing,
+  HOST_ADDS_PER_MINUTE,
   type Hosts,
   type Pairing,
   resolveAccessToken,
@@ -64,6 +65,7 @@ import {
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
+import { createTableWork, TABLE_WORK_DEFAULTS, type TableWorkLimits } from './tables/table-work.js';
 import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
@@ -97,8 +99,10 @@ export interface CoreOptions {
   appBuilds?: Record<string, string>;
   /** How often (real ms) the live status watch looks for hosts that went silent; default 5 s. */
   statusTickMs?: number;
-  /** IANA zone relay tables resolve `today` and `now` in; default UTC. */
+  /** IANA zone relay tables resolve `today` and `now` in while the account has none (ADR 0253); default UTC. */
   tablesTimeZone?: string;
+  /** One account's table work: rows scanned per minute, ms per call, ms between yields (ADR 0254). */
+  tableWork?: Partial<TableWorkLimits>;
   /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
   vapidPublicKey?: string | null;
   /** SVC_SIGNUP: `closed` refuses the app's sign-up (the operator's `createUser` still works). Default `open`. */
@@ -240,6 +244,7 @@ export function createCore(options: CoreOptions): Core {
   // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
   // every other writer settles those cards when the person taps one.
   const cardWriter = createThreadCore({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
+  const tableWork = { ...TABLE_WORK_DEFAULTS, ...options.tableWork };
   const tables = createTables({
     store,
     notifier,
@@ -250,6 +255,14 @@ export function createCore(options: CoreOptions): Core {
       now: clock,
     }),
     ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
+    work: createTableWork({
+      limiter: limits.rateLimiter('table-rows', {
+        burst: tableWork.rowsPerMinute,
+        perMinute: tableWork.rowsPerMinute,
+        now: clock,
+      }),
+      limits: tableWork,
+    }),
     async appendCard(agent, lines, meta) {
       const id = cardWriter.newId('scr_');
       const parsed = parser.parse(lines, { screen: id });
@@ -297,6 +310,11 @@ export function createCore(options: CoreOptions): Core {
     random,
     connectUrl: urls.connectUrl,
     onSeen,
+    addLimiter: limits.rateLimiter('host-add', {
+      burst: HOST_ADDS_PER_MINUTE,
+      perMinute: HOST_ADDS_PER_MINUTE,
+      now: clock,
+    }),
     ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
   });
   const hostAuth = createConnectionAuth({ store, now: clock, onSeen });

@@ -1,3 +1,5 @@
+import { MAX_AGENTS_PER_ACCOUNT } from '@screen-service/registry/agents';
+import { seedConnection } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRig, type Rig } from '../test/setup.js';
 import { pickStarters, STARTERS } from './starters.js';
@@ -51,6 +53,20 @@ describe('native agents', () => {
     expect(messages[1]!.content).toContain('checkin@feel');
     expect(messages.at(-1)!.content).toMatch(/^\[svc\] feel checkin/);
     expect((await rig.core.tables.list(rig.user.id))[0]!.rows).toBe(1);
+  });
+
+  it('counts toward the agents cap of the account (issue 46): past it nothing is made', async () => {
+    rig = await createRig();
+    await seedConnection(
+      rig.core.store,
+      rig.user.id,
+      Array.from({ length: MAX_AGENTS_PER_ACCOUNT }, (_, i) => `a${i}`),
+    );
+    await expect(rig.native.add(rig.user.id, { name: 'Chef', instructions: 'x' })).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      field: 'agents',
+    });
+    expect(await rig.core.store.agents.listByUser(rig.user.id)).toHaveLength(MAX_AGENTS_PER_ACCOUNT);
   });
 
   it('adds a blank agent with no tables and no first message, and edits its instructions', async () => {

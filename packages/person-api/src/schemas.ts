@@ -30,7 +30,25 @@ export const sessionTokens = z
   })
   .meta({ id: 'SessionTokens' });
 
-export const me = z.object({ id, email: z.string(), created_at: iso }).meta({ id: 'Me' });
+const timeZoneFields = {
+  time_zone: z.string().nullable().meta({
+    description: "IANA zone the person's tables resolve today and now in; null: none reported yet (UTC)",
+  }),
+  time_zone_pinned: z
+    .boolean()
+    .meta({ description: "The person chose the zone in settings; devices' reports leave it alone" }),
+};
+export const me = z.object({ id, email: z.string(), created_at: iso, ...timeZoneFields }).meta({ id: 'Me' });
+export const timeZone = z.object(timeZoneFields).meta({ id: 'TimeZone' });
+export const timeZoneBody = z
+  .object({
+    time_zone: z.string().min(1).max(64),
+    how: z.enum(['report', 'pin', 'follow']).meta({
+      description:
+        "report: this device's zone (kept unless the person pinned one); pin: the person's choice; follow: follow the devices again",
+    }),
+  })
+  .meta({ id: 'TimeZoneRequest' });
 export const appConfig = z
   .object({
     image_cdn: z

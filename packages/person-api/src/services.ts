@@ -53,7 +53,7 @@ export interface NativeAgentsPort {
 export interface PersonApiServices {
   accounts: Pick<
     Accounts,
-    'signUp' | 'signIn' | 'refresh' | 'signOut' | 'signOutEverywhere' | 'verifyAccess' | 'me'
+    'signUp' | 'signIn' | 'refresh' | 'signOut' | 'signOutEverywhere' | 'verifyAccess' | 'me' | 'setTimeZone'
   > & {
     /** Deletes the account, its rows and its stored files (confirmed with the password). */
     deleteAccount(user: AppPrincipal, password: unknown): Promise<void>;
@@ -114,6 +114,7 @@ export function personApiServices(
       signOutEverywhere: core.accounts.signOutEverywhere,
       verifyAccess: core.accounts.verifyAccess,
       me: core.accounts.me,
+      setTimeZone: core.accounts.setTimeZone,
       deleteAccount: core.deleteAccount,
     },
     agents: {

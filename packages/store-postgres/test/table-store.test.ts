@@ -127,3 +127,23 @@ describe('postgres table store across instances', () => {
     );
   });
 });
+
+describe('the statement timeout (ADR 0254)', () => {
+  it('stops a statement of a batch past it with LIMIT_TIME and writes nothing of the batch', async () => {
+    await emptyAllTables(pool);
+    const timed = createPostgresTableStore({ pool, statementTimeoutMs: 100 });
+    const ref = { owner: 'slow', holder: 'coach', name: 'T' };
+    await timed.defineTable(ref, [{ name: 'N', type: 'number' }]);
+    const slow = timed.batch(async () => {
+      await timed.insertRow(ref, 'a', { N: 1 });
+      await timed.withQuery((q) => q.query('SELECT pg_sleep(1)'));
+    });
+    await expect(slow).rejects.toMatchObject({ code: 'LIMIT_TIME' });
+    await expect(slow).rejects.toThrow(/ran past 100 ms \(the statement timeout\)/);
+    expect(await timed.getRow(ref, 'a')).toBeUndefined();
+    // The timeout is the transaction's own: the pool's next statements run without it.
+    await pool.query('SELECT pg_sleep(0.2)');
+    // Without the option nothing stops the statement.
+    await store.batch(() => store.withQuery((q) => q.query('SELECT pg_sleep(0.2)')));
+  });
+});

@@ -15,6 +15,13 @@ export function createSqliteUsers(db: SqliteDb): UserRepository {
   const byId = db.prepare('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare('SELECT * FROM users WHERE email = ?');
   const del = db.prepare('DELETE FROM users WHERE id = ?');
+  const zoneOf = db.prepare('SELECT time_zone, time_zone_pinned FROM users WHERE id = ?');
+  // A report lands only while the person has not pinned a zone; a pin or a follow always lands.
+  const setZone = {
+    report: db.prepare('UPDATE users SET time_zone = ? WHERE id = ? AND time_zone_pinned = 0'),
+    pin: db.prepare('UPDATE users SET time_zone = ?, time_zone_pinned = 1 WHERE id = ?'),
+    follow: db.prepare('UPDATE users SET time_zone = ?, time_zone_pinned = 0 WHERE id = ?'),
+  };
   return {
     async create(u) {
       try {
@@ -37,6 +44,13 @@ export function createSqliteUsers(db: SqliteDb): UserRepository {
     },
     async delete(id) {
       return del.run(id).changes > 0;
+    },
+    async getTimeZone(id) {
+      const r = zoneOf.get(id) as { time_zone: string | null; time_zone_pinned: number } | undefined;
+      return r ? { zone: r.time_zone, pinned: r.time_zone_pinned === 1 } : null;
+    },
+    async setTimeZone(id, zone, how) {
+      return setZone[how].run(zone, id).changes > 0;
     },
   };
 }

@@ -18,6 +18,10 @@ export type TablesErrorCode =
   | 'LIMIT_LINES'
   | 'LIMIT_ROWS_BACK'
   | 'LIMIT_QUERY_ROWS'
+  /** The call's lines took more work than the caller allows per call (`CallPace.maxMs`, ADR 0254). */
+  | 'LIMIT_TIME'
+  /** The person's table work for the minute is used up (`CallPace.admit`, ADR 0254). */
+  | 'LIMIT_BUDGET'
   | 'INVALID_LINE'
   | 'LINE_NOT_TABLE'
   | 'PARSE_ERROR'

@@ -14,6 +14,7 @@ export {
   type ViewInput,
   type ViewResult,
 } from './build-view.js';
+export { type CallPace, type PaceMeter, paceMeter } from './call-pace.js';
 export { editRow, type RowEdit, type RowEditEvent } from './edit-row.js';
 export { isTablesError, TablesError, type TablesErrorCode } from './errors.js';
 export { convertCell, type FitContext, type FitResult, fitValue } from './fit-value.js';

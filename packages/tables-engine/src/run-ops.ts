@@ -3,6 +3,7 @@
 import type { DropOp, PutOp, QueryProps, TableOp } from '@screen-service/screen-lines';
 import { applyWrite, type WriteContext } from './apply-writes.js';
 import { buildView, type QueryView } from './build-view.js';
+import { type CallPace, paceMeter } from './call-pace.js';
 import type { TablesErrorCode } from './errors.js';
 import { TablesError } from './errors.js';
 import { DEFAULT_LIMITS, type TableLimits } from './limits.js';
@@ -22,6 +23,8 @@ export interface CallContext {
   timeZone: string;
   /** Overrides of doc3's limits (phone limits may grow). */
   limits?: Partial<TableLimits>;
+  /** Yielding, a cap on the call's work and a budget for queries (ADR 0254); default: none. */
+  pace?: CallPace;
 }
 
 /** A `query` line as the parser gives it. */
@@ -121,6 +124,7 @@ async function runQuery(
   op: QueryOp,
   ctx: WriteContext,
   rowsLeft: number,
+  admit: CallPace['admit'],
 ): Promise<QueryResult> {
   const props = op.props;
   const ref = { owner: ctx.owner, holder: ctx.agent, name: props.table };
@@ -129,6 +133,8 @@ async function runQuery(
     return emptyResult(op.id, props.table, 'TABLE_NOT_FOUND', `No table called ${props.table} yet.`);
   const planned = planQuery(props, table.cols, ctx);
   if (!planned.ok) return emptyResult(op.id, props.table, planned.code, planned.message);
+  const admitted = admit ? await admit(table.rowCount) : true;
+  if (admitted !== true) return emptyResult(op.id, props.table, 'LIMIT_BUDGET', admitted);
   const answer = await store.query(ref, planned.plan);
   if (answer.rows.length > rowsLeft) {
     return emptyResult(
@@ -192,8 +198,13 @@ async function runEach(
   answer: LinesAnswer,
 ) {
   const now = clock(ctx.now);
+  const meter = paceMeter(ctx.pace);
   let rowsLeft = limits.rowsPerCall;
   for (const { op, line, lineNumber } of ctx.ops) {
+    if (!(await meter.beforeLine())) {
+      refuseOverTime(answer, op, line, lineNumber, meter.overMessage);
+      continue;
+    }
     const wctx: WriteContext = {
       owner: ctx.owner,
       agent: ctx.agent,
@@ -202,12 +213,14 @@ async function runEach(
       limits,
     };
     if (op.op === 'add') {
-      const result = await runQuery(store, op, wctx, rowsLeft);
+      const result = await runQuery(store, op, wctx, rowsLeft, ctx.pace?.admit);
+      meter.afterLine();
       rowsLeft -= result.rows.length;
       answer.results.push(result);
       continue;
     }
     const outcome = await applyWrite(store, op, line, wctx);
+    meter.afterLine();
     if (outcome.kind === 'refused') {
       const { table, key, code, error } = outcome;
       answer.failed.push({ op: 'row', table, key, error, line, code, ...(lineNumber ? { lineNumber } : {}) });
@@ -224,4 +237,29 @@ async function runEach(
       });
     }
   }
+}
+
+/** A line the call had no time left for: a query answers with the reason, a write is refused. */
+function refuseOverTime(
+  answer: LinesAnswer,
+  op: OpLine['op'],
+  line: string,
+  lineNumber: number | undefined,
+  error: string,
+) {
+  if (op.op === 'add') {
+    answer.results.push(emptyResult(op.id, op.props.table, 'LIMIT_TIME', error));
+    return;
+  }
+  const table = op.op === 'put' ? op.table : op.name;
+  const key = op.op === 'put' ? (op.key ?? '') : '';
+  answer.failed.push({
+    op: 'row',
+    table,
+    key,
+    error,
+    line,
+    code: 'LIMIT_TIME',
+    ...(lineNumber ? { lineNumber } : {}),
+  });
 }

@@ -57,18 +57,17 @@ function pendingOf(r: PendingRow): PendingDelete {
 
 const INSERT_ROW = `INSERT INTO te_rows (table_id, seq, key, ${SLOT_NAMES.join(', ')}) VALUES (?, ?, ?, ${SLOT_NAMES.map(() => '?').join(', ')})`;
 
-/**
- * Creates a table store on a driver whose database already has the layout (`applyLayout`). Used by
- * `createSqliteStore` (better-sqlite3) and `createWasmSqliteStore` (SQLite WebAssembly).
- *
- * @example
- * ```ts
- * applyLayout(driver);
- * const store = createSqlStore(driver, { cacheSize: 200 });
- * ```
- */
-export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number } = {}): TableStore {
-  const cacheSize = options.cacheSize ?? 200;
+/** What every part of the store reads a table through: its row, its parsed columns, its public view. */
+interface TableReader {
+  findTable(ref: TableRef): TableRow | undefined;
+  /** Throws TABLE_NOT_FOUND. */
+  mustFind(ref: TableRef): TableRow;
+  colsOf(t: TableRow): SlotColumn[];
+  infoOf(t: TableRow): TableInfo;
+  rowOf(cols: SlotColumn[], raw: Record<string, unknown>): StoredRow;
+}
+
+function tableReader(driver: SqlDriver, cacheSize: number): TableReader {
   const findTable = (ref: TableRef) =>
     driver.get('SELECT * FROM te_tables WHERE owner = ? AND holder = ? AND name = ?', [
       ref.owner,
@@ -86,52 +85,65 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
     }
     return cols;
   };
-  const infoOf = (t: TableRow): TableInfo => ({
-    owner: t.owner,
-    holder: t.holder,
-    name: t.name,
-    cols: publicCols(colsOf(t)),
-    rowCount: t.row_count,
-  });
-  const mustFind = (ref: TableRef) => {
-    const t = findTable(ref);
-    if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
-    return t;
+  return {
+    findTable,
+    mustFind(ref) {
+      const t = findTable(ref);
+      if (!t) throw new TablesError('TABLE_NOT_FOUND', `No table called ${ref.name} yet.`);
+      return t;
+    },
+    colsOf,
+    infoOf: (t) => ({
+      owner: t.owner,
+      holder: t.holder,
+      name: t.name,
+      cols: publicCols(colsOf(t)),
+      rowCount: t.row_count,
+    }),
+    rowOf(cols, raw) {
+      const values: Record<string, Cell> = {};
+      for (const c of cols) values[c.name] = fromSql(raw[`c${c.slot}`], c.type);
+      return { key: raw.key as string, values };
+    },
   };
-  const rowOf = (cols: SlotColumn[], raw: Record<string, unknown>): StoredRow => {
-    const values: Record<string, Cell> = {};
-    for (const c of cols) values[c.name] = fromSql(raw[`c${c.slot}`], c.type);
-    return { key: raw.key as string, values };
-  };
+}
 
-  const redefine = (t: TableRow, cols: Column[]) => {
-    const old = new Map(colsOf(t).map((c) => [c.name, c]));
-    const kept = new Set(cols.filter((c) => old.has(c.name)).map((c) => old.get(c.name)!.slot));
-    for (const c of old.values()) {
-      if (!kept.has(c.slot)) driver.run(`UPDATE te_rows SET c${c.slot} = NULL WHERE table_id = ?`, [t.id]);
+/** doc3's alter rules on the slots: kept columns keep their slot and convert, dropped ones are emptied. */
+function redefine(driver: SqlDriver, reader: TableReader, t: TableRow, cols: Column[]) {
+  const old = new Map(reader.colsOf(t).map((c) => [c.name, c]));
+  const kept = new Set(cols.filter((c) => old.has(c.name)).map((c) => old.get(c.name)!.slot));
+  for (const c of old.values()) {
+    if (!kept.has(c.slot)) driver.run(`UPDATE te_rows SET c${c.slot} = NULL WHERE table_id = ?`, [t.id]);
+  }
+  const free = SLOT_NAMES.map((_, i) => i).filter((i) => !kept.has(i));
+  const next: SlotColumn[] = cols.map((c) => ({ ...c, slot: old.get(c.name)?.slot ?? free.shift()! }));
+  for (const c of next) {
+    const was = old.get(c.name);
+    if (!was || was.type === c.type) continue;
+    const slot = `c${c.slot}`;
+    const rows = driver.all(
+      `SELECT seq, ${slot} AS v FROM te_rows WHERE table_id = ? AND ${slot} IS NOT NULL`,
+      [t.id],
+    ) as { seq: number; v: unknown }[];
+    for (const r of rows) {
+      driver.run(`UPDATE te_rows SET ${slot} = ? WHERE table_id = ? AND seq = ?`, [
+        toSqlValue(convertCell(fromSql(r.v, was.type), was.type, c.type, c.unit)),
+        t.id,
+        r.seq,
+      ]);
     }
-    const free = SLOT_NAMES.map((_, i) => i).filter((i) => !kept.has(i));
-    const next: SlotColumn[] = cols.map((c) => ({ ...c, slot: old.get(c.name)?.slot ?? free.shift()! }));
-    for (const c of next) {
-      const was = old.get(c.name);
-      if (!was || was.type === c.type) continue;
-      const slot = `c${c.slot}`;
-      const rows = driver.all(
-        `SELECT seq, ${slot} AS v FROM te_rows WHERE table_id = ? AND ${slot} IS NOT NULL`,
-        [t.id],
-      ) as { seq: number; v: unknown }[];
-      for (const r of rows) {
-        driver.run(`UPDATE te_rows SET ${slot} = ? WHERE table_id = ? AND seq = ?`, [
-          toSqlValue(convertCell(fromSql(r.v, was.type), was.type, c.type, c.unit)),
-          t.id,
-          r.seq,
-        ]);
-      }
-    }
-    driver.run('UPDATE te_tables SET cols = ? WHERE id = ?', [JSON.stringify(next), t.id]);
-  };
+  }
+  driver.run('UPDATE te_tables SET cols = ? WHERE id = ?', [JSON.stringify(next), t.id]);
+}
 
-  const store: TableStore = {
+type TableMethods = Pick<
+  TableStore,
+  'listTables' | 'getTable' | 'defineTable' | 'dropTable' | 'moveTable' | 'exportTable'
+>;
+
+function tableMethods(driver: SqlDriver, reader: TableReader): TableMethods {
+  const { findTable, infoOf } = reader;
+  return {
     async listTables(owner, holder) {
       const rows = (holder === undefined
         ? driver.all('SELECT * FROM te_tables WHERE owner = ? ORDER BY id', [owner])
@@ -151,7 +163,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       }
       driver.transaction(() => {
         const t = findTable(ref);
-        if (t) return redefine(t, cols);
+        if (t) return redefine(driver, reader, t, cols);
         const next = cols.map((c, slot) => ({ ...c, slot }));
         driver.run('INSERT INTO te_tables (owner, holder, name, cols) VALUES (?, ?, ?, ?)', [
           ref.owner,
@@ -187,12 +199,28 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
         return true;
       });
     },
-    async getRow(ref, key) {
+    async exportTable(ref) {
       const t = findTable(ref);
       if (!t) return undefined;
-      const raw = driver.get('SELECT * FROM te_rows WHERE table_id = ? AND key = ?', [t.id, key]);
-      return raw ? rowOf(colsOf(t), raw) : undefined;
+      const cols = reader.colsOf(t);
+      const raws = driver.all('SELECT * FROM te_rows WHERE table_id = ? ORDER BY seq', [t.id]);
+      return { cols: publicCols(cols), rows: raws.map((r) => reader.rowOf(cols, r)) };
     },
+  };
+}
+
+type RowMethods = Pick<TableStore, 'getRow' | 'insertRow' | 'updateRow' | 'deleteRow' | 'query'>;
+
+function rowMethods(driver: SqlDriver, reader: TableReader): RowMethods {
+  const { findTable, mustFind, colsOf } = reader;
+  const getRow: RowMethods['getRow'] = async (ref, key) => {
+    const t = findTable(ref);
+    if (!t) return undefined;
+    const raw = driver.get('SELECT * FROM te_rows WHERE table_id = ? AND key = ?', [t.id, key]);
+    return raw ? reader.rowOf(colsOf(t), raw) : undefined;
+  };
+  return {
+    getRow,
     async insertRow(ref, key, values) {
       return driver.transaction(() => {
         const t = mustFind(ref);
@@ -220,7 +248,7 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       const t = findTable(ref);
       if (!t) return false;
       const cols = colsOf(t).filter((c) => c.name in values);
-      if (cols.length === 0) return !!(await store.getRow(ref, key));
+      if (cols.length === 0) return !!(await getRow(ref, key));
       const set = cols.map((c) => `c${c.slot} = ?`).join(', ');
       return (
         driver.run(`UPDATE te_rows SET ${set} WHERE table_id = ? AND key = ?`, [
@@ -251,22 +279,19 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       }
       return { rows, keys: [], count: raw.length > 0 ? (raw[0]![0] as number) : 0 };
     },
-    async exportTable(ref) {
-      const t = findTable(ref);
-      if (!t) return undefined;
-      const cols = colsOf(t);
-      const raws = driver.all('SELECT * FROM te_rows WHERE table_id = ? ORDER BY seq', [t.id]);
-      return { cols: publicCols(cols), rows: raws.map((r) => rowOf(cols, r)) };
-    },
+  };
+}
+
+type PendingMethods = Pick<TableStore, 'addPending' | 'listPending' | 'takePending'>;
+
+function pendingMethods(driver: SqlDriver): PendingMethods {
+  return {
     async addPending(p) {
       const row = driver.get(
         'INSERT INTO te_pending (owner, holder, kind, tbl, key, line) VALUES (?, ?, ?, ?, ?, ?) RETURNING n',
         [p.owner, p.holder, p.kind, p.table, p.key ?? null, p.line],
       );
       return { ...p, id: `p${String(row!.n)}` };
-    },
-    batch(fn) {
-      return driver.batch(fn);
     },
     async listPending(owner, holder) {
       const rows = (holder === undefined
@@ -290,5 +315,24 @@ export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number 
       });
     },
   };
-  return store;
+}
+
+/**
+ * Creates a table store on a driver whose database already has the layout (`applyLayout`). Used by
+ * `createSqliteStore` (better-sqlite3) and `createWasmSqliteStore` (SQLite WebAssembly).
+ *
+ * @example
+ * ```ts
+ * applyLayout(driver);
+ * const store = createSqlStore(driver, { cacheSize: 200 });
+ * ```
+ */
+export function createSqlStore(driver: SqlDriver, options: { cacheSize?: number } = {}): TableStore {
+  const reader = tableReader(driver, options.cacheSize ?? 200);
+  return {
+    ...tableMethods(driver, reader),
+    ...rowMethods(driver, reader),
+    ...pendingMethods(driver),
+    batch: (fn) => driver.batch(fn),
+  };
 }

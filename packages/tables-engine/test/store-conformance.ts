@@ -6,6 +6,7 @@ import {
   keepPending,
   type LinesAnswer,
   type OpLine,
+  runLines,
   runOps,
   type SendView,
   sendEvent,
@@ -144,6 +145,27 @@ export function runStoreConformance({ name, create }: StoreConformanceOptions): 
           '2026-01-01T11:30',
           '2026-01-01T11:30',
           '2026-01-01',
+        ]);
+      });
+
+      it("a run logged at 23:30 in New York lands on that day: today's where and the day's group find it", async () => {
+        const evening = { now: new Date('2026-11-24T04:30:00Z'), timeZone: 'America/New_York' };
+        const answer = await runLines(store, {
+          ...CALL,
+          ...evening,
+          lines: [
+            'table create Runs Day:date At:date Km:number',
+            'put Runs Day=today At=now Km=5',
+            'query Runs where=Day=today',
+            'query Runs group=Day:day sum=Km',
+            'query Runs group=Day:week +count',
+          ].join('\n'),
+        });
+        expect(answer.failed).toEqual([]);
+        expect(answer.results.map((r) => r.rows)).toEqual([
+          [['2026-11-23', '2026-11-23T23:30', 5]],
+          [['2026-11-23', 5]],
+          [['2026-11-23', 1]],
         ]);
       });
 

@@ -3,6 +3,7 @@ import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
 import { focusOn, type View } from './shell.js';
+import { reportZone } from './time-zone.js';
 import { accessView } from './views/access.js';
 import { accountView } from './views/account.js';
 import { addAgentView } from './views/add-agent.js';
@@ -78,7 +79,11 @@ function show(): void {
   if (navigated) focusOn(current.heading?.querySelector<HTMLElement>('h1') ?? heading);
   // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".
   document.title = current.title === APP_NAME ? APP_NAME : `${current.title} · ${APP_NAME}`;
-  if (session() && !closeStream) closeStream = openStream((type, data) => current?.onEvent?.(type, data));
+  if (session() && !closeStream) {
+    closeStream = openStream((type, data) => current?.onEvent?.(type, data));
+    // Each start tells the account where this device is (the person's dates follow it unless pinned).
+    void reportZone();
+  }
   if (!session() && closeStream) {
     closeStream();
     closeStream = undefined;

@@ -8,6 +8,7 @@ import type {
   RequestMessage,
   TablesWorkerCode,
 } from '../tables/protocol.js';
+import { personZone } from './time-zone.js';
 
 /** A worker refusal: the storage failed (full, or another tab holds it) or a request was malformed. */
 export class PhoneTablesError extends Error {
@@ -28,9 +29,9 @@ export interface PhoneTables {
 const LEGACY = 'svc-tables-';
 const LEGACY_LANDED = 'svc-tables-landed-';
 
-/** The person's clock and zone, read when a call is made. */
+/** The person's clock and zone (the account's, ADR 0253), read when a call is made. */
 export function moment(): { now: number; timeZone: string } {
-  return { now: Date.now(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' };
+  return { now: Date.now(), timeZone: personZone() };
 }
 
 function connect(url: URL): PhoneTables {

@@ -2,6 +2,7 @@
 import { call, saveSession } from './api.js';
 import { removeAllTables } from './phone-tables.js';
 import { disableNotifications } from './push-device.js';
+import { forgetZone } from './time-zone.js';
 
 /**
  * Ends the session on this device. `how`: `here` ends this sign-in on the service; `everywhere` has already
@@ -12,5 +13,6 @@ export async function signOutHere(how: 'here' | 'everywhere' | 'gone' = 'here'):
   if (how === 'here') await disableNotifications().catch(() => {});
   if (how === 'here') await call('POST', '/auth/signout').catch(() => {});
   await removeAllTables().catch(() => {});
+  forgetZone();
   saveSession(null);
 }

@@ -16,6 +16,7 @@ import { HostApiError } from './errors.js';
 import { createHostClient, type HostClient } from './host-client.js';
 import { type MessageStream, openMessageStream, type StreamStop } from './message-stream.js';
 import { readHostState, writeHostState } from './state-file.js';
+import { type HostTool, hostTablesTool } from './tables-tool.js';
 
 /** One turn: the rows the person sent to one agent since its last answer. */
 export interface HostTurn {
@@ -33,6 +34,11 @@ export interface TurnReply {
 export interface TurnContext {
   /** Writes one answer; every answer of a turn but the last should pass `done: false`. */
   reply(answer: TurnReply & { done?: boolean }): Promise<ReplyResult>;
+  /**
+   * The service's tools for this turn's model, bound to its agent and thread: `svc_tables` (doc3). Hand
+   * them to the framework's tool list as they are (name, description, JSON Schema, `run`).
+   */
+  tools: HostTool[];
 }
 
 export interface HostRunOptions {
@@ -234,6 +240,7 @@ export async function runHost(options: HostRunOptions): Promise<RunningHost> {
           }
           await client.turn(agentId, ids, session);
           await options.handleTurn(turn, {
+            tools: [hostTablesTool(client, { agent: agentId, session })],
             reply: (answer) =>
               client.reply({
                 agent_id: agentId,

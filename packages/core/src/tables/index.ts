@@ -3,6 +3,12 @@
 export { drawPlain } from './draw-plain.js';
 export { isReadOnly, type ReplyPiece, type SplitReply, splitReply } from './reply-split.js';
 export {
+  createTableWork,
+  TABLE_WORK_DEFAULTS,
+  type TableWorkLimits,
+  type TableWorkOptions,
+} from './table-work.js';
+export {
   createTables,
   type GiveInput,
   type GiveResult,

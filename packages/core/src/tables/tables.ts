@@ -7,7 +7,9 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, RelayTableKey, ScreenRecord, Store } from '@screen-service/registry/model';
 import { parse } from '@screen-service/screen-lines';
 import {
+  type CallPace,
   DEFAULT_LIMITS,
+  isTablesError,
   type LineFailure,
   type LinesAnswer,
   type PendingAnswer,
@@ -169,8 +171,10 @@ export interface TablesDeps {
   store: Store;
   now: () => number;
   limiter: RateLimiter;
-  /** IANA zone for `today` / `now` (the person's zone when the service knows it). Default UTC. */
+  /** IANA zone for `today` / `now` while the account has none (ADR 0253: the account's wins). Default UTC. */
   timeZone?: string;
+  /** The pace of one account's calls: budget, per-call cap, yielding (ADR 0254; `createTableWork`). */
+  work?: (userId: string) => CallPace;
   limits?: Partial<TableLimits>;
   /** Told when a user's tables change, so the person's controls redraw (the live stream's `tables`). */
   notifier?: Pick<Notifier, 'publish'>;
@@ -240,10 +244,26 @@ export function createTables(deps: TablesDeps): Tables {
   const relay = store.relay;
   const engine = relay.tables;
   const limits: TableLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  const timeZone = deps.timeZone ?? 'UTC';
+  const fallbackZone = deps.timeZone ?? 'UTC';
+  // `today` and `now` land in the person's zone, as their phone keeps it on the account (ADR 0253).
+  const zoneOf = async (userId: string) => (await store.users.getTimeZone(userId))?.zone ?? fallbackZone;
 
-  const run = (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
-    runLines(engine, { owner: agent.userId, agent: agent.id, lines, now, timeZone, limits });
+  const run = async (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
+    runLines(engine, {
+      owner: agent.userId,
+      agent: agent.id,
+      lines,
+      now,
+      timeZone: await zoneOf(agent.userId),
+      limits,
+      ...(deps.work ? { pace: deps.work(agent.userId) } : {}),
+    }).catch((error: unknown) => {
+      // A store's statement timeout (PostgreSQL) undid the whole call: the agent hears why (ADR 0254).
+      if (isTablesError(error) && error.code === 'LIMIT_TIME') {
+        throw new ServiceError('LIMIT_EXCEEDED', error.message, { field: 'lines' });
+      }
+      throw error;
+    });
 
   function text(value: unknown, field: string): string {
     if (typeof value !== 'string') {

@@ -127,3 +127,24 @@ describe('GET /agents: the newest row of each thread as a preview', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('PUT /me/time-zone (ADR 0253)', () => {
+  it("keeps the device's zone, the person's pin over later reports, and refuses what is not a zone", async () => {
+    await serve();
+    const s = await core.accounts.signUp({ email: 'tz@example.com', password: PASSWORD });
+    const me = async () => (await call('GET', '/me', s.access_token)).json();
+    expect(await me()).toMatchObject({ time_zone: null, time_zone_pinned: false });
+    const put = (body: unknown) => call('PUT', '/me/time-zone', s.access_token, body);
+    const reported = await put({ time_zone: 'America/New_York', how: 'report' });
+    expect(await reported.json()).toEqual({ time_zone: 'America/New_York', time_zone_pinned: false });
+    await put({ time_zone: 'Europe/Berlin', how: 'pin' });
+    await put({ time_zone: 'America/New_York', how: 'report' });
+    expect(await me()).toMatchObject({ time_zone: 'Europe/Berlin', time_zone_pinned: true });
+    const bad = await put({ time_zone: 'Mars/Olympus', how: 'pin' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ message: expect.stringMatching(/IANA time zone/) });
+    expect((await put({ time_zone: 'UTC', how: 'sometimes' })).status).toBe(400);
+    expect(await me()).toMatchObject({ time_zone: 'Europe/Berlin' });
+    expect(errors).toEqual([]);
+  });
+});

@@ -73,6 +73,16 @@ export const authRoutes = [
     handler: ({ services, user }) => services.accounts.me(user.userId),
   }),
   defineRoute({
+    method: 'put',
+    path: '/me/time-zone',
+    summary:
+      "The time zone the person's tables resolve today and now in: a device's report, or the person's choice",
+    auth: 'user',
+    body: s.timeZoneBody,
+    response: s.timeZone,
+    handler: ({ services, user, body }) => services.accounts.setTimeZone(user.userId, body),
+  }),
+  defineRoute({
     method: 'delete',
     path: '/me',
     summary: 'Delete the account and everything in it (confirm with the password)',

@@ -12,6 +12,7 @@ import type { Store } from '../model/repositories.js';
 import { isCommonPassword } from './common-passwords.js';
 import { normalizeEmail } from './normalize-email.js';
 import type { PasswordHasher } from './password-hasher-port.js';
+import { createAccountTimeZones, type TimeZoneView } from './time-zone.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -102,8 +103,13 @@ export interface Accounts {
   verifyAccess(token: string | null | undefined): Promise<AppPrincipal>;
   /** Checks the password again, then deletes the user and every row they own. */
   deleteAccount(principal: AppPrincipal, password: unknown): Promise<void>;
-  /** `GET /me`: the signed-in account as the app shows it. */
-  me(userId: string): Promise<{ id: string; email: string; created_at: string }>;
+  /** `GET /me`: the signed-in account as the app shows it, with its time zone (ADR 0253). */
+  me(userId: string): Promise<{ id: string; email: string; created_at: string } & TimeZoneView>;
+  /**
+   * `PUT /me/time-zone`: a device reports its zone (`how: 'report'`, kept unless the person pinned one) or
+   * the person picks one in settings (`pin`) or goes back to following the devices (`follow`).
+   */
+  setTimeZone(userId: string, input: { time_zone: unknown; how: unknown }): Promise<TimeZoneView>;
   /** For the operator CLI: creates an account without signing in. */
   createUser(input: { email: unknown; password: unknown }): Promise<{ id: string; email: string }>;
 }
@@ -120,6 +126,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function createAccounts(options: AccountsOptions): Accounts {
   const { store, hasher, jwtSecret, issuer } = options;
+  const zones = createAccountTimeZones(store);
   if (jwtSecret.byteLength < 32) throw new Error('createAccounts: jwtSecret must be at least 32 bytes.');
   // One HMAC key for the process: given the raw bytes, jose imported a key on every sign and verify, a third
   // of a request's token check (ADR 0205).
@@ -342,8 +349,15 @@ export function createAccounts(options: AccountsOptions): Accounts {
     async me(userId) {
       const u = await store.users.findById(userId);
       if (!u) throw new ServiceError('UNAUTHORIZED', 'This account no longer exists.');
-      return { id: u.id, email: u.email, created_at: new Date(u.createdAt).toISOString() };
+      return {
+        id: u.id,
+        email: u.email,
+        created_at: new Date(u.createdAt).toISOString(),
+        ...(await zones.get(u.id)),
+      };
     },
+
+    setTimeZone: (userId, input) => zones.set(userId, input),
 
     async deleteAccount(principal, password) {
       const user = await store.users.findById(principal.userId);

@@ -16,3 +16,4 @@ export {
 export { isCommonPassword } from './common-passwords.js';
 export { normalizeEmail } from './normalize-email.js';
 export type { PasswordHasher } from './password-hasher-port.js';
+export { checkTimeZone, createAccountTimeZones, type TimeZoneView } from './time-zone.js';

@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { Store } from '../model/repositories.js';
-import { addAgent, makeDefaultAgent, removeAgent, reorderAgents } from './agent-order.js';
+import {
+  addAgent,
+  MAX_AGENTS_PER_ACCOUNT,
+  makeDefaultAgent,
+  removeAgent,
+  reorderAgents,
+} from './agent-order.js';
 
 let t: TestStore;
 let store: Store;
@@ -98,5 +104,20 @@ describe('agent order and the default agent', () => {
     const list = await store.agents.listByUser(u.id);
     expect(list.filter((x) => x.isDefault)).toHaveLength(1);
     expect(list.map((x) => x.sort).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('the agents cap (issue 46)', () => {
+  it(`an account holds at most ${MAX_AGENTS_PER_ACCOUNT} agents, even when the last places are raced for`, async () => {
+    const u = await seedUser(store);
+    for (let i = 0; i < MAX_AGENTS_PER_ACCOUNT - 2; i++) await add(u.id, `a${i}`);
+    const raced = await Promise.all(['x', 'y', 'z', 'w'].map((h) => code(add(u.id, h))));
+    expect(raced.sort()).toEqual(['LIMIT_EXCEEDED:agents', 'LIMIT_EXCEEDED:agents', 'ok', 'ok']);
+    expect(await store.agents.listByUser(u.id)).toHaveLength(MAX_AGENTS_PER_ACCOUNT);
+    await expect(add(u.id, 'late')).rejects.toThrow(/has 50 agents, the most it may have \(50\); delete one/);
+    // Another account is not held by this one's count; a deleted agent frees a place.
+    expect(await code(add((await seedUser(store)).id, 'a'))).toBe('ok');
+    await removeAgent(store, (await store.agents.listByUser(u.id))[0]!.id, 2);
+    expect(await code(add(u.id, 'late'))).toBe('ok');
   });
 });

@@ -4,6 +4,12 @@ import { ServiceError } from '../kernel/errors.js';
 import type { AgentRecord } from '../model/records.js';
 import type { NewAgent, Repositories, Store } from '../model/repositories.js';
 
+/**
+ * Agents one account may have, of every kind (the app, the host `add` action, `bind`, native agents):
+ * enough for a person's hosts and profiles, and a stop to a script that adds agents in a loop (issue 46).
+ */
+export const MAX_AGENTS_PER_ACCOUNT = 50;
+
 /** A new agent as a caller asks for it: its default flag and place are decided by {@link addAgent}. */
 export type AddAgentInput = Omit<NewAgent, 'isDefault' | 'sort'> & {
   /** Make it the default even when the person has others (the first agent always is). */
@@ -28,7 +34,8 @@ async function clearDefaults(tx: Repositories, agents: AgentRecord[], at: number
  * Adds an agent at the end of the person's order; the person's first agent, or one asked for as
  * `isDefault`, becomes the default (the old one's flag cleared in the same transaction).
  *
- * @throws {ServiceError} `HANDLE_TAKEN`, `PROFILE_ALREADY_ADDED` (from the store's unique indexes).
+ * @throws {ServiceError} `LIMIT_EXCEEDED` past {@link MAX_AGENTS_PER_ACCOUNT}; `HANDLE_TAKEN`,
+ * `PROFILE_ALREADY_ADDED` (from the store's unique indexes).
  * @example
  * ```ts
  * const agent = await addAgent(store, { id, userId, name: 'Coach', handle: 'coach', color: 'mint', kind: 'mcp', createdAt: now() });
@@ -37,6 +44,14 @@ async function clearDefaults(tx: Repositories, agents: AgentRecord[], at: number
 export function addAgent(store: Store, input: AddAgentInput): Promise<AgentRecord> {
   return store.transaction(async (tx) => {
     const mine = await agentsOf(tx, input.userId);
+    // Counted under the account's lock: two adds at once cannot both take the last place.
+    if (mine.length >= MAX_AGENTS_PER_ACCOUNT) {
+      throw new ServiceError(
+        'LIMIT_EXCEEDED',
+        `This account has ${mine.length} agents, the most it may have (${MAX_AGENTS_PER_ACCOUNT}); delete one in the app before adding another.`,
+        { field: 'agents' },
+      );
+    }
     const isDefault = input.isDefault === true || mine.length === 0;
     if (isDefault) await clearDefaults(tx, mine, input.createdAt);
     const sort = mine.reduce((max, a) => Math.max(max, a.sort), -1) + 1;

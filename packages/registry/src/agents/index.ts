@@ -4,6 +4,7 @@ export { freeHandle, profileNaming } from './agent-naming.js';
 export {
   type AddAgentInput,
   addAgent,
+  MAX_AGENTS_PER_ACCOUNT,
   makeDefaultAgent,
   removeAgent,
   reorderAgents,

@@ -9,6 +9,7 @@ import * as check from '../agents/validate.js';
 import { newId as defaultNewId } from '../kernel/crypto.js';
 import { isServiceError, ServiceError } from '../kernel/errors.js';
 import type { Notifier } from '../kernel/notifier.js';
+import type { RateLimiter } from '../kernel/rate-limiter.js';
 import { type Clock, type Random, systemClock, systemRandom } from '../kernel/system.js';
 import type { AgentCardSummary, AgentRecord, CommandEntry, ConnectorRecord } from '../model/records.js';
 import type { Store } from '../model/repositories.js';
@@ -72,6 +73,9 @@ export interface SessionResult {
   limits: { text_chars: number; lines_chars: number; turn_rows: number };
 }
 
+/** The host `add` throttle the core builds (`addLimiter`): a burst of 10, then 10 a minute per account. */
+export const HOST_ADDS_PER_MINUTE = 10;
+
 export interface HostsOptions {
   store: Store;
   notifier?: Notifier;
@@ -83,6 +87,8 @@ export interface HostsOptions {
   appBuilds?: Record<string, string>;
   /** Told of each heartbeat (the live status watch). */
   onSeen?: (connector: ConnectorRecord, at: number) => void;
+  /** Throttles `add` per account (keyed by user id); without it `add` is only capped by the agent limit. */
+  addLimiter?: RateLimiter;
 }
 
 export interface AddInput {
@@ -159,6 +165,15 @@ export function createHosts(options: HostsOptions): Hosts {
       const connector = await connectorOf(p);
       const existing = await store.agents.findByRemoteRef(connector.id, ref);
       if (existing) return { created: false, agent: toAgentView(existing, connector, now()) };
+      // Only adds that would create an agent count: a host repeating its profiles at start costs nothing.
+      const decision = (await options.addLimiter?.take(p.userId)) ?? { ok: true };
+      if (!decision.ok) {
+        throw new ServiceError(
+          'RATE_LIMITED',
+          `Hosts add at most ${HOST_ADDS_PER_MINUTE} agents a minute to one account; wait ${decision.retryAfterS} s before adding ${ref}.`,
+          { details: { retryAfterS: decision.retryAfterS } },
+        );
+      }
       const at = now();
       let agent: AgentRecord;
       try {

@@ -20,6 +20,7 @@ export {
   type CommandsResult,
   createHosts,
   type HeartbeatResult,
+  HOST_ADDS_PER_MINUTE,
   type HostAgent,
   type Hosts,
   type HostsOptions,

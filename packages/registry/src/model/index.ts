@@ -40,6 +40,7 @@ export {
   type UserRecord,
 } from './records.js';
 export type {
+  AccountTimeZone,
   AgentPatch,
   AgentRepository,
   ConnectorRepository,
@@ -61,6 +62,7 @@ export type {
   SessionRepository,
   ShareRepository,
   Store,
+  TimeZoneChange,
   UserRepository,
 } from './repositories.js';
 export {

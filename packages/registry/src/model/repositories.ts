@@ -45,6 +45,25 @@ export interface UserRepository {
   findByEmail(email: string): Promise<UserRecord | null>;
   /** Deletes the user and, by cascade, every row they own. */
   delete(id: string): Promise<boolean>;
+  /** The account's time zone (ADR 0253); null when there is no such account. */
+  getTimeZone(id: string): Promise<AccountTimeZone | null>;
+  /**
+   * Keeps a time zone on the account (ADR 0253). `report` (the app's device zone) changes it only while the
+   * person has not pinned one; `pin` (the person's choice in settings) sets and pins it; `follow` sets it
+   * and unpins (back to following the devices). False when nothing changed hands: no such account, or a
+   * report while the zone is pinned.
+   */
+  setTimeZone(id: string, zone: string, how: TimeZoneChange): Promise<boolean>;
+}
+
+/** How {@link UserRepository.setTimeZone} changes the account's zone. */
+export type TimeZoneChange = 'report' | 'pin' | 'follow';
+
+/** The zone `today` and `now` resolve in for the person; `zone` null: not known yet (UTC is used). */
+export interface AccountTimeZone {
+  zone: string | null;
+  /** The person chose it in settings: the devices' reports leave it alone. */
+  pinned: boolean;
 }
 
 export interface SessionRepository {

@@ -26,6 +26,28 @@ export const accountCases: ConformanceCase[] = [
     },
   ),
   c(
+    ['users.getTimeZone', 'users.setTimeZone'],
+    "the account's time zone: a device report lands until the person pins one; follow unpins",
+    async (store) => {
+      const u = await fixtures(store).user();
+      expect(await store.users.getTimeZone(u.id)).toEqual({ zone: null, pinned: false });
+      expect(await store.users.setTimeZone(u.id, 'America/New_York', 'report')).toBe(true);
+      expect(await store.users.getTimeZone(u.id)).toEqual({ zone: 'America/New_York', pinned: false });
+      expect(await store.users.setTimeZone(u.id, 'Europe/Berlin', 'pin')).toBe(true);
+      // A phone still in New York reports again: the person's choice stays.
+      expect(await store.users.setTimeZone(u.id, 'America/New_York', 'report')).toBe(false);
+      expect(await store.users.getTimeZone(u.id)).toEqual({ zone: 'Europe/Berlin', pinned: true });
+      expect(await store.users.setTimeZone(u.id, 'Asia/Tokyo', 'follow')).toBe(true);
+      expect(await store.users.getTimeZone(u.id)).toEqual({ zone: 'Asia/Tokyo', pinned: false });
+      expect(await store.users.setTimeZone(u.id, 'UTC', 'report')).toBe(true);
+      expect(await store.users.getTimeZone(u.id)).toEqual({ zone: 'UTC', pinned: false });
+      expect(await store.users.getTimeZone('usr_nobody')).toBeNull();
+      expect(await store.users.setTimeZone('usr_nobody', 'UTC', 'pin')).toBe(false);
+      // The zone is no part of the user record the other rules read.
+      expect(await store.users.findById(u.id)).toEqual(u);
+    },
+  ),
+  c(
     ['connectors.findByTokenHashWithAccount', 'connectors.revoke', 'connectors.get'],
     'a token hash finds its connector with its account suspension in one read',
     async (store) => {

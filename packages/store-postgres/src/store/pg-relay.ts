@@ -13,8 +13,14 @@ const toMeta = (r: Row): RelayTableMeta => ({
   unheldAt: num(r.unheld_at),
 });
 
+/**
+ * A tables call's statements stop after 2 s (ADR 0254): the core caps a call's work at 1 s, so only a
+ * statement the core cannot see into (a slow plan, a lock wait) reaches it.
+ */
+export const RELAY_STATEMENT_TIMEOUT_MS = 2_000;
+
 export function createPgRelay(db: PgDb): RelayRepository {
-  const tables = createPostgresTableStore({ pool: db.pool });
+  const tables = createPostgresTableStore({ pool: db.pool, statementTimeoutMs: RELAY_STATEMENT_TIMEOUT_MS });
   return {
     tables,
     async listMeta(userId) {

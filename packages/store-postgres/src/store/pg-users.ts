@@ -7,7 +7,7 @@ import {
   type UserRepository,
 } from '@screen-service/registry/model';
 import { changes, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { toSession, toUser } from './rows.js';
+import { str, toSession, toUser } from './rows.js';
 
 export function createPgUsers(db: PgDb): UserRepository {
   return {
@@ -36,8 +36,22 @@ export function createPgUsers(db: PgDb): UserRepository {
     async delete(id) {
       return (await db.run('DELETE FROM users WHERE id = $1', [id])) > 0;
     },
+    async getTimeZone(id) {
+      const r = await db.one('SELECT time_zone, time_zone_pinned FROM users WHERE id = $1', [id]);
+      return r ? { zone: str(r.time_zone), pinned: r.time_zone_pinned === true } : null;
+    },
+    async setTimeZone(id, zone, how) {
+      return (await db.run(SET_ZONE[how], [zone, id])) > 0;
+    },
   };
 }
+
+// A report lands only while the person has not pinned a zone; a pin or a follow always lands (ADR 0253).
+const SET_ZONE = {
+  report: 'UPDATE users SET time_zone = $1 WHERE id = $2 AND NOT time_zone_pinned',
+  pin: 'UPDATE users SET time_zone = $1, time_zone_pinned = true WHERE id = $2',
+  follow: 'UPDATE users SET time_zone = $1, time_zone_pinned = false WHERE id = $2',
+} as const;
 
 const insertSession = (q: Queryable, s: SessionRecord) =>
   q.query(

@@ -20,6 +20,22 @@ import { createPgDb, type Queryable, type Row } from '../store/pg-db.js';
 export interface PostgresTableStoreOptions {
   /** A pool on a database that carries the store's migrations (`runPostgresMigrations`). */
   pool: pg.Pool;
+  /**
+   * PostgreSQL's `statement_timeout` inside the store's own transactions (a batch, a lone write), in ms;
+   * a statement past it ends the transaction with `LIMIT_TIME` (ADR 0254). Default: none.
+   */
+  statementTimeoutMs?: number;
+}
+
+const QUERY_CANCELED = '57014';
+
+/** A statement stopped by the timeout becomes the engine's `LIMIT_TIME`; anything else passes unchanged. */
+function overTime(error: unknown, ms: number | undefined): unknown {
+  if ((error as { code?: unknown } | null)?.code !== QUERY_CANCELED || ms === undefined) return error;
+  return new TablesError(
+    'LIMIT_TIME',
+    `a statement of this call ran past ${ms} ms (the statement timeout) and nothing of the call was written; ask for less at once: a where= or a smaller limit=`,
+  );
 }
 
 /** The PostgreSQL table store, plus a way to run the caller's own statements in the same transaction. */
@@ -128,6 +144,19 @@ const INSERT_ROW = `WITH added AS (
 export function createPostgresTableStore(options: PostgresTableStoreOptions): PostgresTableStore {
   const db = createPgDb(options.pool);
   const scope = new AsyncLocalStorage<BatchScope>();
+  const timeoutMs = options.statementTimeoutMs;
+  /** One transaction of the store's own, under its statement timeout. */
+  const ownTx = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    try {
+      return await db.tx(async (q) => {
+        if (timeoutMs !== undefined)
+          await q.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        return fn(q);
+      });
+    } catch (error) {
+      throw overTime(error, timeoutMs);
+    }
+  };
 
   const lockOwner = async (s: BatchScope, owner: string) => {
     if (s.locked.has(owner)) return;
@@ -142,7 +171,7 @@ export function createPostgresTableStore(options: PostgresTableStoreOptions): Po
       await lockOwner(s, owner);
       return fn(s.q);
     }
-    return db.tx(async (q) => {
+    return ownTx(async (q) => {
       const own: BatchScope = { q, locked: new Set(), savepoints: 0 };
       await lockOwner(own, owner);
       return scope.run(own, () => fn(q));
@@ -370,7 +399,7 @@ export function createPostgresTableStore(options: PostgresTableStoreOptions): Po
           throw error;
         }
       }
-      return db.tx((q) => scope.run({ q, locked: new Set(), savepoints: 0 }, fn));
+      return ownTx((q) => scope.run({ q, locked: new Set(), savepoints: 0 }, fn));
     },
     withQuery(fn) {
       return fn(scope.getStore()?.q ?? db);

@@ -5,6 +5,7 @@ import { applyScheme, type Scheme, savedScheme } from '../../shared/look.js';
 import { call } from '../api.js';
 import { go, problem, type View } from '../shell.js';
 import { signOutHere } from '../sign-out.js';
+import { type AccountZone, chooseZone, deviceZone, keepZone } from '../time-zone.js';
 
 const SCHEMES: readonly { value: Scheme; label: string }[] = [
   { value: 'auto', label: 'Device' },
@@ -35,6 +36,54 @@ function appearanceSection(): HTMLElement {
       { class: 'svc-muted small' },
       'Kept on this device. Device follows the phone’s own light or dark setting.',
     ),
+  );
+}
+
+const FOLLOW = '';
+
+/** The zones this browser knows (Intl), the account's own first when the list lacks it. */
+function zoneNames(current: string | null): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const all = intl.supportedValuesOf?.('timeZone') ?? [];
+  const names = all.includes('UTC') ? all : [...all, 'UTC'];
+  return current && !names.includes(current) ? [current, ...names] : names;
+}
+
+/** Where the person's dates are: `today` and `now` in every table, here and on the service (ADR 0253). */
+function timeZoneSection(zone: AccountZone, status: HTMLElement): HTMLElement {
+  const pick = el(
+    'select',
+    { id: 'time-zone', class: 'svc-input' },
+    el(
+      'option',
+      { value: FOLLOW, selected: !zone.time_zone_pinned },
+      `Follow my devices (this one: ${deviceZone()})`,
+    ),
+    ...zoneNames(zone.time_zone).map((name) =>
+      el('option', { value: name, selected: zone.time_zone_pinned && zone.time_zone === name }, name),
+    ),
+  );
+  const now = el('p', { class: 'svc-muted small', id: 'time-zone-now' });
+  const say = (z: AccountZone) =>
+    now.replaceChildren(
+      z.time_zone
+        ? `Today and now in your tables are in ${z.time_zone}${z.time_zone_pinned ? ', wherever your devices are' : ', the zone your devices last reported'}.`
+        : 'No device has reported a zone yet: your tables use UTC.',
+    );
+  say(zone);
+  pick.addEventListener('change', async () => {
+    try {
+      say(await chooseZone(pick.value === FOLLOW ? null : pick.value));
+    } catch (error) {
+      status.replaceChildren(problem(error));
+    }
+  });
+  return el(
+    'section',
+    { class: 'stack', 'aria-labelledby': 'time-zone-h' },
+    el('h2', { id: 'time-zone-h' }, 'Time zone'),
+    el('div', { class: 'svc-field' }, el('label', { for: 'time-zone' }, 'Dates in your tables'), pick),
+    now,
   );
 }
 
@@ -120,9 +169,11 @@ export function accountView(): View {
     el('dt', {}, 'Email'),
     el('dd', { id: 'account-email' }, '…'),
   );
+  const zone = el('div');
   void (async () => {
     try {
-      const me = await call<{ email: string; created_at: string }>('GET', '/me');
+      const me = await call<{ email: string; created_at: string } & AccountZone>('GET', '/me');
+      zone.replaceChildren(timeZoneSection(keepZone(me), status));
       who.replaceChildren(
         el('dt', {}, 'Email'),
         el('dd', { id: 'account-email' }, me.email),
@@ -141,6 +192,7 @@ export function accountView(): View {
       { class: 'stack narrow settings' },
       who,
       status,
+      zone,
       appearanceSection(),
       signOutSection(status),
       deleteSection(status),
