@@ -39,6 +39,11 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   guards?: GuardSettings;
   /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
   databaseUrl?: string;
+  /**
+   * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints) may go to loopback, also over plain http.
+   * For tests and a push service on the developer's machine only; never private or link-local (ADR 0247).
+   */
+  outboundLoopback?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +84,11 @@ const ENV_RULES = {
     /^https?:\/\/[^/\s]+\S*\{prompt\}/,
     'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
   ),
+  SVC_OUTBOUND_LOOPBACK: z
+    .enum(['0', '1'], {
+      message: 'SVC_OUTBOUND_LOOPBACK must be 1 (tests and local development only) or 0, for example SVC_OUTBOUND_LOOPBACK=1',
+    })
+    .transform((v) => v === '1'),
   SVC_SECRET: z
     .string()
     .min(
@@ -137,5 +147,6 @@ export function loadConfig(
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
     ...(vapid ? { vapid } : {}),
     ...(model ? { model } : {}),
+    ...(d.SVC_OUTBOUND_LOOPBACK ? { outboundLoopback: true } : {}),
   };
 }

@@ -60,6 +60,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     photoFiles: files,
     random,
     vapidPublicKey: vapid?.publicKey ?? null,
+    pushEndpoints: { allowLoopback: config.outboundLoopback === true },
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
@@ -79,7 +80,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
-    pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid }), { onEvent })) : null,
+    pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid, allowLoopback: config.outboundLoopback === true }), { onEvent })) : null,
     native: config.model
       ? startNativeAgents(core, config.model, options.onNativeError, options.postgres?.native)
       : null,

@@ -101,6 +101,8 @@ export interface CoreOptions {
   tablesTimeZone?: string;
   /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
   vapidPublicKey?: string | null;
+  /** Push subscriptions: loopback endpoints (tests only, SVC_OUTBOUND_LOOPBACK) and the caps (ADR 0247). */
+  pushEndpoints?: { allowLoopback?: boolean; maxPerAccount?: number; maxPerDevice?: number };
   /** SVC_SIGNUP: `closed` refuses the app's sign-up (the operator's `createUser` still works). Default `open`. */
   signup?: 'open' | 'closed';
   /** SVC_MESSAGES_PER_THREAD: rows kept per thread by housekeeping; absent = only the 90-day rule. */
@@ -317,6 +319,7 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     random,
     onPushQueued,
+    ...options.pushEndpoints,
   });
   const connectionAuth = createConnectionAuth({
     store,
