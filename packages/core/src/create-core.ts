@@ -68,7 +68,7 @@ import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tab
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
-import { createThreadOps, type ThreadOps, tapsOf } from './threads/thread-ops.js';
+import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps, tapsOf } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
@@ -111,6 +111,8 @@ export interface CoreOptions {
   notifier?: Notifier;
   /** Where rate buckets and throttles count; default in-process ({@link memoryLimits}). */
   limits?: LimitStore;
+  /** Rows one connection may write into one thread (doc1's host message limit); default {@link HOST_MESSAGE_RATE}. */
+  hostMessageRate?: { burst: number; perMinute: number };
 }
 
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
@@ -276,6 +278,10 @@ export function createCore(options: CoreOptions): Core {
     ...beforeTap,
     store,
     notifier,
+    messageRate: limits.rateLimiter('host-messages', {
+      ...(options.hostMessageRate ?? HOST_MESSAGE_RATE),
+      now: clock,
+    }),
     now: clock,
     random,
     photoLinks: linkPhotos,
