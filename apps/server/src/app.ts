@@ -4,7 +4,7 @@
 import type { RequestListener } from 'node:http';
 import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/connect-api';
 import { createServiceListener, hostGuard, type Step } from '@screen-service/http-kit';
-import { createManagementRouter } from '@screen-service/management-api';
+import { createManagementRouter, MANAGEMENT_RATE } from '@screen-service/management-api';
 import { createMcpHandler } from '@screen-service/mcp-server';
 import { createOAuthMounts } from '@screen-service/oauth';
 import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
@@ -76,7 +76,11 @@ export function createApp(deps: AppDeps): ServiceApp {
   );
   app.use(
     MOUNTS.agents,
-    createManagementRouter({ management: svc.management, onError: log('management failed') }),
+    createManagementRouter({
+      management: svc.management,
+      onError: log('management failed'),
+      rateLimit: svc.limits.rateLimiter('management', MANAGEMENT_RATE),
+    }),
   );
   app.use(
     MOUNTS.app,

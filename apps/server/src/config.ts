@@ -86,7 +86,8 @@ const ENV_RULES = {
   ),
   SVC_OUTBOUND_LOOPBACK: z
     .enum(['0', '1'], {
-      message: 'SVC_OUTBOUND_LOOPBACK must be 1 (tests and local development only) or 0, for example SVC_OUTBOUND_LOOPBACK=1',
+      message:
+        'SVC_OUTBOUND_LOOPBACK must be 1 (tests and local development only) or 0, for example SVC_OUTBOUND_LOOPBACK=1',
     })
     .transform((v) => v === '1'),
   SVC_SECRET: z

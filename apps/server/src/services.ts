@@ -80,7 +80,14 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
-    pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid, allowLoopback: config.outboundLoopback === true }), { onEvent })) : null,
+    pushSender: vapid
+      ? lead(
+          core.createPushSender(
+            createWebPushTransport({ vapid, allowLoopback: config.outboundLoopback === true }),
+            { onEvent },
+          ),
+        )
+      : null,
     native: config.model
       ? startNativeAgents(core, config.model, options.onNativeError, options.postgres?.native)
       : null,
