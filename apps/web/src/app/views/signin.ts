@@ -39,7 +39,7 @@ export function signInView(pending = '#/'): View {
     el(
       'div',
       { class: 'svc-field' },
-      el('label', { for: 'password' }, 'Password (8 characters or more)'),
+      el('label', { for: 'password' }, 'Password (a new one: 10 characters or more)'),
       password,
     ),
     status,
