@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@screen-service/io-kit/command-line';
-import { type AgentCardInfo, fetchAgentCard } from '../card.js';
+import { type AgentCardInfo, checkCardEndpoint, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
 import { Outbox } from '../outbox.js';
 import { type AgentState, StateFile } from '../state-file.js';
@@ -32,6 +32,8 @@ export interface AgentTarget {
   cardUrl?: string;
   webhookUrl?: string;
   card?: AgentCardInfo;
+  /** The endpoint origin the person confirmed (`--allow-endpoint`) when it is not the card's. */
+  endpointOrigin?: string;
 }
 
 /** Options naming a target on the command line. */
@@ -41,6 +43,8 @@ export interface TargetOptions {
   name?: string | undefined;
   headers: Record<string, string>;
   fetch?: typeof fetch | undefined;
+  /** `--allow-endpoint <origin>`: the person confirms a card endpoint on another origin than the card. */
+  allowEndpoint?: string | undefined;
 }
 
 /** Thrown for a command line the CLI cannot run (no target or two, a bad option); it answers with exit code 2. */
@@ -64,8 +68,12 @@ export async function readTarget(options: TargetOptions): Promise<AgentTarget> {
       headers: options.headers,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+    const allowed = options.allowEndpoint?.replace(/\/+$/, '');
+    checkCardEndpoint(card, allowed);
+    const foreign = new URL(card.endpoint).origin !== new URL(card.cardUrl).origin;
     return {
       kind: 'a2a',
+      ...(foreign ? { endpointOrigin: new URL(card.endpoint).origin } : {}),
       name: options.name ?? card.name,
       skills: card.skills.map((s) => ({
         name: s.name || s.id,
@@ -121,6 +129,7 @@ export function agentStateFor(
     name: target.name,
     handle,
     ...(target.cardUrl ? { cardUrl: target.cardUrl } : {}),
+    ...(target.endpointOrigin ? { endpointOrigin: target.endpointOrigin } : {}),
     ...(target.webhookUrl ? { webhookUrl: target.webhookUrl } : {}),
     ...(secret ? { webhookSecret: secret } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
