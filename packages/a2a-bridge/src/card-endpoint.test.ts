@@ -86,6 +86,24 @@ describe('the card endpoint', () => {
   });
 });
 
+describe('webhook URLs', () => {
+  it('refuses plain http outside this machine; takes https, and http to loopback for development', async () => {
+    await expect(readTarget({ webhook: 'http://hooks.example.com/svc', headers: {} })).rejects.toMatchObject({
+      code: 'INVALID_WEBHOOK_URL',
+      message: expect.stringMatching(/plain http; give the https:\/\/ address/),
+    });
+    await expect(readTarget({ webhook: 'http://10.0.0.5/svc', headers: {} })).rejects.toThrow(/plain http/);
+    await expect(
+      readTarget({ webhook: 'https://hooks.example.com/svc', headers: {} }),
+    ).resolves.toMatchObject({
+      kind: 'webhook',
+    });
+    await expect(readTarget({ webhook: 'http://127.0.0.1:8788/svc', headers: {} })).resolves.toMatchObject({
+      kind: 'webhook',
+    });
+  });
+});
+
 describe('a failing agent', () => {
   it('is not retried without end: after 5 failed steps the bridge stops and tells the person', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-giveup-'));

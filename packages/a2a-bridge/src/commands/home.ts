@@ -98,6 +98,14 @@ export async function readTarget(options: TargetOptions): Promise<AgentTarget> {
       `${options.webhook} is not an http(s) URL; give the https:// address`,
     );
   }
+  // Plain http only for development on this machine: elsewhere the turns (the person's words) and the
+  // signatures would cross the network readable (issue 46).
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    throw new BridgeError(
+      'INVALID_WEBHOOK_URL',
+      `${options.webhook} uses plain http; give the https:// address (http only to this machine, for development)`,
+    );
+  }
   return { kind: 'webhook', name: options.name ?? url.hostname, skills: [], webhookUrl: url.href };
 }
 

@@ -134,7 +134,9 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
     },
     onProgress: (_agentId, line) => out(`svc-a2a: ${line}`),
     onGiveUp: (agentId, error) =>
-      out(`svc-a2a: ${agentId}: stopped after repeated failures (${(error as Error).message}); run again once fixed`),
+      out(
+        `svc-a2a: ${agentId}: stopped after repeated failures (${(error as Error).message}); run again once fixed`,
+      ),
   });
 
   async function serveAgent(agentId: string, a: AgentState, handle: string): Promise<void> {
