@@ -429,6 +429,8 @@ export function createCore(options: CoreOptions): Core {
     shares,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
+      // Live streams check their sign-in on every event: this one ends them now, not at the keep-alive.
+      notifier.publish({ type: 'agents', userId: principal.userId });
       await photos.sweep();
     },
     deleteAgent,

@@ -11,14 +11,10 @@ export const credentialsBody = z
   .object({
     email: z.string().max(254).meta({ example: 'ada@example.com' }),
     password: z.string().min(8).max(1024),
-    device_token: z
-      .string()
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          'svc_dv_... from an earlier sign-in on this device: not held back by strangers’ wrong passwords',
-      }),
+    device_token: z.string().max(200).optional().meta({
+      description:
+        'svc_dv_... from an earlier sign-in on this device: not held back by strangers’ wrong passwords',
+    }),
   })
   .meta({ id: 'Credentials' });
 export const refreshBody = z.object({ refresh_token: z.string().min(1) }).meta({ id: 'RefreshRequest' });
@@ -35,13 +31,9 @@ export const sessionTokens = z
       .string()
       .meta({ description: 'svc_ar_..., usable once; each refresh returns a new one' }),
     user: z.object({ id, email: z.string() }),
-    device_token: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'svc_dv_... (sign-in and sign-up): keep it on this device, send it with the next sign-in',
-      }),
+    device_token: z.string().optional().meta({
+      description: 'svc_dv_... (sign-in and sign-up): keep it on this device, send it with the next sign-in',
+    }),
   })
   .meta({ id: 'SessionTokens' });
 
