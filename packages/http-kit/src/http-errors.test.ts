@@ -133,7 +133,7 @@ describe('Retry-After on every 429 (issue 46)', () => {
     expect(answer(capped, (res) => sendJsonRpcError(res, capped))).toMatchObject({
       retryAfter: String(DEFAULT_RETRY_AFTER_S),
     });
-    expect(answer(capped, (res) => sendOAuthError(res, capped))).toEqual({
+    expect(answer(capped, (res) => sendOAuthError(res, toOAuthError(capped), capped))).toEqual({
       status: 429,
       retryAfter: String(DEFAULT_RETRY_AFTER_S),
     });
