@@ -313,6 +313,7 @@ export const invitePreview = z
     first_name: z.string().nullable(),
     agents: z.array(z.object({ name: z.string(), color: colorSchema })),
     claimable: z.boolean(),
+    expires_at: iso.meta({ description: 'The link works until then (7 days after it was made)' }),
   })
   .meta({ id: 'InvitePreview' });
 export const claimResult = z

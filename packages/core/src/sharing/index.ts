@@ -14,6 +14,7 @@ export {
   createShares,
   type GivenGrantView,
   type GrantInput,
+  INVITE_TTL_MS,
   type InviteCreated,
   type InvitePlan,
   type InvitePreview,

@@ -12,6 +12,7 @@ import {
   writeGrant,
   writeTemplate,
 } from './share-writes.js';
+import { INVITE_TTL_MS } from './shares.js';
 
 const SAFE = {
   terminal: 'off',
@@ -227,6 +228,22 @@ describe('templates, invites and claims', () => {
       shared: false,
       share_why: [],
     });
+  });
+
+  it('an invite link expires after 7 days and says when (issue 46)', async () => {
+    await core.shares.saveTemplate(owner.id, {
+      name: 'week',
+      title: 'Week',
+      items: [{ agent: 'main', first_message: 'Hello.' }],
+    });
+    const invite = await core.shares.createInvite(owner.id, { template: 'week' });
+    await core.shares.approveInvite(owner.id, invite.invite_id);
+    const made = core.clock();
+    expect(Date.parse(invite.expires_at) - made).toBe(INVITE_TTL_MS);
+    expect((await core.shares.previewInvite(invite.token)).expires_at).toBe(invite.expires_at);
+    core.advance(INVITE_TTL_MS + 1000);
+    await expect(core.shares.previewInvite(invite.token)).rejects.toThrow(/expired \(links last 7 days\)/);
+    await expect(core.shares.claim(client.id, invite.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('plan parses back through send (JSON and a flattened tap line)', async () => {

@@ -62,8 +62,13 @@ export interface TemplateView {
   updated_at: string;
 }
 
+/** An invite link works this long after it was made (issue 46); shown as `expires_at`. */
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
 export interface InviteCreated {
   invite_id: string;
+  /** When the link stops working ({@link INVITE_TTL_MS} after it was made). */
+  expires_at: string;
   /** Shown once; only its hash is stored. */
   token: string;
   link: string;
@@ -78,6 +83,8 @@ export interface InvitePreview {
   agents: { name: string; color: AgentRecord['color'] }[];
   /** False once claimed, or while the owner has not approved it. */
   claimable: boolean;
+  /** When the link stops working. */
+  expires_at: string;
 }
 
 export interface ClaimResult {
@@ -378,6 +385,15 @@ export function createShares(options: SharesOptions): Shares {
         },
       );
     }
+    if (now() - invite.createdAt > INVITE_TTL_MS) {
+      throw new ServiceError(
+        'NOT_FOUND',
+        'This invite link expired (links last 7 days): ask for a new one.',
+        {
+          field: 'token',
+        },
+      );
+    }
     return invite;
   }
 
@@ -401,6 +417,7 @@ export function createShares(options: SharesOptions): Shares {
     });
     return {
       invite_id: invite.id,
+      expires_at: new Date(invite.createdAt + INVITE_TTL_MS).toISOString(),
       token,
       link: options.inviteLink(token),
       template: t.name,
@@ -457,6 +474,7 @@ export function createShares(options: SharesOptions): Shares {
         first_name: invite.firstName,
         agents,
         claimable: invite.approvedAt !== null && invite.claimedAt === null,
+        expires_at: new Date(invite.createdAt + INVITE_TTL_MS).toISOString(),
       };
     },
 
