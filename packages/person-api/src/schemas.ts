@@ -333,5 +333,8 @@ export const givenGrant = z
     revoked_at: iso.nullable(),
   })
   .meta({ id: 'GivenGrant' });
+export const revokedGrant = givenGrant
+  .extend({ user: z.object({ id, first_name: z.string().nullable() }) })
+  .meta({ id: 'RevokedGrant' });
 export const givenGrants = z.object({ grants: z.array(givenGrant) }).meta({ id: 'GivenGrants' });
 export const revokeGrantBody = z.object({ agent_id: id, user_id: id }).meta({ id: 'RevokeGrantRequest' });

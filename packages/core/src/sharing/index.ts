@@ -18,6 +18,7 @@ export {
   type InviteCreated,
   type InvitePlan,
   type InvitePreview,
+  type RevokedGrantView,
   type Shares,
   type SharesOptions,
   type TemplateInput,

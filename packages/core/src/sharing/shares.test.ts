@@ -396,6 +396,9 @@ describe('shared threads and revoke', () => {
     await core.threads.say(client.id, agentId, { text: 'before revoke' });
     const revoked = await core.shares.revoke(owner.id, { agent: 'main', user: client.id });
     expect(revoked.revoked_at).not.toBeNull();
+    // The owner's client learns the holder's id and first name, not their email (issue 46).
+    expect(revoked.user).toEqual({ id: client.id, first_name: expect.toBeOneOf([null, expect.any(String)]) });
+    expect(JSON.stringify(revoked)).not.toContain((await core.store.users.findById(client.id))!.email);
     expect(
       (await core.inspect.rows('push_outbox', { user_id: client.id })).map((r) => [r.kind, r.agent_id]),
     ).toEqual([['revoked', agentId]]);

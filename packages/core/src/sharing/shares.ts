@@ -104,6 +104,11 @@ export interface GivenGrantView {
   revoked_at: string | null;
 }
 
+/** What a revoke answers: the grant, its holder without their email. */
+export type RevokedGrantView = Omit<GivenGrantView, 'user'> & {
+  user: { id: string; first_name: string | null };
+};
+
 export interface GrantInput {
   agent: unknown;
   /** The person: email or user id. */
@@ -147,7 +152,8 @@ export interface Shares {
   /** Claims an approved invite for `userId`: one grant per item whose agent is client-safe now. */
   claim(userId: string, token: unknown): Promise<ClaimResult>;
   grant(ownerId: string, input: GrantInput): Promise<GivenGrantView>;
-  revoke(ownerId: string, input: { agent: unknown; user: unknown }): Promise<GivenGrantView>;
+  /** The revoked grant, naming its holder by id and first name only (issue 46: not their email). */
+  revoke(ownerId: string, input: { agent: unknown; user: unknown }): Promise<RevokedGrantView>;
   /** The grants the owner gave (live and revoked-but-kept). */
   given(ownerId: string): Promise<GivenGrantView[]>;
   plan(ownerId: string): Promise<InvitePlan>;
@@ -553,15 +559,20 @@ export function createShares(options: SharesOptions): Shares {
       const user = await userByRef(input.user);
       const g = await store.shares.revoke(ownerId, agent.id, user.id, now());
       if (!g) {
-        throw new ServiceError('NOT_FOUND', `${user.email} holds no live grant for ${agent.handle}.`, {
-          field: 'user',
-        });
+        throw new ServiceError(
+          'NOT_FOUND',
+          `${String(input.user)} holds no live grant for ${agent.handle}.`,
+          {
+            field: 'user',
+          },
+        );
       }
       // doc2 Other: only a grant with no live row pushes (a revoke just ended the only one).
       if (!(await store.shares.liveGrant(agent.id, user.id))) await options.push.revoked(user.id, agent.id);
       notifier.publish({ type: 'agents', userId: user.id });
       notifier.publish({ type: 'agents', userId: ownerId });
-      return givenView(g);
+      const { user: holder, ...view } = await givenView(g);
+      return { ...view, user: { id: holder.id, first_name: holder.first_name } };
     },
 
     async given(ownerId) {
