@@ -104,6 +104,25 @@ export interface ThreadOps {
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
 }
 
+/** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
+async function countHostWrite(
+  limiter: RateLimiter | undefined,
+  p: ConnectionPrincipal,
+  agent: AgentRecord,
+  extras: WriteExtras,
+): Promise<void> {
+  if (!limiter) return;
+  const userId = extras.target?.userId ?? p.userId;
+  const decision = await limiter.take(`${p.connectorId} ${agent.id} ${userId}`);
+  if (!decision.ok) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `Too many messages into this thread from this connection; retry in ${decision.retryAfterS} s.`,
+      { details: { retryAfterS: decision.retryAfterS } },
+    );
+  }
+}
+
 /**
  * Creates the thread operations over a Store.
  *
@@ -117,19 +136,8 @@ export interface ThreadOps {
  */
 export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }): ThreadOps {
   const { store, notifier } = deps;
-  /** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
-  const countWrite = async (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) => {
-    if (!deps.messageRate) return;
-    const userId = extras.target?.userId ?? p.userId;
-    const decision = await deps.messageRate.take(`${p.connectorId} ${agent.id} ${userId}`);
-    if (!decision.ok) {
-      throw new ServiceError(
-        'RATE_LIMITED',
-        `Too many messages into this thread from this connection; retry in ${decision.retryAfterS} s.`,
-        { details: { retryAfterS: decision.retryAfterS } },
-      );
-    }
-  };
+  const countWrite = (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) =>
+    countHostWrite(deps.messageRate, p, agent, extras);
   const screenLines = deps.screenLines ?? defaultScreenLines;
   const core = createThreadCore(deps);
 
