@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): ServiceApp {
     createManagementRouter({
       management: svc.management,
       onError: log('management failed'),
-      rateLimit: svc.limits.rateLimiter('management', MANAGEMENT_RATE),
+      rateLimit: svc.limits.rateLimiter('management', config.managementRate ?? MANAGEMENT_RATE),
     }),
   );
   app.use(

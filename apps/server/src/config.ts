@@ -27,6 +27,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   secret?: string;
   /** Rate bucket `mcp` of the tool server, per connection (doc1: burst 60, 30 per minute). */
   mcpRate: { burst: number; perMinute: number };
+  /** Bucket `management` of the management API, per account (default burst 30, 30 per minute; ADR 0248). */
+  managementRate?: { burst: number; perMinute: number };
   /** Check every person's API answer against its route's schema (tests set it; a mismatch is a 500). */
   checkResponses?: boolean;
   /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
@@ -80,6 +82,8 @@ const ENV_RULES = {
   LOG_LEVEL: z.enum(LOG_LEVELS),
   SVC_MCP_RATE_BURST: positive('SVC_MCP_RATE_BURST', 60),
   SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
+  SVC_MANAGEMENT_RATE_BURST: positive('SVC_MANAGEMENT_RATE_BURST', 30),
+  SVC_MANAGEMENT_RATE_PER_MINUTE: positive('SVC_MANAGEMENT_RATE_PER_MINUTE', 30),
   SVC_IMAGE_CDN: text(
     /^https?:\/\/[^/\s]+\S*\{prompt\}/,
     'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
@@ -142,6 +146,14 @@ export function loadConfig(
     logLevel: d.LOG_LEVEL ?? 'info',
     ...operationsConfig(d),
     mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
+    ...(d.SVC_MANAGEMENT_RATE_BURST || d.SVC_MANAGEMENT_RATE_PER_MINUTE
+      ? {
+          managementRate: {
+            burst: d.SVC_MANAGEMENT_RATE_BURST ?? 30,
+            perMinute: d.SVC_MANAGEMENT_RATE_PER_MINUTE ?? 30,
+          },
+        }
+      : {}),
     guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...settings(() => postgresSettings(d)),
