@@ -29,6 +29,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   mcpRate: { burst: number; perMinute: number };
   /** Bucket `management` of the management API, per account (default burst 30, 30 per minute; ADR 0248). */
   managementRate?: { burst: number; perMinute: number };
+  /** doc1's host message limit per connection and thread (default burst 60, 60 per minute; ADR 0248). */
+  hostMessageRate?: { burst: number; perMinute: number };
   /** Check every person's API answer against its route's schema (tests set it; a mismatch is a 500). */
   checkResponses?: boolean;
   /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
@@ -84,6 +86,8 @@ const ENV_RULES = {
   SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
   SVC_MANAGEMENT_RATE_BURST: positive('SVC_MANAGEMENT_RATE_BURST', 30),
   SVC_MANAGEMENT_RATE_PER_MINUTE: positive('SVC_MANAGEMENT_RATE_PER_MINUTE', 30),
+  SVC_HOST_MESSAGE_RATE_BURST: positive('SVC_HOST_MESSAGE_RATE_BURST', 60),
+  SVC_HOST_MESSAGE_RATE_PER_MINUTE: positive('SVC_HOST_MESSAGE_RATE_PER_MINUTE', 60),
   SVC_IMAGE_CDN: text(
     /^https?:\/\/[^/\s]+\S*\{prompt\}/,
     'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
@@ -151,6 +155,14 @@ export function loadConfig(
           managementRate: {
             burst: d.SVC_MANAGEMENT_RATE_BURST ?? 30,
             perMinute: d.SVC_MANAGEMENT_RATE_PER_MINUTE ?? 30,
+          },
+        }
+      : {}),
+    ...(d.SVC_HOST_MESSAGE_RATE_BURST || d.SVC_HOST_MESSAGE_RATE_PER_MINUTE
+      ? {
+          hostMessageRate: {
+            burst: d.SVC_HOST_MESSAGE_RATE_BURST ?? 60,
+            perMinute: d.SVC_HOST_MESSAGE_RATE_PER_MINUTE ?? 60,
           },
         }
       : {}),

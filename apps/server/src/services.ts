@@ -61,6 +61,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     random,
     vapidPublicKey: vapid?.publicKey ?? null,
     pushEndpoints: { allowLoopback: config.outboundLoopback === true },
+    ...(config.hostMessageRate ? { hostMessageRate: config.hostMessageRate } : {}),
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     appBuilds: appBuilds(),
