@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
 import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
-import { parseOptions } from './cli/options.js';
+import { type OptionSpec, parseOptions } from './cli/options.js';
 import { readPassword } from './cli/read-password.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
@@ -212,7 +212,7 @@ async function operate(
   io: Out,
   config: Config,
 ): Promise<number> {
-  const flags = command === 'backup' ? { 'without-secret': { type: 'boolean' as const } } : {};
+  const flags: OptionSpec = command === 'backup' ? { 'without-secret': { type: 'boolean' } } : {};
   const { values, positionals } = parseOptions(argv, flags, `svc ${command}`);
   if (values.help) {
     io.stdout(`${OPERATE_HELP[command]}\n`);

@@ -62,7 +62,9 @@ describe('host message streams per connector (item 3)', () => {
       const over = await fetch(`${s.url}/messages`, { headers: { authorization: `Bearer ${h.token}` } });
       expect(over.status).toBe(429);
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await over.json()).message).toMatch(/already has 10 message streams open/);
+      expect(((await over.json()) as { message: string }).message).toMatch(
+        /already has 10 message streams open/,
+      );
       // Another connector of the same person is not affected.
       const other = await pairedHost(s, 'streams@example.com', 'other');
       const free = await openStream(s.url, other.token);
