@@ -101,7 +101,8 @@ function endpointOf(value: unknown, allowLoopback: boolean): string {
   } catch {
     url = null;
   }
-  if (!url || url.username !== '' || url.password !== '') {
+  // A URL with credentials is refused like a non-URL: the push service never needs them.
+  if (url === null || `${url.username}${url.password}` !== '') {
     throw new ServiceError('INVALID_INPUT', NOT_AN_ENDPOINT, { field: 'endpoint' });
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
