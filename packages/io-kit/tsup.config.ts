@@ -10,6 +10,7 @@ export default defineConfig(
       'atomic-file': 'src/atomic-file.ts',
       'command-line': 'src/command-line.ts',
       env: 'src/env.ts',
+      outbound: 'src/outbound.ts',
     },
     splitting: true,
   }),

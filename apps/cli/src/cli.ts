@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type ServerConfig, serveUntilStopped } from '@
 import { CliError, connect, EXIT, userAdd } from './cli/commands.js';
 import { HOST_HELP, hostCommand } from './cli/host.js';
 import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
-import { parseOptions } from './cli/options.js';
+import { type OptionSpec, parseOptions } from './cli/options.js';
 import { readPassword } from './cli/read-password.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
@@ -22,7 +22,7 @@ Commands:
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
   share safe|template|grant|revoke|list|plan|send ...
                                               share client-safe agents with other people (svc share --help)
-  backup FILE                                 archive the database (online) and every data file
+  backup FILE [--without-secret]              archive the database (online) and every data file
   restore FILE                                restore an archive (refused while the service runs)
   doctor                                      check this deployment and say what to fix
 
@@ -212,14 +212,17 @@ async function operate(
   io: Out,
   config: Config,
 ): Promise<number> {
-  const { values, positionals } = parseOptions(argv, {}, `svc ${command}`);
+  const flags: OptionSpec = command === 'backup' ? { 'without-secret': { type: 'boolean' } } : {};
+  const { values, positionals } = parseOptions(argv, flags, `svc ${command}`);
   if (values.help) {
     io.stdout(`${OPERATE_HELP[command]}\n`);
     return EXIT.OK;
   }
   if (command === 'doctor') return await doctorCommand(config(), io);
   const file = required(positionals[0], 'A file', OPERATE_HELP[command]);
-  return await (command === 'backup' ? backupCommand : restoreCommand)(config(), file, io);
+  if (command === 'restore') return await restoreCommand(config(), file, io);
+  const withoutSecret = (values as Record<string, unknown>)['without-secret'] === true;
+  return await backupCommand(config(), file, io, withoutSecret);
 }
 
 async function connectCommand(argv: string[], io: Out, config: Config): Promise<number> {

@@ -44,7 +44,12 @@ const SUMMARY = `Runs the fault scenarios against the built server on 127.0.0.1 
 Exits 1 when any check fails. The tool server's rate bucket is opened wide for scenario 1 (it is about
 durability, not the bucket).`;
 
-const MCP_WIDE = { SVC_MCP_RATE_BURST: '100000', SVC_MCP_RATE_PER_MINUTE: '100000' };
+const MCP_WIDE = {
+  SVC_MCP_RATE_BURST: '100000',
+  SVC_MCP_RATE_PER_MINUTE: '100000',
+  SVC_HOST_MESSAGE_RATE_BURST: '100000',
+  SVC_HOST_MESSAGE_RATE_PER_MINUTE: '100000',
+};
 
 async function withService<T>(
   env: Record<string, string>,

@@ -4,7 +4,7 @@
 import type { RequestListener } from 'node:http';
 import { createConnectRouter, TABLES_CALL_OPENAPI_PART } from '@screen-service/connect-api';
 import { createServiceListener, hostGuard, type Step } from '@screen-service/http-kit';
-import { createManagementRouter } from '@screen-service/management-api';
+import { createManagementRouter, MANAGEMENT_RATE } from '@screen-service/management-api';
 import { createMcpHandler } from '@screen-service/mcp-server';
 import { createOAuthMounts } from '@screen-service/oauth';
 import { mountOperations, type ServiceMetrics } from '@screen-service/operations';
@@ -47,6 +47,12 @@ export function createApp(deps: AppDeps): ServiceApp {
   app.set('trust proxy', config.guards?.trustProxy ?? false);
   const svc = services ?? createServices(config, db);
   const log = (what: string) => (err: unknown) => logger.error({ err }, what);
+  // Probes call the pod by its address: the probe routes take an IP address as Host too, never another
+  // name (issue 46: a rebound DNS name reached /metrics and /healthz).
+  app.use(
+    ['/healthz', '/readyz', '/metrics'],
+    hostGuard(config.baseUrl, { allowAddresses: true, refuse: answerByPath }),
+  );
   // /readyz, and with SVC_METRICS_TOKEN /metrics (docs/operations.md); the counter is a step (below).
   mountOperations(app, { db, metrics, metricsToken: config.metricsToken, shared: svc.postgres?.readiness });
 
@@ -58,7 +64,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   const doc = { baseUrl: config.baseUrl, version, extra: TABLES_CALL_OPENAPI_PART };
   const openapi = buildOpenApi(personRoutes, doc);
 
-  // After /healthz and /readyz: probes call the pod by its own address. The tool server checks its own Host.
+  // Every other route: the configured name only. The tool server checks its own Host.
   app.use(hostGuard(config.baseUrl, { refuse: answerByPath }));
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
@@ -76,7 +82,11 @@ export function createApp(deps: AppDeps): ServiceApp {
   );
   app.use(
     MOUNTS.agents,
-    createManagementRouter({ management: svc.management, onError: log('management failed') }),
+    createManagementRouter({
+      management: svc.management,
+      onError: log('management failed'),
+      rateLimit: svc.limits.rateLimiter('management', config.managementRate ?? MANAGEMENT_RATE),
+    }),
   );
   app.use(
     MOUNTS.app,

@@ -27,6 +27,10 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   secret?: string;
   /** Rate bucket `mcp` of the tool server, per connection (doc1: burst 60, 30 per minute). */
   mcpRate: { burst: number; perMinute: number };
+  /** Bucket `management` of the management API, per account (default burst 30, 30 per minute; ADR 0248). */
+  managementRate?: { burst: number; perMinute: number };
+  /** doc1's host message limit per connection and thread (default burst 60, 60 per minute; ADR 0248). */
+  hostMessageRate?: { burst: number; perMinute: number };
   /** Check every person's API answer against its route's schema (tests set it; a mismatch is a 500). */
   checkResponses?: boolean;
   /** Image-generation CDN URL template with `{prompt}` for the in-chat view; absent = a placeholder. */
@@ -39,6 +43,11 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   guards?: GuardSettings;
   /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
   databaseUrl?: string;
+  /**
+   * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints) may go to loopback, also over plain http.
+   * For tests and a push service on the developer's machine only; never private or link-local (ADR 0247).
+   */
+  outboundLoopback?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -75,10 +84,20 @@ const ENV_RULES = {
   LOG_LEVEL: z.enum(LOG_LEVELS),
   SVC_MCP_RATE_BURST: positive('SVC_MCP_RATE_BURST', 60),
   SVC_MCP_RATE_PER_MINUTE: positive('SVC_MCP_RATE_PER_MINUTE', 30),
+  SVC_MANAGEMENT_RATE_BURST: positive('SVC_MANAGEMENT_RATE_BURST', 30),
+  SVC_MANAGEMENT_RATE_PER_MINUTE: positive('SVC_MANAGEMENT_RATE_PER_MINUTE', 30),
+  SVC_HOST_MESSAGE_RATE_BURST: positive('SVC_HOST_MESSAGE_RATE_BURST', 60),
+  SVC_HOST_MESSAGE_RATE_PER_MINUTE: positive('SVC_HOST_MESSAGE_RATE_PER_MINUTE', 60),
   SVC_IMAGE_CDN: text(
     /^https?:\/\/[^/\s]+\S*\{prompt\}/,
     'SVC_IMAGE_CDN must be an http(s) URL template with {prompt}, for example https://image.example/prompt/{prompt}',
   ),
+  SVC_OUTBOUND_LOOPBACK: z
+    .enum(['0', '1'], {
+      message:
+        'SVC_OUTBOUND_LOOPBACK must be 1 (tests and local development only) or 0, for example SVC_OUTBOUND_LOOPBACK=1',
+    })
+    .transform((v) => v === '1'),
   SVC_SECRET: z
     .string()
     .min(
@@ -131,11 +150,28 @@ export function loadConfig(
     logLevel: d.LOG_LEVEL ?? 'info',
     ...operationsConfig(d),
     mcpRate: { burst: d.SVC_MCP_RATE_BURST ?? 60, perMinute: d.SVC_MCP_RATE_PER_MINUTE ?? 30 },
+    ...(d.SVC_MANAGEMENT_RATE_BURST || d.SVC_MANAGEMENT_RATE_PER_MINUTE
+      ? {
+          managementRate: {
+            burst: d.SVC_MANAGEMENT_RATE_BURST ?? 30,
+            perMinute: d.SVC_MANAGEMENT_RATE_PER_MINUTE ?? 30,
+          },
+        }
+      : {}),
+    ...(d.SVC_HOST_MESSAGE_RATE_BURST || d.SVC_HOST_MESSAGE_RATE_PER_MINUTE
+      ? {
+          hostMessageRate: {
+            burst: d.SVC_HOST_MESSAGE_RATE_BURST ?? 60,
+            perMinute: d.SVC_HOST_MESSAGE_RATE_PER_MINUTE ?? 60,
+          },
+        }
+      : {}),
     guards: readGuardSettings(env, (message) => new ConfigError(message)),
     ...(d.SVC_SECRET ? { secret: d.SVC_SECRET } : {}),
     ...settings(() => postgresSettings(d)),
     ...(d.SVC_IMAGE_CDN ? { imageCdn: d.SVC_IMAGE_CDN } : {}),
     ...(vapid ? { vapid } : {}),
     ...(model ? { model } : {}),
+    ...(d.SVC_OUTBOUND_LOOPBACK ? { outboundLoopback: true } : {}),
   };
 }

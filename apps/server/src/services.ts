@@ -62,6 +62,8 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     photoFiles: files,
     random,
     vapidPublicKey: vapid?.publicKey ?? null,
+    pushEndpoints: { allowLoopback: config.outboundLoopback === true },
+    ...(config.hostMessageRate ? { hostMessageRate: config.hostMessageRate } : {}),
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     ...(options.tableWork ? { tableWork: options.tableWork } : {}),
@@ -82,7 +84,14 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     config,
     oauth,
     mcpUrl: core.urls.mcpUrl,
-    pushSender: vapid ? lead(core.createPushSender(createWebPushTransport({ vapid }), { onEvent })) : null,
+    pushSender: vapid
+      ? lead(
+          core.createPushSender(
+            createWebPushTransport({ vapid, allowLoopback: config.outboundLoopback === true }),
+            { onEvent },
+          ),
+        )
+      : null,
     native: config.model
       ? startNativeAgents(core, config.model, options.onNativeError, options.postgres?.native)
       : null,

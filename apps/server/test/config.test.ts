@@ -56,6 +56,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SVC_MCP_RATE_BURST: '0' }, '/x')).toThrow(/SVC_MCP_RATE_BURST/);
   });
 
+  it('reads the management bucket and SVC_OUTBOUND_LOOPBACK (issue 46)', () => {
+    expect(loadConfig({}, '/x').managementRate).toBeUndefined();
+    expect(loadConfig({ SVC_MANAGEMENT_RATE_BURST: '500' }, '/x').managementRate).toEqual({
+      burst: 500,
+      perMinute: 30,
+    });
+    expect(() => loadConfig({ SVC_MANAGEMENT_RATE_PER_MINUTE: 'x' }, '/x')).toThrow(
+      /SVC_MANAGEMENT_RATE_PER_MINUTE/,
+    );
+    expect(loadConfig({ SVC_OUTBOUND_LOOPBACK: '1' }, '/x').outboundLoopback).toBe(true);
+    expect(loadConfig({}, '/x').outboundLoopback).toBeUndefined();
+    expect(() => loadConfig({ SVC_OUTBOUND_LOOPBACK: 'yes' }, '/x')).toThrow(
+      /SVC_OUTBOUND_LOOPBACK must be 1/,
+    );
+  });
+
   it('derives the base URL from PORT and trims a trailing slash from SVC_BASE_URL', () => {
     expect(loadConfig({ PORT: '9000' }, '/x').baseUrl).toBe('http://localhost:9000');
     expect(loadConfig({ SVC_BASE_URL: 'https://svc.example.com/' }, '/x').baseUrl).toBe(

@@ -21,7 +21,7 @@ import { createManagementRouter } from '@screen-service/management-api';
 import { createMcpHandler, toToolError } from '@screen-service/mcp-server';
 import { createPersonRouter, defineRoute, type PersonApiServices } from '@screen-service/person-api';
 import type { Pairing } from '@screen-service/registry/hosts';
-import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
+import { createRateLimiter, ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import { MOUNTS } from '@screen-service/registry/mounts';
 import type { AgentManagement } from '@screen-service/registry/tokens';
 import express from 'express';
@@ -96,6 +96,8 @@ describe('every ServiceErrorCode, and our own failure, in every shape', () => {
             authenticate: async () => ({ via: 'app', userId: 'u' }),
             delete: async (_c: unknown, id: unknown) => Promise.reject(thrown(String(id))),
           } as unknown as AgentManagement,
+          // One caller throws every code: a bucket it never empties (the bucket has its own test).
+          rateLimit: createRateLimiter({ burst: 10_000, perMinute: 10_000 }),
           onError: (e) => logged.push(e),
         }),
       ),

@@ -49,6 +49,14 @@ describe('forwarded addresses and Host', () => {
     expect(await withHost(new URL(t.base).host, '/openapi.json')).toBe(200);
     // Health probes address the machine by its own name; /healthz holds nothing to protect.
     expect(await withHost('10.1.2.3:8787', '/healthz')).toBe(200);
+    expect(await withHost('[fd00::7]:8787', '/readyz')).toBe(200);
+  });
+
+  it('refuses a rebound DNS name on the probes and /metrics too (issue 46)', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      expect(await withHost('rebound.attacker.example', path), path).toBe(403);
+    }
+    expect(await withHost(new URL(t.base).host, '/healthz')).toBe(200);
   });
 
   it('reads SVC_TRUST_PROXY and the photo and stream limits', () => {

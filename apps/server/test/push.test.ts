@@ -12,7 +12,7 @@ let call: ReturnType<typeof client>;
 
 beforeAll(async () => {
   ps = await startTestPushService();
-  t = await startTestServer({ SVC_VAPID_SUBJECT: 'mailto:ops@example.com' });
+  t = await startTestServer({ SVC_VAPID_SUBJECT: 'mailto:ops@example.com', SVC_OUTBOUND_LOOPBACK: '1' });
   call = client(t.base);
 });
 afterAll(async () => {

@@ -29,7 +29,7 @@ async function person(email: string) {
 
 beforeAll(async () => {
   ps = await startTestPushService();
-  t = await startTestServer({ SVC_VAPID_SUBJECT: 'mailto:ops@example.com' });
+  t = await startTestServer({ SVC_VAPID_SUBJECT: 'mailto:ops@example.com', SVC_OUTBOUND_LOOPBACK: '1' });
   call = client(t.base);
   const o = await person('owner@example.com');
   const created = (await call('POST', '/agents', { token: o.token, body: { name: 'Helper' } })).body;

@@ -52,7 +52,8 @@ async function deliver(data: unknown) {
 }
 
 beforeAll(async () => {
-  service = await startService({ vapid: { subject: 'mailto:ops@example.com' } });
+  // The test push service is on 127.0.0.1: the outbound guard lets loopback through only with this setting.
+  service = await startService({ vapid: { subject: 'mailto:ops@example.com' }, outboundLoopback: true });
   session = await api('POST', '/auth/signup', {
     email: 'buzz@example.com',
     password: 'correct horse battery',

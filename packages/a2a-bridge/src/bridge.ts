@@ -1,4 +1,6 @@
 // The engine: one turn at a time per agent, from the service's rows to the remote agent and back.
+
+import { backoffDelay } from '@screen-service/io-kit/backoff';
 import {
   guide as screenGuide,
   formatTapLine as screenTapLine,
@@ -52,8 +54,15 @@ export interface BridgeOptions {
   sendAttempts?: number;
   /** Wait between looks for new rows in `run` (default 1 000 ms). */
   idleMs?: number;
-  /** Told about each failed step in `run` (the turn stays and is tried again). */
+  /** Told about each failed step in `run` (the turn stays and is tried again, waiting longer each time). */
   onError?: (agentId: string, error: unknown) => void;
+  /**
+   * Failed steps in a row after which `run` stops serving the agent and tells the person why (default 5);
+   * the turn stays in the state file for the next `svc-a2a run`.
+   */
+  maxFailures?: number;
+  /** Told when `run` stopped serving an agent after {@link BridgeOptions.maxFailures} failures. */
+  onGiveUp?: (agentId: string, error: unknown) => void;
   /** Timeouts and retries of webhook deliveries (default {@link DEFAULT_WEBHOOK_POLICY}). */
   webhook?: Partial<WebhookPolicy>;
   /** Progress for a person watching: a turn started, an answer written, a retry. */
@@ -174,6 +183,24 @@ export function createBridge(options: BridgeOptions): Bridge {
     return 'answered';
   }
 
+  async function giveUp(agent: BridgeAgent, error: unknown, failures: number): Promise<void> {
+    options.onGiveUp?.(agent.agentId, error);
+    const why = error instanceof Error ? error.message : String(error);
+    try {
+      await link.post({
+        id: `${agent.agentId}:gave-up:${failures}:${Date.now()}`,
+        agentId: agent.agentId,
+        kind: 'status',
+        text:
+          `${agent.card.name} failed ${failures} times in a row (${why}). The bridge stopped trying; ` +
+          'your message waits. Fix the agent, then start svc-a2a run again.',
+        meta: { turn: [] },
+      });
+    } catch {
+      // The terminal line (onGiveUp) still tells whoever runs the bridge.
+    }
+  }
+
   function postFor(agentId: string, turn: TurnState, view: TaskView, answer: Answer): OutboundPost {
     const post: OutboundPost = {
       id: `${turn.messageId}:answer`,
@@ -192,14 +219,21 @@ export function createBridge(options: BridgeOptions): Bridge {
   return {
     step,
     async run(agents, signal) {
+      const maxFailures = options.maxFailures ?? 5;
+      const pause = { baseMs: options.idleMs ?? 1000, maxMs: 60_000 };
       await Promise.all(
         agents.map(async (agent) => {
-          while (!signal.aborted) {
+          // Each failure waits twice as long; after maxFailures in a row the bridge stops (issue 46: a
+          // failing endpoint was retried once a second without end) and says so in the thread.
+          for (let failures = 0; !signal.aborted; ) {
             try {
-              if ((await step(agent, signal)) === 'idle') await idle(agent.agentId, signal);
+              const done = await step(agent, signal);
+              failures = 0;
+              if (done === 'idle') await idle(agent.agentId, signal);
             } catch (error) {
               options.onError?.(agent.agentId, error);
-              await sleep(options.idleMs ?? 1000, signal);
+              if (++failures >= maxFailures) return giveUp(agent, error, failures);
+              await sleep(backoffDelay(pause, failures), signal);
             }
           }
         }),

@@ -280,3 +280,25 @@ export async function fetchAgentCard(
   }
   return readAgentCard(json, url, options);
 }
+
+/**
+ * Refuses a card whose JSON-RPC endpoint is on another origin than the card itself (issue 46: a card can
+ * point the bridge, and the person's messages, anywhere), unless the person confirmed that origin
+ * (`svc-a2a pair ... --allow-endpoint <origin>`, kept in the state file).
+ *
+ * @throws {BridgeError} `CARD_ENDPOINT_ELSEWHERE`, naming the endpoint and how to confirm it.
+ * @example
+ * ```ts
+ * checkCardEndpoint(card); // throws when card.endpoint is not on card.cardUrl's origin
+ * checkCardEndpoint(card, 'https://rpc.example.com'); // fine when that is the endpoint's origin
+ * ```
+ */
+export function checkCardEndpoint(card: AgentCardInfo, allowedOrigin?: string): void {
+  const endpoint = new URL(card.endpoint).origin;
+  if (endpoint === new URL(card.cardUrl).origin || endpoint === allowedOrigin) return;
+  throw new BridgeError(
+    'CARD_ENDPOINT_ELSEWHERE',
+    `the card at ${card.cardUrl} sends messages to ${card.endpoint}, another address than the card's; ` +
+      `if you trust it, run the command again with --allow-endpoint ${endpoint}`,
+  );
+}

@@ -69,7 +69,7 @@ describe('svc-a2a', () => {
     expect(await cli('pair', '123456', '--crad', 'https://agent.example')).toEqual({
       code: 2,
       out: '',
-      err: 'svc-a2a: unknown option --crad. Did you mean --card? Options: --header, --card, --webhook, --name, --profile, --url, --dir, --help (see svc-a2a --help)\n',
+      err: 'svc-a2a: unknown option --crad. Did you mean --card? Options: --header, --card, --webhook, --name, --profile, --url, --dir, --allow-endpoint, --help (see svc-a2a --help)\n',
     });
     expect(await cli('list', '-x')).toMatchObject({
       code: 2,

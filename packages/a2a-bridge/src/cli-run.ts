@@ -35,7 +35,9 @@ Usage:
   svc-a2a pair <code> --card <url> [--header "<name>: <value>"]... [--name N] [--profile P]
       Binds the agent to the one you added in the app (it shows the 6-digit code). The first pair
       connects this machine; every agent the bridge serves shares that one connection. Headers (for
-      example an API key) stay in the owner-only state file and are never printed.
+      example an API key) stay in the owner-only state file and are never printed. Prints where
+      messages go; a card whose endpoint is on another address than the card is refused unless you
+      confirm that address with --allow-endpoint <origin>.
   svc-a2a pair <code> --webhook <url> [--header ...] [--name N]
       The same for a webhook agent: each turn is a signed JSON POST to <url> (see the README). Prints
       the agent's signing secret once.
@@ -63,7 +65,7 @@ function parseHeader(value: string): [string, string] {
   return [value.slice(0, colon).trim(), value.slice(colon + 1).trim()];
 }
 
-const VALUE_FLAGS = ['card', 'webhook', 'name', 'profile', 'url', 'dir'] as const;
+const VALUE_FLAGS = ['card', 'webhook', 'name', 'profile', 'url', 'dir', 'allow-endpoint'] as const;
 const OPTIONS = {
   header: { type: 'string', multiple: true },
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, { type: 'string' }])) as Record<
@@ -141,6 +143,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       webhook: flags.webhook,
       name: flags.name,
       profile: flags.profile,
+      allowEndpoint: flags['allow-endpoint'],
       headers,
       dirFlag: flags.dir,
       ...fetchOpt,

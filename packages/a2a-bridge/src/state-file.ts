@@ -47,6 +47,8 @@ export interface AgentState {
   /** The service agent's handle (the tables call names agents by it). */
   handle?: string;
   cardUrl?: string;
+  /** The card endpoint's origin the person confirmed at pair (`--allow-endpoint`) when not the card's. */
+  endpointOrigin?: string;
   /** The webhook's address and its signing secret (shown once at pair). */
   webhookUrl?: string;
   webhookSecret?: string;

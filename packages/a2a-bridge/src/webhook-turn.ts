@@ -135,7 +135,11 @@ export async function runWebhookTurn(
         headers: {
           ...target.headers,
           'content-type': 'application/json',
-          [SIGNATURE_HEADER]: signWebhookBody(target.secret, raw, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER]: signWebhookBody(target.secret, raw, Math.floor(Date.now() / 1000), {
+            method: 'POST',
+            url: target.url,
+            delivery: body.delivery,
+          }),
           [DELIVERY_HEADER]: body.delivery,
         },
         body: raw,

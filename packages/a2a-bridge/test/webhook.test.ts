@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFor } from '../src/answer.js';
+import { signWebhookBody } from '../src/webhook-signature.js';
 import { runWebhookTurn, type WebhookTurnBody } from '../src/webhook-turn.js';
 import { verifyWebhookSignature } from '../src/webhook-verify.js';
 import {
@@ -73,7 +74,8 @@ describe('webhook agents on the live service', () => {
   }, async () => {
     let secret = '';
     const hook = await receiver((d, attempt) => {
-      if (!verifyWebhookSignature(secret, d.raw, d.headers['svc-signature'] as string))
+      const request = { method: 'POST', url: hook.url, delivery: String(d.headers['svc-delivery']) };
+      if (!verifyWebhookSignature(secret, d.raw, d.headers['svc-signature'] as string, request))
         return { status: 401 };
       const typed = d.body.messages.map((m) => m.text).join(' ');
       if (typed === 'note hello') {
@@ -185,14 +187,40 @@ describe('runWebhookTurn (a real receiver, short timeouts)', () => {
     expect(hook.seen.filter((d) => d.body.delivery === 'd5')).toHaveLength(3);
   });
 
-  it('the signature covers the body and the time', () => {
+  it('the signature covers the time, method, URL, delivery id and body; every v1 is checked (issue 46)', () => {
     const now = 1_700_000_000;
     const raw = JSON.stringify(body('d6'));
-    const header = `t=${now},v1=${createHmac('sha256', 'whsec_k').update(`${now}.${raw}`).digest('hex')}`;
-    expect(verifyWebhookSignature('whsec_k', raw, header, now)).toBe(true);
-    expect(verifyWebhookSignature('whsec_k', `${raw} `, header, now)).toBe(false);
-    expect(verifyWebhookSignature('whsec_other', raw, header, now)).toBe(false);
-    expect(verifyWebhookSignature('whsec_k', raw, header, now + 301)).toBe(false);
-    expect(verifyWebhookSignature('whsec_k', raw, undefined, now)).toBe(false);
+    const request = { method: 'POST', url: 'https://hooks.example.com/svc', delivery: 'd6' };
+    const mac = (key: string, text: string) => createHmac('sha256', key).update(text).digest('hex');
+    const text = `${now}\nPOST\nhttps://hooks.example.com/svc\nd6\n${raw}`;
+    const header = signWebhookBody('whsec_k', raw, now, request);
+    expect(header).toBe(`t=${now},v1=${mac('whsec_k', text)}`);
+    expect(verifyWebhookSignature('whsec_k', raw, header, request, now)).toBe(true);
+    expect(verifyWebhookSignature('whsec_k', `${raw} `, header, request, now)).toBe(false);
+    expect(verifyWebhookSignature('whsec_other', raw, header, request, now)).toBe(false);
+    expect(verifyWebhookSignature('whsec_k', raw, header, request, now + 301)).toBe(false);
+    expect(verifyWebhookSignature('whsec_k', raw, undefined, request, now)).toBe(false);
+    // The same signature replayed to another URL, with another method or another delivery id fails.
+    expect(
+      verifyWebhookSignature('whsec_k', raw, header, { ...request, url: 'https://other.example/svc' }, now),
+    ).toBe(false);
+    expect(verifyWebhookSignature('whsec_k', raw, header, { ...request, method: 'PUT' }, now)).toBe(false);
+    expect(verifyWebhookSignature('whsec_k', raw, header, { ...request, delivery: 'd7' }, now)).toBe(false);
+    // The old form (time and body only) no longer verifies.
+    expect(
+      verifyWebhookSignature('whsec_k', raw, `t=${now},v1=${mac('whsec_k', `${now}.${raw}`)}`, request, now),
+    ).toBe(false);
+    // A secret being replaced: the good v1 may come second.
+    const rotating = `t=${now},v1=${mac('whsec_old', text)},v1=${mac('whsec_k', text)}`;
+    expect(verifyWebhookSignature('whsec_k', raw, rotating, request, now)).toBe(true);
+    expect(
+      verifyWebhookSignature(
+        'whsec_k',
+        raw,
+        `t=${now},t=${now + 1},v1=${mac('whsec_k', text)}`,
+        request,
+        now,
+      ),
+    ).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ export {
   createMessagesRouter,
   HOST_STREAM_KEEPALIVE_MS,
   HOST_STREAM_MAX_BUFFERED_BYTES,
+  HOST_STREAMS_PER_CONNECTOR,
   type MessagesRouterOptions,
   streamCursor,
 } from './messages-router.js';

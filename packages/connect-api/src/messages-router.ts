@@ -16,6 +16,9 @@ export const HOST_STREAM_KEEPALIVE_MS = 20_000;
  */
 export const HOST_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** Host message streams one connector may hold open at once: the same cap as a person's streams (issue 46). */
+export const HOST_STREAMS_PER_CONNECTOR = 10;
+
 export interface MessagesRouterOptions {
   transport: HostTransport;
   /** Connector tokens only (`core.hostAuth`). */
@@ -25,6 +28,8 @@ export interface MessagesRouterOptions {
   keepaliveMs?: number;
   /** Default {@link HOST_STREAM_MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number;
+  /** Default {@link HOST_STREAMS_PER_CONNECTOR}. */
+  streamsPerConnector?: number;
 }
 
 /** The cursor: `Last-Event-ID` (set by EventSource on reconnects) or `?after=`, a message seq; 0 when absent. */
@@ -60,13 +65,33 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
   const caller = (req: Request) => hostAuth.verify(bearerToken(req.headers.authorization));
   const keepaliveMs = options.keepaliveMs ?? HOST_STREAM_KEEPALIVE_MS;
   const maxBuffered = options.maxBufferedBytes ?? HOST_STREAM_MAX_BUFFERED_BYTES;
+  const perConnector = options.streamsPerConnector ?? HOST_STREAMS_PER_CONNECTOR;
+  const openStreams = new Map<string, number>();
   const router = express.Router();
+
+  /** Counts a stream against its connector until the answer closes; refuses one past the cap. */
+  const holdStream = (connectorId: string, res: Response) => {
+    const open = openStreams.get(connectorId) ?? 0;
+    if (open >= perConnector) {
+      throw new ServiceError(
+        'RATE_LIMITED',
+        `This connection already has ${open} message streams open; close one (a host needs one) before opening another.`,
+      );
+    }
+    openStreams.set(connectorId, open + 1);
+    res.once('close', () => {
+      const left = (openStreams.get(connectorId) ?? 1) - 1;
+      if (left > 0) openStreams.set(connectorId, left);
+      else openStreams.delete(connectorId);
+    });
+  };
 
   router.get('/', async (req, res) => {
     let close: (() => void) | undefined;
     try {
       const after = streamCursor(req);
       const principal = await caller(req);
+      holdStream(principal.connectorId, res);
       let open = true;
       const write = (chunk: string) => {
         if (!open) return;

@@ -70,7 +70,7 @@ import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tab
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
-import { createThreadOps, type ThreadOps, tapsOf } from './threads/thread-ops.js';
+import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps, tapsOf } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
@@ -105,6 +105,8 @@ export interface CoreOptions {
   tableWork?: Partial<TableWorkLimits>;
   /** The VAPID public key the app subscribes with; absent or null: push is not configured (nothing fails). */
   vapidPublicKey?: string | null;
+  /** Push subscriptions: loopback endpoints (tests only, SVC_OUTBOUND_LOOPBACK) and the caps (ADR 0247). */
+  pushEndpoints?: { allowLoopback?: boolean; maxPerAccount?: number; maxPerDevice?: number };
   /** SVC_SIGNUP: `closed` refuses the app's sign-up (the operator's `createUser` still works). Default `open`. */
   signup?: 'open' | 'closed';
   /** SVC_MESSAGES_PER_THREAD: rows kept per thread by housekeeping; absent = only the 90-day rule. */
@@ -113,6 +115,8 @@ export interface CoreOptions {
   notifier?: Notifier;
   /** Where rate buckets and throttles count; default in-process ({@link memoryLimits}). */
   limits?: LimitStore;
+  /** Rows one connection may write into one thread (doc1's host message limit); default {@link HOST_MESSAGE_RATE}. */
+  hostMessageRate?: { burst: number; perMinute: number };
 }
 
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
@@ -287,6 +291,10 @@ export function createCore(options: CoreOptions): Core {
     ...beforeTap,
     store,
     notifier,
+    messageRate: limits.rateLimiter('host-messages', {
+      ...(options.hostMessageRate ?? HOST_MESSAGE_RATE),
+      now: clock,
+    }),
     now: clock,
     random,
     photoLinks: linkPhotos,
@@ -335,6 +343,7 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     random,
     onPushQueued,
+    ...options.pushEndpoints,
   });
   const connectionAuth = createConnectionAuth({
     store,
@@ -438,6 +447,8 @@ export function createCore(options: CoreOptions): Core {
     shares,
     async deleteAccount(principal, password) {
       await accounts.deleteAccount(principal, password);
+      // Live streams check their sign-in on every event: this one ends them now, not at the keep-alive.
+      notifier.publish({ type: 'agents', userId: principal.userId });
       await photos.sweep();
     },
     deleteAgent,

@@ -73,3 +73,27 @@ describe('hostGuard', () => {
     other.close();
   });
 });
+
+describe('hostGuard with allowAddresses (the probe routes, issue 46)', () => {
+  it('takes IP addresses and the configured name, never another name', () => {
+    const guard = hostGuard('https://svc.example.com', {
+      allowAddresses: true,
+      refuse: (e, _q, res) => res.end(e.code),
+    });
+    const answer = (host: string) => {
+      let passed = false;
+      let refused = '';
+      guard(
+        { headers: { host } } as never,
+        { end: (c: string) => (refused = c) } as never,
+        () => (passed = true),
+      );
+      return passed ? 'next' : refused;
+    };
+    expect(answer('10.0.0.7:8787')).toBe('next');
+    expect(answer('[fd00::7]:8787')).toBe('next');
+    expect(answer('svc.example.com')).toBe('next');
+    expect(answer('rebound.attacker.example')).toBe('HOST_NOT_ALLOWED');
+    expect(answer('10.0.0.7.nip.io')).toBe('HOST_NOT_ALLOWED');
+  });
+});

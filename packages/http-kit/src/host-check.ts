@@ -1,5 +1,6 @@
 // DNS-rebinding protection: the Host header must name the configured service, on every route.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { ServiceError } from '@screen-service/registry/kernel';
 import { sendHttpError } from './http-errors.js';
 
@@ -49,6 +50,11 @@ export interface HostGuardOptions {
   /** More Host header values to accept (e.g. an internal name behind a proxy). */
   extraHosts?: string[];
   /**
+   * Also accepts a Host that is an IP address (any port): health probes call a pod by its address, and a
+   * rebinding page always sends its own DNS name, never an address. For the probe routes only.
+   */
+  allowAddresses?: boolean;
+  /**
    * Answers the refusal; default the `{error, message}` shape. A server with several protocols answers each
    * path in its own (JSON-RPC on the tool server, RFC 6749 on OAuth).
    */
@@ -69,7 +75,12 @@ export function hostGuard(
   publicUrl: string,
   options: HostGuardOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const allowed = createHostCheck(publicUrl, options.extraHosts);
+  const named = createHostCheck(publicUrl, options.extraHosts);
+  const address = (host: string | undefined) => {
+    const name = host ? hostnameOf(host.toLowerCase()).replace(/^\[|\]$/g, '') : '';
+    return options.allowAddresses === true && isIP(name) !== 0;
+  };
+  const allowed = (host: string | undefined) => named(host) || address(host);
   const refuse = options.refuse ?? ((err, _req, res) => void sendHttpError(res, err));
   return (req, res, next) => {
     if (allowed(req.headers.host)) next();

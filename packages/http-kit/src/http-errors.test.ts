@@ -1,13 +1,15 @@
 // The error shapes from the one table: a full disk is 507 storage_full, never a 500; each API's spelling;
 // the tool server's JSON-RPC errors and OAuth's RFC 6749 errors.
 
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import { describe, expect, it } from 'vitest';
 import { fromStorageError, STORAGE_FULL_MESSAGE } from './error-sources.js';
 import { DOC2_CODE_ALIASES, SERVICE_ERROR_CODES } from './error-table.js';
-import { toHttpError } from './http-errors.js';
-import { toJsonRpcError } from './json-rpc-errors.js';
-import { OAUTH_ERROR_STATUS, toOAuthError } from './oauth-errors.js';
+import { DEFAULT_RETRY_AFTER_S, sendHttpError, toHttpError } from './http-errors.js';
+import { sendJsonRpcError, toJsonRpcError } from './json-rpc-errors.js';
+import { OAUTH_ERROR_STATUS, sendOAuthError, toOAuthError } from './oauth-errors.js';
 
 const sqliteFull = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
 const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -112,5 +114,29 @@ describe('the shapes, from one table', () => {
       body: { error: 'server_error', error_description: 'Something went wrong on our side; try again.' },
     });
     for (const code of SERVICE_ERROR_CODES) expect(OAUTH_ERROR_STATUS[oauth(code).body.error]).toBeDefined();
+  });
+});
+
+describe('Retry-After on every 429 (issue 46)', () => {
+  const answer = (err: unknown, write: (res: ServerResponse) => void = (res) => sendHttpError(res, err)) => {
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    res.end = (() => res) as never;
+    write(res);
+    return { status: res.statusCode, retryAfter: res.getHeader('retry-after') };
+  };
+
+  it('carries the error’s own delay, else the default, on every error shape', () => {
+    const timed = new ServiceError('TOO_MANY_ATTEMPTS', 'wait', { details: { retryAfterS: 4.2 } });
+    const capped = new ServiceError('RATE_LIMITED', 'This account already has 10 live streams open.');
+    expect(answer(timed)).toEqual({ status: 429, retryAfter: '5' });
+    expect(answer(capped)).toEqual({ status: 429, retryAfter: String(DEFAULT_RETRY_AFTER_S) });
+    expect(answer(capped, (res) => sendJsonRpcError(res, capped))).toMatchObject({
+      retryAfter: String(DEFAULT_RETRY_AFTER_S),
+    });
+    expect(answer(capped, (res) => sendOAuthError(res, toOAuthError(capped), capped))).toEqual({
+      status: 429,
+      retryAfter: String(DEFAULT_RETRY_AFTER_S),
+    });
+    expect(answer(new ServiceError('CONFLICT', 'taken')).retryAfter).toBeUndefined();
   });
 });

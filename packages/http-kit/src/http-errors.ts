@@ -89,6 +89,9 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
   res.end(text);
 }
 
+/** `Retry-After` of a 429 whose error carries no delay of its own (seconds). */
+export const DEFAULT_RETRY_AFTER_S = 10;
+
 /**
  * Writes a refusal of any shape: `Retry-After` when the error carries a delay, and on a 401 the challenge
  * `challenge` (when the caller has not set one and `challenge` is not null; RFC 9110 asks for one). A
@@ -113,7 +116,9 @@ export function writeRefusal(
   if (status === 401 && challenge !== null && !res.hasHeader('www-authenticate')) {
     res.setHeader('www-authenticate', challenge);
   }
-  const after = retryAfterOf(err);
+  // Every 429 says when to come back (issue 46): the error's own delay, else a default for caps that
+  // free up when something closes (streams, subscriptions) rather than on a clock.
+  const after = retryAfterOf(err) ?? (status === 429 ? DEFAULT_RETRY_AFTER_S : undefined);
   if (after !== undefined && !res.hasHeader('retry-after')) res.setHeader('retry-after', String(after));
   writeJson(res, status, body);
 }

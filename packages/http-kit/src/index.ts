@@ -32,6 +32,7 @@ export {
 export { type GuardSettings, readGuardSettings } from './guard-settings.js';
 export { createHostCheck, type HostGuardOptions, hostGuard, hostNotAllowed } from './host-check.js';
 export {
+  DEFAULT_RETRY_AFTER_S,
   type HttpError,
   type HttpErrorBody,
   type HttpErrorOptions,

@@ -1,7 +1,7 @@
 // The stable error codes of io-kit and one error class per condition a program turns into an exit code.
 
 /** Every code an io-kit error carries. */
-export type IoKitErrorCode = 'USAGE' | 'INVALID_ENV';
+export type IoKitErrorCode = 'USAGE' | 'INVALID_ENV' | 'OUTBOUND_REFUSED';
 
 /**
  * A command line a program cannot run: an unknown option, a missing value, a stray argument. Programs
@@ -35,5 +35,21 @@ export class EnvError extends Error {
   ) {
     super(message);
     this.name = 'EnvError';
+  }
+}
+
+/**
+ * An outbound request the guard refused (`@screen-service/io-kit/outbound`): not https, or a host that is
+ * (or resolves to) a loopback, private, link-local or reserved address. The message says which and why.
+ */
+export class OutboundRefusedError extends Error {
+  readonly code = 'OUTBOUND_REFUSED' satisfies IoKitErrorCode;
+  constructor(
+    message: string,
+    /** The scheme and host refused (no path: a push endpoint's path is a bearer capability). */
+    readonly target: string,
+  ) {
+    super(message);
+    this.name = 'OutboundRefusedError';
   }
 }

@@ -2,6 +2,7 @@
 export {
   createManagementRouter,
   MANAGEMENT_ACTIONS,
+  MANAGEMENT_RATE,
   type ManagementAction,
   type ManagementRouterOptions,
 } from './management-router.js';

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRateLimiter } from '@screen-service/registry/kernel';
 import { createTestCore, seedConnector, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,10 @@ beforeAll(async () => {
   userId = s.user.id;
   mt = (await core.managementTokens.create(userId, 'robot')).token;
   const ex = express();
-  ex.use('/functions/v1/svc-agents', createManagementRouter({ management: core.management }));
+  // Every doc2 row below comes from one account: a bucket this suite never empties (management-rate.test.ts
+  // covers the default bucket).
+  const rateLimit = createRateLimiter({ burst: 10_000, perMinute: 10_000 });
+  ex.use('/functions/v1/svc-agents', createManagementRouter({ management: core.management, rateLimit }));
   server = ex.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1/svc-agents`;

@@ -2,6 +2,7 @@
 // token, reads the body and dispatches on `action` to the registry's AgentManagement. No rule lives here.
 
 import { bearerToken, createActionEndpoint } from '@screen-service/http-kit';
+import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentManagement, AgentsCaller } from '@screen-service/registry/tokens';
 import express, { type Router } from 'express';
 
@@ -10,7 +11,15 @@ export interface ManagementRouterOptions {
   management: AgentManagement;
   /** Called for unexpected (500) errors. */
   onError?: (err: unknown) => void;
+  /**
+   * Calls per account (bucket `management`), whichever token or sign-in makes them; default
+   * {@link MANAGEMENT_RATE} in this process. The server passes its shared limits' bucket.
+   */
+  rateLimit?: RateLimiter;
 }
+
+/** The management API's bucket per account: burst 30, then 30 calls a minute (issue 46). */
+export const MANAGEMENT_RATE = { burst: 30, perMinute: 30 } as const;
 
 /** Every action this API serves, in doc2's order; the last four are app-only. */
 export const MANAGEMENT_ACTIONS = [
@@ -76,12 +85,26 @@ function handlers(m: AgentManagement): Record<ManagementAction, Handler> {
  */
 export function createManagementRouter(options: ManagementRouterOptions): Router {
   const { management } = options;
+  const limiter = options.rateLimit ?? createRateLimiter(MANAGEMENT_RATE);
   const router = express.Router();
+  // Counted after the credentials (a stranger's 401 costs no one's bucket), before the body is read.
+  const authenticate = async (token: string | null): Promise<AgentsCaller> => {
+    const caller = await management.authenticate(token);
+    const decision = await limiter.take(caller.userId);
+    if (!decision.ok) {
+      throw new ServiceError(
+        'RATE_LIMITED',
+        `Too many management calls for this account; retry in ${decision.retryAfterS} s.`,
+        { details: { retryAfterS: decision.retryAfterS } },
+      );
+    }
+    return caller;
+  };
   router.all(
     '/',
     createActionEndpoint<AgentsCaller>({
       actions: handlers(management),
-      authenticate: (req) => management.authenticate(bearerToken(req.headers.authorization)),
+      authenticate: (req) => authenticate(bearerToken(req.headers.authorization)),
       spelling: 'management',
       headers: { 'cache-control': 'no-store' },
       ...(options.onError ? { onError: options.onError } : {}),

@@ -7,7 +7,7 @@ import { createSqliteStore, openServiceDatabase, type ServiceDb } from '@screen-
 import { seedAgent, seedUser } from '@screen-service/test-kit';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBackup, restoreBackup } from './backup.js';
+import { createBackup, restoreBackup, WITHOUT_SECRET_NOTE } from './backup.js';
 import { claimDataDir } from './instance-lock.js';
 
 let root: string;
@@ -119,5 +119,20 @@ describe('svc backup / svc restore', () => {
       code: 'BACKUP_NOT_FOUND',
     });
     expect(fs.readdirSync(root).filter((f) => f.includes('restoring'))).toEqual([]);
+  });
+
+  it('--without-secret leaves secret.key out, says so in the manifest, and restores everything else (issue 46)', async () => {
+    writeKeyFiles();
+    const file = path.join(root, 'nosecret.tar.gz');
+    const manifest = await createBackup({ db, dataDir, file, withoutSecret: true });
+    expect(manifest.withoutSecret).toBe(true);
+    expect(manifest.files).not.toContain('secret.key');
+    expect(manifest.files).toContain('vapid.json');
+    db.close();
+    const report = await restoreBackup({ file, dataDir });
+    expect(report.manifest.withoutSecret).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'vapid.json'))).toBe(true);
+    expect(WITHOUT_SECRET_NOTE).toMatch(/same SVC_SECRET .* nothing changes.*people sign in again/s);
   });
 });

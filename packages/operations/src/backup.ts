@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { backupDatabase, DATABASE_FILE, inspectDatabase, type ServiceDb } from '@screen-service/store-sqlite';
+import {
+  backupDatabase,
+  DATABASE_FILE,
+  inspectDatabase,
+  SECRET_FILE,
+  type ServiceDb,
+} from '@screen-service/store-sqlite';
 import * as tar from 'tar';
 import { OperationsError } from './errors.js';
 import { describeInstance, LOCK_FILE, PID_FILE, runningInstance } from './instance-lock.js';
@@ -18,7 +24,19 @@ export interface BackupManifest {
   schemaVersion: number;
   /** Every file of the archive besides the manifest, relative, with `/` separators. */
   files: string[];
+  /**
+   * True when made with `withoutSecret`: `secret.key` is not in it. Restored, the service signs with
+   * SVC_SECRET if set (the same key: nothing changes), else with a new key: every sign-in and photo link
+   * made before stops working and people sign in again; their accounts, agents and threads are intact.
+   */
+  withoutSecret?: boolean;
 }
+
+/** What restoring an archive made without the secret means, for the operator (restore and the CLI say it). */
+export const WITHOUT_SECRET_NOTE =
+  'This backup holds no secret.key. Start the service with the same SVC_SECRET as before and nothing changes; ' +
+  'without it a new key is made: every sign-in and photo link stops working and people sign in again ' +
+  '(accounts, agents, threads and connections are intact).';
 
 // The live database's companions, the pid record and the lock are never copied: the database comes from
 // the online backup, and a restored folder has no running server yet.
@@ -38,6 +56,8 @@ export interface CreateBackupOptions {
   dataDir: string;
   /** The archive to write (`.tar.gz`); refused when it exists or lies inside the data folder. */
   file: string;
+  /** Leaves `secret.key` out (an archive that may travel further than the key should); see {@link WITHOUT_SECRET_NOTE}. */
+  withoutSecret?: boolean;
   now?: () => number;
 }
 
@@ -63,7 +83,9 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
   try {
     fs.chmodSync(staging, 0o700);
     await backupDatabase(options.db, path.join(staging, DATABASE_FILE));
-    const others = listFiles(dataDir).filter((f) => !SKIP.has(f));
+    const others = listFiles(dataDir).filter(
+      (f) => !SKIP.has(f) && !(options.withoutSecret && f === SECRET_FILE),
+    );
     for (const rel of others) {
       const to = path.join(staging, rel);
       fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
@@ -75,6 +97,7 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
       createdAt: new Date((options.now ?? Date.now)()).toISOString(),
       schemaVersion: inspectDatabase(path.join(staging, DATABASE_FILE)).schemaVersion,
       files: [DATABASE_FILE, ...others],
+      ...(options.withoutSecret ? { withoutSecret: true } : {}),
     };
     fs.writeFileSync(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     await tar.create(

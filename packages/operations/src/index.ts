@@ -7,6 +7,7 @@ export {
   type RestoreBackupOptions,
   type RestoreReport,
   restoreBackup,
+  WITHOUT_SECRET_NOTE,
 } from './backup.js';
 export { type CheckStatus, type DoctorCheck, type DoctorOptions, runDoctor } from './doctor.js';
 export { OperationsError, type OperationsErrorCode } from './errors.js';

@@ -11,6 +11,10 @@ export const credentialsBody = z
   .object({
     email: z.string().max(254).meta({ example: 'ada@example.com' }),
     password: z.string().min(8).max(1024),
+    device_token: z.string().max(200).optional().meta({
+      description:
+        'svc_dv_... from an earlier sign-in on this device: not held back by strangers’ wrong passwords',
+    }),
   })
   .meta({ id: 'Credentials' });
 export const refreshBody = z.object({ refresh_token: z.string().min(1) }).meta({ id: 'RefreshRequest' });
@@ -27,6 +31,9 @@ export const sessionTokens = z
       .string()
       .meta({ description: 'svc_ar_..., usable once; each refresh returns a new one' }),
     user: z.object({ id, email: z.string() }),
+    device_token: z.string().optional().meta({
+      description: 'svc_dv_... (sign-in and sign-up): keep it on this device, send it with the next sign-in',
+    }),
   })
   .meta({ id: 'SessionTokens' });
 
@@ -324,6 +331,7 @@ export const invitePreview = z
     first_name: z.string().nullable(),
     agents: z.array(z.object({ name: z.string(), color: colorSchema })),
     claimable: z.boolean(),
+    expires_at: iso.meta({ description: 'The link works until then (7 days after it was made)' }),
   })
   .meta({ id: 'InvitePreview' });
 export const claimResult = z
@@ -343,6 +351,9 @@ export const givenGrant = z
     revoked_at: iso.nullable(),
   })
   .meta({ id: 'GivenGrant' });
+export const revokedGrant = givenGrant
+  .extend({ user: z.object({ id, first_name: z.string().nullable() }) })
+  .meta({ id: 'RevokedGrant' });
 export const givenGrants = z.object({ grants: z.array(givenGrant) }).meta({ id: 'GivenGrants' });
 export const revokeGrantBody = z.object({ agent_id: id, user_id: id }).meta({ id: 'RevokeGrantRequest' });
 export const createInviteBody = z

@@ -8,7 +8,7 @@ export {
   type SubscriptionKeys,
 } from './aes128gcm.js';
 export { PushConfigError, type PushErrorCode } from './errors.js';
-export type { PostResult } from './push-poster.js';
+export type { PinnedAddress, PostResult } from './push-poster.js';
 export {
   checkVapidKeys,
   generateVapidKeys,

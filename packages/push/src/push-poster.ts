@@ -6,6 +6,7 @@ import { createECDH, type ECDH } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { PushRequest } from '@screen-service/core/push';
+import { pinnedLookup } from '@screen-service/io-kit/outbound';
 import webPush from 'web-push';
 import { decodeSubscriptionKeys, encryptAes128gcm, type SubscriptionKeys } from './aes128gcm.js';
 import type { VapidKeys } from './vapid.js';
@@ -24,11 +25,19 @@ export type PostResult =
   | { kind: 'answer'; status: number; retryAfter: string | null; body: string }
   /** The subscription's keys or the payload cannot be encrypted: it will never work. */
   | { kind: 'unencryptable'; reason: string }
+  /** The outbound guard refused the endpoint (not https, or not a public address): nothing was sent. */
+  | { kind: 'refused'; reason: string }
   /** No answer: connection refused or reset, timeout, DNS. */
   | { kind: 'unreachable'; reason: string };
 
+/** The address the outbound guard checked for this push's endpoint: the POST connects there and nowhere else. */
+export interface PinnedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
 export interface PushPoster {
-  post(request: PushRequest): Promise<PostResult>;
+  post(request: PushRequest, pinned: PinnedAddress): Promise<PostResult>;
   /** Closes the kept-alive connections. */
   close(): void;
 }
@@ -56,9 +65,13 @@ interface HttpAnswer {
   body: string;
 }
 
-/** One POST over node:http(s) with keep-alive (measured: about 3x cheaper per request than fetch here). */
+/**
+ * One POST over node:http(s) with keep-alive (measured: about 3x cheaper per request than fetch here), to
+ * the pinned address only. A redirect is an answer like any other: it is never followed.
+ */
 function post(
   url: URL,
+  pinned: PinnedAddress,
   headers: Record<string, string>,
   body: Uint8Array | null,
   agents: { http: http.Agent; https: https.Agent },
@@ -68,7 +81,14 @@ function post(
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(
       url,
-      { method: 'POST', headers, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
+      {
+        method: 'POST',
+        headers,
+        agent: secure ? agents.https : agents.http,
+        timeout: timeoutMs,
+        // The socket goes to the address the guard checked, not to a fresh DNS answer (rebinding).
+        lookup: pinnedLookup(pinned) as never,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => {
@@ -155,10 +175,10 @@ export function createPushPoster(options: PushPosterOptions): PushPoster {
   };
   scheduleSpares();
   return {
-    async post(request: PushRequest): Promise<PostResult> {
+    async post(request: PushRequest, pinned: PinnedAddress): Promise<PostResult> {
       inFlight++;
       try {
-        return await postOne(request);
+        return await postOne(request, pinned);
       } finally {
         if (--inFlight === 0) scheduleSpares();
       }
@@ -172,7 +192,7 @@ export function createPushPoster(options: PushPosterOptions): PushPoster {
     },
   };
 
-  async function postOne(request: PushRequest): Promise<PostResult> {
+  async function postOne(request: PushRequest, pinned: PinnedAddress): Promise<PostResult> {
     let target: Target;
     let body: Buffer;
     try {
@@ -192,7 +212,7 @@ export function createPushPoster(options: PushPosterOptions): PushPoster {
     };
     if (request.topic) headers.Topic = request.topic;
     try {
-      const res = await post(target.url, headers, body, agents, timeoutMs);
+      const res = await post(target.url, pinned, headers, body, agents, timeoutMs);
       return { kind: 'answer', ...res };
     } catch (error) {
       return { kind: 'unreachable', reason: String(error) };

@@ -2,10 +2,17 @@
 // plain `PostResult`; the parent applies the outbox rules. Built to dist/push-worker.js.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PushRequest } from '@screen-service/core/push';
-import { createPushPoster, type PostResult, type PushPosterOptions } from './push-poster.js';
+import {
+  createPushPoster,
+  type PinnedAddress,
+  type PostResult,
+  type PushPosterOptions,
+} from './push-poster.js';
 
 /** Parent → worker: the pushes handed out in one event-loop turn, or the request to end. */
-export type PoolRequest = { pushes: { id: number; request: PushRequest }[] } | { close: true };
+export type PoolRequest =
+  | { pushes: { id: number; request: PushRequest; pinned: PinnedAddress }[] }
+  | { close: true };
 /** Worker → parent: the answers ready in one event-loop turn. */
 export type PoolAnswer = { id: number; result: PostResult }[];
 
@@ -33,9 +40,9 @@ port.on('message', (m: PoolRequest) => {
     port.close();
     return;
   }
-  for (const { id, request } of m.pushes) {
+  for (const { id, request, pinned } of m.pushes) {
     void poster
-      .post(request)
+      .post(request, pinned)
       .catch((error: unknown): PostResult => ({ kind: 'unreachable', reason: String(error) }))
       .then((result) => answer(id, result));
   }

@@ -8,7 +8,7 @@ import { createWebPushTransport, outcomeOf, outcomeOfPost, parseRetryAfter } fro
 let ps: TestPushService;
 const keys = generateVapidKeys();
 const vapid = { ...keys, subject: 'mailto:ops@example.com' };
-const transport = createWebPushTransport({ vapid });
+const transport = createWebPushTransport({ vapid, allowLoopback: true });
 
 beforeAll(async () => {
   ps = await startTestPushService();
@@ -88,7 +88,7 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
 
   it('an unreachable push service is a retry, not a crash', async () => {
     const sub = ps.subscriber();
-    const outcome = await createWebPushTransport({ vapid, timeoutMs: 2000 }).send({
+    const outcome = await createWebPushTransport({ vapid, timeoutMs: 2000, allowLoopback: true }).send({
       subscription: { endpoint: 'http://127.0.0.1:9/push/x', keys: sub.keys },
       payload: '{}',
       ttl: 60,
@@ -128,7 +128,7 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
   });
 
   it('uses a fresh sender key pair for every message, also when they were made ahead while idle', async () => {
-    const t = createWebPushTransport({ vapid });
+    const t = createWebPushTransport({ vapid, allowLoopback: true });
     const sub = ps.subscriber();
     const send = () => t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
     // Let the idle steps make some pairs ahead, then send more messages than were made.
@@ -154,7 +154,7 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
     server.on('connection', () => connections++);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     let clock = Date.parse('2026-11-27T12:00:00Z');
-    const t = createWebPushTransport({ vapid, now: () => clock });
+    const t = createWebPushTransport({ vapid, now: () => clock, allowLoopback: true });
     const sub = ps.subscriber();
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/push/x`;
     const send = () => t.send({ subscription: { ...sub, endpoint }, payload: '{}', ttl: 60, urgency: 'low' });
@@ -178,7 +178,7 @@ describe('web-push transport against a push service on 127.0.0.1', () => {
   });
 
   it('close waits for the sends in flight; later sends answer retry', async () => {
-    const t = createWebPushTransport({ vapid });
+    const t = createWebPushTransport({ vapid, allowLoopback: true });
     const sub = ps.subscriber();
     const sending = t.send({ subscription: sub, payload: '{}', ttl: 60, urgency: 'normal' });
     await t.close();

@@ -1,7 +1,8 @@
 // The core's PushTransport in this thread: encrypt, sign and POST with `createPushPoster`, and what the
 // push service's answer means for the outbox (RFC 8030): sent, gone, retry after, or failed.
 import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/core/push';
-import { createPushPoster, type PostResult } from './push-poster.js';
+import { createOutboundGuard, type Resolver } from '@screen-service/io-kit/outbound';
+import { createPushPoster, type PinnedAddress, type PostResult } from './push-poster.js';
 import { checkVapidKeys, type VapidKeys } from './vapid.js';
 
 export interface WebPushTransportOptions {
@@ -12,6 +13,13 @@ export interface WebPushTransportOptions {
   now?: () => number;
   /** Connections kept open per push service (default 64). */
   maxSockets?: number;
+  /** Resolves an endpoint's host before each send (default: the system resolver); tests pass a stub. */
+  resolve?: Resolver;
+  /**
+   * Sends to loopback endpoints (and plain http to them): tests and local development only, the server's
+   * SVC_OUTBOUND_LOOPBACK. Default false: only https endpoints at public addresses get a push.
+   */
+  allowLoopback?: boolean;
 }
 
 /**
@@ -68,6 +76,10 @@ export function outcomeOf(status: number, retryAfterMs: number | undefined, body
  * ```
  */
 export function outcomeOfPost(result: PostResult, now: number): PushOutcome {
+  if (result.kind === 'refused') {
+    // Nothing left the machine; the same endpoint would be refused again (status 0: no HTTP exchange).
+    return { status: 'failed', httpStatus: 0, reason: `the endpoint was refused: ${result.reason}` };
+  }
   if (result.kind === 'unencryptable') {
     // A subscription we cannot encrypt for (or a payload too large) will never work: drop it like a 400.
     return {
@@ -101,6 +113,27 @@ export function transportDefaults(options: WebPushTransportOptions) {
 }
 
 /**
+ * The endpoint check both transports run on the sending side, at send time (after DNS, so a name that
+ * rebinds does not help): the address to connect to, or why nothing is sent.
+ */
+export function createEndpointCheck(
+  options: WebPushTransportOptions,
+): (request: PushRequest) => Promise<PinnedAddress | PostResult> {
+  const guard = createOutboundGuard({
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    allowLoopback: options.allowLoopback === true,
+  });
+  return async (request) => {
+    try {
+      const { address, family } = await guard.check(request.subscription.endpoint);
+      return { address, family };
+    } catch (error) {
+      return { kind: 'refused', reason: (error as Error).message };
+    }
+  };
+}
+
+/**
  * Creates the transport the server's push sender uses; everything runs on the calling thread.
  *
  * @throws {PushConfigError} when the VAPID settings are malformed (see {@link checkVapidKeys}).
@@ -114,12 +147,17 @@ export function transportDefaults(options: WebPushTransportOptions) {
 export function createWebPushTransport(options: WebPushTransportOptions): ClosablePushTransport {
   const settings = transportDefaults(options);
   const poster = createPushPoster(settings);
+  const checkEndpoint = createEndpointCheck(options);
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
+  const postChecked = async (request: PushRequest): Promise<PostResult> => {
+    const pinned = await checkEndpoint(request);
+    return 'kind' in pinned ? pinned : poster.post(request, pinned);
+  };
   return {
     async send(request: PushRequest): Promise<PushOutcome> {
       if (closed) return { status: 'retry', httpStatus: null, reason: 'the push transport is closed' };
-      const sending = poster.post(request);
+      const sending = postChecked(request);
       inFlight.add(sending);
       try {
         return outcomeOfPost(await sending, settings.now());

@@ -3,10 +3,11 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PushOutcome, PushRequest } from '@screen-service/core/push';
-import type { PostResult } from './push-poster.js';
+import type { PinnedAddress, PostResult } from './push-poster.js';
 import type { PoolAnswer, PoolRequest } from './push-worker.js';
 import {
   type ClosablePushTransport,
+  createEndpointCheck,
   outcomeOfPost,
   transportDefaults,
   type WebPushTransportOptions,
@@ -23,7 +24,7 @@ interface Slot {
   worker: Worker;
   pending: Map<number, (result: PostResult) => void>;
   /** Pushes handed out this event-loop turn, posted together (one wake-up of the worker per turn). */
-  outbox: { id: number; request: PushRequest }[];
+  outbox: { id: number; request: PushRequest; pinned: PinnedAddress }[];
 }
 
 /**
@@ -44,6 +45,8 @@ interface Slot {
  */
 export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): ClosablePushTransport {
   const { now, ...settings } = transportDefaults(options);
+  // Checked here, before a worker gets the push: the resolver is a function and stays on this thread.
+  const checkEndpoint = createEndpointCheck(options);
   // A worker that has not answered well after its own request timeout is stuck: its pushes are retried.
   const answerWithinMs = settings.timeoutMs + 5000;
   if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 1)) {
@@ -100,7 +103,12 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
   // land on the first buzz's delay. Idle workers are unref'd, so they do not hold the process open.
   for (let i = 0; i < size; i++) spawn(i);
 
-  function postInWorker(request: PushRequest): Promise<PostResult> {
+  async function postChecked(request: PushRequest): Promise<PostResult> {
+    const pinned = await checkEndpoint(request);
+    return 'kind' in pinned ? pinned : postInWorker(request, pinned);
+  }
+
+  function postInWorker(request: PushRequest, pinned: PinnedAddress): Promise<PostResult> {
     const slot = pick();
     const id = nextId++;
     return new Promise<PostResult>((resolve) => {
@@ -115,7 +123,7 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
       });
       if (slot.pending.size === 1) slot.worker.ref();
       if (slot.outbox.length === 0) setImmediate(() => handOut(slot));
-      slot.outbox.push({ id, request });
+      slot.outbox.push({ id, request, pinned });
     });
   }
 
@@ -138,7 +146,7 @@ export function createWorkerPoolTransport(options: WorkerPoolTransportOptions): 
   return {
     async send(request: PushRequest): Promise<PushOutcome> {
       if (closed) return { status: 'retry', httpStatus: null, reason: 'the push transport is closed' };
-      const sending = postInWorker(request);
+      const sending = postChecked(request);
       inFlight.add(sending);
       try {
         return outcomeOfPost(await sending, now());

@@ -7,7 +7,10 @@ import { createWebPushTransport, generateVapidKeys } from '../src/index.js';
 import { startTestPushService, type TestPushService, type TestSubscriber } from '../src/testing.js';
 
 const keys = generateVapidKeys();
-const transport = createWebPushTransport({ vapid: { ...keys, subject: 'mailto:ops@example.com' } });
+const transport = createWebPushTransport({
+  vapid: { ...keys, subject: 'mailto:ops@example.com' },
+  allowLoopback: true,
+});
 
 let core: TestCore;
 let ps: TestPushService;
@@ -22,6 +25,7 @@ beforeEach(async () => {
     seed: 7,
     clockStart: Date.parse('2026-11-23T12:00:00Z'),
     vapidPublicKey: keys.publicKey,
+    pushEndpoints: { allowLoopback: true },
   });
   ps = await startTestPushService();
   const user = await seedUser(core.store);
@@ -238,5 +242,48 @@ describe('subscriptions', () => {
     expect(
       (await core.push.status(userId)).subscriptions.map((s: { device: string | null }) => s.device),
     ).toEqual(['laptop']);
+  });
+
+  it('accepts only https endpoints outside the test setting, never a literal inside address (issue 46)', async () => {
+    const strict = createTestCore({ vapidPublicKey: keys.publicKey });
+    try {
+      const user = await seedUser(strict.store);
+      const refusal = async (endpoint: string) =>
+        strict.push.subscribe(user.id, { endpoint, keys: phone.keys }).then(
+          () => 'accepted',
+          (e: { code: string; message: string }) => `${e.code}: ${e.message}`,
+        );
+      expect(await refusal(phone.endpoint)).toMatch(/^INVALID_INPUT: endpoint must be the https URL/);
+      expect(await refusal('https://127.0.0.1:6443/x')).toMatch(/not a loopback address/);
+      expect(await refusal('https://169.254.169.254/latest')).toMatch(/not a link-local address/);
+      expect(await refusal('https://10.1.2.3/x')).toMatch(/not a private address/);
+      expect(await refusal('https://[::ffff:127.0.0.1]/x')).toMatch(/not a loopback address/);
+      expect(await refusal('https://localhost:6443/x')).toMatch(/not a loopback address/);
+      expect(await refusal('https://u:p@fcm.googleapis.com/x')).toMatch(/must be the https URL/);
+      expect(await refusal('https://fcm.googleapis.com/fcm/send/abc')).toBe('accepted');
+    } finally {
+      strict.close();
+    }
+  });
+
+  it('caps subscriptions per device (the oldest is replaced) and per account (refused) (issue 46)', async () => {
+    const endpoint = (i: number) => `https://fcm.googleapis.com/fcm/send/cap-${i}`;
+    for (let i = 0; i < 3; i++) {
+      await core.push.subscribe(userId, { endpoint: endpoint(i), keys: phone.keys, device: 'tablet' });
+    }
+    const tablet = (await core.push.status(userId)).subscriptions.filter((s) => s.device === 'tablet');
+    expect(tablet).toHaveLength(2);
+    // 2 from beforeEach + 2 tablet = 4; fill the account to 20 with other devices.
+    for (let i = 0; i < 16; i++) {
+      await core.push.subscribe(userId, { endpoint: endpoint(100 + i), keys: phone.keys, device: `d${i}` });
+    }
+    expect((await core.push.status(userId)).subscriptions).toHaveLength(20);
+    const over = await core.push
+      .subscribe(userId, { endpoint: endpoint(999), keys: phone.keys, device: 'one-more' })
+      .catch((e: { code: string; message: string }) => e);
+    expect(over).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect((over as { message: string }).message).toMatch(/turn notifications off on one in Settings/);
+    // Registering a known endpoint again is not a new subscription.
+    await core.push.subscribe(userId, { endpoint: endpoint(100), keys: phone.keys, device: 'd0' });
   });
 });

@@ -28,7 +28,7 @@ const push = (sub: Pick<TestSubscriber, 'endpoint' | 'keys'>, payload: string): 
 
 describe('createWorkerPoolTransport', () => {
   it('sends from the workers: each push decrypts for its subscriber with a valid VAPID JWT', async () => {
-    const pool = createWorkerPoolTransport({ vapid, workers: 2 });
+    const pool = createWorkerPoolTransport({ vapid, workers: 2, allowLoopback: true });
     try {
       const subs = [ps.subscriber(), ps.subscriber(), ps.subscriber()];
       const outcomes = await Promise.all(
@@ -59,6 +59,7 @@ describe('createWorkerPoolTransport', () => {
       vapid,
       workers: 1,
       now: () => Date.parse('2026-11-27T12:00:00Z'),
+      allowLoopback: true,
     });
     try {
       const sub = ps.subscriber();
@@ -95,11 +96,31 @@ describe('createWorkerPoolTransport', () => {
     }
   });
 
+  it('checks each endpoint on this thread before a worker sends: an inside address gets nothing (issue 46)', async () => {
+    const pool = createWorkerPoolTransport({
+      vapid,
+      workers: 1,
+      resolve: async () => [{ address: '169.254.169.254', family: 4 }],
+    });
+    try {
+      const sub = ps.subscriber();
+      const outcome = await pool.send(push({ ...sub, endpoint: 'https://meta.push.test/x' }, '{}'));
+      expect(outcome).toMatchObject({ status: 'failed', httpStatus: 0 });
+      expect((outcome as { reason: string }).reason).toMatch(/169\.254\.169\.254, a link-local address/);
+      // And without the test setting, the test push service on 127.0.0.1 is refused too.
+      expect(await pool.send(push(sub, '{}'))).toMatchObject({ status: 'failed', httpStatus: 0 });
+      expect(ps.received.filter((r) => r.subscriber === sub.id)).toHaveLength(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a worker that dies mid-flight answers retry for its pushes; the next push goes through a fresh worker', async () => {
     const pool = createWorkerPoolTransport({
       vapid,
       workers: 1,
       workerUrl: new URL('./fixtures/dying-push-worker.mjs', import.meta.url),
+      allowLoopback: true,
     });
     try {
       const sub = ps.subscriber();
@@ -126,7 +147,7 @@ describe('createWorkerPoolTransport', () => {
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     const sub = ps.subscriber();
     const endpoint = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/push/slow`;
-    const pool = createWorkerPoolTransport({ vapid, workers: 1 });
+    const pool = createWorkerPoolTransport({ vapid, workers: 1, allowLoopback: true });
     const sending = pool.send(push({ ...sub, endpoint }, '{}'));
     await expect.poll(() => requests).toBe(1);
     let closed = false;

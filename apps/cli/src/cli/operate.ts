@@ -1,7 +1,13 @@
 // `svc backup`, `svc restore` and `svc doctor`: the operator's commands over @screen-service/operations.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createBackup, OperationsError, restoreBackup, runDoctor } from '@screen-service/operations';
+import {
+  createBackup,
+  OperationsError,
+  restoreBackup,
+  runDoctor,
+  WITHOUT_SECRET_NOTE,
+} from '@screen-service/operations';
 import type { ServerConfig } from '@screen-service/server';
 import { DATABASE_FILE, openServiceDatabase } from '@screen-service/store-sqlite';
 import Database from 'better-sqlite3';
@@ -10,12 +16,16 @@ import { CliError, EXIT } from './commands.js';
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
 export const OPERATE_HELP = {
-  backup: `svc backup <file.tar.gz>
+  backup: `svc backup <file.tar.gz> [--without-secret]
 
 Writes one archive with a consistent copy of the database (SQLite's online backup: the service may keep
 running and writing) and every other file of the data folder: photos, secret.key, vapid.json. The file
 must not exist yet and must lie outside the data folder; it is written owner-only (0600) because it
-holds every credential hash and key. Prints a JSON summary.`,
+holds every credential hash and key. Prints a JSON summary.
+
+--without-secret leaves secret.key out (for an archive kept where the key should not be). Restoring it
+then means: with the same SVC_SECRET as before, nothing changes; without it, a new key is made, every
+sign-in and photo link stops working and people sign in again (accounts, agents and threads are intact).`,
   restore: `svc restore <file.tar.gz>
 
 Restores an archive made by \`svc backup\` into the data folder (SVC_DATA_DIR). Refuses while a server
@@ -30,7 +40,12 @@ clock against the server's. Exit code 0 when nothing failed (warnings allowed), 
 };
 
 /** `svc backup <file>`: the archive of the data folder while the service may run. */
-export async function backupCommand(config: ServerConfig, file: string, io: Out): Promise<number> {
+export async function backupCommand(
+  config: ServerConfig,
+  file: string,
+  io: Out,
+  withoutSecret = false,
+): Promise<number> {
   const dbFile = path.join(config.dataDir, DATABASE_FILE);
   if (!fs.existsSync(dbFile)) {
     throw new CliError(
@@ -42,10 +57,13 @@ export async function backupCommand(config: ServerConfig, file: string, io: Out)
   const db = new Database(dbFile);
   db.pragma('busy_timeout = 5000');
   try {
-    const manifest = await operations(() => createBackup({ db, dataDir: config.dataDir, file }));
-    io.stdout(
-      `${JSON.stringify({ file: path.resolve(file), schema_version: manifest.schemaVersion, files: manifest.files.length })}\n`,
+    const manifest = await operations(() =>
+      createBackup({ db, dataDir: config.dataDir, file, withoutSecret }),
     );
+    io.stdout(
+      `${JSON.stringify({ file: path.resolve(file), schema_version: manifest.schemaVersion, files: manifest.files.length, without_secret: withoutSecret })}\n`,
+    );
+    if (withoutSecret) io.stderr(`${WITHOUT_SECRET_NOTE}\n`);
     return EXIT.OK;
   } finally {
     db.close();
@@ -60,6 +78,7 @@ export async function restoreCommand(config: ServerConfig, file: string, io: Out
   io.stdout(
     `${JSON.stringify({ restored: config.dataDir, previous: report.previous, created_at: report.manifest.createdAt })}\n`,
   );
+  if (report.manifest.withoutSecret && !config.secret) io.stderr(`${WITHOUT_SECRET_NOTE}\n`);
   io.stderr(
     `Restored into ${config.dataDir}. Start the service: \`npx svc serve\` (or \`systemctl start screen-service\`).\n`,
   );

@@ -23,6 +23,8 @@ export interface BindOptions {
   profile?: string | undefined;
   headers: Record<string, string>;
   fetch?: typeof fetch | undefined;
+  /** `--allow-endpoint <origin>`: the person confirms a card endpoint on another origin than the card. */
+  allowEndpoint?: string | undefined;
   /** The `--dir` given on the command line, repeated in the printed next command (absent: the default). */
   dirFlag?: string | undefined;
 }
@@ -61,6 +63,8 @@ function describe(
       ? `Paired ${target.name} (A2A ${target.card?.protocolVersion}, ${target.card?.streaming ? 'streaming' : 'polled'}) as "${agent.name}" (@${agent.handle}).`
       : `Paired the webhook ${target.webhookUrl} as "${agent.name}" (@${agent.handle}).`,
   ];
+  // Where the person's messages will go, said before any goes (issue 46).
+  if (target.card) lines.push(`Messages go to: ${target.card.endpoint}`);
   if (secret) {
     lines.push(
       '',

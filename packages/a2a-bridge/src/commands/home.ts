@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@screen-service/io-kit/command-line';
-import { type AgentCardInfo, fetchAgentCard } from '../card.js';
+import { type AgentCardInfo, checkCardEndpoint, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
 import { Outbox } from '../outbox.js';
 import { type AgentState, StateFile } from '../state-file.js';
@@ -32,6 +32,8 @@ export interface AgentTarget {
   cardUrl?: string;
   webhookUrl?: string;
   card?: AgentCardInfo;
+  /** The endpoint origin the person confirmed (`--allow-endpoint`) when it is not the card's. */
+  endpointOrigin?: string;
 }
 
 /** Options naming a target on the command line. */
@@ -41,6 +43,8 @@ export interface TargetOptions {
   name?: string | undefined;
   headers: Record<string, string>;
   fetch?: typeof fetch | undefined;
+  /** `--allow-endpoint <origin>`: the person confirms a card endpoint on another origin than the card. */
+  allowEndpoint?: string | undefined;
 }
 
 /** Thrown for a command line the CLI cannot run (no target or two, a bad option); it answers with exit code 2. */
@@ -64,8 +68,12 @@ export async function readTarget(options: TargetOptions): Promise<AgentTarget> {
       headers: options.headers,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+    const allowed = options.allowEndpoint?.replace(/\/+$/, '');
+    checkCardEndpoint(card, allowed);
+    const foreign = new URL(card.endpoint).origin !== new URL(card.cardUrl).origin;
     return {
       kind: 'a2a',
+      ...(foreign ? { endpointOrigin: new URL(card.endpoint).origin } : {}),
       name: options.name ?? card.name,
       skills: card.skills.map((s) => ({
         name: s.name || s.id,
@@ -88,6 +96,14 @@ export async function readTarget(options: TargetOptions): Promise<AgentTarget> {
     throw new BridgeError(
       'INVALID_WEBHOOK_URL',
       `${options.webhook} is not an http(s) URL; give the https:// address`,
+    );
+  }
+  // Plain http only for development on this machine: elsewhere the turns (the person's words) and the
+  // signatures would cross the network readable (issue 46).
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    throw new BridgeError(
+      'INVALID_WEBHOOK_URL',
+      `${options.webhook} uses plain http; give the https:// address (http only to this machine, for development)`,
     );
   }
   return { kind: 'webhook', name: options.name ?? url.hostname, skills: [], webhookUrl: url.href };
@@ -121,6 +137,7 @@ export function agentStateFor(
     name: target.name,
     handle,
     ...(target.cardUrl ? { cardUrl: target.cardUrl } : {}),
+    ...(target.endpointOrigin ? { endpointOrigin: target.endpointOrigin } : {}),
     ...(target.webhookUrl ? { webhookUrl: target.webhookUrl } : {}),
     ...(secret ? { webhookSecret: secret } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

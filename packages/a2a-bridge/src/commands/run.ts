@@ -2,7 +2,7 @@
 import { createHostClient, HostApiError, openMessageStream } from '@screen-service/connect-api/client';
 import { backoffDelay } from '@screen-service/io-kit/backoff';
 import { type BridgeAgent, type BridgeOptions, createBridge } from '../bridge.js';
-import { type AgentCardInfo, fetchAgentCard } from '../card.js';
+import { type AgentCardInfo, checkCardEndpoint, fetchAgentCard } from '../card.js';
 import { BridgeError } from '../errors.js';
 import { HostServiceLink } from '../host-link.js';
 import { sleep } from '../sleep.js';
@@ -133,6 +133,10 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
       out(`svc-a2a: ${agentId}: ${(error as Error).message} (the turn is kept and tried again)`);
     },
     onProgress: (_agentId, line) => out(`svc-a2a: ${line}`),
+    onGiveUp: (agentId, error) =>
+      out(
+        `svc-a2a: ${agentId}: stopped after repeated failures (${(error as Error).message}); run again once fixed`,
+      ),
   });
 
   async function serveAgent(agentId: string, a: AgentState, handle: string): Promise<void> {
@@ -152,6 +156,13 @@ export async function runCommand(options: RunOptions): Promise<RunStop> {
           headers: a.headers ?? {},
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
+        // A card that moved its endpoint elsewhere since pair is not followed (issue 46): no retry either.
+        try {
+          checkCardEndpoint(card, a.endpointOrigin);
+        } catch (error) {
+          out(`svc-a2a: ${a.name ?? agentId}: ${(error as Error).message}; not serving it (pair it again)`);
+          return;
+        }
         agent = { agentId, card };
         out(
           `svc-a2a:   ${card.name} (@${handle}): A2A ${card.protocolVersion}, ${card.streaming ? 'streaming' : 'polled'}`,

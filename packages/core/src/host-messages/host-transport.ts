@@ -2,19 +2,19 @@
 // starts (rows delivered, working row) and idempotent answers (rows handled, `meta.turn`), scoped to the
 // agents the connector token serves. Answers go through the same thread ops as svc_show/svc_say.
 
+import { createHash } from 'node:crypto';
 import { dropMentions, parseSessionKey, sessionKey } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
-import { connectionState, MAX_TURN_ROWS } from '@screen-service/registry/hosts';
+import { MAX_TURN_ROWS } from '@screen-service/registry/hosts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
-import type { AgentRecord, GrantRecord, MessageRecord, Store } from '@screen-service/registry/model';
+import type { AgentRecord, GrantRecord, MessageRecord } from '@screen-service/registry/model';
 import { createThreadCore, type ThreadDeps } from '../threads/thread-core.js';
 import type { ThreadOps } from '../threads/thread-ops.js';
+import { openHostStream } from './host-stream.js';
 
 /** How long a working row shows after a turn starts when no answer comes (a host that died mid-turn). */
 export const WORKING_TTL_MS = 2 * 60 * 1000;
-/** Rows read per page when a stream replays what it owes. */
-const REPLAY_PAGE = 100;
 
 /** One row the person sent, as a host receives it. `seq` is the stream's cursor. */
 export interface HostMessage {
@@ -97,16 +97,112 @@ export interface HostTransportOptions extends ThreadDeps {
 const IDEM_KEY = /^[A-Za-z0-9._:~-]{1,128}$/;
 
 /**
- * The shared threads a connection serves besides its owner's (doc2): live grants of its agents, only while
- * the agent is client-safe. Keyed by session key.
+ * The key a reply is stored under: scoped to the connector (the column), the agent and the thread, so one
+ * key reused for another agent or another holder's thread is a new answer, never someone else's replay.
+ * `/` is not a key character, so the parts cannot run into each other.
  */
-async function sharedThreads(
-  store: Store,
-  agents: Map<string, AgentRecord>,
-): Promise<Map<string, GrantRecord>> {
-  const safe = [...agents.values()].filter((a) => a.clientSafe).map((a) => a.id);
-  const grants = await store.shares.liveForAgents(safe);
-  return new Map(grants.map((g) => [`${g.agentId}~${g.userId}`, g]));
+export function scopedIdemKey(agentId: string, userId: string, key: string): string {
+  return `${agentId}/${userId}/${key}`;
+}
+
+/** What a reply said (text, lines, the rows it answers): a replay must say the same, or it is refused. */
+export function replyFingerprint(input: { text?: unknown; lines?: unknown }, turn: string[]): string {
+  const said = JSON.stringify([input.text ?? null, input.lines ?? null, turn]);
+  return createHash('sha256').update(said).digest('base64url').slice(0, 22);
+}
+
+/** A replay's body must match what the key first wrote (rows stored before fingerprints always match). */
+function assertSameReply(earlier: MessageRecord, fingerprint: string, key: string): void {
+  const stored = earlier.meta.idem;
+  if (typeof stored === 'string' && stored !== fingerprint) {
+    throw new ServiceError(
+      'CONFLICT',
+      `idempotency_key "${key}" was already used for a different answer in this thread; send a new key for a new answer, or the same body to resend.`,
+      { field: 'idempotency_key' },
+    );
+  }
+}
+
+function rowIds(value: unknown, field: string, required: boolean): string[] {
+  if (value === undefined || value === null) {
+    if (!required) return [];
+  } else if (
+    Array.isArray(value) &&
+    value.length <= MAX_TURN_ROWS &&
+    value.every((v) => typeof v === 'string' && v !== '')
+  ) {
+    if (!required || value.length > 0) return [...new Set(value as string[])];
+  }
+  throw new ServiceError(
+    'INVALID_INPUT',
+    `${field} must be a list of 1 to ${MAX_TURN_ROWS} message ids the stream delivered.`,
+    { field },
+  );
+}
+
+function idemKeyOf(value: unknown): string {
+  if (typeof value !== 'string' || !IDEM_KEY.test(value)) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'idempotency_key is required: 1 to 128 letters, digits or . _ : ~ - chosen by the host (the same key on a resend).',
+      { field: 'idempotency_key' },
+    );
+  }
+  return value;
+}
+
+async function servedAgent(
+  served: HostTransportOptions['served'],
+  p: ConnectionPrincipal,
+  agentId: unknown,
+): Promise<AgentRecord> {
+  if (typeof agentId !== 'string' || agentId === '') {
+    throw new ServiceError('INVALID_INPUT', 'agent_id is required (an id from heartbeat or session).', {
+      field: 'agent_id',
+    });
+  }
+  const agent = (await served(p)).find((a) => a.id === agentId);
+  // Another connector's agent looks exactly like a missing one.
+  if (!agent) throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} on this connector.`);
+  return agent;
+}
+
+/** The thread a turn or answer is for: the owner's, or a holder's while its grant is live and the agent safe. */
+async function threadOf(
+  options: HostTransportOptions,
+  p: ConnectionPrincipal,
+  input: { agent_id: unknown; session?: unknown },
+): Promise<{ agent: AgentRecord; userId: string; grant: GrantRecord | null }> {
+  let agentId = input.agent_id;
+  let userId = p.userId;
+  if (input.session !== undefined && input.session !== null) {
+    const parsed = typeof input.session === 'string' ? parseSessionKey(input.session) : null;
+    if (!parsed || (agentId !== undefined && agentId !== parsed.agentId)) {
+      throw new ServiceError(
+        'INVALID_INPUT',
+        'session must be the session key the stream sent (<agent_id> or <agent_id>~<user_id>) of agent_id.',
+        { field: 'session' },
+      );
+    }
+    agentId = parsed.agentId;
+    userId = parsed.userId ?? p.userId;
+  }
+  const agent = await servedAgent(options.served, p, agentId);
+  if (userId === p.userId) return { agent, userId, grant: null };
+  const grant = await options.store.shares.liveGrant(agent.id, userId);
+  if (!grant) {
+    throw new ServiceError('AGENT_NOT_YOURS', `Agent ${agent.id} is not shared with ${userId} any more.`, {
+      field: 'session',
+    });
+  }
+  if (!agent.clientSafe) {
+    throw new ServiceError(
+      'FORBIDDEN',
+      `Agent ${agent.handle} is paused for shared threads: it is not client-safe. Fix the profile; the next heartbeat re-checks it.`,
+      { field: 'session' },
+    );
+  }
+  return { agent, userId, grant };
 }
 
 /**
@@ -142,213 +238,58 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     });
   }
 
-  async function servedAgent(p: ConnectionPrincipal, agentId: unknown): Promise<AgentRecord> {
-    if (typeof agentId !== 'string' || agentId === '') {
-      throw new ServiceError('INVALID_INPUT', 'agent_id is required (an id from heartbeat or session).', {
-        field: 'agent_id',
-      });
+  /** Marks the answered rows handled and clears the working row; the reply's answer. */
+  async function settle(
+    key: { agentId: string; userId: string },
+    m: MessageRecord,
+    replayed: boolean,
+    done: unknown,
+  ): Promise<ReplyResult> {
+    const rows = Array.isArray(m.meta.turn) ? (m.meta.turn as string[]) : [];
+    const handled =
+      rows.length > 0 ? await store.threads.markRowsHandled(key, rows, core.now(), core.pageVersion()) : 0;
+    if (done !== false && (await store.threads.getState(key)).workingUntil !== null) {
+      await store.threads.setWorking(key, null, core.pageVersion());
+      notifier.publish({ type: 'working', userId: key.userId, agentId: key.agentId, until: null });
     }
-    const agent = (await served(p)).find((a) => a.id === agentId);
-    // Another connector's agent looks exactly like a missing one.
-    if (!agent) throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} on this connector.`);
-    return agent;
+    const screen = m.screenId ? await store.threads.getScreen(m.screenId) : null;
+    return {
+      message_id: m.id,
+      screen_id: m.screenId,
+      tap_ids: screen ? screen.taps.map((t) => t.id) : [],
+      replayed,
+      handled,
+    };
   }
 
-  /** The thread a turn or answer is for: the owner's, or a holder's while its grant is live and the agent safe. */
-  async function threadOf(p: ConnectionPrincipal, input: { agent_id: unknown; session?: unknown }) {
-    let agentId = input.agent_id;
-    let userId = p.userId;
-    if (input.session !== undefined && input.session !== null) {
-      const parsed = typeof input.session === 'string' ? parseSessionKey(input.session) : null;
-      if (!parsed || (agentId !== undefined && agentId !== parsed.agentId)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'session must be the session key the stream sent (<agent_id> or <agent_id>~<user_id>) of agent_id.',
-          { field: 'session' },
-        );
-      }
-      agentId = parsed.agentId;
-      userId = parsed.userId ?? p.userId;
-    }
-    const agent = await servedAgent(p, agentId);
-    if (userId === p.userId) return { agent, userId, grant: null };
-    const grant = await store.shares.liveGrant(agent.id, userId);
-    if (!grant) {
-      throw new ServiceError('AGENT_NOT_YOURS', `Agent ${agent.id} is not shared with ${userId} any more.`, {
-        field: 'session',
-      });
-    }
-    if (!agent.clientSafe) {
-      throw new ServiceError(
-        'FORBIDDEN',
-        `Agent ${agent.handle} is paused for shared threads: it is not client-safe. Fix the profile; the next heartbeat re-checks it.`,
-        { field: 'session' },
-      );
-    }
-    return { agent, userId, grant };
-  }
-
-  function rowIds(value: unknown, field: string, required: boolean): string[] {
-    if (value === undefined || value === null) {
-      if (!required) return [];
-    } else if (
-      Array.isArray(value) &&
-      value.length <= MAX_TURN_ROWS &&
-      value.every((v) => typeof v === 'string' && v !== '')
-    ) {
-      if (!required || value.length > 0) return [...new Set(value as string[])];
-    }
-    throw new ServiceError(
-      'INVALID_INPUT',
-      `${field} must be a list of 1 to ${MAX_TURN_ROWS} message ids the stream delivered.`,
-      { field },
-    );
+  /** Writes the answer (a screen or a line) through the same thread ops as svc_show/svc_say. */
+  async function write(
+    p: ConnectionPrincipal,
+    thread: { agent: AgentRecord; userId: string; grant: GrantRecord | null },
+    input: ReplyInput,
+    extras: { meta: Record<string, unknown>; idemKey: string },
+  ): Promise<MessageRecord> {
+    const { agent, userId, grant } = thread;
+    const all = { ...extras, ...(grant ? { target: { userId, grantMuted: grant.pushMuted } } : {}) };
+    // doc2: the agent's @-mentions in a shared thread are dropped.
+    const text = grant && typeof input.text === 'string' ? dropMentions(input.text) : input.text;
+    const written =
+      input.lines !== undefined && input.lines !== null
+        ? await threadOps.show(
+            p,
+            { lines: input.lines as string, agent: agent.id, ...(text ? { text: text as string } : {}) },
+            all,
+          )
+        : await threadOps.say(p, { text: text as string, agent: agent.id }, all);
+    return (await store.threads.getMessage(written.message_id))!;
   }
 
   return {
-    async open(p, handlers) {
-      let agents = new Map((await served(p)).map((a) => [a.id, a]));
-      let shared = await sharedThreads(store, agents);
-      let cursor = handlers.after ?? 0;
-      let replaying = true;
-      let ended = false;
-      const held: MessageRecord[] = [];
-      let chain = Promise.resolve();
-
-      const finish = (reason: StreamEnd) => {
-        if (ended) return;
-        ended = true;
-        stop();
-        handlers.end(reason);
-      };
-      // A row of the owner's thread, or of a shared thread served now.
-      const allowed = (r: MessageRecord) =>
-        agents.has(r.agentId) && (r.userId === p.userId || shared.has(`${r.agentId}~${r.userId}`));
-      const deliver = async (rows: MessageRecord[]) => {
-        const fresh = rows.filter((r) => r.seq > cursor && allowed(r)).sort((a, b) => a.seq - b.seq);
-        if (fresh.length === 0 || ended) return;
-        for (const m of await toHostMessages(fresh, agents)) {
-          if (ended || m.seq <= cursor) continue;
-          cursor = m.seq;
-          handlers.send(m);
-        }
-      };
-      // Events are handled one after another so rows leave in seq order.
-      const queue = (task: () => Promise<void>) => {
-        chain = chain.then(task).catch(() => {});
-      };
-      // A live row is a wake-up: what is owed after the cursor is read back and sent in seq order. Events
-      // from other instances can arrive out of seq order (seq n+1's before seq n's); the store commits one
-      // connection's rows in seq order, so reading at n+1's event finds n too. One read is queued at a time.
-      let pullQueued = false;
-      const pull = () => {
-        if (pullQueued) return;
-        pullQueued = true;
-        queue(async () => {
-          pullQueued = false;
-          await deliver(await owedAfter(cursor));
-        });
-      };
-      const listener = (e: Parameters<Parameters<Notifier['subscribe']>[1]>[0]) => {
-        if (ended) return;
-        if (e.type === 'message') {
-          const m = e.message;
-          if (m.sender !== 'person' || m.handledAt !== null || !allowed(m)) return;
-          if (replaying) held.push(m);
-          else pull();
-        } else if (e.type === 'agents') {
-          // Removing a connection publishes `agents`: check at once, so a revoked stream closes now. Grants
-          // and client-safe changes publish it too: the shared threads served are read again.
-          queue(async () => {
-            const c = await store.connectors.get(p.connectorId);
-            if (connectionState(c) !== 'live') return finish('revoked');
-            agents = new Map((await served(p)).map((a) => [a.id, a]));
-            const before = shared;
-            shared = await sharedThreads(store, agents);
-            follow();
-            // A thread served again (agent safe again) or anew owes what its holder wrote meanwhile, even
-            // below the cursor: those rows were held back, never sent.
-            for (const [key, g] of shared) {
-              if (before.has(key)) continue;
-              const owed = await store.threads.pendingForHost({
-                userId: g.userId,
-                agentIds: [g.agentId],
-                afterSeq: 0,
-                limit: REPLAY_PAGE,
-              });
-              for (const m of await toHostMessages(owed, agents)) {
-                if (ended) return;
-                cursor = Math.max(cursor, m.seq);
-                handlers.send(m);
-              }
-            }
-          });
-        } else if (e.type === 'resync') {
-          // Events may have been lost between instances: whatever is owed after the cursor goes out now.
-          if (!replaying) queue(async () => deliver(await owedAfter(cursor)));
-        }
-      };
-      // What the owner's thread and each shared thread owe after `after`, merged so rows leave in seq order.
-      const owedAfter = async (after: number) => {
-        const threads = new Map<string, string[]>([[p.userId, [...agents.keys()]]]);
-        for (const g of shared.values()) threads.set(g.userId, [...(threads.get(g.userId) ?? []), g.agentId]);
-        const owed: MessageRecord[] = [];
-        for (const [userId, agentIds] of threads) {
-          let from = after;
-          for (;;) {
-            const page = await store.threads.pendingForHost({
-              userId,
-              agentIds,
-              afterSeq: from,
-              limit: REPLAY_PAGE,
-            });
-            owed.push(...page);
-            if (page.length < REPLAY_PAGE || ended) break;
-            from = page[page.length - 1]!.seq;
-          }
-        }
-        return owed;
-      };
-      // The owner's events, and each holder's (their rows are published under their own user id).
-      const subs = new Map<string, () => void>([[p.userId, notifier.subscribe(p.userId, listener)]]);
-      const follow = () => {
-        const holders = new Set([p.userId, ...[...shared.values()].map((g) => g.userId)]);
-        for (const [u, off] of subs) {
-          if (holders.has(u)) continue;
-          off();
-          subs.delete(u);
-        }
-        for (const u of holders) if (!subs.has(u)) subs.set(u, notifier.subscribe(u, listener));
-      };
-      follow();
-      const unsubscribe = () => {
-        for (const off of subs.values()) off();
-        subs.clear();
-      };
-      const onShutdown = () => finish('shutdown');
-      options.shutdown?.addEventListener('abort', onShutdown);
-      function stop() {
-        unsubscribe();
-        options.shutdown?.removeEventListener('abort', onShutdown);
-      }
-      try {
-        await deliver(await owedAfter(cursor));
-        replaying = false;
-        // Rows written during the replay: read back after their events, like live ones.
-        if (held.splice(0).length > 0) pull();
-      } catch (err) {
-        stop();
-        throw err;
-      }
-      if (options.shutdown?.aborted) finish('shutdown');
-      return () => {
-        ended = true;
-        stop();
-      };
-    },
+    open: (p, handlers) =>
+      openHostStream({ store, notifier, shutdown: options.shutdown, served, toHostMessages }, p, handlers),
 
     async turn(p, input) {
-      const { agent, userId } = await threadOf(p, input);
+      const { agent, userId } = await threadOf(options, p, input);
       const ids = rowIds(input.rows, 'rows', true);
       const key = { agentId: agent.id, userId };
       const at = core.now();
@@ -372,7 +313,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     },
 
     async end(p, input) {
-      const agent = await servedAgent(p, input.agent_id);
+      const agent = await servedAgent(served, p, input.agent_id);
       const key = { agentId: agent.id, userId: p.userId };
       if ((await store.threads.getState(key)).workingUntil === null) return;
       await store.threads.setWorking(key, null, core.pageVersion());
@@ -380,41 +321,21 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     },
 
     async reply(p, input) {
-      const { agent, userId, grant } = await threadOf(p, input);
-      if (typeof input.idempotency_key !== 'string' || !IDEM_KEY.test(input.idempotency_key)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          'idempotency_key is required: 1 to 128 letters, digits or . _ : ~ - chosen by the host (the same key on a resend).',
-          { field: 'idempotency_key' },
-        );
-      }
-      const idemKey = input.idempotency_key;
+      const thread = await threadOf(options, p, input);
+      const given = idemKeyOf(input.idempotency_key);
       const turn = rowIds(input.turn, 'turn', false);
       if (input.done !== undefined && typeof input.done !== 'boolean') {
         throw new ServiceError('INVALID_INPUT', 'done must be true or false.', { field: 'done' });
       }
-      const key = { agentId: agent.id, userId };
-      const settle = async (m: MessageRecord, replayed: boolean): Promise<ReplyResult> => {
-        const rows = Array.isArray(m.meta.turn) ? (m.meta.turn as string[]) : [];
-        const handled =
-          rows.length > 0
-            ? await store.threads.markRowsHandled(key, rows, core.now(), core.pageVersion())
-            : 0;
-        if (input.done !== false && (await store.threads.getState(key)).workingUntil !== null) {
-          await store.threads.setWorking(key, null, core.pageVersion());
-          notifier.publish({ type: 'working', userId, agentId: agent.id, until: null });
-        }
-        const screen = m.screenId ? await store.threads.getScreen(m.screenId) : null;
-        return {
-          message_id: m.id,
-          screen_id: m.screenId,
-          tap_ids: screen ? screen.taps.map((t) => t.id) : [],
-          replayed,
-          handled,
-        };
+      const key = { agentId: thread.agent.id, userId: thread.userId };
+      const idemKey = scopedIdemKey(thread.agent.id, thread.userId, given);
+      const fingerprint = replyFingerprint(input, turn);
+      const replay = async (m: MessageRecord) => {
+        assertSameReply(m, fingerprint, given);
+        return settle(key, m, true, input.done);
       };
       const earlier = await store.threads.findByIdemKey(p.connectorId, idemKey);
-      if (earlier) return settle(earlier, true);
+      if (earlier) return replay(earlier);
       if (turn.length > 0) {
         // The same check as a turn start: only the person's rows of this thread.
         const rows = await store.threads.markRowsDelivered(key, turn, core.now(), core.pageVersion());
@@ -428,34 +349,15 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
           );
         }
       }
-      const extras = {
-        meta: turn.length > 0 ? { turn } : {},
-        idemKey,
-        ...(grant ? { target: { userId, grantMuted: grant.pushMuted } } : {}),
-      };
-      // doc2: the agent's @-mentions in a shared thread are dropped.
-      const text = grant && typeof input.text === 'string' ? dropMentions(input.text) : input.text;
+      const meta = { ...(turn.length > 0 ? { turn } : {}), idem: fingerprint };
       try {
-        const written =
-          input.lines !== undefined && input.lines !== null
-            ? await threadOps.show(
-                p,
-                {
-                  lines: input.lines as string,
-                  agent: agent.id,
-                  ...(text ? { text: text as string } : {}),
-                },
-                extras,
-              )
-            : await threadOps.say(p, { text: text as string, agent: agent.id }, extras);
-        const m = await store.threads.getMessage(written.message_id);
-        return settle(m!, false);
+        return await settle(key, await write(p, thread, input, { meta, idemKey }), false, input.done);
       } catch (err) {
         // A concurrent resend won the key: answer with what it wrote.
         if (!isServiceError(err, 'CONFLICT') || err.field !== 'idempotency_key') throw err;
         const won = await store.threads.findByIdemKey(p.connectorId, idemKey);
         if (!won) throw err;
-        return settle(won, true);
+        return replay(won);
       }
     },
   };

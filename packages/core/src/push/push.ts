@@ -1,5 +1,7 @@
 // The person's push use cases: their devices' subscriptions, the settings page's status, and the silent
 // `revoked` push of doc2 (queued in the outbox like every other push).
+
+import { classifyAddress } from '@screen-service/io-kit/outbound';
 import {
   type Clock,
   newId as defaultNewId,
@@ -9,6 +11,11 @@ import {
   systemRandom,
 } from '@screen-service/registry/kernel';
 import type { PushSubscriptionRecord, Store } from '@screen-service/registry/model';
+
+/** Devices' subscriptions one account may hold (a person with a phone, a laptop and a few browsers). */
+export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 20;
+/** Subscriptions kept per device id: a new one beyond this replaces the device's oldest. */
+export const MAX_SUBSCRIPTIONS_PER_DEVICE = 2;
 
 /** A subscription as the app sees it (the endpoint's host only: the full URL is a bearer capability). */
 export interface PushSubscriptionView {
@@ -56,6 +63,15 @@ export interface PushServiceOptions {
   random?: Random;
   /** Wakes the sender after something was queued. */
   onPushQueued?: () => void;
+  /**
+   * Accepts loopback endpoints, also over plain http (tests and local push services only; the server's
+   * SVC_OUTBOUND_LOOPBACK). Default false: https endpoints only, and never a literal private address.
+   */
+  allowLoopback?: boolean;
+  /** Default {@link MAX_SUBSCRIPTIONS_PER_ACCOUNT}. */
+  maxPerAccount?: number;
+  /** Default {@link MAX_SUBSCRIPTIONS_PER_DEVICE}. */
+  maxPerDevice?: number;
 }
 
 const B64URL = /^[A-Za-z0-9_-]+=*$/;
@@ -71,22 +87,35 @@ function keyBytes(value: unknown, field: string, length: number, what: string): 
   return value.replace(/=+$/, '');
 }
 
-/** Push services answer over HTTPS; plain HTTP only on this machine (tests and local push services). */
-function endpointOf(value: unknown): string {
+const NOT_AN_ENDPOINT = 'endpoint must be the https URL of the browser push subscription.';
+
+/**
+ * Push services answer over HTTPS at public addresses. Refused here: other schemes, credentials in the URL,
+ * and hosts that are a literal non-public address or localhost. A name is resolved and checked again at
+ * every send (the outbound guard of @screen-service/io-kit), so a name pointing inside gets nothing either.
+ */
+function endpointOf(value: unknown, allowLoopback: boolean): string {
   let url: URL | null = null;
   try {
     url = typeof value === 'string' && value.length <= 2048 ? new URL(value) : null;
   } catch {
     url = null;
   }
-  const loopback = url !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
+  // A URL with credentials is refused like a non-URL: the push service never needs them.
+  if (url === null || `${url.username}${url.password}` !== '') {
+    throw new ServiceError('INVALID_INPUT', NOT_AN_ENDPOINT, { field: 'endpoint' });
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const kind = /^localhost\.?$|\.localhost\.?$/i.test(host) ? 'loopback' : classifyAddress(host);
+  const loopbackOk = allowLoopback && kind === 'loopback';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopbackOk)) {
+    throw new ServiceError('INVALID_INPUT', NOT_AN_ENDPOINT, { field: 'endpoint' });
+  }
+  if (kind !== 'invalid' && kind !== 'public' && !loopbackOk) {
     throw new ServiceError(
       'INVALID_INPUT',
-      'endpoint must be the https URL of the browser push subscription.',
-      {
-        field: 'endpoint',
-      },
+      `endpoint must be a push service on the internet, not a ${kind} address (${host}).`,
+      { field: 'endpoint' },
     );
   }
   return url.href;
@@ -115,6 +144,31 @@ export function createPushService(options: PushServiceOptions): PushService {
   const now = options.now ?? systemClock;
   const random = options.random ?? systemRandom;
   const newId = (prefix: string) => defaultNewId(prefix, random);
+  const perAccount = options.maxPerAccount ?? MAX_SUBSCRIPTIONS_PER_ACCOUNT;
+  const perDevice = options.maxPerDevice ?? MAX_SUBSCRIPTIONS_PER_DEVICE;
+  /**
+   * The caps (issue 46): one push per line goes to every subscription, so their number is what one agent line
+   * costs. A device's new subscription replaces its oldest beyond the device cap (a browser that subscribed
+   * again); an account at its cap is refused with how to make room.
+   */
+  async function makeRoom(userId: string, endpoint: string, device: string | null): Promise<void> {
+    const subs = await store.push.listSubscriptions(userId);
+    if (subs.some((s) => s.endpoint === endpoint)) return;
+    const mine = device === null ? [] : subs.filter((s) => s.device === device);
+    mine.sort((a, b) => a.createdAt - b.createdAt);
+    let count = subs.length;
+    for (const old of mine.slice(0, Math.max(0, mine.length - perDevice + 1))) {
+      await store.push.removeSubscription(userId, old.endpoint);
+      count--;
+    }
+    if (count >= perAccount) {
+      throw new ServiceError(
+        'LIMIT_EXCEEDED',
+        `This account already has ${perAccount} devices with notifications: turn notifications off on one in Settings, then try again.`,
+        { field: 'endpoint' },
+      );
+    }
+  }
   return {
     async status(userId) {
       const subs = await store.push.listSubscriptions(userId);
@@ -125,7 +179,7 @@ export function createPushService(options: PushServiceOptions): PushService {
       };
     },
     async subscribe(userId, input) {
-      const endpoint = endpointOf(input.endpoint);
+      const endpoint = endpointOf(input.endpoint, options.allowLoopback === true);
       const keys = (typeof input.keys === 'object' && input.keys !== null ? input.keys : {}) as Record<
         string,
         unknown
@@ -151,6 +205,7 @@ export function createPushService(options: PushServiceOptions): PushService {
           field: 'device',
         });
       }
+      await makeRoom(userId, endpoint, (device as string | null | undefined) ?? null);
       const saved = await store.push.saveSubscription({
         id: newId('psub_'),
         userId,

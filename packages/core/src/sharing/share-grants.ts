@@ -4,7 +4,7 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord } from '@screen-service/registry/model';
 import { tapsOf } from '../threads/thread-ops.js';
 import { defaultBy, givenView, ownedAgent, type ShareContext, text, userByRef } from './share-context.js';
-import type { GivenGrantView, GrantInput } from './share-types.js';
+import type { GivenGrantView, GrantInput, RevokedGrantView } from './share-types.js';
 import { writeGrant } from './share-writes.js';
 
 /** The grant's first message at the top of the new thread (`meta.first`), as a screen when it is one. */
@@ -79,7 +79,7 @@ export async function revokeGrant(
   ctx: ShareContext,
   ownerId: string,
   input: { agent: unknown; user: unknown },
-): Promise<GivenGrantView> {
+): Promise<RevokedGrantView> {
   const { store } = ctx;
   const agent = await ownedAgent(store, ownerId, input.agent);
   const user = await userByRef(store, input.user);
@@ -87,7 +87,7 @@ export async function revokeGrant(
   if (!g) {
     throw new ServiceError(
       'NOT_FOUND',
-      `${user.email} holds no live grant for ${agent.name} (${agent.handle}).`,
+      `${String(input.user)} holds no live grant for ${agent.name} (${agent.handle}).`,
       {
         field: 'user',
       },
@@ -97,5 +97,6 @@ export async function revokeGrant(
   if (!(await store.shares.liveGrant(agent.id, user.id))) await ctx.options.push.revoked(user.id, agent.id);
   ctx.options.notifier.publish({ type: 'agents', userId: user.id });
   ctx.options.notifier.publish({ type: 'agents', userId: ownerId });
-  return givenView(store, g);
+  const { user: holder, ...view } = await givenView(store, g);
+  return { ...view, user: { id: holder.id, first_name: holder.first_name } };
 }

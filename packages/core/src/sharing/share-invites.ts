@@ -7,12 +7,13 @@ import { hashSecret, isServiceError, mintToken, ServiceError } from '@screen-ser
 import type { ShareTemplateRecord } from '@screen-service/registry/model';
 import { defaultBy, ownedAgent, type ShareContext, templateName, text } from './share-context.js';
 import { insertGrant } from './share-grants.js';
-import type {
-  ClaimResult,
-  InviteCreated,
-  InvitePreview,
-  TemplateInput,
-  TemplateItemInput,
+import {
+  type ClaimResult,
+  INVITE_TTL_MS,
+  type InviteCreated,
+  type InvitePreview,
+  type TemplateInput,
+  type TemplateItemInput,
 } from './share-types.js';
 import { writeTemplate } from './share-writes.js';
 
@@ -78,6 +79,11 @@ async function inviteByToken(ctx: ShareContext, token: unknown) {
       },
     );
   }
+  if (ctx.now() - invite.createdAt > INVITE_TTL_MS) {
+    throw new ServiceError('NOT_FOUND', 'This invite link expired (links last 7 days): ask for a new one.', {
+      field: 'token',
+    });
+  }
   return invite;
 }
 
@@ -106,6 +112,7 @@ export async function createInvite(
   });
   return {
     invite_id: invite.id,
+    expires_at: new Date(invite.createdAt + INVITE_TTL_MS).toISOString(),
     token,
     link: ctx.options.inviteLink(token),
     template: t.name,
@@ -128,6 +135,7 @@ export async function previewInvite(ctx: ShareContext, token: unknown): Promise<
     first_name: invite.firstName,
     agents,
     claimable: invite.approvedAt !== null && invite.claimedAt === null,
+    expires_at: new Date(invite.createdAt + INVITE_TTL_MS).toISOString(),
   };
 }
 

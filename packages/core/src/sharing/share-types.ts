@@ -33,8 +33,13 @@ export interface TemplateView {
   updated_at: string;
 }
 
+/** An invite link works this long after it was made (issue 46); shown as `expires_at`. */
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
 export interface InviteCreated {
   invite_id: string;
+  /** When the link stops working ({@link INVITE_TTL_MS} after it was made). */
+  expires_at: string;
   /** Shown once; only its hash is stored. */
   token: string;
   link: string;
@@ -49,6 +54,8 @@ export interface InvitePreview {
   agents: { name: string; color: AgentRecord['color'] }[];
   /** False once claimed, or while the owner has not approved it. */
   claimable: boolean;
+  /** When the link stops working. */
+  expires_at: string;
 }
 
 export interface ClaimResult {
@@ -67,6 +74,11 @@ export interface GivenGrantView {
   granted_at: string;
   revoked_at: string | null;
 }
+
+/** What a revoke answers: the grant, its holder without their email. */
+export type RevokedGrantView = Omit<GivenGrantView, 'user'> & {
+  user: { id: string; first_name: string | null };
+};
 
 export interface GrantInput {
   agent: unknown;
@@ -111,7 +123,8 @@ export interface Shares {
   /** Claims an approved invite for `userId`: one grant per item whose agent is client-safe now. */
   claim(userId: string, token: unknown): Promise<ClaimResult>;
   grant(ownerId: string, input: GrantInput): Promise<GivenGrantView>;
-  revoke(ownerId: string, input: { agent: unknown; user: unknown }): Promise<GivenGrantView>;
+  /** The revoked grant, naming its holder by id and first name only (issue 46: not their email). */
+  revoke(ownerId: string, input: { agent: unknown; user: unknown }): Promise<RevokedGrantView>;
   /** The grants the owner gave (live and revoked-but-kept). */
   given(ownerId: string): Promise<GivenGrantView[]>;
   plan(ownerId: string): Promise<InvitePlan>;

@@ -12,6 +12,7 @@ import {
   writeGrant,
   writeTemplate,
 } from './share-writes.js';
+import { INVITE_TTL_MS } from './shares.js';
 
 const SAFE = {
   terminal: 'off',
@@ -231,6 +232,22 @@ describe('templates, invites and claims', () => {
     });
   });
 
+  it('an invite link expires after 7 days and says when (issue 46)', async () => {
+    await core.shares.saveTemplate(owner.id, {
+      name: 'week',
+      title: 'Week',
+      items: [{ agent: 'main', first_message: 'Hello.' }],
+    });
+    const invite = await core.shares.createInvite(owner.id, { template: 'week' });
+    await core.shares.approveInvite(owner.id, invite.invite_id);
+    const made = core.clock();
+    expect(Date.parse(invite.expires_at) - made).toBe(INVITE_TTL_MS);
+    expect((await core.shares.previewInvite(invite.token)).expires_at).toBe(invite.expires_at);
+    core.advance(INVITE_TTL_MS + 1000);
+    await expect(core.shares.previewInvite(invite.token)).rejects.toThrow(/expired \(links last 7 days\)/);
+    await expect(core.shares.claim(client.id, invite.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('plan parses back through send (JSON and a flattened tap line)', async () => {
     const plan = await core.shares.plan(owner.id);
     expect(plan.agents).toBe('main');
@@ -381,6 +398,9 @@ describe('shared threads and revoke', () => {
     await core.threads.say(client.id, agentId, { text: 'before revoke' });
     const revoked = await core.shares.revoke(owner.id, { agent: 'main', user: client.id });
     expect(revoked.revoked_at).not.toBeNull();
+    // The owner's client learns the holder's id and first name, not their email (issue 46).
+    expect(revoked.user).toEqual({ id: client.id, first_name: expect.toBeOneOf([null, expect.any(String)]) });
+    expect(JSON.stringify(revoked)).not.toContain((await core.store.users.findById(client.id))!.email);
     expect(
       (await core.inspect.rows('push_outbox', { user_id: client.id })).map((r) => [r.kind, r.agent_id]),
     ).toEqual([['revoked', agentId]]);

@@ -9,6 +9,7 @@ import { claimInvite, createInvite, previewInvite, saveTemplate, templateByName 
 import { planInvite, sendInvite } from './share-plan.js';
 import type { Shares, SharesOptions } from './share-types.js';
 
+export { INVITE_TTL_MS } from './share-types.js';
 export type {
   ClaimResult,
   GivenGrantView,
@@ -16,6 +17,7 @@ export type {
   InviteCreated,
   InvitePlan,
   InvitePreview,
+  RevokedGrantView,
   Shares,
   SharesOptions,
   TemplateInput,

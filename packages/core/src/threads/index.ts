@@ -23,6 +23,7 @@ export {
   type AnswersInput,
   type AnswersResult,
   createThreadOps,
+  HOST_MESSAGE_RATE,
   MAX_LINES_CHARS,
   MAX_TEXT_CHARS,
   MAX_WAIT_SECONDS,

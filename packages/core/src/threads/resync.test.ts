@@ -84,7 +84,7 @@ describe('resync', () => {
     close();
   });
 
-  it('waitForAnswers claims again on resync and ignores other users and agents', async () => {
+  it('waitForAnswers claims again on resync and on `agents` (a removal), and ignores other users', async () => {
     const notifier = createNotifier();
     let claims = 0;
     let ready = false;
@@ -98,14 +98,19 @@ describe('resync', () => {
       },
     });
     await new Promise((r) => setTimeout(r, 10));
-    notifier.publish({ type: 'agents', userId: 'u' });
     notifier.publish({ type: 'resync', userId: 'other' });
+    notifier.publish({ type: 'agents', userId: 'other' });
     await new Promise((r) => setTimeout(r, 10));
     expect(claims).toBe(1);
+    // `agents` is what removing a connection publishes: the waiter claims again (and so re-checks the
+    // connection) at once instead of at its deadline (issue 46).
+    notifier.publish({ type: 'agents', userId: 'u' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(claims).toBe(2);
     ready = true;
     notifier.publish({ type: 'resync', userId: 'u' });
     expect(await waiting).toHaveLength(1);
-    expect(claims).toBe(2);
+    expect(claims).toBe(3);
   });
 });
 

@@ -167,6 +167,17 @@ describe('answers', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
   });
 
+  it('a wait of a connection removed meanwhile ends at the removal, not at its timeout (issue 46)', async () => {
+    const started = Date.now();
+    const waiting = ops.answers(principal, { wait: 25 });
+    await new Promise((r) => setTimeout(r, 20));
+    // What removing a connection in the app does: revoke it, then publish `agents` for the person.
+    await h.store.connectors.revoke(principal.connectorId, Date.now());
+    notifier.publish({ type: 'agents', userId });
+    await rejects(waiting, 'CONNECTOR_REVOKED');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('returns taps and typed text oldest first, each once', async () => {
     const { screen_id } = await ops.show(principal, { lines: 'choose@a "Q" x|y' });
     await personTap(screen_id, 'a', 'x');

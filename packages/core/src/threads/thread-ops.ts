@@ -4,7 +4,7 @@
 import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { connectionState } from '@screen-service/registry/hosts';
-import { ServiceError } from '@screen-service/registry/kernel';
+import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
 import { defaultScreenLines } from './screen-lines-port.js';
@@ -14,6 +14,11 @@ import { waitForAnswers } from './wait-for-answers.js';
 export const MAX_WAIT_SECONDS = 25;
 export const MAX_LINES_CHARS = 20_000;
 export const MAX_TEXT_CHARS = 4_000;
+/**
+ * The host message limit (doc1: what a connection writes counts against it): rows one connection may write
+ * into one thread, a burst and then a sustained rate, whether by svc_show/svc_say or a host's reply.
+ */
+export const HOST_MESSAGE_RATE = { burst: 60, perMinute: 60 } as const;
 const MAX_ANSWERS = 50;
 
 export interface ShowInput {
@@ -99,6 +104,25 @@ export interface ThreadOps {
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
 }
 
+/** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
+async function countHostWrite(
+  limiter: RateLimiter | undefined,
+  p: ConnectionPrincipal,
+  agent: AgentRecord,
+  extras: WriteExtras,
+): Promise<void> {
+  if (!limiter) return;
+  const userId = extras.target?.userId ?? p.userId;
+  const decision = await limiter.take(`${p.connectorId} ${agent.id} ${userId}`);
+  if (!decision.ok) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `Too many messages into this thread from this connection; retry in ${decision.retryAfterS} s.`,
+      { details: { retryAfterS: decision.retryAfterS } },
+    );
+  }
+}
+
 /**
  * Creates the thread operations over a Store.
  *
@@ -110,8 +134,10 @@ export interface ThreadOps {
  * const { answers } = await ops.answers(principal, { screen_id, wait: 25, signal });
  * ```
  */
-export function createThreadOps(deps: ThreadDeps): ThreadOps {
+export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }): ThreadOps {
   const { store, notifier } = deps;
+  const countWrite = (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) =>
+    countHostWrite(deps.messageRate, p, agent, extras);
   const screenLines = deps.screenLines ?? defaultScreenLines;
   const core = createThreadCore(deps);
 
@@ -150,6 +176,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
       const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
       const agent = await agentFor(p, input.agent);
+      await countWrite(p, agent, extras);
       const screenId = core.newId('scr_');
       const parsed = screenLines.parse(lines, { screen: screenId });
       if (parsed.errors.length > 0) {
@@ -193,6 +220,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
     async say(p, input, extras = {}) {
       const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
       const agent = await agentFor(p, input.agent);
+      await countWrite(p, agent, extras);
       const message = await core.appendAgentText(
         agent,
         text,

@@ -29,7 +29,8 @@ export async function waitForAnswers(o: WaitForAnswersOptions): Promise<MessageR
   // Subscribe before the first claim so an event between the claim and the wait is not missed.
   const unsubscribe = o.notifier.subscribe(o.key.userId, (e) => {
     const answer = e.type === 'message' && e.agentId === o.key.agentId && e.message.sender === 'person';
-    if (!answer && e.type !== 'resync') return;
+    // `agents` is published when a connection is removed: the claim then refuses at once (issue 46).
+    if (!answer && e.type !== 'resync' && e.type !== 'agents') return;
     pending = true;
     wake?.();
   });

@@ -51,7 +51,7 @@ export const shareRoutes = [
     summary: "Revoke a grant: the agent leaves the person's list at once and their thread closes",
     auth: 'user',
     body: s.revokeGrantBody,
-    response: s.givenGrant,
+    response: s.revokedGrant,
     handler: ({ services, user, body }) =>
       services.shares.revoke(user.userId, { agent: body.agent_id, user: body.user_id }),
   }),

@@ -69,6 +69,21 @@ describe('GET /stream and its credential', () => {
     expect(core.notifier.listenerCount(principal.userId)).toBe(0);
   });
 
+  it('closes at account deletion at once, not at the next keep-alive (issue 46)', async () => {
+    const { token, principal } = await signUp();
+    const stream = await openStream(`${base}/stream`, { authorization: `Bearer ${token}` });
+    const at = Date.now();
+    const res = await fetch(`${base}/me`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'correct horse battery' }),
+    });
+    expect(res.status).toBe(204);
+    await expect(stream.next()).resolves.toBe('closed');
+    expect(Date.now() - at).toBeLessThan(5_000); // the keep-alive would take 25 s
+    expect(core.notifier.listenerCount(principal.userId)).toBe(0);
+  });
+
   it('closes once the token has expired, at the next event', async () => {
     const { token, principal } = await signUp();
     const stream = await openStream(`${base}/stream?access_token=${encodeURIComponent(token)}`);

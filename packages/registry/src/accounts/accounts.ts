@@ -4,15 +4,20 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { newId as defaultNewId, hashSecret, mintToken } from '../kernel/crypto.js';
 import { ServiceError } from '../kernel/errors.js';
-import type { FailureThrottle, ThrottleDecision } from '../kernel/failure-throttle.js';
-import { type LimitStore, memoryLimits } from '../kernel/limits.js';
-import type { RateLimiter } from '../kernel/rate-limiter.js';
 import { type Random, systemClock, systemRandom } from '../kernel/system.js';
 import type { Store } from '../model/repositories.js';
-import { isCommonPassword } from './common-passwords.js';
+import { isCommonPassword, MIN_NEW_PASSWORD_LENGTH } from './common-passwords.js';
 import { normalizeEmail } from './normalize-email.js';
 import type { PasswordHasher } from './password-hasher-port.js';
 import { createAccountTimeZones, type TimeZoneView } from './time-zone.js';
+import {
+  type AccountThrottles,
+  createSignInGuard,
+  defaultAccountThrottles,
+  tooManyAttempts,
+} from './sign-in-guard.js';
+
+export { type AccountThrottles, defaultAccountThrottles } from './sign-in-guard.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -38,37 +43,13 @@ export interface AccountsOptions {
   throttles?: Partial<AccountThrottles>;
 }
 
-/** The guards in front of the password check; {@link defaultAccountThrottles} are the service's values. */
-export interface AccountThrottles {
-  /** Wrong passwords per email (known or not, so the answer says nothing about which exist). */
-  byAccount: FailureThrottle;
-  /** Wrong passwords per client address. */
-  byAddress: FailureThrottle;
-  /** Accounts created per client address. */
-  signUps: RateLimiter;
-}
-
-/**
- * 5 free wrong passwords per account and 20 per address, then waits of 1 s doubling up to 15 minutes
- * (forgotten after a day without a failure); 20 sign-ups per address at once, then 20 an hour.
- */
-export function defaultAccountThrottles(
-  now: () => number = systemClock,
-  limits: LimitStore = memoryLimits,
-): AccountThrottles {
-  const backOff = { baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 24 * 3600_000, now };
-  return {
-    byAccount: limits.failureThrottle('sign-in-account', { freeFailures: 5, ...backOff }),
-    byAddress: limits.failureThrottle('sign-in-address', { freeFailures: 20, ...backOff }),
-    signUps: limits.rateLimiter('sign-up', { burst: 20, perMinute: 20 / 60, now }),
-  };
-}
-
 /** Who is signing in or up: the address throttles key on it (default `unknown`). */
 export interface CredentialsInput {
   email: unknown;
   password: unknown;
   clientAddr?: string;
+  /** The device token an earlier sign-in of this account gave this device (ADR 0249); optional. */
+  device_token?: unknown;
 }
 
 export interface SessionTokens {
@@ -79,6 +60,11 @@ export interface SessionTokens {
   /** `svc_ar_...`, usable once: each refresh returns a new one. */
   refresh_token: string;
   user: { id: string; email: string };
+  /**
+   * `svc_dv_...` (sign-in and sign-up only): keep it on this device and send it with the next sign-in;
+   * while strangers' wrong passwords slow the account down, this device is not held back (ADR 0249).
+   */
+  device_token?: string;
 }
 
 /** Who an app access token speaks for. */
@@ -90,7 +76,11 @@ export interface AppPrincipal {
 export interface Accounts {
   /** Refuses the most common passwords; `TOO_MANY_ATTEMPTS` past the sign-up rate of the address. */
   signUp(input: CredentialsInput): Promise<SessionTokens>;
-  /** `TOO_MANY_ATTEMPTS` (before the password is checked) while the account or address is backing off. */
+  /**
+   * `TOO_MANY_ATTEMPTS` (before the password is checked) while the address, or the account from a device
+   * without its device token, is backing off; a device with the account's device token waits only for its
+   * own wrong passwords.
+   */
   signIn(input: CredentialsInput): Promise<SessionTokens>;
   refresh(refreshToken: unknown): Promise<SessionTokens>;
   /** Ends this sign-in (its access and refresh tokens stop at once). */
@@ -140,10 +130,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
   const random = options.random ?? systemRandom;
   const newId = options.newId ?? ((prefix: string) => defaultNewId(prefix, random));
   const throttles = { ...defaultAccountThrottles(now), ...options.throttles };
-  const tooMany = (d: ThrottleDecision & { ok: false }, what: string) =>
-    new ServiceError('TOO_MANY_ATTEMPTS', `${what}; try again in ${d.retryAfterS} s.`, {
-      details: { retryAfterS: d.retryAfterS },
-    });
+  const guard = createSignInGuard({ secret: jwtSecret, throttles, random });
   const invalidRefresh = () =>
     new ServiceError(
       'INVALID_REFRESH_TOKEN',
@@ -191,50 +178,8 @@ export function createAccounts(options: AccountsOptions): Accounts {
     return issue(userId, email, familyId, refreshToken);
   }
 
-  function credentials(input: { email: unknown; password: unknown }) {
-    if (
-      typeof input.email !== 'string' ||
-      !EMAIL.test(input.email.trim()) ||
-      input.email.length > 254 ||
-      // NUL and other controls: an address that prints differently from what is stored.
-      /\p{Cc}/u.test(input.email)
-    ) {
-      throw new ServiceError('INVALID_INPUT', 'email must be an address like ada@example.com.', {
-        field: 'email',
-      });
-    }
-    if (typeof input.password !== 'string' || input.password.length < 8 || input.password.length > 1024) {
-      throw new ServiceError('INVALID_INPUT', 'password must be 8 to 1024 characters.', {
-        field: 'password',
-      });
-    }
-    return { email: normalizeEmail(input.email), password: input.password };
-  }
-
-  async function createUser(input: { email: unknown; password: unknown }) {
-    const { email, password } = credentials(input);
-    if (isCommonPassword(password) || password.toLowerCase() === email.split('@')[0]) {
-      throw new ServiceError(
-        'INVALID_INPUT',
-        'That password is among the first ones guessers try; choose another, for example three unrelated words.',
-        { field: 'password' },
-      );
-    }
-    if (await store.users.findByEmail(email)) {
-      throw new ServiceError('EMAIL_TAKEN', `An account with ${email} already exists; sign in instead.`, {
-        field: 'email',
-      });
-    }
-    const user = await store.users.create({
-      id: newId('usr_'),
-      email,
-      passwordHash: await hasher.hash(password),
-      firstName: null,
-      createdAt: now(),
-      suspendedAt: null,
-    });
-    return { id: user.id, email: user.email };
-  }
+  const createUser = (input: { email: unknown; password: unknown }) =>
+    createUserRow({ store, hasher, now, newId }, input);
 
   const accounts: Accounts = {
     createUser,
@@ -246,29 +191,26 @@ export function createAccounts(options: AccountsOptions): Accounts {
         );
       }
       const d = await throttles.signUps.take(input.clientAddr ?? 'unknown');
-      if (!d.ok) throw tooMany(d, 'Too many new accounts from this address');
+      if (!d.ok) throw tooManyAttempts(d, 'Too many new accounts from this address');
       const user = await createUser(input);
-      return startSession(user.id, user.email);
+      return { ...(await startSession(user.id, user.email)), device_token: guard.newDeviceToken(user.email) };
     },
 
     async signIn(input) {
-      const { email, password } = credentials(input);
-      const addr = input.clientAddr ?? 'unknown';
-      // Asked before the password is looked at: while backing off, even the right one waits.
-      for (const d of [await throttles.byAccount.check(email), await throttles.byAddress.check(addr)]) {
-        if (!d.ok) throw tooMany(d, 'Too many wrong passwords');
-      }
+      const { email, password } = checkCredentials(input);
+      // Asked before the password is looked at: while backing off, even the right one waits (except on a
+      // device that holds this account's device token: it waits only for its own wrong tries).
+      const attempt = await guard.before(email, input.clientAddr ?? 'unknown', input.device_token);
       const user = await store.users.findByEmail(email);
       // Hash even for an unknown email so the response time does not reveal which emails exist.
       const ok = await hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
       if (!user || !ok) {
-        await throttles.byAccount.fail(email);
-        await throttles.byAddress.fail(addr);
+        await guard.failed(attempt);
         throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.');
       }
-      await throttles.byAccount.succeed(email);
+      const deviceToken = await guard.succeeded(attempt);
       if (user.suspendedAt !== null) throw new ServiceError('SUSPENDED', 'This account is suspended.');
-      return startSession(user.id, user.email);
+      return { ...(await startSession(user.id, user.email)), device_token: deviceToken };
     },
 
     async refresh(refreshToken) {
@@ -371,6 +313,70 @@ export function createAccounts(options: AccountsOptions): Accounts {
     },
   };
   return accounts;
+}
+
+/** The email and password of a sign-in or sign-up, checked and the email normalised. */
+function checkCredentials(input: { email: unknown; password: unknown }) {
+  if (
+    typeof input.email !== 'string' ||
+    !EMAIL.test(input.email.trim()) ||
+    input.email.length > 254 ||
+    // NUL and other controls: an address that prints differently from what is stored.
+    /\p{Cc}/u.test(input.email)
+  ) {
+    throw new ServiceError('INVALID_INPUT', 'email must be an address like ada@example.com.', {
+      field: 'email',
+    });
+  }
+  if (typeof input.password !== 'string' || input.password.length < 8 || input.password.length > 1024) {
+    throw new ServiceError('INVALID_INPUT', 'password must be 8 to 1024 characters.', {
+      field: 'password',
+    });
+  }
+  return { email: normalizeEmail(input.email), password: input.password };
+}
+
+/**
+ * A new password's rules (ADR 0249): at least {@link MIN_NEW_PASSWORD_LENGTH} characters, not among the
+ * 100,000 most common leaked passwords (nor one of them with digits or symbols added), not the email's name.
+ */
+function checkNewPassword(email: string, password: string): void {
+  if (password.length < MIN_NEW_PASSWORD_LENGTH) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      `A new password needs at least ${MIN_NEW_PASSWORD_LENGTH} characters; a few unrelated words are easy to remember.`,
+      { field: 'password' },
+    );
+  }
+  if (isCommonPassword(password) || password.toLowerCase() === email.split('@')[0]) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'That password is on the lists of leaked passwords guessers try first; choose another, for example three unrelated words.',
+      { field: 'password' },
+    );
+  }
+}
+
+async function createUserRow(
+  deps: { store: Store; hasher: PasswordHasher; now: () => number; newId: (prefix: string) => string },
+  input: { email: unknown; password: unknown },
+): Promise<{ id: string; email: string }> {
+  const { email, password } = checkCredentials(input);
+  checkNewPassword(email, password);
+  if (await deps.store.users.findByEmail(email)) {
+    throw new ServiceError('EMAIL_TAKEN', `An account with ${email} already exists; sign in instead.`, {
+      field: 'email',
+    });
+  }
+  const user = await deps.store.users.create({
+    id: deps.newId('usr_'),
+    email,
+    passwordHash: await deps.hasher.hash(password),
+    firstName: null,
+    createdAt: deps.now(),
+    suspendedAt: null,
+  });
+  return { id: user.id, email: user.email };
 }
 
 // A valid argon2id hash of a random string, verified against when the email is unknown.

@@ -1,84 +1,46 @@
-// Passwords of eight or more characters that lead every published list of leaked passwords: refused at
-// sign-up, because a guesser tries them first and the throttle lets a few tries through.
+// New passwords are checked against the 100,000 most common leaked passwords (ADR 0249), kept offline in
+// this package (`data/breached-passwords.txt.gz`, made by scripts/build-breached-passwords.mjs), and a
+// length rule: a guesser tries these first and the throttles let a few tries through.
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
-const COMMON = new Set([
-  '12345678',
-  '123456789',
-  '1234567890',
-  '12345678910',
-  '0123456789',
-  '87654321',
-  '11111111',
-  '00000000',
-  '88888888',
-  '66666666',
-  '12341234',
-  '11223344',
-  '12121212',
-  '123123123',
-  '1q2w3e4r',
-  '1qaz2wsx',
-  'password',
-  'password1',
-  'password12',
-  'password123',
-  'passw0rd',
-  'p@ssw0rd',
-  'p@ssword',
-  'qwertyui',
-  'qwertyuiop',
-  'qwerty123',
-  'qwerty12',
-  '1qazxsw2',
-  'zaq12wsx',
-  'asdfghjk',
-  'asdfghjkl',
-  'zxcvbnm1',
-  'iloveyou',
-  'iloveyou1',
-  'sunshine',
-  'princess',
-  'football',
-  'baseball',
-  'superman',
-  'starwars',
-  'trustno1',
-  'whatever',
-  'letmein1',
-  'welcome1',
-  'welcome123',
-  'admin123',
-  'administrator',
-  'abc12345',
-  'abcd1234',
-  'abcdefgh',
-  'computer',
-  'internet',
-  'michelle',
-  'jennifer',
-  'jordan23',
-  'liverpool',
-  'chocolate',
-  'butterfly',
-  'changeme',
-  'mustang1',
-  'master12',
-  'monkey12',
-  'dragon12',
-  'shadow12',
-]);
+/** The shortest new password (sign-up, `svc user add`); sign-in still takes the 8 of older accounts. */
+export const MIN_NEW_PASSWORD_LENGTH = 10;
+
+const FILE = 'breached-passwords.txt.gz';
+// From dist/ (the published layout) or src/accounts/ (tests run the sources).
+const PLACES = [`../data/${FILE}`, `../../data/${FILE}`];
+
+let list: Set<string> | null = null;
+
+/** The list, read once on first use (about 10 ms and a few MB); a missing file is a broken install. */
+function breached(): Set<string> {
+  if (list) return list;
+  const file = PLACES.map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
+  if (!file) throw new Error(`@screen-service/registry: ${FILE} is missing from the package's data folder.`);
+  list = new Set(gunzipSync(readFileSync(file)).toString('utf8').split('\n'));
+  list.delete('');
+  return list;
+}
 
 /**
- * True for a password a guesser tries first: one of the most common leaked ones (any case), or one
- * character repeated.
+ * True when the password, or its lowercase, or its lowercase without trailing digits and symbols
+ * (`Password123!` → `password123` → `password`), is among the 100,000 most common leaked passwords.
  *
  * @example
  * ```ts
- * isCommonPassword('12345678'); // true
+ * isCommonPassword('Password123!'); // true
  * isCommonPassword('correct horse battery'); // false
  * ```
  */
 export function isCommonPassword(password: string): boolean {
-  const p = password.toLowerCase();
-  return COMMON.has(p) || /^(.)\1*$/su.test(p);
+  const set = breached();
+  const lower = password.toLowerCase();
+  const candidates = [
+    password,
+    lower,
+    lower.replace(/[^\p{L}]+$/u, ''),
+    lower.replace(/[^\p{L}\p{N}]+$/u, ''),
+  ];
+  return candidates.some((c) => c.length >= 4 && set.has(c));
 }

@@ -31,6 +31,7 @@ export function inviteView(token: string): View {
         el('h2', {}, p.title),
         el('ul', { class: 'invite-agents' }, ...p.agents.map((a) => el('li', {}, a.name))),
         p.claimable ? accept : el('p', { class: 'problem', role: 'alert' }, 'This invite was already used.'),
+        el('p', { class: 'hint' }, `The link works until ${new Date(p.expires_at).toLocaleDateString()}.`),
         status,
       );
     } catch (error) {

@@ -39,7 +39,7 @@ export function signInView(pending = '#/'): View {
     el(
       'div',
       { class: 'svc-field' },
-      el('label', { for: 'password' }, 'Password (8 characters or more)'),
+      el('label', { for: 'password' }, 'Password (a new one: 10 characters or more)'),
       password,
     ),
     status,
@@ -58,10 +58,15 @@ export function signInView(pending = '#/'): View {
       ((e as SubmitEvent).submitter as HTMLButtonElement | null)?.value === 'signup' ? 'signup' : 'signin';
     status.replaceChildren();
     try {
+      // This device's token for the account (ADR 0249): strangers' wrong passwords do not hold it back.
+      const deviceKey = `svc-device-token:${email.value.trim().toLowerCase()}`;
+      const known = localStorage.getItem(deviceKey);
       const s = await call<Session>('POST', `/auth/${mode}`, {
         email: email.value.trim(),
         password: password.value,
+        ...(known && mode === 'signin' ? { device_token: known } : {}),
       });
+      if (s.device_token) localStorage.setItem(deviceKey, s.device_token);
       saveSession(s);
       go(next);
     } catch (error) {
