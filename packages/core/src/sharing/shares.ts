@@ -9,7 +9,6 @@ import { claimInvite, createInvite, previewInvite, saveTemplate, templateByName 
 import { planInvite, sendInvite } from './share-plan.js';
 import type { Shares, SharesOptions } from './share-types.js';
 
-export { INVITE_TTL_MS } from './share-types.js';
 export type {
   ClaimResult,
   GivenGrantView,
@@ -24,6 +23,7 @@ export type {
   TemplateItemInput,
   TemplateView,
 } from './share-types.js';
+export { INVITE_TTL_MS } from './share-types.js';
 
 /**
  * @example

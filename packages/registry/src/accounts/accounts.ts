@@ -9,13 +9,13 @@ import type { Store } from '../model/repositories.js';
 import { isCommonPassword, MIN_NEW_PASSWORD_LENGTH } from './common-passwords.js';
 import { normalizeEmail } from './normalize-email.js';
 import type { PasswordHasher } from './password-hasher-port.js';
-import { createAccountTimeZones, type TimeZoneView } from './time-zone.js';
 import {
   type AccountThrottles,
   createSignInGuard,
   defaultAccountThrottles,
   tooManyAttempts,
 } from './sign-in-guard.js';
+import { createAccountTimeZones, type TimeZoneView } from './time-zone.js';
 
 export { type AccountThrottles, defaultAccountThrottles } from './sign-in-guard.js';
 
@@ -116,7 +116,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function createAccounts(options: AccountsOptions): Accounts {
   const { store, hasher, jwtSecret, issuer } = options;
-  const zones = createAccountTimeZones(store);
+  const profile = accountProfile(store, hasher);
   if (jwtSecret.byteLength < 32) throw new Error('createAccounts: jwtSecret must be at least 32 bytes.');
   // One HMAC key for the process: given the raw bytes, jose imported a key on every sign and verify, a third
   // of a request's token check (ADR 0205).
@@ -288,6 +288,18 @@ export function createAccounts(options: AccountsOptions): Accounts {
       return { userId: payload.sub, sessionFamily: payload.sid };
     },
 
+    ...profile,
+  };
+  return accounts;
+}
+
+/** The account's own page: who it is (with its time zone), the zone setting, and deletion. */
+function accountProfile(
+  store: Store,
+  hasher: PasswordHasher,
+): Pick<Accounts, 'me' | 'setTimeZone' | 'deleteAccount'> {
+  const zones = createAccountTimeZones(store);
+  return {
     async me(userId) {
       const u = await store.users.findById(userId);
       if (!u) throw new ServiceError('UNAUTHORIZED', 'This account no longer exists.');
@@ -312,7 +324,6 @@ export function createAccounts(options: AccountsOptions): Accounts {
       await store.users.delete(user.id);
     },
   };
-  return accounts;
 }
 
 /** The email and password of a sign-in or sign-up, checked and the email normalised. */
