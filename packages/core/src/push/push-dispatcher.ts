@@ -84,6 +84,97 @@ interface Group {
   rows: PushDeliveryRecord[];
 }
 
+/** What sending a group needs from the dispatcher. */
+interface SendContext {
+  store: PushDispatcherOptions['store'];
+  now: () => number;
+  appUrl: string;
+  emit: (e: PushEvent) => void;
+  jitter: () => number;
+}
+
+/** The request that announces a group to its device, or null when its message or agent is gone. */
+async function payloadFor(
+  ctx: SendContext,
+  group: Group,
+  agents: Map<string, AgentRecord | null>,
+): Promise<PushRequest | null> {
+  const subscription = {
+    endpoint: group.subscription.endpoint,
+    keys: { p256dh: group.subscription.p256dh, auth: group.subscription.auth },
+  };
+  if (group.kind === 'revoked') {
+    const payload: PushPayload = { kind: 'revoked', agent_id: group.agentId };
+    return { subscription, payload: JSON.stringify(payload), ttl: REVOKED_TTL_SECONDS, urgency: 'low' };
+  }
+  const newest = group.rows.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
+  const message = newest.messageId ? await ctx.store.threads.getMessage(newest.messageId) : null;
+  if (!agents.has(group.agentId)) agents.set(group.agentId, await ctx.store.agents.get(group.agentId));
+  const agent = agents.get(group.agentId);
+  if (!message || !agent) return null;
+  const screen = message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
+  const payload: PushPayload = {
+    kind: 'message',
+    agent_id: agent.id,
+    title: agent.name,
+    body: notificationBody(message, screen, group.rows.length),
+    tag: threadTag(agent.id),
+    url: threadUrl(ctx.appUrl, agent.id),
+    count: group.rows.length,
+    message_id: message.id,
+  };
+  return {
+    subscription,
+    payload: JSON.stringify(payload),
+    ttl: MESSAGE_TTL_SECONDS,
+    urgency: 'high',
+    topic: threadTopic(agent.id),
+  };
+}
+
+/** Settles a group's rows by the push service's answer: sent, gone, retried with back-off, or dropped. */
+async function settleOutcome(ctx: SendContext, group: Group, outcome: PushOutcome, report: PushTickReport) {
+  const ids = group.rows.map((r) => r.id);
+  const sub = group.subscription.id;
+  if (outcome.status === 'sent') {
+    const messageIds = group.rows.map((r) => r.messageId).filter((m): m is string => m !== null);
+    // Both in the same commit (the store groups the writes of a turn).
+    await Promise.all([ctx.store.push.settle(ids), ctx.store.push.markIntentsSent(messageIds, ctx.now())]);
+    report.sent++;
+    ctx.emit({
+      type: 'sent',
+      subscriptionId: sub,
+      agentId: group.agentId,
+      kind: group.kind,
+      rows: ids.length,
+    });
+  } else if (outcome.status === 'gone') {
+    await ctx.store.push.removeSubscriptionById(sub);
+    report.gone++;
+    ctx.emit({ type: 'gone', subscriptionId: sub, httpStatus: outcome.httpStatus });
+  } else if (outcome.status === 'retry') {
+    const attempts = Math.max(...group.rows.map((r) => r.attempts)) + 1;
+    if (attempts >= MAX_PUSH_ATTEMPTS) {
+      await ctx.store.push.settle(ids);
+      report.dropped++;
+      ctx.emit({
+        type: 'dropped',
+        subscriptionId: sub,
+        reason: `gave up after ${attempts} tries: ${outcome.reason}`,
+      });
+      return;
+    }
+    const delayMs = retryDelayMs(attempts, outcome.retryAfterMs, ctx.jitter());
+    await ctx.store.push.postpone(ids, ctx.now() + delayMs, true);
+    report.retried++;
+    ctx.emit({ type: 'retry', subscriptionId: sub, attempts, delayMs, reason: outcome.reason });
+  } else {
+    await ctx.store.push.settle(ids);
+    report.dropped++;
+    ctx.emit({ type: 'dropped', subscriptionId: sub, reason: outcome.reason });
+  }
+}
+
 /**
  * Creates the sender over the store's outbox.
  *
@@ -114,79 +205,7 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
   const lastBuzz = new Map<string, number>();
 
   const jitter = () => (random.bytes(1)[0] ?? 0) / 256;
-
-  async function payloadFor(
-    group: Group,
-    agents: Map<string, AgentRecord | null>,
-  ): Promise<PushRequest | null> {
-    const subscription = {
-      endpoint: group.subscription.endpoint,
-      keys: { p256dh: group.subscription.p256dh, auth: group.subscription.auth },
-    };
-    if (group.kind === 'revoked') {
-      const payload: PushPayload = { kind: 'revoked', agent_id: group.agentId };
-      return { subscription, payload: JSON.stringify(payload), ttl: REVOKED_TTL_SECONDS, urgency: 'low' };
-    }
-    const newest = group.rows.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
-    const message = newest.messageId ? await store.threads.getMessage(newest.messageId) : null;
-    if (!agents.has(group.agentId)) agents.set(group.agentId, await store.agents.get(group.agentId));
-    const agent = agents.get(group.agentId);
-    if (!message || !agent) return null;
-    const screen = message.screenId ? await store.threads.getScreen(message.screenId) : null;
-    const payload: PushPayload = {
-      kind: 'message',
-      agent_id: agent.id,
-      title: agent.name,
-      body: notificationBody(message, screen, group.rows.length),
-      tag: threadTag(agent.id),
-      url: threadUrl(options.appUrl, agent.id),
-      count: group.rows.length,
-      message_id: message.id,
-    };
-    return {
-      subscription,
-      payload: JSON.stringify(payload),
-      ttl: MESSAGE_TTL_SECONDS,
-      urgency: 'high',
-      topic: threadTopic(agent.id),
-    };
-  }
-
-  async function settleOutcome(group: Group, outcome: PushOutcome, report: PushTickReport) {
-    const ids = group.rows.map((r) => r.id);
-    const sub = group.subscription.id;
-    if (outcome.status === 'sent') {
-      const messageIds = group.rows.map((r) => r.messageId).filter((m): m is string => m !== null);
-      // Both in the same commit (the store groups the writes of a turn).
-      await Promise.all([store.push.settle(ids), store.push.markIntentsSent(messageIds, now())]);
-      report.sent++;
-      emit({ type: 'sent', subscriptionId: sub, agentId: group.agentId, kind: group.kind, rows: ids.length });
-    } else if (outcome.status === 'gone') {
-      await store.push.removeSubscriptionById(sub);
-      report.gone++;
-      emit({ type: 'gone', subscriptionId: sub, httpStatus: outcome.httpStatus });
-    } else if (outcome.status === 'retry') {
-      const attempts = Math.max(...group.rows.map((r) => r.attempts)) + 1;
-      if (attempts >= MAX_PUSH_ATTEMPTS) {
-        await store.push.settle(ids);
-        report.dropped++;
-        emit({
-          type: 'dropped',
-          subscriptionId: sub,
-          reason: `gave up after ${attempts} tries: ${outcome.reason}`,
-        });
-        return;
-      }
-      const delayMs = retryDelayMs(attempts, outcome.retryAfterMs, jitter());
-      await store.push.postpone(ids, now() + delayMs, true);
-      report.retried++;
-      emit({ type: 'retry', subscriptionId: sub, attempts, delayMs, reason: outcome.reason });
-    } else {
-      await store.push.settle(ids);
-      report.dropped++;
-      emit({ type: 'dropped', subscriptionId: sub, reason: outcome.reason });
-    }
-  }
+  const ctx: SendContext = { store, now, appUrl: options.appUrl, emit, jitter };
 
   async function sendGroup(group: Group, agents: Map<string, AgentRecord | null>, report: PushTickReport) {
     const ids = group.rows.map((r) => r.id);
@@ -207,7 +226,7 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
         return;
       }
     }
-    const request = await payloadFor(group, agents);
+    const request = await payloadFor(ctx, group, agents);
     if (!request) {
       await store.push.settle(ids);
       report.suppressed += ids.length;
@@ -220,7 +239,7 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     } catch (error) {
       outcome = { status: 'retry', httpStatus: null, reason: String(error) };
     }
-    await settleOutcome(group, outcome, report);
+    await settleOutcome(ctx, group, outcome, report);
   }
 
   // Pipelined passes (ADR 0205): a pass reads the due rows that are not already being sent and queues their

@@ -130,53 +130,12 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
     if (a.grant) throw sharedAgentRefusal(what);
     return a.agent;
   };
-  async function connectorsOf(userId: string) {
-    return new Map((await store.connectors.listByUser(userId)).map((c) => [c.id, c]));
-  }
   async function view(a: AgentRecord): Promise<AgentView> {
     return toAgentView(a, a.connectorId ? await store.connectors.get(a.connectorId) : null, now());
   }
 
   const api: PersonAgents = {
-    async list(userId) {
-      const [agents, connectors, unread, last] = await Promise.all([
-        store.agents.listByUser(userId),
-        connectorsOf(userId),
-        store.threads.unreadByAgent(userId),
-        store.threads.lastByAgent(userId),
-      ]);
-      const t = now();
-      const screenIds = [...last.values()].flatMap((r) =>
-        r.kind === 'screen' && r.screenId ? [r.screenId] : [],
-      );
-      const screens = new Map((await store.threads.listScreens(screenIds)).map((s) => [s.id, s]));
-      const counts = (id: string) => {
-        const lastRow = last.get(id);
-        return {
-          unread: unread.get(id) ?? 0,
-          last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
-          last_message: lastRow
-            ? {
-                sender: lastRow.sender,
-                text: previewOf(lastRow, lastRow.screenId ? screens.get(lastRow.screenId) : undefined),
-              }
-            : null,
-        };
-      };
-      const owned: AgentListItem[] = agents.map((a) => ({
-        ...toAgentView(a, a.connectorId ? connectors.get(a.connectorId) : null, t),
-        ...ownedFields(a),
-        ...counts(a.id),
-      }));
-      const shared: AgentListItem[] = [];
-      for (const g of await store.shares.listHeld(userId)) {
-        const a = await store.agents.get(g.agentId);
-        if (!a) continue;
-        const c = a.connectorId ? await store.connectors.get(a.connectorId) : null;
-        shared.push({ ...grantedView(a, g, c, t), ...counts(a.id) });
-      }
-      return [...owned, ...shared];
-    },
+    list: (userId) => listAgents(store, userId, now()),
 
     async get(userId, agentId) {
       const a = await access(userId, agentId);
@@ -319,6 +278,58 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
       changed(userId);
     },
 
+    ...personConnections(store, now, changed),
+  };
+  return api;
+}
+
+/** The person's agent list: owned agents first, then held ones, each with unread count and preview. */
+async function listAgents(store: Store, userId: string, t: number): Promise<AgentListItem[]> {
+  const [agents, connectors, unread, last] = await Promise.all([
+    store.agents.listByUser(userId),
+    store.connectors.listByUser(userId).then((cs) => new Map(cs.map((c) => [c.id, c]))),
+    store.threads.unreadByAgent(userId),
+    store.threads.lastByAgent(userId),
+  ]);
+  const screenIds = [...last.values()].flatMap((r) =>
+    r.kind === 'screen' && r.screenId ? [r.screenId] : [],
+  );
+  const screens = new Map((await store.threads.listScreens(screenIds)).map((s) => [s.id, s]));
+  const counts = (id: string) => {
+    const lastRow = last.get(id);
+    return {
+      unread: unread.get(id) ?? 0,
+      last_message_at: lastRow ? new Date(lastRow.createdAt).toISOString() : null,
+      last_message: lastRow
+        ? {
+            sender: lastRow.sender,
+            text: previewOf(lastRow, lastRow.screenId ? screens.get(lastRow.screenId) : undefined),
+          }
+        : null,
+    };
+  };
+  const owned: AgentListItem[] = agents.map((a) => ({
+    ...toAgentView(a, a.connectorId ? connectors.get(a.connectorId) : null, t),
+    ...ownedFields(a),
+    ...counts(a.id),
+  }));
+  const shared: AgentListItem[] = [];
+  for (const g of await store.shares.listHeld(userId)) {
+    const a = await store.agents.get(g.agentId);
+    if (!a) continue;
+    const c = a.connectorId ? await store.connectors.get(a.connectorId) : null;
+    shared.push({ ...grantedView(a, g, c, t), ...counts(a.id) });
+  }
+  return [...owned, ...shared];
+}
+
+/** The connections the person made (paired hosts, sign-ins), and removing one. */
+function personConnections(
+  store: Store,
+  now: () => number,
+  changed: (userId: string) => void,
+): Pick<PersonAgents, 'connections' | 'removeConnection'> {
+  return {
     async connections(userId) {
       // The service's own runner of native agents is not a connection the person made (ADR 0200).
       const connectors = (await store.connectors.listByUser(userId)).filter((c) => c.kind !== 'hosted');
@@ -351,7 +362,6 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
       changed(userId);
     },
   };
-  return api;
 }
 
 function bool(value: unknown, field: string): boolean {

@@ -14,7 +14,7 @@ import {
   TablesError,
 } from '@screen-service/tables-engine';
 import type pg from 'pg';
-import { createPgDb, type Queryable, type Row } from '../store/pg-db.js';
+import { createPgDb, type PgDb, type Queryable, type Row } from '../store/pg-db.js';
 
 /** Options of {@link createPostgresTableStore}. */
 export interface PostgresTableStoreOptions {
@@ -144,78 +144,11 @@ const INSERT_ROW = `WITH added AS (
 export function createPostgresTableStore(options: PostgresTableStoreOptions): PostgresTableStore {
   const db = createPgDb(options.pool);
   const scope = new AsyncLocalStorage<BatchScope>();
-  const timeoutMs = options.statementTimeoutMs;
-  /** One transaction of the store's own, under its statement timeout. */
-  const ownTx = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
-    try {
-      return await db.tx(async (q) => {
-        if (timeoutMs !== undefined)
-          await q.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-        return fn(q);
-      });
-    } catch (error) {
-      throw overTime(error, timeoutMs);
-    }
-  };
-
-  const lockOwner = async (s: BatchScope, owner: string) => {
-    if (s.locked.has(owner)) return;
-    await s.q.query("SELECT pg_advisory_xact_lock(hashtextextended('te ' || $1::text, 0))", [owner]);
-    s.locked.add(owner);
-  };
-
-  /** A write: inside the caller's batch, or in a transaction of its own; the owner's lock first. */
-  const write = async <T>(owner: string, fn: (q: Queryable) => Promise<T>): Promise<T> => {
-    const s = scope.getStore();
-    if (s) {
-      await lockOwner(s, owner);
-      return fn(s.q);
-    }
-    return ownTx(async (q) => {
-      const own: BatchScope = { q, locked: new Set(), savepoints: 0 };
-      await lockOwner(own, owner);
-      return scope.run(own, () => fn(q));
-    });
-  };
-  /**
-   * A read: inside a batch on its connection under the owner's lock (a batch's checks and writes see one
-   * state, as on SQLite's single writer); outside a batch one statement on the pool.
-   */
-  const read = async <T>(owner: string, fn: (q: Queryable) => Promise<T>): Promise<T> => {
-    const s = scope.getStore();
-    if (!s) return fn(db);
-    await lockOwner(s, owner);
-    return fn(s.q);
-  };
+  const { ownTx, write, read } = ownerAccess(db, scope, options.statementTimeoutMs);
 
   const find = async (q: Queryable, ref: TableRef, forUpdate = false) =>
     (await q.query<TableRow>(`${FIND}${forUpdate ? ' FOR UPDATE' : ''}`, [ref.owner, ref.holder, ref.name]))
       .rows[0];
-
-  const redefine = async (q: Queryable, t: TableRow, cols: Column[]) => {
-    const before = new Map(t.cols.map((c) => [c.name, c]));
-    const { rows } = await q.query<{ seq: number; vals: Record<string, Stored> }>(
-      'SELECT seq, vals FROM te_rows WHERE table_id = $1',
-      [t.id],
-    );
-    // The same conversion as the memory store, cell by cell (doc3's alter rules live in convertCell).
-    const changed = rows.map((r) => {
-      const vals: Record<string, Cell> = {};
-      for (const col of cols) {
-        const was = before.get(col.name);
-        vals[col.name] = was ? convertCell(decodeCell(r.vals[col.name]), was.type, col.type, col.unit) : null;
-      }
-      return { seq: r.seq, vals: JSON.parse(encodeValues(vals)) as Record<string, Stored> };
-    });
-    if (changed.length > 0) {
-      await q.query(
-        `UPDATE te_rows r SET vals = v.vals FROM jsonb_to_recordset($2::jsonb) AS v(seq bigint, vals jsonb)
-         WHERE r.table_id = $1 AND r.seq = v.seq`,
-        [t.id, JSON.stringify(changed)],
-      );
-    }
-    await q.query('UPDATE te_tables SET cols = $2::jsonb WHERE id = $1', [t.id, JSON.stringify(cols)]);
-  };
 
   const store: PostgresTableStore = {
     listTables(owner, holder) {
@@ -351,6 +284,114 @@ export function createPostgresTableStore(options: PostgresTableStoreOptions): Po
         return { cols: infoOf(t).cols, rows: rows.map((r): StoredRow => ({ key: r.key, values: r.values })) };
       });
     },
+    ...pendingDeletes(read, write),
+    async batch(fn) {
+      const s = scope.getStore();
+      if (s) {
+        // Inside a batch: a savepoint, so a rejected inner batch undoes only its own writes.
+        const name = `te_batch${++s.savepoints}`;
+        await s.q.query(`SAVEPOINT ${name}`);
+        try {
+          const out = await fn();
+          await s.q.query(`RELEASE SAVEPOINT ${name}`);
+          return out;
+        } catch (error) {
+          await s.q.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          await s.q.query(`RELEASE SAVEPOINT ${name}`);
+          throw error;
+        }
+      }
+      return ownTx((q) => scope.run({ q, locked: new Set(), savepoints: 0 }, fn));
+    },
+    withQuery(fn) {
+      return fn(scope.getStore()?.q ?? db);
+    },
+  };
+  return store;
+}
+
+/** A table's new columns: each row's cells converted as the memory store converts them, then the columns. */
+async function redefine(q: Queryable, t: TableRow, cols: Column[]): Promise<void> {
+  const before = new Map(t.cols.map((c) => [c.name, c]));
+  const { rows } = await q.query<{ seq: number; vals: Record<string, Stored> }>(
+    'SELECT seq, vals FROM te_rows WHERE table_id = $1',
+    [t.id],
+  );
+  // The same conversion as the memory store, cell by cell (doc3's alter rules live in convertCell).
+  const changed = rows.map((r) => {
+    const vals: Record<string, Cell> = {};
+    for (const col of cols) {
+      const was = before.get(col.name);
+      vals[col.name] = was ? convertCell(decodeCell(r.vals[col.name]), was.type, col.type, col.unit) : null;
+    }
+    return { seq: r.seq, vals: JSON.parse(encodeValues(vals)) as Record<string, Stored> };
+  });
+  if (changed.length > 0) {
+    await q.query(
+      `UPDATE te_rows r SET vals = v.vals FROM jsonb_to_recordset($2::jsonb) AS v(seq bigint, vals jsonb)
+       WHERE r.table_id = $1 AND r.seq = v.seq`,
+      [t.id, JSON.stringify(changed)],
+    );
+  }
+  await q.query('UPDATE te_tables SET cols = $2::jsonb WHERE id = $1', [t.id, JSON.stringify(cols)]);
+}
+
+/** The store's transactions and its per-owner access: an owner's writes are serial across instances. */
+function ownerAccess(db: PgDb, scope: AsyncLocalStorage<BatchScope>, timeoutMs: number | undefined) {
+  /** One transaction of the store's own, under its statement timeout. */
+  const ownTx = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    try {
+      return await db.tx(async (q) => {
+        if (timeoutMs !== undefined)
+          await q.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        return fn(q);
+      });
+    } catch (error) {
+      throw overTime(error, timeoutMs);
+    }
+  };
+
+  const lockOwner = async (s: BatchScope, owner: string) => {
+    if (s.locked.has(owner)) return;
+    await s.q.query("SELECT pg_advisory_xact_lock(hashtextextended('te ' || $1::text, 0))", [owner]);
+    s.locked.add(owner);
+  };
+
+  /** A write: inside the caller's batch, or in a transaction of its own; the owner's lock first. */
+  const write = async <T>(owner: string, fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    const s = scope.getStore();
+    if (s) {
+      await lockOwner(s, owner);
+      return fn(s.q);
+    }
+    return ownTx(async (q) => {
+      const own: BatchScope = { q, locked: new Set(), savepoints: 0 };
+      await lockOwner(own, owner);
+      return scope.run(own, () => fn(q));
+    });
+  };
+  /**
+   * A read: inside a batch on its connection under the owner's lock (a batch's checks and writes see one
+   * state, as on SQLite's single writer); outside a batch one statement on the pool.
+   */
+  const read = async <T>(owner: string, fn: (q: Queryable) => Promise<T>): Promise<T> => {
+    const s = scope.getStore();
+    if (!s) return fn(db);
+    await lockOwner(s, owner);
+    return fn(s.q);
+  };
+  return { ownTx, write: write as OwnerAccess, read: read as OwnerAccess };
+}
+
+/** How the store reads and writes one owner's rows (inside a batch or in a transaction of its own). */
+type OwnerAccess = <T>(owner: string, fn: (q: Queryable) => Promise<T>) => Promise<T>;
+
+/** The deletes waiting for the person's Delete / Keep tap (doc3 D3-35). */
+function pendingDeletes(
+  read: OwnerAccess,
+  write: OwnerAccess,
+): Pick<PostgresTableStore, 'addPending' | 'listPending' | 'takePending'> {
+  return {
     addPending(p) {
       return write(p.owner, async (q) => {
         const { rows } = await q.query<{ n: number }>(
@@ -383,29 +424,7 @@ export function createPostgresTableStore(options: PostgresTableStoreOptions): Po
         return rows[0] && pendingOf(rows[0]);
       });
     },
-    async batch(fn) {
-      const s = scope.getStore();
-      if (s) {
-        // Inside a batch: a savepoint, so a rejected inner batch undoes only its own writes.
-        const name = `te_batch${++s.savepoints}`;
-        await s.q.query(`SAVEPOINT ${name}`);
-        try {
-          const out = await fn();
-          await s.q.query(`RELEASE SAVEPOINT ${name}`);
-          return out;
-        } catch (error) {
-          await s.q.query(`ROLLBACK TO SAVEPOINT ${name}`);
-          await s.q.query(`RELEASE SAVEPOINT ${name}`);
-          throw error;
-        }
-      }
-      return ownTx((q) => scope.run({ q, locked: new Set(), savepoints: 0 }, fn));
-    },
-    withQuery(fn) {
-      return fn(scope.getStore()?.q ?? db);
-    },
   };
-  return store;
 }
 
 async function planRows(q: Queryable, t: TableRow): Promise<PlanRow[]> {
