@@ -3,7 +3,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, type TestCore } from '@screen-service/test-kit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostMessage } from '../host-messages/host-transport.js';
 import { readAnswers } from './invite-answers.js';
 import {
@@ -273,12 +273,14 @@ describe('shared threads and revoke', () => {
     close = await core.hostTransport.open(host, { send: (m) => got.push(m), end: () => {} });
   });
   afterEach(() => close());
-  const settle = () => new Promise((r) => setTimeout(r, 20));
+  // The host stream delivers asynchronously: wait for what should arrive, never a fixed time.
+  const texts = (session?: string) =>
+    got.filter((m) => session === undefined || m.session === session).map((m) => m.text);
 
   it('serves the holder as <agent_id>~<user_id>, answers into their thread only', async () => {
     await core.threads.say(owner.id, agentId, { text: 'owner here' });
     await core.threads.say(client.id, agentId, { text: 'client here' });
-    await settle();
+    await vi.waitFor(() => expect(got).toHaveLength(2));
     expect(got.map((m) => [m.session, m.text])).toEqual([
       [agentId, 'owner here'],
       [`${agentId}~${client.id}`, 'client here'],
@@ -308,14 +310,16 @@ describe('shared threads and revoke', () => {
     await beat({ ...SAFE, reach: ['delegation'] });
     off();
     expect(told).toContain('agents');
-    await settle();
     expect((await core.agents.list(client.id)).find((a) => a.id === agentId)).toMatchObject({
       presence: 'paused',
       client_safe: false,
     });
+    const shared = `${agentId}~${client.id}`;
     await core.threads.say(client.id, agentId, { text: 'anyone?' });
-    await settle();
-    expect(got).toEqual([]);
+    // The owner's next line reaches the stream after the holder's, had that one been sent.
+    await core.threads.say(owner.id, agentId, { text: 'marker' });
+    await vi.waitFor(() => expect(texts(agentId)).toEqual(['marker']));
+    expect(texts(shared)).toEqual([]);
     await expect(
       core.hostTransport.reply(host, {
         agent_id: agentId,
@@ -325,13 +329,12 @@ describe('shared threads and revoke', () => {
       }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await beat(SAFE);
-    await settle();
     // Safe again: the open stream gets what the holder wrote meanwhile, and so does a new one.
-    expect(got.map((m) => m.text)).toEqual(['anyone?']);
+    await vi.waitFor(() => expect(texts(shared)).toEqual(['anyone?']));
     const again: HostMessage[] = [];
     const stop = await core.hostTransport.open(host, { send: (m) => again.push(m), end: () => {} });
     stop();
-    expect(again.map((m) => m.text)).toEqual(['anyone?']);
+    expect(again.filter((m) => m.session === shared).map((m) => m.text)).toEqual(['anyone?']);
   });
 
   it('holder rules: shared_agent settings, no mentions, owner-only taps ignored', async () => {
@@ -358,7 +361,7 @@ describe('shared threads and revoke', () => {
       idempotency_key: 'k3',
       lines: 'choose@need-budget "Approve budget?" Yes|No\nchoose@lunch "Lunch?" Soup|Salad',
     });
-    await settle();
+    await vi.waitFor(() => expect(texts()).toContain('mail me at me@example.com'));
     got.length = 0;
     await core.threads.tap(client.id, agentId, {
       screen_id: shown.screen_id,
@@ -368,7 +371,8 @@ describe('shared threads and revoke', () => {
       screen_id: shown.screen_id,
       event: { id: 'lunch', value: 'Soup' },
     });
-    await settle();
+    // The ignored tap came first: had it been sent, it would be before lunch.
+    await vi.waitFor(() => expect(got.map((m) => m.event?.id)).toContain('lunch'));
     expect(got.map((m) => m.event?.id)).toEqual(['lunch']);
   });
 
