@@ -7,7 +7,8 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
-import { defaultScreenLines } from './screen-lines-port.js';
+import type { PendingView, RefusedLine } from '../tables/tables-model.js';
+import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -33,6 +34,11 @@ export interface ShowResult {
   taps: ScreenTap[];
   lines: string;
   ops: unknown[];
+  /**
+   * What the screen's table lines did, when it had any (ADR 0250): how many landed, each refused line with
+   * the same reason `svc_tables` gives, and the deletes waiting for the person's Delete / Keep tap.
+   */
+  tables?: { wrote: number; failed: RefusedLine[]; pending: PendingView[] };
 }
 export interface SayInput {
   text: string;
@@ -165,19 +171,30 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       }
       const taps = tapsOf(parsed.ops);
       const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
+      const own = !extras.target || extras.target.userId === agent.userId;
+      // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
+      // and a refused line is told in this answer and kept with the screen for the person to read.
+      const writeLines = tableWriteLines(parsed);
+      const writes =
+        deps.screenTables && writeLines.length > 0 ? await deps.screenTables(agent, writeLines, !own) : null;
+      const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
       const { message, screen } = await core.appendAgentScreen(
         agent,
         {
           body: lines,
-          meta: { ...extras.meta, ...(text ? { text } : {}) },
+          meta: {
+            ...extras.meta,
+            ...(text ? { text } : {}),
+            ...(refused.length > 0 ? { tables_refused: refused } : {}),
+          },
           connectorId: p.connectorId,
           ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
         },
         { id: screenId, lines, ops: parsed.ops, taps },
         extras.target,
       );
+      await writes?.appendCards();
       // A shared thread never restyles the owner's agent: the holder's look is the grant's.
-      const own = !extras.target || extras.target.userId === agent.userId;
       if (looks.length > 0 && own) await saveLooks(agent, looks, message.createdAt);
       return {
         screen_id: screen.id,
@@ -187,6 +204,9 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
         taps,
         lines,
         ops: parsed.ops,
+        ...(writes
+          ? { tables: { wrote: writes.wrote, failed: writes.failed, pending: writes.pending } }
+          : {}),
       };
     },
 
@@ -316,6 +336,15 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
 function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((x): x is AbortSignal => x !== undefined);
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
+}
+
+/** The source lines of a screen's table writes (`table create`, `table drop`, `put`), in order. */
+function tableWriteLines(parsed: ScreenLinesResult): string[] {
+  const lines: string[] = [];
+  (parsed.ops as { op?: unknown }[]).forEach((op, i) => {
+    if (op.op === 'table' || op.op === 'drop' || op.op === 'put') lines.push(parsed.spans[i]?.text ?? '');
+  });
+  return lines;
 }
 
 /** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */
