@@ -174,9 +174,7 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       const own = !extras.target || extras.target.userId === agent.userId;
       // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
       // and a refused line is told in this answer and kept with the screen for the person to read.
-      const writeLines = tableWriteLines(parsed);
-      const writes =
-        deps.screenTables && writeLines.length > 0 ? await deps.screenTables(agent, writeLines, !own) : null;
+      const writes = await screenWrites(deps, agent, parsed, own);
       const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
       const { message, screen } = await core.appendAgentScreen(
         agent,
@@ -338,13 +336,13 @@ function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undef
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
-/** The source lines of a screen's table writes (`table create`, `table drop`, `put`), in order. */
-function tableWriteLines(parsed: ScreenLinesResult): string[] {
+/** Runs a screen's table writes (`table create`, `table drop`, `put`) through `deps.screenTables`; null when none. */
+function screenWrites(deps: ThreadDeps, agent: AgentRecord, parsed: ScreenLinesResult, own: boolean) {
   const lines: string[] = [];
   (parsed.ops as { op?: unknown }[]).forEach((op, i) => {
     if (op.op === 'table' || op.op === 'drop' || op.op === 'put') lines.push(parsed.spans[i]?.text ?? '');
   });
-  return lines;
+  return deps.screenTables && lines.length > 0 ? deps.screenTables(agent, lines, !own) : null;
 }
 
 /** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */
