@@ -7,7 +7,7 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
-import type { PendingView, RefusedLine } from '../tables/tables-model.js';
+import type { PendingView, RefusedLine, ScreenWrites } from '../tables/tables-model.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
@@ -175,16 +175,11 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
       // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
       // and a refused line is told in this answer and kept with the screen for the person to read.
       const writes = await screenWrites(deps, agent, parsed, own);
-      const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
       const { message, screen } = await core.appendAgentScreen(
         agent,
         {
           body: lines,
-          meta: {
-            ...extras.meta,
-            ...(text ? { text } : {}),
-            ...(refused.length > 0 ? { tables_refused: refused } : {}),
-          },
+          meta: { ...extras.meta, ...(text ? { text } : {}), ...refusedMeta(writes) },
           connectorId: p.connectorId,
           ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
         },
@@ -334,6 +329,12 @@ export function createThreadOps(deps: ThreadDeps): ThreadOps {
 function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((x): x is AbortSignal => x !== undefined);
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
+}
+
+/** The refused lines a screen keeps in its meta (`tables_refused`), so the person reads which line and why. */
+function refusedMeta(writes: ScreenWrites | null): Record<string, unknown> {
+  const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
+  return refused.length > 0 ? { tables_refused: refused } : {};
 }
 
 /** Runs a screen's table writes (`table create`, `table drop`, `put`) through `deps.screenTables`; null when none. */
