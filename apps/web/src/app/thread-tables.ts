@@ -4,7 +4,7 @@ import type { Op, QueryProps } from '@screen-service/screen-lines';
 import type { QueryAnswer, ScreenHandle } from '@screen-service/screen-view';
 import type { Answer } from '../tables/protocol.js';
 import { call } from './api.js';
-import { moment, type PhoneTables, phoneTables } from './phone-tables.js';
+import { moment, type PhoneTables, PhoneTablesError, phoneTables } from './phone-tables.js';
 
 /** Asks the service what changed since the digests this device holds. */
 export type FetchCopy = (
@@ -69,6 +69,8 @@ export function threadTables(agentId: string, options: ThreadTablesOptions = {})
   const answers = new Map<string, Answer>();
   /** Until the first copy came (or could not), a table missing here may exist on the service: not "No table". */
   let caughtUp = false;
+  /** Why this device cannot keep the copy (its storage is full): shown in place of every view until it can. */
+  let broken: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = (fn: () => Promise<void>) => {
     queue = queue.then(fn).catch(() => {});
@@ -97,12 +99,18 @@ export function threadTables(agentId: string, options: ThreadTablesOptions = {})
     return serial(async () => {
       try {
         const changed = await syncCopy(agentId, only, options);
-        const first = !caughtUp;
+        const redraw = !caughtUp || broken !== null;
         caughtUp = true;
-        await refresh(first ? [...screens.keys()] : showing(changed));
-      } catch {
-        // Offline, or the service could not answer: the views keep drawing the copy this device has.
-        if (!caughtUp) {
+        broken = null;
+        await refresh(redraw ? [...screens.keys()] : showing(changed));
+      } catch (error) {
+        if (error instanceof PhoneTablesError) {
+          // This device could not keep the copy: say so in place of the views (the service still has the rows).
+          broken = error.message;
+          caughtUp = true;
+          for (const t of screens.values()) t.handle.refresh();
+        } else if (!caughtUp) {
+          // Offline, or the service could not answer: the views keep drawing the copy this device has.
           caughtUp = true;
           await refresh([...screens.keys()]);
         }
@@ -115,7 +123,8 @@ export function threadTables(agentId: string, options: ThreadTablesOptions = {})
   return {
     /** The renderer's `query` option for one screen. */
     queryFor(screenId: string): (props: QueryProps, id: string) => QueryAnswer {
-      return (_props, id) => answers.get(`${screenId}${SEP}${id}`) ?? { error: LOADING };
+      return (_props, id) =>
+        broken !== null ? { error: broken } : (answers.get(`${screenId}${SEP}${id}`) ?? { error: LOADING });
     },
     /** Draws the screen's queries from this device's copy; resolves when drawn. */
     track(screenId: string, ops: Op[], handle: ScreenHandle): Promise<void> {
