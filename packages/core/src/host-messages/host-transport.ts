@@ -9,7 +9,7 @@ import type { Notifier } from '@screen-service/registry/kernel';
 import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord, MessageRecord, Store } from '@screen-service/registry/model';
 import { createThreadCore, type ThreadDeps } from '../threads/thread-core.js';
-import type { ThreadOps } from '../threads/thread-ops.js';
+import type { ShowResult, ThreadOps } from '../threads/thread-ops.js';
 
 /** How long a working row shows after a turn starts when no answer comes (a host that died mid-turn). */
 export const WORKING_TTL_MS = 2 * 60 * 1000;
@@ -78,6 +78,11 @@ export interface ReplyResult {
   replayed: boolean;
   /** Rows of the turn this call marked handled. */
   handled: number;
+  /**
+   * What the screen's table lines did (ADR 0250): refused lines with the same reasons the tables call gives,
+   * deletes waiting for the person's tap. Only on the call that wrote the screen.
+   */
+  tables?: ShowResult['tables'];
 }
 
 export interface HostTransport {
@@ -449,7 +454,8 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
               )
             : await threadOps.say(p, { text: text as string, agent: agent.id }, extras);
         const m = await store.threads.getMessage(written.message_id);
-        return settle(m!, false);
+        const tables = (written as Partial<ShowResult>).tables;
+        return { ...(await settle(m!, false)), ...(tables ? { tables } : {}) };
       } catch (err) {
         // A concurrent resend won the key: answer with what it wrote.
         if (!isServiceError(err, 'CONFLICT') || err.field !== 'idempotency_key') throw err;
