@@ -38,7 +38,53 @@ afterAll(async () => {
   await service?.dispose();
 });
 
+/** The indented example blocks (after `Example:`) of a text that write or query tables. */
+function tableExamples(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/Example:\n\n((?: {4}.*\n?)+)/g)) {
+    const block = m[1]!
+      .split('\n')
+      .map((l) => l.slice(4))
+      .filter((l) => l.trim() !== '')
+      .join('\n');
+    if (/^(query|put|table) /m.test(block)) out.push(block);
+  }
+  return out;
+}
+
 describe('one set of tables per agent, on every device of the person', () => {
+  it('every table example in the tool texts and svc_guide draws on the phone', async () => {
+    const { tools } = await agent.client.listTools();
+    const prompt = await agent.client.getPrompt({ name: 'svc_guide' });
+    const texts = [
+      ...tools.map((t) => t.description ?? ''),
+      ...prompt.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')),
+    ];
+    const examples = [...new Set(texts.flatMap(tableExamples))];
+    expect(examples.length).toBeGreaterThan(0);
+    // Each example as one screen, and as the svc_tables text invites: its writes through svc_tables, its
+    // queries in a screen (the example that drew "No table called ..." in issue 37).
+    const runs = examples.flatMap((example, i) => {
+      const lines = example.split('\n');
+      const queries = lines.filter((l) => l.startsWith('query ')).join('\n');
+      const writes = lines.filter((l) => !l.startsWith('query ')).join('\n');
+      return [
+        { title: `Example ${i} on screen`, writes: '', screen: example },
+        { title: `Example ${i} via svc_tables`, writes, screen: queries },
+      ];
+    });
+    for (const run of runs) {
+      if (run.writes) expect((await agent.tables(run.writes)).failed).toEqual([]);
+      const shown = await agent.show(run.screen, run.title);
+      expect(shown.tables?.failed ?? []).toEqual([]);
+      const views = screen(onPhone, run.title).locator('[data-table]');
+      await poll(() => views.count()).toBeGreaterThan(0);
+      // Drawn: no reason in place of any view (not "No table called ...", not still loading).
+      await poll(() => views.locator('.svc-note').count()).toBe(0);
+      await poll(() => views.locator('svg, table, .svc-stat').count()).toBeGreaterThan(0);
+    }
+  });
+
   it('svc_tables writes; a query as chart and as table draws the rows on both devices', async () => {
     const made = await agent.tables(
       'table create meals dish:text kcal:number\nput meals mon dish=Soup kcal=300\nput meals tue dish=Pasta kcal=700\nput meals wed dish=Salad kcal=250',
