@@ -133,12 +133,26 @@ describe('one set of tables per agent, on every device of the person', () => {
     expect((await agent.tables('query meals where=key=sat')).results[0]!.count).toBe(0);
   });
 
+  it("the agent's settings list each table once, with its row count, Delete and a copy line", async () => {
+    await onLaptop.goto(`${service.url}/#/a/${d.agentId}/settings`);
+    // The examples' `weights` and `meals`, each once.
+    const items = onLaptop.locator('li[data-table]');
+    const names = () => items.evaluateAll((li) => li.map((x) => x.getAttribute('data-table')).sort());
+    await poll(names).toEqual(['meals', 'weights']);
+    await poll(() => onLaptop.locator('li[data-table="meals"]').textContent()).toContain('5 rows');
+    expect(await onLaptop.getByRole('button', { name: 'Delete meals' }).count()).toBe(1);
+    await poll(() => onLaptop.locator('.tables-usage').textContent()).toMatch(
+      /^Copy on this device .*: 2 tables, /,
+    );
+    await d.openThread(onLaptop);
+  });
+
   it('+delete in a screen draws Delete / Keep and only the tap deletes, on both devices', async () => {
     const shown = await agent.show('put meals mon +delete\ntext Dropping Monday.', 'Monday');
     expect(shown.tables?.pending.map((p) => p.prompt)).toEqual(['Delete row mon from meals?']);
     await onPhone.getByText('Delete row mon from meals?').waitFor({ timeout: 15_000 });
     expect((await agent.tables('query meals where=key=mon')).results[0]!.count).toBe(1);
-    expect(await tableRows(onLaptop, 'Table')).toBe(5);
+    await poll(() => tableRows(onLaptop, 'Table')).toBe(5);
     await onPhone.getByRole('button', { name: 'Delete', exact: true }).click();
     await poll(() => agent.tables('query meals where=key=mon').then((r) => r.results[0]!.count)).toBe(0);
     for (const page of [onPhone, onLaptop]) await poll(() => tableRows(page, 'Table')).toBe(4);

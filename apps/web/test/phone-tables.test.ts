@@ -150,7 +150,7 @@ describe('phone tables in the app', () => {
   it("shows the space the agent's tables use in its settings", async () => {
     await page.goto(`${service.url}/#/a/${first.id}/settings`);
     await poll(() => page.locator('.tables-usage').textContent()).toMatch(
-      /1 table, 3 rows, [\d.]+ KB\. (Kept until you remove the agent|The browser may clear them)/,
+      /Copy on this device .*: 1 table, 3 rows, [\d.]+ KB\. (Kept until you remove the agent|The browser may clear it)/,
     );
     // The line says what the browser answered to navigator.storage.persist().
     const persisted = await page.evaluate(() => navigator.storage.persisted());

@@ -23,7 +23,9 @@ const PASSWORD = 'correct horse battery';
 
 /** The screen whose chat line is `text` (svc_show's text), on one page. */
 export const screenOf = (page: Page, text: string) =>
-  page.locator('li.msg', { has: page.locator('.screen-text', { hasText: text }) }).locator('.svc-screen');
+  page
+    .locator('li.msg', { has: page.locator('.screen-text').getByText(text, { exact: true }) })
+    .locator('.svc-screen');
 export const bars = (page: Page, text: string) => screenOf(page, text).locator('rect.svc-chart-bar').count();
 export const tableRows = (page: Page, text: string) =>
   screenOf(page, text).locator('.svc-table tbody tr').count();

@@ -101,10 +101,15 @@ export function agentTablesSection(agentId: string): { el: HTMLElement; reload()
       section.replaceChildren(
         el('h2', {}, 'Tables'),
         el(
+          'p',
+          { class: 'svc-muted small' },
+          'The service keeps them for you; each of your devices shows the same rows.',
+        ),
+        el(
           'ul',
           { class: 'conn-list', 'aria-label': 'Tables this agent holds' },
           ...(mine.length === 0
-            ? [el('li', { class: 'empty' }, 'This agent holds no tables on the service.')]
+            ? [el('li', { class: 'empty' }, 'This agent has no tables yet.')]
             : mine.map((t) => row(t, others))),
         ),
         ...(unheld.length > 0
