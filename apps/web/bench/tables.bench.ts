@@ -64,11 +64,19 @@ async function pairMcp(url: string, code: string, ref: string): Promise<string> 
   return ((await res.json()) as { connector_token: string }).connector_token;
 }
 
+/** The last call's own time (ms), without the waits for a rate limit before it. */
+let lastCall = 0;
+/** When (Date.now()) the last call's successful attempt started. */
+let lastStart = 0;
 /** An MCP call again after a rate limit (the bench makes many). */
 async function retried<T>(fn: () => Promise<T>): Promise<T> {
   for (;;) {
+    const t = performance.now();
+    lastStart = Date.now();
     try {
-      return await fn();
+      const out = await fn();
+      lastCall = performance.now() - t;
+      return out;
     } catch (error) {
       if (!/rate|Too many/i.test(String(error))) throw error;
       await new Promise((r) => setTimeout(r, 1000));
@@ -165,10 +173,10 @@ for (let i = 0; i < WRITES; i++) {
       }),
     `${ROWS - 1} ${value}`,
   );
-  const t0 = Date.now();
   await retried(() => agent.tables(`put W k${ROWS - 1} V=${value}`));
-  callOnly.push(Date.now() - t0);
-  endToEnd.push((await drawn) - t0);
+  callOnly.push(lastCall);
+  // From the start of the call that wrote (a wait for the rate limit before it is not counted).
+  endToEnd.push((await drawn) - lastStart);
 }
 
 // 3. A query view's answer on the phone over the whole table (in the tables worker, from this device's copy),
@@ -207,9 +215,8 @@ const onPhone = await page.evaluate(
 );
 const viaService: number[] = [];
 for (let i = 0; i < Math.min(QUERIES, 40); i++) {
-  const t = performance.now();
   await retried(() => agent.tables(QUERY));
-  viaService.push(performance.now() - t);
+  viaService.push(lastCall);
 }
 
 // 4. A device that never opened the Archive thread catches up its 20 tables; then opens it again.

@@ -39,4 +39,17 @@ describe('loadTable', () => {
     expect(answer.results[0]?.rows).toEqual([[300]]);
     expect((await store.exportTable(ref))?.rows.map((r) => r.key)).toEqual(['mon', 'tue', 'wed']);
   });
+
+  it('loads more rows than one statement takes, in order', async () => {
+    const db = new sqlite3.oo1.DB(':memory:', 'c');
+    const driver = createWasmSqlDriver(db);
+    const store = createWasmSqliteStore(db, { driver });
+    const ref = { owner: 'me', holder: 'a1', name: 'many' };
+    const rows = Array.from({ length: 123 }, (_, i) => [`k${i}`, i]);
+    await loadTable(store, driver, ref, [{ name: 'n', type: 'number' }], rows);
+    const dump = await store.exportTable(ref);
+    expect(dump?.rows).toHaveLength(123);
+    expect(dump?.rows.at(-1)).toEqual({ key: 'k122', values: { n: 122 } });
+    expect((await store.getTable(ref))?.rowCount).toBe(123);
+  });
 });
