@@ -31,7 +31,7 @@ interface AgentDb {
   store: TableStore;
 }
 
-/** The person on the phone store: every table there is the person's; the agent is the holder. */
+/** The person in this device's copy: every table there is the person's; the agent is the holder. */
 export const PHONE_OWNER = 'me';
 const PREFIX = '/agent-';
 const SUFFIX = '.sqlite3';
