@@ -160,6 +160,23 @@ describe('one set of tables per agent, on every device of the person', () => {
     expect(tap?.event).toMatchObject({ op: 'delete', table: 'meals', key: 'mon', deleted: true });
   });
 
+  it('table drop in a screen waits for the tap; then the table is gone on both devices', async () => {
+    const shown = await agent.show('table drop weights\ntext Dropping weights.', 'Drop weights');
+    expect(shown.tables?.pending.map((p) => p.prompt)).toEqual(['Delete table weights and all its rows?']);
+    const card = onPhone.locator('li.msg', { hasText: 'Delete table weights and all its rows?' });
+    await card.waitFor({ timeout: 15_000 });
+    expect((await agent.tables('query weights')).results[0]!.error).toBeUndefined();
+    await card.getByRole('button', { name: 'Delete', exact: true }).click();
+    await poll(() => agent.tables('query weights').then((r) => r.results[0]!.error)).toBe(
+      'No table called weights yet.',
+    );
+    for (const page of [onPhone, onLaptop]) {
+      await poll(() => screen(page, 'Example 0 on screen').textContent()).toContain(
+        'No table called weights yet.',
+      );
+    }
+  });
+
   it('a device opened after 200 messages has every table, and older messages page in on scroll', async () => {
     await sendMessages(service.url, EMAIL, d.agentId, 200);
     await agent.show('query meals as table', 'Latest');

@@ -128,6 +128,14 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
     expect(await query('one', 'query B sum=W +count')).toMatchObject({
       view: { kind: 'table', rows: [[0 + 1 + 2 + 3, 4]] },
     });
+    // A partial answer that does not list a table it was asked about drops it (the agent no longer holds it).
+    expect(await ask({ kind: 'copy', agent: 'one', complete: false, tables: [], asked: ['C'] })).toEqual({
+      changed: [],
+    });
+    await copy('one', [rowsTable('C', 1)], false);
+    expect(await ask({ kind: 'copy', agent: 'one', complete: false, tables: [], asked: ['C'] })).toEqual({
+      changed: ['C'],
+    });
     // A partial answer (a live event named A) leaves B; a complete one without B drops it.
     expect(await copy('one', [rowsTable('A', 5)], false)).toEqual(['A']);
     expect(await ask({ kind: 'count', agent: 'one', table: 'B' })).toBe(4);

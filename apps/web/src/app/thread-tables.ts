@@ -49,6 +49,7 @@ export async function syncCopy(
     agent: agentId,
     complete: answer.complete,
     tables: answer.tables,
+    ...(only ? { asked: only } : {}),
   });
   return copied.changed;
 }

@@ -102,7 +102,7 @@ export function createPhoneStore(pool: DatabasePool) {
       const { driver } = await agentDb(agent);
       return Object.fromEntries(driver.rows('SELECT name, digest FROM phone_copy') as [string, string][]);
     },
-    async copy({ agent, complete, tables }) {
+    async copy({ agent, complete, tables, asked }) {
       const { driver, store } = await agentDb(agent);
       // One transaction: a device never shows half a copy.
       return driver.batch(async () => {
@@ -114,15 +114,14 @@ export function createPhoneStore(pool: DatabasePool) {
           driver.run('INSERT OR REPLACE INTO phone_copy (name, digest) VALUES (?, ?)', [t.name, t.digest]);
           changed.push(t.name);
         }
-        if (complete) {
-          for (const info of await store.listTables(PHONE_OWNER, agent)) {
-            if (listed.has(info.name)) continue;
-            await store.dropTable(info);
-            changed.push(info.name);
-          }
-          for (const [name] of driver.rows('SELECT name FROM phone_copy') as [string][]) {
-            if (!listed.has(name)) driver.run('DELETE FROM phone_copy WHERE name = ?', [name]);
-          }
+        const gone = (name: string) => !listed.has(name) && (complete || (asked ?? []).includes(name));
+        for (const info of await store.listTables(PHONE_OWNER, agent)) {
+          if (!gone(info.name)) continue;
+          await store.dropTable(info);
+          changed.push(info.name);
+        }
+        for (const [name] of driver.rows('SELECT name FROM phone_copy') as [string][]) {
+          if (gone(name)) driver.run('DELETE FROM phone_copy WHERE name = ?', [name]);
         }
         return { changed };
       });

@@ -39,8 +39,11 @@ export interface Usage {
 export type Request =
   /** The digest of each table this device keeps a copy of. */
   | { kind: 'digests'; agent: string }
-  /** Brings the copy up to date with the service's answer; `complete` drops tables it does not list. */
-  | { kind: 'copy'; agent: string; complete: boolean; tables: CopyTable[] }
+  /**
+   * Brings the copy up to date with the service's answer: `complete` drops every table it does not list,
+   * otherwise only those of `asked` it does not list (the agent no longer holds them).
+   */
+  | { kind: 'copy'; agent: string; complete: boolean; tables: CopyTable[]; asked?: string[] }
   | { kind: 'answer'; agent: string; queries: { id: string; props: QueryProps }[]; at: Moment }
   | {
       kind: 'writeRow';
