@@ -1,5 +1,6 @@
 // A device's copy of an agent's tables (ADR 0250): each table's digest, and its rows when the device's copy is stale.
 import { createHash } from 'node:crypto';
+import { threadAccess } from '@screen-service/registry/agents';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { TablesContext } from './tables-context.js';
 import type { ReplicaAnswer, ReplicaRequest, ReplicaTable } from './tables-model.js';
@@ -42,10 +43,10 @@ export function createTableReplica(ctx: TablesContext) {
   async function replica(userId: string, agentId: string, input: ReplicaRequest): Promise<ReplicaAnswer> {
     const have = digestsOf(input.have);
     const only = namesOf(input.only);
-    const agent = await store.agents.get(agentId);
-    if (!agent) throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId}.`, { field: 'agentId' });
+    // The owner's, or a grant holder's (an agent nobody gave this person reads as missing).
+    const { grant } = await threadAccess(store, userId, agentId);
     // A thread shared with this person never shows the owner's tables (doc3): its copy is empty.
-    if (agent.userId !== userId) return { complete: true, tables: [] };
+    if (grant) return { complete: true, tables: [] };
     const tables: ReplicaTable[] = [];
     for (const info of await engine.listTables(userId, agentId)) {
       if (only && !only.has(info.name)) continue;
