@@ -255,6 +255,14 @@ const cases: Record<string, Case> = {
     notFound(await call('DELETE', `/agents/${b.agentId}`, { token: a.token })),
   'post /agents/:agentId/code': async () =>
     notFound(await call('POST', `/agents/${b.agentId}/code`, { token: a.token })),
+  'post /agents/:agentId/tables': async () => {
+    notFound(await call('POST', `/agents/${b.agentId}/tables`, { token: a.token, body: {} }));
+    // A's own copy holds A's table only.
+    const own = await call('POST', `/agents/${a.agentId}/tables`, { token: a.token, body: {} });
+    expect(own.body.tables.map((x: { name: string; rows: unknown[][] }) => [x.name, x.rows])).toEqual([
+      ['Secret', [['r1', 'mine']]],
+    ]);
+  },
   'get /agents/:agentId/messages': async () =>
     notFound(await call('GET', `/agents/${b.agentId}/messages`, { token: a.token })),
   'post /agents/:agentId/messages': async () => {

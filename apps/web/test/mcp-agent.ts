@@ -10,10 +10,27 @@ export interface Answer {
   photos?: string[];
 }
 
+export interface ShowAnswer {
+  screen_id: string;
+  tap_ids: string[];
+  tables?: { wrote: number; failed: { line: string; error: string }[]; pending: { prompt: string }[] };
+  text: string;
+}
+
+export interface TablesAnswer {
+  ok: unknown[];
+  failed: { line: string; error: string; code: string }[];
+  results: { table: string; cols: string[]; rows: unknown[][]; count: number; error?: string }[];
+  pending: { id: string; prompt: string }[];
+}
+
 export interface McpAgent {
   /** The SDK client itself, for raw calls (resources, svc_tap from a test host). */
   client: Client;
-  show(lines: string, text?: string): Promise<{ screen_id: string; tap_ids: string[] }>;
+  /** svc_show: its structured answer, and `text`, what the model reads. */
+  show(lines: string, text?: string): Promise<ShowAnswer>;
+  /** svc_tables with `lines`: `{ok, failed, results, pending}`. */
+  tables(lines: string): Promise<TablesAnswer>;
   say(text: string): Promise<void>;
   answers(screen_id?: string, wait?: number): Promise<Answer[]>;
   close(): Promise<void>;
@@ -27,14 +44,21 @@ export async function connectMcpAgent(baseUrl: string, token: string): Promise<M
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     }),
   );
-  const call = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
+  const raw = async (name: string, args: Record<string, unknown>) => {
     const r = await client.callTool({ name, arguments: args });
     if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
-    return r.structuredContent as T;
+    return r;
   };
+  const call = async <T>(name: string, args: Record<string, unknown>): Promise<T> =>
+    (await raw(name, args)).structuredContent as T;
   return {
     client,
-    show: (lines, text) => call('svc_show', { lines, ...(text ? { text } : {}) }),
+    show: async (lines, text) => {
+      const r = await raw('svc_show', { lines, ...(text ? { text } : {}) });
+      const said = (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+      return { ...(r.structuredContent as Omit<ShowAnswer, 'text'>), text: said };
+    },
+    tables: (lines) => call('svc_tables', { lines }),
     say: async (text) => {
       await call('svc_say', { text });
     },

@@ -1,4 +1,4 @@
-// The phone's tables store in real Chromium: the engine's conformance suite on OPFS, screens landed once, limits, quota errors.
+// A device's copy of the tables in real Chromium (ADR 0250): the engine's conformance suite on OPFS, copies whole or not at all, limits, quota, a second tab.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
@@ -21,27 +21,56 @@ afterAll(async () => {
   await harness?.close();
 });
 
-/** Lands `screens` (each a list of Screen Lines) for one agent through the app's client; returns the refusals. */
-async function land(agent: string, screens: { id: string; lines: string }[]): Promise<string[]> {
-  return page.evaluate(
-    async ({ agent, screens }) => {
+type Cell = string | number | boolean | null;
+interface CopyTable {
+  name: string;
+  digest: string;
+  cols: { name: string; type: string }[];
+  rows?: Cell[][];
+}
+
+/** Brings one agent's copy to what the service would answer (`tables`); returns the tables that changed. */
+async function copy(agent: string, tables: CopyTable[], complete = true): Promise<string[]> {
+  return (await ask<{ changed: string[] }>({ kind: 'copy', agent, complete, tables })).changed;
+}
+
+/** A copy table of `n` rows: key k<i>, a number, a date, a note and a flag. */
+function rowsTable(name: string, n: number, digest = `d-${name}-${n}`): CopyTable {
+  return {
+    name,
+    digest,
+    cols: [
+      { name: 'W', type: 'number' },
+      { name: 'D', type: 'date' },
+      { name: 'Note', type: 'text' },
+      { name: 'Done', type: 'bool' },
+    ],
+    rows: Array.from({ length: n }, (_, i) => [
+      `k${i}`,
+      i % 97,
+      `2026-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      `row ${i}`,
+      i % 2 === 1,
+    ]),
+  };
+}
+
+async function query(agent: string, line: string): Promise<{ view?: unknown; error?: string }> {
+  const got = await page.evaluate(
+    async ({ agent, line }) => {
       const { svc } = window as unknown as { svc: Harness };
+      const op = svc.parse(line).ops[0] as { props: unknown };
       const tables = await svc.phoneTables();
-      const failed: string[] = [];
-      for (const s of screens) {
-        const landed = await tables.request({
-          kind: 'land',
-          agent,
-          screen: s.id,
-          ops: svc.parse(s.lines).ops,
-          at: svc.moment(),
-        });
-        failed.push(...landed.failed.map((f: { code: string }) => f.code));
-      }
-      return failed;
+      return tables.request({
+        kind: 'answer',
+        agent,
+        queries: [{ id: 'q', props: op.props }],
+        at: svc.moment(),
+      });
     },
-    { agent, screens },
+    { agent, line },
   );
+  return got.q as { view?: unknown; error?: string };
 }
 
 async function ask<T>(request: Record<string, unknown>): Promise<T> {
@@ -57,7 +86,7 @@ async function reload(): Promise<void> {
 }
 
 /** What the worker answers, loosely: each test reads the fields of its request kind. */
-type Reply = { failed: { code: string }[]; q?: { view?: unknown } };
+type Reply = { failed: { code: string }[]; q?: { view?: unknown; error?: string } };
 
 interface Harness {
   phoneTables(): Promise<{ request(r: Record<string, unknown>): Promise<Reply> }>;
@@ -90,50 +119,36 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
     expect(out.broken.filter((r) => r.error).length).toBeGreaterThanOrEqual(3);
   });
 
-  it('1,000 screens drawn, drawn again and reloaded: every put lands exactly once', async () => {
-    const screens = Array.from({ length: 1000 }, (_, i) => ({
-      id: `scr_${i}`,
-      lines: `${i === 0 ? 'table create Log N:number\n' : ''}put Log N=${i}`,
-    }));
-    expect(await land('once', screens)).toEqual([]);
-    expect(await land('once', screens)).toEqual([]);
+  it('a copy replaces tables whole, keeps their digests across a reload, and drops tables the service no longer lists', async () => {
+    expect(await copy('one', [rowsTable('A', 3), rowsTable('B', 2)])).toEqual(['A', 'B']);
+    // A table whose digest is current comes without rows and changes nothing.
+    expect(await copy('one', [{ ...rowsTable('A', 3), rows: undefined }, rowsTable('B', 4)])).toEqual(['B']);
     await reload();
-    expect(await land('once', [...screens].reverse())).toEqual([]);
-    expect(await ask({ kind: 'count', agent: 'once', table: 'Log' })).toBe(1000);
-    const total = await page.evaluate(async () => {
-      const { svc } = window as unknown as { svc: Harness };
-      const op = svc.parse('query Log sum=N +count').ops[0] as { props: unknown };
-      const tables = await svc.phoneTables();
-      return tables.request({
-        kind: 'answer',
-        agent: 'once',
-        queries: [{ id: 'q', props: op.props }],
-        at: svc.moment(),
-      });
+    expect(await ask({ kind: 'digests', agent: 'one' })).toEqual({ A: 'd-A-3', B: 'd-B-4' });
+    expect(await query('one', 'query B sum=W +count')).toMatchObject({
+      view: { kind: 'table', rows: [[0 + 1 + 2 + 3, 4]] },
     });
-    expect(total.q?.view).toMatchObject({ kind: 'table', rows: [[(999 * 1000) / 2, 1000]] });
+    // A partial answer that does not list a table it was asked about drops it (the agent no longer holds it).
+    expect(await ask({ kind: 'copy', agent: 'one', complete: false, tables: [], asked: ['C'] })).toEqual({
+      changed: [],
+    });
+    await copy('one', [rowsTable('C', 1)], false);
+    expect(await ask({ kind: 'copy', agent: 'one', complete: false, tables: [], asked: ['C'] })).toEqual({
+      changed: ['C'],
+    });
+    // A partial answer (a live event named A) leaves B; a complete one without B drops it.
+    expect(await copy('one', [rowsTable('A', 5)], false)).toEqual(['A']);
+    expect(await ask({ kind: 'count', agent: 'one', table: 'B' })).toBe(4);
+    expect(await copy('one', [{ ...rowsTable('A', 5), rows: undefined }])).toEqual(['B']);
+    expect(await ask({ kind: 'digests', agent: 'one' })).toEqual({ A: 'd-A-5' });
+    expect(await query('one', 'query B')).toEqual({ error: 'No table called B yet.' });
   });
 
   it('at the limits (smaller here, full size in the bench): 5 agents × 20 tables, reload, every row present', async () => {
     const rowsPerTable = 200;
     for (let a = 0; a < 5; a++) {
-      const screens: { id: string; lines: string }[] = [];
-      for (let t = 0; t < 20; t++) {
-        screens.push({
-          id: `c${a}-${t}`,
-          lines: `table create T${t} K:number W:number D:date Note:text Done:bool`,
-        });
-        for (let s = 0; s < rowsPerTable / 50; s++) {
-          const lines = Array.from(
-            { length: 50 },
-            (_, i) =>
-              `put T${t} K=${s * 50 + i} W=${(s * 50 + i) % 97} D=2026-01-${String((i % 28) + 1).padStart(2, '0')} Note="row ${i}" Done=${i % 2 ? 'on' : 'off'}`,
-          );
-          screens.push({ id: `p${a}-${t}-${s}`, lines: lines.join('\n') });
-        }
-      }
-      screens.push({ id: `c${a}-over`, lines: 'table create TooMany A:text' });
-      expect(await land(`agent${a}`, screens)).toEqual(['LIMIT_TABLES']);
+      const tables = Array.from({ length: 20 }, (_, t) => rowsTable(`T${t}`, rowsPerTable));
+      expect(await copy(`agent${a}`, tables)).toHaveLength(20);
     }
     await reload();
     for (let a = 0; a < 5; a++) {
@@ -156,71 +171,77 @@ describe('the browser tables store (SQLite WebAssembly on OPFS)', () => {
     ]);
   });
 
-  it('moves tables kept in localStorage by the old app into the store on first start, once', async () => {
-    await page.evaluate(async () => {
-      const { svc } = window as unknown as {
-        svc: {
-          createMemoryStore(): { snapshot(): unknown };
-          runOps(s: unknown, c: unknown): Promise<unknown>;
-          parse(t: string): { ops: unknown[] };
-        };
-      };
-      const store = svc.createMemoryStore();
-      const ops = svc.parse('table create Old A:number B:text\nput Old A=1 B=x\nput Old k2 A=2').ops;
-      await svc.runOps(store, {
-        owner: 'me',
-        agent: 'legacy',
-        now: 0,
-        timeZone: 'UTC',
-        ops: ops.map((op) => ({ op, line: 'x' })),
-      });
-      localStorage.setItem('svc-tables-legacy', JSON.stringify(store.snapshot()));
-      localStorage.setItem('svc-tables-landed-legacy', JSON.stringify(['old-screen']));
+  it('forgets the JSON copies an older app kept in localStorage', async () => {
+    await page.evaluate(() => {
+      localStorage.setItem('svc-tables-legacy', '{"version":1,"tables":[],"pending":[]}');
+      localStorage.setItem('svc-tables-landed-legacy', '[]');
     });
     await reload();
-    expect(await ask({ kind: 'count', agent: 'legacy', table: 'Old' })).toBe(2);
-    expect(await page.evaluate(() => localStorage.getItem('svc-tables-legacy'))).toBeNull();
-    // The old list of landed screens came across: the old screen does not land again.
-    expect(await land('legacy', [{ id: 'old-screen', lines: 'put Old A=3' }])).toEqual([]);
-    expect(await ask({ kind: 'count', agent: 'legacy', table: 'Old' })).toBe(2);
+    await ask({ kind: 'agents' });
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('svc-tables'))),
+    ).toEqual([]);
   });
 
-  it('a forced quota error refuses the whole screen, leaves it unlanded, and later lands it once', async () => {
-    await land('quota', [{ id: 'q0', lines: 'table create Big T:text' }]);
+  it('a forced quota error refuses the whole copy, keeps the old one, and a later copy lands whole', async () => {
+    await copy('quota', [rowsTable('Big', 1)]);
     const cdp = await page.context().newCDPSession(page);
     const origin = new URL(harness.url).origin;
     const { usage } = (await page.evaluate(() => navigator.storage.estimate())) as { usage: number };
     await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 64 * 1024 });
-    const big = Array.from({ length: 50 }, (_, i) => `put Big T="${String(i).padEnd(990, 'x')}"`).join('\n');
-    const error = await page.evaluate(
-      async ({ big }) => {
-        const { svc } = window as unknown as { svc: Harness };
-        const tables = await svc.phoneTables();
-        try {
-          for (let i = 0; i < 40; i++) {
-            await tables.request({
-              kind: 'land',
-              agent: 'quota',
-              screen: `big${i}`,
-              ops: svc.parse(big).ops,
-              at: svc.moment(),
-            });
-          }
-          return null;
-        } catch (e) {
-          return { code: (e as { code: string }).code, message: (e as Error).message, screen: '' };
-        }
-      },
-      { big },
-    );
+    const big = rowsTable('Big', 2000);
+    for (const row of big.rows!) row[3] = String(row[3]).padEnd(990, 'x');
+    const error = await page.evaluate(async (big) => {
+      const { svc } = window as unknown as { svc: Harness };
+      try {
+        await (await svc.phoneTables()).request({
+          kind: 'copy',
+          agent: 'quota',
+          complete: true,
+          tables: [big],
+        });
+        return null;
+      } catch (e) {
+        return { code: (e as { code: string }).code, message: (e as Error).message };
+      }
+    }, big);
     expect(error).toMatchObject({ code: 'STORAGE_FAILED' });
     expect(error!.message).toMatch(/storage is full/);
-    const before = await ask<number>({ kind: 'count', agent: 'quota', table: 'Big' });
-    expect(before % 50).toBe(0);
+    expect(await ask({ kind: 'count', agent: 'quota', table: 'Big' })).toBe(1);
+    expect(await ask({ kind: 'digests', agent: 'quota' })).toEqual({ Big: 'd-Big-1' });
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-    const screens = Array.from({ length: 40 }, (_, i) => ({ id: `big${i}`, lines: big }));
-    expect(await land('quota', screens)).toEqual([]);
-    expect(await ask({ kind: 'count', agent: 'quota', table: 'Big' })).toBe(40 * 50);
+    expect(await copy('quota', [big])).toEqual(['Big']);
+    expect(await ask({ kind: 'count', agent: 'quota', table: 'Big' })).toBe(2000);
+  });
+
+  it('a second tab of the app keeps its copies in memory and answers every query', async () => {
+    const second = await browser.context.newPage();
+    await second.goto(harness.url);
+    await second.waitForFunction(() => 'svc' in window);
+    const boot = (p: Page) =>
+      p.evaluate(async () => {
+        const { svc } = window as unknown as { svc: Harness };
+        return (await svc.phoneTables()).request({ kind: 'boot' });
+      });
+    expect(await boot(page)).toMatchObject({ storage: 'opfs' });
+    expect(await boot(second)).toMatchObject({ storage: 'memory' });
+    const answered = await second.evaluate(
+      async (t) => {
+        const { svc } = window as unknown as { svc: Harness };
+        const tables = await svc.phoneTables();
+        await tables.request({ kind: 'copy', agent: 'tab2', complete: true, tables: [t] });
+        const op = svc.parse('query T sum=W').ops[0] as { props: unknown };
+        return tables.request({
+          kind: 'answer',
+          agent: 'tab2',
+          queries: [{ id: 'q', props: op.props }],
+          at: svc.moment(),
+        });
+      },
+      rowsTable('T', 10),
+    );
+    expect(answered.q?.view).toMatchObject({ kind: 'table', rows: [[45]] });
+    await second.close();
   });
 
   it('removing an agent removes its database; removing all (sign-out) leaves none', async () => {

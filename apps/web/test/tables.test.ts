@@ -96,7 +96,7 @@ describe('Delete / Keep cards in the thread', () => {
     await expect
       .poll(() => page.locator('[role=status]').textContent())
       .toContain('Weights now belongs to Nurse.');
-    await expect.poll(() => page.getByText('This agent holds no tables on the service.').count()).toBe(1);
+    await expect.poll(() => page.getByText('This agent has no tables yet.').count()).toBe(1);
     // The list is live: a table the agent makes now shows up without a reload (the stream's `tables`).
     await tables('table create Live A:text');
     await page.locator('li[data-table="Live"]').waitFor();

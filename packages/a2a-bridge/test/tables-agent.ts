@@ -70,7 +70,18 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
         // Writes with an answer, but more lines than one call takes (50): refused, told on the next turn.
         const puts = Array.from({ length: 51 }, (_, i) => `put shopping item${i} Item=thing${i}`);
         reply = [text('Flooding.'), data({ svc: 'tables', lines: puts })];
-      } else reply = [text(`echo: ${words}`)];
+      } else if (words === 'meals') {
+        // Writes through the data part and through a screen's table lines in the same answer (issue 37).
+        reply = [
+          text('Logged.\n```svc\nput meals tue dish=Pasta kcal=700\n```'),
+          data({
+            svc: 'tables',
+            lines: ['table create meals dish:text kcal:number', 'put meals mon dish=Soup kcal=300'],
+          }),
+        ];
+      } else if (words === 'bad') reply = [text('Trying.\n```svc\nput meals wed kcal=lots\n```')];
+      else if (words === 'drop') reply = [text('Dropping Monday.\n```svc\nput meals mon +delete\n```')];
+      else reply = [text(`echo: ${words}`)];
       bus.publish({
         kind: 'message',
         data: {

@@ -37,7 +37,7 @@ import {
   systemClock,
   systemRandom,
 } from '@screen-service/registry/kernel';
-import type { ScreenRecord, Store } from '@screen-service/registry/model';
+import type { AgentRecord, ScreenRecord, Store } from '@screen-service/registry/model';
 import { type ServiceUrls, serviceUrls } from '@screen-service/registry/mounts';
 import {
   type AgentManagement,
@@ -277,7 +277,10 @@ export function createCore(options: CoreOptions): Core {
       );
     },
   });
-  const beforeTap = { beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e) };
+  const beforeTap = {
+    beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e),
+    screenTables: (a: AgentRecord, lines: string[], shared: boolean) => tables.screenWrites(a, lines, shared),
+  };
   const threads = createPersonThreads({
     ...beforeTap,
     store,

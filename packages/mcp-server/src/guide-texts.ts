@@ -17,10 +17,18 @@ export interface GuideTexts {
 /** The tool-server description's label (doc1 "Versioning"): in `serverInfo.title` and the instructions. */
 export const SPEC_LABEL = 'spec v4';
 
+/** The one table model (ADR 0250), said once for every text that mentions tables. */
+export const TABLES_MODEL = [
+  'Each agent has one set of tables, kept by the service for the person:',
+  'table lines in a screen (svc_show) and svc_tables write the same tables,',
+  "and a query line in a screen draws their rows on every one of the person's devices.",
+].join(' ');
+
 const PREAMBLE = [
   "You can put screens on the person's phone through the svc_* tools of this server.",
   'Wherever the guide below says to write a screen block, call svc_show with the lines instead (no code fence);',
   'then wait for what the person sends back with svc_answers(screen_id, wait=25), calling it again until something arrives.',
+  TABLES_MODEL,
 ].join(' ');
 
 // The guide is written for every channel; some have the model write a fenced screen block in its reply.
@@ -61,6 +69,7 @@ export function buildGuideTexts(g: { text: string; short: string; version: strin
         "Put a screen on the person's phone (and in this chat where the host draws apps). Returns screen_id and the tap ids.",
         "Then wait for the answer with svc_answers(screen_id, wait=25). Lines that do not parse are refused with the parser's message and nothing is sent.",
         'lines: Screen Lines, no code fence. text: an optional chat line shown with the screen.',
+        `${TABLES_MODEL} A table line that is refused (a value that does not fit, an unknown table, a limit) is listed in the answer (tables.failed) with its reason and nothing of it is saved; put <table> <key> +delete and table drop wait for the person's Delete / Keep tap.`,
         AGENT_ARG,
         '',
         short,

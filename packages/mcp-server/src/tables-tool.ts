@@ -4,6 +4,7 @@ import { MAX_TABLES_CALL_CHARS, type Tables } from '@screen-service/core/tables'
 import { guide } from '@screen-service/screen-lines';
 import { z } from 'zod';
 import { toToolError } from './errors.js';
+import { TABLES_MODEL } from './guide-texts.js';
 import { toolAliasMeta } from './host-aliases.js';
 import { principalOf, SCREEN_RESOURCE_URI } from './tools.js';
 
@@ -13,7 +14,8 @@ export function tablesToolDescription(g: { text: string } = guide()): string {
   const words = at >= 0 ? g.text.slice(at + '## Tables'.length).trim() : '';
   return [
     'Keep structured data for the person in tables on the service: the person owns them, this agent holds them, no other agent sees them.',
-    'lines: table lines, one per line (table create, put, query, table drop). Answers {ok, failed, results:[{cols, rows, count}], pending}.',
+    TABLES_MODEL,
+    'lines: table lines, one per line (table create, put, query, table drop). Answers {ok, failed, results:[{cols, rows, count}], pending}: a query here returns rows to you; to draw them for the person, put the query line in a screen with svc_show (as in the example below).',
     'A refused line is in failed with the reason and writes nothing. put <table> <key> +delete and table drop put a Delete / Keep card in the thread: only the person deletes, and their tap comes back through svc_answers.',
     'Without lines: lists the tables this agent holds. Limits: 50 lines and 500 rows back per call, 60 calls a minute, 20 tables per agent, 5,000 rows per table.',
     'agent: the agent handle to act as; omit it for the default agent.',

@@ -11,12 +11,28 @@ export function tappableTaps<T extends { preset: string }>(taps: readonly T[]): 
   return taps.filter((t) => catalog[t.preset]?.events.some((e) => !e.quiet) ?? false);
 }
 
-export function showText(r: Pick<ShowResult, 'screen_id' | 'agent' | 'taps'>): string {
+export function showText(r: Pick<ShowResult, 'screen_id' | 'agent' | 'taps' | 'tables'>): string {
   const taps = r.taps.length > 0 ? r.taps.map((t) => t.id).join(', ') : 'none (nothing on it to tap)';
   return [
     `Screen ${r.screen_id} is on @${r.agent.handle}'s thread. Tap ids: ${taps}.`,
+    ...tablesText(r.tables),
     `Wait for the answer: svc_answers(screen_id="${r.screen_id}", wait=25), again while it returns nothing.`,
   ].join('\n');
+}
+
+/** What the screen's table lines did (ADR 0250): a refused line never reads as saved. */
+function tablesText(t: ShowResult['tables']): string[] {
+  if (!t) return [];
+  const out: string[] = [];
+  if (t.failed.length > 0) {
+    out.push(
+      `${t.failed.length} table ${t.failed.length === 1 ? 'line was' : 'lines were'} refused and not saved (the same reasons svc_tables gives; fix and send them again):`,
+      ...t.failed.map((f) => `- ${f.line}: ${f.error}`),
+    );
+  }
+  if (t.wrote > 0) out.push(`${t.wrote} table ${t.wrote === 1 ? 'line' : 'lines'} saved.`);
+  for (const p of t.pending) out.push(`Waiting for the person's Delete / Keep tap: ${p.prompt}`);
+  return out;
 }
 
 export function answersText(r: AnswersResult): string {

@@ -91,6 +91,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ...(args.text ? { text: args.text } : {}),
         // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
         ops: r.ops,
+        ...(r.tables ? { tables: r.tables } : {}),
       });
     });
   const answers = (args: { screen_id?: string; wait?: number; agent?: string }, extra: Extra) =>

@@ -70,6 +70,9 @@ export {
   type RelayTable,
   relayTable,
   relayTableList,
+  replicaAnswer,
+  replicaBody,
+  type TablesReplica,
   tableRefBody,
 } from './tables-schemas.js';
 export {

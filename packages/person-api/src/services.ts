@@ -72,8 +72,8 @@ export interface PersonApiServices {
   };
   oauth: PersonOAuth;
   notifier: Pick<Notifier, 'subscribe'>;
-  /** Relay tables: the person's controls (list, give, take away, delete). */
-  tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove'>;
+  /** Relay tables: the person's controls (list, give, take away, delete) and this device's copy. */
+  tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove' | 'replica'>;
   /** Web Push: this person's devices and whether the service can send at all. */
   push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
   /** Native agents; absent or null when the operator configured no model (the app then offers none). */

@@ -52,6 +52,48 @@ export const deleteAgentQuery = z.object({
     .meta({ description: "true keeps the agent's tables unheld for 30 days; default deletes them" }),
 });
 
+const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const replicaBody = z
+  .object({
+    have: z
+      .record(tableName, z.string().max(64))
+      .optional()
+      .meta({ description: 'the digest this device was given for each table it keeps a copy of' }),
+    only: z
+      .array(tableName)
+      .max(100)
+      .optional()
+      .meta({ description: 'only these tables (as named by a live `tables` event); default all' }),
+  })
+  .meta({ id: 'TablesReplicaRequest' });
+
+export const replicaAnswer = z
+  .object({
+    complete: z
+      .boolean()
+      .meta({ description: 'every table the agent holds is listed: drop copies of others' }),
+    tables: z.array(
+      z.object({
+        name: z.string(),
+        digest: z.string(),
+        cols: z.array(
+          z.object({
+            name: z.string(),
+            type: z.enum(['text', 'number', 'date', 'bool']),
+            unit: z.string().optional(),
+          }),
+        ),
+        rows: z
+          .array(z.array(cell))
+          .optional()
+          .meta({ description: '[key, ...cells in cols order]; absent when the copy is current' }),
+      }),
+    ),
+  })
+  .meta({ id: 'TablesReplica' });
+
 export type RelayTable = z.output<typeof relayTable>;
+export type TablesReplica = z.output<typeof replicaAnswer>;
 export type GiveTableRequest = z.input<typeof giveTableBody>;
 export type GivenTable = z.output<typeof givenTable>;

@@ -65,7 +65,8 @@ export function openThreadStream(options: ThreadStreamOptions): void {
     if (e.type === 'message') send('message', { agent_id: e.agentId, message: brief(e.message) });
     else if (e.type === 'agents') send('agents', {});
     else if (e.type === 'read') send('read', { agent_id: e.agentId, seq: e.seq });
-    else if (e.type === 'tables') send('tables', {});
+    else if (e.type === 'tables')
+      send('tables', e.agentId === undefined ? {} : { agent_id: e.agentId, tables: e.tables ?? null });
     // Events may have been lost between instances (ADR 0230): the app reloads what it shows.
     else if (e.type === 'resync') send('resync', {});
     // A host's turn (doc3 working row): `until` is when it lapses by itself, null when the answer came.

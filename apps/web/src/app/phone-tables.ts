@@ -1,5 +1,4 @@
-// Connected agents' tables live on the phone (doc3): the app's side of the tables worker (SQLite on OPFS, one database per agent).
-import type { MemorySnapshot } from '@screen-service/tables-engine';
+// The app's side of the tables worker: this device's copy of each agent's tables (SQLite on OPFS, one database per agent; ADR 0250).
 import type {
   BootMessage,
   Replies,
@@ -26,6 +25,7 @@ export interface PhoneTables {
   request<K extends Request['kind']>(request: Extract<Request, { kind: K }>): Promise<Replies[K]>;
 }
 
+// Keys of the JSON copies an older app kept in localStorage (ADR 0125), dropped at start.
 const LEGACY = 'svc-tables-';
 const LEGACY_LANDED = 'svc-tables-landed-';
 
@@ -70,31 +70,6 @@ function connect(url: URL): PhoneTables {
   };
 }
 
-/** Moves tables the old app kept as JSON in localStorage into the worker's store, then forgets them. */
-async function migrateLegacy(tables: PhoneTables): Promise<void> {
-  const agents = new Set<string>();
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i) ?? '';
-    if (k.startsWith(LEGACY_LANDED)) agents.add(k.slice(LEGACY_LANDED.length));
-    else if (k.startsWith(LEGACY)) agents.add(k.slice(LEGACY.length));
-  }
-  for (const agent of agents) {
-    let snapshot: MemorySnapshot | null = null;
-    let landed: string[] = [];
-    try {
-      const parsed = JSON.parse(localStorage.getItem(LEGACY + agent) ?? 'null') as MemorySnapshot | null;
-      snapshot = parsed?.version === 1 ? parsed : null;
-      const list = JSON.parse(localStorage.getItem(LEGACY_LANDED + agent) ?? '[]') as unknown;
-      landed = Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
-    } catch {
-      // A damaged copy cannot be moved; it is dropped below like a moved one.
-    }
-    await tables.request({ kind: 'migrate', agent, snapshot, landed });
-    localStorage.removeItem(LEGACY + agent);
-    localStorage.removeItem(LEGACY_LANDED + agent);
-  }
-}
-
 /** Forgets the old localStorage copies (sign-out, agent removed). */
 function dropLegacy(agent?: string): void {
   const keys: string[] = [];
@@ -111,13 +86,14 @@ let shared: Promise<PhoneTables> | undefined;
 
 /**
  * The app's tables (one worker per page). The first call starts the worker, asks the browser to keep
- * the storage (`navigator.storage.persist()`) and moves any localStorage tables across.
+ * the storage (`navigator.storage.persist()`) and forgets the JSON copies an older app kept in localStorage
+ * (the service holds the tables now; ADR 0250).
  */
 export function phoneTables(url = new URL('./tables-worker.js', import.meta.url)): Promise<PhoneTables> {
   shared ??= (async () => {
     const tables = connect(url);
     void navigator.storage?.persist?.().catch(() => false);
-    await migrateLegacy(tables).catch(() => {});
+    dropLegacy();
     return tables;
   })();
   return shared;

@@ -1,25 +1,24 @@
-// One thread's tables: lands each drawn screen's table lines once, feeds its query views, shows storage errors in their place.
-import { format, type Op, type QueryProps } from '@screen-service/screen-lines';
+// One thread's tables: its query views read this device's copy at once; the copy follows the service (ADR 0250).
+import type { TablesReplica } from '@screen-service/person-api';
+import type { Op, QueryProps } from '@screen-service/screen-lines';
 import type { QueryAnswer, ScreenHandle } from '@screen-service/screen-view';
-import type { LineFailure } from '@screen-service/tables-engine';
 import type { Answer } from '../tables/protocol.js';
+import { call } from './api.js';
 import { moment, type PhoneTables, PhoneTablesError, phoneTables } from './phone-tables.js';
 
-/** doc3 event 1: a write the phone refused, told to the agent once. */
-export interface RefusedWrite {
-  op: 'row';
-  table: string;
-  key: string;
-  error: string;
-  line: string;
-}
+/** Asks the service what changed since the digests this device holds. */
+export type FetchCopy = (
+  agentId: string,
+  have: Record<string, string>,
+  only?: string[],
+) => Promise<TablesReplica>;
 
 /** Options of `threadTables`. */
 export interface ThreadTablesOptions {
-  /** Tells the agent about refused writes of a screen (doc3 event 1). */
-  report(screenId: string, refused: RefusedWrite[]): void;
   /** The tables (default: the app's worker). */
   tables?: Promise<PhoneTables>;
+  /** Default: `POST /agents/{id}/tables` of the person API. */
+  fetchCopy?: FetchCopy;
 }
 
 interface Tracked {
@@ -30,30 +29,49 @@ interface Tracked {
 const LOADING = 'Loading tables…';
 const SEP = '\u0000';
 
-function writesOf(ops: Op[]) {
-  return ops.filter((op) => op.op === 'table' || op.op === 'drop' || op.op === 'put');
-}
+const fetchFromService: FetchCopy = (agentId, have, only) =>
+  call<TablesReplica>('POST', `/agents/${agentId}/tables`, { have, ...(only ? { only } : {}) });
 
-function refusedOf(failed: LineFailure[]): RefusedWrite[] {
-  return failed.map(({ table, key, error, line }) => ({ op: 'row', table, key, error, line }));
+/**
+ * Brings this device's copy of one agent's tables up to date (all tables, or `only` those named by a live
+ * event); returns the tables whose rows changed here.
+ */
+export async function syncCopy(
+  agentId: string,
+  only?: string[],
+  options: ThreadTablesOptions = {},
+): Promise<string[]> {
+  const tables = await (options.tables ?? phoneTables());
+  const have = await tables.request({ kind: 'digests', agent: agentId });
+  const answer = await (options.fetchCopy ?? fetchFromService)(agentId, have, only);
+  const copied = await tables.request({
+    kind: 'copy',
+    agent: agentId,
+    complete: answer.complete,
+    tables: answer.tables,
+    ...(only ? { asked: only } : {}),
+  });
+  return copied.changed;
 }
 
 /**
- * Creates the tables side of one thread view.
+ * Creates the tables side of one thread view: starts bringing the copy up to date at once.
  *
  * @example
  * ```ts
- * const tables = threadTables(agentId, { report: (screen, refused) => post(screen, refused) });
+ * const tables = threadTables(agentId);
  * const handle = renderScreen(ops, { query: tables.queryFor(id), onTap });
  * tables.track(id, ops, handle);
  * ```
  */
-export function threadTables(agentId: string, options: ThreadTablesOptions) {
+export function threadTables(agentId: string, options: ThreadTablesOptions = {}) {
   const tables = options.tables ?? phoneTables();
   const screens = new Map<string, Tracked>();
   const answers = new Map<string, Answer>();
-  const broken = new Map<string, string>();
-  const reported = new Set<string>();
+  /** Until the first copy came (or could not), a table missing here may exist on the service: not "No table". */
+  let caughtUp = false;
+  /** Why this device cannot keep the copy (its storage is full): shown in place of every view until it can. */
+  let broken: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = (fn: () => Promise<void>) => {
     queue = queue.then(fn).catch(() => {});
@@ -74,65 +92,42 @@ export function threadTables(agentId: string, options: ThreadTablesOptions) {
     for (const id of ids) screens.get(id)?.handle.refresh();
   }
 
-  function showBroken(screenId: string, message: string): void {
-    broken.set(screenId, message);
-    const tracked = screens.get(screenId);
-    if (!tracked) return;
-    if (tracked.queries.length > 0) tracked.handle.refresh();
-    else if (!tracked.handle.element.querySelector('.svc-tables-error')) {
-      const note = tracked.handle.element.ownerDocument.createElement('p');
-      note.className = 'svc-note svc-tables-error';
-      note.setAttribute('role', 'alert');
-      note.textContent = message;
-      tracked.handle.element.append(note);
-    }
+  /** Screens with a query on one of `names`. */
+  const showing = (names: string[]) =>
+    [...screens].filter(([, t]) => t.queries.some((q) => names.includes(q.props.table))).map(([id]) => id);
+
+  function sync(only?: string[]): Promise<void> {
+    return serial(async () => {
+      try {
+        const changed = await syncCopy(agentId, only, options);
+        const redraw = !caughtUp || broken !== null;
+        caughtUp = true;
+        broken = null;
+        await refresh(redraw ? [...screens.keys()] : showing(changed));
+      } catch (error) {
+        if (error instanceof PhoneTablesError) {
+          // This device could not keep the copy: say so in place of the views (the service still has the rows).
+          broken = error.message;
+          caughtUp = true;
+          for (const t of screens.values()) t.handle.refresh();
+        } else if (!caughtUp) {
+          // Offline, or the service could not answer: the views keep drawing the copy this device has.
+          caughtUp = true;
+          await refresh([...screens.keys()]);
+        }
+      }
+    });
   }
 
-  async function land(screenId: string, ops: Op[]): Promise<void> {
-    const writes = writesOf(ops);
-    try {
-      const landed = await (await tables).request({
-        kind: 'land',
-        agent: agentId,
-        screen: screenId,
-        ops: writes,
-        at: moment(),
-      });
-      if (landed.failed.length > 0 && !reported.has(screenId)) {
-        reported.add(screenId);
-        options.report(screenId, refusedOf(landed.failed));
-      }
-      // A put that landed redraws every live query of the thread; otherwise only this screen's.
-      await refresh(landed.wrote > 0 ? [...screens.keys()] : [screenId]);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      showBroken(screenId, message);
-      if (error instanceof PhoneTablesError && error.code === 'STORAGE_FAILED' && !reported.has(screenId)) {
-        reported.add(screenId);
-        options.report(
-          screenId,
-          writes.map((op) => ({
-            op: 'row',
-            table: op.op === 'put' ? op.table : op.name,
-            key: op.op === 'put' ? (op.key ?? '') : '',
-            error: message,
-            line: format([op]),
-          })),
-        );
-      }
-    }
-  }
+  sync();
 
   return {
     /** The renderer's `query` option for one screen. */
     queryFor(screenId: string): (props: QueryProps, id: string) => QueryAnswer {
-      return (_props, id) => {
-        const failed = broken.get(screenId);
-        if (failed) return { error: failed };
-        return answers.get(`${screenId}${SEP}${id}`) ?? { error: LOADING };
-      };
+      return (_props, id) =>
+        broken !== null ? { error: broken } : (answers.get(`${screenId}${SEP}${id}`) ?? { error: LOADING });
     },
-    /** Lands the screen's table lines (once ever) and draws its queries; resolves when done. */
+    /** Draws the screen's queries from this device's copy; resolves when drawn. */
     track(screenId: string, ops: Op[], handle: ScreenHandle): Promise<void> {
       const queries = ops.flatMap((op) =>
         op.op === 'add' && op.preset === 'query'
@@ -140,16 +135,20 @@ export function threadTables(agentId: string, options: ThreadTablesOptions) {
           : [],
       );
       screens.set(screenId, { handle, queries });
-      return serial(() => land(screenId, ops));
+      return caughtUp ? serial(() => refresh([screenId])) : serial(async () => {});
     },
-    /** Writes a row the person changed in a view, then redraws the thread's queries. */
+    /** The service said these tables (or, without names, any) changed: copy them and redraw their views. */
+    changed(names?: string[] | null): Promise<void> {
+      return sync(names ?? undefined);
+    },
+    /** Shows a row the person changed in a view at once (the tap writes it on the service too). */
     writeRow(table: string, key: string, values: Record<string, boolean>): Promise<void> {
       return serial(async () => {
         await (await tables).request({ kind: 'writeRow', agent: agentId, table, key, values, at: moment() });
-        await refresh([...screens.keys()]);
+        await refresh(showing([table]));
       });
     },
-    /** Waits for every landing and redraw asked so far. */
+    /** Waits for every copy and redraw asked so far. */
     settled(): Promise<void> {
       return serial(async () => {});
     },

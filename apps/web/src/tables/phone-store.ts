@@ -1,9 +1,10 @@
-// The phone's tables behind the worker: one SQLite database per agent, screens landed once in the same transaction as their writes.
-import { format, type Op } from '@screen-service/screen-lines';
-import { type CallContext, type OpLine, runOps, type TableStore } from '@screen-service/tables-engine';
+// This device's copy of the agents' tables behind the worker (ADR 0250): one SQLite database per agent, queried here.
+import { format } from '@screen-service/screen-lines';
+import { type CallContext, runOps, type TableStore } from '@screen-service/tables-engine';
 import {
   createWasmSqlDriver,
   createWasmSqliteStore,
+  loadTable,
   type SqlDriver,
   type WasmDatabase,
 } from '@screen-service/tables-engine/browser-sqlite';
@@ -12,7 +13,7 @@ import type { Answer, Moment, Replies, Request } from './protocol.js';
 /** The requests the store answers (`boot` is the worker's own). */
 type StoreRequest = Exclude<Request, { kind: 'boot' }>;
 
-/** Where the databases live: the OPFS pool in the worker, memory in unit tests. */
+/** Where the databases live: the OPFS pool in the worker, or memory (another tab holds the pool; tests). */
 export interface DatabasePool {
   /** Opens (creating when missing) a database file. */
   open(file: string): WasmDatabase & { close(): void };
@@ -30,7 +31,7 @@ interface AgentDb {
   store: TableStore;
 }
 
-/** The person on the phone store: every table there is the person's; the agent is the holder. */
+/** The person in this device's copy: every table there is the person's; the agent is the holder. */
 export const PHONE_OWNER = 'me';
 const PREFIX = '/agent-';
 const SUFFIX = '.sqlite3';
@@ -50,15 +51,9 @@ function agentOf(file: string): string | undefined {
 // One worker holds each database (the pool's handles are exclusive anyway), so no shared lock is needed.
 const PRAGMAS =
   'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY';
-const LANDED = 'CREATE TABLE IF NOT EXISTS phone_landed (screen TEXT PRIMARY KEY) WITHOUT ROWID';
-
-function writesOf(ops: Op[]): OpLine[] {
-  const writes: OpLine[] = [];
-  for (const op of ops) {
-    if (op.op === 'table' || op.op === 'drop' || op.op === 'put') writes.push({ op, line: format([op]) });
-  }
-  return writes;
-}
+// The digest the service gave for each table copied here; an older database's landed-screens list goes.
+const COPY =
+  'CREATE TABLE IF NOT EXISTS phone_copy (name TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID; DROP TABLE IF EXISTS phone_landed';
 
 function call(agent: string, at: Moment): CallContext {
   return { owner: PHONE_OWNER, agent, now: at.now, timeZone: at.timeZone };
@@ -66,12 +61,12 @@ function call(agent: string, at: Moment): CallContext {
 
 /**
  * Creates the request handler the worker runs. Requests run one after another (the store is
- * asynchronous and a landing's transaction spans its awaits), so they never interleave.
+ * asynchronous and a copy's transaction spans its awaits), so they never interleave.
  *
  * @example
  * ```ts
  * const tables = createPhoneStore(pool);
- * await tables.handle({ kind: 'land', agent, screen, ops, at: { now: Date.now(), timeZone } });
+ * await tables.handle({ kind: 'copy', agent, complete: true, tables: answer.tables });
  * ```
  */
 export function createPhoneStore(pool: DatabasePool) {
@@ -86,7 +81,7 @@ export function createPhoneStore(pool: DatabasePool) {
       db.exec(PRAGMAS);
       const driver = createWasmSqlDriver(db);
       const store = createWasmSqliteStore(db, { driver });
-      driver.exec(LANDED);
+      driver.exec(COPY);
       a = { db, driver, store };
       open.set(agent, a);
     }
@@ -102,18 +97,33 @@ export function createPhoneStore(pool: DatabasePool) {
   const handlers: {
     [K in StoreRequest['kind']]: (r: Extract<StoreRequest, { kind: K }>) => Promise<Replies[K]>;
   } = {
-    async land({ agent, screen, ops, at }) {
+    async digests({ agent }) {
+      if (!pool.files().includes(fileOf(agent))) return {};
+      const { driver } = await agentDb(agent);
+      return Object.fromEntries(driver.rows('SELECT name, digest FROM phone_copy') as [string, string][]);
+    },
+    async copy({ agent, complete, tables, asked }) {
       const { driver, store } = await agentDb(agent);
-      // The landed mark and the writes commit together: a screen's writes land exactly once.
+      // One transaction: a device never shows half a copy.
       return driver.batch(async () => {
-        if (driver.get('SELECT 1 AS x FROM phone_landed WHERE screen = ?', [screen])) {
-          return { already: true, wrote: 0, failed: [], pending: [] };
+        const changed: string[] = [];
+        const listed = new Set(tables.map((t) => t.name));
+        for (const t of tables) {
+          if (!t.rows) continue;
+          await loadTable(store, driver, { owner: PHONE_OWNER, holder: agent, name: t.name }, t.cols, t.rows);
+          driver.run('INSERT OR REPLACE INTO phone_copy (name, digest) VALUES (?, ?)', [t.name, t.digest]);
+          changed.push(t.name);
         }
-        driver.run('INSERT INTO phone_landed (screen) VALUES (?)', [screen]);
-        const writes = writesOf(ops);
-        if (writes.length === 0) return { already: false, wrote: 0, failed: [], pending: [] };
-        const answer = await runOps(store, { ...call(agent, at), ops: writes });
-        return { already: false, wrote: answer.ok.length, failed: answer.failed, pending: answer.pending };
+        const gone = (name: string) => !listed.has(name) && (complete || (asked ?? []).includes(name));
+        for (const info of await store.listTables(PHONE_OWNER, agent)) {
+          if (!gone(info.name)) continue;
+          await store.dropTable(info);
+          changed.push(info.name);
+        }
+        for (const [name] of driver.rows('SELECT name FROM phone_copy') as [string][]) {
+          if (gone(name)) driver.run('DELETE FROM phone_copy WHERE name = ?', [name]);
+        }
+        return { changed };
       });
     },
     async answer({ agent, queries, at }) {
@@ -131,8 +141,10 @@ export function createPhoneStore(pool: DatabasePool) {
       }
       return out;
     },
+    // The person's tick shows at once here; the service writes it too and the next copy confirms it.
     async writeRow({ agent, table, key, values, at }) {
-      const { store } = await agentDb(agent);
+      const { store, driver } = await agentDb(agent);
+      driver.run('UPDATE phone_copy SET digest = ? WHERE name = ?', ['edited-here', table]);
       const op = {
         op: 'put' as const,
         table,
@@ -164,28 +176,6 @@ export function createPhoneStore(pool: DatabasePool) {
       for (const agent of [...open.keys()]) close(agent);
       for (const file of pool.files()) if (agentOf(file) !== undefined) pool.unlink(file);
       return undefined;
-    },
-    async migrate({ agent, snapshot, landed }) {
-      const { driver, store } = await agentDb(agent);
-      return driver.batch(async () => {
-        let rows = 0;
-        for (const t of snapshot?.tables ?? []) {
-          const ref = { owner: PHONE_OWNER, holder: agent, name: t.name };
-          if (await store.getTable(ref)) continue;
-          await store.defineTable(ref, t.cols);
-          for (const row of t.rows) {
-            await store.insertRow(ref, row.key, row.values);
-            rows++;
-          }
-        }
-        for (const p of snapshot?.pending ?? []) {
-          const { id: _id, ...rest } = p;
-          await store.addPending({ ...rest, owner: PHONE_OWNER, holder: agent });
-        }
-        for (const screen of landed)
-          driver.run('INSERT OR IGNORE INTO phone_landed (screen) VALUES (?)', [screen]);
-        return { tables: snapshot?.tables.length ?? 0, rows };
-      });
     },
     async count({ agent, table }) {
       if (!pool.files().includes(fileOf(agent))) return -1;

@@ -1,6 +1,6 @@
 // The messages between the app and its tables worker: one request per store call, answered in order.
-import type { Op, QueryProps } from '@screen-service/screen-lines';
-import type { LineFailure, MemorySnapshot, PendingAnswer, QueryView } from '@screen-service/tables-engine';
+import type { QueryProps } from '@screen-service/screen-lines';
+import type { Cell, Column, LineFailure, QueryView } from '@screen-service/tables-engine';
 
 /** The person's clock and zone for one call (functions cannot cross to the worker). */
 export interface Moment {
@@ -8,15 +8,18 @@ export interface Moment {
   timeZone: string;
 }
 
-/** What landing a screen's table lines did. */
-export interface Landed {
-  /** True when this screen had landed before (its writes were not repeated). */
-  already: boolean;
-  /** Writes that landed. */
-  wrote: number;
-  /** Refused lines in doc3's event shape (`{op:'row', table, key, error, line}` plus `code`). */
-  failed: LineFailure[];
-  pending: PendingAnswer[];
+/** One table of the service's answer for this device's copy (ADR 0250); `rows` only when the copy is stale. */
+export interface CopyTable {
+  name: string;
+  digest: string;
+  cols: Column[];
+  rows?: Cell[][];
+}
+
+/** What bringing a copy up to date changed. */
+export interface Copied {
+  /** Tables whose rows were replaced or dropped (their views redraw). */
+  changed: string[];
 }
 
 /** One query component's answer: the view, or the reason in its place. */
@@ -34,7 +37,13 @@ export interface Usage {
 
 /** Every request the worker answers. */
 export type Request =
-  | { kind: 'land'; agent: string; screen: string; ops: Op[]; at: Moment }
+  /** The digest of each table this device keeps a copy of. */
+  | { kind: 'digests'; agent: string }
+  /**
+   * Brings the copy up to date with the service's answer: `complete` drops every table it does not list,
+   * otherwise only those of `asked` it does not list (the agent no longer holds them).
+   */
+  | { kind: 'copy'; agent: string; complete: boolean; tables: CopyTable[]; asked?: string[] }
   | { kind: 'answer'; agent: string; queries: { id: string; props: QueryProps }[]; at: Moment }
   | {
       kind: 'writeRow';
@@ -48,23 +57,23 @@ export type Request =
   | { kind: 'agents' }
   | { kind: 'remove'; agent: string }
   | { kind: 'removeAll' }
-  | { kind: 'migrate'; agent: string; snapshot: MemorySnapshot | null; landed: string[] }
   | { kind: 'count'; agent: string; table: string }
   /** How this worker started: SQLite's WebAssembly compiled on the page, or by the worker itself. */
   | { kind: 'boot' };
 
 /** The answer type of each request kind. */
 export interface Replies {
-  land: Landed;
+  digests: Record<string, string>;
+  copy: Copied;
   answer: Record<string, Answer>;
   writeRow: { failed: LineFailure[] };
   usage: Usage;
   agents: string[];
   remove: boolean;
   removeAll: undefined;
-  migrate: { tables: number; rows: number };
   count: number;
-  boot: { wasm: 'page' | 'worker' };
+  /** Where SQLite's WebAssembly was compiled, and where the copies are kept (memory when another tab holds OPFS). */
+  boot: { wasm: 'page' | 'worker'; storage: 'opfs' | 'memory' };
 }
 
 /** Stable codes of the worker's refusals. */

@@ -1,4 +1,4 @@
-// The tables worker: SQLite WebAssembly on the Origin Private File System (opfs-sahpool VFS), one request at a time.
+// The tables worker: this device's copy of the tables, SQLite WebAssembly on OPFS (opfs-sahpool), in memory when another tab holds it.
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { createPhoneStore, type DatabasePool, type PhoneStore } from './phone-store.js';
 import type { BootMessage, ReplyMessage, RequestMessage, TablesWorkerCode } from './protocol.js';
@@ -32,9 +32,36 @@ async function loadSqlite(module: WebAssembly.Module | null) {
   return Promise.race([initSqlite({ instantiateWasm }), failed]);
 }
 
+type Sqlite = Awaited<ReturnType<typeof initSqlite>>;
+
+/**
+ * Copies kept in memory for this tab only: the OPFS pool allows one holder, so a second tab or window of the
+ * app copies the tables from the service again and draws every view from memory (ADR 0250).
+ */
+function memoryPool(sqlite3: Sqlite): DatabasePool {
+  const dbs = new Map<string, InstanceType<Sqlite['oo1']['DB']>>();
+  return {
+    open: (file) => {
+      const db = new sqlite3.oo1.DB(':memory:', 'c');
+      dbs.set(file, db);
+      return db;
+    },
+    unlink: (file) => dbs.delete(file),
+    files: () => [...dbs.keys()],
+    reserve: async () => {},
+  };
+}
+
 async function openPool(module: WebAssembly.Module | null): Promise<PhoneStore> {
+  let sqlite3: Sqlite;
   try {
-    const sqlite3 = await loadSqlite(module);
+    sqlite3 = await loadSqlite(module);
+  } catch (error) {
+    throw new Unavailable(
+      `This browser cannot run the tables (${(error as Error).message}). Use a current Chrome, Edge, Firefox or Safari.`,
+    );
+  }
+  try {
     // opfs-sahpool keeps sync access handles open in this worker: no SharedArrayBuffer, so no COOP/COEP headers.
     const pool = await sqlite3.installOpfsSAHPoolVfs({ name: 'svc-tables', directory: '.svc-tables' });
     const databases: DatabasePool = {
@@ -44,16 +71,18 @@ async function openPool(module: WebAssembly.Module | null): Promise<PhoneStore> 
       // Capacity counts every file in the pool, the databases of agents not opened in this session too.
       reserve: async (count) => void (await pool.reserveMinimumCapacity(pool.getFileCount() + count)),
     };
+    storage = 'opfs';
     return createPhoneStore(databases);
-  } catch (error) {
-    throw new Unavailable(
-      `This browser cannot keep tables here (${(error as Error).message}). Close other tabs of this app and reload, or use a current Chrome, Edge, Firefox or Safari.`,
-    );
+  } catch {
+    // Another tab of the app holds the pool (or OPFS is missing): this tab keeps its copies in memory.
+    storage = 'memory';
+    return createPhoneStore(memoryPool(sqlite3));
   }
 }
 
 let ready: Promise<PhoneStore> | null = null;
 let wasmFrom: 'page' | 'worker' = 'worker';
+let storage: 'opfs' | 'memory' = 'memory';
 const start = (module: WebAssembly.Module | null) => {
   if (!ready && module) wasmFrom = 'page';
   ready ??= openPool(module);
@@ -85,7 +114,8 @@ scope.onmessage = (event) => {
   queue = queue.then(async () => {
     try {
       const store = await start(null);
-      const value = request.kind === 'boot' ? { wasm: wasmFrom } : await store.handle(request as never);
+      const value =
+        request.kind === 'boot' ? { wasm: wasmFrom, storage } : await store.handle(request as never);
       scope.postMessage({ n, ok: true, value });
     } catch (error) {
       scope.postMessage({ n, ok: false, code: codeOf(error), message: messageOf(error) });

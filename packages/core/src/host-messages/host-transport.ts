@@ -10,7 +10,7 @@ import type { Notifier } from '@screen-service/registry/kernel';
 import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord, MessageRecord } from '@screen-service/registry/model';
 import { createThreadCore, type ThreadDeps } from '../threads/thread-core.js';
-import type { ThreadOps } from '../threads/thread-ops.js';
+import type { ShowResult, ThreadOps } from '../threads/thread-ops.js';
 import { openHostStream } from './host-stream.js';
 
 /** How long a working row shows after a turn starts when no answer comes (a host that died mid-turn). */
@@ -78,6 +78,11 @@ export interface ReplyResult {
   replayed: boolean;
   /** Rows of the turn this call marked handled. */
   handled: number;
+  /**
+   * What the screen's table lines did (ADR 0250): refused lines with the same reasons the tables call gives,
+   * deletes waiting for the person's tap. Only on the call that wrote the screen.
+   */
+  tables?: ShowResult['tables'];
 }
 
 export interface HostTransport {
@@ -268,7 +273,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
     thread: { agent: AgentRecord; userId: string; grant: GrantRecord | null },
     input: ReplyInput,
     extras: { meta: Record<string, unknown>; idemKey: string },
-  ): Promise<MessageRecord> {
+  ): Promise<{ message: MessageRecord; tables: ShowResult['tables'] | undefined }> {
     const { agent, userId, grant } = thread;
     const all = { ...extras, ...(grant ? { target: { userId, grantMuted: grant.pushMuted } } : {}) };
     // doc2: the agent's @-mentions in a shared thread are dropped.
@@ -281,7 +286,9 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
             all,
           )
         : await threadOps.say(p, { text: text as string, agent: agent.id }, all);
-    return (await store.threads.getMessage(written.message_id))!;
+    const message = (await store.threads.getMessage(written.message_id))!;
+    // A screen's table lines ran on the relay store: their refusals go back with the answer (issue 37).
+    return { message, tables: (written as Partial<ShowResult>).tables };
   }
 
   return {
@@ -351,7 +358,9 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       }
       const meta = { ...(turn.length > 0 ? { turn } : {}), idem: fingerprint };
       try {
-        return await settle(key, await write(p, thread, input, { meta, idemKey }), false, input.done);
+        const w = await write(p, thread, input, { meta, idemKey });
+        const settled = await settle(key, w.message, false, input.done);
+        return w.tables ? { ...settled, tables: w.tables } : settled;
       } catch (err) {
         // A concurrent resend won the key: answer with what it wrote.
         if (!isServiceError(err, 'CONFLICT') || err.field !== 'idempotency_key') throw err;

@@ -13,6 +13,7 @@ import type {
   ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import type { ScreenWrites } from '../tables/tables-model.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
@@ -36,6 +37,11 @@ export interface ThreadDeps {
    * returns fields added to the event so the agent hears the outcome; null for any other screen.
    */
   beforeTap?: (screen: ScreenRecord, event: unknown) => Promise<Record<string, unknown> | null>;
+  /**
+   * Runs a screen's `table`, `put` and `drop` lines on the agent's one set of tables (ADR 0250) before the
+   * screen is written; `shared` when the screen goes to a thread shared with another person.
+   */
+  screenTables?: (agent: AgentRecord, lines: string[], shared: boolean) => Promise<ScreenWrites>;
   /**
    * Called after a write that asked for a push, so the sender wakes at once instead of at its next poll (a
    * write that found the thread open queued nothing: that pass finds nothing new).

@@ -7,7 +7,8 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
-import { defaultScreenLines } from './screen-lines-port.js';
+import type { PendingView, RefusedLine, ScreenWrites } from '../tables/tables-model.js';
+import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -38,6 +39,11 @@ export interface ShowResult {
   taps: ScreenTap[];
   lines: string;
   ops: unknown[];
+  /**
+   * What the screen's table lines did, when it had any (ADR 0250): how many landed, each refused line with
+   * the same reason `svc_tables` gives, and the deletes waiting for the person's Delete / Keep tap.
+   */
+  tables?: { wrote: number; failed: RefusedLine[]; pending: PendingView[] };
 }
 export interface SayInput {
   text: string;
@@ -192,19 +198,23 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
       }
       const taps = tapsOf(parsed.ops);
       const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
+      const own = !extras.target || extras.target.userId === agent.userId;
+      // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
+      // and a refused line is told in this answer and kept with the screen for the person to read.
+      const writes = await screenWrites(deps, agent, parsed, own);
       const { message, screen } = await core.appendAgentScreen(
         agent,
         {
           body: lines,
-          meta: { ...extras.meta, ...(text ? { text } : {}) },
+          meta: { ...extras.meta, ...(text ? { text } : {}), ...refusedMeta(writes) },
           connectorId: p.connectorId,
           ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
         },
         { id: screenId, lines, ops: parsed.ops, taps },
         extras.target,
       );
+      await writes?.appendCards();
       // A shared thread never restyles the owner's agent: the holder's look is the grant's.
-      const own = !extras.target || extras.target.userId === agent.userId;
       if (looks.length > 0 && own) await saveLooks(agent, looks, message.createdAt);
       return {
         screen_id: screen.id,
@@ -214,6 +224,9 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
         taps,
         lines,
         ops: parsed.ops,
+        ...(writes
+          ? { tables: { wrote: writes.wrote, failed: writes.failed, pending: writes.pending } }
+          : {}),
       };
     },
 
@@ -344,6 +357,21 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
 function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((x): x is AbortSignal => x !== undefined);
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
+}
+
+/** The refused lines a screen keeps in its meta (`tables_refused`), so the person reads which line and why. */
+function refusedMeta(writes: ScreenWrites | null): Record<string, unknown> {
+  const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
+  return refused.length > 0 ? { tables_refused: refused } : {};
+}
+
+/** Runs a screen's table writes (`table create`, `table drop`, `put`) through `deps.screenTables`; null when none. */
+function screenWrites(deps: ThreadDeps, agent: AgentRecord, parsed: ScreenLinesResult, own: boolean) {
+  const lines: string[] = [];
+  (parsed.ops as { op?: unknown }[]).forEach((op, i) => {
+    if (op.op === 'table' || op.op === 'drop' || op.op === 'put') lines.push(parsed.spans[i]?.text ?? '');
+  });
+  return deps.screenTables && lines.length > 0 ? deps.screenTables(agent, lines, !own) : null;
 }
 
 /** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */

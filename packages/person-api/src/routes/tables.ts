@@ -4,6 +4,15 @@ import * as t from '../tables-schemas.js';
 
 export const tableRoutes = [
   defineRoute({
+    method: 'post',
+    path: '/agents/:agentId/tables',
+    summary: "This device's copy of an agent's tables: digests, and the rows of tables whose copy is stale",
+    auth: 'user',
+    body: t.replicaBody,
+    response: t.replicaAnswer,
+    handler: ({ services, user, params, body }) => services.tables.replica(user.userId, params.agentId, body),
+  }),
+  defineRoute({
     method: 'get',
     path: '/tables',
     summary: "List the person's relay tables with row counts, holder and last read",

@@ -9,8 +9,11 @@ export type ThreadEvent =
   | { type: 'read'; userId: string; agentId: string; seq: number }
   /** A host started (`until` = when the working row lapses by itself) or finished (`null`) a turn. */
   | { type: 'working'; userId: string; agentId: string; until: number | null }
-  /** The person's relay tables changed (rows written, a table given, taken away or deleted). */
-  | { type: 'tables'; userId: string }
+  /**
+   * The person's relay tables changed (rows written, a table given, taken away or deleted); `agentId` and
+   * `tables` name the holder and tables when one agent's tables changed, so a device refreshes only those.
+   */
+  | { type: 'tables'; userId: string; agentId?: string; tables?: string[] }
   /** An OAuth sign-in request was decided, cancelled or finished (`userId`: the person, '' when unknown). */
   | { type: 'decision'; userId: string; requestId: string }
   /**

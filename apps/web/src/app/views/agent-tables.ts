@@ -42,7 +42,8 @@ export function agentTablesSection(agentId: string): { el: HTMLElement; reload()
       );
     });
     const take = el('button', { type: 'button', class: 'svc-btn' }, 'Take away');
-    take.setAttribute('aria-label', `Take ${t.name} away`);
+    // The visible words first, then the table: a spoken name that contains what is seen (WCAG 2.5.3).
+    take.setAttribute('aria-label', `Take away ${t.name}`);
     take.addEventListener('click', () =>
       act('POST', '/tables/take', ref, `${t.name} is kept for 30 days; give it to an agent to keep it.`),
     );
@@ -101,10 +102,15 @@ export function agentTablesSection(agentId: string): { el: HTMLElement; reload()
       section.replaceChildren(
         el('h2', {}, 'Tables'),
         el(
+          'p',
+          { class: 'svc-muted small' },
+          'The service keeps them for you; each of your devices shows the same rows.',
+        ),
+        el(
           'ul',
           { class: 'conn-list', 'aria-label': 'Tables this agent holds' },
           ...(mine.length === 0
-            ? [el('li', { class: 'empty' }, 'This agent holds no tables on the service.')]
+            ? [el('li', { class: 'empty' }, 'This agent has no tables yet.')]
             : mine.map((t) => row(t, others))),
         ),
         ...(unheld.length > 0

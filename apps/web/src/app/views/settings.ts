@@ -164,7 +164,7 @@ export function settingsView(agentId: string): View {
         const keep = confirm(`Keep ${agent.name}'s tables for 30 days, to give them to another agent?`);
         try {
           await call('DELETE', `/agents/${agentId}${keep ? '?keep_tables=true' : ''}`);
-          // doc3: on the phone store, removing an agent removes its tables.
+          // This device's copy of the agent's tables goes with it (the service kept or deleted them).
           await removeAgentTables(agentId).catch(() => {});
           go('#/');
         } catch (error) {
@@ -185,8 +185,8 @@ export function settingsView(agentId: string): View {
         el('hr'),
         ...(hosted ? [nativeInstructionsSection(agentId), el('hr')] : []),
         ...(share ? [share.el, el('hr')] : []),
-        tablesUsage(agentId),
         tablesPart.el,
+        tablesUsage(agentId),
         el('hr'),
         del,
       );

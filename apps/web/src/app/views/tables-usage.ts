@@ -1,4 +1,4 @@
-// The line in an agent's settings that says how much space its tables take on this phone.
+// The line in an agent's settings that says how much space this device's copy of its tables takes (ADR 0250).
 import { el } from '../../shared/dom.js';
 import { phoneTables } from '../phone-tables.js';
 
@@ -8,9 +8,12 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** `Tables on this phone: 3 tables, 1,204 rows, 2.1 MB.` and whether the browser keeps them (or why it cannot be read). */
+/**
+ * `Copy on this device: 3 tables, 1,204 rows, 2.1 MB.` and whether the browser keeps it (or why it cannot be
+ * read). The tables themselves are listed once, above; this is only the copy that shows them at once and offline.
+ */
 export function tablesUsage(agentId: string): HTMLElement {
-  const line = el('p', { class: 'svc-muted tables-usage', 'data-usage': '' }, 'Tables on this phone: …');
+  const line = el('p', { class: 'svc-muted tables-usage', 'data-usage': '' }, 'Copy on this device: …');
   void (async () => {
     try {
       const u = await (await phoneTables()).request({ kind: 'usage', agent: agentId });
@@ -20,14 +23,14 @@ export function tablesUsage(agentId: string): HTMLElement {
       line.dataset.persisted = String(kept === true);
       const keep = kept
         ? ' Kept until you remove the agent.'
-        : ' The browser may clear them if the phone runs short of space (add the app to the home screen to keep them).';
+        : ' The browser may clear it if the device runs short of space; the service keeps the tables.';
       line.textContent =
         (u.tables === 0
-          ? 'Tables on this phone: none yet.'
-          : `Tables on this phone: ${u.tables} ${u.tables === 1 ? 'table' : 'tables'}, ${u.rows.toLocaleString('en')} rows, ${size(u.bytes)}.`) +
+          ? 'Copy on this device: none yet.'
+          : `Copy on this device (shows the tables at once and offline): ${u.tables} ${u.tables === 1 ? 'table' : 'tables'}, ${u.rows.toLocaleString('en')} rows, ${size(u.bytes)}.`) +
         keep;
     } catch (error) {
-      line.textContent = `Tables on this phone: ${(error as Error).message}`;
+      line.textContent = `Copy on this device: ${(error as Error).message}`;
     }
   })();
   return line;
