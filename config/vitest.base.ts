@@ -31,7 +31,7 @@ export function defineTestConfig(overrides: ViteUserConfig['test'] = {}): ViteUs
 const PACKAGES = new URL('../packages/', import.meta.url).pathname;
 
 /**
- * Aliases that resolve the domain packages (registry, core, http-kit, store-sqlite, store-postgres, test-kit)
+ * Aliases that resolve the domain packages (registry, core, agent-tables, http-kit, store-sqlite, store-postgres, test-kit)
  * to their TypeScript sources. The domain packages' own tests need a store and the test kit, which sit above
  * them in the dependency graph: importing their sources (not a package dependency) keeps the graph free of
  * cycles and every package on one copy of each module, so `instanceof ServiceError` holds (ADR 0240).
@@ -44,7 +44,7 @@ export function workspaceSources(): { find: RegExp; replacement: string }[] {
     { find: /^@screen-service\/core\/([a-z-]+)$/, replacement: src('core', '$1/index.ts') },
     { find: /^@screen-service\/core$/, replacement: src('core', 'index.ts') },
     {
-      find: /^@screen-service\/(http-kit|store-sqlite|test-kit|store-postgres|store-conformance)$/,
+      find: /^@screen-service\/(http-kit|store-sqlite|test-kit|store-postgres|store-conformance|agent-tables)$/,
       replacement: src('$1', 'index.ts'),
     },
     { find: /^@screen-service\/store-postgres\/testing$/, replacement: src('store-postgres', 'testing.ts') },

@@ -10,7 +10,6 @@ export default defineConfig(
       'host-messages': 'src/host-messages/index.ts',
       push: 'src/push/index.ts',
       photos: 'src/photos/index.ts',
-      tables: 'src/tables/index.ts',
       sharing: 'src/sharing/index.ts',
       housekeeping: 'src/housekeeping/index.ts',
     },

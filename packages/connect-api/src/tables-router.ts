@@ -1,6 +1,6 @@
 // POST {connect_url}/tables: the tables call over HTTP (doc3 "Tables call"); a thin adapter over core.tables.
 
-import type { Tables } from '@screen-service/core/tables';
+import type { Tables } from '@screen-service/agent-tables';
 import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { ConnectionAuth } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';

@@ -1,31 +1,21 @@
 // createCore: every rule of the service wired over one Store, clock, randomness, hasher and secret. The
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 
+import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
 import {
   type Accounts,
   type AppPrincipal,
   createAccounts,
   defaultAccountThrottles,
-  normalizeEmail,
 } from '@screen-service/registry/accounts';
 import {
   createPersonAgents,
-  createStatusWatch,
   type PersonAgents,
   type StatusWatch,
   sharedAgentRefusal,
 } from '@screen-service/registry/agents';
-import {
-  type ConnectionAuth,
-  createConnectionAuth,
-  createHosts,
-  createPairing,
-  HOST_ADDS_PER_MINUTE,
-  type Hosts,
-  type Pairing,
-  resolveAccessToken,
-} from '@screen-service/registry/hosts';
+import { type ConnectionAuth, createPairing, type Hosts, type Pairing } from '@screen-service/registry/hosts';
 import {
   type Clock,
   createNotifier,
@@ -33,7 +23,6 @@ import {
   memoryLimits,
   type Notifier,
   type Random,
-  ServiceError,
   systemClock,
   systemRandom,
 } from '@screen-service/registry/kernel';
@@ -45,7 +34,15 @@ import {
   createManagementTokens,
   type ManagementTokens,
 } from '@screen-service/registry/tokens';
-import { createHostTransport, type HostTransport } from './host-messages/host-transport.js';
+import {
+  connectAgent,
+  pushSender,
+  type Wiring,
+  wireConnectionAuth,
+  wireHosts,
+  wireTables,
+} from './create-core-parts.js';
+import type { HostTransport } from './host-messages/host-transport.js';
 import type { HousekeepingJob } from './housekeeping/housekeeping.js';
 import { retentionJobs } from './housekeeping/retention.js';
 import {
@@ -57,20 +54,13 @@ import {
   type Photos,
 } from './photos/photos.js';
 import { createPushService, type PushService } from './push/push.js';
-import {
-  createPushDispatcher,
-  type PushDispatcher,
-  type PushDispatcherOptions,
-} from './push/push-dispatcher.js';
+import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatcher.js';
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
-import { createTableWork, TABLE_WORK_DEFAULTS, type TableWorkLimits } from './tables/table-work.js';
-import { createTables, TABLES_CALLS_PER_MINUTE, type Tables } from './tables/tables.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
-import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
-import { createThreadCore } from './threads/thread-core.js';
-import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps, tapsOf } from './threads/thread-ops.js';
+import type { ScreenLinesPort } from './threads/screen-lines-port.js';
+import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */
 export interface CoreOptions {
@@ -244,39 +234,20 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
-  const parser = options.screenLines ?? defaultScreenLines;
-  // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
-  // every other writer settles those cards when the person taps one.
-  const cardWriter = createThreadCore({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
-  const tableWork = { ...TABLE_WORK_DEFAULTS, ...options.tableWork };
-  const tables = createTables({
+  const w: Wiring = {
+    options,
     store,
     notifier,
-    now: clock,
-    limiter: limits.rateLimiter('tables', {
-      burst: TABLES_CALLS_PER_MINUTE,
-      perMinute: TABLES_CALLS_PER_MINUTE,
-      now: clock,
-    }),
-    ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
-    work: createTableWork({
-      limiter: limits.rateLimiter('table-rows', {
-        burst: tableWork.rowsPerMinute,
-        perMinute: tableWork.rowsPerMinute,
-        now: clock,
-      }),
-      limits: tableWork,
-    }),
-    async appendCard(agent, lines, meta) {
-      const id = cardWriter.newId('scr_');
-      const parsed = parser.parse(lines, { screen: id });
-      await cardWriter.appendAgentScreen(
-        agent,
-        { body: lines, meta, connectorId: null },
-        { id, lines, ops: parsed.ops, taps: tapsOf(parsed.ops) },
-      );
-    },
-  });
+    clock,
+    random,
+    urls,
+    limits,
+    stopping,
+    onPushQueued,
+    linkPhotos,
+    screenLines,
+  };
+  const tables = wireTables(w);
   const beforeTap = {
     beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e),
     screenTables: (a: AgentRecord, lines: string[], shared: boolean) => tables.screenWrites(a, lines, shared),
@@ -305,41 +276,7 @@ export function createCore(options: CoreOptions): Core {
     onPushQueued,
     ...screenLines,
   });
-  const statusWatch = createStatusWatch({
-    store,
-    notifier,
-    now: clock,
-    ...(options.statusTickMs ? { tickMs: options.statusTickMs } : {}),
-  });
-  void statusWatch.start().catch(() => {});
-  stopping.signal.addEventListener('abort', () => statusWatch.stop());
-  const onSeen = (c: { id: string; userId: string }, at: number) => statusWatch.seen(c, at);
-  const hosts = createHosts({
-    store,
-    notifier,
-    now: clock,
-    random,
-    connectUrl: urls.connectUrl,
-    onSeen,
-    addLimiter: limits.rateLimiter('host-add', {
-      burst: HOST_ADDS_PER_MINUTE,
-      perMinute: HOST_ADDS_PER_MINUTE,
-      now: clock,
-    }),
-    ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
-  });
-  const hostAuth = createConnectionAuth({ store, now: clock, onSeen });
-  const hostTransport = createHostTransport({
-    store,
-    notifier,
-    now: clock,
-    random,
-    photoLinks: linkPhotos,
-    shutdown: stopping.signal,
-    threadOps,
-    served: hosts.served,
-    ...screenLines,
-  });
+  const { statusWatch, onSeen, hosts, hostAuth, hostTransport } = wireHosts(w, threadOps);
   const push = createPushService({
     store,
     publicKey: options.vapidPublicKey ?? null,
@@ -348,22 +285,7 @@ export function createCore(options: CoreOptions): Core {
     onPushQueued,
     ...options.pushEndpoints,
   });
-  const connectionAuth = createConnectionAuth({
-    store,
-    expectKind: 'mcp',
-    now: clock,
-    onSeen,
-    ...(options.acceptAccessTokens === false
-      ? {}
-      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
-  });
-  const anyConnectionAuth = createConnectionAuth({
-    store,
-    now: clock,
-    ...(options.acceptAccessTokens === false
-      ? {}
-      : { resolveAccessToken: (token: string) => resolveAccessToken(store, token, clock()) }),
-  });
+  const { connectionAuth, anyConnectionAuth } = wireConnectionAuth(w, onSeen);
   const photos = createPhotos({
     store,
     files: options.photoFiles ?? noPhotoFiles,
@@ -416,26 +338,7 @@ export function createCore(options: CoreOptions): Core {
     threads,
     threadOps,
     push,
-    createPushSender(transport, senderOptions = {}) {
-      const sender = createPushDispatcher({
-        ...senderOptions,
-        store,
-        transport,
-        // The web app is served at the base URL (the API lives under urls.appUrl).
-        appUrl: urls.baseUrl,
-        now: clock,
-        random,
-      });
-      senders.add(sender);
-      const stop = sender.stop;
-      return {
-        ...sender,
-        async stop() {
-          senders.delete(sender);
-          await stop();
-        },
-      };
-    },
+    createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
     connectionAuth,
     anyConnectionAuth,
     photos,
@@ -455,29 +358,7 @@ export function createCore(options: CoreOptions): Core {
       await photos.sweep();
     },
     deleteAgent,
-    async connectAgent(input) {
-      const user = await store.users.findByEmail(normalizeEmail(input.email));
-      if (!user) {
-        throw new ServiceError(
-          'NOT_FOUND',
-          `No account for ${input.email}: create it first with \`svc user add --email ${input.email}\`.`,
-          { field: 'email' },
-        );
-      }
-      const { agent, pairing: minted } = await agents.create(user.id, { name: input.agent });
-      const paired = await pairing.pair({
-        code: minted!.code,
-        remote_ref: agent.handle,
-        kind: 'mcp',
-        host_name: input.hostName,
-        clientAddr: 'svc-cli',
-      });
-      return {
-        mcp_url: urls.mcpUrl,
-        connector_token: paired.connector_token!,
-        agent: { id: paired.agent.id, name: paired.agent.name, handle: paired.agent.handle },
-      };
-    },
+    connectAgent: (input) => connectAgent(w, agents, pairing, input),
     // Every retention rule of the core, one scheduler runs them (apps/server; ADR 0190).
     housekeepingJobs: [
       ...retentionJobs({

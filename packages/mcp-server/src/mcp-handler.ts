@@ -2,7 +2,7 @@
 // node:http handler, so a server answers its endpoint without a framework in front (ADRs 0218, 0242).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { Tables } from '@screen-service/core/tables';
+import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import {
   bearerToken,

@@ -1,6 +1,6 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Tables } from '@screen-service/core/tables';
+import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
 import { exposeSecuritySchemes, resourceAliasMeta } from './host-aliases.js';

@@ -1,6 +1,6 @@
 // svc_tables: the tables call as a tool (doc3 "Tables call", adapter "tool server"); a thin call into core.tables.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { MAX_TABLES_CALL_CHARS, type Tables } from '@screen-service/core/tables';
+import { MAX_TABLES_CALL_CHARS, type Tables } from '@screen-service/agent-tables';
 import { guide } from '@screen-service/screen-lines';
 import { z } from 'zod';
 import { toToolError } from './errors.js';

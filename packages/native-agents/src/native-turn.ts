@@ -1,6 +1,6 @@
 // One native-agent turn: the owed rows taken, the model asked (its reads fed back), the reply written, or one line in the thread when the model is down.
 
-import type { ReplyReadResult, ReplyTextResult } from '@screen-service/core/tables';
+import type { ReplyReadResult, ReplyTextResult } from '@screen-service/agent-tables';
 import { type ConnectionPrincipal, MAX_TURN_ROWS } from '@screen-service/registry/hosts';
 import type { AgentRecord } from '@screen-service/registry/model';
 import { parse } from '@screen-service/screen-lines';

@@ -1,10 +1,10 @@
 // The use cases the person's API calls. Handlers reach the rules only through these (never a repository).
 
+import type { Tables } from '@screen-service/agent-tables';
 import type { Core } from '@screen-service/core';
 import type { Photos } from '@screen-service/core/photos';
 import type { PushService } from '@screen-service/core/push';
 import type { Shares } from '@screen-service/core/sharing';
-import type { Tables } from '@screen-service/core/tables';
 import type { PersonThreads } from '@screen-service/core/threads';
 import type { Accounts, AppPrincipal } from '@screen-service/registry/accounts';
 import type { AgentView, PersonAgents } from '@screen-service/registry/agents';

@@ -1,13 +1,13 @@
 // A typed, fetch-based client of the host API (doc2) and its message transport (ADR 0130): no Express,
 // usable from any Node 22+ program (and from the A2A bridge and webhook agents built on it).
 
-import type { ReplyResult, TurnResult } from '@screen-service/core/host-messages';
 import type {
   HoldingsResult,
   LinesCallResult,
   ReplyReadResult,
   ReplyTextResult,
-} from '@screen-service/core/tables';
+} from '@screen-service/agent-tables';
+import type { ReplyResult, TurnResult } from '@screen-service/core/host-messages';
 import type { AgentView } from '@screen-service/registry/agents';
 import type {
   CardResult,

@@ -1,5 +1,6 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
+import type { ScreenWrites } from '@screen-service/agent-tables';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type {
@@ -13,7 +14,6 @@ import type {
   ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
-import type { ScreenWrites } from '../tables/tables-model.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
@@ -108,14 +108,11 @@ export function createThreadCore(deps: ThreadDeps) {
       agentMuted: agent.pushMuted,
       ...(target.grantMuted === undefined ? {} : { grantMuted: target.grantMuted }),
     };
+    const publish = (m: MessageRecord) =>
+      notifier.publish({ type: 'message', userId: target.userId, agentId: agent.id, message: m });
     if (!shouldBuzz({ open: false, ...muted })) {
       const written = await write(store.threads);
-      notifier.publish({
-        type: 'message',
-        userId: target.userId,
-        agentId: agent.id,
-        message: messageOf(written),
-      });
+      publish(messageOf(written));
       return written;
     }
     const key = { agentId: agent.id, userId: target.userId };
@@ -135,12 +132,7 @@ export function createThreadCore(deps: ThreadDeps) {
     });
     // The sender wakes at once instead of at its next poll; a row that found the thread open queued nothing.
     if (pushed) deps.onPushQueued?.();
-    notifier.publish({
-      type: 'message',
-      userId: target.userId,
-      agentId: agent.id,
-      message: messageOf(written),
-    });
+    publish(messageOf(written));
     return written;
   }
 
@@ -268,39 +260,46 @@ export function createThreadCore(deps: ThreadDeps) {
       return { message, line: tap.line, echo: tap.echo, handled };
     },
 
-    async toAnswers(rows: MessageRecord[]): Promise<Answer[]> {
-      const photos = await store.photos.listByMessage(rows.map((r) => r.id));
-      // A message names its photos in its own row (meta.photos) and binds them in the same transaction.
-      // Rows written by releases before that (the attach a second write, which a crash could cut) may name
-      // photos never bound: those are read by id (the same person's and
-      // agent's only: the ids were checked as theirs before the message was written).
-      const seen = new Set(photos.map((p) => p.id));
-      for (const r of rows) {
-        const named = Array.isArray(r.meta.photos) ? (r.meta.photos as unknown[]) : [];
-        for (const id of named) {
-          if (typeof id !== 'string' || seen.has(id)) continue;
-          const p = await store.photos.get(id);
-          if (p && p.userId === r.userId && p.agentId === r.agentId && (p.messageId ?? r.id) === r.id) {
-            photos.push({ ...p, messageId: r.id });
-            seen.add(id);
-          }
-        }
-      }
-      const links = deps.photoLinks && photos.length > 0 ? await deps.photoLinks(photos) : [];
-      const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
-      return rows.map((r) => ({
-        id: r.id,
-        kind: r.kind === 'tap' ? 'tap' : 'text',
-        text: r.body,
-        screen_id: r.screenId,
-        event: r.kind === 'tap' ? ((r.meta.event as Record<string, unknown> | undefined) ?? null) : null,
-        photos: photos
-          .filter((p) => p.messageId === r.id)
-          .map((p) => linkOf.get(p.id))
-          .filter((l): l is string => typeof l === 'string'),
-        at: isoTime(r.createdAt),
-        ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
-      }));
-    },
+    toAnswers: (rows: MessageRecord[]): Promise<Answer[]> => answersOf(store, deps.photoLinks, rows),
   };
+}
+
+/** Thread rows as the agent reads them (svc_answers, a host's turn): taps with their events, photos as links. */
+async function answersOf(
+  store: ThreadDeps['store'],
+  photoLinks: ThreadDeps['photoLinks'],
+  rows: MessageRecord[],
+): Promise<Answer[]> {
+  const photos = await store.photos.listByMessage(rows.map((r) => r.id));
+  // A message names its photos in its own row (meta.photos) and binds them in the same transaction.
+  // Rows written by releases before that (the attach a second write, which a crash could cut) may name
+  // photos never bound: those are read by id (the same person's and
+  // agent's only: the ids were checked as theirs before the message was written).
+  const seen = new Set(photos.map((p) => p.id));
+  for (const r of rows) {
+    const named = Array.isArray(r.meta.photos) ? (r.meta.photos as unknown[]) : [];
+    for (const id of named) {
+      if (typeof id !== 'string' || seen.has(id)) continue;
+      const p = await store.photos.get(id);
+      if (p && p.userId === r.userId && p.agentId === r.agentId && (p.messageId ?? r.id) === r.id) {
+        photos.push({ ...p, messageId: r.id });
+        seen.add(id);
+      }
+    }
+  }
+  const links = photoLinks && photos.length > 0 ? await photoLinks(photos) : [];
+  const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind === 'tap' ? 'tap' : 'text',
+    text: r.body,
+    screen_id: r.screenId,
+    event: r.kind === 'tap' ? ((r.meta.event as Record<string, unknown> | undefined) ?? null) : null,
+    photos: photos
+      .filter((p) => p.messageId === r.id)
+      .map((p) => linkOf.get(p.id))
+      .filter((l): l is string => typeof l === 'string'),
+    at: isoTime(r.createdAt),
+    ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
+  }));
 }

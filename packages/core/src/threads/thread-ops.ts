@@ -1,13 +1,13 @@
 // The thread operations every tool adapter uses, scoped by a connection principal: show, say, answers,
 // threads, tap. Adapters parse their wire format, call these, and map ServiceError codes at the boundary.
 
+import type { PendingView, RefusedLine, ScreenWrites } from '@screen-service/agent-tables';
 import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
-import type { PendingView, RefusedLine, ScreenWrites } from '../tables/tables-model.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
@@ -130,6 +130,28 @@ async function countHostWrite(
 }
 
 /**
+ * A screen's theme lines restyle its agent for good (doc2 "Look"): each is merged onto the saved look in
+ * order with `mergeLook`, which cleans it and honours `at` (a change older than the saved look, or an
+ * agent change against the person's own pick that is not newer, leaves the look as it is). A line
+ * without its own `at` is dated by its message.
+ */
+async function saveLooks(
+  deps: Pick<ThreadDeps, 'store' | 'notifier'>,
+  agent: AgentRecord,
+  looks: Record<string, unknown>[],
+  at: number,
+): Promise<void> {
+  const { store, notifier } = deps;
+  const fresh = (await store.agents.get(agent.id)) ?? agent;
+  const when = new Date(at).toISOString();
+  let look: Record<string, unknown> = cleanLook(fresh.theme) as Record<string, unknown>;
+  for (const change of looks) look = mergeLook(look, change, { at: when }) as Record<string, unknown>;
+  if (JSON.stringify(look) === JSON.stringify(fresh.theme)) return;
+  await store.agents.update(agent.id, { theme: look }, at);
+  notifier.publish({ type: 'agents', userId: agent.userId });
+}
+
+/**
  * Creates the thread operations over a Store.
  *
  * @example
@@ -160,22 +182,6 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
     if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
   };
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
-
-  /**
-   * A screen's theme lines restyle its agent for good (doc2 "Look"): each is merged onto the saved look in
-   * order with `mergeLook`, which cleans it and honours `at` (a change older than the saved look, or an
-   * agent change against the person's own pick that is not newer, leaves the look as it is). A line
-   * without its own `at` is dated by its message.
-   */
-  async function saveLooks(agent: AgentRecord, looks: Record<string, unknown>[], at: number) {
-    const fresh = (await store.agents.get(agent.id)) ?? agent;
-    const when = new Date(at).toISOString();
-    let look: Record<string, unknown> = cleanLook(fresh.theme) as Record<string, unknown>;
-    for (const change of looks) look = mergeLook(look, change, { at: when }) as Record<string, unknown>;
-    if (JSON.stringify(look) === JSON.stringify(fresh.theme)) return;
-    await store.agents.update(agent.id, { theme: look }, at);
-    notifier.publish({ type: 'agents', userId: agent.userId });
-  }
 
   return {
     async show(p, input, extras = {}) {
@@ -215,7 +221,7 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
       );
       await writes?.appendCards();
       // A shared thread never restyles the owner's agent: the holder's look is the grant's.
-      if (looks.length > 0 && own) await saveLooks(agent, looks, message.createdAt);
+      if (looks.length > 0 && own) await saveLooks(deps, agent, looks, message.createdAt);
       return {
         screen_id: screen.id,
         message_id: message.id,

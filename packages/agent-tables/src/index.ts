@@ -1,4 +1,4 @@
-// @screen-service/core/tables: relay tables, the tables call and the person's table controls.
+// @screen-service/agent-tables: one set of tables per agent: the tables call, screen table lines, cards, copies, controls.
 // Every export here is public API.
 export { drawPlain } from './draw-plain.js';
 export { isReadOnly, type ReplyPiece, type SplitReply, splitReply } from './reply-split.js';
