@@ -1,25 +1,7 @@
-// Row helpers of the SQLite store; the record readers are the model's (shared with PostgreSQL).
+// Row helpers of the SQLite store; the record readers are the model's (@screen-service/registry/model rows).
 
 import type { ConnectorRecord } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
-
-export {
-  flag,
-  json,
-  num,
-  str,
-  toAgent,
-  toConnector,
-  toMessage,
-  toOAuthClient,
-  toOAuthRequest,
-  toOAuthToken,
-  toPairingCode,
-  toPhoto,
-  toScreen,
-  toSession,
-  toUser,
-} from '@screen-service/registry/model';
 
 export type SqliteDb = Database.Database;
 

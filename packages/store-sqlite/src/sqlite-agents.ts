@@ -6,8 +6,9 @@ import {
   type AgentRepository,
   constraintErrors,
   type NewAgent,
+  toAgent,
 } from '@screen-service/registry/model';
-import { isUniqueViolation, type SqliteDb, toAgent } from './rows.js';
+import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 

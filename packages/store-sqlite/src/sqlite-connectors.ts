@@ -1,6 +1,7 @@
 // SQLite connectors (one per host machine or tool connection).
 import type { ConnectorRecord, ConnectorRepository } from '@screen-service/registry/model';
-import { connectorParams, INSERT_CONNECTOR_SQL, type SqliteDb, toConnector } from './rows.js';
+import { toConnector } from '@screen-service/registry/model';
+import { connectorParams, INSERT_CONNECTOR_SQL, type SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 

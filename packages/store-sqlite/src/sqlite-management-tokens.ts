@@ -1,21 +1,10 @@
 // SQLite management tokens (doc2 `svc_mt_`): one row per token, only the SHA-256 hash stored.
-import type { ManagementTokenRecord, ManagementTokenRepository } from '@screen-service/registry/model';
+
+import type { ManagementTokenRepository } from '@screen-service/registry/model';
+import { toManagementToken } from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-function toToken(r: Row): ManagementTokenRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    name: r.name as string,
-    tokenHash: r.token_hash as string,
-    scope: 'agents:manage',
-    createdAt: r.created_at as number,
-    lastUsedAt: (r.last_used_at as number | null) ?? null,
-    revokedAt: (r.revoked_at as number | null) ?? null,
-  };
-}
 
 export function createSqliteManagementTokens(db: SqliteDb): ManagementTokenRepository {
   const insert = db.prepare(
@@ -37,10 +26,10 @@ export function createSqliteManagementTokens(db: SqliteDb): ManagementTokenRepos
     },
     async findByHash(hash) {
       const r = byHash.get(hash) as Row | undefined;
-      return r ? toToken(r) : null;
+      return r ? toManagementToken(r) : null;
     },
     async listByUser(userId) {
-      return (byUser.all(userId) as Row[]).map(toToken);
+      return (byUser.all(userId) as Row[]).map(toManagementToken);
     },
     async touch(id, at) {
       touch.run(at, id);

@@ -1,17 +1,10 @@
 // SQLite native-agent settings (migration 11): one row per agent the service runs on its own model.
-import type { NativeAgentRecord, NativeAgentRepository } from '@screen-service/registry/model';
+
+import type { NativeAgentRepository } from '@screen-service/registry/model';
+import { toNativeAgent } from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-const toRecord = (r: Row): NativeAgentRecord => ({
-  agentId: r.agent_id as string,
-  userId: r.user_id as string,
-  template: (r.template as string | null) ?? null,
-  instructions: r.instructions as string,
-  createdAt: r.created_at as number,
-  updatedAt: r.updated_at as number,
-});
 
 /** Native-agent rows over a database that carries `coreMigrations`. */
 export function createSqliteNativeAgents(db: SqliteDb): NativeAgentRepository {
@@ -30,7 +23,7 @@ export function createSqliteNativeAgents(db: SqliteDb): NativeAgentRepository {
   );
   const read = (agentId: string) => {
     const row = get.get(agentId) as Row | undefined;
-    return row ? toRecord(row) : null;
+    return row ? toNativeAgent(row) : null;
   };
   return {
     async save(record) {

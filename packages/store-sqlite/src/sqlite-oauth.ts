@@ -1,7 +1,8 @@
 // SQLite OAuth clients, authorization requests and tokens. Every multi-row change is one transaction; a
 // code's redemption is the OAuth rules' (packages/oauth), in a Store.transaction (ADR 0241).
 import type { OAuthRepository, OAuthTokenRecord } from '@screen-service/registry/model';
-import { type SqliteDb, toOAuthClient, toOAuthRequest, toOAuthToken } from './rows.js';
+import { toOAuthClient, toOAuthRequest, toOAuthToken } from '@screen-service/registry/model';
+import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 

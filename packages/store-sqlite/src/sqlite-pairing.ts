@@ -1,6 +1,7 @@
 // SQLite pairing codes and failed-attempt records: inserts, deletes and the atomic claim (ADR 0241).
 import type { PairingRepository } from '@screen-service/registry/model';
-import { type SqliteDb, toPairingCode } from './rows.js';
+import { toPairingCode } from '@screen-service/registry/model';
+import type { SqliteDb } from './rows.js';
 
 export function createSqlitePairing(db: SqliteDb): PairingRepository {
   // The partial unique index on unused hashes decides a collision: nothing is inserted then.

@@ -1,6 +1,7 @@
 // SQLite photo records (the bytes live in the data dir; see the server's photo storage).
 import type { PhotoRecord, PhotoRepository } from '@screen-service/registry/model';
-import { type SqliteDb, toPhoto } from './rows.js';
+import { toPhoto } from '@screen-service/registry/model';
+import type { SqliteDb } from './rows.js';
 
 export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   const insert = db.prepare(

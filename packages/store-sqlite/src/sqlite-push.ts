@@ -1,40 +1,12 @@
 // SQLite push subscriptions, outbox and presence. The rules queue a message's buzz in the message's own
 // transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
-import type {
-  PushDeliveryRecord,
-  PushRepository,
-  PushSubscriptionRecord,
-} from '@screen-service/registry/model';
+
+import type { PushRepository } from '@screen-service/registry/model';
+import { toPushDelivery, toPushSubscription } from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-function toSubscription(r: Row, prefix = ''): PushSubscriptionRecord {
-  return {
-    id: r[`${prefix}id`] as string,
-    userId: r[`${prefix}user_id`] as string,
-    endpoint: r[`${prefix}endpoint`] as string,
-    p256dh: r[`${prefix}p256dh`] as string,
-    auth: r[`${prefix}auth`] as string,
-    device: (r[`${prefix}device`] as string | null) ?? null,
-    createdAt: r[`${prefix}created_at`] as number,
-  };
-}
-
-function toDelivery(r: Row): PushDeliveryRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    subscriptionId: r.subscription_id as string,
-    kind: r.kind as PushDeliveryRecord['kind'],
-    messageId: (r.message_id as string | null) ?? null,
-    createdAt: r.created_at as number,
-    attempts: r.attempts as number,
-    nextAt: r.next_at as number,
-  };
-}
 
 /** The statements that write a buzz: a message's intent and outbox rows, or a revoked grant's rows. */
 function preparePushRows(db: SqliteDb) {
@@ -110,10 +82,10 @@ export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommi
   return {
     async saveSubscription(sub) {
       const r = save.get(sub) as Row | undefined;
-      return r ? toSubscription(r) : null;
+      return r ? toPushSubscription(r) : null;
     },
     async listSubscriptions(userId) {
-      return (list.all(userId) as Row[]).map((r) => toSubscription(r));
+      return (list.all(userId) as Row[]).map((r) => toPushSubscription(r));
     },
     async removeSubscription(userId, endpoint) {
       return remove.run(userId, endpoint).changes > 0;
@@ -130,8 +102,8 @@ export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommi
     },
     async due(at, limit) {
       return (due.all(at, limit) as Row[]).map((r) => ({
-        row: toDelivery(r),
-        subscription: toSubscription(r, 's_'),
+        row: toPushDelivery(r),
+        subscription: toPushSubscription(r, 's_'),
       }));
     },
     async nextDueAt() {

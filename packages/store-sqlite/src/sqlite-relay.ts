@@ -1,19 +1,12 @@
 // SQLite relay tables: the tables engine's store on the service database plus relay_tables / relay_agent_state.
 
-import type { RelayRepository, RelayTableMeta } from '@screen-service/registry/model';
+import type { RelayRepository } from '@screen-service/registry/model';
+import { toRelayMeta } from '@screen-service/registry/model';
 import { storeLockOf } from '@screen-service/tables-engine';
 import { createSqliteStore } from '@screen-service/tables-engine/sqlite';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-const toMeta = (r: Row): RelayTableMeta => ({
-  userId: r.user_id as string,
-  holder: r.holder as string,
-  name: r.name as string,
-  lastReadAt: (r.last_read_at as number | null) ?? null,
-  unheldAt: (r.unheld_at as number | null) ?? null,
-});
 
 /** Relay tables over one database that carries `coreMigrations` (version 8 holds the layout). */
 export function createSqliteRelay(db: SqliteDb): RelayRepository {
@@ -59,7 +52,7 @@ export function createSqliteRelay(db: SqliteDb): RelayRepository {
   return {
     tables,
     async listMeta(userId) {
-      return (listMeta.all(userId) as Row[]).map(toMeta);
+      return (listMeta.all(userId) as Row[]).map(toRelayMeta);
     },
     async markRead(userId, holder, names, at) {
       await lock.run(() => markRead(userId, holder, names, at));

@@ -1,50 +1,14 @@
 // SQLite shared agents: templates, invites and grants as stored; a second live grant (a unique index) is
 // CONFLICT. Which agent may be shared is the core's rule (ADR 0241).
+
 import { ServiceError } from '@screen-service/registry/kernel';
-import type {
-  GrantRecord,
-  ShareInviteRecord,
-  ShareRepository,
-  ShareTemplateRecord,
-} from '@screen-service/registry/model';
+import type { ShareRepository, ShareTemplateRecord } from '@screen-service/registry/model';
+import { toGrant, toShareInvite } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-function toGrant(r: Row): GrantRecord {
-  return {
-    id: r.id as string,
-    agentId: r.agent_id as string,
-    ownerId: r.owner_id as string,
-    userId: r.user_id as string,
-    role: 'user',
-    theme: JSON.parse(r.theme as string) as Record<string, unknown>,
-    firstMessage: (r.first_message as string | null) ?? null,
-    template: (r.template as string | null) ?? null,
-    inviteId: (r.invite_id as string | null) ?? null,
-    pushMuted: r.push_muted === 1,
-    sort: r.sort as number,
-    sharedBy: r.shared_by as string,
-    grantedAt: r.granted_at as number,
-    revokedAt: num(r.revoked_at),
-  };
-}
-
-function toInvite(r: Row): ShareInviteRecord {
-  return {
-    id: r.id as string,
-    ownerId: r.user_id as string,
-    templateId: r.template_id as string,
-    tokenHash: r.token_hash as string,
-    firstName: (r.first_name as string | null) ?? null,
-    createdAt: r.created_at as number,
-    approvedAt: num(r.approved_at),
-    claimedAt: num(r.claimed_at),
-    claimedBy: (r.claimed_by as string | null) ?? null,
-  };
-}
+const _num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export function createSqliteShares(db: SqliteDb): ShareRepository {
   const upsertTemplate = db.prepare(
@@ -178,7 +142,7 @@ export function createSqliteShares(db: SqliteDb): ShareRepository {
     },
     async findInviteByHash(hash) {
       const r = inviteByHash.get(hash) as Row | undefined;
-      return r ? toInvite(r) : null;
+      return r ? toShareInvite(r) : null;
     },
     async approveInvite(ownerId, id, at) {
       return approveInvite.run(at, id, ownerId).changes > 0;

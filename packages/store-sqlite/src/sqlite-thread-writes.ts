@@ -10,9 +10,10 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
+import { toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
-import { isUniqueViolation, type SqliteDb, toMessage } from './rows.js';
+import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 

@@ -6,8 +6,9 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
+import { toMessage, toScreen } from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
-import { type SqliteDb, toMessage, toScreen } from './rows.js';
+import type { SqliteDb } from './rows.js';
 import { preparePageReader } from './sqlite-page.js';
 import { createThreadAppends, createThreadMarks, preparePageMove } from './sqlite-thread-writes.js';
 

@@ -4,9 +4,11 @@ import {
   constraintErrors,
   type SessionRecord,
   type SessionRepository,
+  toSession,
+  toUser,
   type UserRepository,
 } from '@screen-service/registry/model';
-import { isUniqueViolation, type SqliteDb, toSession, toUser } from './rows.js';
+import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 export function createSqliteUsers(db: SqliteDb): UserRepository {
   const insert = db.prepare(

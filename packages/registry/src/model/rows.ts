@@ -5,16 +5,23 @@ import type {
   AgentRecord,
   CommandEntry,
   ConnectorRecord,
+  GrantRecord,
+  ManagementTokenRecord,
   MessageRecord,
+  NativeAgentRecord,
   OAuthClientRecord,
   OAuthRequestRecord,
   OAuthTokenRecord,
   PairingCodeRecord,
   PhotoRecord,
+  PushDeliveryRecord,
+  PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
+  ShareInviteRecord,
   UserRecord,
 } from './records.js';
+import type { RelayTableMeta } from './repositories.js';
 
 /** A row as a SQL driver returns it: column name to value. */
 export type Row = Record<string, unknown>;
@@ -201,5 +208,94 @@ export function toOAuthToken(r: Row): OAuthTokenRecord {
     expiresAt: Number(r.expires_at),
     usedAt: num(r.used_at),
     revokedAt: num(r.revoked_at),
+  };
+}
+
+export function toManagementToken(r: Row): ManagementTokenRecord {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    name: r.name as string,
+    tokenHash: r.token_hash as string,
+    scope: 'agents:manage',
+    createdAt: Number(r.created_at),
+    lastUsedAt: num(r.last_used_at),
+    revokedAt: num(r.revoked_at),
+  };
+}
+
+export const toNativeAgent = (r: Row): NativeAgentRecord => ({
+  agentId: r.agent_id as string,
+  userId: r.user_id as string,
+  template: str(r.template),
+  instructions: r.instructions as string,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export function toPushSubscription(r: Row, prefix = ''): PushSubscriptionRecord {
+  return {
+    id: r[`${prefix}id`] as string,
+    userId: r[`${prefix}user_id`] as string,
+    endpoint: r[`${prefix}endpoint`] as string,
+    p256dh: r[`${prefix}p256dh`] as string,
+    auth: r[`${prefix}auth`] as string,
+    device: (r[`${prefix}device`] as string | null) ?? null,
+    createdAt: Number(r[`${prefix}created_at`]),
+  };
+}
+
+export function toPushDelivery(r: Row): PushDeliveryRecord {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    subscriptionId: r.subscription_id as string,
+    kind: r.kind as PushDeliveryRecord['kind'],
+    messageId: str(r.message_id),
+    createdAt: Number(r.created_at),
+    attempts: Number(r.attempts),
+    nextAt: Number(r.next_at),
+  };
+}
+
+export const toRelayMeta = (r: Row): RelayTableMeta => ({
+  userId: r.user_id as string,
+  holder: r.holder as string,
+  name: r.name as string,
+  lastReadAt: num(r.last_read_at),
+  unheldAt: num(r.unheld_at),
+});
+
+export function toGrant(r: Row): GrantRecord {
+  return {
+    id: r.id as string,
+    agentId: r.agent_id as string,
+    ownerId: r.owner_id as string,
+    userId: r.user_id as string,
+    role: 'user',
+    theme: JSON.parse(r.theme as string) as Record<string, unknown>,
+    firstMessage: str(r.first_message),
+    template: str(r.template),
+    inviteId: str(r.invite_id),
+    pushMuted: flag(r.push_muted),
+    sort: Number(r.sort),
+    sharedBy: r.shared_by as string,
+    grantedAt: Number(r.granted_at),
+    revokedAt: num(r.revoked_at),
+  };
+}
+
+export function toShareInvite(r: Row): ShareInviteRecord {
+  return {
+    id: r.id as string,
+    ownerId: r.user_id as string,
+    templateId: r.template_id as string,
+    tokenHash: r.token_hash as string,
+    firstName: str(r.first_name),
+    createdAt: Number(r.created_at),
+    approvedAt: num(r.approved_at),
+    claimedAt: num(r.claimed_at),
+    claimedBy: str(r.claimed_by),
   };
 }

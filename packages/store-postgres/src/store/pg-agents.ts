@@ -8,9 +8,9 @@ import {
   constraintErrors,
   type NewAgent,
   type ReadOptions,
+  toAgent,
 } from '@screen-service/registry/model';
 import { changes, first, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { toAgent } from './rows.js';
 
 /** The agent list's order: the default first, then `sort`, then age, then id (ties never left to chance). */
 function byListOrder(a: AgentRecord, b: AgentRecord): number {

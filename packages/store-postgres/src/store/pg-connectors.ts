@@ -1,7 +1,8 @@
 // PostgreSQL connectors (one per host machine or tool connection).
 import type { ConnectorRepository } from '@screen-service/registry/model';
+import { num, toConnector } from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
-import { connectorValues, INSERT_CONNECTOR_SQL, num, toConnector } from './rows.js';
+import { connectorValues, INSERT_CONNECTOR_SQL } from './rows.js';
 
 export function createPgConnectors(db: PgDb): ConnectorRepository {
   return {

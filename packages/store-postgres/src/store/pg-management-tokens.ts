@@ -1,20 +1,8 @@
 // PostgreSQL management tokens (doc2 `svc_mt_`): one row per token, only the SHA-256 hash stored.
-import type { ManagementTokenRecord, ManagementTokenRepository } from '@screen-service/registry/model';
-import type { PgDb, Row } from './pg-db.js';
-import { num } from './rows.js';
 
-function toToken(r: Row): ManagementTokenRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    name: r.name as string,
-    tokenHash: r.token_hash as string,
-    scope: 'agents:manage',
-    createdAt: Number(r.created_at),
-    lastUsedAt: num(r.last_used_at),
-    revokedAt: num(r.revoked_at),
-  };
-}
+import type { ManagementTokenRepository } from '@screen-service/registry/model';
+import { toManagementToken } from '@screen-service/registry/model';
+import type { PgDb } from './pg-db.js';
 
 export function createPgManagementTokens(db: PgDb): ManagementTokenRepository {
   return {
@@ -28,14 +16,14 @@ export function createPgManagementTokens(db: PgDb): ManagementTokenRepository {
     },
     async findByHash(hash) {
       const r = await db.one('SELECT * FROM management_tokens WHERE token_hash = $1', [hash]);
-      return r ? toToken(r) : null;
+      return r ? toManagementToken(r) : null;
     },
     async listByUser(userId) {
       const rows = await db.all(
         'SELECT * FROM management_tokens WHERE user_id = $1 ORDER BY created_at DESC, id COLLATE "C" DESC',
         [userId],
       );
-      return rows.map(toToken);
+      return rows.map(toManagementToken);
     },
     async touch(id, at) {
       await db.run('UPDATE management_tokens SET last_used_at = $1 WHERE id = $2', [at, id]);

@@ -1,16 +1,8 @@
 // PostgreSQL native-agent settings: one row per agent the service runs on its own model.
-import type { NativeAgentRecord, NativeAgentRepository } from '@screen-service/registry/model';
-import type { PgDb, Row } from './pg-db.js';
-import { str } from './rows.js';
 
-const toRecord = (r: Row): NativeAgentRecord => ({
-  agentId: r.agent_id as string,
-  userId: r.user_id as string,
-  template: str(r.template),
-  instructions: r.instructions as string,
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
-});
+import type { NativeAgentRepository } from '@screen-service/registry/model';
+import { toNativeAgent } from '@screen-service/registry/model';
+import type { PgDb } from './pg-db.js';
 
 export function createPgNativeAgents(db: PgDb): NativeAgentRepository {
   return {
@@ -23,18 +15,18 @@ export function createPgNativeAgents(db: PgDb): NativeAgentRepository {
          RETURNING *`,
         [n.agentId, n.userId, n.template, n.instructions, n.createdAt, n.updatedAt],
       );
-      return toRecord(r!);
+      return toNativeAgent(r!);
     },
     async get(agentId) {
       const r = await db.one('SELECT * FROM native_agents WHERE agent_id = $1', [agentId]);
-      return r ? toRecord(r) : null;
+      return r ? toNativeAgent(r) : null;
     },
     async setInstructions(agentId, instructions, at) {
       const r = await db.one(
         'UPDATE native_agents SET instructions = $1, updated_at = $2 WHERE agent_id = $3 RETURNING *',
         [instructions, at, agentId],
       );
-      return r ? toRecord(r) : null;
+      return r ? toNativeAgent(r) : null;
     },
     async listWithPending() {
       return db.all<{ agentId: string; userId: string }>(

@@ -2,8 +2,8 @@
 // every claim is a conditional UPDATE, so racing instances win it once. A code's redemption is the OAuth
 // rules' (packages/oauth), in a Store.transaction that reads the request FOR UPDATE (ADR 0241).
 import type { OAuthRepository, OAuthTokenRecord } from '@screen-service/registry/model';
+import { toOAuthClient, toOAuthRequest, toOAuthToken } from '@screen-service/registry/model';
 import { changes, forUpdate, type PgDb, type Queryable } from './pg-db.js';
-import { toOAuthClient, toOAuthRequest, toOAuthToken } from './rows.js';
 
 const DECIDE = `UPDATE oauth_requests SET status = $2, user_id = $3, agent_id = $4, decided_at = $5
   WHERE id = $1 AND status = 'pending' AND expires_at > $5`;

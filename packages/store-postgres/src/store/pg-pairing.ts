@@ -1,7 +1,7 @@
 // PostgreSQL pairing codes and failed-attempt records: inserts, deletes and the atomic claim (ADR 0241).
 import type { PairingRepository } from '@screen-service/registry/model';
+import { toPairingCode } from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
-import { toPairingCode } from './rows.js';
 
 export function createPgPairing(db: PgDb): PairingRepository {
   return {

@@ -1,7 +1,7 @@
 // PostgreSQL photo records and the removal queue (the bytes are in photo_files: pg-photo-files.ts).
 import type { PhotoRepository } from '@screen-service/registry/model';
+import { toPhoto } from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
-import { toPhoto } from './rows.js';
 
 export function createPgPhotos(db: PgDb): PhotoRepository {
   return {

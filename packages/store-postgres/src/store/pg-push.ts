@@ -1,37 +1,9 @@
 // PostgreSQL push subscriptions, outbox and presence. The rules queue a message's buzz in the message's own
 // transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
-import type {
-  PushDeliveryRecord,
-  PushRepository,
-  PushSubscriptionRecord,
-} from '@screen-service/registry/model';
-import type { PgDb, Row } from './pg-db.js';
 
-function toSubscription(r: Row, prefix = ''): PushSubscriptionRecord {
-  return {
-    id: r[`${prefix}id`] as string,
-    userId: r[`${prefix}user_id`] as string,
-    endpoint: r[`${prefix}endpoint`] as string,
-    p256dh: r[`${prefix}p256dh`] as string,
-    auth: r[`${prefix}auth`] as string,
-    device: (r[`${prefix}device`] as string | null) ?? null,
-    createdAt: Number(r[`${prefix}created_at`]),
-  };
-}
-
-function toDelivery(r: Row): PushDeliveryRecord {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    agentId: r.agent_id as string,
-    subscriptionId: r.subscription_id as string,
-    kind: r.kind as PushDeliveryRecord['kind'],
-    messageId: (r.message_id as string | null) ?? null,
-    createdAt: Number(r.created_at),
-    attempts: Number(r.attempts),
-    nextAt: Number(r.next_at),
-  };
-}
+import type { PushRepository } from '@screen-service/registry/model';
+import { toPushDelivery, toPushSubscription } from '@screen-service/registry/model';
+import type { PgDb } from './pg-db.js';
 
 // One outbox row per subscription of the user, ids `${id}.${n}` in subscription id order.
 const FAN_OUT = `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
@@ -56,14 +28,14 @@ export function createPgPush(db: PgDb): PushRepository {
          RETURNING *`,
         [sub.id, sub.userId, sub.endpoint, sub.p256dh, sub.auth, sub.device, sub.createdAt],
       );
-      return r ? toSubscription(r) : null;
+      return r ? toPushSubscription(r) : null;
     },
     async listSubscriptions(userId) {
       const rows = await db.all(
         'SELECT * FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id COLLATE "C"',
         [userId],
       );
-      return rows.map((r) => toSubscription(r));
+      return rows.map((r) => toPushSubscription(r));
     },
     async removeSubscription(userId, endpoint) {
       return (
@@ -90,7 +62,7 @@ export function createPgPush(db: PgDb): PushRepository {
          WHERE o.next_at <= $1 ORDER BY o.next_at, o.created_at, o.id COLLATE "C" LIMIT $2`,
         [at, limit],
       );
-      return rows.map((r) => ({ row: toDelivery(r), subscription: toSubscription(r, 's_') }));
+      return rows.map((r) => ({ row: toPushDelivery(r), subscription: toPushSubscription(r, 's_') }));
     },
     async nextDueAt() {
       const r = await db.one<{ t: number | null }>('SELECT MIN(next_at) AS t FROM push_outbox');

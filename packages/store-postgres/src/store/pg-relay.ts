@@ -1,17 +1,10 @@
 // PostgreSQL relay tables: the tables engine's store on PostgreSQL (te_tables, te_rows, te_pending; ADR 0222)
 // plus the relay's own records (relay_tables, relay_agent_state).
-import type { RelayRepository, RelayTableMeta } from '@screen-service/registry/model';
-import { createPostgresTableStore } from '../tables/pg-table-store.js';
-import { first, type PgDb, type Row } from './pg-db.js';
-import { num } from './rows.js';
 
-const toMeta = (r: Row): RelayTableMeta => ({
-  userId: r.user_id as string,
-  holder: r.holder as string,
-  name: r.name as string,
-  lastReadAt: num(r.last_read_at),
-  unheldAt: num(r.unheld_at),
-});
+import type { RelayRepository } from '@screen-service/registry/model';
+import { num, toRelayMeta } from '@screen-service/registry/model';
+import { createPostgresTableStore } from '../tables/pg-table-store.js';
+import { first, type PgDb } from './pg-db.js';
 
 /**
  * A tables call's statements stop after 2 s (ADR 0254): the core caps a call's work at 1 s, so only a
@@ -24,7 +17,9 @@ export function createPgRelay(db: PgDb): RelayRepository {
   return {
     tables,
     async listMeta(userId) {
-      return (await db.all('SELECT * FROM relay_tables WHERE user_id = $1 ORDER BY n', [userId])).map(toMeta);
+      return (await db.all('SELECT * FROM relay_tables WHERE user_id = $1 ORDER BY n', [userId])).map(
+        toRelayMeta,
+      );
     },
     async markRead(userId, holder, names, at) {
       if (names.length === 0) return;

@@ -2,48 +2,9 @@
 // CONFLICT. Which agent may be shared is the core's rule (ADR 0241).
 
 import { ServiceError } from '@screen-service/registry/kernel';
-import type {
-  GrantRecord,
-  NewGrant,
-  ShareInviteRecord,
-  ShareRepository,
-  ShareTemplateRecord,
-} from '@screen-service/registry/model';
+import type { NewGrant, ShareRepository, ShareTemplateRecord } from '@screen-service/registry/model';
+import { toGrant, toShareInvite } from '@screen-service/registry/model';
 import { first, isUniqueViolation, type PgDb, type Queryable, type Row } from './pg-db.js';
-import { num, str } from './rows.js';
-
-function toGrant(r: Row): GrantRecord {
-  return {
-    id: r.id as string,
-    agentId: r.agent_id as string,
-    ownerId: r.owner_id as string,
-    userId: r.user_id as string,
-    role: 'user',
-    theme: JSON.parse(r.theme as string) as Record<string, unknown>,
-    firstMessage: str(r.first_message),
-    template: str(r.template),
-    inviteId: str(r.invite_id),
-    pushMuted: r.push_muted === true,
-    sort: Number(r.sort),
-    sharedBy: r.shared_by as string,
-    grantedAt: Number(r.granted_at),
-    revokedAt: num(r.revoked_at),
-  };
-}
-
-function toInvite(r: Row): ShareInviteRecord {
-  return {
-    id: r.id as string,
-    ownerId: r.user_id as string,
-    templateId: r.template_id as string,
-    tokenHash: r.token_hash as string,
-    firstName: str(r.first_name),
-    createdAt: Number(r.created_at),
-    approvedAt: num(r.approved_at),
-    claimedAt: num(r.claimed_at),
-    claimedBy: str(r.claimed_by),
-  };
-}
 
 const liveTaken = () =>
   new ServiceError('CONFLICT', 'This person already holds a live grant for this agent.', {
@@ -161,7 +122,7 @@ function inviteOps(
     },
     async findInviteByHash(hash) {
       const r = await db.one('SELECT * FROM share_invites WHERE token_hash = $1', [hash]);
-      return r ? toInvite(r) : null;
+      return r ? toShareInvite(r) : null;
     },
     async approveInvite(ownerId, id, at) {
       const n = await db.run(

@@ -11,8 +11,8 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
+import { num, toMessage, toScreen } from '@screen-service/registry/model';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { num, toMessage, toScreen } from './rows.js';
 
 /**
  * The stream lock key of an insert ($3 agent id): the agent's connection, hashed to 64 bits, or the agent

@@ -4,10 +4,12 @@ import {
   constraintErrors,
   type SessionRecord,
   type SessionRepository,
+  str,
+  toSession,
+  toUser,
   type UserRepository,
 } from '@screen-service/registry/model';
 import { changes, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-import { str, toSession, toUser } from './rows.js';
 
 export function createPgUsers(db: PgDb): UserRepository {
   return {

@@ -1,23 +1,5 @@
-// Row helpers of the PostgreSQL store; the record readers are the model's (shared with SQLite).
+// Row helpers of the PostgreSQL store; the record readers are the model's (@screen-service/registry/model rows).
 import type { ConnectorRecord } from '@screen-service/registry/model';
-
-export {
-  flag,
-  json,
-  num,
-  str,
-  toAgent,
-  toConnector,
-  toMessage,
-  toOAuthClient,
-  toOAuthRequest,
-  toOAuthToken,
-  toPairingCode,
-  toPhoto,
-  toScreen,
-  toSession,
-  toUser,
-} from '@screen-service/registry/model';
 
 /** The connector INSERT, shared by the connector repository, pairing and OAuth's one-transaction claims. */
 export const INSERT_CONNECTOR_SQL = `INSERT INTO connectors
