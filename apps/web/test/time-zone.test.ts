@@ -1,14 +1,23 @@
 // The person's time zone (ADR 0253) in Chromium against the real service: the app reports the device's
-// zone to the account, Settings › Account pins another, and the phone's own tables then write `today` and
-// `now` in the account's zone, not the device's.
+// zone to the account, Settings › Account pins another, and the agent's tables (written on the service,
+// ADR 0250) then resolve `today` and `now` in the account's zone, not the device's nor the server's.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchBrowser } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
 import { startService } from './server.js';
 
-// 23:30 on 23 November in New York; 13:30 on the 24th in Tokyo.
-const NEW_YORK_EVENING = new Date('2026-11-24T04:30:00Z');
+// Two zones 25 hours apart: at any moment their dates differ, so a row's date names the zone it used.
+const WEST = 'Pacific/Pago_Pago';
+const EAST = 'Pacific/Kiritimati';
+/** The date in `zone` now, as a date column shows it; both sides of a midnight are accepted by `dayOf`. */
+const dayIn = (zone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
 
 let service: Awaited<ReturnType<typeof startService>>;
 let browser: Browser;
@@ -25,7 +34,6 @@ beforeAll(async () => {
   });
   context.setDefaultTimeout(5_000);
   page = await context.newPage();
-  await page.clock.setFixedTime(NEW_YORK_EVENING);
 });
 
 afterAll(async () => {
@@ -58,7 +66,7 @@ async function addAgent(name: string): Promise<McpAgent> {
 const lastTable = () => page.locator('.svc-screen').last().locator('.svc-table tbody').textContent();
 
 describe("the person's time zone", () => {
-  it("is reported by the device, pinned in settings, and the phone's tables write today and now in it", async () => {
+  it("is reported by the device, pinned in settings, and the agent's tables write today and now in it", async () => {
     await page.goto(service.url);
     await page.getByLabel('Email').fill('zone@example.com');
     await page.getByLabel(/^Password/).fill('correct horse battery');
@@ -69,24 +77,38 @@ describe("the person's time zone", () => {
     await poll(() => page.locator('#time-zone-now').textContent()).toContain('America/New_York');
     expect(await page.getByLabel('Dates in your tables').inputValue()).toBe('');
 
-    agent = await addAgent('Coach');
-    await agent.show('table create Runs Day:date At:date\nput Runs a Day=today At=now\nquery Runs');
-    await poll(lastTable).toContain('2026-11-23');
-
-    await page.goto(`${service.url}/#/account`);
-    await page.getByLabel('Dates in your tables').selectOption('Asia/Tokyo');
+    // Pinned far west: the service writes the row with that zone's date.
+    await page.getByLabel('Dates in your tables').selectOption(WEST);
     await poll(() => page.locator('#time-zone-now').textContent()).toContain(
-      'Asia/Tokyo, wherever your devices are',
+      `${WEST}, wherever your devices are`,
     );
-    // A reload reports New York again: the pinned zone stays.
-    await page.reload();
-    await poll(() => page.locator('#time-zone-now').textContent()).toContain('Asia/Tokyo');
+    agent = await addAgent('Coach');
+    const westBefore = dayIn(WEST);
+    await agent.show('table create Runs Day:date At:date\nput Runs a Day=today At=now\nquery Runs');
+    await poll(lastTable).toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect([westBefore, dayIn(WEST)]).toContain((await lastTable())!.slice(0, 10));
 
+    // A reload reports New York again: the pinned zone stays.
+    await page.goto(`${service.url}/#/account`);
+    await page.reload();
+    await poll(() => page.locator('#time-zone-now').textContent()).toContain(WEST);
+    // Pinned far east: the next row takes that zone's date, a day or two after the first.
+    await page.getByLabel('Dates in your tables').selectOption(EAST);
+    await poll(() => page.locator('#time-zone-now').textContent()).toContain(
+      `${EAST}, wherever your devices are`,
+    );
     await page.goto(`${service.url}/#/`);
     await page.locator('.agent-list a').first().click();
+    const eastBefore = dayIn(EAST);
     await agent.show('put Runs b Day=today At=now\nquery Runs');
-    await poll(lastTable).toContain('2026-11-24');
-    expect(await lastTable()).toMatch(/2026-11-23[\s\S]*2026-11-24/);
+    await poll(
+      async () => (await lastTable())?.match(/\d{4}-\d{2}-\d{2}/g)?.length ?? 0,
+    ).toBeGreaterThanOrEqual(4);
+    const days = (await lastTable())!.match(/\d{4}-\d{2}-\d{2}/g)!;
+    // Rows a and b, each with its Day and its At: the west day twice, then the east day twice.
+    expect([westBefore, dayIn(WEST)]).toContain(days[0]);
+    expect([eastBefore, dayIn(EAST)]).toContain(days[2]);
+    expect(days[2]! > days[0]!).toBe(true);
 
     await page.goto(`${service.url}/#/account`);
     await page.getByLabel('Dates in your tables').selectOption('');
