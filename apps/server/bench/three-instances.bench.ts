@@ -25,7 +25,12 @@ const teardown = await setupPostgres({ provide: (_key: string, url: string) => (
 const db = await createTestDatabase(adminUrl);
 const proxy = await prepareNginx(SITE);
 const d = deployment(db.url);
-const unlimited = { SVC_MCP_RATE_BURST: '100000000', SVC_MCP_RATE_PER_MINUTE: '100000000' };
+const unlimited = {
+  SVC_MCP_RATE_BURST: '100000000',
+  SVC_MCP_RATE_PER_MINUTE: '100000000',
+  SVC_HOST_MESSAGE_RATE_BURST: '100000000',
+  SVC_HOST_MESSAGE_RATE_PER_MINUTE: '100000000',
+};
 const env = { SVC_BASE_URL: proxy.base, SVC_TRUST_PROXY: 'loopback', ...unlimited };
 const instances = [];
 for (const name of ['a', 'b', 'c']) instances.push(await spawnInstance(d, name, env));

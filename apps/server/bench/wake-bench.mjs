@@ -11,7 +11,17 @@ const { loadConfig, startServer } = await import('../dist/index.js');
 const pino = (await import('pino')).default;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-wake-bench-'));
 const running = await startServer(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir }, '/'),
+  // The per-thread host message limit (ADR 0248) is lifted: the bench measures wakes, not refusals.
+  loadConfig(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_HOST_MESSAGE_RATE_BURST: '100000000',
+      SVC_HOST_MESSAGE_RATE_PER_MINUTE: '100000000',
+    },
+    '/',
+  ),
   pino({ level: 'silent' }),
 );
 const base = `http://127.0.0.1:${running.port}/functions/v1/svc-app`;

@@ -34,7 +34,10 @@ const CONNECTORS = 1000;
 const REQUESTS = 6000;
 const CONCURRENCY = 32;
 
-const core = createTestCore({ clockMode: 'running' });
+const core = createTestCore({
+  clockMode: 'running',
+  hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+});
 const app = express();
 app.post('/echo', express.json(), (req, res) => res.json(req.body));
 app.use(

@@ -9,7 +9,10 @@ import { createTablesRouter } from '../src/tables-router.js';
 const ROWS = 5000;
 const ROUNDS = 9;
 const PER_ROUND = 20;
-const core = createTestCore({ clockMode: 'running' });
+const core = createTestCore({
+  clockMode: 'running',
+  hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+});
 const app = express();
 app.use('/tables', createTablesRouter({ tables: core.tables, auth: core.anyConnectionAuth }));
 const server: Server = app.listen(0, '127.0.0.1');

@@ -11,7 +11,12 @@ import { createMcpHandler, createMcpRouter, createSvcMcpServer } from '../dist/i
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL,
 // checkpoints in a worker; BENCH_CHECKPOINT=commit leaves them in the commit to compare).
-const core = createTestCore({ clockMode: 'running' });
+// The per-thread host message limit (ADR 0248) is lifted like the tool-call rate below: the bench measures
+// the tool server, not the limiter's refusals.
+const core = createTestCore({
+  clockMode: 'running',
+  hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+});
 core.db.pragma('synchronous = NORMAL');
 const checkpoints = process.env.BENCH_CHECKPOINT === 'commit' ? null : startWalCheckpointer(core.db);
 const { store, notifier, threads, threadOps: ops, connectionAuth: auth } = core;

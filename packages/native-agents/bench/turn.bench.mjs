@@ -13,7 +13,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const ANSWER = 'Logged.\n```svc\nput runs Day=today Km=5\nchoose@next "Again tomorrow?" Yes|No\n```';
 const model = await startModelServer({ fallback: ANSWER });
 const client = createModelClient({ url: model.url, model: 'bench' });
-const core = createTestCore();
+const core = createTestCore({ hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 } });
 const user = await seedUser(core.store);
 const runtime = createNativeRuntime({ core, model: client, guide: guide().text });
 await runtime.start();

@@ -98,7 +98,11 @@ const cpuNow = () => {
 
 /** A core as the server opens its database: WAL, synchronous=NORMAL, checkpoints in a worker thread. */
 function openCore() {
-  const core = createTestCore({ clockMode: 'running', vapidPublicKey: vapid.publicKey });
+  const core = createTestCore({
+    clockMode: 'running',
+    vapidPublicKey: vapid.publicKey,
+    hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+  });
   core.db.pragma('synchronous = NORMAL');
   const checkpoints = startWalCheckpointer(core.db, { intervalMs: 1000 });
   return { core, close: () => checkpoints.stop().then(() => core.close()) };

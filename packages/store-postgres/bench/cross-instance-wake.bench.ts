@@ -29,7 +29,13 @@ const secret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
 async function pgInstance(): Promise<Core> {
   const pg = await createPostgresServices(db.url, { poolSize: 8 });
   opened.push(pg);
-  return createCore({ hasher: fastHasher, secret, urls: 'http://127.0.0.1', ...pg.core });
+  return createCore({
+    hasher: fastHasher,
+    secret,
+    urls: 'http://127.0.0.1',
+    ...pg.core,
+    hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+  });
 }
 
 async function person(core: Core) {
@@ -78,7 +84,10 @@ async function throughput(op: () => Promise<unknown>): Promise<number> {
 
 const a = await pgInstance();
 const b = await pgInstance();
-const sqlite = createTestCore({ clockMode: 'running' });
+const sqlite = createTestCore({
+  clockMode: 'running',
+  hostMessageRate: { burst: 1_000_000_000, perMinute: 60_000_000_000 },
+});
 
 console.log(`load before: ${execSync('uptime').toString().trim()}`);
 const rows: [string, number[]][] = [
