@@ -49,10 +49,13 @@ async function person(email: string, create: boolean, at = `${t.base}/`): Promis
 }
 
 async function makeInvite(owner: Page): Promise<string> {
+  const link = owner.getByLabel(/^Invite link/);
+  // A second invite must not read the first one's link still in the field: wait for a new one.
+  const before = (await link.count()) > 0 ? await link.inputValue() : '';
   await owner.getByLabel('Their first name (optional)').fill('Cleo');
   await owner.getByRole('button', { name: 'Make an invite' }).click();
-  const link = owner.getByLabel(/^Invite link/);
   await expect.poll(() => link.inputValue()).toMatch(/\/#\/invite\/svc_inv_/);
+  await expect.poll(() => link.inputValue()).not.toBe(before);
   return link.inputValue();
 }
 

@@ -142,15 +142,25 @@ describe('what a new user tripped on', () => {
     await page.goto(`${service.url}/#/a/${id}`);
     const status = page.locator('.thread-head .status');
     await expect.poll(() => status.textContent()).toBe('Idle · last call 3 min ago');
-    const colours = await status.evaluate((s) => {
-      const probe = document.createElement('span');
-      probe.style.color = 'var(--svc-bad)';
-      s.append(probe);
-      const bad = getComputedStyle(probe).color;
-      probe.remove();
-      return { dot: getComputedStyle(s.querySelector('.dot')!).backgroundColor, bad };
-    });
-    expect(colours.dot).not.toBe(colours.bad);
+    // The status line redraws when the agent list refreshes: read both colours from the element on the page
+    // at that moment (a detached one computes no style), until the dot has a colour to compare.
+    const colours = () =>
+      status.evaluate((s) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--svc-bad)';
+        s.append(probe);
+        const bad = getComputedStyle(probe).color;
+        probe.remove();
+        return { dot: getComputedStyle(s.querySelector('.dot')!).backgroundColor, bad };
+      });
+    let seen = { dot: '', bad: '' };
+    await expect
+      .poll(async () => {
+        seen = await colours();
+        return seen.dot !== '' && seen.bad !== '';
+      })
+      .toBe(true);
+    expect(seen.dot).not.toBe(seen.bad);
     expect(await status.getAttribute('class')).toContain('status-idle');
   });
 
