@@ -16,6 +16,8 @@ interface Waiter {
 export interface PumpOptions {
   transport: ToolTransport;
   agent: string | undefined;
+  /** Seconds one svc_answers call holds; default {@link LONG_POLL_SECONDS}. */
+  pollSeconds?: number;
   /** Back-off after a failed poll: first and longest pause, ms. */
   retryMs?: { first: number; max: number };
   /** Answers nobody waits for are kept (oldest dropped past this many). */
@@ -89,7 +91,7 @@ export class AnswerPump {
         const poll = new AbortController();
         this.poll = poll;
         try {
-          const args: Record<string, unknown> = { wait: LONG_POLL_SECONDS };
+          const args: Record<string, unknown> = { wait: this.o.pollSeconds ?? LONG_POLL_SECONDS };
           const screen = this.pollScreen();
           if (screen) args.screen_id = screen;
           if (this.o.agent) args.agent = this.o.agent;

@@ -1,6 +1,6 @@
 // connect(): the client agent authors hold; one method per answerable component, each resolving with a typed answer.
 import { buildComponent, formatChecked, type Op, ScreenLinesError } from '@screen-service/screen-lines';
-import { AnswerPump } from './answer-pump.js';
+import { AnswerPump, LONG_POLL_SECONDS } from './answer-pump.js';
 import { ClosedError, InvalidArgumentError } from './errors.js';
 import { createMcpTransport, type TokenSource, type ToolTransport } from './mcp-transport.js';
 import { createTables, type Tables } from './tables.js';
@@ -27,6 +27,8 @@ export interface ConnectOptions {
   fetch?: typeof fetch;
   /** A transport to use instead of the tool server's (tests, other wires). */
   transport?: ToolTransport;
+  /** Seconds each long poll holds (1 to 25, default 25); a wait polls again and again until its answer comes. */
+  pollSeconds?: number;
 }
 
 /** Options of `show`. */
@@ -118,10 +120,15 @@ export function connect(options: ConnectOptions): Svc {
       token: options.token,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+  const pollSeconds = options.pollSeconds ?? LONG_POLL_SECONDS;
+  if (!Number.isInteger(pollSeconds) || pollSeconds < 1 || pollSeconds > LONG_POLL_SECONDS)
+    throw new InvalidArgumentError(
+      `connect: pollSeconds must be a whole number from 1 to ${LONG_POLL_SECONDS}`,
+    );
   const pumps = new Map<string, AnswerPump>();
   const pumpFor = (agent: string | undefined) => {
     const key = agent ?? '';
-    const pump = pumps.get(key) ?? new AnswerPump({ transport, agent });
+    const pump = pumps.get(key) ?? new AnswerPump({ transport, agent, pollSeconds });
     pumps.set(key, pump);
     return pump;
   };

@@ -20,7 +20,11 @@ export interface Service {
   restart(): Promise<void>;
   kill(): Promise<void>;
   stop(): Promise<void>;
+  /** svc_answers calls the server holds open right now (its `/metrics`). */
+  waiters(): Promise<number>;
 }
+
+const METRICS_TOKEN = 'agent-sdk-tests-metrics-token';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,6 +57,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
         SVC_DATA_DIR: dataDir,
         SVC_BASE_URL: base,
         LOG_LEVEL: 'warn',
+        SVC_METRICS_TOKEN: METRICS_TOKEN,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -90,6 +95,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       await spawnOnce();
     },
     kill: () => end('SIGKILL'),
+    async waiters() {
+      const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line = (await r.text()).split('\n').find((l) => l.startsWith('svc_answers_waiters '));
+      return Number(line?.split(' ')[1] ?? Number.NaN);
+    },
     async stop() {
       await end('SIGTERM');
       fs.rmSync(dataDir, { recursive: true, force: true });
