@@ -149,6 +149,8 @@ export async function pairedAgent(base: string, name = 'Helper') {
     token: pair.connector_token as string,
     agentId,
     personToken,
+    email,
+    password: 'correct horse battery staple',
     person: personSide(base, personToken, agentId),
   };
 }
