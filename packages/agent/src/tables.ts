@@ -102,6 +102,8 @@ export function createTables(transport: ToolTransport, agent: () => string | und
           );
           const q = buildQuery({
             table: name,
+            // The row key is not a column a query shows by default: name it, then every column in order.
+            cols: ['key', ...Object.keys(columns)],
             where,
             sort,
             ...(options.limit !== undefined ? { limit: options.limit } : {}),

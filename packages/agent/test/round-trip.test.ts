@@ -120,9 +120,9 @@ describe('other methods', () => {
       ]),
     ).toEqual({ written: 2 });
     const rows = await weight.query({ sort: ['-Day'], limit: 5 });
-    expect(rows.map((r) => [r.Day, r.Kg])).toEqual([
-      ['2026-11-28', 71.5],
-      ['2026-11-27', 72.1],
+    expect(rows.map((r) => [r.key, r.Day, r.Kg])).toEqual([
+      ['d2', '2026-11-28', 71.5],
+      ['d1', '2026-11-27', 72.1],
     ]);
     expect(await weight.query({ where: { Note: 'before' } })).toHaveLength(1);
     const wrong = svc.tables.table('weight', { Kg: 'text' });
