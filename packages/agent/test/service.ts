@@ -113,13 +113,14 @@ async function json(r: Response) {
   return (text ? JSON.parse(text) : null) as any;
 }
 
-/** A person with an agent paired as a tool connection: the token an agent author holds, and the person's side. */
-export async function pairedAgent(base: string, name = 'Helper') {
+/** A person who signed up and added an agent: its 6-digit pairing code, and the person's side. */
+export async function newPerson(base: string, name = 'Helper') {
   const email = `p-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = 'correct horse battery staple';
   const signup = await fetch(`${base}${APP}/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct horse battery staple' }),
+    body: JSON.stringify({ email, password }),
   });
   if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
   const personToken = (await json(signup)).access_token as string;
@@ -131,12 +132,26 @@ export async function pairedAgent(base: string, name = 'Helper') {
   });
   const agent = await json(added);
   if (added.status !== 201) throw new Error(`add agent: ${added.status} ${JSON.stringify(agent)}`);
+  const agentId = agent.agent.id as string;
+  return {
+    email,
+    password,
+    personToken,
+    agentId,
+    code: agent.pairing.code as string,
+    person: personSide(base, personToken, agentId),
+  };
+}
+
+/** A person with an agent paired as a tool connection: the token an agent author holds, and the person's side. */
+export async function pairedAgent(base: string, name = 'Helper') {
+  const made = await newPerson(base, name);
   const paired = await fetch(`${base}${CONNECT}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       action: 'pair',
-      code: agent.pairing.code,
+      code: made.code,
       remote_ref: 'main',
       kind: 'mcp',
       host_name: name,
@@ -144,15 +159,7 @@ export async function pairedAgent(base: string, name = 'Helper') {
   });
   const pair = await json(paired);
   if (paired.status !== 200) throw new Error(`pair: ${paired.status} ${JSON.stringify(pair)}`);
-  const agentId = agent.agent.id as string;
-  return {
-    token: pair.connector_token as string,
-    agentId,
-    personToken,
-    email,
-    password: 'correct horse battery staple',
-    person: personSide(base, personToken, agentId),
-  };
+  return { ...made, token: pair.connector_token as string };
 }
 
 /** The person's API: read the thread, tap, upload a photo. */
