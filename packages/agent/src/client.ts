@@ -2,6 +2,7 @@
 import { buildComponent, formatChecked, type Op, ScreenLinesError } from '@screen-service/screen-lines';
 import { AnswerPump, LONG_POLL_SECONDS } from './answer-pump.js';
 import { ClosedError, InvalidArgumentError } from './errors.js';
+import { createHostTransport } from './host-transport.js';
 import { createMcpTransport, type TokenSource, type ToolTransport } from './mcp-transport.js';
 import { createTables, type Tables } from './tables.js';
 import type {
@@ -17,10 +18,19 @@ import type {
 import { deadlineTime, expectValue, waitForTap } from './waiting.js';
 
 export interface ConnectOptions {
-  /** The tool server's address, `{base_url}/functions/v1/svc-mcp`. */
+  /**
+   * The tool server's address, `{base_url}/functions/v1/svc-mcp`; with `via: 'host-api'` the host API's,
+   * `{base_url}/functions/v1/svc-connect`.
+   */
   url: string;
   /** A connection token (`svc_ct_...`) or an OAuth access token (`svc_at_...`), or a function giving the current one. */
   token: TokenSource;
+  /**
+   * `tool-server` (default): the MCP tool server, for a connection paired as a tool client or an OAuth sign-in.
+   * `host-api`: the host API, for a connector paired as a host; screens are idempotent replies and answers come
+   * from the resumable message stream.
+   */
+  via?: 'tool-server' | 'host-api';
   /** The agent to talk as (handle or id); default: the connection's first agent. */
   agent?: string;
   /** A `fetch` to use instead of the global one. */
@@ -107,19 +117,15 @@ const ASK_ID = 'ask';
 export function connect(options: ConnectOptions): Svc {
   if (typeof options?.url !== 'string' || !/^https?:\/\//.test(options.url))
     throw new InvalidArgumentError(
-      'connect: url must be the tool server address, http(s)://.../functions/v1/svc-mcp',
+      'connect: url must be the service address, http(s)://.../functions/v1/svc-mcp (or .../svc-connect with via: host-api)',
     );
   if (typeof options.token !== 'function' && (typeof options.token !== 'string' || options.token === ''))
     throw new InvalidArgumentError(
       'connect: token must be a connection or access token (svc_ct_... or svc_at_...)',
     );
+  const wire = { url: options.url, token: options.token, ...(options.fetch ? { fetch: options.fetch } : {}) };
   const transport =
-    options.transport ??
-    createMcpTransport({
-      url: options.url,
-      token: options.token,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    options.transport ?? (options.via === 'host-api' ? createHostTransport(wire) : createMcpTransport(wire));
   const pollSeconds = options.pollSeconds ?? LONG_POLL_SECONDS;
   if (!Number.isInteger(pollSeconds) || pollSeconds < 1 || pollSeconds > LONG_POLL_SECONDS)
     throw new InvalidArgumentError(
