@@ -16,9 +16,11 @@ afterAll(async () => {
 /** A fetch that reports each svc_answers request it starts (and can cut one off, as a dropped network would). */
 function watchedFetch() {
   const polls: { done: Promise<unknown>; cut: () => void }[] = [];
+  const bodies: string[] = [];
   let notify: (() => void) | undefined;
   const f: typeof fetch = async (input, init) => {
     const body = typeof init?.body === 'string' ? init.body : '';
+    bodies.push(body);
     if (!body.includes('"svc_answers"')) return fetch(input, init);
     const cut = new AbortController();
     const signal = init?.signal ? AbortSignal.any([init.signal, cut.signal]) : cut.signal;
@@ -38,7 +40,7 @@ function watchedFetch() {
       };
       check();
     });
-  return { fetch: f, polls, started };
+  return { fetch: f, polls, started, bodies };
 }
 
 async function setUp(options: { pollSeconds?: number } = {}) {
@@ -133,9 +135,15 @@ describe('long waits and broken connections', () => {
 
 describe('deadlines', () => {
   it('resolves with the default when the deadline passes, and withdraws the screen', async () => {
-    const { svc, person, seen } = await setUp({ pollSeconds: 1 });
+    const { svc, person, seen, watch } = await setUp({ pollSeconds: 1 });
+    const t0 = Date.now();
     const lunch = await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 1, default: 'Soup' } });
     expect(lunch).toBe('Soup');
+    // The deadline and its default go to svc_show as its `deadline` argument (for a service that decides them).
+    const show = watch.bodies.map((b) => (b ? JSON.parse(b) : {})).find((m) => m.params?.name === 'svc_show');
+    const sent = show?.params.arguments.deadline;
+    expect(sent.default).toBe('Soup');
+    expect(Math.abs(Date.parse(sent.at) - (t0 + 1000))).toBeLessThan(1000);
     const [screen] = await person.screens();
     expect(screen).toBeDefined();
     seen.add(screen?.id ?? '');
