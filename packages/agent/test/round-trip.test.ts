@@ -2,7 +2,7 @@
 // their API, and the method resolves with the typed answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, connect, InvalidArgumentError, ServiceRefusedError, type Svc } from '../src/index.js';
-import { PNG, pairedAgent, type Service, startService } from './service.js';
+import { newPerson, oauthSignIn, PNG, pairedAgent, type Service, startService } from './service.js';
 
 let service: Service;
 let svc: Svc;
@@ -138,5 +138,27 @@ describe('errors', () => {
     await expect(stranger.threads()).rejects.toBeInstanceOf(AuthError);
     await expect(stranger.threads()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
     await stranger.close();
+  });
+});
+
+describe('OAuth', () => {
+  it('asks with an OAuth access token the caller holds, handed over by a function per request', async () => {
+    const made = await newPerson(service.base, 'Planner');
+    const { accessToken } = await oauthSignIn(service.base, made.personToken, made.agentId);
+    expect(accessToken).toMatch(/^svc_at_/);
+    let asked = 0;
+    const app = connect({
+      url: service.mcpUrl,
+      token: () => {
+        asked++;
+        return accessToken;
+      },
+    });
+    const pick = app.choose('Which plan?', ['A', 'B']);
+    const screen = await made.person.nextScreen(new Set());
+    await made.person.tap(screen.id, { id: 'ask', value: 'B' });
+    expect(await pick).toBe('B');
+    expect(asked).toBeGreaterThan(1);
+    await app.close();
   });
 });
