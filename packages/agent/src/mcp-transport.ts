@@ -4,6 +4,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   AuthError,
   ClosedError,
@@ -145,7 +146,10 @@ function toStructured(tool: string, result: unknown): Record<string, unknown> {
       details?: unknown;
     };
     const text = Array.isArray(r.content) ? (r.content[0] as { text?: string } | undefined)?.text : undefined;
-    const code = (e.code ?? 'internal_error') as ServiceCode;
+    // The SDK's own argument check answers as a tool error too, with only its text: `MCP error -32602: ...`.
+    const rpc = /^MCP error (-?\d+):/.exec(text ?? '')?.[1];
+    const code = (e.code ??
+      (Number(rpc) === ErrorCode.InvalidParams ? 'invalid_input' : 'internal_error')) as ServiceCode;
     const extra = {
       ...(e.field !== undefined ? { field: e.field } : {}),
       ...(e.details !== undefined ? { details: e.details } : {}),
@@ -192,6 +196,17 @@ function toError(tool: string, err: unknown, signal?: AbortSignal): unknown {
     if (status !== undefined && status < 500)
       return new ServiceRefusedError((parsed.code ?? 'invalid_input') as ServiceCode, message, { status });
     return new ConnectionError(`${tool}: the service answered HTTP ${status}`, err);
+  }
+  // A JSON-RPC error the service answered (not a timeout or a closed connection): the call itself was refused.
+  if (
+    err instanceof McpError &&
+    err.code !== ErrorCode.RequestTimeout &&
+    err.code !== ErrorCode.ConnectionClosed
+  ) {
+    return new ServiceRefusedError(
+      err.code === ErrorCode.InvalidParams ? 'invalid_input' : 'internal_error',
+      err.message,
+    );
   }
   const why = err instanceof Error ? err.message : String(err);
   return new ConnectionError(`${tool}: could not reach the service (${why})`, err);

@@ -1,11 +1,19 @@
 // Every method against the real server: the screen lands in the person's thread, the person answers over
 // their API, and the method resolves with the typed answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, connect, InvalidArgumentError, ServiceRefusedError, type Svc } from '../src/index.js';
+import {
+  AuthError,
+  connect,
+  createMcpTransport,
+  InvalidArgumentError,
+  ServiceRefusedError,
+  type Svc,
+} from '../src/index.js';
 import { newPerson, oauthSignIn, PNG, pairedAgent, type Service, startService } from './service.js';
 
 let service: Service;
 let svc: Svc;
+let token: string;
 let person: Awaited<ReturnType<typeof pairedAgent>>['person'];
 const seen = new Set<string>();
 
@@ -13,7 +21,8 @@ beforeAll(async () => {
   service = await startService();
   const paired = await pairedAgent(service.base);
   person = paired.person;
-  svc = connect({ url: service.mcpUrl, token: paired.token });
+  token = paired.token;
+  svc = connect({ url: service.mcpUrl, token });
 });
 afterAll(async () => {
   await svc?.close();
@@ -134,6 +143,10 @@ describe('errors', () => {
   it('refuses bad arguments before sending, and the service refusals carry its codes', async () => {
     await expect(svc.choose('One option?', ['Only'])).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(svc.show('nonsense line here')).rejects.toMatchObject({ code: 'invalid_lines' });
+    // Arguments the tool's schema refuses come back as a refusal with the service's code, not a lost connection.
+    const raw = createMcpTransport({ url: service.mcpUrl, token });
+    await expect(raw.call('svc_answers', { wait: 99 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await raw.close();
     const stranger = connect({ url: service.mcpUrl, token: 'svc_ct_not-a-real-token' });
     await expect(stranger.threads()).rejects.toBeInstanceOf(AuthError);
     await expect(stranger.threads()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
