@@ -1,7 +1,7 @@
 // connect(): the client agent authors hold; one method per answerable component, each resolving with a typed answer.
 import { buildComponent, formatChecked, type Op, ScreenLinesError } from '@screen-service/screen-lines';
 import { AnswerPump, LONG_POLL_SECONDS } from './answer-pump.js';
-import { ClosedError, InvalidArgumentError } from './errors.js';
+import { AbortedError, ClosedError, InvalidArgumentError } from './errors.js';
 import { createHostTransport } from './host-transport.js';
 import { createMcpTransport, type TokenSource, type ToolTransport } from './mcp-transport.js';
 import { createTables, type Tables } from './tables.js';
@@ -106,7 +106,7 @@ export interface Svc {
 const ASK_ID = 'ask';
 
 /**
- * Connects to the tool server. Nothing is sent until the first call.
+ * Connects to the tool server (or, with `via: 'host-api'`, the host API). Nothing is sent until the first call.
  *
  * @example
  * ```ts
@@ -155,6 +155,9 @@ export function connect(options: ConnectOptions): Svc {
   };
 
   async function askOne<A>(op: Op, what: string, o: AskOptions<A> | undefined, decode: (a: Answer) => A) {
+    // Aborted before it began: nothing reaches the phone (and so there is nothing to withdraw).
+    if (o?.signal?.aborted)
+      throw new AbortedError('The wait was aborted before the screen was shown.', o.signal.reason);
     const shown = await showOps([op], o ?? {});
     return waitForTap<A>({
       pump: pumpFor(agentOf(o)),

@@ -85,6 +85,10 @@ describe('aborting a wait', () => {
     stop.abort();
     await expect(q).rejects.toMatchObject({ code: 'ABORTED' });
     expect((await person.messages()).map((m) => m.kind)).toEqual(['screen']);
+    await expect(svc.choose('Too late?', ['Yes', 'No'], { signal: stop.signal })).rejects.toBeInstanceOf(
+      AbortedError,
+    );
+    expect(await person.screens()).toHaveLength(1);
     await svc.close();
   });
 });
