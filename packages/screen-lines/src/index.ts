@@ -1,5 +1,14 @@
 // Public API of @screen-service/screen-lines: every export here is public and named. The catalog, op types,
 // table-name rules and tap lines are the `./catalog` entry's (one list, kept there); the parser adds the rest.
+export {
+  buildComponent,
+  buildDelete,
+  buildPut,
+  buildQuery,
+  type CellValue,
+  formatChecked,
+  toLineValue,
+} from './build.js';
 export * from './catalog-entry.js';
 export {
   PARSE_ERROR_CODES,

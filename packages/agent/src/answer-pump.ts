@@ -1,0 +1,160 @@
+// One long-poll loop per agent: svc_answers again and again while anyone waits, each answer handed to one waiter.
+import { AuthError, ConnectionError, RateLimitedError, ServiceRefusedError } from './errors.js';
+import type { ToolTransport } from './mcp-transport.js';
+import type { Answer } from './types.js';
+
+/** The longest `wait` svc_answers takes (seconds). */
+export const LONG_POLL_SECONDS = 25;
+
+interface Waiter {
+  screenId: string | undefined;
+  match: (a: Answer) => boolean;
+  resolve: (a: Answer) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface PumpOptions {
+  transport: ToolTransport;
+  agent: string | undefined;
+  /** Seconds one svc_answers call holds; default {@link LONG_POLL_SECONDS}. */
+  pollSeconds?: number;
+  /** Back-off after a failed poll: first and longest pause, ms. */
+  retryMs?: { first: number; max: number };
+  /** Answers nobody waits for are kept (oldest dropped past this many). */
+  keep?: number;
+}
+
+/**
+ * Hands every answer the service returns to exactly one waiter: svc_answers returns each answer once, so the
+ * answers of screens nobody waits for yet are kept here (`next` and later waits find them) instead of lost.
+ * Answer ids already handed out are remembered, so an answer the service repeats is never handed out twice.
+ */
+export class AnswerPump {
+  private readonly waiters = new Set<Waiter>();
+  private readonly kept: Answer[] = [];
+  private readonly seen = new Set<string>();
+  private readonly withdrawn = new Set<string>();
+  private poll: AbortController | undefined;
+  private running = false;
+  constructor(private readonly o: PumpOptions) {}
+
+  /** Resolves with the first answer `match` takes; kept answers are offered first. */
+  wait(match: (a: Answer) => boolean, screenId: string | undefined, signal?: AbortSignal): Promise<Answer> {
+    const i = this.kept.findIndex(match);
+    if (i >= 0) return Promise.resolve(this.kept.splice(i, 1)[0] as Answer);
+    return new Promise<Answer>((resolve, reject) => {
+      const waiter: Waiter = {
+        screenId,
+        match,
+        resolve: (a) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      const onAbort = () => {
+        this.waiters.delete(waiter);
+        // Nobody left: close the poll's request, so the service stops waiting and claims nothing more.
+        if (this.waiters.size === 0) this.poll?.abort();
+        waiter.reject(signal?.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.add(waiter);
+      if (!this.running) void this.run();
+    });
+  }
+
+  /** Later answers to this screen are dropped (it was withdrawn); kept ones too. */
+  withdraw(screenId: string): void {
+    this.withdrawn.add(screenId);
+    for (let i = this.kept.length - 1; i >= 0; i--)
+      if (this.kept[i]?.screen_id === screenId) this.kept.splice(i, 1);
+  }
+
+  /** Stops: every waiter gets `err`. */
+  stop(err: unknown): void {
+    this.poll?.abort();
+    for (const w of [...this.waiters]) w.reject(err);
+    this.waiters.clear();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    const retry = this.o.retryMs ?? { first: 250, max: 5_000 };
+    let pause = retry.first;
+    try {
+      while (this.waiters.size > 0) {
+        const poll = new AbortController();
+        this.poll = poll;
+        try {
+          const args: Record<string, unknown> = { wait: this.o.pollSeconds ?? LONG_POLL_SECONDS };
+          const screen = this.pollScreen();
+          if (screen) args.screen_id = screen;
+          if (this.o.agent) args.agent = this.o.agent;
+          const r = await this.o.transport.call('svc_answers', args, poll.signal);
+          pause = retry.first;
+          this.deliver(Array.isArray(r.answers) ? (r.answers as Answer[]) : []);
+        } catch (err) {
+          if (poll.signal.aborted) continue;
+          if (!retryable(err)) {
+            this.stop(err);
+            return;
+          }
+          const after = err instanceof RateLimitedError ? (err.retryAfterSeconds ?? 0) * 1000 : 0;
+          await sleep(Math.max(after, pause), poll.signal);
+          pause = Math.min(pause * 2, retry.max);
+        }
+      }
+    } finally {
+      this.running = false;
+      this.poll = undefined;
+    }
+  }
+
+  /** One screen's id narrows the poll to answers after it; waits on several screens (or none) read the thread. */
+  private pollScreen(): string | undefined {
+    const screens = new Set<string | undefined>([...this.waiters].map((w) => w.screenId));
+    return screens.size === 1 ? [...screens][0] : undefined;
+  }
+
+  private deliver(answers: Answer[]): void {
+    for (const a of answers) {
+      if (this.seen.has(a.id)) continue;
+      this.seen.add(a.id);
+      if (a.screen_id !== null && this.withdrawn.has(a.screen_id)) continue;
+      const w = [...this.waiters].find((x) => x.match(a));
+      if (w) {
+        this.waiters.delete(w);
+        w.resolve(a);
+      } else {
+        this.kept.push(a);
+        if (this.kept.length > (this.o.keep ?? 1000)) this.kept.shift();
+      }
+    }
+    if (this.seen.size > 10_000) for (const id of [...this.seen].slice(0, 5_000)) this.seen.delete(id);
+  }
+}
+
+/** Worth trying again: the service was unreachable, overloaded or restarting. A refusal is not. */
+function retryable(err: unknown): boolean {
+  if (err instanceof RateLimitedError || err instanceof ConnectionError) return true;
+  if (err instanceof AuthError) return false;
+  if (err instanceof ServiceRefusedError) return err.code === 'internal_error' || err.code === 'storage_full';
+  return true;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

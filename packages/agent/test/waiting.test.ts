@@ -1,0 +1,164 @@
+// Waiting well against the real server: aborts withdraw, waits outlast one long poll, a dropped connection and a
+// server restart lose no answer and repeat none, deadlines decide with the default.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AbortedError, connect, DeadlinePassedError, type Svc } from '../src/index.js';
+import { pairedAgent, type Service, startService } from './service.js';
+
+let service: Service;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+/** A fetch that reports each svc_answers request it starts (and can cut one off, as a dropped network would). */
+function watchedFetch() {
+  const polls: { done: Promise<unknown>; cut: () => void }[] = [];
+  const bodies: string[] = [];
+  let notify: (() => void) | undefined;
+  const f: typeof fetch = async (input, init) => {
+    const body = typeof init?.body === 'string' ? init.body : '';
+    bodies.push(body);
+    if (!body.includes('"svc_answers"')) return fetch(input, init);
+    const cut = new AbortController();
+    const signal = init?.signal ? AbortSignal.any([init.signal, cut.signal]) : cut.signal;
+    const done = fetch(input, { ...init, signal });
+    polls.push({ done: done.catch(() => undefined), cut: () => cut.abort(new TypeError('network dropped')) });
+    notify?.();
+    return done;
+  };
+  /** Resolves once at least `n` polls have started. */
+  const started = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (polls.length >= n) {
+          notify = undefined;
+          resolve();
+        } else notify = check;
+      };
+      check();
+    });
+  return { fetch: f, polls, started, bodies };
+}
+
+async function setUp(options: { pollSeconds?: number } = {}) {
+  const paired = await pairedAgent(service.base);
+  const watch = watchedFetch();
+  const svc: Svc = connect({ url: service.mcpUrl, token: paired.token, fetch: watch.fetch, ...options });
+  return { ...paired, svc, watch, seen: new Set<string>() };
+}
+
+describe('aborting a wait', () => {
+  it('rejects at once, tells the person, closes the long poll and drops later taps on that screen', async () => {
+    const { svc, person, seen, watch } = await setUp();
+    const stop = new AbortController();
+    const lunch = svc.choose('Lunch?', ['Soup', 'Salad'], { signal: stop.signal });
+    const first = await person.nextScreen(seen);
+    await watch.started(1);
+    const t0 = performance.now();
+    stop.abort('changed my mind');
+    await expect(lunch).rejects.toBeInstanceOf(AbortedError);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    // The person reads that the question was withdrawn.
+    expect((await person.messages()).map((m) => m.body)).toContain('Never mind: Lunch?');
+    // The poll's request was closed: the service stops waiting (and so claims nothing), and a tap stays unread.
+    await expect.poll(() => service.waiters(), { timeout: 5_000 }).toBe(0);
+    await person.tap(first.id, { id: 'ask', value: 'Soup' });
+    expect((await svc.threads())[0]?.unread).toBe(1);
+    // The next question gets its own answer; the withdrawn screen's tap is dropped, never handed out.
+    const dinner = svc.choose('Dinner?', ['Pasta', 'Rice']);
+    const second = await person.nextScreen(seen);
+    await person.tap(second.id, { id: 'ask', value: 'Rice' });
+    expect(await dinner).toBe('Rice');
+    await person.say('hello');
+    expect(await svc.next()).toMatchObject({ kind: 'text', text: 'hello' });
+    await svc.close();
+  });
+
+  it('withdrawText: false sends nothing; an already aborted signal sends no screen at all', async () => {
+    const { svc, person, seen } = await setUp();
+    const stop = new AbortController();
+    const q = svc.confirm('Quiet?', { signal: stop.signal, withdrawText: false });
+    await person.nextScreen(seen);
+    stop.abort();
+    await expect(q).rejects.toMatchObject({ code: 'ABORTED' });
+    expect((await person.messages()).map((m) => m.kind)).toEqual(['screen']);
+    await expect(svc.choose('Too late?', ['Yes', 'No'], { signal: stop.signal })).rejects.toBeInstanceOf(
+      AbortedError,
+    );
+    expect(await person.screens()).toHaveLength(1);
+    await svc.close();
+  });
+});
+
+describe('long waits and broken connections', () => {
+  it('keeps waiting across several long polls', async () => {
+    const { svc, person, seen, watch } = await setUp({ pollSeconds: 1 });
+    const kg = svc.ask('Weight?', { type: 'number' });
+    const screen = await person.nextScreen(seen);
+    await watch.started(3);
+    await person.tap(screen.id, { id: 'ask', value: 70 });
+    expect(await kg).toBe(70);
+    await svc.close();
+  });
+
+  it('a dropped connection during a wait loses no answer and repeats none', async () => {
+    const { svc, person, seen, watch } = await setUp();
+    const lunch = svc.choose('Lunch?', ['Soup', 'Salad']);
+    const screen = await person.nextScreen(seen);
+    await watch.started(1);
+    watch.polls[0]?.cut();
+    await watch.started(2);
+    await person.tap(screen.id, { id: 'ask', value: 'Salad' });
+    expect(await lunch).toBe('Salad');
+    expect((await svc.threads())[0]?.unread).toBe(0);
+    // Nothing is handed out twice: the next wait gets only what comes after.
+    const again = svc.next();
+    await person.say('after');
+    expect(await again).toMatchObject({ text: 'after' });
+    await svc.close();
+  });
+
+  it('a server restart during a wait loses no answer', async () => {
+    const { svc, person, seen, watch } = await setUp();
+    const lunch = svc.choose('Lunch?', ['Soup', 'Salad']);
+    const screen = await person.nextScreen(seen);
+    await watch.started(1);
+    await service.restart();
+    // The client retries while the server is down and polls again once it is back.
+    const before = watch.polls.length;
+    await watch.started(before + 1);
+    await person.tap(screen.id, { id: 'ask', value: 'Soup' });
+    expect(await lunch).toBe('Soup');
+    expect((await svc.threads())[0]?.unread).toBe(0);
+    await svc.close();
+  });
+});
+
+describe('deadlines', () => {
+  it('resolves with the default when the deadline passes, and withdraws the screen', async () => {
+    const { svc, person, seen, watch } = await setUp({ pollSeconds: 1 });
+    const t0 = Date.now();
+    const lunch = await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 1, default: 'Soup' } });
+    expect(lunch).toBe('Soup');
+    // The deadline and its default go to svc_show as its `deadline` argument (for a service that decides them).
+    const show = watch.bodies.map((b) => (b ? JSON.parse(b) : {})).find((m) => m.params?.name === 'svc_show');
+    const sent = show?.params.arguments.deadline;
+    expect(sent.default).toBe('Soup');
+    expect(Math.abs(Date.parse(sent.at) - (t0 + 1000))).toBeLessThan(1000);
+    const [screen] = await person.screens();
+    expect(screen).toBeDefined();
+    seen.add(screen?.id ?? '');
+    expect((await person.messages()).map((m) => m.body)).toContain('Never mind: Lunch?');
+    await svc.close();
+  });
+
+  it('rejects with DeadlinePassedError when there is no default', async () => {
+    const { svc } = await setUp({ pollSeconds: 1 });
+    const at = new Date(Date.now() + 500);
+    await expect(svc.confirm('Now?', { deadline: { at } })).rejects.toBeInstanceOf(DeadlinePassedError);
+    await svc.close();
+  });
+});

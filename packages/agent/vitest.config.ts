@@ -1,0 +1,4 @@
+import { defineTestConfig } from '../../config/vitest.base.js';
+
+// Server-backed tests start the built server as a child process; one file at a time on a shared machine.
+export default defineTestConfig({ testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false });
