@@ -13,6 +13,7 @@ export {
 export {
   authorizationServerMetadata,
   type OAuthUrls,
+  pathInsertedIssuerMetadataPaths,
   pathInsertedMetadataPath,
   protectedResourceMetadata,
 } from './metadata.js';
@@ -24,6 +25,7 @@ export {
   createOAuthMounts,
   createOAuthRouter,
   createResourceMetadataRouter,
+  issuerMetadataHandler,
   OAUTH_RATE_DEFAULTS,
   type OAuthRateLimits,
   type OAuthRouterOptions,

@@ -76,3 +76,14 @@ export function pathInsertedMetadataPath(resourceUrl: string): string {
   const path = new URL(resourceUrl).pathname.replace(/\/+$/, '');
   return `/.well-known/oauth-protected-resource${path}`;
 }
+
+/**
+ * The RFC 8414 path-inserted locations of the authorization server's metadata on its host (the issuer has a
+ * path, so `{issuer}/.well-known/...` is not where RFC 8414 clients look first):
+ * `https://h/functions/v1/svc-oauth` → `/.well-known/oauth-authorization-server/functions/v1/svc-oauth` (and
+ * the same under `openid-configuration`, which some clients try with the path inserted too).
+ */
+export function pathInsertedIssuerMetadataPaths(issuer: string): string[] {
+  const path = new URL(issuer).pathname.replace(/\/+$/, '');
+  return [`/.well-known/oauth-authorization-server${path}`, `/.well-known/openid-configuration${path}`];
+}

@@ -6,14 +6,8 @@ import { serviceUrls } from '@screen-service/registry/mounts';
 import { testStoreOption } from '@screen-service/store-postgres/testing';
 import { createTestCore, seedUser } from '@screen-service/test-kit';
 import express from 'express';
-import { pathInsertedMetadataPath } from '../src/metadata.js';
 import { createOAuthServer, type OAuthServer } from '../src/oauth-server.js';
-import {
-  createOAuthRouter,
-  createResourceMetadataRouter,
-  type OAuthRateLimits,
-  resourceMetadataHandler,
-} from '../src/router.js';
+import { createOAuthMounts, type OAuthRateLimits } from '../src/router.js';
 
 export interface TestAuthServer {
   base: string;
@@ -40,9 +34,9 @@ export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Pr
   const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { store, agents, pairing, notifier } = core;
   const oauth = createOAuthServer({ store, agents, urls, notifier, now: core.clock, random: core.random });
-  app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth, ...(rateLimits ? { rateLimits } : {}) }));
-  app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth }));
-  app.get(pathInsertedMetadataPath(urls.mcpUrl), resourceMetadataHandler({ oauth }));
+  // The mounts the server uses: the authorization server, its metadata under the MCP URL and both
+  // path-inserted discovery locations on the host.
+  app.use(createOAuthMounts({ oauth, mcpUrl: urls.mcpUrl, ...(rateLimits ? { rateLimits } : {}) }));
   return {
     base,
     oauthUrl: urls.oauthUrl,
