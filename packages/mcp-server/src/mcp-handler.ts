@@ -61,6 +61,28 @@ function acceptsJson(accept: string | undefined): boolean {
   return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
 }
 
+/**
+ * Charges bucket `mcp` one call per `tools/call` in the body (doc1: calls per connection). The handshake,
+ * lists, pings and notifications are free: a client that reconnects must not spend its tool budget on them.
+ */
+async function chargeToolCalls(limiter: RateLimiter, burst: number, key: string, calls: number) {
+  if (calls === 0) return;
+  if (calls > burst) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `A batch of ${calls} tool calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
+    );
+  }
+  const decision = await limiter.take(key, calls);
+  if (!decision.ok) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `Too many tool calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
+      { details: { retryAfterS: decision.retryAfterS } },
+    );
+  }
+}
+
 /** A plain node:http request handler: it answers every request it is given (POST, or 405 for anything else). */
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -127,21 +149,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         );
       }
       const parsed = checkJsonRpcBody(await readJsonBody(req, { limit: maxBody }));
-      if (parsed.requests > burst) {
-        throw new ServiceError(
-          'RATE_LIMITED',
-          `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
-        );
-      }
-      // Each call of a batch is charged, not the request.
-      const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
-      if (!decision.ok) {
-        throw new ServiceError(
-          'RATE_LIMITED',
-          `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
-          { details: { retryAfterS: decision.retryAfterS } },
-        );
-      }
+      await chargeToolCalls(limiter, burst, principal.connectorId, parsed.toolCalls);
       const closed = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) closed.abort();
