@@ -281,6 +281,14 @@ describe('guide, prompt, resource, tool metadata', () => {
     const tap = tools.find((t) => t.name === 'svc_tap')!;
     expect(tap._meta).toMatchObject({ ui: { visibility: ['app'] } });
     expect(tap.inputSchema.required).toEqual(['screen_id', 'event', 'told_model']);
+    // Portable schemas: unions are anyOf lists, never `type` arrays (the Inspector warned about 8 of them).
+    const typeArrays = JSON.stringify(tools).match(/"type":\[/g) ?? [];
+    expect(typeArrays).toEqual([]);
+    const value = (tap.inputSchema.properties?.event as { properties: { value: { anyOf: unknown[] } } })
+      .properties.value;
+    expect(value.anyOf[0]).toEqual({
+      anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+    });
     const answers = tools.find((t) => t.name === 'svc_answers')!;
     expect(answers.inputSchema.properties?.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: 25 });
 
