@@ -81,8 +81,12 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
     for (const [body, headers] of refused) {
       expectJsonRpcError(await mcp(body, headers), 415, -32000, 'unsupported_media_type');
     }
+    // An unknown MCP version is the protocol's own error: -32022 with the versions served (MCP 2026-07-28).
     const version = await mcp(ping, { 'mcp-protocol-version': '1999-01-01' });
-    expectJsonRpcError(version, 400, -32600, 'invalid_input');
+    expect(version.status).toBe(400);
+    expect(version.body).toMatchObject({
+      error: { code: -32022, data: { requested: '1999-01-01', supported: expect.arrayContaining(['2025-11-25']) } },
+    });
     expectJsonRpcError(await mcp('{not json'), 400, -32700, 'invalid_json');
     expectJsonRpcError(await mcp('"a string"'), 400, -32700, 'invalid_json');
     expectJsonRpcError(await mcp('{"jsonrpc":"1.0","id":1,"method":"ping"}'), 400, -32600, 'invalid_input');

@@ -27,6 +27,7 @@ export {
   MCP_RATE_DEFAULTS,
   type McpHandler,
   type McpHandlerOptions,
+  UNSUPPORTED_PROTOCOL_VERSION,
 } from './mcp-handler.js';
 export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
 export { IMAGE_CDN_META, ImageCdnError, imageCdnOrigin, prepareScreenHtml } from './screen-html.js';

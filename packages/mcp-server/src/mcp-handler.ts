@@ -21,7 +21,7 @@ import {
 } from '@screen-service/registry/kernel';
 import { authenticate, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
-import { checkJsonRpcBody } from './json-rpc-body.js';
+import { checkJsonRpcBody, type JsonRpcBody } from './json-rpc-body.js';
 import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
 
 /** Doc1's limits for bucket `mcp`: a token bucket per connection. */
@@ -59,6 +59,32 @@ function isLimiter(v: McpHandlerOptions['rateLimit']): v is RateLimiter {
 function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept === '') return true;
   return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
+}
+
+/** JSON-RPC code of UnsupportedProtocolVersionError (MCP 2026-07-28, basic/lifecycle). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * Answers a request whose `MCP-Protocol-Version` this server does not speak: 400 with
+ * UnsupportedProtocolVersionError, its data listing the versions served and echoing the one asked for, so
+ * a client can pick a mutual version and retry. The request's id is echoed when the body was one request.
+ */
+function answerUnsupportedVersion(res: ServerResponse, requested: string, body: JsonRpcBody): void {
+  const only = body.batch ? undefined : (body.messages[0] as { id?: string | number });
+  const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
+  res.statusCode = 400;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: only?.id ?? null,
+      error: {
+        code: UNSUPPORTED_PROTOCOL_VERSION,
+        message: `Unsupported protocol version ${requested}; this server speaks ${supported.join(', ')}: send one of them in MCP-Protocol-Version.`,
+        data: { supported, requested },
+      },
+    }),
+  );
 }
 
 /**
@@ -141,14 +167,12 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
           'Not Acceptable: this server answers application/json; accept it.',
         );
       }
+      const parsed = checkJsonRpcBody(await readJsonBody(req, { limit: maxBody }));
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !SUPPORTED.has(version)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-        );
+        answerUnsupportedVersion(res, version, parsed);
+        return;
       }
-      const parsed = checkJsonRpcBody(await readJsonBody(req, { limit: maxBody }));
       await chargeToolCalls(limiter, burst, principal.connectorId, parsed.toolCalls);
       const closed = new AbortController();
       res.on('close', () => {

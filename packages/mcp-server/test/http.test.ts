@@ -94,9 +94,24 @@ describe('transport', () => {
     expect(media.status).toBe(415);
     const accept = await post(stack.mcpUrl, ping, { ...auth(token), accept: 'text/html' });
     expect(accept.status).toBe(406);
-    const version = await post(stack.mcpUrl, ping, { ...auth(token), 'mcp-protocol-version': '1999-01-01' });
+    // An unknown version: UnsupportedProtocolVersionError naming the versions served, the request's id echoed.
+    const version = await post(
+      stack.mcpUrl,
+      { ...ping, id: 'v1' },
+      { ...auth(token), 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(version.status).toBe(400);
-    expect(version.json).toMatchObject({ error: { message: expect.stringContaining('2025-06-18') } });
+    expect(version.json).toMatchObject({
+      id: 'v1',
+      error: {
+        code: -32022,
+        message: expect.stringContaining('2025-06-18'),
+        data: {
+          requested: '1999-01-01',
+          supported: expect.arrayContaining(['2025-11-25', '2025-06-18', '2025-03-26']),
+        },
+      },
+    });
   });
 
   it('refuses a Host that is not the service (DNS rebinding) before anything else', async () => {
