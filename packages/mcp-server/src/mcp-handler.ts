@@ -22,7 +22,7 @@ import {
 import { authenticate, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
 import { connectDispatcher, type Dispatcher } from './dispatcher.js';
 import { checkJsonRpcBody, type JsonRpcBody } from './json-rpc-body.js';
-import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
+import { createSvcMcpServer, type ScreenApp, type SvcMcpServerOptions } from './svc-mcp-server.js';
 
 /** Doc1's limits for bucket `mcp`: a token bucket per connection. */
 export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
@@ -43,6 +43,8 @@ export interface McpHandlerOptions {
   limits?: LimitStore;
   /** The in-chat renderer; without it `ui://svc/screen` is not served. */
   screenApp?: ScreenApp;
+  /** More tools, resources or prompts (tests register the conformance suite's fixtures; the product none). */
+  register?: SvcMcpServerOptions['register'];
   /** Largest POST body; default 1 MiB. */
   maxBodyBytes?: number;
   version?: string;
@@ -144,6 +146,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       ...(options.tables ? { tables: options.tables } : {}),
       ...(options.version ? { version: options.version } : {}),
       ...(options.screenApp ? { screenApp: options.screenApp } : {}),
+      ...(options.register ? { register: options.register } : {}),
     }),
   ).then((d) => {
     dispatcher = d;

@@ -298,6 +298,29 @@ describe('guide, prompt, resource, tool metadata', () => {
   });
 });
 
+describe('completion and resource subscriptions', () => {
+  it('answers completion/complete and resources/subscribe, and refuses what it does not serve', async () => {
+    const { token } = await stack.newConnection();
+    const client = await stack.connect(token);
+    expect(client.getServerCapabilities()).toMatchObject({ completions: {}, resources: { subscribe: true } });
+    // The guide prompt takes no arguments: nothing to complete, and that is an answer, not -32601.
+    const done = await client.complete({
+      ref: { type: 'ref/prompt', name: 'svc_guide' },
+      argument: { name: 'topic', value: 'ti' },
+    });
+    expect(done.completion.values).toEqual([]);
+    await expect(
+      client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } }),
+    ).rejects.toMatchObject({ code: -32602 });
+    expect(await client.subscribeResource({ uri: 'svc://guide' })).toEqual({});
+    expect(await client.unsubscribeResource({ uri: 'svc://guide' })).toEqual({});
+    await expect(client.subscribeResource({ uri: 'svc://elsewhere' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('svc://elsewhere'),
+    });
+  });
+});
+
 describe('screenApp registration point', () => {
   it('serves ui://svc/screen as an MCP App resource when the renderer HTML is given', async () => {
     const withApp = await startStack({
