@@ -1,6 +1,5 @@
 // The other host family's alias metadata (OpenAI Apps SDK keys), kept in one place so every tool carries it.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, McpServer } from '@modelcontextprotocol/server';
 import { typeArraysToAnyOf } from './portable-schema.js';
 
 /** Key prefix the other host family reads; other hosts ignore these keys. */
@@ -86,8 +85,8 @@ export function exposeSecuritySchemes(server: McpServer): void {
     // The SDK moved its handler table: fail at start-up rather than silently dropping the schemes.
     throw new Error('exposeSecuritySchemes: no tools/list handler found; register the tools first.');
   }
-  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const listed = await original(request, extra);
+  server.server.setRequestHandler('tools/list', async (request, ctx) => {
+    const listed = await original(request, ctx);
     return {
       ...listed,
       tools: listed.tools.map((t) => {

@@ -1,6 +1,6 @@
 // Checks a POST body (already read as JSON by http-kit's reader) against the transport's rules: one message or
 // a batch, JSON-RPC 2.0 shapes, initialize alone. A refusal is INVALID_INPUT: JSON-RPC's -32600.
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { ServiceError } from '@screen-service/registry/kernel';
 
 /** Messages per batch; more is refused as one invalid request. */

@@ -1,10 +1,5 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
-import { McpServer, type ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceNotFoundError, type ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
@@ -54,7 +49,7 @@ export interface SvcMcpServerOptions {
  * @example
  * ```ts
  * const server = createSvcMcpServer({ ops: createThreadOps({ store, notifier }) });
- * const dispatcher = await connectDispatcher(server);
+ * const handler = createMcpHandler(() => createSvcMcpServer({ ops })); // the SDK's, per request
  * ```
  */
 export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
@@ -113,7 +108,7 @@ type Registered = {
 
 /**
  * `resources/subscribe` and `/unsubscribe` accept a resource this server serves (capability
- * `resources.subscribe`), and refuse any other URI with -32002. The resources are fixed for the life of a
+ * `resources.subscribe`), and refuse any other URI with the SDK's ResourceNotFoundError (-32602, `data.uri`). The resources are fixed for the life of a
  * server (the guide, the renderer), so no update is ever due to a subscriber; this stateless server keeps no
  * subscription list and has no stream to send one on.
  */
@@ -128,22 +123,16 @@ function acceptSubscriptions(server: McpServer): void {
   };
   const handle = ({ params }: { params: { uri: string } }) => {
     if (!served(params.uri)) {
-      throw new McpError(
-        RESOURCE_NOT_FOUND,
+      throw new ResourceNotFoundError(
+        params.uri,
         `Resource ${params.uri} not found: subscribe to one resources/list names.`,
-        {
-          uri: params.uri,
-        },
       );
     }
     return {};
   };
-  server.server.setRequestHandler(SubscribeRequestSchema, handle);
-  server.server.setRequestHandler(UnsubscribeRequestSchema, handle);
+  server.server.setRequestHandler('resources/subscribe', handle);
+  server.server.setRequestHandler('resources/unsubscribe', handle);
 }
-
-/** JSON-RPC code for a resource that does not exist (MCP 2025-11-25, server/resources). */
-const RESOURCE_NOT_FOUND = -32002;
 
 function registerScreenApp(server: McpServer, app: ScreenApp): void {
   const { html, resourceDomains } = prepareScreenHtml(app);

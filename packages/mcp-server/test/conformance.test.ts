@@ -13,16 +13,12 @@ import { type Stack, startStack } from './harness.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 let stack: Stack;
-let proxy: Awaited<ReturnType<typeof startAuthProxy>>;
 beforeAll(async () => {
   // Doc1's default bucket (burst 60, 30 a minute): only tool calls are charged, so the suite's many
-  // handshakes on one connection stay within it, as a real client's reconnects do.
+  // handshakes stay within it, as a real client's reconnects do. Each revision runs on its own connection.
   stack = await startStack({ register: registerConformanceFixtures });
-  const { token } = await stack.newConnection('Conformance');
-  proxy = await startAuthProxy(stack.mcpUrl, `Bearer ${token}`);
 });
 afterAll(async () => {
-  await proxy.close();
   await stack.close();
 });
 
@@ -48,10 +44,12 @@ function runSuite(args: string[]): Promise<{ code: number | null; output: string
 
 for (const revision of ['2025-11-25', '2026-07-28']) {
   it(`passes the ${revision} requirement set, failing only the scenarios listed with their reasons`, async () => {
+    const { token } = await stack.newConnection(`Conformance ${revision}`);
+    const proxy = await startAuthProxy(stack.mcpUrl, `Bearer ${token}`);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-conformance-'));
     const expected = path.join(here, 'conformance', `expected-failures-${revision}.yml`);
     const args = ['--url', proxy.url, '--requirements', revision, '--expected-failures', expected, '-o', out];
-    const { code, output } = await runSuite(args);
+    const { code, output } = await runSuite(args).finally(() => proxy.close());
     if (!process.env.KEEP_CONFORMANCE) fs.rmSync(out, { recursive: true, force: true });
     expect(code, output).toBe(0);
     expect(stack.errors).toEqual([]);

@@ -315,7 +315,8 @@ describe('completion and resource subscriptions', () => {
     expect(await client.subscribeResource({ uri: 'svc://guide' })).toEqual({});
     expect(await client.unsubscribeResource({ uri: 'svc://guide' })).toEqual({});
     await expect(client.subscribeResource({ uri: 'svc://elsewhere' })).rejects.toMatchObject({
-      code: -32002,
+      code: -32602,
+      data: { uri: 'svc://elsewhere' },
       message: expect.stringContaining('svc://elsewhere'),
     });
   });

@@ -1,7 +1,6 @@
 // The conformance suite's fixture tools, resources and prompts: registered only in tests, through the
 // server's `register` option, so the product never lists them.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable, type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 // A 1x1 PNG (one red pixel): the smallest image the content checks accept.
