@@ -85,7 +85,10 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
     const version = await mcp(ping, { 'mcp-protocol-version': '1999-01-01' });
     expect(version.status).toBe(400);
     expect(version.body).toMatchObject({
-      error: { code: -32022, data: { requested: '1999-01-01', supported: expect.arrayContaining(['2025-11-25']) } },
+      error: {
+        code: -32022,
+        data: { requested: '1999-01-01', supported: expect.arrayContaining(['2025-11-25']) },
+      },
     });
     expectJsonRpcError(await mcp('{not json'), 400, -32700, 'invalid_json');
     expectJsonRpcError(await mcp('"a string"'), 400, -32700, 'invalid_json');

@@ -284,8 +284,8 @@ describe('guide, prompt, resource, tool metadata', () => {
     // Portable schemas: unions are anyOf lists, never `type` arrays (the Inspector warned about 8 of them).
     const typeArrays = JSON.stringify(tools).match(/"type":\[/g) ?? [];
     expect(typeArrays).toEqual([]);
-    const value = (tap.inputSchema.properties?.event as { properties: { value: { anyOf: unknown[] } } })
-      .properties.value;
+    const event = tap.inputSchema.properties?.event as { properties: { value: { anyOf: unknown[] } } };
+    const value = event.properties.value;
     expect(value.anyOf[0]).toEqual({
       anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
     });
