@@ -108,15 +108,15 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
   it('refuses past the rate limit, a batch past the burst, and a removed connection', async () => {
     const fresh = await pair();
     // Bucket mcp charges tool calls (a ping is free).
-    const call = (id: number) => ({
+    const toolCall = (id: number) => ({
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
       params: { name: 'svc_threads' },
     });
-    const batch = JSON.stringify(Array.from({ length: BURST + 1 }, (_, i) => call(i)));
+    const batch = JSON.stringify(Array.from({ length: BURST + 1 }, (_, i) => toolCall(i)));
     expectJsonRpcError(await mcp(batch, bearer(fresh.token)), 429, -32000, 'rate_limited');
-    const one = JSON.stringify(call(1));
+    const one = JSON.stringify(toolCall(1));
     for (let i = 0; i < BURST; i++) expect((await mcp(one, bearer(fresh.token))).status).toBe(200);
     const limited = await mcp(one, bearer(fresh.token));
     expectJsonRpcError(limited, 429, -32000, 'rate_limited');
