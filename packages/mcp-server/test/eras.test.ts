@@ -31,6 +31,45 @@ async function modernClient(token: string, mode: 'auto' | { pin: '2026-07-28' })
 type Answers = { answers: { kind: string; text: string }[] };
 
 describe('2026-07-28 (SDK 2.x client)', () => {
+  it('a waiting svc_answers whose HTTP request closes claims nothing: the answer stays for the next call', async () => {
+    const c = await stack.newConnection('Leaver 2026');
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${c.token}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'svc_answers',
+    };
+    const call = (id: number, args: Record<string, unknown>) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'svc_answers', arguments: args, _meta: meta },
+      });
+    const controller = new AbortController();
+    const waiting = fetch(stack.mcpUrl, {
+      method: 'POST',
+      headers,
+      body: call(1, { wait: 25 }),
+      signal: controller.signal,
+    }).catch(() => 'aborted');
+    await vi.waitFor(() => expect(stack.notifier.listenerCount(c.user.id)).toBe(1));
+    controller.abort();
+    expect(await waiting).toBe('aborted');
+    await vi.waitFor(() => expect(stack.notifier.listenerCount(c.user.id)).toBe(0));
+    await stack.threads.say(c.user.id, c.agent.id, { text: 'still here' });
+    const r = await fetch(stack.mcpUrl, { method: 'POST', headers, body: call(2, {}) });
+    const answers = ((await r.json()) as { result: { structuredContent: Answers } }).result.structuredContent
+      .answers;
+    expect(answers.map((a) => a.text)).toEqual(['still here']);
+  });
+
   it('discovers the server without a handshake and runs a turn: svc_show, a tap, svc_answers', async () => {
     const { user, agent, token } = await stack.newConnection('Modern');
     const client = await modernClient(token, { pin: '2026-07-28' });
