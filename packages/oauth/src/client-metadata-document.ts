@@ -9,6 +9,7 @@ import {
   pinnedLookup,
   type Resolver,
 } from '@screen-service/io-kit/outbound';
+import { systemClock } from '@screen-service/registry/kernel';
 import { OAuthError } from './errors.js';
 import { readClientMetadata } from './registration.js';
 
@@ -192,7 +193,7 @@ export function createClientMetadataDocuments(options: ClientMetadataDocumentOpt
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxCacheMs = options.maxCacheMs ?? 24 * 60 * 60 * 1000;
   const defaultCacheMs = options.defaultCacheMs ?? 5 * 60 * 1000;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const allowLoopback = options.allowLoopback === true;
   const guard = createOutboundGuard({
     allowLoopback,
