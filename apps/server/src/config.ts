@@ -44,7 +44,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
   databaseUrl?: string;
   /**
-   * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints) may go to loopback, also over plain http.
+   * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints, client ID metadata documents) may go to
+   * loopback, also over plain http.
    * For tests and a push service on the developer's machine only; never private or link-local (ADR 0247).
    */
   outboundLoopback?: boolean;

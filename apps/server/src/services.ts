@@ -76,7 +76,17 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
   const onEvent = options.onPushEvent ?? (() => {});
   // On PostgreSQL one instance of all sends (the outbox read is not a claim).
   const lead = (sender: PushDispatcher) => options.postgres?.leadSender(sender) ?? sender;
-  const oauth = createOAuthServer({ store, agents, notifier, urls, now, random: core.random });
+  // Client ID Metadata Documents are fetched like push endpoints: public addresses only, loopback only
+  // with SVC_OUTBOUND_LOOPBACK=1 (tests and local development).
+  const oauth = createOAuthServer({
+    store,
+    agents,
+    notifier,
+    urls,
+    now,
+    random: core.random,
+    clientMetadataDocuments: { allowLoopback: config.outboundLoopback === true },
+  });
   // Files whose removal failed before (a crash, a busy disk) are retried once at start.
   void core.photos.sweep().catch(() => {});
   return {

@@ -81,8 +81,15 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
     for (const [body, headers] of refused) {
       expectJsonRpcError(await mcp(body, headers), 415, -32000, 'unsupported_media_type');
     }
+    // An unknown MCP version is the protocol's own error: -32022 with the versions served (MCP 2026-07-28).
     const version = await mcp(ping, { 'mcp-protocol-version': '1999-01-01' });
-    expectJsonRpcError(version, 400, -32600, 'invalid_input');
+    expect(version.status).toBe(400);
+    expect(version.body).toMatchObject({
+      error: {
+        code: -32022,
+        data: { requested: '1999-01-01', supported: expect.arrayContaining(['2025-11-25']) },
+      },
+    });
     expectJsonRpcError(await mcp('{not json'), 400, -32700, 'invalid_json');
     expectJsonRpcError(await mcp('"a string"'), 400, -32700, 'invalid_json');
     expectJsonRpcError(await mcp('{"jsonrpc":"1.0","id":1,"method":"ping"}'), 400, -32600, 'invalid_input');
@@ -100,12 +107,18 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
 
   it('refuses past the rate limit, a batch past the burst, and a removed connection', async () => {
     const fresh = await pair();
-    const batch = JSON.stringify(
-      Array.from({ length: BURST + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
-    );
+    // Bucket mcp charges tool calls (a ping is free).
+    const toolCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'svc_threads' },
+    });
+    const batch = JSON.stringify(Array.from({ length: BURST + 1 }, (_, i) => toolCall(i)));
     expectJsonRpcError(await mcp(batch, bearer(fresh.token)), 429, -32000, 'rate_limited');
-    for (let i = 0; i < BURST; i++) expect((await mcp(ping, bearer(fresh.token))).status).toBe(200);
-    const limited = await mcp(ping, bearer(fresh.token));
+    const one = JSON.stringify(toolCall(1));
+    for (let i = 0; i < BURST; i++) expect((await mcp(one, bearer(fresh.token))).status).toBe(200);
+    const limited = await mcp(one, bearer(fresh.token));
     expectJsonRpcError(limited, 429, -32000, 'rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     const removed = await call('DELETE', `/connections/${fresh.connectorId}`, { token: person.access_token });

@@ -90,9 +90,13 @@ describe('the MCP SDK client signs in with OAuth', () => {
     await expect(
       new Client({ name: 'sdk-app', version: '1.0.0' }).connect(transport()),
     ).rejects.toBeInstanceOf(UnauthorizedError);
-    // Discovery went through the 401's resource_metadata, then found the issuer's OpenID document.
+    // Discovery went through the 401's resource_metadata, then found the issuer's metadata at its first try,
+    // the RFC 8414 path-inserted location (before issue 41 two 404s came first).
     expect(seen).toContain(`GET ${mcpUrl}/.well-known/oauth-protected-resource`);
-    expect(seen).toContain(`GET ${t.base}${OAUTH}/.well-known/openid-configuration`);
+    const asMetadata = seen.filter(
+      (s) => s.includes('/.well-known/') && !s.includes('oauth-protected-resource'),
+    );
+    expect(asMetadata).toEqual([`GET ${t.base}/.well-known/oauth-authorization-server${OAUTH}`]);
     expect(seen).toContain(`POST ${t.base}${OAUTH}/register`);
     const auth = provider.authorizationUrl!;
     expect(auth.origin + auth.pathname).toBe(`${t.base}${OAUTH}/authorize`);

@@ -72,6 +72,13 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
 }
 
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+// Bucket mcp charges tool calls only (a ping is free).
+const toolCall = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'svc_threads', arguments: {} },
+});
 /** The headers an answer carries, without the ones that differ per answer. */
 const stable = (h: http.IncomingHttpHeaders) => {
   const { date, etag, 'content-length': _, ...rest } = h;
@@ -139,12 +146,12 @@ describe('the one listener', () => {
     const statuses: number[] = [];
     // Half of the burst on each spelling of the path, then one more on each: both are refused.
     for (let i = 0; i < BURST / 2; i++) {
-      statuses.push((await post(mcp, ping(i), auth)).status);
-      statuses.push((await post(withQuery, ping(i), auth)).status);
+      statuses.push((await post(mcp, toolCall(i), auth)).status);
+      statuses.push((await post(withQuery, toolCall(i), auth)).status);
     }
     expect(statuses).toEqual(Array(BURST).fill(200));
-    const past = await post(mcp, ping(98), auth);
-    const pastToo = await post(withQuery, ping(99), auth);
+    const past = await post(mcp, toolCall(98), auth);
+    const pastToo = await post(withQuery, toolCall(99), auth);
     expect([past.status, pastToo.status]).toEqual([429, 429]);
     expect(past.headers['retry-after']).toBeDefined();
     expect(JSON.parse(past.body)).toMatchObject({ error: { data: { error: 'rate_limited' } } });

@@ -11,7 +11,7 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const CONCURRENCY = 50;
 const WAITERS = Number(process.env.BENCH_WAITERS ?? 5000);
 const WAKES = 300;
-// BENCH_ONLY=show (or threads, sdk; comma-separated) runs only those load rows besides the echo, e.g. to
+// BENCH_ONLY=show (or threads, modern; comma-separated) runs only those load rows besides the echo, e.g. to
 // profile one tool with BENCH_PROFILE=1; the wake and waiter phases then are skipped too.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const runs = (row) => ONLY === null || ONLY.has(row);
@@ -104,7 +104,10 @@ async function slice(row, ms, record) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, w) => {
-      const headers = row.tokens ? { authorization: `Bearer ${row.tokens[w % row.tokens.length]}` } : {};
+      const headers = {
+        ...(row.tokens ? { authorization: `Bearer ${row.tokens[w % row.tokens.length]}` } : {}),
+        ...row.headers,
+      };
       let i = 0;
       while (performance.now() < until) {
         const t0 = performance.now();
@@ -172,15 +175,29 @@ const showRow = runs('show')
       tokens,
     }
   : null;
-const sdkRow = runs('sdk')
+// The same call in the 2026-07-28 revision: no handshake, the version and capabilities in each request's
+// _meta, served by the SDK's per-request handler (a fresh server per call, ADR 0263).
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const modernRow = runs('modern')
   ? {
-      label: 'svc_threads, SDK McpServer per POST',
-      url: info.sdkUrl,
-      makeBody: (_w, i) => toolCall('svc_threads', {}, i),
+      label: 'svc_threads, 2026-07-28',
+      url: info.mcpUrl,
+      makeBody: (_w, i) => ({
+        ...toolCall('svc_threads', {}, i),
+        params: { name: 'svc_threads', arguments: {}, _meta: MODERN_META },
+      }),
+      headers: {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'svc_threads',
+      },
       tokens,
     }
   : null;
-await measure([echoRow, threadsRow, showRow, sdkRow].filter((r) => r !== null));
+await measure([echoRow, threadsRow, showRow, modernRow].filter((r) => r !== null));
 const share = (r) => r.rate / echoRow.rate;
 const verdict = (r) =>
   `${(share(r) * 100).toFixed(1)}% of echo (goal >= 30%: ${share(r) >= 0.3 ? 'met' : 'NOT met'})`;
@@ -189,11 +206,8 @@ const cpuShare = (r) =>
   `${((echoRow.cpuPerCall / r.cpuPerCall) * 100).toFixed(1)}% of echo in server CPU per call`;
 if (threadsRow) console.log(`ratio svc_threads / echo: ${verdict(threadsRow)}; ${cpuShare(threadsRow)}`);
 if (showRow) console.log(`ratio svc_show / echo: ${verdict(showRow)}; ${cpuShare(showRow)}`);
-if (threadsRow && sdkRow) {
-  console.log(
-    `shared server vs SDK per-request server for svc_threads: ${(threadsRow.rate / sdkRow.rate).toFixed(2)}x throughput`,
-  );
-}
+if (modernRow)
+  console.log(`ratio svc_threads 2026-07-28 / echo: ${verdict(modernRow)}; ${cpuShare(modernRow)}`);
 if (ONLY !== null) {
   // Let the server exit on its own so a CPU profile is written.
   const exited = new Promise((resolve) => child.once('exit', resolve));

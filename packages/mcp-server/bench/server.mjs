@@ -1,12 +1,11 @@
-// Bench server process: the real tool server (SQLite in a temp dir), a plain JSON-RPC echo, and the SDK's
-// per-request McpServer pattern, on 127.0.0.1. Driven over IPC by mcp-bench.mjs.
+// Bench server process: the real tool server (SQLite in a temp dir) and a plain JSON-RPC echo, on 127.0.0.1.
+// Driven over IPC by mcp-bench.mjs.
 import http from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { bearerToken, createServiceListener, sendJsonRpcError } from '@screen-service/http-kit';
+import { createServiceListener, sendJsonRpcError } from '@screen-service/http-kit';
 import { startWalCheckpointer } from '@screen-service/store-sqlite';
 import { createTestCore, seedConnection, seedUser } from '@screen-service/test-kit';
 import express from 'express';
-import { createMcpHandler, createMcpRouter, createSvcMcpServer } from '../dist/index.js';
+import { createMcpHandler, createMcpRouter } from '../dist/index.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // The whole core on a SQLite file in a temp dir, on the wall clock, as the server opens it (WAL, NORMAL,
@@ -45,27 +44,6 @@ const mcp = createMcpHandler({
 });
 const app = express();
 app.use('/functions/v1/svc-mcp', createMcpRouter(mcp));
-// The SDK's common stateless example: a new McpServer and transport for every POST (ADR 0060 compares).
-app.post('/sdk-per-request', async (req, res) => {
-  try {
-    const principal = await auth.verify(bearerToken(req.headers.authorization));
-    const mcp = createSvcMcpServer({ ops });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      transport.close();
-      mcp.close();
-    });
-    await mcp.connect(transport);
-    req.auth = { token: 'verified', clientId: principal.connectorId, scopes: [], extra: { principal } };
-    await transport.handleRequest(req, res);
-  } catch (e) {
-    errors.push(String(e));
-    if (!res.headersSent) res.status(500).end();
-  }
-});
 // Served as apps/server serves it: one listener that gives the MCP path to its handler and the rest to
 // Express (ADR 0242); BENCH_VIA=express sends every call through the Express app instead, to compare.
 const listener = createServiceListener({
@@ -144,7 +122,6 @@ process.on('message', async (m) => {
 process.send({
   ready: true,
   mcpUrl,
-  sdkUrl: `http://127.0.0.1:${port}/sdk-per-request`,
   echoUrl: `http://127.0.0.1:${echo.address().port}/`,
   connections,
 });

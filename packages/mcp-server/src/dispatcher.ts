@@ -1,21 +1,19 @@
 // One long-lived MCP server behind many stateless HTTP requests: request ids are remapped so clients never collide.
 
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type AuthInfo,
+  type CallToolResult,
   isJSONRPCRequest,
   type JSONRPCMessage,
-  type MessageExtraInfo,
+  type McpServer,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { canonicalResult, type FastTool, fastToolsOf } from './fast-tools.js';
 
 /** What a dispatched POST carries besides its messages. */
 export interface DispatchContext {
   authInfo: AuthInfo;
-  requestInfo: NonNullable<MessageExtraInfo['requestInfo']>;
   /** Aborted when the HTTP request goes away: in-flight handlers are cancelled and nothing is answered. */
   signal?: AbortSignal;
 }
@@ -126,7 +124,7 @@ export async function connectDispatcher(
     try {
       let result: CallToolResult;
       try {
-        result = await tool.call(args, { authInfo: ctx.authInfo, signal });
+        result = await tool.call(args, { http: { authInfo: ctx.authInfo }, mcpReq: { signal } });
       } catch (err) {
         result = {
           content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }],
@@ -163,9 +161,9 @@ export async function connectDispatcher(
               pending.set(internal, { clientId: message.id, resolve });
             }),
           );
-          transport.onmessage?.({ ...message, id: internal }, ctx);
+          transport.onmessage?.({ ...message, id: internal }, { authInfo: ctx.authInfo });
         } else if ('method' in message && !DROPPED_NOTIFICATIONS.has(message.method)) {
-          transport.onmessage?.(message, ctx);
+          transport.onmessage?.(message, { authInfo: ctx.authInfo });
         }
       }
       if (answers.length === 0) return Promise.resolve([]);

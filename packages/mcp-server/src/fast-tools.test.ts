@@ -30,7 +30,6 @@ async function call(
 ): Promise<string> {
   const [answer] = await s.dispatcher.dispatch([{ jsonrpc: '2.0', id, method: 'tools/call', params }], {
     authInfo: { token: 'verified', clientId: 'c', scopes: [], extra: { principal: s.principal } },
-    requestInfo: { headers: {} },
   });
   return JSON.stringify(answer);
 }

@@ -1,13 +1,11 @@
 // Precompiled acceptance checks for the hot tools, so a well-formed call skips the SDK's zod passes (ADR 0205).
 
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo, CallToolResult, McpServer } from '@modelcontextprotocol/server';
 
 /** What a tool handler reads of the SDK's `extra` (the thread tools read nothing else). */
 export interface FastExtra {
-  authInfo: AuthInfo;
-  signal: AbortSignal;
+  http: { authInfo: AuthInfo };
+  mcpReq: { signal: AbortSignal };
 }
 
 /**

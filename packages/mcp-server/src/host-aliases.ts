@@ -1,6 +1,6 @@
 // The other host family's alias metadata (OpenAI Apps SDK keys), kept in one place so every tool carries it.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, McpServer } from '@modelcontextprotocol/server';
+import { typeArraysToAnyOf } from './portable-schema.js';
 
 /** Key prefix the other host family reads; other hosts ignore these keys. */
 export const ALIAS_PREFIX = 'openai/';
@@ -73,8 +73,9 @@ type ListHandler = (request: unknown, extra: unknown) => Promise<ListToolsResult
 
 /**
  * Copies each tool's `_meta.securitySchemes` to the tool's top level in `tools/list`, where that family
- * reads it first. The SDK's `registerTool` drops unknown top-level fields, so the list answer is wrapped.
- * Call after every tool is registered.
+ * reads it first, and lists the input and output schemas with `anyOf` in place of `type` arrays
+ * ({@link typeArraysToAnyOf}: portable to every host). The SDK's `registerTool` drops unknown top-level
+ * fields, so the list answer is wrapped. Call after every tool is registered.
  */
 export function exposeSecuritySchemes(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, ListHandler> })
@@ -84,11 +85,16 @@ export function exposeSecuritySchemes(server: McpServer): void {
     // The SDK moved its handler table: fail at start-up rather than silently dropping the schemes.
     throw new Error('exposeSecuritySchemes: no tools/list handler found; register the tools first.');
   }
-  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const listed = await original(request, extra);
+  server.server.setRequestHandler('tools/list', async (request, ctx) => {
+    const listed = await original(request, ctx);
     return {
       ...listed,
-      tools: listed.tools.map((tool) => {
+      tools: listed.tools.map((t) => {
+        const tool = {
+          ...t,
+          inputSchema: typeArraysToAnyOf(t.inputSchema),
+          ...(t.outputSchema ? { outputSchema: typeArraysToAnyOf(t.outputSchema) } : {}),
+        };
         const schemes = tool._meta?.securitySchemes;
         return schemes ? { ...tool, securitySchemes: schemes } : tool;
       }),

@@ -27,8 +27,11 @@ export {
   MCP_RATE_DEFAULTS,
   type McpHandler,
   type McpHandlerOptions,
+  UNSUPPORTED_PROTOCOL_VERSION,
 } from './mcp-handler.js';
 export { createMcpRouter, type McpRouterOptions } from './mcp-router.js';
+export { typeArraysToAnyOf } from './portable-schema.js';
+export { MODERN_PROTOCOL_VERSIONS, SERVED_PROTOCOL_VERSIONS } from './protocol-server.js';
 export { IMAGE_CDN_META, ImageCdnError, imageCdnOrigin, prepareScreenHtml } from './screen-html.js';
 export {
   createSvcMcpServer,
@@ -38,4 +41,10 @@ export {
   type SvcMcpServerOptions,
 } from './svc-mcp-server.js';
 export { registerTablesTool, tablesToolDescription } from './tables-tool.js';
-export { principalOf, registerThreadTools, SCREEN_RESOURCE_URI, type ToolDeps } from './tools.js';
+export {
+  principalOf,
+  registerThreadTools,
+  SCREEN_RESOURCE_URI,
+  type ToolContext,
+  type ToolDeps,
+} from './tools.js';

@@ -12,11 +12,19 @@ const refusal = (raw: unknown) => {
 };
 
 describe('checkJsonRpcBody', () => {
-  it('reads one message or a batch and counts the requests', () => {
+  it('reads one message or a batch and counts the requests and the tool calls among them', () => {
     expect(checkJsonRpcBody({ jsonrpc: '2.0', id: 1, method: 'ping' })).toMatchObject({
       batch: false,
       requests: 1,
+      toolCalls: 0,
     });
+    expect(
+      checkJsonRpcBody([
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_threads' } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ]),
+    ).toMatchObject({ requests: 2, toolCalls: 1 });
     const batch = checkJsonRpcBody([
       { jsonrpc: '2.0', id: 'a', method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },

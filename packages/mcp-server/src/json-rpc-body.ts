@@ -1,6 +1,6 @@
 // Checks a POST body (already read as JSON by http-kit's reader) against the transport's rules: one message or
 // a batch, JSON-RPC 2.0 shapes, initialize alone. A refusal is INVALID_INPUT: JSON-RPC's -32600.
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { ServiceError } from '@screen-service/registry/kernel';
 
 /** Messages per batch; more is refused as one invalid request. */
@@ -11,8 +11,13 @@ export interface JsonRpcBody {
   messages: JSONRPCMessage[];
   /** The body was an array (the answer is one too). */
   batch: boolean;
-  /** Messages that expect an answer (a method and an id): what the rate limit charges. */
+  /** Messages that expect an answer (a method and an id). */
   requests: number;
+  /**
+   * `tools/call` requests among them: what bucket `mcp` charges. The handshake, lists, pings and notifications
+   * cost nothing, so a client that reconnects does not spend its budget on them.
+   */
+  toolCalls: number;
 }
 
 function isId(v: unknown): boolean {
@@ -46,7 +51,7 @@ const invalid = (problem: string) =>
  * message, initialize in a batch); `INVALID_JSON` when there is no body at all.
  * @example
  * ```ts
- * const { messages, requests } = checkJsonRpcBody({ jsonrpc: '2.0', id: 1, method: 'ping' }); // requests 1
+ * const { requests, toolCalls } = checkJsonRpcBody({ jsonrpc: '2.0', id: 1, method: 'ping' }); // 1, 0
  * ```
  */
 export function checkJsonRpcBody(raw: unknown): JsonRpcBody {
@@ -60,14 +65,18 @@ export function checkJsonRpcBody(raw: unknown): JsonRpcBody {
   if (list.length === 0) throw invalid('empty batch');
   if (list.length > MAX_BATCH) throw invalid(`a batch holds at most ${MAX_BATCH} messages`);
   let requests = 0;
+  let toolCalls = 0;
   let initialize = false;
   for (const [i, m] of list.entries()) {
     const problem = check(m);
     if (problem) throw invalid(`${batch ? `message ${i}: ` : ''}${problem}`);
     const o = m as { id?: unknown; method?: unknown };
-    if (o.method !== undefined && o.id !== undefined) requests++;
+    if (o.method !== undefined && o.id !== undefined) {
+      requests++;
+      if (o.method === 'tools/call') toolCalls++;
+    }
     if (o.method === 'initialize') initialize = true;
   }
   if (initialize && list.length > 1) throw invalid('initialize must be sent alone, not in a batch');
-  return { messages: list as JSONRPCMessage[], batch, requests };
+  return { messages: list as JSONRPCMessage[], batch, requests, toolCalls };
 }

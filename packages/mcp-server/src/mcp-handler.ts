@@ -1,7 +1,6 @@
 // The HTTP face of the tool server: stateless streamable HTTP (POST in, application/json out) as a plain
 // node:http handler, so a server answers its endpoint without a framework in front (ADRs 0218, 0242).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import {
@@ -20,9 +19,9 @@ import {
   ServiceError,
 } from '@screen-service/registry/kernel';
 import { authenticate, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
-import { connectDispatcher, type Dispatcher } from './dispatcher.js';
-import { checkJsonRpcBody } from './json-rpc-body.js';
-import { createSvcMcpServer, type ScreenApp } from './svc-mcp-server.js';
+import { checkJsonRpcBody, type JsonRpcBody } from './json-rpc-body.js';
+import { createProtocolServer, SERVED_PROTOCOL_VERSIONS } from './protocol-server.js';
+import type { ScreenApp, SvcMcpServerOptions } from './svc-mcp-server.js';
 
 /** Doc1's limits for bucket `mcp`: a token bucket per connection. */
 export const MCP_RATE_DEFAULTS = { burst: 60, perMinute: 30 } as const;
@@ -43,6 +42,8 @@ export interface McpHandlerOptions {
   limits?: LimitStore;
   /** The in-chat renderer; without it `ui://svc/screen` is not served. */
   screenApp?: ScreenApp;
+  /** More tools, resources or prompts (tests register the conformance suite's fixtures; the product none). */
+  register?: SvcMcpServerOptions['register'];
   /** Largest POST body; default 1 MiB. */
   maxBodyBytes?: number;
   version?: string;
@@ -50,7 +51,7 @@ export interface McpHandlerOptions {
   onError?: (err: unknown) => void;
 }
 
-const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+const SUPPORTED = new Set<string>(SERVED_PROTOCOL_VERSIONS);
 
 function isLimiter(v: McpHandlerOptions['rateLimit']): v is RateLimiter {
   return typeof v === 'object' && v !== null && typeof (v as RateLimiter).take === 'function';
@@ -61,13 +62,62 @@ function acceptsJson(accept: string | undefined): boolean {
   return /(^|[\s,])(application\/json|application\/\*|\*\/\*)(\s*[;,]|\s*$)/i.test(accept);
 }
 
+/** JSON-RPC code of UnsupportedProtocolVersionError (MCP 2026-07-28, basic/lifecycle). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * Answers a request whose `MCP-Protocol-Version` this server does not speak: 400 with
+ * UnsupportedProtocolVersionError, its data listing the versions served and echoing the one asked for, so
+ * a client can pick a mutual version and retry. The request's id is echoed when the body was one request.
+ */
+function answerUnsupportedVersion(res: ServerResponse, requested: string, body: JsonRpcBody): void {
+  const only = body.batch ? undefined : (body.messages[0] as { id?: string | number });
+  const supported = [...SERVED_PROTOCOL_VERSIONS];
+  res.statusCode = 400;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: only?.id ?? null,
+      error: {
+        code: UNSUPPORTED_PROTOCOL_VERSION,
+        message: `Unsupported protocol version ${requested}; this server speaks ${supported.join(', ')}: send one of them in MCP-Protocol-Version.`,
+        data: { supported, requested },
+      },
+    }),
+  );
+}
+
+/**
+ * Charges bucket `mcp` one call per `tools/call` in the body (doc1: calls per connection). The handshake,
+ * lists, pings and notifications are free: a client that reconnects must not spend its tool budget on them.
+ */
+async function chargeToolCalls(limiter: RateLimiter, burst: number, key: string, calls: number) {
+  if (calls === 0) return;
+  if (calls > burst) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `A batch of ${calls} tool calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
+    );
+  }
+  const decision = await limiter.take(key, calls);
+  if (!decision.ok) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `Too many tool calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
+      { details: { retryAfterS: decision.retryAfterS } },
+    );
+  }
+}
+
 /** A plain node:http request handler: it answers every request it is given (POST, or 405 for anything else). */
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * The tool server as a node:http handler for requests addressed to the MCP URL (the path is the caller's
- * business: give it only requests for `/functions/v1/svc-mcp`). One MCP server instance serves every request
- * (ADR 0060); each POST is verified, rate-limited per connection and answered as JSON. Every refusal, our
+ * business: give it only requests for `/functions/v1/svc-mcp`). Each POST is verified, rate-limited per
+ * connection and served by the SDK in the era it speaks (2026-07-28 or the 2025 handshake, ADR 0263),
+ * answered as JSON. Every refusal, our
  * own 500 included, is a JSON-RPC error without an id (http-kit's `sendJsonRpcError`). A server gives it its
  * path in its one request listener (http-kit's `createServiceListener`, ADR 0242); Express users may mount
  * {@link createMcpRouter} instead.
@@ -89,17 +139,16 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     ? Number.POSITIVE_INFINITY
     : (options.rateLimit ?? MCP_RATE_DEFAULTS).burst;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
-  let dispatcher: Dispatcher | undefined;
-  const ready = connectDispatcher(
-    createSvcMcpServer({
+  const protocol = createProtocolServer({
+    mcpUrl,
+    server: {
       ops: options.ops,
       ...(options.tables ? { tables: options.tables } : {}),
       ...(options.version ? { version: options.version } : {}),
       ...(options.screenApp ? { screenApp: options.screenApp } : {}),
-    }),
-  ).then((d) => {
-    dispatcher = d;
-    return d;
+      ...(options.register ? { register: options.register } : {}),
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
   });
 
   return async (req, res) => {
@@ -119,39 +168,33 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
           'Not Acceptable: this server answers application/json; accept it.',
         );
       }
+      const raw = await readJsonBody(req, { limit: maxBody });
+      const parsed = checkJsonRpcBody(raw);
+      // A 2026-07-28 request (a per-request _meta claim) is the SDK's to judge, its version included;
+      // a 2025 request with a version this server does not speak gets the same error here.
+      const legacy = protocol.isLegacy(req.headers, raw);
       const version = req.headers['mcp-protocol-version'];
-      if (typeof version === 'string' && !SUPPORTED.has(version)) {
-        throw new ServiceError(
-          'INVALID_INPUT',
-          `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-        );
+      if (legacy && typeof version === 'string' && !SUPPORTED.has(version)) {
+        answerUnsupportedVersion(res, version, parsed);
+        return;
       }
-      const parsed = checkJsonRpcBody(await readJsonBody(req, { limit: maxBody }));
-      if (parsed.requests > burst) {
-        throw new ServiceError(
-          'RATE_LIMITED',
-          `A batch of ${parsed.requests} calls is more than this connection's burst of ${burst} (bucket mcp); send at most ${burst} per request.`,
-        );
-      }
-      // Each call of a batch is charged, not the request.
-      const decision = await limiter.take(principal.connectorId, Math.max(1, parsed.requests));
-      if (!decision.ok) {
-        throw new ServiceError(
-          'RATE_LIMITED',
-          `Too many calls on this connection (bucket mcp); retry in ${decision.retryAfterS} s.`,
-          { details: { retryAfterS: decision.retryAfterS } },
-        );
-      }
+      await chargeToolCalls(limiter, burst, principal.connectorId, parsed.toolCalls);
       const closed = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) closed.abort();
       });
-      const d = dispatcher ?? (await ready);
-      const answers = await d.dispatch(parsed.messages, {
-        authInfo: { token: 'verified', clientId: principal.connectorId, scopes: [], extra: { principal } },
-        requestInfo: { headers: req.headers },
-        signal: closed.signal,
-      });
+      const authInfo = {
+        token: 'verified',
+        clientId: principal.connectorId,
+        scopes: [],
+        extra: { principal },
+      };
+      if (!legacy) {
+        const answer = await protocol.serveModern(req.headers, raw, authInfo, closed.signal);
+        if (!closed.signal.aborted) await protocol.send(answer, res);
+        return;
+      }
+      const answers = await protocol.serveLegacy(parsed.messages, authInfo, closed.signal);
       if (closed.signal.aborted) return;
       if (parsed.requests === 0) {
         res.statusCode = 202;

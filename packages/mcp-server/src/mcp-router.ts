@@ -7,8 +7,8 @@ export type McpRouterOptions = McpHandlerOptions;
 
 /**
  * The tool server as an Express router; mount it at `/functions/v1/svc-mcp`. Give it options, or a handler
- * made by {@link createMcpHandler} that the server also calls directly (then both share one dispatcher and
- * one rate limit).
+ * made by {@link createMcpHandler} that the server also calls directly (then both share one
+ * rate limit).
  *
  * @example
  * ```ts

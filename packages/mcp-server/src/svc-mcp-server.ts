@@ -1,5 +1,5 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, ResourceNotFoundError, type ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
@@ -36,6 +36,11 @@ export interface SvcMcpServerOptions {
   texts?: GuideTexts;
   /** Without it `ui://svc/screen` is not served (svc_show still names it; hosts fall back to text). */
   screenApp?: ScreenApp;
+  /**
+   * Registers more tools, resources or prompts after the service's own (tests register the conformance
+   * suite's fixtures here; the product registers none).
+   */
+  register?: (server: McpServer) => void;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface SvcMcpServerOptions {
  * @example
  * ```ts
  * const server = createSvcMcpServer({ ops: createThreadOps({ store, notifier }) });
- * const dispatcher = await connectDispatcher(server);
+ * const handler = createMcpHandler(() => createSvcMcpServer({ ops })); // the SDK's, per request
  * ```
  */
 export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
@@ -59,7 +64,6 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
   );
   registerThreadTools(server, { ops: options.ops, texts });
   if (options.tables) registerTablesTool(server, { tables: options.tables });
-  exposeSecuritySchemes(server);
 
   server.registerPrompt(
     'svc_guide',
@@ -81,7 +85,53 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
   );
 
   if (options.screenApp) registerScreenApp(server, options.screenApp);
+  options.register?.(server);
+  exposeSecuritySchemes(server);
+  answerCompletions(server);
+  acceptSubscriptions(server);
   return server;
+}
+
+/**
+ * `completion/complete` is answered (capability `completions`): the SDK's own handler, which completes
+ * arguments of prompts and resource templates and answers an empty list for the guide prompt, which takes
+ * none. The SDK installs it only when a completable argument is registered, so it is installed here.
+ */
+function answerCompletions(server: McpServer): void {
+  (server as unknown as { setCompletionRequestHandler(): void }).setCompletionRequestHandler();
+}
+
+type Registered = {
+  _registeredResources: Record<string, unknown>;
+  _registeredResourceTemplates: Record<string, { resourceTemplate: ResourceTemplate }>;
+};
+
+/**
+ * `resources/subscribe` and `/unsubscribe` accept a resource this server serves (capability
+ * `resources.subscribe`), and refuse any other URI with the SDK's ResourceNotFoundError (-32602, `data.uri`). The resources are fixed for the life of a
+ * server (the guide, the renderer), so no update is ever due to a subscriber; this stateless server keeps no
+ * subscription list and has no stream to send one on.
+ */
+function acceptSubscriptions(server: McpServer): void {
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+  const served = (uri: string) => {
+    const r = server as unknown as Registered;
+    if (r._registeredResources[uri]) return true;
+    return Object.values(r._registeredResourceTemplates).some((t) =>
+      t.resourceTemplate.uriTemplate.match(uri),
+    );
+  };
+  const handle = ({ params }: { params: { uri: string } }) => {
+    if (!served(params.uri)) {
+      throw new ResourceNotFoundError(
+        params.uri,
+        `Resource ${params.uri} not found: subscribe to one resources/list names.`,
+      );
+    }
+    return {};
+  };
+  server.server.setRequestHandler('resources/subscribe', handle);
+  server.server.setRequestHandler('resources/unsubscribe', handle);
 }
 
 function registerScreenApp(server: McpServer, app: ScreenApp): void {

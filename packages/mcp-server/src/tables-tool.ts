@@ -1,5 +1,5 @@
 // svc_tables: the tables call as a tool (doc3 "Tables call", adapter "tool server"); a thin call into core.tables.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { MAX_TABLES_CALL_CHARS, type Tables } from '@screen-service/agent-tables';
 import { guide } from '@screen-service/screen-lines';
 import { z } from 'zod';

@@ -1,6 +1,5 @@
 // The five thread tools: zod input schemas, descriptions from the guide, each a thin call into ThreadOps.
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
 import {
   MAX_LINES_CHARS,
   MAX_TEXT_CHARS,
@@ -11,7 +10,7 @@ import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import { z } from 'zod';
 import { toToolError } from './errors.js';
-import { acceptNoArguments, addFastTool, compileObjectCheck, type FastExtra } from './fast-tools.js';
+import { acceptNoArguments, addFastTool, compileObjectCheck } from './fast-tools.js';
 import type { GuideTexts } from './guide-texts.js';
 import { toolAliasMeta } from './host-aliases.js';
 import { answersText, showText, tappableTaps, tapText, threadsText } from './tool-results.js';
@@ -19,17 +18,21 @@ import { answersText, showText, tappableTaps, tapText, threadsText } from './too
 /** The MCP Apps resource svc_show names; its HTML comes from the web package (`screenApp` option). */
 export const SCREEN_RESOURCE_URI = 'ui://svc/screen';
 
-/** What the tools read of the SDK's request `extra`: the verified principal and the abort signal. */
-type Extra = FastExtra | { authInfo?: AuthInfo | undefined; signal: AbortSignal };
+/** What the tools read of the SDK's request context: the verified principal and the abort signal. */
+export interface ToolContext {
+  http?: { authInfo?: AuthInfo | undefined } | undefined;
+  mcpReq: { signal: AbortSignal };
+}
+type Extra = ToolContext;
 
 export interface ToolDeps {
   ops: ThreadOps;
   texts: GuideTexts;
 }
 
-/** The principal the HTTP layer verified; the dispatcher carries it in `authInfo.extra`. */
-export function principalOf(extra: { authInfo?: AuthInfo | undefined }): ConnectionPrincipal {
-  const p = extra.authInfo?.extra?.principal as ConnectionPrincipal | undefined;
+/** The principal the HTTP layer verified; the handler passes it to the SDK in `authInfo.extra`. */
+export function principalOf(ctx: Pick<ToolContext, 'http'>): ConnectionPrincipal {
+  const p = ctx.http?.authInfo?.extra?.principal as ConnectionPrincipal | undefined;
   if (!p) throw new ServiceError('UNAUTHORIZED', 'No verified connection for this call.');
   return p;
 }
@@ -96,8 +99,8 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     });
   const answers = (args: { screen_id?: string; wait?: number; agent?: string }, extra: Extra) =>
     run(async () => {
-      // extra.signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
-      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.signal });
+      // The request's signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.mcpReq.signal });
       return result(answersText(r), r);
     });
   const say = (args: { text: string; agent?: string }, extra: Extra) =>
@@ -209,7 +212,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: toolAliasMeta('svc_threads', SCREEN_RESOURCE_URI),
     },
-    threads,
+    (extra: Extra) => threads(extra),
   );
 
   server.registerTool(

@@ -94,9 +94,24 @@ describe('transport', () => {
     expect(media.status).toBe(415);
     const accept = await post(stack.mcpUrl, ping, { ...auth(token), accept: 'text/html' });
     expect(accept.status).toBe(406);
-    const version = await post(stack.mcpUrl, ping, { ...auth(token), 'mcp-protocol-version': '1999-01-01' });
+    // An unknown version: UnsupportedProtocolVersionError naming the versions served, the request's id echoed.
+    const version = await post(
+      stack.mcpUrl,
+      { ...ping, id: 'v1' },
+      { ...auth(token), 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(version.status).toBe(400);
-    expect(version.json).toMatchObject({ error: { message: expect.stringContaining('2025-06-18') } });
+    expect(version.json).toMatchObject({
+      id: 'v1',
+      error: {
+        code: -32022,
+        message: expect.stringContaining('2025-06-18'),
+        data: {
+          requested: '1999-01-01',
+          supported: expect.arrayContaining(['2025-11-25', '2025-06-18', '2025-03-26']),
+        },
+      },
+    });
   });
 
   it('refuses a Host that is not the service (DNS rebinding) before anything else', async () => {
@@ -211,37 +226,69 @@ describe("doc1's Errors table", () => {
 });
 
 describe('rate bucket mcp', () => {
-  it('429 with Retry-After past the burst, per connection, and configurable', async () => {
+  const call = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'svc_threads', arguments: {} },
+  });
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+  const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+  it('429 with Retry-After past the burst of tool calls, per connection, and configurable', async () => {
     const limited = await startStack({ rateLimit: { burst: 3, perMinute: 6 } });
     try {
       const a = await limited.newConnection('Busy');
       const b = await limited.newConnection('Calm');
-      for (let i = 0; i < 3; i++) expect((await post(limited.mcpUrl, ping, auth(a.token))).status).toBe(200);
-      const over = await post(limited.mcpUrl, ping, auth(a.token));
+      for (let i = 0; i < 3; i++)
+        expect((await post(limited.mcpUrl, call(i), auth(a.token))).status).toBe(200);
+      const over = await post(limited.mcpUrl, call(9), auth(a.token));
       expect(over.status).toBe(429);
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(10);
       expect(over.json).toMatchObject({ error: { data: { error: 'rate_limited' } } });
-      expect((await post(limited.mcpUrl, ping, auth(b.token))).status).toBe(200);
-      // A batch costs one call per request in it.
-      const batch = await post(
-        limited.mcpUrl,
-        [ping, { ...ping, id: 2 }, { ...ping, id: 3 }, { ...ping, id: 4 }],
-        auth(b.token),
-      );
+      expect((await post(limited.mcpUrl, call(1), auth(b.token))).status).toBe(200);
+      // A batch costs one call per tool call in it.
+      const batch = await post(limited.mcpUrl, [call(2), call(3), call(4)], auth(b.token));
       expect(batch.status).toBe(429);
       // On a fresh connection too: a batch larger than the burst is never let through whole.
       const fresh = await limited.newConnection('Fresh');
-      const big = await post(
-        limited.mcpUrl,
-        [1, 2, 3, 4].map((id) => ({ ...ping, id })),
-        auth(fresh.token),
-      );
+      const big = await post(limited.mcpUrl, [1, 2, 3, 4].map(call), auth(fresh.token));
       expect(big.status).toBe(429);
       expect(big.json).toMatchObject({
-        error: { message: expect.stringMatching(/batch of 4 calls .* burst of 3/) },
+        error: { message: expect.stringMatching(/batch of 4 tool calls .* burst of 3/) },
       });
-      expect((await post(limited.mcpUrl, ping, auth(fresh.token))).status).toBe(200);
+      expect((await post(limited.mcpUrl, call(5), auth(fresh.token))).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('charges only tool calls: a client that reconnects many times keeps its tool budget', async () => {
+    const limited = await startStack({ rateLimit: { burst: 2, perMinute: 1 } });
+    try {
+      const c = await limited.newConnection('Reconnects');
+      // Far more handshakes, notifications, lists and pings than the burst: none is refused.
+      for (let i = 0; i < 10; i++) {
+        expect((await post(limited.mcpUrl, initialize, auth(c.token))).status).toBe(200);
+        expect((await post(limited.mcpUrl, initialized, auth(c.token))).status).toBe(202);
+        expect((await post(limited.mcpUrl, { ...ping, id: i }, auth(c.token))).status).toBe(200);
+        const list = await post(
+          limited.mcpUrl,
+          { jsonrpc: '2.0', id: i, method: 'tools/list' },
+          auth(c.token),
+        );
+        expect(list.status).toBe(200);
+      }
+      // The whole burst is still there for tool calls, and the bucket still ends it.
+      expect((await post(limited.mcpUrl, call(1), auth(c.token))).status).toBe(200);
+      expect((await post(limited.mcpUrl, call(2), auth(c.token))).status).toBe(200);
+      expect((await post(limited.mcpUrl, call(3), auth(c.token))).status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -281,12 +281,44 @@ describe('guide, prompt, resource, tool metadata', () => {
     const tap = tools.find((t) => t.name === 'svc_tap')!;
     expect(tap._meta).toMatchObject({ ui: { visibility: ['app'] } });
     expect(tap.inputSchema.required).toEqual(['screen_id', 'event', 'told_model']);
+    // Portable schemas: unions are anyOf lists, never `type` arrays (the Inspector warned about 8 of them).
+    const typeArrays = JSON.stringify(tools).match(/"type":\[/g) ?? [];
+    expect(typeArrays).toEqual([]);
+    const event = tap.inputSchema.properties?.event as { properties: { value: { anyOf: unknown[] } } };
+    const value = event.properties.value;
+    expect(value.anyOf[0]).toEqual({
+      anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+    });
     const answers = tools.find((t) => t.name === 'svc_answers')!;
     expect(answers.inputSchema.properties?.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: 25 });
 
     // No renderer was given: the screen resource is not registered (nothing fake is served).
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['svc://guide']);
+  });
+});
+
+describe('completion and resource subscriptions', () => {
+  it('answers completion/complete and resources/subscribe, and refuses what it does not serve', async () => {
+    const { token } = await stack.newConnection();
+    const client = await stack.connect(token);
+    expect(client.getServerCapabilities()).toMatchObject({ completions: {}, resources: { subscribe: true } });
+    // The guide prompt takes no arguments: nothing to complete, and that is an answer, not -32601.
+    const done = await client.complete({
+      ref: { type: 'ref/prompt', name: 'svc_guide' },
+      argument: { name: 'topic', value: 'ti' },
+    });
+    expect(done.completion.values).toEqual([]);
+    await expect(
+      client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } }),
+    ).rejects.toMatchObject({ code: -32602 });
+    expect(await client.subscribeResource({ uri: 'svc://guide' })).toEqual({});
+    expect(await client.unsubscribeResource({ uri: 'svc://guide' })).toEqual({});
+    await expect(client.subscribeResource({ uri: 'svc://elsewhere' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'svc://elsewhere' },
+      message: expect.stringContaining('svc://elsewhere'),
+    });
   });
 });
 

@@ -3,6 +3,7 @@
 // the browser that started it.
 import { hashSecret } from '@screen-service/registry/kernel';
 import type { OAuthRequestRecord } from '@screen-service/registry/model';
+import { isClientIdUrl } from './client-metadata-document.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { REQUEST_TTL_MS, SCOPE } from './limits.js';
@@ -23,6 +24,45 @@ export interface AuthorizeStarted {
 
 /** Prunes lapsed rows at most this often (on authorize calls). */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * The client a request names and the redirect URIs it may use: a registered client's, or for a client_id
+ * that is a metadata document's URL, the document's (fetched now or from the cache: the document is the
+ * authority, so a changed document counts at once). Such a client gets a row on first use, under its URL,
+ * so requests, codes and grants refer to it like to a registered one.
+ */
+async function clientOf(ctx: OAuthContext, clientId: string) {
+  if (ctx.documents && isClientIdUrl(clientId)) {
+    const doc = await ctx.documents.resolve(clientId);
+    const row = {
+      id: clientId,
+      secretHash: null,
+      authMethod: 'none' as const,
+      name: doc.name,
+      redirectUris: doc.redirectUris,
+      metadata: { ...doc.extra, client_id_metadata_document: doc.host },
+      createdAt: ctx.now(),
+    };
+    const known = await ctx.store.oauth.getClient(clientId);
+    // Two first requests at once: the second insert fails, and the row the first wrote is the one.
+    const client =
+      known ??
+      (await ctx.store.oauth.createClient(row).catch(async (err) => {
+        const now = await ctx.store.oauth.getClient(clientId);
+        if (!now) throw err;
+        return now;
+      }));
+    return { client, redirectUris: doc.redirectUris };
+  }
+  const client = await ctx.store.oauth.getClient(clientId);
+  if (!client) {
+    throw new OAuthError(
+      'invalid_request',
+      `Unknown client_id "${clientId.slice(0, 64)}": the app must register again at ${ctx.urls.oauthUrl}/register.`,
+    );
+  }
+  return { client, redirectUris: client.redirectUris };
+}
 
 export function createAuthorize(ctx: OAuthContext) {
   let pruneAt = 0;
@@ -46,27 +86,21 @@ export function createAuthorize(ctx: OAuthContext) {
     if (!clientId) {
       throw new OAuthError(
         'invalid_request',
-        'client_id is missing: the app must register first (RFC 7591).',
+        "client_id is missing: send the URL of the app's client metadata document, or register first (RFC 7591).",
       );
     }
-    const client = await ctx.store.oauth.getClient(clientId);
-    if (!client) {
-      throw new OAuthError(
-        'invalid_request',
-        `Unknown client_id "${clientId.slice(0, 64)}": the app must register again at ${ctx.urls.oauthUrl}/register.`,
-      );
-    }
+    const { client, redirectUris } = await clientOf(ctx, clientId);
     const given = single('redirect_uri');
     let redirectUri: string;
     if (given === undefined) {
-      if (client.redirectUris.length !== 1) {
+      if (redirectUris.length !== 1) {
         throw new OAuthError(
           'invalid_request',
           'redirect_uri is missing and this client registered several.',
         );
       }
-      redirectUri = client.redirectUris[0]!;
-    } else if (client.redirectUris.some((r) => redirectUriMatches(r, given))) {
+      redirectUri = redirectUris[0]!;
+    } else if (redirectUris.some((r) => redirectUriMatches(r, given))) {
       redirectUri = given;
     } else {
       throw new OAuthError(

@@ -18,7 +18,8 @@ export type RequestStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'fin
 export interface RequestView {
   id: string;
   status: RequestStatus;
-  client: { name: string; uri: string | null; logo_uri: string | null };
+  /** `host`: where the client's metadata document lives (its client_id URL's host); null for a registered client. */
+  client: { name: string; uri: string | null; logo_uri: string | null; host: string | null };
   redirect: { uri: string; host: string };
   expires_at: string;
   agent: { id: string; name: string } | null;
@@ -87,6 +88,8 @@ async function view(
       name: c?.name ?? 'An unknown app',
       uri: typeof meta.client_uri === 'string' ? meta.client_uri : null,
       logo_uri: typeof meta.logo_uri === 'string' ? meta.logo_uri : null,
+      // The host that vouches for the name: the metadata document's, for a client_id that is a URL.
+      host: typeof meta.client_id_metadata_document === 'string' ? meta.client_id_metadata_document : null,
     },
     redirect: { uri: r.redirectUri, host: hostOf(r.redirectUri) },
     expires_at: new Date(r.expiresAt).toISOString(),

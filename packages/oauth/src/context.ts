@@ -3,6 +3,7 @@
 import type { PersonAgents } from '@screen-service/registry/agents';
 import type { Notifier, Random } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
+import type { ClientMetadataDocuments } from './client-metadata-document.js';
 import type { DecisionWaits } from './decision-waits.js';
 import type { OAuthUrls } from './metadata.js';
 
@@ -17,4 +18,6 @@ export interface OAuthContext {
   /** Where secrets, codes and tokens come from (the registry's `systemRandom` unless a test seeds one). */
   random: Random;
   waits: DecisionWaits;
+  /** Resolves client_ids that are metadata document URLs; undefined when the server takes none. */
+  documents: ClientMetadataDocuments | undefined;
 }

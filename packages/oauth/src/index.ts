@@ -1,5 +1,12 @@
 // @screen-service/oauth public API. Every export here is public; nothing else is.
 export { type PresentedClient, readClientCredentials } from './client-auth.js';
+export {
+  type ClientMetadataDocument,
+  type ClientMetadataDocumentOptions,
+  type ClientMetadataDocuments,
+  createClientMetadataDocuments,
+  isClientIdUrl,
+} from './client-metadata-document.js';
 export type { DecisionInput, PageView, RequestStatus, RequestView } from './consent.js';
 export { isOAuthError, OAuthError, type OAuthErrorCode } from './errors.js';
 export {
@@ -13,6 +20,7 @@ export {
 export {
   authorizationServerMetadata,
   type OAuthUrls,
+  pathInsertedIssuerMetadataPaths,
   pathInsertedMetadataPath,
   protectedResourceMetadata,
 } from './metadata.js';
@@ -24,6 +32,7 @@ export {
   createOAuthMounts,
   createOAuthRouter,
   createResourceMetadataRouter,
+  issuerMetadataHandler,
   OAUTH_RATE_DEFAULTS,
   type OAuthRateLimits,
   type OAuthRouterOptions,

@@ -26,7 +26,10 @@ const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
  * authorizationServerMetadata(urls).token_endpoint; // 'https://svc.example/functions/v1/svc-oauth/token'
  * ```
  */
-export function authorizationServerMetadata(urls: OAuthUrls) {
+export function authorizationServerMetadata(
+  urls: OAuthUrls,
+  options: { clientIdMetadataDocuments?: boolean } = {},
+) {
   const o = urls.oauthUrl;
   return {
     issuer: o,
@@ -43,6 +46,8 @@ export function authorizationServerMetadata(urls: OAuthUrls) {
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: AUTH_METHODS,
     authorization_response_iss_parameter_supported: true,
+    // A client_id may be the https URL of a Client ID Metadata Document instead of a registered id.
+    ...(options.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     service_documentation: `${urls.baseUrl}/`,
@@ -75,4 +80,15 @@ export function protectedResourceMetadata(urls: OAuthUrls) {
 export function pathInsertedMetadataPath(resourceUrl: string): string {
   const path = new URL(resourceUrl).pathname.replace(/\/+$/, '');
   return `/.well-known/oauth-protected-resource${path}`;
+}
+
+/**
+ * The RFC 8414 path-inserted locations of the authorization server's metadata on its host (the issuer has a
+ * path, so `{issuer}/.well-known/...` is not where RFC 8414 clients look first):
+ * `https://h/functions/v1/svc-oauth` → `/.well-known/oauth-authorization-server/functions/v1/svc-oauth` (and
+ * the same under `openid-configuration`, which some clients try with the path inserted too).
+ */
+export function pathInsertedIssuerMetadataPaths(issuer: string): string[] {
+  const path = new URL(issuer).pathname.replace(/\/+$/, '');
+  return [`/.well-known/oauth-authorization-server${path}`, `/.well-known/openid-configuration${path}`];
 }

@@ -11,6 +11,10 @@ import {
 } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { createAuthorize } from './authorize.js';
+import {
+  type ClientMetadataDocumentOptions,
+  createClientMetadataDocuments,
+} from './client-metadata-document.js';
 import { createConsent } from './consent.js';
 import type { OAuthContext } from './context.js';
 import { createDecisionWaits } from './decision-waits.js';
@@ -28,6 +32,12 @@ export interface OAuthServerOptions {
   /** Randomness for ids, secrets, codes and tokens (default: the OS CSPRNG). */
   random?: Random;
   newId?: (prefix: string) => string;
+  /**
+   * Client ID Metadata Documents: a client_id that is an https URL is fetched (public addresses only,
+   * 5 KiB, 5 s, cached per its headers) instead of registered. On by default; `false` takes registered
+   * clients only. `allowLoopback` is a test setting.
+   */
+  clientMetadataDocuments?: ClientMetadataDocumentOptions | false;
 }
 
 /**
@@ -49,12 +59,20 @@ export function createOAuthServer(options: OAuthServerOptions) {
     newId: options.newId ?? ((prefix: string) => defaultNewId(prefix, random)),
     random,
     waits: createDecisionWaits(options.notifier),
+    documents:
+      options.clientMetadataDocuments === false
+        ? undefined
+        : createClientMetadataDocuments({
+            now: options.now ?? systemClock,
+            ...options.clientMetadataDocuments,
+          }),
   };
   const tokens = createTokens(ctx);
   const consent = createConsent(ctx);
   return {
     urls: ctx.urls,
-    metadata: () => authorizationServerMetadata(ctx.urls),
+    metadata: () =>
+      authorizationServerMetadata(ctx.urls, { clientIdMetadataDocuments: ctx.documents !== undefined }),
     resourceMetadata: () => protectedResourceMetadata(ctx.urls),
     authorize: createAuthorize(ctx),
     register: tokens.register,

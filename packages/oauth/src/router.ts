@@ -18,7 +18,7 @@ import express, {
 } from 'express';
 import { readClientCredentials } from './client-auth.js';
 import { isOAuthError, OAuthError } from './errors.js';
-import { pathInsertedMetadataPath } from './metadata.js';
+import { pathInsertedIssuerMetadataPaths, pathInsertedMetadataPath } from './metadata.js';
 import type { OAuthServer } from './oauth-server.js';
 
 /** Per client address: registrations, authorization starts, token and revocation calls, consent-page calls. */
@@ -396,15 +396,29 @@ export function resourceMetadataHandler({ oauth }: { oauth: OAuthServer }) {
 }
 
 /**
+ * The authorization server's metadata as one handler, for its RFC 8414 path-inserted locations on the host
+ * ({@link pathInsertedIssuerMetadataPaths}): clients that read RFC 8414 strictly look there first.
+ */
+export function issuerMetadataHandler({ oauth }: { oauth: OAuthServer }) {
+  return sendMetadata(oauth.metadata);
+}
+
+/**
  * Everything OAuth the service mounts, as one router for the host root: the authorization server under
  * `MOUNTS.oauth`, its metadata under the tool server's mount, and the RFC 9728 path-inserted resource
- * metadata for `mcpUrl`. The host's bare root `.well-known` paths stay unanswered. Mount it before the
- * tool server's router.
+ * metadata for `mcpUrl` and the RFC 8414 path-inserted authorization-server metadata for the issuer. The
+ * host's bare root `.well-known` paths stay unanswered. Mount it before the tool server's router.
  */
 export function createOAuthMounts(options: OAuthRouterOptions & { mcpUrl: string }): Router {
   const router = express.Router();
   router.use(MOUNTS.oauth, createOAuthRouter(options));
   router.use(MOUNTS.mcp, createResourceMetadataRouter(options));
   router.get(pathInsertedMetadataPath(options.mcpUrl), resourceMetadataHandler(options));
+  const issuerPaths = pathInsertedIssuerMetadataPaths(options.oauth.urls.oauthUrl);
+  router.get(issuerPaths, issuerMetadataHandler(options));
+  router.options(issuerPaths, (_req, res) => {
+    cors(res);
+    res.status(204).end();
+  });
   return router;
 }

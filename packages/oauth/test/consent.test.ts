@@ -37,7 +37,7 @@ describe('the consent page endpoints', () => {
     expect(await ok.json()).toEqual({
       id,
       status: 'pending',
-      client: { name: 'Kit client', uri: null, logo_uri: null },
+      client: { name: 'Kit client', uri: null, logo_uri: null, host: null },
       redirect: { uri: REDIRECT, host: '127.0.0.1:7777' },
       approve_url: `${s.base}/#/approve/${id}`,
       expires_at: expect.any(String),

@@ -152,4 +152,21 @@ describe('discovery documents', () => {
       }
     }
   });
+
+  it('serves the AS metadata at the RFC 8414 path-inserted location, where strict clients look first', async () => {
+    // oauth4webapi's 'oauth2' discovery inserts `/.well-known/oauth-authorization-server` before the issuer's
+    // path; without that route a client makes 404 requests before finding the document.
+    const issuer = new URL(s.oauthUrl);
+    const request = await o.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure });
+    expect(new URL(request.url).pathname).toBe(
+      '/.well-known/oauth-authorization-server/functions/v1/svc-oauth',
+    );
+    const as = await o.processDiscoveryResponse(issuer, request);
+    expect(as).toMatchObject({ issuer: s.oauthUrl, authorization_response_iss_parameter_supported: true });
+    const oidc = await fetch(`${s.base}/.well-known/openid-configuration/functions/v1/svc-oauth`);
+    expect(oidc.status).toBe(200);
+    expect(await oidc.json()).toEqual(as);
+    // The host's bare root stays unanswered (doc1: the service lives under a path on a shared host).
+    expect((await fetch(`${s.base}/.well-known/oauth-authorization-server`)).status).toBe(404);
+  });
 });

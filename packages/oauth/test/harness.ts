@@ -6,14 +6,8 @@ import { serviceUrls } from '@screen-service/registry/mounts';
 import { testStoreOption } from '@screen-service/store-postgres/testing';
 import { createTestCore, seedUser } from '@screen-service/test-kit';
 import express from 'express';
-import { pathInsertedMetadataPath } from '../src/metadata.js';
-import { createOAuthServer, type OAuthServer } from '../src/oauth-server.js';
-import {
-  createOAuthRouter,
-  createResourceMetadataRouter,
-  type OAuthRateLimits,
-  resourceMetadataHandler,
-} from '../src/router.js';
+import { createOAuthServer, type OAuthServer, type OAuthServerOptions } from '../src/oauth-server.js';
+import { createOAuthMounts, type OAuthRateLimits } from '../src/router.js';
 
 export interface TestAuthServer {
   base: string;
@@ -28,7 +22,10 @@ export interface TestAuthServer {
   close(): Promise<void>;
 }
 
-export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Promise<TestAuthServer> {
+export async function startAuthServer(
+  rateLimits?: Partial<OAuthRateLimits>,
+  more: Pick<OAuthServerOptions, 'clientMetadataDocuments'> = {},
+): Promise<TestAuthServer> {
   const app = express();
   app.set('trust proxy', 'loopback');
   const server = app.listen(0, '127.0.0.1');
@@ -39,10 +36,18 @@ export async function startAuthServer(rateLimits?: Partial<OAuthRateLimits>): Pr
   // with the core schema and the core's rules over it.
   const core = createTestCore({ urls, clockMode: 'running', ...(await testStoreOption()) });
   const { store, agents, pairing, notifier } = core;
-  const oauth = createOAuthServer({ store, agents, urls, notifier, now: core.clock, random: core.random });
-  app.use('/functions/v1/svc-oauth', createOAuthRouter({ oauth, ...(rateLimits ? { rateLimits } : {}) }));
-  app.use('/functions/v1/svc-mcp', createResourceMetadataRouter({ oauth }));
-  app.get(pathInsertedMetadataPath(urls.mcpUrl), resourceMetadataHandler({ oauth }));
+  const oauth = createOAuthServer({
+    store,
+    agents,
+    urls,
+    notifier,
+    now: core.clock,
+    random: core.random,
+    ...more,
+  });
+  // The mounts the server uses: the authorization server, its metadata under the MCP URL and both
+  // path-inserted discovery locations on the host.
+  app.use(createOAuthMounts({ oauth, mcpUrl: urls.mcpUrl, ...(rateLimits ? { rateLimits } : {}) }));
   return {
     base,
     oauthUrl: urls.oauthUrl,
