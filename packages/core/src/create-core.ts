@@ -58,6 +58,7 @@ import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatch
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
+import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
@@ -136,6 +137,11 @@ export interface Core {
   agents: PersonAgents;
   threads: PersonThreads;
   threadOps: ThreadOps;
+  /**
+   * Runs screens' deadlines (ADR 0260): reminders, then the defaults. One per process: start it with the
+   * server and stop it on shutdown; tests call `sweep()` after moving the clock.
+   */
+  deadlines: DeadlineSweeper;
   /** Push subscriptions, the settings page's status and the silent `revoked` push. */
   push: PushService;
   /**
@@ -234,6 +240,15 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const deadlines = createDeadlineSweeper({
+    store,
+    notifier,
+    now: clock,
+    random,
+    onPushQueued,
+    ...screenLines,
+  });
+  const onDeadlineSet = (at: number) => deadlines.wake(at);
   const w: Wiring = {
     options,
     store,
@@ -274,6 +289,7 @@ export function createCore(options: CoreOptions): Core {
     photoLinks: linkPhotos,
     shutdown: stopping.signal,
     onPushQueued,
+    onDeadlineSet,
     ...screenLines,
   });
   const { statusWatch, onSeen, hosts, hostAuth, hostTransport } = wireHosts(w, threadOps);
@@ -337,6 +353,7 @@ export function createCore(options: CoreOptions): Core {
     agents,
     threads,
     threadOps,
+    deadlines,
     push,
     createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
     connectionAuth,

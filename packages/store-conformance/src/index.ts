@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountCases } from './cases/account-cases.js';
 import { agentCases } from './cases/agent-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
+import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { pushCases } from './cases/push-cases.js';
@@ -37,6 +38,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...shareCases,
   ...templateCases,
   ...relayCases,
+  ...deadlineCases,
 ];
 
 /**

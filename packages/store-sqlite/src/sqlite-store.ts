@@ -5,6 +5,7 @@ import { groupCommitOf, INLINE_WRITES, type WriteRunner } from './group-commit.j
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteDeadlines } from './sqlite-deadlines.js';
 import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteNativeAgents } from './sqlite-native-agents.js';
@@ -33,6 +34,7 @@ function createRepositories(db: SqliteDb, writes: WriteRunner): Repositories {
     nativeAgents: createSqliteNativeAgents(db),
     shares: createSqliteShares(db),
     housekeeping: createSqliteHousekeeping(db),
+    deadlines: createSqliteDeadlines(db),
   };
 }
 

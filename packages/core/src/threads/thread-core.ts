@@ -9,11 +9,13 @@ import type {
   NewMessage,
   NewScreen,
   PhotoRecord,
+  Repositories,
   ScreenRecord,
   Store,
-  ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import type { DeadlinePlan } from './deadline-plan.js';
+import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
@@ -47,6 +49,8 @@ export interface ThreadDeps {
    * write that found the thread open queued nothing: that pass finds nothing new).
    */
   onPushQueued?: () => void;
+  /** Called after a screen with a deadline was written, with its first step's time (wakes the sweeper). */
+  onDeadlineSet?: (nextAt: number) => void;
 }
 
 /** One thing the person sent back, as `answers` returns it. */
@@ -61,6 +65,10 @@ export interface Answer {
   at: string;
   /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
   tables?: string;
+  /** `default` when the service decided at the screen's deadline (ADR 0260); absent for a person's answer. */
+  decided_by?: 'default';
+  /** The step of the deadline's ladder that decided (`deadline`). */
+  step?: string;
 }
 
 export interface TapWrite {
@@ -79,30 +87,22 @@ export interface ThreadTarget {
   grantMuted?: boolean;
 }
 
-export type ThreadCore = ReturnType<typeof createThreadCore>;
-
-export function createThreadCore(deps: ThreadDeps) {
+/** The one writer of agent rows (screens and chat lines) with their buzz; see `writeAgentRow` inside. */
+function agentRowWriter(deps: ThreadDeps, newId: (prefix: string) => string) {
   const { store, notifier } = deps;
-  const screenLines = deps.screenLines ?? defaultScreenLines;
-  const now = deps.now ?? systemClock;
-  const random = deps.random ?? systemRandom;
-  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
-  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
-  /** A fresh page version for a write that changes a page (ADR 0241). */
-  const pageVersion = () => newPageVersion(random);
-
   /**
    * Writes an agent row and decides its buzz (doc1, doc2): every screen and chat line buzzes the phone
    * unless the agent (or, in a shared thread, the grant) is muted or a device holds the thread open. The
    * mutes are known before; whether the thread is open is read in the row's own transaction, and the push
    * is queued there with the row (ADR 0241), so the row and its push commit or roll back together.
    */
-  async function writeAgentRow<T>(
+  return async function writeAgentRow<T>(
     agent: AgentRecord,
     target: ThreadTarget,
     at: number,
-    write: (threads: ThreadRepository) => Promise<T>,
+    write: (repos: Repositories) => Promise<T>,
     messageOf: (written: T) => MessageRecord,
+    atomic = false,
   ): Promise<T> {
     const muted = {
       agentMuted: agent.pushMuted,
@@ -111,14 +111,15 @@ export function createThreadCore(deps: ThreadDeps) {
     const publish = (m: MessageRecord) =>
       notifier.publish({ type: 'message', userId: target.userId, agentId: agent.id, message: m });
     if (!shouldBuzz({ open: false, ...muted })) {
-      const written = await write(store.threads);
+      // A write of several rows (a screen and its deadline) commits them together.
+      const written = atomic ? await store.transaction((tx) => write(tx)) : await write(store);
       publish(messageOf(written));
       return written;
     }
     const key = { agentId: agent.id, userId: target.userId };
     const { written, pushed } = await store.transaction(async (tx) => {
       const open = await tx.push.isOpen(key, at);
-      const row = await write(tx.threads);
+      const row = await write(tx);
       if (!shouldBuzz({ open, ...muted })) return { written: row, pushed: false };
       const m = messageOf(row);
       await tx.push.enqueueMessage({
@@ -134,7 +135,22 @@ export function createThreadCore(deps: ThreadDeps) {
     if (pushed) deps.onPushQueued?.();
     publish(messageOf(written));
     return written;
-  }
+  };
+}
+
+export type ThreadCore = ReturnType<typeof createThreadCore>;
+
+export function createThreadCore(deps: ThreadDeps) {
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
+  const now = deps.now ?? systemClock;
+  const random = deps.random ?? systemRandom;
+  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
+  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
+  /** A fresh page version for a write that changes a page (ADR 0241). */
+  const pageVersion = () => newPageVersion(random);
+
+  const writeAgentRow = agentRowWriter(deps, newId);
 
   return {
     now,
@@ -165,7 +181,7 @@ export function createThreadCore(deps: ThreadDeps) {
         agent,
         target,
         at,
-        (threads) => threads.append(row, pageVersion()),
+        (repos) => repos.threads.append(row, pageVersion()),
         (m) => m,
       );
     },
@@ -175,6 +191,7 @@ export function createThreadCore(deps: ThreadDeps) {
       message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
       screen: NewScreen,
       target: ThreadTarget = { userId: agent.userId },
+      deadline?: DeadlinePlan,
     ) {
       const at = now();
       const row: NewMessage = {
@@ -186,13 +203,31 @@ export function createThreadCore(deps: ThreadDeps) {
         kind: 'screen',
         createdAt: at,
       };
-      return writeAgentRow(
+      const written = await writeAgentRow(
         agent,
         target,
         at,
-        (threads) => threads.appendScreen(row, screen, pageVersion()),
+        async (repos) => {
+          const w = await repos.threads.appendScreen(row, screen, pageVersion());
+          // The deadline commits with its screen: a screen is never shown without the deadline it was given.
+          if (deadline) {
+            await repos.deadlines.create({
+              screenId: screen.id,
+              userId: target.userId,
+              agentId: agent.id,
+              dueAt: Date.parse(deadline.due),
+              nextAt: deadline.steps[0]!.at,
+              plan: deadline as unknown as Record<string, unknown>,
+              createdAt: at,
+            });
+          }
+          return w;
+        },
         (w) => w.message,
+        deadline !== undefined,
       );
+      if (deadline) deps.onDeadlineSet?.(deadline.steps[0]!.at);
+      return written;
     },
 
     async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
@@ -230,32 +265,37 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const message = await store.threads.append(
-        {
-          id: newId('msg_'),
-          userId: screen.userId,
-          agentId: screen.agentId,
-          sender: 'person',
-          kind: 'tap',
-          body: tap.line,
-          meta: {
-            id: tap.event.id,
-            preset: tap.event.preset,
-            value: tap.event.value,
-            echo: tap.echo,
-            via: opts.via,
-            event: tap.event,
-            ...(tap.quiet ? { quiet: true } : {}),
-            ...(photoIds.length > 0 ? { photos: photoIds } : {}),
-          },
-          screenId: screen.id,
-          connectorId: opts.connectorId ?? null,
-          createdAt: at,
-          handledAt: handled ? at : null,
-          photoIds,
+      const row: NewMessage = {
+        id: newId('msg_'),
+        userId: screen.userId,
+        agentId: screen.agentId,
+        sender: 'person',
+        kind: 'tap',
+        body: tap.line,
+        meta: {
+          id: tap.event.id,
+          preset: tap.event.preset,
+          value: tap.event.value,
+          echo: tap.echo,
+          via: opts.via,
+          event: tap.event,
+          ...(tap.quiet ? { quiet: true } : {}),
+          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
         },
-        pageVersion(),
-      );
+        screenId: screen.id,
+        connectorId: opts.connectorId ?? null,
+        createdAt: at,
+        handledAt: handled ? at : null,
+        photoIds,
+      };
+      // A screen with a deadline (ADR 0260): the tap is checked against it and settles it in one transaction,
+      // so a tap and the sweeper never both decide; a screen without one is the plain write it always was.
+      const message = (await store.deadlines.get(screen.id))
+        ? await store.transaction(async (tx) => {
+            await checkDeadlineTap(tx, screen.id, at, tap.quiet);
+            return tx.threads.append(row, pageVersion());
+          })
+        : await store.threads.append(row, pageVersion());
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
@@ -301,5 +341,6 @@ async function answersOf(
       .filter((l): l is string => typeof l === 'string'),
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
+    ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
   }));
 }

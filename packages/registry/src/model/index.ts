@@ -3,6 +3,13 @@
 
 export { constraintErrors } from './constraint-errors.js';
 export {
+  type DeadlineOutcome,
+  type DeadlineRecord,
+  type DeadlineRepository,
+  type NewDeadline,
+  toDeadline,
+} from './deadline-repository.js';
+export {
   AGENT_COLORS,
   type AgentCardSummary,
   type AgentColor,

@@ -2,6 +2,7 @@
 // ("mark used if still unused"); every decision is the rules', made inside `Store.transaction` (ADR 0241).
 // Each method is one atomic unit on its own (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
+import type { DeadlineRepository } from './deadline-repository.js';
 import type {
   AgentCardSummary,
   AgentRecord,
@@ -407,6 +408,8 @@ export interface Repositories {
   nativeAgents: NativeAgentRepository;
   shares: ShareRepository;
   housekeeping: HousekeepingRepository;
+  /** Screens' deadlines (issue 40, ADR 0260). */
+  deadlines: DeadlineRepository;
 }
 
 /** Every repository of the service, backed by one database, and transactions over them. */

@@ -33,6 +33,7 @@ export const REPOSITORIES = [
   'nativeAgents',
   'shares',
   'housekeeping',
+  'deadlines',
 ] as const satisfies readonly (keyof Store)[];
 
 type Unlisted = Exclude<keyof Store, (typeof REPOSITORIES)[number] | 'transaction'>;

@@ -12,6 +12,7 @@ import { PostgresStoreError } from './errors.js';
 import { createPgAgents } from './pg-agents.js';
 import { createPgConnectors } from './pg-connectors.js';
 import { createPgDb, type PgDb } from './pg-db.js';
+import { createPgDeadlines } from './pg-deadlines.js';
 import { createPgHousekeeping } from './pg-housekeeping.js';
 import { createPgManagementTokens } from './pg-management-tokens.js';
 import { createPgNativeAgents } from './pg-native-agents.js';
@@ -39,6 +40,7 @@ class PgRepositories implements Repositories {
   #nativeAgents?: Repositories['nativeAgents'];
   #shares?: Repositories['shares'];
   #housekeeping?: Repositories['housekeeping'];
+  #deadlines?: Repositories['deadlines'];
   // Made when first used: a transaction builds only the repositories its body touches.
   constructor(private readonly db: PgDb) {}
   get users() {
@@ -93,6 +95,10 @@ class PgRepositories implements Repositories {
     this.#housekeeping ??= createPgHousekeeping(this.db);
     return this.#housekeeping;
   }
+  get deadlines() {
+    this.#deadlines ??= createPgDeadlines(this.db);
+    return this.#deadlines;
+  }
 }
 
 /** The repositories of `db` as a plain object (each made now), for guarding. */
@@ -112,6 +118,7 @@ function allRepositories(db: PgDb): Repositories {
     nativeAgents: r.nativeAgents,
     shares: r.shares,
     housekeeping: r.housekeeping,
+    deadlines: r.deadlines,
   };
 }
 
