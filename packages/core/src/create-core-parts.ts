@@ -30,6 +30,7 @@ import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
 import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
+import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';
@@ -47,6 +48,12 @@ export interface Wiring {
   onPushQueued: () => void;
   linkPhotos: (photos: Parameters<PhotoLinks['sign']>[0]) => ReturnType<PhotoLinks['sign']>;
   screenLines: { screenLines?: ScreenLinesPort };
+}
+
+/** The deadline sweeper of the process (ADR 0260); writes wake it through `onDeadlineSet`. */
+export function wireDeadlines(w: Wiring): DeadlineSweeper {
+  const { store, notifier, clock, random, onPushQueued, screenLines } = w;
+  return createDeadlineSweeper({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
 }
 
 /** The agent tables, their Delete / Keep cards written through a thread writer of their own. */

@@ -39,6 +39,7 @@ import {
   pushSender,
   type Wiring,
   wireConnectionAuth,
+  wireDeadlines,
   wireHosts,
   wireTables,
 } from './create-core-parts.js';
@@ -58,7 +59,7 @@ import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatch
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
-import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
+import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
@@ -240,15 +241,6 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
-  const deadlines = createDeadlineSweeper({
-    store,
-    notifier,
-    now: clock,
-    random,
-    onPushQueued,
-    ...screenLines,
-  });
-  const onDeadlineSet = (at: number) => deadlines.wake(at);
   const w: Wiring = {
     options,
     store,
@@ -263,6 +255,7 @@ export function createCore(options: CoreOptions): Core {
     screenLines,
   };
   const tables = wireTables(w);
+  const deadlines = wireDeadlines(w);
   const beforeTap = {
     beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e),
     screenTables: (a: AgentRecord, lines: string[], shared: boolean) => tables.screenWrites(a, lines, shared),
@@ -289,7 +282,7 @@ export function createCore(options: CoreOptions): Core {
     photoLinks: linkPhotos,
     shutdown: stopping.signal,
     onPushQueued,
-    onDeadlineSet,
+    onDeadlineSet: (at: number) => deadlines.wake(at),
     ...screenLines,
   });
   const { statusWatch, onSeen, hosts, hostAuth, hostTransport } = wireHosts(w, threadOps);

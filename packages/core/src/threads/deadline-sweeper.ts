@@ -146,7 +146,9 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
       if (step.do !== 'deadline') {
         const next = plan.steps[d.step + 1]!.at;
         if (!(await tx.deadlines.advance(d.screenId, d.step, next))) return null;
-        return { rows: [] as MessageRecord[], pushed: await remind(tx, d, at) };
+        // A reminder overdue past the deadline itself (the service was down) no longer buzzes.
+        const pushed = at < d.dueAt && (await remind(tx, d, at));
+        return { rows: [] as MessageRecord[], pushed };
       }
       const outcome = plan.defaults.length > 0 ? 'default' : 'expired';
       if (!(await tx.deadlines.settle(d.screenId, at, outcome))) return null;
@@ -181,6 +183,7 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
   async function pass(): Promise<DeadlineStepRun[]> {
     const ran: DeadlineStepRun[] = [];
     for (;;) {
+      const before = ran.length;
       const at = now();
       const due = await store.deadlines.due(at, batch);
       for (const d of due) {
@@ -194,7 +197,9 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
           o.onError?.(error);
         }
       }
-      if (due.length < batch) return ran;
+      // A row may have its next step due too (a service down past a reminder): read again until a round
+      // runs nothing, so a deadline is never left for the next pass.
+      if (ran.length === before) return ran;
     }
   }
   const sweep = () => {
