@@ -53,7 +53,16 @@ export interface Wiring {
 /** The deadline sweeper of the process (ADR 0260); writes wake it through `onDeadlineSet`. */
 export function wireDeadlines(w: Wiring): DeadlineSweeper {
   const { store, notifier, clock, random, onPushQueued, screenLines } = w;
-  return createDeadlineSweeper({ store, notifier, now: clock, random, onPushQueued, ...screenLines });
+  const onError = w.options.onDeadlineError;
+  return createDeadlineSweeper({
+    store,
+    notifier,
+    now: clock,
+    random,
+    onPushQueued,
+    ...screenLines,
+    ...(onError ? { onError } : {}),
+  });
 }
 
 /** The agent tables, their Delete / Keep cards written through a thread writer of their own. */

@@ -85,6 +85,8 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** A deadline step that failed (it is tried again at the next pass), for the log (ADR 0260). */
+  onDeadlineError?: (err: unknown) => void;
   /** Photo limits: largest upload and bytes per account (defaults 10 MB and 500 MB). */
   photoLimits?: { maxBytes?: number; quotaBytes?: number };
   /** Builds of the person's app, as the host API's `session` reports them (default `{}`). */
