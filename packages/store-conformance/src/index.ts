@@ -10,6 +10,7 @@ import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { pushCases } from './cases/push-cases.js';
+import { receiptCases } from './cases/receipt-cases.js';
 import { registryCases } from './cases/registry-cases.js';
 import { relayCases } from './cases/relay-cases.js';
 import { shareCases, templateCases } from './cases/share-cases.js';
@@ -39,6 +40,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...templateCases,
   ...relayCases,
   ...deadlineCases,
+  ...receiptCases,
 ];
 
 /**

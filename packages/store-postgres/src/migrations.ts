@@ -139,7 +139,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 5, name: 'page-version-in-rules', sql: PAGE_VERSION_IN_RULES_V5 },
   { version: 6, name: 'client-safe-in-rules', sql: CLIENT_SAFE_IN_RULES_V6 },
   { version: 7, name: 'account-time-zone', sql: ACCOUNT_TIME_ZONE_V7 },
-  { version: 9, name: 'screen-deadlines', sql: SCREEN_DEADLINES_V9 },
+  { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */
@@ -169,4 +169,5 @@ export const POSTGRES_USER_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'answer_receipts',
 ] as const;

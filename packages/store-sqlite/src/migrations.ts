@@ -343,7 +343,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 18, name: 'page-version-in-rules', sql: SCHEMA_V18_PAGE_VERSION_IN_RULES },
   { version: 19, name: 'client-safe-in-rules', sql: SCHEMA_V19_CLIENT_SAFE_IN_RULES },
   { version: 20, name: 'account-time-zone', sql: SCHEMA_V20_ACCOUNT_TIME_ZONE },
-  { version: 22, name: 'screen-deadlines', sql: SCHEMA_V22_SCREEN_DEADLINES },
+  { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */
@@ -374,4 +374,5 @@ export const CORE_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'answer_receipts',
 ] as const;

@@ -13,6 +13,7 @@ import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
 import { createSqlitePush } from './sqlite-push.js';
+import { createSqliteReceipts } from './sqlite-receipts.js';
 import { createSqliteRelay } from './sqlite-relay.js';
 import { createSqliteShares } from './sqlite-shares.js';
 import { createSqliteThreads } from './sqlite-threads.js';
@@ -35,6 +36,7 @@ function createRepositories(db: SqliteDb, writes: WriteRunner): Repositories {
     shares: createSqliteShares(db),
     housekeeping: createSqliteHousekeeping(db),
     deadlines: createSqliteDeadlines(db),
+    receipts: createSqliteReceipts(db),
   };
 }
 

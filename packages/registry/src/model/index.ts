@@ -10,6 +10,13 @@ export {
   toDeadline,
 } from './deadline-repository.js';
 export {
+  type ReceiptKeyRecord,
+  type ReceiptRecord,
+  type ReceiptRepository,
+  toReceipt,
+  toReceiptKey,
+} from './receipt-repository.js';
+export {
   AGENT_COLORS,
   type AgentCardSummary,
   type AgentColor,

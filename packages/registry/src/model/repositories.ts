@@ -3,6 +3,7 @@
 // Each method is one atomic unit on its own (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
 import type { DeadlineRepository } from './deadline-repository.js';
+import type { ReceiptRepository } from './receipt-repository.js';
 import type {
   AgentCardSummary,
   AgentRecord,
@@ -410,6 +411,8 @@ export interface Repositories {
   housekeeping: HousekeepingRepository;
   /** Screens' deadlines (issue 40, ADR 0260). */
   deadlines: DeadlineRepository;
+  /** Signed receipts of answers and their keys (issue 40, ADR 0261). */
+  receipts: ReceiptRepository;
 }
 
 /** Every repository of the service, backed by one database, and transactions over them. */

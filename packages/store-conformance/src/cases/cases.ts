@@ -34,6 +34,7 @@ export const REPOSITORIES = [
   'shares',
   'housekeeping',
   'deadlines',
+  'receipts',
 ] as const satisfies readonly (keyof Store)[];
 
 type Unlisted = Exclude<keyof Store, (typeof REPOSITORIES)[number] | 'transaction'>;

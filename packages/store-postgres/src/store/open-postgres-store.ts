@@ -20,6 +20,7 @@ import { createPgOAuth } from './pg-oauth.js';
 import { createPgPairing } from './pg-pairing.js';
 import { createPgPhotos } from './pg-photos.js';
 import { createPgPush } from './pg-push.js';
+import { createPgReceipts } from './pg-receipts.js';
 import { createPgRelay } from './pg-relay.js';
 import { createPgShares } from './pg-shares.js';
 import { createPgThreads } from './pg-threads.js';
@@ -41,6 +42,7 @@ class PgRepositories implements Repositories {
   #shares?: Repositories['shares'];
   #housekeeping?: Repositories['housekeeping'];
   #deadlines?: Repositories['deadlines'];
+  #receipts?: Repositories['receipts'];
   // Made when first used: a transaction builds only the repositories its body touches.
   constructor(private readonly db: PgDb) {}
   get users() {
@@ -99,6 +101,10 @@ class PgRepositories implements Repositories {
     this.#deadlines ??= createPgDeadlines(this.db);
     return this.#deadlines;
   }
+  get receipts() {
+    this.#receipts ??= createPgReceipts(this.db);
+    return this.#receipts;
+  }
 }
 
 /** The repositories of `db` as a plain object (each made now), for guarding. */
@@ -119,6 +125,7 @@ function allRepositories(db: PgDb): Repositories {
     shares: r.shares,
     housekeeping: r.housekeeping,
     deadlines: r.deadlines,
+    receipts: r.receipts,
   };
 }
 

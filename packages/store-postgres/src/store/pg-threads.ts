@@ -261,7 +261,8 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         `WITH m AS (DELETE FROM messages WHERE agent_id = $1 AND user_id = $2),
               p AS (DELETE FROM photos WHERE agent_id = $1 AND user_id = $2),
               s AS (DELETE FROM thread_state WHERE agent_id = $1 AND user_id = $2),
-              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2)
+              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2),
+              r AS (DELETE FROM answer_receipts WHERE agent_id = $1 AND user_id = $2)
          DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2`,
         [k.agentId, k.userId],
       );
