@@ -31,6 +31,7 @@ import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
 import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
+import type { Receipts } from './threads/receipts.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';
@@ -48,11 +49,13 @@ export interface Wiring {
   onPushQueued: () => void;
   linkPhotos: (photos: Parameters<PhotoLinks['sign']>[0]) => ReturnType<PhotoLinks['sign']>;
   screenLines: { screenLines?: ScreenLinesPort };
+  /** Signs a receipt of every answer (ADR 0261). */
+  receipts: Receipts;
 }
 
 /** The deadline sweeper of the process (ADR 0260); writes wake it through `onDeadlineSet`. */
 export function wireDeadlines(w: Wiring): DeadlineSweeper {
-  const { store, notifier, clock, random, onPushQueued, screenLines } = w;
+  const { store, notifier, clock, random, onPushQueued, screenLines, receipts } = w;
   const onError = w.options.onDeadlineError;
   return createDeadlineSweeper({
     store,
@@ -60,6 +63,7 @@ export function wireDeadlines(w: Wiring): DeadlineSweeper {
     now: clock,
     random,
     onPushQueued,
+    receipts,
     ...screenLines,
     ...(onError ? { onError } : {}),
   });

@@ -61,6 +61,7 @@ import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
+import { createReceipts, type Receipts } from './threads/receipts.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 
@@ -145,6 +146,8 @@ export interface Core {
    * server and stop it on shutdown; tests call `sweep()` after moving the clock.
    */
   deadlines: DeadlineSweeper;
+  /** Signed receipts of answers (ADR 0261): the published keys, rotation, a thread's export. */
+  receipts: Receipts;
   /** Push subscriptions, the settings page's status and the silent `revoked` push. */
   push: PushService;
   /**
@@ -243,6 +246,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const receipts = createReceipts({ store, secret, issuer: urls.baseUrl, now: clock, random });
   const w: Wiring = {
     options,
     store,
@@ -255,12 +259,14 @@ export function createCore(options: CoreOptions): Core {
     onPushQueued,
     linkPhotos,
     screenLines,
+    receipts,
   };
   const tables = wireTables(w);
   const deadlines = wireDeadlines(w);
   const beforeTap = {
     beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e),
     screenTables: (a: AgentRecord, lines: string[], shared: boolean) => tables.screenWrites(a, lines, shared),
+    receipts,
   };
   const threads = createPersonThreads({
     ...beforeTap,
@@ -349,6 +355,7 @@ export function createCore(options: CoreOptions): Core {
     threads,
     threadOps,
     deadlines,
+    receipts,
     push,
     createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
     connectionAuth,

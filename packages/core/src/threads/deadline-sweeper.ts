@@ -20,8 +20,10 @@ import type {
 import { shouldBuzz } from '../push/push-rules.js';
 import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
+import type { Receipts } from './receipts.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
+import { chainRetry } from './thread-core.js';
 
 /** Options of {@link createDeadlineSweeper}. */
 export interface DeadlineSweeperOptions {
@@ -31,6 +33,8 @@ export interface DeadlineSweeperOptions {
   now?: Clock;
   random?: Random;
   screenLines?: ScreenLinesPort;
+  /** Signs a receipt of each default in its transaction (ADR 0261); none when absent. */
+  receipts?: Receipts;
   /** Called after a reminder was queued, so the push sender wakes at once. */
   onPushQueued?: () => void;
   /**
@@ -142,24 +146,29 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
     const plan = readPlan(d.plan);
     const step = plan.steps[d.step];
     if (!step) return null;
-    const out = await store.transaction(async (tx) => {
-      if (step.do !== 'deadline') {
-        const next = plan.steps[d.step + 1]!.at;
-        if (!(await tx.deadlines.advance(d.screenId, d.step, next))) return null;
-        // A reminder overdue past the deadline itself (the service was down) no longer buzzes.
-        const pushed = at < d.dueAt && (await remind(tx, d, at));
-        return { rows: [] as MessageRecord[], pushed };
-      }
-      const outcome = plan.defaults.length > 0 ? 'default' : 'expired';
-      if (!(await tx.deadlines.settle(d.screenId, at, outcome))) return null;
-      const screen = await tx.threads.getScreen(d.screenId);
-      if (!screen) return { rows: [], pushed: false };
-      const rows: MessageRecord[] = [];
-      for (const row of deadlineRows(d, plan, screen, at, newId, screenLines)) {
-        rows.push(await tx.threads.append(row, newPageVersion(random)));
-      }
-      return { rows, pushed: false };
-    });
+    const signer = step.do === 'deadline' && o.receipts ? await o.receipts.signer() : null;
+    const out = await chainRetry(() =>
+      store.transaction(async (tx) => {
+        if (step.do !== 'deadline') {
+          const next = plan.steps[d.step + 1]!.at;
+          if (!(await tx.deadlines.advance(d.screenId, d.step, next))) return null;
+          // A reminder overdue past the deadline itself (the service was down) no longer buzzes.
+          const pushed = at < d.dueAt && (await remind(tx, d, at));
+          return { rows: [] as MessageRecord[], pushed };
+        }
+        const outcome = plan.defaults.length > 0 ? 'default' : 'expired';
+        if (!(await tx.deadlines.settle(d.screenId, at, outcome))) return null;
+        const screen = await tx.threads.getScreen(d.screenId);
+        if (!screen) return { rows: [], pushed: false };
+        const rows: MessageRecord[] = [];
+        for (const row of deadlineRows(d, plan, screen, at, newId, screenLines)) {
+          const m = await tx.threads.append(row, newPageVersion(random));
+          if (signer) await signer.write(tx, m, screen, {});
+          rows.push(m);
+        }
+        return { rows, pushed: false };
+      }),
+    );
     if (!out) return null;
     if (out.pushed) o.onPushQueued?.();
     for (const message of out.rows)

@@ -5,6 +5,7 @@ import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/regist
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
 import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
 import { PRESENCE_TTL_MS } from '../push/push-rules.js';
+import type { ReceiptWho } from './receipts.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
@@ -51,6 +52,8 @@ export interface PersonThreads {
     userId: string,
     agentId: string,
     input: { screen_id: unknown; event: unknown; photo_ids?: unknown },
+    /** The sign-in (and device) the tap came through, named in its receipt (ADR 0261). */
+    who?: ReceiptWho,
   ): Promise<{ message: MessageView; line: string; echo: string }>;
   /**
    * Holds the thread open on one device for {@link PRESENCE_TTL_MS} (the app renews it while the thread is
@@ -147,7 +150,7 @@ export function createPersonThreads(
       return (await views([m], ids.length === 0))[0]!;
     },
 
-    async tap(userId, agentId, input) {
+    async tap(userId, agentId, input, who) {
       const { grant } = await own(userId, agentId);
       if (typeof input.screen_id !== 'string') {
         throw new ServiceError('INVALID_INPUT', 'screen_id is required.', { field: 'screen_id' });
@@ -163,7 +166,12 @@ export function createPersonThreads(
       const tapped = input.event as { id?: unknown } | null;
       const target = screen.taps.find((t) => t.id === tapped?.id);
       const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
-      const w = await core.recordTap(screen, input.event, { via: 'app', handled: ignored, photoIds: ids });
+      const w = await core.recordTap(screen, input.event, {
+        via: 'app',
+        handled: ignored,
+        photoIds: ids,
+        ...(who ? { who } : {}),
+      });
       const view = (await views([w.message], ids.length === 0))[0]!;
       return { message: view, line: w.line, echo: w.echo };
     },

@@ -17,6 +17,7 @@ import { shouldBuzz } from '../push/push-rules.js';
 import type { DeadlinePlan } from './deadline-plan.js';
 import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';
+import type { Receipts, ReceiptWho } from './receipts.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 
@@ -49,6 +50,8 @@ export interface ThreadDeps {
    * write that found the thread open queued nothing: that pass finds nothing new).
    */
   onPushQueued?: () => void;
+  /** Signs a receipt of every answer in the answer's transaction (ADR 0261); none when absent. */
+  receipts?: Receipts;
   /** Called after a screen with a deadline was written, with its first step's time (wakes the sweeper). */
   onDeadlineSet?: (nextAt: number) => void;
 }
@@ -69,6 +72,8 @@ export interface Answer {
   decided_by?: 'default';
   /** The step of the deadline's ladder that decided (`deadline`). */
   step?: string;
+  /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
+  receipt?: string;
 }
 
 export interface TapWrite {
@@ -256,7 +261,14 @@ export function createThreadCore(deps: ThreadDeps) {
     async recordTap(
       screen: ScreenRecord,
       raw: unknown,
-      opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
+      opts: {
+        via: 'app' | 'mcp-app';
+        handled: boolean;
+        connectorId?: string | null;
+        photoIds?: string[];
+        /** The sign-in and device the tap came through, for its receipt. */
+        who?: ReceiptWho;
+      },
     ): Promise<TapWrite> {
       let tap = computeTap(screen, raw, screenLines);
       const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
@@ -290,12 +302,20 @@ export function createThreadCore(deps: ThreadDeps) {
       };
       // A screen with a deadline (ADR 0260): the tap is checked against it and settles it in one transaction,
       // so a tap and the sweeper never both decide; a screen without one is the plain write it always was.
-      const message = (await store.deadlines.get(screen.id))
-        ? await store.transaction(async (tx) => {
-            await checkDeadlineTap(tx, screen.id, at, tap.quiet);
-            return tx.threads.append(row, pageVersion());
-          })
-        : await store.threads.append(row, pageVersion());
+      // An answer's receipt is signed in the same transaction (ADR 0261); quiet events are not answers.
+      const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
+      const deadline = await store.deadlines.get(screen.id);
+      const message =
+        deadline || signer
+          ? await chainRetry(() =>
+              store.transaction(async (tx) => {
+                if (deadline) await checkDeadlineTap(tx, screen.id, at, tap.quiet);
+                const m = await tx.threads.append(row, pageVersion());
+                if (signer) await signer.write(tx, m, screen, opts.who ?? {});
+                return m;
+              }),
+            )
+          : await store.threads.append(row, pageVersion());
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
@@ -328,6 +348,8 @@ async function answersOf(
     }
   }
   const links = photoLinks && photos.length > 0 ? await photoLinks(photos) : [];
+  const taps = rows.filter((r) => r.kind === 'tap').map((r) => r.id);
+  const receipts = new Map((await store.receipts.listByMessages(taps)).map((r) => [r.messageId, r.jws]));
   const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
   return rows.map((r) => ({
     id: r.id,
@@ -342,5 +364,20 @@ async function answersOf(
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
     ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
+    ...(receipts.has(r.id) ? { receipt: receipts.get(r.id)! } : {}),
   }));
+}
+
+/**
+ * Runs an answer's transaction again when another instance took the thread's next receipt number first
+ * (PostgreSQL; the unique (thread, seq) refused this one): the next try links after it.
+ */
+export async function chainRetry<T>(run: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (i >= tries || !String((error as Error)?.message).includes('answer_receipts')) throw error;
+    }
+  }
 }

@@ -33,7 +33,9 @@ export const threadRoutes = [
     body: s.tapBody,
     response: s.tapResult,
     status: 201,
-    handler: ({ services, user, params, body }) => services.threads.tap(user.userId, params.agentId, body),
+    // The receipt names the sign-in the tap came through (ADR 0261).
+    handler: ({ services, user, params, body }) =>
+      services.threads.tap(user.userId, params.agentId, body, { session: user.sessionFamily }),
   }),
   defineRoute({
     method: 'put',
