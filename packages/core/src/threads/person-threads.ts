@@ -60,6 +60,8 @@ export interface PersonThreads {
    * on screen) or closes it there. No buzz goes out while any device holds it open.
    */
   setPresence(userId: string, agentId: string, open: unknown, device?: unknown): Promise<{ open: boolean }>;
+  /** This person's receipts in the thread as JSON Lines, each with its answer as stored now (ADR 0261). */
+  receipts(userId: string, agentId: string): Promise<string>;
   markRead(userId: string, agentId: string, seq: unknown): Promise<void>;
   /** Records a stored photo file for a later answer in this thread. */
   addPhoto(
@@ -174,6 +176,11 @@ export function createPersonThreads(
       });
       const view = (await views([w.message], ids.length === 0))[0]!;
       return { message: view, line: w.line, echo: w.echo };
+    },
+
+    async receipts(userId, agentId) {
+      await own(userId, agentId);
+      return deps.receipts ? deps.receipts.exportThread({ agentId, userId }) : '';
     },
 
     async setPresence(userId, agentId, open, device) {

@@ -3,7 +3,14 @@
 // receipts export as JSON Lines with each answer as it is stored now, for `svc receipts verify`.
 
 import type { KeyObject } from 'node:crypto';
-import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import {
+  isoTime,
+  newTimedId,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   ReceiptRecord,
@@ -74,8 +81,21 @@ export interface Receipts {
   jwks(): Promise<{ keys: Record<string, unknown>[] }>;
   /** Makes a new signing key; the old one retires (it stays published). Returns the new kid. */
   rotateKey(): Promise<string>;
-  /** The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null. */
-  exportThread(key: ThreadKey): Promise<string>;
+  /**
+   * Forgets the key this process holds: the next receipt reads the keys again. A rotation by another process
+   * (`svc receipts rotate-key`, another instance) is otherwise picked up within `keyTtlMs`.
+   */
+  refresh(): void;
+  /**
+   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null.
+   * With `answers: false` (a management token, which never reads messages) the lines carry no `answer`.
+   */
+  exportThread(key: ThreadKey, options?: { answers?: boolean }): Promise<string>;
+  /**
+   * The owner's own thread of `agentId` (the management API's export): `AGENT_NOT_FOUND` unless the agent
+   * is theirs.
+   */
+  exportOwned(userId: string, agentId: unknown, options?: { answers?: boolean }): Promise<string>;
 }
 
 /**
@@ -175,11 +195,28 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
       return { keys: (await store.receipts.listKeys()).map((k) => k.publicJwk) };
     },
     rotateKey,
-    async exportThread(key) {
+    refresh() {
+      cached = undefined;
+    },
+    async exportOwned(userId, agentId, options) {
+      const agent = typeof agentId === 'string' ? await store.agents.get(agentId) : null;
+      if (!agent || agent.userId !== userId) {
+        throw new ServiceError('AGENT_NOT_FOUND', `No agent ${String(agentId)} in this account.`, {
+          field: 'agent_id',
+        });
+      }
+      return this.exportThread({ agentId: agent.id, userId }, options);
+    },
+    async exportThread(key, options = {}) {
+      const withAnswers = options.answers !== false;
       const lines: string[] = [];
       for (let after = 0; ; ) {
         const page = await store.receipts.listByThread(key, after, 500);
         for (const r of page) {
+          if (!withAnswers) {
+            lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws }));
+            continue;
+          }
           const m = await store.threads.getMessage(r.messageId);
           const answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
           lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws, answer }));
