@@ -20,6 +20,7 @@ import type {
   ThreadKey,
 } from '@screen-service/registry/model';
 import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
+import { createTextLru } from './text-lru.js';
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
 export interface ReceiptWho {
@@ -59,7 +60,7 @@ export function howOf(m: MessageRecord): string {
   return via === 'mcp-app' ? 'in-chat' : String(via);
 }
 
-/** A signer ready to sign inside a transaction (its key read and unsealed before). */
+/** A signer ready to sign synchronously inside a write (its key read and unsealed before). */
 export interface ReceiptSigner {
   /**
    * Writes the receipt of answer `m` on `screen` in `tx` (the answer's transaction): the next link of the
@@ -71,6 +72,16 @@ export interface ReceiptSigner {
     screen: ScreenRecord | null,
     who: ReceiptWho,
   ): Promise<ReceiptRecord>;
+  /** The digest of the screen as drawn (read once per screen, then kept). */
+  digest(
+    repos: Pick<Repositories, 'threads' | 'agents'>,
+    screen: ScreenRecord | null,
+  ): Promise<string | null>;
+  /** What `threads.appendSigned` takes: builds and signs the receipt of a row from the thread's newest. */
+  builder(
+    screen: { id: string; digest: string | null } | null,
+    who: ReceiptWho,
+  ): (m: MessageRecord, last: ReceiptRecord | null) => ReceiptRecord;
 }
 
 /** The receipts of a service: the signer, the published keys, rotation and export. */
@@ -114,6 +125,9 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   const random = o.random ?? systemRandom;
   const ttl = o.keyTtlMs ?? 60_000;
   let cached: { kid: string; key: KeyObject; at: number } | undefined;
+  // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
+  // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).
+  const digests = createTextLru<{ text: string }>(2_000, 200_000);
 
   async function currentKey(): Promise<{ kid: string; key: KeyObject }> {
     if (cached && now() - cached.at < ttl) return cached;
@@ -134,13 +148,18 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
     return made.kid;
   }
 
-  async function screenDigest(tx: Repositories, screen: ScreenRecord | null): Promise<string | null> {
+  async function screenDigest(
+    tx: Pick<Repositories, 'threads' | 'agents'>,
+    screen: ScreenRecord | null,
+  ): Promise<string | null> {
     if (!screen) return null;
+    const known = digests.get(screen.id);
+    if (known) return known.text;
     const message = await tx.threads.getMessage(screen.messageId);
     const agent = await tx.agents.get(screen.agentId);
     // What the person saw: the lines, the chat line above them, the agent's look and the parsed components
     // (the answers on offer).
-    return sha256(
+    const digest = sha256(
       canonicalJson({
         id: screen.id,
         lines: screen.lines,
@@ -149,43 +168,41 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         ops: screen.ops,
       }),
     );
+    digests.set(screen.id, { text: digest });
+    return digest;
   }
 
   return {
     async signer() {
       const { kid, key } = await currentKey();
+      const builder: ReceiptSigner['builder'] = (screen, who) => (m, last) => {
+        const seq = (last?.seq ?? 0) + 1;
+        const id = newTimedId('rcp_', now(), random);
+        const jws = signCompact(key, kid, {
+          v: 1,
+          iss: o.issuer,
+          jti: id,
+          thread: { agent: m.agentId, user: m.userId },
+          seq,
+          prev: last?.hash ?? null,
+          at: isoTime(m.createdAt),
+          who: { user: m.userId, session: who.session ?? null, device: who.device ?? null },
+          how: howOf(m),
+          decided_by: m.meta.decided_by === 'default' ? 'default' : 'person',
+          ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),
+          answer: { id: m.id, sha256: sha256(canonicalJson(answerOf(m))) },
+          screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
+        });
+        const thread = { agentId: m.agentId, userId: m.userId };
+        return { id, ...thread, seq, messageId: m.id, kid, jws, hash: sha256(jws), createdAt: now() };
+      };
       return {
+        builder,
+        digest: screenDigest,
         async write(tx, m, screen, who) {
-          const thread = { agentId: m.agentId, userId: m.userId };
-          const last = await tx.receipts.last(thread);
-          const seq = (last?.seq ?? 0) + 1;
-          const id = newTimedId('rcp_', now(), random);
-          const decidedBy = m.meta.decided_by === 'default' ? 'default' : 'person';
-          const jws = signCompact(key, kid, {
-            v: 1,
-            iss: o.issuer,
-            jti: id,
-            thread: { agent: m.agentId, user: m.userId },
-            seq,
-            prev: last?.hash ?? null,
-            at: isoTime(m.createdAt),
-            who: { user: m.userId, session: who.session ?? null, device: who.device ?? null },
-            how: howOf(m),
-            decided_by: decidedBy,
-            ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),
-            answer: { id: m.id, sha256: sha256(canonicalJson(answerOf(m))) },
-            screen: { id: screen?.id ?? null, sha256: await screenDigest(tx, screen) },
-          });
-          const record: ReceiptRecord = {
-            id,
-            ...thread,
-            seq,
-            messageId: m.id,
-            kid,
-            jws,
-            hash: sha256(jws),
-            createdAt: now(),
-          };
+          const digest = await screenDigest(tx, screen);
+          const last = await tx.receipts.last({ agentId: m.agentId, userId: m.userId });
+          const record = builder(screen ? { id: screen.id, digest } : null, who)(m, last);
           await tx.receipts.append(record);
           return record;
         },

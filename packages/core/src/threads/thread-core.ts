@@ -305,17 +305,24 @@ export function createThreadCore(deps: ThreadDeps) {
       // An answer's receipt is signed in the same transaction (ADR 0261); quiet events are not answers.
       const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
       const deadline = await store.deadlines.get(screen.id);
-      const message =
-        deadline || signer
-          ? await chainRetry(() =>
-              store.transaction(async (tx) => {
-                if (deadline) await checkDeadlineTap(tx, screen.id, at, tap.quiet);
-                const m = await tx.threads.append(row, pageVersion());
-                if (signer) await signer.write(tx, m, screen, opts.who ?? {});
-                return m;
-              }),
-            )
-          : await store.threads.append(row, pageVersion());
+      let message: MessageRecord;
+      if (deadline) {
+        message = await chainRetry(() =>
+          store.transaction(async (tx) => {
+            await checkDeadlineTap(tx, screen.id, at, tap.quiet);
+            const m = await tx.threads.append(row, pageVersion());
+            if (signer) await signer.write(tx, m, screen, opts.who ?? {});
+            return m;
+          }),
+        );
+      } else if (signer) {
+        // The row and its receipt in one write of the group commit, not a transaction body (ADR 0261).
+        const build = signer.builder(
+          { id: screen.id, digest: await signer.digest(store, screen) },
+          opts.who ?? {},
+        );
+        message = await chainRetry(() => store.threads.appendSigned(row, pageVersion(), build));
+      } else message = await store.threads.append(row, pageVersion());
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },

@@ -55,6 +55,34 @@ export const receiptCases: ConformanceCase[] = [
     },
   ),
   c(
+    ['threads.appendSigned'],
+    'an answer and its receipt in one write: the receipt is built from the row and the newest receipt',
+    async (store) => {
+      const { f, key } = await thread(store, 'signed');
+      await store.receipts.append(receipt(key, 1));
+      const seen: (number | null)[] = [];
+      const row = await store.threads.appendSigned(
+        { ...f.message(key, 'person', 'tap'), kind: 'tap' },
+        f.version(),
+        (m, last) => {
+          seen.push(last?.seq ?? null);
+          return receipt(key, (last?.seq ?? 0) + 1, { messageId: m.id });
+        },
+      );
+      expect(seen).toEqual([1]);
+      expect(await store.receipts.last(key)).toMatchObject({ seq: 2, messageId: row.id });
+      expect((await store.threads.getMessage(row.id))?.body).toBe('tap');
+      // A receipt that takes a seq already taken fails the write: neither the row nor the receipt is kept.
+      const failed = await outcome(
+        store.threads.appendSigned({ ...f.message(key, 'person', 'again'), kind: 'tap' }, f.version(), (m) =>
+          receipt(key, 2, { id: 'rcp_dup', messageId: m.id }),
+        ),
+      );
+      expect(failed).not.toBe('ok');
+      expect((await store.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual(['tap']);
+    },
+  ),
+  c(
     ['receipts.rotateKey', 'receipts.listKeys'],
     'a new key retires the one in use; both stay listed',
     async (store) => {
