@@ -8,6 +8,7 @@ import {
   TABLES_CALLS_PER_MINUTE,
   type Tables,
 } from '@screen-service/agent-tables';
+import type { Receipts } from '@screen-service/receipts';
 import { normalizeEmail } from '@screen-service/registry/accounts';
 import { createStatusWatch, type PersonAgents } from '@screen-service/registry/agents';
 import {
@@ -31,7 +32,6 @@ import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
 import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
-import type { Receipts } from './threads/receipts.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';

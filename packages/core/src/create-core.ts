@@ -2,6 +2,7 @@
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 
 import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
+import { createReceipts, type Receipts } from '@screen-service/receipts';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
 import {
   type Accounts,
@@ -61,7 +62,6 @@ import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
-import { createReceipts, type Receipts } from './threads/receipts.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 

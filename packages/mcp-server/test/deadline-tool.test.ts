@@ -30,7 +30,10 @@ describe('svc_show deadline', () => {
       deadline: { in: '10m', default: { lunch: 'Soup' }, escalate: [{ at: '50%', do: 'remind' }] },
     });
     expect(shown.isError).toBeFalsy();
-    const sc = shown.structuredContent as { screen_id: string; deadline: { due: string; defaults: unknown[] } };
+    const sc = shown.structuredContent as {
+      screen_id: string;
+      deadline: { due: string; defaults: unknown[] };
+    };
     expect(sc.deadline.defaults).toEqual([{ id: 'lunch', value: 'Soup' }]);
     expect(shown.content[0]!.text).toContain('lunch=Soup is chosen');
 
@@ -41,7 +44,9 @@ describe('svc_show deadline', () => {
     const answers = (got.structuredContent as { answers: Record<string, unknown>[] }).answers;
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ decided_by: 'default', step: 'deadline', event: { value: 'Soup' } });
-    expect(got.content[0]!.text).toMatch(/^Nobody answered by the deadline; decided by default:\n\[svc\] lunch/);
+    expect(got.content[0]!.text).toMatch(
+      /^Nobody answered by the deadline; decided by default:\n\[svc\] lunch/,
+    );
     expect(await stack.core.deadlines.sweep()).toEqual([]);
 
     const late = await stack.threads

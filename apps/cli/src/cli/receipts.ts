@@ -1,7 +1,7 @@
 // `svc receipts ...`: check an exported chain of answer receipts offline (ADR 0261), and rotate the key
 // that signs new ones (over the data folder, like the other operator commands).
 import fs from 'node:fs';
-import { verifyReceipts } from '@screen-service/core/threads';
+import { verifyReceipts } from '@screen-service/receipts';
 import { createServices, type ServerConfig } from '@screen-service/server';
 import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
 import { CliError, EXIT } from './commands.js';

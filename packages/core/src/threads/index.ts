@@ -28,17 +28,6 @@ export {
   type PersonThreads,
   type ThreadPage,
 } from './person-threads.js';
-export { canonicalJson, sha256 } from './receipt-crypto.js';
-export { type ReceiptProblem, type ReceiptReport, verifyReceipts } from './receipt-verify.js';
-export {
-  answerOf,
-  createReceipts,
-  howOf,
-  type ReceiptSigner,
-  type Receipts,
-  type ReceiptsOptions,
-  type ReceiptWho,
-} from './receipts.js';
 export {
   defaultScreenLines,
   type ScreenLinesError,

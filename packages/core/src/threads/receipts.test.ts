@@ -1,8 +1,7 @@
+import { decodeCompact, verifyReceipts } from '@screen-service/receipts';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeCompact } from './receipt-crypto.js';
-import { verifyReceipts } from './receipt-verify.js';
 
 const LUNCH = 'choose@lunch "Lunch?" Soup|Salad';
 let core: TestCore;

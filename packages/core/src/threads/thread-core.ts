@@ -1,6 +1,7 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
+import type { Receipts, ReceiptWho } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type {
@@ -17,7 +18,6 @@ import { shouldBuzz } from '../push/push-rules.js';
 import type { DeadlinePlan } from './deadline-plan.js';
 import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';
-import type { Receipts, ReceiptWho } from './receipts.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 

@@ -20,7 +20,6 @@ import type {
   ThreadKey,
 } from '@screen-service/registry/model';
 import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
-import { createTextLru } from './text-lru.js';
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
 export interface ReceiptWho {
@@ -127,7 +126,12 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   let cached: { kid: string; key: KeyObject; at: number } | undefined;
   // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
   // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).
-  const digests = createTextLru<{ text: string }>(2_000, 200_000);
+  const digests = new Map<string, string>();
+  const keep = (id: string, digest: string) => {
+    // Bounded: the oldest screen's digest goes first (a Map iterates in insertion order).
+    if (digests.size >= 2_000) digests.delete(digests.keys().next().value!);
+    digests.set(id, digest);
+  };
 
   async function currentKey(): Promise<{ kid: string; key: KeyObject }> {
     if (cached && now() - cached.at < ttl) return cached;
@@ -154,7 +158,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   ): Promise<string | null> {
     if (!screen) return null;
     const known = digests.get(screen.id);
-    if (known) return known.text;
+    if (known) return known;
     const message = await tx.threads.getMessage(screen.messageId);
     const agent = await tx.agents.get(screen.agentId);
     // What the person saw: the lines, the chat line above them, the agent's look and the parsed components
@@ -168,7 +172,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         ops: screen.ops,
       }),
     );
-    digests.set(screen.id, { text: digest });
+    keep(screen.id, digest);
     return digest;
   }
 
