@@ -67,14 +67,17 @@ async function download(name: string) {
 const verify = (file: string, jwks: string) => runSvc(['receipts', 'verify', file, '--keys', jwks], {});
 
 describe('svc receipts', () => {
-  it('--help says what it checks and how to get the files', async () => {
+  it('--help says what it checks and how to get the files', { timeout: 30_000 }, async () => {
     const r = await runSvc(['receipts', '--help'], {});
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('svc receipts verify FILE --keys JWKS');
     expect(r.stdout).toContain('receipt-keys');
   });
 
-  it('verifies a real chain, then names a changed answer, a deleted and an edited receipt by line', async () => {
+  // Each verify is a `svc` child process: seconds apiece on a loaded machine.
+  it('verifies a real chain, then names a changed answer, a deleted and an edited receipt by line', {
+    timeout: 90_000,
+  }, async () => {
     const good = await download('good');
     let r = await verify(good.file, good.jwks);
     expect([r.code, r.stdout]).toEqual([0, '3 of 3 receipts verified.\n']);
@@ -128,7 +131,9 @@ describe('svc receipts', () => {
     );
   });
 
-  it('after rotate-key, old receipts verify against the published keys and new ones name the key an old file lacks', async () => {
+  it('after rotate-key, old receipts verify against the published keys and new ones name the key an old file lacks', {
+    timeout: 90_000,
+  }, async () => {
     const before = await download('before');
     const rotated = await runSvc(['receipts', 'rotate-key'], { SVC_DATA_DIR: t.dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
