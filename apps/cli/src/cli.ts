@@ -7,6 +7,7 @@ import { HOST_HELP, hostCommand } from './cli/host.js';
 import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cli/operate.js';
 import { type OptionSpec, parseOptions } from './cli/options.js';
 import { readPassword } from './cli/read-password.js';
+import { receiptsCommand } from './cli/receipts.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
 const HELP: Record<string, string> = {
@@ -22,6 +23,8 @@ Commands:
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
   share safe|template|grant|revoke|list|plan|send ...
                                               share client-safe agents with other people (svc share --help)
+  receipts verify FILE --keys JWKS | rotate-key
+                                              check exported answer receipts offline; rotate the signing key
   backup FILE [--without-secret]              archive the database (online) and every data file
   restore FILE                                restore an archive (refused while the service runs)
   doctor                                      check this deployment and say what to fix
@@ -90,6 +93,8 @@ export async function runCli(
           return EXIT.USAGE;
         }
         return await shareCommand(rest, () => config(), io);
+      case 'receipts':
+        return await receiptsCommand(rest, () => config(), io);
       case 'backup':
       case 'restore':
       case 'doctor':

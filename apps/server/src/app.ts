@@ -84,6 +84,7 @@ export function createApp(deps: AppDeps): ServiceApp {
     MOUNTS.agents,
     createManagementRouter({
       management: svc.management,
+      receipts: (userId, agentId, opts) => svc.receipts.exportOwned(userId, agentId, opts),
       onError: log('management failed'),
       rateLimit: svc.limits.rateLimiter('management', config.managementRate ?? MANAGEMENT_RATE),
     }),

@@ -53,6 +53,7 @@ export async function startServer(
   const services = createServices(resolved, db, {
     ...options,
     onNativeError: (err) => logger.error({ err }, 'native agent'),
+    onDeadlineError: (err) => logger.error({ err }, 'deadline sweeper'),
     metrics,
     postgres,
     onPushEvent: (e) => {
@@ -61,6 +62,8 @@ export async function startServer(
     },
   });
   services.pushSender?.start();
+  // Screens' deadlines are decided on time however many instances run (ADR 0260).
+  services.deadlines.start();
   // The `svc` CLI's writes to this data folder (a revoke, say) reach the open apps and hosts (ADR 0246).
   const { resyncAll } = services.notifier as Partial<LocalNotifier>;
   const stopOutside =
@@ -83,8 +86,10 @@ export async function startServer(
     closing ??= (async () => {
       services.stopping.abort();
       const senderStopped = services.pushSender?.stop();
+      const deadlinesStopped = services.deadlines.stop();
       await listening.drain(graceMs);
       await senderStopped;
+      await deadlinesStopped;
       await housekeeping.stop();
       await checkpoints.stop();
       stopOutside();

@@ -42,6 +42,7 @@ export interface ServicesOptions {
   statusTickMs?: number;
   onPushEvent?: (event: PushEvent) => void;
   onNativeError?: (err: unknown) => void;
+  onDeadlineError?: (err: unknown) => void;
   /** Counts tool calls, `svc_answers` waiters and open streams (with SVC_METRICS_TOKEN). */
   metrics?: ServiceMetrics | null;
   postgres?: PostgresServices | null;
@@ -67,6 +68,7 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     ...(options.now ? { clock: options.now } : {}),
     ...(options.statusTickMs ? { statusTickMs: options.statusTickMs } : {}),
     ...(options.tableWork ? { tableWork: options.tableWork } : {}),
+    ...(options.onDeadlineError ? { onDeadlineError: options.onDeadlineError } : {}),
     appBuilds: appBuilds(),
     ...coreLimits(config),
     photoLimits: { maxBytes: config.guards?.photoMaxBytes, quotaBytes: config.guards?.photoQuotaBytes },

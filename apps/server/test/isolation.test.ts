@@ -289,6 +289,15 @@ const cases: Record<string, Case> = {
       }),
     );
   },
+  'get /agents/:agentId/receipts': async () =>
+    notFound(await call('GET', `/agents/${b.agentId}/receipts`, { token: a.token })),
+  'get /receipt-keys': async () => {
+    // Public keys only, for anyone: no private part of a signing key (ADR 0261).
+    const r = await call('GET', '/receipt-keys');
+    expect(r.status).toBe(200);
+    for (const k of r.body.keys as Record<string, unknown>[])
+      expect(Object.keys(k).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
+  },
   'put /agents/:agentId/presence': async () =>
     notFound(await call('PUT', `/agents/${b.agentId}/presence`, { token: a.token, body: { open: true } })),
   'post /agents/:agentId/read': async () =>

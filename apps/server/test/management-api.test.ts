@@ -106,6 +106,12 @@ const cases: Record<ManagementAction, (token: string, as: Caller) => Promise<voi
   },
   pair_code: async (token) =>
     expectError(await agents(token, { action: 'pair_code', agent_id: b.agentId }), 404, 'not_found'),
+  receipts: async (token) => {
+    // Another person's thread is not found; one's own exports (ADR 0261).
+    expectError(await agents(token, { action: 'receipts', agent_id: b.agentId }), 404, 'not_found');
+    const r = await agents(token, { action: 'receipts', agent_id: a.agentId });
+    expect([r.status, r.body.format, typeof r.body.receipts]).toEqual([200, 'jsonl', 'string']);
+  },
   delete: async (token) =>
     expectError(await agents(token, { action: 'delete', id: b.agentId }), 404, 'not_found'),
   token_create: async (token, as) => {

@@ -124,6 +124,30 @@ function tablesOf(parts: Part[]): unknown[] {
 const messageText = (m: Message | undefined): string => (m ? partsText(m.parts, '\n') : '');
 
 /**
+ * The screen's deadline the agent sent as the data part `{svc:"deadline", in|at, default, escalate}`
+ * (ADR 0260), without its `svc` key; the last one wins. Undefined when there is none.
+ *
+ * @example
+ * ```ts
+ * deadlineOf(view); // { in: '10m', default: { lunch: 'Soup' } }
+ * ```
+ */
+export function deadlineOf(view: TaskView): Record<string, unknown> | undefined {
+  const parts = [
+    ...(view.message?.parts ?? []),
+    ...view.artifacts.flatMap((a) => a.parts),
+    ...(view.finalStatusMessage?.parts ?? []),
+  ];
+  let found: Record<string, unknown> | undefined;
+  for (const p of parts) {
+    if (p.kind !== 'data' || typeof p.data !== 'object' || p.data === null) continue;
+    const { svc, ...rest } = p.data as Record<string, unknown>;
+    if (svc === 'deadline') found = rest;
+  }
+  return found;
+}
+
+/**
  * The row the person reads for a view that ended the turn, per doc3: the answer is the task's text
  * artifacts, then the final status message if it adds something; with nothing else, the last status
  * message or the last history message. Failed, rejected and canceled tasks give one line saying so,

@@ -6,7 +6,7 @@ import {
   formatTapLine as screenTapLine,
   type TapEvent,
 } from '@screen-service/screen-lines';
-import { type Answer, answerFor, type TaskView } from './answer.js';
+import { type Answer, answerFor, deadlineOf, type TaskView } from './answer.js';
 import type { AgentCardInfo } from './card.js';
 import type { Outbox } from './outbox.js';
 import type { OutboundPost, ServiceLink } from './service-link.js';
@@ -213,6 +213,8 @@ export function createBridge(options: BridgeOptions): Bridge {
     if (!view.message && view.state !== 'unknown') post.meta.state = view.state;
     if (answer.tables.length > 0) post.meta.tables = answer.tables;
     if (answer.tables.length > 0 && answer.text === '') post.meta.read = true;
+    const deadline = deadlineOf(view);
+    if (deadline) post.meta.deadline = deadline;
     return post;
   }
 

@@ -262,6 +262,8 @@ export class HostServiceLink implements ServiceLink {
         ...request,
         text: clip(body),
         ...(split.lines ? { lines: split.lines } : {}),
+        // A deadline belongs to the screen: it goes only with one (ADR 0260).
+        ...(split.lines && post.meta.deadline ? { deadline: post.meta.deadline } : {}),
       });
     } catch (error) {
       // A screen the service refuses still reaches the person, as the agent wrote it.

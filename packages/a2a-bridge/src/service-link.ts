@@ -37,6 +37,8 @@ export interface OutboundPost {
     tables?: unknown;
     /** The answer was only the tables data part: a read; the service runs it and sends rows back at once. */
     read?: true;
+    /** The screen's deadline the agent sent as the data part `{svc:"deadline", ...}` (ADR 0260). */
+    deadline?: Record<string, unknown>;
   };
 }
 

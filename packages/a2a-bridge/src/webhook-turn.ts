@@ -40,6 +40,8 @@ export interface WebhookAnswer {
   reply?: string;
   /** Table lines (text, or a list of lines); without `reply` this is a read and the next POST follows at once. */
   tables?: string | string[];
+  /** The screen's deadline (ADR 0260): `{in | at, default, escalate}`, as `svc_show` takes it. */
+  deadline?: Record<string, unknown>;
 }
 
 /** Retry and timeout settings of webhook deliveries. */
@@ -96,6 +98,9 @@ function viewOf(answer: WebhookAnswer, messageId: string): TaskView {
     parts.push({ kind: 'text', text: answer.reply });
   if (answer.tables !== undefined && answer.tables !== null && answer.tables !== '') {
     parts.push({ kind: 'data', data: { svc: 'tables', lines: answer.tables } });
+  }
+  if (typeof answer.deadline === 'object' && answer.deadline !== null) {
+    parts.push({ kind: 'data', data: { ...answer.deadline, svc: 'deadline' } });
   }
   return { ...emptyTaskView(), state: 'completed', message: { messageId, role: 'agent', parts } };
 }

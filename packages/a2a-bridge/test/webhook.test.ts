@@ -17,6 +17,7 @@ import {
   signUpPerson,
   startBridge,
   startService,
+  waitFor,
 } from './live.js';
 
 interface Delivery {
@@ -141,6 +142,53 @@ describe('webhook agents on the live service', () => {
       'Noted. Your notes: hello',
       'echo: plain',
     ]);
+  });
+});
+
+describe('a webhook answer with a deadline (ADR 0260)', () => {
+  it('the screen carries it through the bridge, and the live service lands the default when nobody answers', {
+    timeout: 60_000,
+  }, async () => {
+    const hook = await receiver((d) =>
+      d.body.messages.length > 0
+        ? {
+            status: 200,
+            json: {
+              reply: 'Pick one:\n```svc\nchoose@lunch "Lunch?" Soup|Salad\n```',
+              deadline: { in: '5s', default: { lunch: 'Soup' } },
+            },
+          }
+        : { status: 200, json: { reply: 'noted' } },
+    );
+    servers.push(hook.server);
+    const person = await signUpPerson(service.base, 'deadline-hook@example.com');
+    const dir = bridgeDir();
+    dirs.push(dir);
+    const { agentId, code } = await person.addAgent('Lunch hook');
+    const paired = await bridgeCli(['pair', code, '--webhook', hook.url, '--url', service.base], dir);
+    expect(paired.code, paired.stderr).toBe(0);
+    const running = startBridge(['run'], dir);
+    try {
+      const row = await person.say(agentId, 'lunch?');
+      const screen = await person.answerTo(agentId, row);
+      const meta = screen.meta as { deadline?: { due: string; defaults: unknown[] } };
+      expect(screen.screen?.lines).toBe('choose@lunch "Lunch?" Soup|Salad');
+      expect(meta.deadline?.defaults).toEqual([{ id: 'lunch', value: 'Soup' }]);
+      // Nobody taps: the server's own sweeper decides at the deadline (real time here, 5 s).
+      const decided = await waitFor('the default', async () =>
+        (await person.thread(agentId)).find((m) => m.kind === 'tap' && m.sender === 'person'),
+      );
+      expect(decided.meta).toMatchObject({
+        decided_by: 'default',
+        step: 'deadline',
+        value: 'Soup',
+        via: 'default',
+      });
+      const due = Date.parse(meta.deadline!.due);
+      expect(Date.now()).toBeGreaterThanOrEqual(due);
+    } finally {
+      running.child.kill('SIGKILL');
+    }
   });
 });
 

@@ -161,6 +161,7 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
           idempotency_key: body.idempotency_key,
           text: body.text,
           lines: body.lines,
+          deadline: body.deadline,
           turn: body.turn,
           done: body.done,
         }),

@@ -8,6 +8,7 @@ import {
   TABLES_CALLS_PER_MINUTE,
   type Tables,
 } from '@screen-service/agent-tables';
+import type { Receipts } from '@screen-service/receipts';
 import { normalizeEmail } from '@screen-service/registry/accounts';
 import { createStatusWatch, type PersonAgents } from '@screen-service/registry/agents';
 import {
@@ -30,6 +31,7 @@ import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
 import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
+import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';
@@ -47,6 +49,24 @@ export interface Wiring {
   onPushQueued: () => void;
   linkPhotos: (photos: Parameters<PhotoLinks['sign']>[0]) => ReturnType<PhotoLinks['sign']>;
   screenLines: { screenLines?: ScreenLinesPort };
+  /** Signs a receipt of every answer (ADR 0261). */
+  receipts: Receipts;
+}
+
+/** The deadline sweeper of the process (ADR 0260); writes wake it through `onDeadlineSet`. */
+export function wireDeadlines(w: Wiring): DeadlineSweeper {
+  const { store, notifier, clock, random, onPushQueued, screenLines, receipts } = w;
+  const onError = w.options.onDeadlineError;
+  return createDeadlineSweeper({
+    store,
+    notifier,
+    now: clock,
+    random,
+    onPushQueued,
+    receipts,
+    ...screenLines,
+    ...(onError ? { onError } : {}),
+  });
 }
 
 /** The agent tables, their Delete / Keep cards written through a thread writer of their own. */

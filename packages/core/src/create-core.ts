@@ -2,6 +2,7 @@
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 
 import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
+import { createReceipts, type Receipts } from '@screen-service/receipts';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
 import {
   type Accounts,
@@ -39,6 +40,7 @@ import {
   pushSender,
   type Wiring,
   wireConnectionAuth,
+  wireDeadlines,
   wireHosts,
   wireTables,
 } from './create-core-parts.js';
@@ -58,6 +60,7 @@ import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatch
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
+import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
@@ -83,6 +86,8 @@ export interface CoreOptions {
   acceptAccessTokens?: boolean;
   /** Reports a photo file that could not be removed (it stays queued for the next sweep). */
   onPhotoRemoveError?: (file: string, err: unknown) => void;
+  /** A deadline step that failed (it is tried again at the next pass), for the log (ADR 0260). */
+  onDeadlineError?: (err: unknown) => void;
   /** Photo limits: largest upload and bytes per account (defaults 10 MB and 500 MB). */
   photoLimits?: { maxBytes?: number; quotaBytes?: number };
   /** Builds of the person's app, as the host API's `session` reports them (default `{}`). */
@@ -136,6 +141,13 @@ export interface Core {
   agents: PersonAgents;
   threads: PersonThreads;
   threadOps: ThreadOps;
+  /**
+   * Runs screens' deadlines (ADR 0260): reminders, then the defaults. One per process: start it with the
+   * server and stop it on shutdown; tests call `sweep()` after moving the clock.
+   */
+  deadlines: DeadlineSweeper;
+  /** Signed receipts of answers (ADR 0261): the published keys, rotation, a thread's export. */
+  receipts: Receipts;
   /** Push subscriptions, the settings page's status and the silent `revoked` push. */
   push: PushService;
   /**
@@ -234,6 +246,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
+  const receipts = createReceipts({ store, secret, issuer: urls.baseUrl, now: clock, random });
   const w: Wiring = {
     options,
     store,
@@ -246,11 +259,14 @@ export function createCore(options: CoreOptions): Core {
     onPushQueued,
     linkPhotos,
     screenLines,
+    receipts,
   };
   const tables = wireTables(w);
+  const deadlines = wireDeadlines(w);
   const beforeTap = {
     beforeTap: (s: ScreenRecord, e: unknown) => tables.settleCard(s, e),
     screenTables: (a: AgentRecord, lines: string[], shared: boolean) => tables.screenWrites(a, lines, shared),
+    receipts,
   };
   const threads = createPersonThreads({
     ...beforeTap,
@@ -274,6 +290,7 @@ export function createCore(options: CoreOptions): Core {
     photoLinks: linkPhotos,
     shutdown: stopping.signal,
     onPushQueued,
+    onDeadlineSet: (at: number) => deadlines.wake(at),
     ...screenLines,
   });
   const { statusWatch, onSeen, hosts, hostAuth, hostTransport } = wireHosts(w, threadOps);
@@ -337,6 +354,8 @@ export function createCore(options: CoreOptions): Core {
     agents,
     threads,
     threadOps,
+    deadlines,
+    receipts,
     push,
     createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
     connectionAuth,

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRateLimiter } from '@screen-service/registry/kernel';
-import { createTestCore, seedConnector, type TestCore } from '@screen-service/test-kit';
+import { createTestCore, seedConnection, seedConnector, type TestCore } from '@screen-service/test-kit';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManagementRouter, MANAGEMENT_ACTIONS } from './management-router.js';
@@ -24,7 +24,11 @@ beforeAll(async () => {
   // Every doc2 row below comes from one account: a bucket this suite never empties (management-rate.test.ts
   // covers the default bucket).
   const rateLimit = createRateLimiter({ burst: 10_000, perMinute: 10_000 });
-  ex.use('/functions/v1/svc-agents', createManagementRouter({ management: core.management, rateLimit }));
+  const receipts = (u: string, a: unknown, o: { answers: boolean }) => core.receipts.exportOwned(u, a, o);
+  ex.use(
+    '/functions/v1/svc-agents',
+    createManagementRouter({ management: core.management, rateLimit, receipts }),
+  );
   server = ex.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1/svc-agents`;
@@ -159,7 +163,28 @@ describe('POST svc-agents (real HTTP, real SQLite)', () => {
     expect((await post({ action: 'list' }, null, { apikey: 'k' })).status).toBe(401);
   });
 
-  it('serves exactly doc2 actions', () => {
+  it('receipts: the owner exports a thread; a management token gets no answers, the app gets them (ADR 0261)', async () => {
+    const { token, agents } = await seedConnection(core.store, userId, ['receipts']);
+    const agent = agents[0]!;
+    const principal = await core.connectionAuth.verify(token);
+    const screen = await core.threadOps.show(principal, { lines: 'choose@go "Go?" Yes|No', agent: agent.id });
+    await core.threads.tap(userId, agent.id, {
+      screen_id: screen.screen_id,
+      event: { id: 'go', value: 'Yes' },
+    });
+    const byToken = await post({ action: 'receipts', agent_id: agent.id }, mt);
+    expect(byToken.status).toBe(200);
+    const line = JSON.parse(String(byToken.body.receipts).trim()) as Json;
+    expect(line.seq).toBe(1);
+    expect(line.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect('answer' in line).toBe(false);
+    const byApp = await post({ action: 'receipts', agent_id: agent.id }, app);
+    expect((JSON.parse(String(byApp.body.receipts).trim()) as Json).answer.event.value).toBe('Yes');
+    const other = await post({ action: 'receipts', agent_id: 'agt_not_mine' }, mt);
+    expect(other.status).toBe(404);
+  });
+
+  it('serves exactly doc2 actions, and receipts (issue 40)', () => {
     expect([...MANAGEMENT_ACTIONS]).toEqual([
       'list',
       'create',
@@ -171,6 +196,7 @@ describe('POST svc-agents (real HTTP, real SQLite)', () => {
       'token_list',
       'token_revoke',
       'connector_revoke',
+      'receipts',
     ]);
   });
 });

@@ -16,6 +16,11 @@ export interface ManagementRouterOptions {
    * {@link MANAGEMENT_RATE} in this process. The server passes its shared limits' bucket.
    */
   rateLimit?: RateLimiter;
+  /**
+   * The `receipts` action (ADR 0261): the owner's thread's receipts as JSON Lines. A management token gets
+   * the receipts without the answers (it never reads messages); the app gets both. Absent: refused.
+   */
+  receipts?: (userId: string, agentId: unknown, options: { answers: boolean }) => Promise<string>;
 }
 
 /** The management API's bucket per account: burst 30, then 30 calls a minute (issue 46). */
@@ -33,14 +38,23 @@ export const MANAGEMENT_ACTIONS = [
   'token_list',
   'token_revoke',
   'connector_revoke',
+  'receipts',
 ] as const;
 
 export type ManagementAction = (typeof MANAGEMENT_ACTIONS)[number];
 
 type Handler = (ctx: { caller: AgentsCaller; body: Record<string, unknown> }) => Promise<unknown>;
 
-function handlers(m: AgentManagement): Record<ManagementAction, Handler> {
+function handlers(
+  m: AgentManagement,
+  receipts: ManagementRouterOptions['receipts'],
+): Record<ManagementAction, Handler> {
   return {
+    receipts: async ({ caller, body }) => {
+      if (!receipts) throw new ServiceError('NOT_FOUND', 'This service exports no receipts.');
+      const jsonl = await receipts(caller.userId, body.agent_id, { answers: caller.via === 'app' });
+      return { agent_id: body.agent_id, format: 'jsonl', receipts: jsonl };
+    },
     list: ({ caller }) => m.list(caller),
     create: ({ caller, body: b }) =>
       m.create(caller, {
@@ -103,7 +117,7 @@ export function createManagementRouter(options: ManagementRouterOptions): Router
   router.all(
     '/',
     createActionEndpoint<AgentsCaller>({
-      actions: handlers(management),
+      actions: handlers(management, options.receipts),
       authenticate: (req) => authenticate(bearerToken(req.headers.authorization)),
       spelling: 'management',
       headers: { 'cache-control': 'no-store' },

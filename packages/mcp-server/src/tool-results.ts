@@ -11,13 +11,27 @@ export function tappableTaps<T extends { preset: string }>(taps: readonly T[]): 
   return taps.filter((t) => catalog[t.preset]?.events.some((e) => !e.quiet) ?? false);
 }
 
-export function showText(r: Pick<ShowResult, 'screen_id' | 'agent' | 'taps' | 'tables'>): string {
+export function showText(
+  r: Pick<ShowResult, 'screen_id' | 'agent' | 'taps' | 'tables' | 'deadline'>,
+): string {
   const taps = r.taps.length > 0 ? r.taps.map((t) => t.id).join(', ') : 'none (nothing on it to tap)';
   return [
     `Screen ${r.screen_id} is on @${r.agent.handle}'s thread. Tap ids: ${taps}.`,
     ...tablesText(r.tables),
+    ...deadlineText(r.deadline),
     `Wait for the answer: svc_answers(screen_id="${r.screen_id}", wait=25), again while it returns nothing.`,
   ].join('\n');
+}
+
+/** When the screen decides without the person (ADR 0260), and what it then chooses. */
+function deadlineText(d: ShowResult['deadline']): string[] {
+  if (!d) return [];
+  const chosen = d.defaults.map((x) => `${x.id}=${String(x.value)}`).join(', ');
+  return [
+    chosen
+      ? `Deadline ${d.due}: if nobody answers by then, ${chosen} is chosen (svc_answers marks it decided_by "default").`
+      : `Deadline ${d.due}: if nobody answers by then, the screen expires (svc_answers returns an "expired" item).`,
+  ];
 }
 
 /** What the screen's table lines did (ADR 0250): a refused line never reads as saved. */
@@ -41,7 +55,11 @@ export function answersText(r: AnswersResult): string {
   }
   return r.answers
     .map((a) => {
-      const head = a.kind === 'tap' ? a.text : `The person wrote: ${a.text}`;
+      const tap =
+        a.decided_by === 'default'
+          ? `Nobody answered by the deadline; decided by default:\n${a.text}`
+          : a.text;
+      const head = a.kind === 'tap' ? tap : `The person wrote: ${a.text}`;
       return [head, ...a.photos.map((p) => `photo: ${p}`)].join('\n');
     })
     .join('\n\n');

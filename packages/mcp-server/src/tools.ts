@@ -44,6 +44,33 @@ const agent = z
   .optional()
   .describe('Agent handle (e.g. "coach" or "@coach") or id (agt_...); omit for the default agent.');
 
+// A screen's deadline (ADR 0260): the core checks it against the screen and says what is wrong.
+const deadlineSchema = z
+  .union([
+    z.string().describe('A duration: "90s", "10m", "2h", "1d"; the screen expires then.'),
+    z.object({
+      in: z.string().optional().describe('A duration from now: "90s", "10m", "2h", "1d".'),
+      at: z.string().optional().describe('Or a time: ISO 8601 with a zone.'),
+      default: z
+        .union([z.literal('none'), z.record(z.string(), z.unknown())])
+        .optional()
+        .describe(
+          'Tap id to the answer chosen when nobody answers, e.g. {"lunch": "Soup"}; "none": it expires.',
+        ),
+      escalate: z
+        .array(
+          z.object({
+            at: z.string().describe('"50%" of the time, or "-2m" before the end.'),
+            do: z.enum(['remind', 'urgent']).describe('Buzz the phone again (urgent: marked urgent).'),
+          }),
+        )
+        .max(5)
+        .optional(),
+    }),
+  ])
+  .optional()
+  .describe('When the screen decides without the person; absent: it waits as long as it takes.');
+
 // A tap event's values: what the catalog's components report (a word, a number, a yes/no, a list, a form).
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const eventValue = z.union([
@@ -78,9 +105,9 @@ async function run<T>(fn: () => Promise<T>) {
 export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
   const { ops, texts } = deps;
 
-  const show = (args: { lines: string; text?: string; agent?: string }, extra: Extra) =>
+  const show = (args: { lines: string; text?: string; agent?: string; deadline?: unknown }, extra: Extra) =>
     run(async () => {
-      const r = await ops.show(principalOf(extra), args);
+      const r = await ops.show(principalOf(extra), args as Parameters<ThreadOps['show']>[1]);
       // Only components a person can answer: `text hi` has an id but never taps (issue 28).
       const taps = tappableTaps(r.taps);
       return result(showText({ ...r, taps }), {
@@ -95,6 +122,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         // The parsed ops the core stored: the in-chat view draws them without carrying a parser (ADR 0074).
         ops: r.ops,
         ...(r.tables ? { tables: r.tables } : {}),
+        ...(r.deadline ? { deadline: r.deadline } : {}),
       });
     });
   const answers = (args: { screen_id?: string; wait?: number; agent?: string }, extra: Extra) =>
@@ -118,12 +146,15 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
 
   // The same handlers without the SDK's zod passes when the arguments certainly pass the schemas below.
   const agentRule = { kind: 'string', min: 1, max: 64 } as const;
+  const showCheck = compileObjectCheck({
+    lines: { kind: 'string', min: 1, max: MAX_LINES_CHARS, required: true },
+    text: { kind: 'string', min: 0, max: MAX_TEXT_CHARS },
+    agent: agentRule,
+  });
   addFastTool(server, 'svc_show', {
-    accept: compileObjectCheck({
-      lines: { kind: 'string', min: 1, max: MAX_LINES_CHARS, required: true },
-      text: { kind: 'string', min: 0, max: MAX_TEXT_CHARS },
-      agent: agentRule,
-    }),
+    // A call with a deadline takes the SDK's path: its zod schema shapes the deadline (ADR 0260).
+    accept: (args) =>
+      typeof args === 'object' && args !== null && Object.hasOwn(args, 'deadline') ? null : showCheck(args),
     call: (args, extra) => show(args as Parameters<typeof show>[0], extra),
   });
   addFastTool(server, 'svc_answers', {
@@ -156,6 +187,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
           .describe('Screen Lines: one component per line, no code fence.'),
         text: z.string().max(MAX_TEXT_CHARS).optional().describe('Optional chat line shown with the screen.'),
         agent,
+        deadline: deadlineSchema,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: {

@@ -65,7 +65,9 @@ export interface PersonApiServices {
     /** Deletes the agent, its thread and its stored files; its relay tables go too unless kept. */
     delete(userId: string, agentId: string, options?: { keepTables?: boolean }): Promise<void>;
   };
-  threads: Pick<PersonThreads, 'page' | 'pageText' | 'say' | 'tap' | 'setPresence' | 'markRead'>;
+  threads: Pick<PersonThreads, 'page' | 'pageText' | 'say' | 'tap' | 'setPresence' | 'markRead' | 'receipts'>;
+  /** The receipts' published keys (ADR 0261); absent: the service signs none. */
+  receiptKeys?: () => Promise<{ keys: Record<string, unknown>[] }>;
   photos: Pick<Photos, 'upload' | 'open'> & {
     /** Largest accepted upload, in bytes (the body parser stops there). */
     readonly maxBytes: number;
@@ -129,6 +131,7 @@ export function personApiServices(
       delete: core.deleteAgent,
     },
     threads: core.threads,
+    receiptKeys: () => core.receipts.jwks(),
     photos: { upload: core.photos.upload, open: core.photos.open, maxBytes: core.photos.maxBytes },
     oauth,
     notifier: core.notifier,

@@ -6,9 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountCases } from './cases/account-cases.js';
 import { agentCases } from './cases/agent-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
+import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { pushCases } from './cases/push-cases.js';
+import { receiptCases } from './cases/receipt-cases.js';
 import { registryCases } from './cases/registry-cases.js';
 import { relayCases } from './cases/relay-cases.js';
 import { shareCases, templateCases } from './cases/share-cases.js';
@@ -37,6 +39,8 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...shareCases,
   ...templateCases,
   ...relayCases,
+  ...deadlineCases,
+  ...receiptCases,
 ];
 
 /**

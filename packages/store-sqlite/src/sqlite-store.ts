@@ -5,6 +5,7 @@ import { groupCommitOf, INLINE_WRITES, type WriteRunner } from './group-commit.j
 import type { SqliteDb } from './rows.js';
 import { createSqliteAgents } from './sqlite-agents.js';
 import { createSqliteConnectors } from './sqlite-connectors.js';
+import { createSqliteDeadlines } from './sqlite-deadlines.js';
 import { createSqliteHousekeeping } from './sqlite-housekeeping.js';
 import { createSqliteManagementTokens } from './sqlite-management-tokens.js';
 import { createSqliteNativeAgents } from './sqlite-native-agents.js';
@@ -12,6 +13,7 @@ import { createSqliteOAuth } from './sqlite-oauth.js';
 import { createSqlitePairing } from './sqlite-pairing.js';
 import { createSqlitePhotos } from './sqlite-photos.js';
 import { createSqlitePush } from './sqlite-push.js';
+import { createSqliteReceipts } from './sqlite-receipts.js';
 import { createSqliteRelay } from './sqlite-relay.js';
 import { createSqliteShares } from './sqlite-shares.js';
 import { createSqliteThreads } from './sqlite-threads.js';
@@ -33,6 +35,8 @@ function createRepositories(db: SqliteDb, writes: WriteRunner): Repositories {
     nativeAgents: createSqliteNativeAgents(db),
     shares: createSqliteShares(db),
     housekeeping: createSqliteHousekeeping(db),
+    deadlines: createSqliteDeadlines(db),
+    receipts: createSqliteReceipts(db),
   };
 }
 

@@ -10,7 +10,7 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { toMessage } from '@screen-service/registry/model';
+import { toMessage, toReceipt } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -93,8 +93,15 @@ export function createThreadAppends(
   db: SqliteDb,
   commits: WriteRunner,
   movePage: PageMove,
-): Pick<ThreadRepository, 'append' | 'appendScreen'> {
+): Pick<ThreadRepository, 'append' | 'appendScreen' | 'appendSigned'> {
   const insertMessage = prepareMessageInsert(db);
+  const lastReceipt = db.prepare(
+    'SELECT * FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
+  );
+  const insertReceipt = db.prepare(
+    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
+     VALUES (@id, @userId, @agentId, @seq, @messageId, @kid, @jws, @hash, @createdAt)`,
+  );
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -145,6 +152,19 @@ export function createThreadAppends(
     async append(m, version) {
       try {
         return await commits.run(() => appendText(m, version));
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async appendSigned(m, version, receiptOf) {
+      try {
+        // One write of the group commit: the row, the thread's newest receipt read, the next one written.
+        return await commits.run(() => {
+          const message = appendText(m, version);
+          const last = lastReceipt.get(m.agentId, m.userId) as Record<string, unknown> | undefined;
+          insertReceipt.run(receiptOf(message, last ? toReceipt(last) : null));
+          return message;
+        });
       } catch (err) {
         throw idemTaken(err, m);
       }

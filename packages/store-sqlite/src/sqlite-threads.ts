@@ -131,9 +131,15 @@ function createThreadState(
      ON CONFLICT (agent_id, user_id) DO UPDATE SET working_until = excluded.working_until`,
   );
   // A thread's rows: screens, intents and outbox rows of its messages go with them by cascade.
-  const clearThread = ['messages', 'photos', 'thread_state', 'thread_presence', 'push_outbox'].map((t) =>
-    db.prepare(`DELETE FROM ${t} WHERE agent_id = ? AND user_id = ?`),
-  );
+  // Receipts go with the thread, never with retention's row deletes (ADR 0261).
+  const clearThread = [
+    'messages',
+    'photos',
+    'thread_state',
+    'thread_presence',
+    'push_outbox',
+    'answer_receipts',
+  ].map((t) => db.prepare(`DELETE FROM ${t} WHERE agent_id = ? AND user_id = ?`));
   const deleteThread = db.transaction((k: ThreadKey) => {
     for (const s of clearThread) s.run(k.agentId, k.userId);
   });

@@ -45,6 +45,8 @@ export interface ReplyRequest {
   idempotency_key: string;
   text?: string;
   lines?: string;
+  /** The screen's deadline (ADR 0260), as `svc_show` takes it; only with `lines`. */
+  deadline?: unknown;
   turn?: string[];
   done?: boolean;
 }

@@ -10,7 +10,7 @@ import type { Notifier } from '@screen-service/registry/kernel';
 import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord, MessageRecord } from '@screen-service/registry/model';
 import { createThreadCore, type ThreadDeps } from '../threads/thread-core.js';
-import type { ShowResult, ThreadOps } from '../threads/thread-ops.js';
+import type { ShowInput, ShowResult, ThreadOps } from '../threads/thread-ops.js';
 import { openHostStream } from './host-stream.js';
 
 /** How long a working row shows after a turn starts when no answer comes (a host that died mid-turn). */
@@ -65,6 +65,8 @@ export interface ReplyInput {
   idempotency_key: unknown;
   text?: unknown;
   lines?: unknown;
+  /** A screen's deadline (ADR 0260), as `svc_show` takes it; only with `lines`. */
+  deadline?: unknown;
   /** The rows this answer answers (doc3 `meta.turn`); they are marked handled. */
   turn?: unknown;
   /** False keeps the working row (more answers follow); default true. */
@@ -282,7 +284,12 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       input.lines !== undefined && input.lines !== null
         ? await threadOps.show(
             p,
-            { lines: input.lines as string, agent: agent.id, ...(text ? { text: text as string } : {}) },
+            {
+              lines: input.lines as string,
+              agent: agent.id,
+              ...(text ? { text: text as string } : {}),
+              ...(input.deadline !== undefined ? { deadline: input.deadline as ShowInput['deadline'] } : {}),
+            },
             all,
           )
         : await threadOps.say(p, { text: text as string, agent: agent.id }, all);

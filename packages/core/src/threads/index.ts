@@ -1,6 +1,23 @@
 // @screen-service/core/threads: screens, chat lines, taps, answers and thread pages.
 // Every export here is public API.
 
+export {
+  type DeadlineInput,
+  type DeadlinePlan,
+  type DeadlineStep,
+  type EscalationAction,
+  MAX_DEADLINE_MS,
+  MIN_DEADLINE_MS,
+  parseDurationMs,
+  planDeadline,
+} from './deadline-plan.js';
+export {
+  createDeadlineSweeper,
+  type DeadlineStepRun,
+  type DeadlineSweeper,
+  type DeadlineSweeperOptions,
+} from './deadline-sweeper.js';
+export { checkDeadlineTap, lateTapMessage } from './deadline-taps.js';
 export { newPageVersion } from './page-version.js';
 export {
   createPersonThreads,

@@ -1,6 +1,7 @@
 // The person's side of a thread: read pages, send typed text, tap a component (the same event path as an
 // in-chat tap), attach photos, mark the thread open or closed (presence).
 
+import type { ReceiptWho } from '@screen-service/receipts';
 import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
 import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
@@ -51,12 +52,16 @@ export interface PersonThreads {
     userId: string,
     agentId: string,
     input: { screen_id: unknown; event: unknown; photo_ids?: unknown },
+    /** The sign-in (and device) the tap came through, named in its receipt (ADR 0261). */
+    who?: ReceiptWho,
   ): Promise<{ message: MessageView; line: string; echo: string }>;
   /**
    * Holds the thread open on one device for {@link PRESENCE_TTL_MS} (the app renews it while the thread is
    * on screen) or closes it there. No buzz goes out while any device holds it open.
    */
   setPresence(userId: string, agentId: string, open: unknown, device?: unknown): Promise<{ open: boolean }>;
+  /** This person's receipts in the thread as JSON Lines, each with its answer as stored now (ADR 0261). */
+  receipts(userId: string, agentId: string): Promise<string>;
   markRead(userId: string, agentId: string, seq: unknown): Promise<void>;
   /** Records a stored photo file for a later answer in this thread. */
   addPhoto(
@@ -147,7 +152,7 @@ export function createPersonThreads(
       return (await views([m], ids.length === 0))[0]!;
     },
 
-    async tap(userId, agentId, input) {
+    async tap(userId, agentId, input, who) {
       const { grant } = await own(userId, agentId);
       if (typeof input.screen_id !== 'string') {
         throw new ServiceError('INVALID_INPUT', 'screen_id is required.', { field: 'screen_id' });
@@ -163,9 +168,19 @@ export function createPersonThreads(
       const tapped = input.event as { id?: unknown } | null;
       const target = screen.taps.find((t) => t.id === tapped?.id);
       const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
-      const w = await core.recordTap(screen, input.event, { via: 'app', handled: ignored, photoIds: ids });
+      const w = await core.recordTap(screen, input.event, {
+        via: 'app',
+        handled: ignored,
+        photoIds: ids,
+        ...(who ? { who } : {}),
+      });
       const view = (await views([w.message], ids.length === 0))[0]!;
       return { message: view, line: w.line, echo: w.echo };
+    },
+
+    async receipts(userId, agentId) {
+      await own(userId, agentId);
+      return deps.receipts ? deps.receipts.exportThread({ agentId, userId }) : '';
     },
 
     async setPresence(userId, agentId, open, device) {

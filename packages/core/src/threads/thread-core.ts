@@ -1,6 +1,7 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
+import type { Receipts, ReceiptWho } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type {
@@ -9,11 +10,13 @@ import type {
   NewMessage,
   NewScreen,
   PhotoRecord,
+  Repositories,
   ScreenRecord,
   Store,
-  ThreadRepository,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import type { DeadlinePlan } from './deadline-plan.js';
+import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
@@ -47,6 +50,10 @@ export interface ThreadDeps {
    * write that found the thread open queued nothing: that pass finds nothing new).
    */
   onPushQueued?: () => void;
+  /** Signs a receipt of every answer in the answer's transaction (ADR 0261); none when absent. */
+  receipts?: Receipts;
+  /** Called after a screen with a deadline was written, with its first step's time (wakes the sweeper). */
+  onDeadlineSet?: (nextAt: number) => void;
 }
 
 /** One thing the person sent back, as `answers` returns it. */
@@ -61,6 +68,12 @@ export interface Answer {
   at: string;
   /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
   tables?: string;
+  /** `default` when the service decided at the screen's deadline (ADR 0260); absent for a person's answer. */
+  decided_by?: 'default';
+  /** The step of the deadline's ladder that decided (`deadline`). */
+  step?: string;
+  /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
+  receipt?: string;
 }
 
 export interface TapWrite {
@@ -79,30 +92,22 @@ export interface ThreadTarget {
   grantMuted?: boolean;
 }
 
-export type ThreadCore = ReturnType<typeof createThreadCore>;
-
-export function createThreadCore(deps: ThreadDeps) {
+/** The one writer of agent rows (screens and chat lines) with their buzz; see `writeAgentRow` inside. */
+function agentRowWriter(deps: ThreadDeps, newId: (prefix: string) => string) {
   const { store, notifier } = deps;
-  const screenLines = deps.screenLines ?? defaultScreenLines;
-  const now = deps.now ?? systemClock;
-  const random = deps.random ?? systemRandom;
-  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
-  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
-  /** A fresh page version for a write that changes a page (ADR 0241). */
-  const pageVersion = () => newPageVersion(random);
-
   /**
    * Writes an agent row and decides its buzz (doc1, doc2): every screen and chat line buzzes the phone
    * unless the agent (or, in a shared thread, the grant) is muted or a device holds the thread open. The
    * mutes are known before; whether the thread is open is read in the row's own transaction, and the push
    * is queued there with the row (ADR 0241), so the row and its push commit or roll back together.
    */
-  async function writeAgentRow<T>(
+  return async function writeAgentRow<T>(
     agent: AgentRecord,
     target: ThreadTarget,
     at: number,
-    write: (threads: ThreadRepository) => Promise<T>,
+    write: (repos: Repositories) => Promise<T>,
     messageOf: (written: T) => MessageRecord,
+    atomic = false,
   ): Promise<T> {
     const muted = {
       agentMuted: agent.pushMuted,
@@ -111,14 +116,15 @@ export function createThreadCore(deps: ThreadDeps) {
     const publish = (m: MessageRecord) =>
       notifier.publish({ type: 'message', userId: target.userId, agentId: agent.id, message: m });
     if (!shouldBuzz({ open: false, ...muted })) {
-      const written = await write(store.threads);
+      // A write of several rows (a screen and its deadline) commits them together.
+      const written = atomic ? await store.transaction((tx) => write(tx)) : await write(store);
       publish(messageOf(written));
       return written;
     }
     const key = { agentId: agent.id, userId: target.userId };
     const { written, pushed } = await store.transaction(async (tx) => {
       const open = await tx.push.isOpen(key, at);
-      const row = await write(tx.threads);
+      const row = await write(tx);
       if (!shouldBuzz({ open, ...muted })) return { written: row, pushed: false };
       const m = messageOf(row);
       await tx.push.enqueueMessage({
@@ -134,7 +140,22 @@ export function createThreadCore(deps: ThreadDeps) {
     if (pushed) deps.onPushQueued?.();
     publish(messageOf(written));
     return written;
-  }
+  };
+}
+
+export type ThreadCore = ReturnType<typeof createThreadCore>;
+
+export function createThreadCore(deps: ThreadDeps) {
+  const { store, notifier } = deps;
+  const screenLines = deps.screenLines ?? defaultScreenLines;
+  const now = deps.now ?? systemClock;
+  const random = deps.random ?? systemRandom;
+  // Time-ordered: message, screen and push ids land at the right edge of their indexes (ADR 0213).
+  const newId = deps.newId ?? ((prefix: string) => newTimedId(prefix, now(), random));
+  /** A fresh page version for a write that changes a page (ADR 0241). */
+  const pageVersion = () => newPageVersion(random);
+
+  const writeAgentRow = agentRowWriter(deps, newId);
 
   return {
     now,
@@ -165,7 +186,7 @@ export function createThreadCore(deps: ThreadDeps) {
         agent,
         target,
         at,
-        (threads) => threads.append(row, pageVersion()),
+        (repos) => repos.threads.append(row, pageVersion()),
         (m) => m,
       );
     },
@@ -175,6 +196,7 @@ export function createThreadCore(deps: ThreadDeps) {
       message: Omit<NewMessage, 'id' | 'userId' | 'agentId' | 'sender' | 'kind' | 'createdAt'>,
       screen: NewScreen,
       target: ThreadTarget = { userId: agent.userId },
+      deadline?: DeadlinePlan,
     ) {
       const at = now();
       const row: NewMessage = {
@@ -186,13 +208,31 @@ export function createThreadCore(deps: ThreadDeps) {
         kind: 'screen',
         createdAt: at,
       };
-      return writeAgentRow(
+      const written = await writeAgentRow(
         agent,
         target,
         at,
-        (threads) => threads.appendScreen(row, screen, pageVersion()),
+        async (repos) => {
+          const w = await repos.threads.appendScreen(row, screen, pageVersion());
+          // The deadline commits with its screen: a screen is never shown without the deadline it was given.
+          if (deadline) {
+            await repos.deadlines.create({
+              screenId: screen.id,
+              userId: target.userId,
+              agentId: agent.id,
+              dueAt: Date.parse(deadline.due),
+              nextAt: deadline.steps[0]!.at,
+              plan: deadline as unknown as Record<string, unknown>,
+              createdAt: at,
+            });
+          }
+          return w;
+        },
         (w) => w.message,
+        deadline !== undefined,
       );
+      if (deadline) deps.onDeadlineSet?.(deadline.steps[0]!.at);
+      return written;
     },
 
     async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
@@ -221,7 +261,14 @@ export function createThreadCore(deps: ThreadDeps) {
     async recordTap(
       screen: ScreenRecord,
       raw: unknown,
-      opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
+      opts: {
+        via: 'app' | 'mcp-app';
+        handled: boolean;
+        connectorId?: string | null;
+        photoIds?: string[];
+        /** The sign-in and device the tap came through, for its receipt. */
+        who?: ReceiptWho;
+      },
     ): Promise<TapWrite> {
       let tap = computeTap(screen, raw, screenLines);
       const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
@@ -230,32 +277,52 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const message = await store.threads.append(
-        {
-          id: newId('msg_'),
-          userId: screen.userId,
-          agentId: screen.agentId,
-          sender: 'person',
-          kind: 'tap',
-          body: tap.line,
-          meta: {
-            id: tap.event.id,
-            preset: tap.event.preset,
-            value: tap.event.value,
-            echo: tap.echo,
-            via: opts.via,
-            event: tap.event,
-            ...(tap.quiet ? { quiet: true } : {}),
-            ...(photoIds.length > 0 ? { photos: photoIds } : {}),
-          },
-          screenId: screen.id,
-          connectorId: opts.connectorId ?? null,
-          createdAt: at,
-          handledAt: handled ? at : null,
-          photoIds,
+      const row: NewMessage = {
+        id: newId('msg_'),
+        userId: screen.userId,
+        agentId: screen.agentId,
+        sender: 'person',
+        kind: 'tap',
+        body: tap.line,
+        meta: {
+          id: tap.event.id,
+          preset: tap.event.preset,
+          value: tap.event.value,
+          echo: tap.echo,
+          via: opts.via,
+          event: tap.event,
+          ...(tap.quiet ? { quiet: true } : {}),
+          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
         },
-        pageVersion(),
-      );
+        screenId: screen.id,
+        connectorId: opts.connectorId ?? null,
+        createdAt: at,
+        handledAt: handled ? at : null,
+        photoIds,
+      };
+      // A screen with a deadline (ADR 0260): the tap is checked against it and settles it in one transaction,
+      // so a tap and the sweeper never both decide; a screen without one is the plain write it always was.
+      // An answer's receipt is signed in the same transaction (ADR 0261); quiet events are not answers.
+      const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
+      const deadline = await store.deadlines.get(screen.id);
+      let message: MessageRecord;
+      if (deadline) {
+        message = await chainRetry(() =>
+          store.transaction(async (tx) => {
+            await checkDeadlineTap(tx, screen.id, at, tap.quiet);
+            const m = await tx.threads.append(row, pageVersion());
+            if (signer) await signer.write(tx, m, screen, opts.who ?? {});
+            return m;
+          }),
+        );
+      } else if (signer) {
+        // The row and its receipt in one write of the group commit, not a transaction body (ADR 0261).
+        const build = signer.builder(
+          { id: screen.id, digest: await signer.digest(store, screen) },
+          opts.who ?? {},
+        );
+        message = await chainRetry(() => store.threads.appendSigned(row, pageVersion(), build));
+      } else message = await store.threads.append(row, pageVersion());
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
@@ -288,6 +355,8 @@ async function answersOf(
     }
   }
   const links = photoLinks && photos.length > 0 ? await photoLinks(photos) : [];
+  const taps = rows.filter((r) => r.kind === 'tap').map((r) => r.id);
+  const receipts = new Map((await store.receipts.listByMessages(taps)).map((r) => [r.messageId, r.jws]));
   const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
   return rows.map((r) => ({
     id: r.id,
@@ -301,5 +370,21 @@ async function answersOf(
       .filter((l): l is string => typeof l === 'string'),
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
+    ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
+    ...(receipts.has(r.id) ? { receipt: receipts.get(r.id)! } : {}),
   }));
+}
+
+/**
+ * Runs an answer's transaction again when another instance took the thread's next receipt number first
+ * (PostgreSQL; the unique (thread, seq) refused this one): the next try links after it.
+ */
+export async function chainRetry<T>(run: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (i >= tries || !String((error as Error)?.message).includes('answer_receipts')) throw error;
+    }
+  }
 }

@@ -8,6 +8,7 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
+import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
@@ -29,6 +30,11 @@ export interface ShowInput {
   text?: string;
   /** Agent id or handle; default: the connection's first (default) agent. */
   agent?: string;
+  /**
+   * When the screen decides without the person (ADR 0260): a duration (`"10m"`) or `{in | at, default,
+   * escalate}`. Absent: the screen waits for as long as it takes.
+   */
+  deadline?: DeadlineInput | string;
 }
 export interface ShowResult {
   screen_id: string;
@@ -44,6 +50,8 @@ export interface ShowResult {
    * the same reason `svc_tables` gives, and the deletes waiting for the person's Delete / Keep tap.
    */
   tables?: { wrote: number; failed: RefusedLine[]; pending: PendingView[] };
+  /** The checked deadline, when the screen has one: its time, the defaults and the steps. */
+  deadline?: DeadlinePlan;
 }
 export interface SayInput {
   text: string;
@@ -182,59 +190,10 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
     if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
   };
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
+  const ctx: ShowContext = { deps, core, screenLines, countWrite, agentFor };
 
   return {
-    async show(p, input, extras = {}) {
-      const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
-      const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
-      const agent = await agentFor(p, input.agent);
-      await countWrite(p, agent, extras);
-      const screenId = core.newId('scr_');
-      const parsed = screenLines.parse(lines, { screen: screenId });
-      if (parsed.errors.length > 0) {
-        throw new ServiceError('INVALID_LINES', parsed.errors.map((e) => e.message).join('\n'), {
-          field: 'lines',
-          details: parsed.errors,
-        });
-      }
-      if (parsed.ops.length === 0) {
-        throw new ServiceError('INVALID_LINES', 'lines holds no component: write one component per line.', {
-          field: 'lines',
-        });
-      }
-      const taps = tapsOf(parsed.ops);
-      const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
-      const own = !extras.target || extras.target.userId === agent.userId;
-      // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
-      // and a refused line is told in this answer and kept with the screen for the person to read.
-      const writes = await screenWrites(deps, agent, parsed, own);
-      const { message, screen } = await core.appendAgentScreen(
-        agent,
-        {
-          body: lines,
-          meta: { ...extras.meta, ...(text ? { text } : {}), ...refusedMeta(writes) },
-          connectorId: p.connectorId,
-          ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
-        },
-        { id: screenId, lines, ops: parsed.ops, taps },
-        extras.target,
-      );
-      await writes?.appendCards();
-      // A shared thread never restyles the owner's agent: the holder's look is the grant's.
-      if (looks.length > 0 && own) await saveLooks(deps, agent, looks, message.createdAt);
-      return {
-        screen_id: screen.id,
-        message_id: message.id,
-        agent: toAgentRef(agent),
-        tap_ids: taps.map((t) => t.id),
-        taps,
-        lines,
-        ops: parsed.ops,
-        ...(writes
-          ? { tables: { wrote: writes.wrote, failed: writes.failed, pending: writes.pending } }
-          : {}),
-      };
-    },
+    show: (p, input, extras = {}) => showScreen(ctx, p, input, extras),
 
     async say(p, input, extras = {}) {
       const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
@@ -357,6 +316,98 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
         handled: w.handled,
       };
     },
+  };
+}
+
+/** What `show` needs of the thread operations around it. */
+interface ShowContext {
+  deps: ThreadDeps;
+  core: ReturnType<typeof createThreadCore>;
+  screenLines: NonNullable<ThreadDeps['screenLines']>;
+  countWrite: (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) => Promise<void>;
+  agentFor: (p: ConnectionPrincipal, ref: string | undefined) => Promise<AgentRecord>;
+}
+
+/** `svc_show` (and a host's screen reply): checks the lines and the deadline, then writes the screen. */
+async function showScreen(
+  ctx: ShowContext,
+  p: ConnectionPrincipal,
+  input: ShowInput,
+  extras: WriteExtras,
+): Promise<ShowResult> {
+  const { deps, core, screenLines, countWrite, agentFor } = ctx;
+  const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
+  const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
+  const agent = await agentFor(p, input.agent);
+  await countWrite(p, agent, extras);
+  const screenId = core.newId('scr_');
+  const parsed = screenLines.parse(lines, { screen: screenId });
+  if (parsed.errors.length > 0) {
+    throw new ServiceError('INVALID_LINES', parsed.errors.map((e) => e.message).join('\n'), {
+      field: 'lines',
+      details: parsed.errors,
+    });
+  }
+  if (parsed.ops.length === 0) {
+    throw new ServiceError('INVALID_LINES', 'lines holds no component: write one component per line.', {
+      field: 'lines',
+    });
+  }
+  const taps = tapsOf(parsed.ops);
+  const deadline =
+    input.deadline === undefined || input.deadline === null
+      ? undefined
+      : planDeadline(
+          input.deadline,
+          {
+            id: screenId,
+            userId: p.userId,
+            agentId: agent.id,
+            messageId: '',
+            messageSeq: 0,
+            lines,
+            ops: parsed.ops,
+            taps,
+            createdAt: 0,
+          },
+          core.now(),
+          screenLines,
+        );
+  const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
+  const own = !extras.target || extras.target.userId === agent.userId;
+  // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
+  // and a refused line is told in this answer and kept with the screen for the person to read.
+  const writes = await screenWrites(deps, agent, parsed, own);
+  const { message, screen } = await core.appendAgentScreen(
+    agent,
+    {
+      body: lines,
+      meta: {
+        ...extras.meta,
+        ...(text ? { text } : {}),
+        ...refusedMeta(writes),
+        ...(deadline ? { deadline } : {}),
+      },
+      connectorId: p.connectorId,
+      ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
+    },
+    { id: screenId, lines, ops: parsed.ops, taps },
+    extras.target,
+    deadline,
+  );
+  await writes?.appendCards();
+  // A shared thread never restyles the owner's agent: the holder's look is the grant's.
+  if (looks.length > 0 && own) await saveLooks(deps, agent, looks, message.createdAt);
+  return {
+    screen_id: screen.id,
+    message_id: message.id,
+    agent: toAgentRef(agent),
+    tap_ids: taps.map((t) => t.id),
+    taps,
+    lines,
+    ops: parsed.ops,
+    ...(writes ? { tables: { wrote: writes.wrote, failed: writes.failed, pending: writes.pending } } : {}),
+    ...(deadline ? { deadline } : {}),
   };
 }
 

@@ -33,7 +33,37 @@ export const threadRoutes = [
     body: s.tapBody,
     response: s.tapResult,
     status: 201,
-    handler: ({ services, user, params, body }) => services.threads.tap(user.userId, params.agentId, body),
+    // The receipt names the sign-in the tap came through (ADR 0261).
+    handler: ({ services, user, params, body }) =>
+      services.threads.tap(user.userId, params.agentId, body, { session: user.sessionFamily }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/agents/:agentId/receipts',
+    summary: "Export the thread's signed receipts as JSON Lines (verify with `svc receipts verify`)",
+    auth: 'user',
+    raw: { response: 'application/jsonl' },
+    handler: async ({ services, user, params, res }) => {
+      const text = await services.threads.receipts(user.userId, params.agentId);
+      res.status(200).type('application/jsonl').set('cache-control', 'no-store').send(text);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/receipt-keys',
+    summary: 'The public keys that sign receipts (a JWKS; retired keys stay listed)',
+    auth: 'none',
+    raw: { response: 'application/jwk-set+json' },
+    handler: async ({ services, res }) => {
+      const jwks = services.receiptKeys ? await services.receiptKeys() : { keys: [] };
+      res
+        .status(200)
+        .type('application/jwk-set+json')
+        .set('cache-control', 'max-age=300')
+        .send(JSON.stringify(jwks));
+      return undefined;
+    },
   }),
   defineRoute({
     method: 'put',

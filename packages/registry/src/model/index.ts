@@ -3,6 +3,20 @@
 
 export { constraintErrors } from './constraint-errors.js';
 export {
+  type DeadlineOutcome,
+  type DeadlineRecord,
+  type DeadlineRepository,
+  type NewDeadline,
+  toDeadline,
+} from './deadline-repository.js';
+export {
+  type ReceiptKeyRecord,
+  type ReceiptRecord,
+  type ReceiptRepository,
+  toReceipt,
+  toReceiptKey,
+} from './receipt-repository.js';
+export {
   AGENT_COLORS,
   type AgentCardSummary,
   type AgentColor,

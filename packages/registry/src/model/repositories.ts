@@ -2,6 +2,8 @@
 // ("mark used if still unused"); every decision is the rules', made inside `Store.transaction` (ADR 0241).
 // Each method is one atomic unit on its own (one statement or one transaction per call).
 import type { TableStore } from '@screen-service/tables-engine';
+import type { DeadlineRepository } from './deadline-repository.js';
+import type { ReceiptRepository } from './receipt-repository.js';
 import type {
   AgentCardSummary,
   AgentRecord,
@@ -407,6 +409,10 @@ export interface Repositories {
   nativeAgents: NativeAgentRepository;
   shares: ShareRepository;
   housekeeping: HousekeepingRepository;
+  /** Screens' deadlines (issue 40, ADR 0260). */
+  deadlines: DeadlineRepository;
+  /** Signed receipts of answers and their keys (issue 40, ADR 0261). */
+  receipts: ReceiptRepository;
 }
 
 /** Every repository of the service, backed by one database, and transactions over them. */

@@ -1,5 +1,6 @@
 // The repositories of what happens in a thread: its rows and screens, push subscriptions and the push
 // outbox, photos. Storage only: the rules decide what to write (ADR 0241).
+import type { ReceiptRecord } from './receipt-repository.js';
 import type {
   MessageRecord,
   PhotoRecord,
@@ -73,6 +74,16 @@ export interface ThreadRepository {
     screen: NewScreen,
     version: PageVersion,
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
+  /**
+   * Inserts an answer row (as {@link append}) and its receipt in one write (ADR 0261): `receiptOf` builds
+   * the receipt from the written row and the thread's newest receipt; it runs synchronously inside the
+   * write and has no effect of its own. A receipt that takes a seq already taken fails the whole write.
+   */
+  appendSigned(
+    message: NewMessage,
+    version: PageVersion,
+    receiptOf: (row: MessageRecord, last: ReceiptRecord | null) => ReceiptRecord,
+  ): Promise<MessageRecord>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
   listScreens(ids: string[]): Promise<ScreenRecord[]>;

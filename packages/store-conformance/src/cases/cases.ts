@@ -33,6 +33,8 @@ export const REPOSITORIES = [
   'nativeAgents',
   'shares',
   'housekeeping',
+  'deadlines',
+  'receipts',
 ] as const satisfies readonly (keyof Store)[];
 
 type Unlisted = Exclude<keyof Store, (typeof REPOSITORIES)[number] | 'transaction'>;

@@ -12,6 +12,7 @@ import { PostgresStoreError } from './errors.js';
 import { createPgAgents } from './pg-agents.js';
 import { createPgConnectors } from './pg-connectors.js';
 import { createPgDb, type PgDb } from './pg-db.js';
+import { createPgDeadlines } from './pg-deadlines.js';
 import { createPgHousekeeping } from './pg-housekeeping.js';
 import { createPgManagementTokens } from './pg-management-tokens.js';
 import { createPgNativeAgents } from './pg-native-agents.js';
@@ -19,6 +20,7 @@ import { createPgOAuth } from './pg-oauth.js';
 import { createPgPairing } from './pg-pairing.js';
 import { createPgPhotos } from './pg-photos.js';
 import { createPgPush } from './pg-push.js';
+import { createPgReceipts } from './pg-receipts.js';
 import { createPgRelay } from './pg-relay.js';
 import { createPgShares } from './pg-shares.js';
 import { createPgThreads } from './pg-threads.js';
@@ -39,6 +41,8 @@ class PgRepositories implements Repositories {
   #nativeAgents?: Repositories['nativeAgents'];
   #shares?: Repositories['shares'];
   #housekeeping?: Repositories['housekeeping'];
+  #deadlines?: Repositories['deadlines'];
+  #receipts?: Repositories['receipts'];
   // Made when first used: a transaction builds only the repositories its body touches.
   constructor(private readonly db: PgDb) {}
   get users() {
@@ -93,6 +97,14 @@ class PgRepositories implements Repositories {
     this.#housekeeping ??= createPgHousekeeping(this.db);
     return this.#housekeeping;
   }
+  get deadlines() {
+    this.#deadlines ??= createPgDeadlines(this.db);
+    return this.#deadlines;
+  }
+  get receipts() {
+    this.#receipts ??= createPgReceipts(this.db);
+    return this.#receipts;
+  }
 }
 
 /** The repositories of `db` as a plain object (each made now), for guarding. */
@@ -112,6 +124,8 @@ function allRepositories(db: PgDb): Repositories {
     nativeAgents: r.nativeAgents,
     shares: r.shares,
     housekeeping: r.housekeeping,
+    deadlines: r.deadlines,
+    receipts: r.receipts,
   };
 }
 

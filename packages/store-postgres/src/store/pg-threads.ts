@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { num, toMessage, toScreen } from '@screen-service/registry/model';
+import { num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
 /**
@@ -128,6 +128,27 @@ export function createPgThreads(db: PgDb): ThreadRepository {
     async append(m, version) {
       try {
         return await insertMessage(db, m, version);
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async appendSigned(m, version, receiptOf) {
+      try {
+        return await db.tx(async (q) => {
+          const message = await insertMessage(q, m, version);
+          const last = await first(
+            q,
+            'SELECT * FROM answer_receipts WHERE agent_id = $1 AND user_id = $2 ORDER BY seq DESC LIMIT 1',
+            [m.agentId, m.userId],
+          );
+          const r = receiptOf(message, last ? toReceipt(last) : null);
+          await q.query(
+            `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            [r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt],
+          );
+          return message;
+        });
       } catch (err) {
         throw idemTaken(err, m);
       }
@@ -261,7 +282,8 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         `WITH m AS (DELETE FROM messages WHERE agent_id = $1 AND user_id = $2),
               p AS (DELETE FROM photos WHERE agent_id = $1 AND user_id = $2),
               s AS (DELETE FROM thread_state WHERE agent_id = $1 AND user_id = $2),
-              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2)
+              o AS (DELETE FROM push_outbox WHERE agent_id = $1 AND user_id = $2),
+              r AS (DELETE FROM answer_receipts WHERE agent_id = $1 AND user_id = $2)
          DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2`,
         [k.agentId, k.userId],
       );

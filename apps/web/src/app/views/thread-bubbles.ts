@@ -6,6 +6,7 @@ import { applyLook } from '../../shared/look.js';
 import { type Agent, call, type Message } from '../api.js';
 import { problem } from '../shell.js';
 import type { threadTables } from '../thread-tables.js';
+import { type DeadlineEnd, deadlineNote } from './thread-deadline.js';
 import { upload } from './thread-parts.js';
 import { screenHeading } from './thread-speech.js';
 
@@ -73,6 +74,14 @@ export function threadBubbles(deps: BubbleDeps) {
   const photoIdOf = new Map<string, string>();
   /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
   const pendingAnswers = new Map<string, TapEvent[]>();
+  /** Screens with a deadline still counting: a tap row that arrives ends their countdown (ADR 0260). */
+  const deadlines = new Map<string, (end: DeadlineEnd) => void>();
+  /** How each screen's deadline ended, read with a page (a default wins over an earlier answer). */
+  const ends = new Map<string, DeadlineEnd>();
+  const endOf = (e: TapEvent, echo: unknown): DeadlineEnd =>
+    e.decided_by === 'default'
+      ? { by: 'default', echo: e.value === 'expired' ? '' : String(echo ?? e.value) }
+      : { by: 'person' };
 
   async function onTap(screenId: string, tap: ScreenTap): Promise<void> {
     const { event } = tap;
@@ -97,6 +106,8 @@ export function threadBubbles(deps: BubbleDeps) {
   function tapItem(m: Message): HTMLElement | null {
     const event = tapOf(m);
     if (m.meta.quiet || !event) return null;
+    const counting = deadlines.get(String(event.screen ?? m.screen?.id));
+    if (counting) counting(endOf(event, m.meta.echo));
     // A screen drawn in this thread shows its own answer ("✓ Pasta bake") under the component: the tap
     // row adds only the photos sent with it. A tap on a screen older than the loaded page shows its echo.
     const screenId = (event.screen as string | undefined) ?? m.screen?.id;
@@ -138,9 +149,18 @@ export function threadBubbles(deps: BubbleDeps) {
     handle.element.prepend(screenHeading(deps.agent()?.name ?? 'The agent', ops, line));
     const refused = refusedNote(m.meta);
     if (refused) handle.element.append(refused);
+    const deadline = deadlineNote(m.meta, handle.element, ends.get(id) ?? null);
+    if (deadline) {
+      deadlines.set(id, (end) => {
+        deadline.settle(end);
+        deadlines.delete(id);
+      });
+    }
     screens.set(id, handle);
     void tables.track(id, ops, handle);
     item.append(handle.element);
+    // Beside the screen, not in it: the note stays readable when the screen turns inert.
+    if (deadline) item.append(deadline.element);
     return item;
   }
 
@@ -164,6 +184,10 @@ export function threadBubbles(deps: BubbleDeps) {
         const event = tapOf(m);
         const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
         if (event && screenId) pendingAnswers.set(screenId, [...(pendingAnswers.get(screenId) ?? []), event]);
+        if (event && screenId && !m.meta.quiet) {
+          const end = endOf(event, m.meta.echo);
+          if (end.by === 'default' || !ends.has(screenId)) ends.set(screenId, end);
+        }
       }
     },
     /** One message's item; a message that cannot be drawn shows a note in its place and never stops the others. */

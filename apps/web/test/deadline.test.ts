@@ -1,0 +1,73 @@
+// A screen's deadline on the phone (ADR 0260): the time left under it, then "Expired: Soup was chosen by
+// default" once the service's sweeper decided (the service's clock is moved; the page hears it live), and the
+// screen takes no more taps. Real service, real MCP client, real Chromium.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { startService } from './server.js';
+
+let skew = 0;
+let service: Awaited<ReturnType<typeof startService>>;
+let browser: Chromium;
+let page: Page;
+let agent: McpAgent;
+
+beforeAll(async () => {
+  service = await startService({}, { now: () => Date.now() + skew });
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+});
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  await service?.dispose();
+});
+
+describe('a screen with a deadline on the phone', () => {
+  it('counts down, then shows what was chosen by default and takes no more taps', async () => {
+    await page.goto(service.url);
+    await page.getByLabel('Email').fill('deadline@example.com');
+    await page.getByLabel(/^Password/).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: '+ Add an agent' }).click();
+    await page.getByLabel(/Name it after/).fill('Cook');
+    await page.getByRole('button', { name: 'Get a pairing code' }).click();
+    const code = await page.locator('output.code').getAttribute('data-code');
+    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'pair', code, remote_ref: 'cook', kind: 'mcp', host_name: 'Laptop' }),
+    });
+    const token = ((await res.json()) as { connector_token: string }).connector_token;
+    agent = await connectMcpAgent(service.url, token);
+    await page.getByRole('link', { name: 'Open the thread' }).click();
+
+    const shown = await agent.client.callTool({
+      name: 'svc_show',
+      arguments: {
+        lines: 'choose@lunch "Lunch?" Soup|Salad',
+        deadline: { in: '10m', default: { lunch: 'Soup' } },
+      },
+    });
+    expect(shown.isError).toBeFalsy();
+    const note = page.locator('.svc-deadline');
+    await expect.poll(() => note.textContent()).toMatch(/^Time left: (10:00|9:5\d)$/);
+
+    // Ten minutes pass on the service's clock: its sweeper lands the default and the page hears it live.
+    skew += 10 * 60_000;
+    await expect
+      .poll(() => note.textContent(), { timeout: 10_000 })
+      .toBe('Expired: Soup was chosen by default');
+    const screen = page.locator('.svc-screen', { has: page.getByRole('button', { name: 'Salad' }) });
+    expect(await screen.evaluate((e) => (e as HTMLElement).inert)).toBe(true);
+    const { screen_id } = shown.structuredContent as { screen_id: string };
+    const [decided] = await agent.answers(screen_id);
+    expect(decided).toMatchObject({ kind: 'tap', event: { value: 'Soup', decided_by: 'default' } });
+    // After a reload the thread still says so, from the stored rows.
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.svc-deadline').textContent())
+      .toBe('Expired: Soup was chosen by default');
+  });
+});

@@ -1,0 +1,40 @@
+// The tap side of a deadline (ADR 0260): a tap before it settles the screen as answered; a tap at or after
+// it, or after the defaults landed, is refused with what happened instead.
+
+import { isoTime, ServiceError } from '@screen-service/registry/kernel';
+import type { DeadlineRecord, Repositories } from '@screen-service/registry/model';
+import { readPlan } from './deadline-plan.js';
+
+/** What the person reads when a tap comes too late: when it expired and what was chosen instead. */
+export function lateTapMessage(d: DeadlineRecord): string {
+  const plan = readPlan(d.plan);
+  const chosen = plan.defaults.map((x) => String(x.value)).join(', ');
+  const when = isoTime(d.dueAt);
+  return d.outcome === 'default' || (d.outcome === null && chosen !== '')
+    ? `This screen expired at ${when}: ${chosen} was chosen by default, so this tap was not recorded.`
+    : `This screen expired at ${when} and takes no more answers, so this tap was not recorded.`;
+}
+
+/**
+ * Inside the tap's transaction: refuses a tap on a screen whose deadline passed or was decided by default
+ * (`CONFLICT`, details `{ reason: 'expired', due, outcome }`), and settles a pending deadline as answered by
+ * the first tap that is an answer (a quiet event, such as a timer starting, leaves it pending).
+ */
+export async function checkDeadlineTap(
+  tx: Pick<Repositories, 'deadlines'>,
+  screenId: string,
+  at: number,
+  quiet: boolean,
+): Promise<void> {
+  const d = await tx.deadlines.get(screenId);
+  if (!d || d.outcome === 'answered') return;
+  const late = d.outcome !== null || at >= d.dueAt;
+  // A pending deadline is settled here; a concurrent sweep that got there first makes this tap late.
+  if (!late && (quiet || (await tx.deadlines.settle(screenId, at, 'answered')))) return;
+  const now = late ? d : ((await tx.deadlines.get(screenId)) ?? d);
+  if (now.outcome === 'answered') return;
+  throw new ServiceError('CONFLICT', lateTapMessage(now), {
+    field: 'screen_id',
+    details: { reason: 'expired', due: isoTime(d.dueAt), outcome: now.outcome },
+  });
+}

@@ -1,0 +1,13 @@
+// @screen-service/receipts: answers' signed receipts (ADR 0261). Every export here is public API.
+
+export { canonicalJson, decodeCompact, sha256 } from './receipt-crypto.js';
+export { type ReceiptProblem, type ReceiptReport, verifyReceipts } from './receipt-verify.js';
+export {
+  answerOf,
+  createReceipts,
+  howOf,
+  type ReceiptSigner,
+  type Receipts,
+  type ReceiptsOptions,
+  type ReceiptWho,
+} from './receipts.js';

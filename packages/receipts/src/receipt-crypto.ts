@@ -1,0 +1,112 @@
+// The bytes of a receipt (ADR 0261): canonical JSON, SHA-256 digests, Ed25519 compact JWS (RFC 7515, 8037),
+// and the sealing of a signing key's private half. Synchronous: a receipt is signed inside the answer's
+// transaction, which awaits nothing but its store.
+
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
+
+/** JSON with object keys sorted at every level: the same value always gives the same bytes. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** SHA-256 of UTF-8 text, base64url. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url');
+}
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` in the protected header. */
+export function signCompact(key: KeyObject, kid: string, payload: Record<string, unknown>): string {
+  const input = `${b64(canonicalJson({ alg: 'EdDSA', kid, typ: 'svc-receipt+jws' }))}.${b64(canonicalJson(payload))}`;
+  return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+}
+
+/** A compact JWS's parts, decoded; null when it is not one. */
+export function decodeCompact(jws: string): {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  input: string;
+  signature: Buffer;
+} | null {
+  const parts = jws.split('.');
+  if (parts.length !== 3) return null;
+  try {
+    const json = (p: string) =>
+      JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return {
+      header: json(parts[0]!),
+      payload: json(parts[1]!),
+      input: `${parts[0]}.${parts[1]}`,
+      signature: Buffer.from(parts[2]!, 'base64url'),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `signature` over `input` verifies with the public Ed25519 JWK. */
+export function verifyWithJwk(jwk: Record<string, unknown>, input: string, signature: Buffer): boolean {
+  try {
+    const key = createPublicKey({ key: jwk as never, format: 'jwk' });
+    return verify(null, Buffer.from(input), key, signature);
+  } catch {
+    return false;
+  }
+}
+
+function sealKey(secret: Uint8Array, kid: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.from('svc-receipt-keys'), Buffer.from(kid), 32));
+}
+
+/**
+ * A new Ed25519 signing key: its kid (a digest of the public key), public JWK and private half sealed with
+ * AES-256-GCM under a key derived from the service secret, so a copy of the database alone signs nothing.
+ */
+export function newSigningKey(secret: Uint8Array): {
+  kid: string;
+  publicJwk: Record<string, unknown>;
+  sealedPrivate: string;
+} {
+  const pair = generateKeyPairSync('ed25519');
+  const publicJwk = pair.publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
+  const kid = sha256(String(publicJwk.x)).slice(0, 16);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(secret, kid), iv);
+  const der = pair.privateKey.export({ format: 'der', type: 'pkcs8' });
+  const sealed = Buffer.concat([cipher.update(der), cipher.final()]);
+  const sealedPrivate = ['v1', iv, sealed, cipher.getAuthTag()]
+    .map((x) => (typeof x === 'string' ? x : x.toString('base64url')))
+    .join('.');
+  return { kid, publicJwk: { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' }, sealedPrivate };
+}
+
+/** The private key of a sealed key record. */
+export function unsealKey(secret: Uint8Array, kid: string, sealedPrivate: string): KeyObject {
+  const [v, iv, sealed, tag] = sealedPrivate.split('.');
+  if (v !== 'v1' || !iv || !sealed || !tag)
+    throw new Error(`receipt key ${kid} is not a sealed key this release reads`);
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(secret, kid), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  const der = Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]);
+  return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+}

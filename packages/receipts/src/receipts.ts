@@ -1,0 +1,251 @@
+// Receipts of answers (issue 40, ADR 0261): each answer row gets a JWS signed by the service, chained per
+// thread, written in the answer's own transaction; the keys are published as a JWKS and rotate; a thread's
+// receipts export as JSON Lines with each answer as it is stored now, for `svc receipts verify`.
+
+import type { KeyObject } from 'node:crypto';
+import {
+  isoTime,
+  newTimedId,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
+import type {
+  MessageRecord,
+  ReceiptRecord,
+  Repositories,
+  ScreenRecord,
+  Store,
+  ThreadKey,
+} from '@screen-service/registry/model';
+import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
+
+/** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
+export interface ReceiptWho {
+  session?: string | null;
+  device?: string | null;
+}
+
+/** Options of {@link createReceipts}. */
+export interface ReceiptsOptions {
+  store: Store;
+  /** The service secret: seals the signing keys' private halves. */
+  secret: Uint8Array;
+  /** Names the service in every receipt (`iss`). */
+  issuer: string;
+  now?: () => number;
+  random?: Random;
+  /** How long a process keeps the key list before reading it again (another instance may rotate); 60 s. */
+  keyTtlMs?: number;
+}
+
+/** The answer as a receipt's digest covers it (and as an export line carries it). */
+export function answerOf(m: MessageRecord): Record<string, unknown> {
+  return {
+    id: m.id,
+    screen_id: m.screenId,
+    body: m.body,
+    event: m.meta.event ?? null,
+    via: m.meta.via ?? null,
+    at: isoTime(m.createdAt),
+  };
+}
+
+/** How an answer was given, for the receipt: what its row's `via` says (a phone tap when it says nothing). */
+export function howOf(m: MessageRecord): string {
+  const via = m.meta.via;
+  if (via === undefined || via === null || via === 'app') return 'tap';
+  return via === 'mcp-app' ? 'in-chat' : String(via);
+}
+
+/** A signer ready to sign synchronously inside a write (its key read and unsealed before). */
+export interface ReceiptSigner {
+  /**
+   * Writes the receipt of answer `m` on `screen` in `tx` (the answer's transaction): the next link of the
+   * thread's chain. Returns the record written.
+   */
+  write(
+    tx: Repositories,
+    m: MessageRecord,
+    screen: ScreenRecord | null,
+    who: ReceiptWho,
+  ): Promise<ReceiptRecord>;
+  /** The digest of the screen as drawn (read once per screen, then kept). */
+  digest(
+    repos: Pick<Repositories, 'threads' | 'agents'>,
+    screen: ScreenRecord | null,
+  ): Promise<string | null>;
+  /** What `threads.appendSigned` takes: builds and signs the receipt of a row from the thread's newest. */
+  builder(
+    screen: { id: string; digest: string | null } | null,
+    who: ReceiptWho,
+  ): (m: MessageRecord, last: ReceiptRecord | null) => ReceiptRecord;
+}
+
+/** The receipts of a service: the signer, the published keys, rotation and export. */
+export interface Receipts {
+  /** The signer with the current key (made on first use when the service has none). */
+  signer(): Promise<ReceiptSigner>;
+  /** The public keys, newest first, as a JWKS (`{keys: [...]}`), retired keys included. */
+  jwks(): Promise<{ keys: Record<string, unknown>[] }>;
+  /** Makes a new signing key; the old one retires (it stays published). Returns the new kid. */
+  rotateKey(): Promise<string>;
+  /**
+   * Forgets the key this process holds: the next receipt reads the keys again. A rotation by another process
+   * (`svc receipts rotate-key`, another instance) is otherwise picked up within `keyTtlMs`.
+   */
+  refresh(): void;
+  /**
+   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null.
+   * With `answers: false` (a management token, which never reads messages) the lines carry no `answer`.
+   */
+  exportThread(key: ThreadKey, options?: { answers?: boolean }): Promise<string>;
+  /**
+   * The owner's own thread of `agentId` (the management API's export): `AGENT_NOT_FOUND` unless the agent
+   * is theirs.
+   */
+  exportOwned(userId: string, agentId: unknown, options?: { answers?: boolean }): Promise<string>;
+}
+
+/**
+ * Builds the receipts of a service over its store.
+ *
+ * @example
+ * ```ts
+ * const receipts = createReceipts({ store, secret, issuer: 'https://svc.example' });
+ * const signer = await receipts.signer();
+ * await store.transaction(async (tx) => signer.write(tx, await tx.threads.append(row, v), screen, {}));
+ * ```
+ */
+export function createReceipts(o: ReceiptsOptions): Receipts {
+  const { store } = o;
+  const now = o.now ?? systemClock;
+  const random = o.random ?? systemRandom;
+  const ttl = o.keyTtlMs ?? 60_000;
+  let cached: { kid: string; key: KeyObject; at: number } | undefined;
+  // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
+  // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).
+  const digests = new Map<string, string>();
+  const keep = (id: string, digest: string) => {
+    // Bounded: the oldest screen's digest goes first (a Map iterates in insertion order).
+    if (digests.size >= 2_000) digests.delete(digests.keys().next().value!);
+    digests.set(id, digest);
+  };
+
+  async function currentKey(): Promise<{ kid: string; key: KeyObject }> {
+    if (cached && now() - cached.at < ttl) return cached;
+    let live = (await store.receipts.listKeys()).find((k) => k.retiredAt === null);
+    if (!live) {
+      await rotateKey();
+      live = (await store.receipts.listKeys()).find((k) => k.retiredAt === null)!;
+    }
+    cached = { kid: live.kid, key: unsealKey(o.secret, live.kid, live.sealedPrivate), at: now() };
+    return cached;
+  }
+
+  async function rotateKey(): Promise<string> {
+    const made = newSigningKey(o.secret);
+    const at = now();
+    await store.receipts.rotateKey({ ...made, createdAt: at, retiredAt: null }, at);
+    cached = undefined;
+    return made.kid;
+  }
+
+  async function screenDigest(
+    tx: Pick<Repositories, 'threads' | 'agents'>,
+    screen: ScreenRecord | null,
+  ): Promise<string | null> {
+    if (!screen) return null;
+    const known = digests.get(screen.id);
+    if (known) return known;
+    const message = await tx.threads.getMessage(screen.messageId);
+    const agent = await tx.agents.get(screen.agentId);
+    // What the person saw: the lines, the chat line above them, the agent's look and the parsed components
+    // (the answers on offer).
+    const digest = sha256(
+      canonicalJson({
+        id: screen.id,
+        lines: screen.lines,
+        text: message?.meta.text ?? null,
+        look: agent?.theme ?? {},
+        ops: screen.ops,
+      }),
+    );
+    keep(screen.id, digest);
+    return digest;
+  }
+
+  return {
+    async signer() {
+      const { kid, key } = await currentKey();
+      const builder: ReceiptSigner['builder'] = (screen, who) => (m, last) => {
+        const seq = (last?.seq ?? 0) + 1;
+        const id = newTimedId('rcp_', now(), random);
+        const jws = signCompact(key, kid, {
+          v: 1,
+          iss: o.issuer,
+          jti: id,
+          thread: { agent: m.agentId, user: m.userId },
+          seq,
+          prev: last?.hash ?? null,
+          at: isoTime(m.createdAt),
+          who: { user: m.userId, session: who.session ?? null, device: who.device ?? null },
+          how: howOf(m),
+          decided_by: m.meta.decided_by === 'default' ? 'default' : 'person',
+          ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),
+          answer: { id: m.id, sha256: sha256(canonicalJson(answerOf(m))) },
+          screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
+        });
+        const thread = { agentId: m.agentId, userId: m.userId };
+        return { id, ...thread, seq, messageId: m.id, kid, jws, hash: sha256(jws), createdAt: now() };
+      };
+      return {
+        builder,
+        digest: screenDigest,
+        async write(tx, m, screen, who) {
+          const digest = await screenDigest(tx, screen);
+          const last = await tx.receipts.last({ agentId: m.agentId, userId: m.userId });
+          const record = builder(screen ? { id: screen.id, digest } : null, who)(m, last);
+          await tx.receipts.append(record);
+          return record;
+        },
+      };
+    },
+    async jwks() {
+      return { keys: (await store.receipts.listKeys()).map((k) => k.publicJwk) };
+    },
+    rotateKey,
+    refresh() {
+      cached = undefined;
+    },
+    async exportOwned(userId, agentId, options) {
+      const agent = typeof agentId === 'string' ? await store.agents.get(agentId) : null;
+      if (!agent || agent.userId !== userId) {
+        throw new ServiceError('AGENT_NOT_FOUND', `No agent ${String(agentId)} in this account.`, {
+          field: 'agent_id',
+        });
+      }
+      return this.exportThread({ agentId: agent.id, userId }, options);
+    },
+    async exportThread(key, options = {}) {
+      const withAnswers = options.answers !== false;
+      const lines: string[] = [];
+      for (let after = 0; ; ) {
+        const page = await store.receipts.listByThread(key, after, 500);
+        for (const r of page) {
+          if (!withAnswers) {
+            lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws }));
+            continue;
+          }
+          const m = await store.threads.getMessage(r.messageId);
+          const answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
+          lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws, answer }));
+        }
+        if (page.length < 500) break;
+        after = page.at(-1)!.seq;
+      }
+      return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    },
+  };
+}

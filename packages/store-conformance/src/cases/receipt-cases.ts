@@ -1,0 +1,102 @@
+// Conformance cases: receipts of answers (ADR 0261): a chain per thread, one receipt per seq, keys rotate.
+import type { ReceiptRecord, Store } from '@screen-service/registry/model';
+import { expect } from 'vitest';
+import { type ConformanceCase, conformanceCase as c } from './cases.js';
+import { fixtures, outcome } from './fixtures.js';
+
+async function thread(store: Store, handle: string) {
+  const f = fixtures(store);
+  const user = await f.user();
+  const agent = await f.agent(user.id, handle);
+  return { f, key: { agentId: agent.id, userId: user.id } };
+}
+
+const receipt = (
+  key: { agentId: string; userId: string },
+  seq: number,
+  extra: Partial<ReceiptRecord> = {},
+) => ({
+  id: `rcp_${key.agentId}_${seq}`,
+  ...key,
+  seq,
+  messageId: `msg_${seq}`,
+  kid: 'k1',
+  jws: `h.p${seq}.s`,
+  hash: `hash${seq}`,
+  createdAt: 100 + seq,
+  ...extra,
+});
+
+export const receiptCases: ConformanceCase[] = [
+  c(
+    ['receipts.append', 'receipts.last', 'receipts.listByThread', 'receipts.listByMessages', 'transaction'],
+    'receipts chain per thread: the newest is last, a seq is taken once, lists read in chain order',
+    async (store) => {
+      const a = await thread(store, 'a');
+      const b = await thread(store, 'b');
+      expect(await store.receipts.last(a.key)).toBeNull();
+      await store.transaction(async (tx) => {
+        await tx.receipts.append(receipt(a.key, 1));
+        await tx.receipts.append(receipt(a.key, 2));
+      });
+      await store.receipts.append(receipt(b.key, 1, { messageId: 'msg_b1' }));
+      expect(await store.receipts.last(a.key)).toEqual(receipt(a.key, 2));
+      expect(await outcome(store.receipts.append(receipt(a.key, 2, { id: 'rcp_again' })))).not.toBe('ok');
+      expect((await store.receipts.listByThread(a.key, 0, 10)).map((r) => r.seq)).toEqual([1, 2]);
+      expect((await store.receipts.listByThread(a.key, 1, 10)).map((r) => r.seq)).toEqual([2]);
+      expect((await store.receipts.listByThread(a.key, 0, 1)).map((r) => r.seq)).toEqual([1]);
+      expect(
+        (await store.receipts.listByMessages(['msg_2', 'msg_b1', 'nope'])).map((r) => r.id).sort(),
+      ).toEqual([receipt(a.key, 2).id, `rcp_${b.key.agentId}_1`].sort());
+      expect(await store.receipts.listByMessages([])).toEqual([]);
+      await store.threads.deleteThread(a.key);
+      expect(await store.receipts.last(a.key)).toBeNull();
+      expect(await store.receipts.last(b.key)).not.toBeNull();
+    },
+  ),
+  c(
+    ['threads.appendSigned'],
+    'an answer and its receipt in one write: the receipt is built from the row and the newest receipt',
+    async (store) => {
+      const { f, key } = await thread(store, 'signed');
+      await store.receipts.append(receipt(key, 1));
+      const seen: (number | null)[] = [];
+      const row = await store.threads.appendSigned(
+        { ...f.message(key, 'person', 'tap'), kind: 'tap' },
+        f.version(),
+        (m, last) => {
+          seen.push(last?.seq ?? null);
+          return receipt(key, (last?.seq ?? 0) + 1, { messageId: m.id });
+        },
+      );
+      expect(seen).toEqual([1]);
+      expect(await store.receipts.last(key)).toMatchObject({ seq: 2, messageId: row.id });
+      expect((await store.threads.getMessage(row.id))?.body).toBe('tap');
+      // A receipt that takes a seq already taken fails the write: neither the row nor the receipt is kept.
+      const failed = await outcome(
+        store.threads.appendSigned({ ...f.message(key, 'person', 'again'), kind: 'tap' }, f.version(), (m) =>
+          receipt(key, 2, { id: 'rcp_dup', messageId: m.id }),
+        ),
+      );
+      expect(failed).not.toBe('ok');
+      expect((await store.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual(['tap']);
+    },
+  ),
+  c(
+    ['receipts.rotateKey', 'receipts.listKeys'],
+    'a new key retires the one in use; both stay listed',
+    async (store) => {
+      const key = (kid: string, createdAt: number) => ({
+        kid,
+        publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid },
+        sealedPrivate: `sealed-${kid}`,
+        createdAt,
+        retiredAt: null,
+      });
+      expect(await store.receipts.listKeys()).toEqual([]);
+      await store.receipts.rotateKey(key('k1', 10), 10);
+      await store.receipts.rotateKey(key('k2', 20), 20);
+      expect(await store.receipts.listKeys()).toEqual([key('k2', 20), { ...key('k1', 10), retiredAt: 20 }]);
+    },
+  ),
+];

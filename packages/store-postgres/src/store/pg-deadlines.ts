@@ -1,0 +1,48 @@
+// PostgreSQL screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row
+// (a second instance's update waits on the row lock, then finds the condition false).
+
+import { type DeadlineRepository, toDeadline } from '@screen-service/registry/model';
+import type { PgDb } from './pg-db.js';
+
+export function createPgDeadlines(db: PgDb): DeadlineRepository {
+  return {
+    async create(d) {
+      await db.run(
+        `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at)
+         VALUES ($1, $2, $3, $4, $5, 0, $6, $7)`,
+        [d.screenId, d.userId, d.agentId, d.dueAt, d.nextAt, JSON.stringify(d.plan), d.createdAt],
+      );
+    },
+    async get(screenId) {
+      const r = await db.one('SELECT * FROM screen_deadlines WHERE screen_id = $1', [screenId]);
+      return r ? toDeadline(r) : null;
+    },
+    async due(at, limit) {
+      const rows = await db.all(
+        `SELECT * FROM screen_deadlines WHERE settled_at IS NULL AND next_at <= $1
+         ORDER BY next_at, screen_id COLLATE "C" LIMIT $2`,
+        [at, limit],
+      );
+      return rows.map(toDeadline);
+    },
+    async nextDueAt() {
+      const r = await db.one('SELECT MIN(next_at) AS t FROM screen_deadlines WHERE settled_at IS NULL', []);
+      return r?.t === null || r?.t === undefined ? null : Number(r.t);
+    },
+    async advance(screenId, from, nextAt) {
+      const n = await db.run(
+        `UPDATE screen_deadlines SET step = step + 1, next_at = $1
+         WHERE screen_id = $2 AND step = $3 AND settled_at IS NULL`,
+        [nextAt, screenId, from],
+      );
+      return n > 0;
+    },
+    async settle(screenId, at, outcome) {
+      const n = await db.run(
+        'UPDATE screen_deadlines SET settled_at = $1, outcome = $2 WHERE screen_id = $3 AND settled_at IS NULL',
+        [at, outcome, screenId],
+      );
+      return n > 0;
+    },
+  };
+}

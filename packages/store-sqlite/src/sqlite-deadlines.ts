@@ -1,0 +1,48 @@
+// SQLite screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row.
+
+import { type DeadlineRepository, toDeadline } from '@screen-service/registry/model';
+import type { SqliteDb } from './rows.js';
+
+type Row = Record<string, unknown>;
+
+export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
+  const insert = db.prepare(
+    `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at)
+     VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+  );
+  const get = db.prepare('SELECT * FROM screen_deadlines WHERE screen_id = ?');
+  const due = db.prepare(
+    `SELECT * FROM screen_deadlines WHERE settled_at IS NULL AND next_at <= ?
+     ORDER BY next_at, screen_id LIMIT ?`,
+  );
+  const nextDue = db.prepare('SELECT MIN(next_at) AS t FROM screen_deadlines WHERE settled_at IS NULL');
+  const advance = db.prepare(
+    `UPDATE screen_deadlines SET step = step + 1, next_at = ?
+     WHERE screen_id = ? AND step = ? AND settled_at IS NULL`,
+  );
+  const settle = db.prepare(
+    'UPDATE screen_deadlines SET settled_at = ?, outcome = ? WHERE screen_id = ? AND settled_at IS NULL',
+  );
+  return {
+    async create(d) {
+      insert.run(d.screenId, d.userId, d.agentId, d.dueAt, d.nextAt, JSON.stringify(d.plan), d.createdAt);
+    },
+    async get(screenId) {
+      const r = get.get(screenId) as Row | undefined;
+      return r ? toDeadline(r) : null;
+    },
+    async due(at, limit) {
+      return (due.all(at, limit) as Row[]).map(toDeadline);
+    },
+    async nextDueAt() {
+      const r = nextDue.get() as { t: number | null };
+      return r.t ?? null;
+    },
+    async advance(screenId, from, nextAt) {
+      return advance.run(nextAt, screenId, from).changes > 0;
+    },
+    async settle(screenId, at, outcome) {
+      return settle.run(at, outcome, screenId).changes > 0;
+    },
+  };
+}
