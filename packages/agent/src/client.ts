@@ -150,7 +150,7 @@ export function connect(options: ConnectOptions): Svc {
     if (o.text) args.text = o.text;
     if (agent) args.agent = agent;
     // Passed only when given: the service's `deadline` argument (the deadlines work) decides on its side.
-    if (o.deadline) args.deadline = deadlineArgument(o.deadline);
+    if (o.deadline) args.deadline = deadlineArgument(o.deadline, ASK_ID);
     return (await transport.call('svc_show', args)) as unknown as ShownScreen;
   };
 
@@ -290,6 +290,13 @@ function checked(ops: readonly Op[]): string {
   }
 }
 
-function deadlineArgument(d: NonNullable<AskOptions<unknown>['deadline']>): Record<string, unknown> {
-  return { at: deadlineTime(d).toISOString(), ...('default' in d ? { default: d.default } : {}) };
+// svc_show's `deadline` (ADR 0260): the default is keyed by the tap it answers; the typed answer is the tap's
+// value as the service records it (a choice's text, a confirm's boolean, a form's object). No default: the
+// service expires the screen at the deadline.
+function deadlineArgument(
+  d: NonNullable<AskOptions<unknown>['deadline']>,
+  tapId: string,
+): Record<string, unknown> {
+  const at = deadlineTime(d).toISOString();
+  return 'default' in d && d.default !== undefined ? { at, default: { [tapId]: d.default } } : { at };
 }

@@ -25,7 +25,7 @@ export interface Thread {
 }
 
 /**
- * When a screen stops waiting: `at` a time, or `in` seconds from now. With `default` the wait resolves with
+ * When a screen stops waiting: `at` a time, or `in` seconds from now (the service takes 5 s to 30 days). With `default` the wait resolves with
  * it when the time passes (the service decides it where it supports deadlines); without, it rejects with
  * `DeadlinePassedError`. Either way the screen is withdrawn.
  */

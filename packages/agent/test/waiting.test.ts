@@ -1,6 +1,6 @@
 // Waiting well against the real server: aborts withdraw, waits outlast one long poll, a dropped connection and a
 // server restart lose no answer and repeat none, deadlines decide with the default.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AbortedError, connect, DeadlinePassedError, type Svc } from '../src/index.js';
 import { pairedAgent, type Service, startService } from './service.js';
 
@@ -138,26 +138,46 @@ describe('long waits and broken connections', () => {
 });
 
 describe('deadlines', () => {
-  it('resolves with the default when the deadline passes, and withdraws the screen', async () => {
-    const { svc, person, seen, watch } = await setUp({ pollSeconds: 1 });
+  it('the service decides the default at the deadline, and the wait resolves with it', async () => {
+    const { svc, person } = await setUp({ pollSeconds: 1 });
     const t0 = Date.now();
-    const lunch = await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 1, default: 'Soup' } });
+    const lunch = await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 6, default: 'Soup' } });
     expect(lunch).toBe('Soup');
-    // The deadline and its default go to svc_show as its `deadline` argument (for a service that decides them).
-    const show = watch.bodies.map((b) => (b ? JSON.parse(b) : {})).find((m) => m.params?.name === 'svc_show');
-    const sent = show?.params.arguments.deadline;
-    expect(sent.default).toBe('Soup');
-    expect(Math.abs(Date.parse(sent.at) - (t0 + 1000))).toBeLessThan(1000);
+    // It came from the service's decision (ADR 0260), before the client's own timer (deadline + 2 s) ran:
+    // the client withdrew nothing, and the phone reads the screen as decided by default.
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect((await person.messages()).map((m) => m.body)).not.toContain('Never mind: Lunch?');
     const [screen] = await person.screens();
     expect(screen).toBeDefined();
-    seen.add(screen?.id ?? '');
-    expect((await person.messages()).map((m) => m.body)).toContain('Never mind: Lunch?');
+    await svc.close();
+  });
+
+  it("sends the deadline and the default keyed by its tap as svc_show's deadline argument", async () => {
+    const { svc, watch } = await setUp({ pollSeconds: 1 });
+    const t0 = Date.now();
+    const ac = new AbortController();
+    const wait = svc.choose('Dinner?', ['Soup', 'Salad'], {
+      deadline: { in: 60, default: 'Salad' },
+      signal: ac.signal,
+    });
+    const show = await vi.waitFor(() => {
+      const found = watch.bodies
+        .map((b) => (b ? JSON.parse(b) : {}))
+        .find((m) => m.params?.name === 'svc_show');
+      if (!found) throw new Error('svc_show not sent yet');
+      return found;
+    });
+    const sent = show.params.arguments.deadline;
+    expect(sent.default).toEqual({ ask: 'Salad' });
+    expect(Math.abs(Date.parse(sent.at) - (t0 + 60_000))).toBeLessThan(1000);
+    ac.abort();
+    await expect(wait).rejects.toBeInstanceOf(AbortedError);
     await svc.close();
   });
 
   it('rejects with DeadlinePassedError when there is no default', async () => {
     const { svc } = await setUp({ pollSeconds: 1 });
-    const at = new Date(Date.now() + 500);
+    const at = new Date(Date.now() + 6_000);
     await expect(svc.confirm('Now?', { deadline: { at } })).rejects.toBeInstanceOf(DeadlinePassedError);
     await svc.close();
   });
