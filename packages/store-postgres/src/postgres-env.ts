@@ -33,3 +33,19 @@ export function postgresSettings(env: {
   }
   return { databaseUrl: env.SVC_DATABASE_URL };
 }
+
+/**
+ * The database a URL names, for logs and messages: scheme, user, host, port and database, never the password
+ * or query parameters (which can carry one, e.g. `?password=`).
+ *
+ * @example describeDatabaseUrl('postgres://svc:secret@db:5432/svc') // 'postgres://svc@db:5432/svc'
+ */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${u.username}@` : '';
+    return `${u.protocol}//${user}${u.host}${u.pathname}`;
+  } catch {
+    return 'a PostgreSQL database (its URL cannot be parsed)';
+  }
+}
