@@ -117,8 +117,8 @@ export function createThreadCore(deps: ThreadDeps) {
     }
     const key = { agentId: agent.id, userId: target.userId };
     const { written, pushed } = await store.transaction(async (tx) => {
-      const open = await tx.push.isOpen(key, at);
-      const row = await write(tx.threads);
+      // Asked together: neither depends on the other, and a pipelining store sends both in one round trip.
+      const [open, row] = await Promise.all([tx.push.isOpen(key, at), write(tx.threads)]);
       if (!shouldBuzz({ open, ...muted })) return { written: row, pushed: false };
       const m = messageOf(row);
       await tx.push.enqueueMessage({
