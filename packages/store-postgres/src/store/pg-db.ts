@@ -99,6 +99,11 @@ export interface PgDb extends Queryable {
  */
 async function onOneClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // BEGIN and what the body sends before its first await leave in one write (one system call and one packet
+  // instead of one each: the writes were a third of a tool call's CPU in the profile, issue 42).
+  const stream = socketOf(client);
+  stream?.cork();
+  process.nextTick(() => stream?.uncork());
   const begun = client.query('BEGIN');
   // Its failure is reported where it is awaited below; this keeps it from being an unhandled rejection.
   begun.catch(() => {});
@@ -113,6 +118,15 @@ async function onOneClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Prom
   } finally {
     client.release();
   }
+}
+
+/** The client's socket when node-postgres exposes it (a corked socket holds writes until uncorked). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } })
+    .connection?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : undefined;
 }
 
 /**
