@@ -43,6 +43,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   guards?: GuardSettings;
   /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
   databaseUrl?: string;
+  /** SVC_DATABASE_POOL_SIZE: this instance's PostgreSQL connections (default 10; ADR 0266). */
+  databasePoolSize?: number;
   /**
    * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints) may go to loopback, also over plain http.
    * For tests and a push service on the developer's machine only; never private or link-local (ADR 0247).

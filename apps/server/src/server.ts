@@ -112,7 +112,8 @@ export async function startServer(
 
 /** The store(s) and the listening socket; on a failure whatever was opened is closed again. */
 async function openAndListen(config: ServerConfig, logger: Logger) {
-  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
+  const onError = (err: unknown) => logger.error({ err }, 'postgres');
+  const postgres = await openPostgresServices(config.databaseUrl, onError, config.databasePoolSize);
   let db: Db | null = null;
   try {
     // On PostgreSQL no SQLite file is opened (or created) in the data folder.

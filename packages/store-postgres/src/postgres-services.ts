@@ -158,6 +158,7 @@ export async function createPostgresServices(
 export async function openPostgresServices(
   url: string | undefined,
   onError: (err: unknown) => void,
+  poolSize?: number,
 ): Promise<PostgresServices | null> {
-  return url ? await createPostgresServices(url, { onError }) : null;
+  return url ? await createPostgresServices(url, { onError, ...(poolSize ? { poolSize } : {}) }) : null;
 }
