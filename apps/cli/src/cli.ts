@@ -29,7 +29,8 @@ Commands:
   restore FILE                                restore an archive (refused while the service runs)
   doctor                                      check this deployment and say what to fix
 
-Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET.
+Options everywhere: --help. Environment: PORT, HOST, SVC_BASE_URL, SVC_DATA_DIR, LOG_LEVEL, SVC_SECRET,
+SVC_DATABASE_URL (PostgreSQL: every command works on that database; backup/restore name pg_dump/pg_restore).
 Data: SVC_DATA_DIR, else <repository root>/data wherever you run svc (outside the repository: the
 per-user data folder, e.g. ~/.local/share/screen-service).
 Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error (e.g. an unknown option, a

@@ -26,7 +26,8 @@ import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
   config: ServerConfig;
-  db: Db;
+  /** The SQLite file's connection; null on PostgreSQL (then `services` carries it). */
+  db: Db | null;
   logger: Logger;
   version?: string;
   /** Built from config and db when absent. */
@@ -57,7 +58,11 @@ export function createApp(deps: AppDeps): ServiceApp {
   mountOperations(app, { db, metrics, metricsToken: config.metricsToken, shared: svc.postgres?.readiness });
 
   app.get('/healthz', async (_req, res) => {
-    const database = svc.postgres ? await svc.postgres.health() : databaseHealth(db);
+    const database = svc.postgres
+      ? await svc.postgres.health()
+      : db
+        ? databaseHealth(db)
+        : { ok: false, error: 'no database' };
     const body = { ok: database.ok, service: 'screen-service', version, base_url: config.baseUrl, database };
     res.status(database.ok ? 200 : 503).json(body);
   });

@@ -43,6 +43,8 @@ export interface ServerConfig extends Partial<OperationsConfig> {
   guards?: GuardSettings;
   /** SVC_DATABASE_URL: PostgreSQL instead of the SQLite file, shared by several instances (docs/scale-out.md). */
   databaseUrl?: string;
+  /** SVC_DATABASE_POOL_SIZE: this instance's PostgreSQL connections (default 10; ADR 0266). */
+  databasePoolSize?: number;
   /**
    * SVC_OUTBOUND_LOOPBACK=1: outbound requests (push endpoints, client ID metadata documents) may go to
    * loopback, also over plain http.

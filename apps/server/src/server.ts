@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ops from '@screen-service/operations';
 import type { LocalNotifier } from '@screen-service/registry/kernel';
-import { openPostgresServices } from '@screen-service/store-postgres';
+import {
+  describeDatabaseUrl,
+  openPostgresServices,
+  type PostgresServices,
+} from '@screen-service/store-postgres';
 import {
   DATABASE_FILE,
   type ServiceDb as Db,
@@ -21,7 +25,8 @@ export interface RunningServer {
   /** The advertised base URL, with the real port when the configuration asked for port 0. */
   url: string;
   port: number;
-  db: Db;
+  /** The SQLite file's connection; null on PostgreSQL (SVC_DATABASE_URL), where no SQLite file is opened. */
+  db: Db | null;
   services: Services;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes the database. */
@@ -40,10 +45,12 @@ export async function startServer(
     claim.release();
     throw err;
   });
-  const metrics = config.metricsToken ? ops.databaseMetrics(db, config.dataDir) : null;
+  const metrics = config.metricsToken ? serverMetrics(db, postgres, config.dataDir) : null;
   const { server, port } = listening;
   // No commit pays a checkpoint's fsync on the event loop (ADR 0205: 50-120 ms stalls under writes).
-  const checkpoints = startWalCheckpointer(db, { onError: (err) => logger.error({ err }, 'WAL checkpoint') });
+  const checkpoints = db
+    ? startWalCheckpointer(db, { onError: (err) => logger.error({ err }, 'WAL checkpoint') })
+    : null;
   // The base URL is known only now (PORT=0 picks the port at listen), and services put it into the
   // OAuth issuer, the MCP URL and photo links, so they are built after listen with the resolved one.
   // No request is dispatched before the handler below is attached: this runs in the listen callback's turn.
@@ -67,16 +74,21 @@ export async function startServer(
   // The `svc` CLI's writes to this data folder (a revoke, say) reach the open apps and hosts (ADR 0246).
   const { resyncAll } = services.notifier as Partial<LocalNotifier>;
   const stopOutside =
-    postgres || !resyncAll ? () => {} : watchOutsideWrites(db, () => resyncAll.call(services.notifier));
+    !db || !resyncAll ? () => {} : watchOutsideWrites(db, () => resyncAll.call(services.notifier));
   const { store, clock: now, housekeepingJobs: jobs } = services;
   const housekeeping = ops.startHousekeeping({ db, claims: store.housekeeping, jobs, logger, metrics, now });
   const { listener } = createApp({ config: resolved, db, logger, services, metrics });
   server.on('request', listener);
   const { mcpUrl } = services;
-  const where = { url, port, database: path.join(config.dataDir, DATABASE_FILE), mcp_url: mcpUrl };
+  // On PostgreSQL the line names the database served (never its password), and no SQLite file.
+  const database = db
+    ? path.join(config.dataDir, DATABASE_FILE)
+    : describeDatabaseUrl(config.databaseUrl ?? '');
+  const where = { url, port, database, mcp_url: mcpUrl };
+  const dataIn = db ? `data in ${config.dataDir}` : `database ${database}, files in ${config.dataDir}`;
   logger.info(
     where,
-    `Screen Service listening on ${url} (data in ${config.dataDir}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
+    `Screen Service listening on ${url} (${dataIn}); open ${url}/ to sign in, MCP clients connect to ${mcpUrl}; next: \`npx svc user add --email you@example.com\` or \`npx svc doctor\``,
   );
   const phoneHint = phoneReachHint(url, config.host, os.networkInterfaces());
   if (phoneHint) logger.info(phoneHint);
@@ -91,10 +103,10 @@ export async function startServer(
       await senderStopped;
       await deadlinesStopped;
       await housekeeping.stop();
-      await checkpoints.stop();
+      await checkpoints?.stop();
       stopOutside();
       await postgres?.close();
-      db.close();
+      db?.close();
       // Last: the next server may take the folder only once this one's database is closed.
       claim.release();
     })();
@@ -105,14 +117,22 @@ export async function startServer(
 
 /** The store(s) and the listening socket; on a failure whatever was opened is closed again. */
 async function openAndListen(config: ServerConfig, logger: Logger) {
-  const postgres = await openPostgresServices(config.databaseUrl, (err) => logger.error({ err }, 'postgres'));
-  let db: Db | undefined;
+  const onError = (err: unknown) => logger.error({ err }, 'postgres');
+  const postgres = await openPostgresServices(config.databaseUrl, onError, config.databasePoolSize);
+  let db: Db | null = null;
   try {
-    db = openDatabase(config.dataDir);
+    // On PostgreSQL no SQLite file is opened (or created) in the data folder.
+    db = postgres ? null : openDatabase(config.dataDir);
     return { postgres, db, listening: await ops.listenHttp(config.port, config.host) };
   } catch (err) {
     db?.close();
     await postgres?.close();
     throw err;
   }
+}
+
+/** /metrics: the outbox depth and the database's size, of the SQLite file or of the PostgreSQL database. */
+function serverMetrics(db: Db | null, postgres: PostgresServices | null, dataDir: string) {
+  if (db || !postgres) return db ? ops.databaseMetrics(db, dataDir) : ops.createServiceMetrics();
+  return ops.createServiceMetrics(postgres.metrics);
 }

@@ -50,17 +50,19 @@ export interface ServicesOptions {
   tableWork?: CoreOptions['tableWork'];
 }
 
-export function createServices(config: ServerConfig, db: Db, options: ServicesOptions = {}): Services {
+/**
+ * The service over its one store: the SQLite file `db`, or with `options.postgres` (SVC_DATABASE_URL) the
+ * shared PostgreSQL database, when `db` is null and no SQLite file is opened or named.
+ */
+export function createServices(config: ServerConfig, db: Db | null, options: ServicesOptions = {}): Services {
   const random = options.random ?? systemRandom;
-  const files = createDiskPhotoFiles(path.join(config.dataDir, 'photos'));
+  const storage = storageOf(config, db, options, random);
   // Web Push is on with a contact (SVC_VAPID_SUBJECT or an https base URL); keys are kept in the data dir.
   const vapid = loadVapidKeys({ dataDir: config.dataDir, baseUrl: config.baseUrl, ...config.vapid });
   const core = createCore({
-    store: createSqliteStore(db),
+    ...storage,
     hasher: options.hasher ?? createArgon2idHasher(),
-    secret: serviceSecret(db, config.secret, random),
     urls: config.baseUrl,
-    photoFiles: files,
     random,
     vapidPublicKey: vapid?.publicKey ?? null,
     pushEndpoints: { allowLoopback: config.outboundLoopback === true },
@@ -110,4 +112,26 @@ export function createServices(config: ServerConfig, db: Db, options: ServicesOp
     postgres: options.postgres ?? null,
     ...options.metrics?.instrumentCore(core),
   };
+}
+
+/** The store, photo files and signing key: the SQLite file's, or PostgreSQL's with SVC_SECRET. */
+function storageOf(
+  config: ServerConfig,
+  db: Db | null,
+  options: ServicesOptions,
+  random: Random,
+): Pick<CoreOptions, 'store' | 'secret' | 'photoFiles'> {
+  if (db) {
+    return {
+      store: createSqliteStore(db),
+      secret: serviceSecret(db, config.secret, random),
+      photoFiles: createDiskPhotoFiles(path.join(config.dataDir, 'photos')),
+    };
+  }
+  if (!options.postgres) throw new Error('createServices: pass the SQLite database, or PostgreSQL services');
+  // On PostgreSQL every instance signs with the same configured key (config checks SVC_SECRET is set).
+  if (!config.secret)
+    throw new Error('SVC_SECRET: set it when the service runs on PostgreSQL (SVC_DATABASE_URL)');
+  const { store, photoFiles } = options.postgres.core;
+  return { store, photoFiles, secret: new TextEncoder().encode(config.secret) };
 }

@@ -50,6 +50,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' }, '/x')).toThrow(/LOG_FORMAT must be pretty or json/);
   });
 
+  it('reads SVC_DATABASE_URL with SVC_DATABASE_POOL_SIZE, and names a bad pool size (issue 42)', () => {
+    const env = { SVC_DATABASE_URL: 'postgres://svc:pw@127.0.0.1:5432/svc', SVC_SECRET: 's'.repeat(32) };
+    expect(loadConfig({ ...env, SVC_DATABASE_POOL_SIZE: '24' }, '/srv/app')).toMatchObject({
+      databaseUrl: env.SVC_DATABASE_URL,
+      databasePoolSize: 24,
+    });
+    expect(loadConfig(env, '/srv/app')).not.toHaveProperty('databasePoolSize');
+    expect(() => loadConfig({ ...env, SVC_DATABASE_POOL_SIZE: '0' }, '/srv/app')).toThrow(
+      /SVC_DATABASE_POOL_SIZE/,
+    );
+  });
+
   it('reads the tool server rate bucket from SVC_MCP_RATE_BURST and SVC_MCP_RATE_PER_MINUTE', () => {
     const c = loadConfig({ SVC_MCP_RATE_BURST: '5000', SVC_MCP_RATE_PER_MINUTE: '100000' }, '/x');
     expect(c.mcpRate).toEqual({ burst: 5000, perMinute: 100000 });

@@ -8,7 +8,7 @@ import { hashSecret } from '@screen-service/registry/kernel';
 import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../src/index.js';
-import { client, PNG, signUp, startTestServer, type TestServer } from './harness.js';
+import { client, PNG, signUp, sqliteOf, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -172,7 +172,7 @@ describe('a full flow over HTTP', () => {
     secrets.push(refreshed.body.refresh_token, refreshed.body.access_token);
 
     // No token or code is stored in clear anywhere in the database files.
-    t.running.db.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteOf(t).pragma('wal_checkpoint(TRUNCATE)');
     const files = fs.readdirSync(t.dataDir).filter((f) => f.startsWith(DATABASE_FILE));
     for (const f of files) {
       const bytes = fs.readFileSync(path.join(t.dataDir, f)).toString('latin1');
@@ -205,7 +205,7 @@ describe('a full flow over HTTP', () => {
     });
     expect(deleted.status).toBe(204);
     for (const table of CORE_TABLES) {
-      const n = (t.running.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const n = (sqliteOf(t).prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
       expect(n, `rows left in ${table}`).toBe(0);
     }
     expect(fs.readdirSync(path.join(t.dataDir, 'photos'))).toEqual([]);

@@ -69,6 +69,13 @@ export async function startTestServer(
   };
 }
 
+/** The SQLite file's connection of a test server: the suites that read rows with SQL on it run on SQLite only. */
+export function sqliteOf(t: TestServer): NonNullable<RunningServer['db']> {
+  const { db } = t.running;
+  if (db === null) throw new Error('this test reads the SQLite file; on PostgreSQL read t.databaseUrl');
+  return db;
+}
+
 export interface Reply {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: test responses are checked field by field

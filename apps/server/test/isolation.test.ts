@@ -5,7 +5,16 @@ import { personRoutes as routes } from '@screen-service/person-api';
 import { queryTestDatabase } from '@screen-service/store-postgres/testing';
 import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, client, oauthSignIn, PNG, type Reply, startTestServer, type TestServer } from './harness.js';
+import {
+  API,
+  client,
+  oauthSignIn,
+  PNG,
+  type Reply,
+  sqliteOf,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -94,7 +103,7 @@ async function snapshot(userId: string) {
     const where = table === 'users' ? 'id = ?' : 'user_id = ?';
     out[table] =
       t.databaseUrl === undefined
-        ? t.running.db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId)
+        ? sqliteOf(t).prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId)
         : await queryTestDatabase(t.databaseUrl, `SELECT * FROM ${table} WHERE ${where} ORDER BY ctid`, [
             userId,
           ]);

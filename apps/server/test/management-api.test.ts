@@ -4,7 +4,7 @@ import { MANAGEMENT_ACTIONS, type ManagementAction } from '@screen-service/manag
 import { MOUNTS } from '@screen-service/registry/mounts';
 import { CORE_TABLES } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Reply, startTestServer, type TestServer } from './harness.js';
+import { client, type Reply, sqliteOf, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -57,7 +57,7 @@ function snapshot(userId: string) {
   for (const table of CORE_TABLES) {
     if (table === 'pair_attempts') continue;
     const where = table === 'users' ? 'id = ?' : 'user_id = ?';
-    out[table] = t.running.db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId);
+    out[table] = sqliteOf(t).prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`).all(userId);
   }
   return out;
 }
@@ -118,7 +118,7 @@ const cases: Record<ManagementAction, (token: string, as: Caller) => Promise<voi
     const r = await agents(token, { action: 'token_create', name: 'more' });
     if (as === 'mt') return expectError(r, 403, 'forbidden');
     expect(r.status).toBe(200);
-    const row = t.running.db
+    const row = sqliteOf(t)
       .prepare('SELECT user_id FROM management_tokens WHERE id = ?')
       .get(r.body.management_token.id) as { user_id: string };
     expect(row.user_id).toBe(a.id);
@@ -243,7 +243,7 @@ describe('doc2 Authentication: what a management token may not do', () => {
     );
     expectError(await agents(c.mt, { action: 'list' }), 401, 'unauthorized');
     expect(
-      t.running.db.prepare('SELECT COUNT(*) AS n FROM management_tokens WHERE user_id = ?').get(c.id),
+      sqliteOf(t).prepare('SELECT COUNT(*) AS n FROM management_tokens WHERE user_id = ?').get(c.id),
     ).toEqual({ n: 0 });
   });
 });

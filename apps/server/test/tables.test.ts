@@ -1,6 +1,8 @@
 // Relay tables through the live service: the tables call, the person's controls, hand-over, keeping on removal.
+
+import { queryTestDatabase } from '@screen-service/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Reply, signUp, startTestServer, type TestServer } from './harness.js';
+import { client, type Reply, signUp, sqliteOf, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 let call: ReturnType<typeof client>;
@@ -159,7 +161,15 @@ describe('relay tables in the live service', () => {
     const deleted = await call('DELETE', '/me', { token, body: { password: 'correct horse battery' } });
     expect(deleted.status).toBe(204);
     for (const table of ['te_tables', 'te_rows', 'te_pending', 'relay_tables', 'relay_agent_state']) {
-      const n = (t.running.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      // On PostgreSQL the rows are counted there (the data folder holds no SQLite file to count in).
+      const n =
+        t.databaseUrl === undefined
+          ? (sqliteOf(t).prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n
+          : (
+              (await queryTestDatabase(t.databaseUrl, `SELECT COUNT(*)::int AS n FROM ${table}`))[0] as {
+                n: number;
+              }
+            ).n;
       expect(n, `rows left in ${table}`).toBe(0);
     }
   });

@@ -17,6 +17,11 @@ export interface DoctorCheck {
 /** What {@link runDoctor} looks at. */
 export interface DoctorOptions {
   dataDir: string;
+  /**
+   * The database check when the service does not run on the data folder's SQLite file (PostgreSQL: the
+   * caller probes it); then no SQLite file is looked for.
+   */
+  database?: () => Promise<DoctorCheck>;
   baseUrl: string;
   /** `process.versions.node` by default. */
   nodeVersion?: string;
@@ -45,7 +50,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
   const checks: DoctorCheck[] = [
     checkNode(options),
     ...checkDataDir(options.dataDir),
-    checkDatabase(options.dataDir),
+    options.database ? await options.database() : checkDatabase(options.dataDir),
   ];
   checks.push(checkPushKeys(options));
   checks.push(...(await checkBaseUrl(options)));

@@ -13,10 +13,10 @@ export type CountedRequest = IncomingMessage & Partial<Pick<Request, 'route' | '
 
 /** Gauges read at scrape time (cheap queries; a scrape happens every 15 s or so). */
 export interface MetricsSources {
-  /** Rows waiting in the push outbox. */
-  pushQueueDepth?: () => number;
-  /** Bytes of the database file and its WAL. */
-  databaseBytes?: () => number;
+  /** Rows waiting in the push outbox (a Promise for a database read over the network, e.g. PostgreSQL). */
+  pushQueueDepth?: () => number | Promise<number>;
+  /** Bytes of the database: the SQLite file and its WAL, or PostgreSQL's `pg_database_size`. */
+  databaseBytes?: () => number | Promise<number>;
 }
 
 /** Options of {@link createServiceMetrics}. */
@@ -116,16 +116,16 @@ export function createServiceMetrics(options: ServiceMetricsOptions = {}): Servi
     name: 'svc_push_queue_depth',
     help: 'Rows waiting in the push outbox',
     registers: [registry],
-    collect() {
-      if (pushQueueDepth) this.set(pushQueueDepth());
+    async collect() {
+      if (pushQueueDepth) this.set(await pushQueueDepth());
     },
   });
   new Gauge({
     name: 'svc_database_bytes',
     help: 'Size of the database file and its write-ahead log',
     registers: [registry],
-    collect() {
-      if (databaseBytes) this.set(databaseBytes());
+    async collect() {
+      if (databaseBytes) this.set(await databaseBytes());
     },
   });
 

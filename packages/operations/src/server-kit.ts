@@ -107,12 +107,13 @@ function localReadiness(db: ServiceDb, expected: number) {
  * token, `/metrics`. Mount it before the Host guard (probes call a pod by its own address). The request
  * counter (`metrics.requests`) is not mounted here: it is one of the steps the server's one listener runs
  * for every request (ADR 0242). With `shared` (the service runs on PostgreSQL) `database` is what the probe
- * reports and the data folder's own file is reported as `local`; both must be ready.
+ * reports; the data folder's own SQLite file, when one is open (`db`), is reported as `local`, and both must
+ * be ready. On PostgreSQL alone (`db` null) no SQLite file is read or named.
  */
 export function mountOperations(
   app: Express,
   deps: {
-    db: ServiceDb;
+    db: ServiceDb | null;
     metrics?: ServiceMetrics | null;
     metricsToken?: string | undefined;
     shared?: ReadinessProbe | undefined;
@@ -120,14 +121,17 @@ export function mountOperations(
 ): void {
   const expected = Math.max(...SERVICE_MIGRATIONS.map((m) => m.version));
   app.get('/readyz', async (_req: Request, res: Response) => {
-    const local = localReadiness(deps.db, expected);
+    const local = deps.db ? localReadiness(deps.db, expected) : null;
     if (!deps.shared) {
-      res.status(local.ready ? 200 : 503).json(local);
+      const answer = local ?? { ready: false, database: { ok: false, error: 'no database is configured' } };
+      res.status(answer.ready ? 200 : 503).json(answer);
       return;
     }
     const shared = await deps.shared();
-    const ready = shared.ready && local.ready;
-    res.status(ready ? 200 : 503).json({ ready, database: shared.database, local: local.database });
+    const ready = shared.ready && (local?.ready ?? true);
+    res
+      .status(ready ? 200 : 503)
+      .json({ ready, database: shared.database, ...(local ? { local: local.database } : {}) });
   });
   if (deps.metrics && deps.metricsToken) {
     app.get('/metrics', metricsHandler(deps.metrics.registry, deps.metricsToken));
@@ -136,7 +140,8 @@ export function mountOperations(
 
 /** Options of {@link startHousekeeping}. */
 export interface StartHousekeepingOptions {
-  db: ServiceDb;
+  /** The SQLite file, whose WAL checkpoint joins the jobs; null on PostgreSQL. */
+  db: ServiceDb | null;
   claims: Parameters<typeof createHousekeepingScheduler>[0]['claims'];
   /** The core's retention jobs (and any other helper's); the WAL checkpoint is added last. */
   jobs: readonly HousekeepingJob[];
@@ -152,7 +157,7 @@ export interface StartHousekeepingOptions {
  */
 export function startHousekeeping(options: StartHousekeepingOptions): HousekeepingScheduler {
   const scheduler = createHousekeepingScheduler({
-    jobs: [...options.jobs, walCheckpointJob(options.db)],
+    jobs: options.db ? [...options.jobs, walCheckpointJob(options.db)] : options.jobs,
     claims: options.claims,
     holder: `${os.hostname()}:${process.pid}`,
     now: options.now,

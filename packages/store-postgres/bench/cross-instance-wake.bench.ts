@@ -2,8 +2,10 @@
 // instance B) against the same wake inside one instance, on PostgreSQL and on SQLite, and svc_show /
 // svc_threads throughput on PostgreSQL vs SQLite vs an echo, all in one run. Instances are cores in this
 // process, each with its own pool and its own LISTEN connection: the wake really goes through PostgreSQL.
+// Issue 42: the database's own speed in the same run, `pgbench -N` (simple update) and `-S` (select only)
+// with the same 16 clients against the same database, and svc_show / svc_threads as ratios of them.
 
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { type Core, createCore } from '@screen-service/core';
 import { createTestCore, fastHasher, seedConnection, seedUser } from '@screen-service/test-kit';
@@ -82,6 +84,30 @@ async function throughput(op: () => Promise<unknown>): Promise<number> {
   return calls / SECONDS;
 }
 
+/**
+ * pgbench's transactions per second on `url` (its tables made there first, scale 1), or null when pgbench is
+ * not installed (Debian: `apt-get install postgresql-client`); the same clients and seconds as the calls.
+ */
+function runPgbench(url: string): { N: number; S: number } | null {
+  const run = (args: string[]) =>
+    execFileSync('pgbench', [...args, url], { encoding: 'utf8', stdio: 'pipe' });
+  try {
+    run(['-i', '-q', '-s', '1']);
+  } catch (err) {
+    console.log(
+      `\npgbench could not run (${(err as Error).message.split('\n')[0]}): install postgresql-client`,
+    );
+    return null;
+  }
+  const tps = (mode: string) => {
+    const out = run(['-n', mode, '-c', String(CONCURRENCY), '-j', '2', '-T', String(SECONDS)]);
+    const m = /tps = ([\d.]+)/.exec(out);
+    if (!m) throw new Error(`pgbench ${mode} printed no tps:\n${out}`);
+    return Number(m[1]);
+  };
+  return { N: tps('-N'), S: tps('-S') };
+}
+
 const a = await pgInstance();
 const b = await pgInstance();
 const sqlite = createTestCore({
@@ -121,6 +147,22 @@ const through: [string, number][] = [
 console.log(`\nThroughput, ${CONCURRENCY} concurrent callers for ${SECONDS} s each (calls/s; one process)`);
 for (const [label, n] of through) {
   console.log(`  ${label.padEnd(44)} ${n.toFixed(0).padStart(9)}  x${(n / echo).toFixed(4)} of echo`);
+}
+const pgbench = runPgbench(db.url);
+if (pgbench) {
+  const showPg = through[2]![1];
+  const threadsPg = through[4]![1];
+  console.log(
+    `\nPostgreSQL's own speed on the same database, ${CONCURRENCY} pgbench clients for ${SECONDS} s each`,
+  );
+  console.log(`  pgbench -N (simple update: 3 writes + 1 read)   ${pgbench.N.toFixed(0).padStart(9)} tx/s`);
+  console.log(`  pgbench -S (select only)                         ${pgbench.S.toFixed(0).padStart(9)} tx/s`);
+  const ratio = (label: string, n: number, of: number) =>
+    console.log(
+      `  ${label.padEnd(44)} ${(n / of).toFixed(2).padStart(9)}  ${n / of >= 0.5 ? 'goal >= 0.50 met' : 'goal >= 0.50 NOT met'}`,
+    );
+  ratio('svc_show on PostgreSQL / pgbench -N', showPg, pgbench.N);
+  ratio('svc_threads on PostgreSQL / pgbench -S', threadsPg, pgbench.S);
 }
 console.log(`\nload after: ${execSync('uptime').toString().trim()}`);
 

@@ -30,7 +30,7 @@ export {
 } from './notify/postgres-notifier.js';
 export { NOTIFY_MIGRATION, type ScaleMigration } from './notify/schema.js';
 export { decodeWire, encodeInline, MAX_INLINE_BYTES, type WireMessage } from './notify/wire.js';
-export { POSTGRES_ENV, postgresSettings } from './postgres-env.js';
+export { describeDatabaseUrl, POSTGRES_ENV, postgresSettings } from './postgres-env.js';
 export {
   createPostgresServices,
   HEALTH_TIMEOUT_MS,

@@ -44,6 +44,8 @@ export interface PostgresServices {
   health(): Promise<PostgresServiceHealth>;
   /** {@link health} and the schema version this code expects, for `/readyz`; never throws. */
   readiness(): Promise<PostgresReadiness>;
+  /** What /metrics reads at scrape time: rows waiting in the push outbox, and the database's size in bytes. */
+  metrics: { pushQueueDepth(): Promise<number>; databaseBytes(): Promise<number> };
   /** Sends queued events, closes the LISTEN link and the pool. */
   close(): Promise<void>;
 }
@@ -122,6 +124,15 @@ export async function createPostgresServices(
         ...(options.onError ? { onError: options.onError } : {}),
       }),
     health,
+    metrics: {
+      pushQueueDepth: async () =>
+        (await store.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM push_outbox')).rows[0]?.n ?? 0,
+      databaseBytes: async () =>
+        Number(
+          (await store.pool.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0]
+            ?.n ?? 0,
+        ),
+    },
     async readiness() {
       const database = await health();
       const expected_version = Math.max(...POSTGRES_MIGRATIONS.map((m) => m.version));
@@ -147,6 +158,7 @@ export async function createPostgresServices(
 export async function openPostgresServices(
   url: string | undefined,
   onError: (err: unknown) => void,
+  poolSize?: number,
 ): Promise<PostgresServices | null> {
-  return url ? await createPostgresServices(url, { onError }) : null;
+  return url ? await createPostgresServices(url, { onError, ...(poolSize ? { poolSize } : {}) }) : null;
 }

@@ -212,4 +212,26 @@ describe('thread seq order across instances', () => {
       holder.release();
     }
   });
+  it("an agent's row takes no lock: it commits while a person's row of the same connection holds it (issue 42)", async () => {
+    const u = await seedUser(a);
+    const ag = await seedAgent(a, u.id, 'a');
+    const holder = await b.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL.replaceAll('$3', '$1')})`, [ag.id]);
+      // Read by pages, newest first, never behind a forward cursor: nothing to order, so nothing to wait for.
+      const row = { id: newId('msg_'), userId: u.id, agentId: ag.id, kind: 'text' as const, createdAt: 1 };
+      const said = await a.threads.append({ ...row, sender: 'agent', body: 'said' }, 1);
+      expect(said.body).toBe('said');
+      const shown = await a.threads.appendScreen(
+        { ...row, id: newId('msg_'), sender: 'agent', kind: 'screen', body: 'note "hi"' },
+        { id: newId('scr_'), lines: 'note "hi"', ops: [], taps: [] },
+        2,
+      );
+      expect(shown.screen.messageSeq).toBeGreaterThan(said.seq);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+  });
 });

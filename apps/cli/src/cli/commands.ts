@@ -1,8 +1,8 @@
 // The operator CLI's commands as functions over an injected environment, so tests run them in-process.
 
 import { isServiceError } from '@screen-service/registry/kernel';
-import { createServices, type ServerConfig } from '@screen-service/server';
-import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
+import type { ServerConfig } from '@screen-service/server';
+import { withServices } from './open-services.js';
 
 /** Exit codes: 0 done, 1 unexpected failure, 2 usage or configuration error, 3 refused by a rule. */
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, REFUSED: 3 } as const;
@@ -27,12 +27,7 @@ export async function userAdd(
   config: ServerConfig,
   input: UserAddInput,
 ): Promise<{ id: string; email: string }> {
-  const db = openDatabase(config.dataDir);
-  try {
-    return await refusals(() => createServices(config, db).accounts.createUser(input), config.dataDir);
-  } finally {
-    db.close();
-  }
+  return await withServices(config, (svc, where) => refusals(() => svc.accounts.createUser(input), where));
 }
 
 export interface ConnectInput {
@@ -49,23 +44,18 @@ export interface ConnectOutput {
 
 /** `svc connect`: creates an agent for the account, pairs it as an MCP connection, returns the token once. */
 export async function connect(config: ServerConfig, input: ConnectInput): Promise<ConnectOutput> {
-  const db = openDatabase(config.dataDir);
-  try {
-    return await refusals(() => createServices(config, db).connectAgent(input), config.dataDir);
-  } finally {
-    db.close();
-  }
+  return await withServices(config, (svc, where) => refusals(() => svc.connectAgent(input), where));
 }
 
-/** Rule refusals become exit codes; a refusal depends on what the database holds, so it names the data folder. */
-async function refusals<T>(fn: () => Promise<T>, dataDir: string): Promise<T> {
+/** Rule refusals become exit codes; a refusal depends on what the database holds, so it names the store. */
+async function refusals<T>(fn: () => Promise<T>, where: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     // A missing account (NOT_FOUND on email) is a refusal like any rule's, with the fix in its message.
     if (isServiceError(err))
       throw new CliError(
-        err.code === 'INVALID_INPUT' ? err.message : `${err.message} (data folder: ${dataDir})`,
+        err.code === 'INVALID_INPUT' ? err.message : `${err.message} (${where})`,
         err.code === 'INVALID_INPUT' ? EXIT.USAGE : EXIT.REFUSED,
       );
     throw err;

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   createBackup,
+  type DoctorCheck,
   OperationsError,
   restoreBackup,
   runDoctor,
   WITHOUT_SECRET_NOTE,
 } from '@screen-service/operations';
 import type { ServerConfig } from '@screen-service/server';
+import { createPostgresServices, describeDatabaseUrl } from '@screen-service/store-postgres';
 import { DATABASE_FILE, openServiceDatabase } from '@screen-service/store-sqlite';
 import Database from 'better-sqlite3';
 import { CliError, EXIT } from './commands.js';
@@ -46,6 +48,7 @@ export async function backupCommand(
   io: Out,
   withoutSecret = false,
 ): Promise<number> {
+  refuseOnPostgres(config, 'backup');
   const dbFile = path.join(config.dataDir, DATABASE_FILE);
   if (!fs.existsSync(dbFile)) {
     throw new CliError(
@@ -72,6 +75,7 @@ export async function backupCommand(
 
 /** `svc restore <file>`: refuses a running instance; migrations run at the next start. */
 export async function restoreCommand(config: ServerConfig, file: string, io: Out): Promise<number> {
+  refuseOnPostgres(config, 'restore');
   const report = await operations(() => restoreBackup({ file, dataDir: config.dataDir }));
   // Opening it once applies any newer migrations now, so a failure shows here and not at start.
   openServiceDatabase(config.dataDir).close();
@@ -88,6 +92,7 @@ export async function restoreCommand(config: ServerConfig, file: string, io: Out
 /** `svc doctor`: one line per check, then the fixes. */
 export async function doctorCommand(config: ServerConfig, io: Out): Promise<number> {
   const checks = await runDoctor({
+    ...(config.databaseUrl ? { database: () => checkPostgres(config.databaseUrl as string) } : {}),
     dataDir: config.dataDir,
     baseUrl: config.baseUrl,
     vapidFromEnv: Boolean(config.vapid?.publicKey),
@@ -101,6 +106,62 @@ export async function doctorCommand(config: ServerConfig, io: Out): Promise<numb
   const failed = checks.filter((c) => c.status === 'fail').length;
   io.stdout(failed === 0 ? 'No problems found.\n' : `${failed} problem(s) to fix.\n`);
   return failed === 0 ? EXIT.OK : EXIT.FAILURE;
+}
+
+/**
+ * On PostgreSQL the database is backed up with PostgreSQL's own tools: an archive of the data folder would
+ * hold no row, and a restore into it would bring back a SQLite file no instance reads.
+ */
+function refuseOnPostgres(config: ServerConfig, command: 'backup' | 'restore'): void {
+  if (!config.databaseUrl) return;
+  const db = describeDatabaseUrl(config.databaseUrl);
+  const how =
+    command === 'backup'
+      ? `pg_dump --format=custom --file=svc.dump "$SVC_DATABASE_URL"`
+      : `stop every instance, then pg_restore --clean --if-exists --no-owner --dbname "$SVC_DATABASE_URL" svc.dump`;
+  throw new CliError(
+    `svc ${command} archives the SQLite data folder, and this service runs on PostgreSQL (${db}, SVC_DATABASE_URL). Use ${how} (every row and photo is in the database; keep SVC_SECRET and the SVC_VAPID_* keys with the settings). See docs/operations.md, "PostgreSQL".`,
+    EXIT.USAGE,
+  );
+}
+
+/** The database check of `svc doctor` on PostgreSQL: it answers, and carries this code's schema version. */
+async function checkPostgres(url: string): Promise<DoctorCheck> {
+  const where = describeDatabaseUrl(url);
+  let postgres: Awaited<ReturnType<typeof createPostgresServices>>;
+  try {
+    // Opening migrates a database that is behind, as the first instance to start would.
+    postgres = await createPostgresServices(url);
+  } catch (err) {
+    return {
+      name: 'database',
+      status: 'fail',
+      detail: `PostgreSQL at ${where} cannot be opened (${(err as Error).message})`,
+      fix: 'Check SVC_DATABASE_URL (user, password, host, port, database) and that PostgreSQL runs and accepts this user.',
+    };
+  }
+  try {
+    const { database } = await postgres.readiness();
+    if (!database.ok) {
+      return {
+        name: 'database',
+        status: 'fail',
+        detail: `PostgreSQL at ${where}: ${database.reason} (${database.error})`,
+        fix: 'Check that PostgreSQL runs and answers; see docs/scale-out.md for POSTGRES_UNREACHABLE and POSTGRES_TIMEOUT.',
+      };
+    }
+    const detail = `PostgreSQL at ${where}, schema version ${database.schema_version}, ${Math.round(database.latency_ms * 10) / 10} ms round trip`;
+    return database.schema_version === database.expected_version
+      ? { name: 'database', status: 'ok', detail }
+      : {
+          name: 'database',
+          status: 'fail',
+          detail: `${detail}; this code expects version ${database.expected_version}`,
+          fix: 'Run the same version of the service on every instance (a newer instance migrates the database at start).',
+        };
+  } finally {
+    await postgres.close();
+  }
 }
 
 /** Refusals of the operations package become exit codes: a running instance is refused (3), bad input 2. */

@@ -1,15 +1,15 @@
-// `svc share ...`: the owner's offline tool for shared agents (doc2 "Other"), over the service database and
+// `svc share ...`: the owner's offline tool for shared agents (doc2 "Other"), over the service's store and
 // the owner's account. A refusal (an agent that is not client-safe) exits 3 and names the failed rule.
 import fs from 'node:fs';
 import type { Shares } from '@screen-service/core/sharing';
 import { normalizeEmail } from '@screen-service/registry/accounts';
 import { isServiceError } from '@screen-service/registry/kernel';
-import { createServices, type ServerConfig } from '@screen-service/server';
-import { openServiceDatabase as openDatabase } from '@screen-service/store-sqlite';
+import type { ServerConfig } from '@screen-service/server';
 import { CliError, EXIT } from './commands.js';
+import { openServices } from './open-services.js';
 import { parseOptions } from './options.js';
 
-export const SHARE_HELP = `svc share: share your client-safe agents with other people (an offline tool over the data folder)
+export const SHARE_HELP = `svc share: share your client-safe agents with other people (an offline tool over the service's store)
 
 Usage: svc share <command> --email OWNER [options]
 
@@ -29,7 +29,7 @@ Commands:
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
-/** Runs one `svc share` command against the data folder of `config`. */
+/** Runs one `svc share` command against the store of `config` (the data folder's file, or SVC_DATABASE_URL). */
 export async function shareCommand(argv: string[], config: () => ServerConfig, io: Out): Promise<number> {
   const { values, positionals } = parseOptions(
     argv,
@@ -57,12 +57,11 @@ export async function shareCommand(argv: string[], config: () => ServerConfig, i
   if (typeof values.email !== 'string' || values.email.trim() === '')
     throw new CliError(`--email (the owner's account) is required.\n\n${SHARE_HELP}`, EXIT.USAGE);
   const c = config();
-  const db = openDatabase(c.dataDir);
+  const opened = await openServices(c);
   try {
-    const core = createServices(c, db);
+    const core = opened.services;
     const owner = await core.store.users.findByEmail(normalizeEmail(values.email));
-    if (!owner)
-      throw new CliError(`No account for ${values.email} (data folder: ${c.dataDir}).`, EXIT.REFUSED);
+    if (!owner) throw new CliError(`No account for ${values.email} (${opened.where}).`, EXIT.REFUSED);
     const run = async (fn: (s: Shares, ownerId: string) => Promise<unknown>) => {
       try {
         io.stdout(`${JSON.stringify(await fn(core.shares, owner.id), null, 2)}\n`);
@@ -146,6 +145,6 @@ export async function shareCommand(argv: string[], config: () => ServerConfig, i
         throw new CliError(`Unknown command "share ${sub}". Run \`svc share --help\`.`, EXIT.USAGE);
     }
   } finally {
-    db.close();
+    await opened.close();
   }
 }

@@ -123,8 +123,8 @@ function agentRowWriter(deps: ThreadDeps, newId: (prefix: string) => string) {
     }
     const key = { agentId: agent.id, userId: target.userId };
     const { written, pushed } = await store.transaction(async (tx) => {
-      const open = await tx.push.isOpen(key, at);
-      const row = await write(tx);
+      // Asked together: neither depends on the other, and a pipelining store sends both in one round trip.
+      const [open, row] = await Promise.all([tx.push.isOpen(key, at), write(tx)]);
       if (!shouldBuzz({ open, ...muted })) return { written: row, pushed: false };
       const m = messageOf(row);
       await tx.push.enqueueMessage({

@@ -180,10 +180,12 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
   const served = async (p: ConnectionPrincipal) =>
     (await store.agents.listByConnector(p.connectorId)).filter((a) => a.userId === p.userId);
   const assertStillLive = async (p: ConnectionPrincipal) => {
-    const state = connectionState(
-      await store.connectors.get(p.connectorId),
-      await store.users.findById(p.userId),
-    );
+    // Read together: on PostgreSQL two pooled connections answer at once instead of one after the other.
+    const [connector, user] = await Promise.all([
+      store.connectors.get(p.connectorId),
+      store.users.findById(p.userId),
+    ]);
+    const state = connectionState(connector, user);
     if (state === 'revoked' || state === 'missing') {
       throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
     }

@@ -53,14 +53,12 @@ function rateLimiter(pool: pg.Pool, sweepMs: number, name: string, options: Rate
         sweepAt = t + sweepMs;
         void pool.query(SWEEP_BUCKETS, [name, t]).catch(() => {});
       }
-      const r = await pool.query<{ granted: boolean; tokens: number }>(TAKE, [
-        name,
-        key,
-        burst,
-        perMs,
-        cost,
-        t,
-      ]);
+      // Named: every pooled connection plans it once (it runs on every tool call and every host write).
+      const r = await pool.query<{ granted: boolean; tokens: number }>({
+        name: 'svc_limits_take',
+        text: TAKE,
+        values: [name, key, burst, perMs, cost, t],
+      });
       const row = r.rows[0]!;
       if (row.granted) return { ok: true };
       return { ok: false, retryAfterS: Math.max(1, Math.ceil((cost - row.tokens) / perMs / 1000)) };

@@ -43,6 +43,8 @@ const MAX_RECONNECT_MS = 5000;
 // Three chosen waits before an event is given up (its listeners re-read), not a grown back-off.
 const SEND_RETRIES_MS = [50, 250, 1000];
 const PAYLOAD_KEEP = "interval '10 minutes'";
+// At most this many events in one statement (about 8 MB at the largest inline payload).
+const MAX_BATCH = 1000;
 
 /**
  * @example
@@ -77,26 +79,40 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
   let receiving: Promise<void> = Promise.resolve();
   let sweptAt = 0;
 
-  async function send(event: ThreadEvent) {
-    let payload = encodeInline(origin, event);
-    if (payload === null) {
-      const row = await pool.query<{ id: string }>(
-        'INSERT INTO svc_notify_payloads (payload) VALUES ($1) RETURNING id',
-        [JSON.stringify(event)],
-      );
-      payload = encodeReference(origin, row.rows[0]!.id);
-      if (Date.now() - sweptAt > 60_000) {
-        sweptAt = Date.now();
-        await pool.query(`DELETE FROM svc_notify_payloads WHERE created_at < now() - ${PAYLOAD_KEEP}`);
-      }
+  // Events wait here while a batch is on its way; the next batch takes all of them at once.
+  const queue: ThreadEvent[] = [];
+  let draining = false;
+  let sentCount = 0;
+
+  /** The payload of one event: inline, or (7900 bytes and more) a row of svc_notify_payloads named by id. */
+  async function payloadOf(event: ThreadEvent): Promise<string> {
+    const inline = encodeInline(origin, event, ++sentCount);
+    if (inline !== null) return inline;
+    const row = await pool.query<{ id: string }>(
+      'INSERT INTO svc_notify_payloads (payload) VALUES ($1) RETURNING id',
+      [JSON.stringify(event)],
+    );
+    if (Date.now() - sweptAt > 60_000) {
+      sweptAt = Date.now();
+      await pool.query(`DELETE FROM svc_notify_payloads WHERE created_at < now() - ${PAYLOAD_KEEP}`);
     }
-    await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    return encodeReference(origin, row.rows[0]!.id);
   }
 
-  async function sendWithRetries(event: ThreadEvent) {
+  /**
+   * Every event of `batch` in one statement (one round trip, one commit of PostgreSQL's notify queue, which
+   * every notifying transaction takes in turn), in publish order: unnest yields the array in order, and one
+   * transaction's notifications are delivered in the order they were sent.
+   */
+  async function send(batch: ThreadEvent[]) {
+    const payloads: string[] = [];
+    for (const event of batch) payloads.push(await payloadOf(event));
+    await pool.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS t(p)', [channel, payloads]);
+  }
+  async function sendWithRetries(batch: ThreadEvent[]) {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await send(event);
+        return await send(batch);
       } catch (err) {
         const wait = SEND_RETRIES_MS[attempt];
         if (wait === undefined || closed) return onError(err);
@@ -104,7 +120,16 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
       }
     }
   }
-
+  /** Sends batches until nothing is queued: one batch on the wire at a time keeps the publish order. */
+  async function drain() {
+    try {
+      while (queue.length > 0) {
+        await sendWithRetries(queue.splice(0, MAX_BATCH));
+      }
+    } finally {
+      draining = false;
+    }
+  }
   function receive(payload: string | undefined) {
     const wire = decodeWire(payload);
     if (!wire || wire.o === origin) return;
@@ -197,7 +222,10 @@ export function createPostgresNotifier(options: PostgresNotifierOptions): Postgr
     publish(event) {
       local.publish(event);
       if (closed) return;
-      sending = sending.then(() => sendWithRetries(event));
+      queue.push(event);
+      if (draining) return;
+      draining = true;
+      sending = drain();
     },
     subscribe: local.subscribe,
     subscribeAll: local.subscribeAll,

@@ -7,9 +7,13 @@ export const MAX_INLINE_BYTES = 7900;
 /** What travels on the channel: the sender instance and either the event or a row id holding it. */
 export type WireMessage = { o: string; e: ThreadEvent } | { o: string; r: string };
 
-/** The payload for `event` from instance `origin`, or null when it must travel by reference. */
-export function encodeInline(origin: string, event: ThreadEvent): string | null {
-  const text = JSON.stringify({ o: origin, e: event });
+/**
+ * The payload for `event` from instance `origin`, or null when it must travel by reference. `n`, the event's
+ * number on this instance, keeps two equal events apart: PostgreSQL delivers identical payloads sent in one
+ * transaction (one batch of NOTIFYs) only once. Readers ignore it.
+ */
+export function encodeInline(origin: string, event: ThreadEvent, n?: number): string | null {
+  const text = JSON.stringify(n === undefined ? { o: origin, e: event } : { o: origin, n, e: event });
   return Buffer.byteLength(text, 'utf8') < MAX_INLINE_BYTES ? text : null;
 }
 

@@ -11,7 +11,7 @@ import { postgresSchemaVersion, runPostgresMigrations } from '../migrations-runn
 import { PostgresStoreError } from './errors.js';
 import { createPgAgents } from './pg-agents.js';
 import { createPgConnectors } from './pg-connectors.js';
-import { createPgDb, type PgDb } from './pg-db.js';
+import { createPgDb, type PgDb, poolOptions } from './pg-db.js';
 import { createPgDeadlines } from './pg-deadlines.js';
 import { createPgHousekeeping } from './pg-housekeeping.js';
 import { createPgManagementTokens } from './pg-management-tokens.js';
@@ -231,7 +231,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
         'The database URL must start with postgres:// or postgresql://, for example postgres://svc:secret@127.0.0.1:5432/svc.',
       );
     }
-    pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool = new pg.Pool(poolOptions(options.url, options.poolSize ?? 10));
     // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
   }

@@ -99,17 +99,19 @@ export function createPgRelay(db: PgDb): RelayRepository {
       );
     },
     async takeHandover(agentId) {
-      // Read and clear under the row's lock: two instances taking at once get the parts once.
-      return db.tx(async (q) => {
-        const r = await first<{ handover: string | null }>(
-          q,
-          'SELECT handover FROM relay_agent_state WHERE agent_id = $1 FOR UPDATE',
-          [agentId],
-        );
-        if (r?.handover)
-          await q.query('UPDATE relay_agent_state SET handover = NULL WHERE agent_id = $1', [agentId]);
-        return r?.handover ?? '';
-      });
+      // Read and clear in one statement under the row's lock: two instances taking at once get the parts
+      // once (the second waits, re-reads the cleared row and takes nothing), and a person's message with
+      // nothing handed over pays one round trip instead of a transaction's three (issue 42).
+      const r = await first<{ handover: string }>(
+        db,
+        `WITH taken AS (
+           SELECT handover FROM relay_agent_state WHERE agent_id = $1 AND handover IS NOT NULL FOR UPDATE
+         )
+         UPDATE relay_agent_state s SET handover = NULL FROM taken WHERE s.agent_id = $1
+         RETURNING taken.handover`,
+        [agentId],
+      );
+      return r?.handover ?? '';
     },
   };
 }

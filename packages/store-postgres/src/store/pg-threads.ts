@@ -12,6 +12,7 @@ import type {
   ThreadStateRecord,
 } from '@screen-service/registry/model';
 import { num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
+import { batchedUnhandledCounts } from './batched-reads.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
 /**
@@ -31,23 +32,35 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
 }
 
 /**
- * The insert takes its connection's advisory lock (held to commit) before the identity column draws its seq,
- * so across every thread one connection serves seq order is commit order, as with SQLite's one writer: a
- * reader paging by `afterSeq` (a host's stream over several agents and holders, svc_answers) never sees seq
- * 12 commit and later finds seq 11 appear behind its cursor. The message's photos ($13) are bound and the
+ * A person's row takes its connection's advisory lock (held to commit) before the identity column draws its
+ * seq, so across every thread one connection serves, person rows commit in seq order, as with SQLite's one
+ * writer: the readers that page by `afterSeq` (a host's stream over several agents and holders,
+ * `pendingForHost`; svc_answers' `claimAnswers`) read person rows only, and never see seq 12 commit and later
+ * find seq 11 appear behind their cursor. Agent rows are read by pages (newest first, `before`), never behind
+ * a forward cursor, so they take no lock: the identity's own order serves them, and one connection's tool
+ * calls no longer queue behind each other's commits (issue 42). The message's photos ($13) are bound and the
  * thread's page version ($14) moved in the same statement, so a plain append stays one round trip.
  */
-export const INSERT_MESSAGE_SQL = `WITH m AS (
+function insertMessageSql(locked: boolean): string {
+  return `WITH m AS (
   INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
     $10::bigint, $11::bigint, $12::text
-  FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock
+  ${locked ? `FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock` : ''}
   RETURNING *
 ), p AS (
   UPDATE photos SET message_id = $1::text WHERE id = ANY($13::text[]) AND message_id IS NULL
 ), v AS (
   UPDATE thread_state SET page_version = $14::bigint WHERE agent_id = $3::text AND user_id = $2::text
 )`;
+}
+
+/** The insert of a person's row (under its connection's lock) and of any other row (no lock). */
+export const INSERT_MESSAGE_SQL = { person: insertMessageSql(true), other: insertMessageSql(false) };
+
+/** The insert for `m`'s sender. */
+const insertSql = (m: NewMessage) =>
+  m.sender === 'person' ? INSERT_MESSAGE_SQL.person : INSERT_MESSAGE_SQL.other;
 
 /** The values of INSERT_MESSAGE_SQL's 14 parameters. */
 function messageValues(m: NewMessage, version: PageVersion): unknown[] {
@@ -71,7 +84,7 @@ function messageValues(m: NewMessage, version: PageVersion): unknown[] {
 
 /** A message row (its photos bound with it), one statement. */
 async function insertMessage(q: Queryable, m: NewMessage, version: PageVersion): Promise<MessageRecord> {
-  return toMessage((await first(q, `${INSERT_MESSAGE_SQL} SELECT * FROM m`, messageValues(m, version)))!);
+  return toMessage((await first(q, `${insertSql(m)} SELECT * FROM m`, messageValues(m, version)))!);
 }
 
 /** A screen's message row and the screen, one statement: the screen takes the row's seq as it is drawn. */
@@ -83,7 +96,7 @@ async function insertScreen(
 ): Promise<{ message: MessageRecord; screen: ScreenRecord }> {
   const row = await first(
     q,
-    `${INSERT_MESSAGE_SQL}, s AS (
+    `${insertSql(m)}, s AS (
        INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
        SELECT $15::text, user_id, agent_id, id, seq, $16::text, $17::text, $18::text, created_at FROM m
      )
@@ -124,6 +137,7 @@ const MOVE_IF_ANY = (rows: string, version: string, agent: string, user: string)
          WHERE agent_id = ${agent} AND user_id = ${user} AND EXISTS (SELECT 1 FROM ${rows}))`;
 
 export function createPgThreads(db: PgDb): ThreadRepository {
+  const countUnhandled = batchedUnhandledCounts(db);
   return {
     async append(m, version) {
       try {
@@ -190,13 +204,8 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       );
       return rows.map(toMessage).sort(bySeq);
     },
-    async countUnhandled(k) {
-      const r = await db.one<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM messages
-         WHERE agent_id = $1 AND user_id = $2 AND sender = 'person' AND handled_at IS NULL`,
-        [k.agentId, k.userId],
-      );
-      return Number(r?.n ?? 0);
+    countUnhandled(k) {
+      return countUnhandled(k);
     },
     async page(q) {
       const rows =
