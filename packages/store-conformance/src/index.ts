@@ -7,6 +7,7 @@ import { accountCases } from './cases/account-cases.js';
 import { agentCases } from './cases/agent-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
+import { noticeCases } from './cases/notice-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { pushCases } from './cases/push-cases.js';
 import { registryCases } from './cases/registry-cases.js';
@@ -32,6 +33,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...threadCases,
   ...threadReadCases,
   ...pushCases,
+  ...noticeCases,
   ...housekeepingCases,
   ...oauthCases,
   ...shareCases,

@@ -15,6 +15,7 @@ import type {
   PairingCodeRecord,
   PhotoRecord,
   PushDeliveryRecord,
+  PushNoticeRecord,
   PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
@@ -256,6 +257,24 @@ export function toPushDelivery(r: Row): PushDeliveryRecord {
     createdAt: Number(r.created_at),
     attempts: Number(r.attempts),
     nextAt: Number(r.next_at),
+  };
+}
+
+export function toPushNotice(r: Row): PushNoticeRecord {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    subscriptionId: r.subscription_id as string,
+    messageId: r.message_id as string,
+    screenId: str(r.screen_id),
+    tokenHash: str(r.token_hash),
+    tapId: str(r.tap_id),
+    choices: JSON.parse(r.choices as string) as unknown[],
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
+    usedAt: num(r.used_at),
+    closedAt: num(r.closed_at),
   };
 }
 
