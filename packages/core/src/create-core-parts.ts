@@ -167,6 +167,7 @@ export function pushSender(
     transport,
     // The web app is served at the base URL (the API lives under urls.appUrl).
     appUrl: urls.baseUrl,
+    answerUrl: `${urls.appUrl}/push/answer`,
     now: clock,
     random,
   });

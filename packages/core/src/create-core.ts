@@ -54,12 +54,14 @@ import {
   type Photos,
 } from './photos/photos.js';
 import { createPushService, type PushService } from './push/push.js';
+import { createNotificationAnswers, type NotificationAnswers } from './push/push-answers.js';
 import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatcher.js';
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
+import { createThreadCore } from './threads/thread-core.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */
@@ -112,7 +114,7 @@ export interface CoreOptions {
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
 export type PushSenderOptions = Omit<
   PushDispatcherOptions,
-  'store' | 'transport' | 'appUrl' | 'now' | 'random'
+  'store' | 'transport' | 'appUrl' | 'answerUrl' | 'now' | 'random'
 >;
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
@@ -143,6 +145,8 @@ export interface Core {
    * it with the server and stop it on shutdown.
    */
   createPushSender(transport: PushTransport, options?: PushSenderOptions): PushDispatcher;
+  /** Answers from a notification's action with its single-use token (`POST /push/answer`, issue 39). */
+  notificationAnswers: NotificationAnswers;
   connectionAuth: ConnectionAuth;
   /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
   anyConnectionAuth: ConnectionAuth;
@@ -259,7 +263,20 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     random,
     photoLinks: linkPhotos,
+    onPushQueued,
     ...screenLines,
+  });
+  const notificationAnswers = createNotificationAnswers({
+    store,
+    core: createThreadCore({
+      ...beforeTap,
+      store,
+      notifier,
+      now: clock,
+      random,
+      onPushQueued,
+      ...screenLines,
+    }),
   });
   const threadOps = createThreadOps({
     ...beforeTap,
@@ -339,6 +356,7 @@ export function createCore(options: CoreOptions): Core {
     threadOps,
     push,
     createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
+    notificationAnswers,
     connectionAuth,
     anyConnectionAuth,
     photos,

@@ -320,6 +320,24 @@ export const pushSubscribeBody = z
       .optional(),
   })
   .meta({ id: 'PushSubscribeRequest', description: 'PushSubscription.toJSON() plus the device id' });
+export const pushAnswerBody = z
+  .object({
+    token: z.string().min(1).max(128).meta({ description: 'the answer token the push carried (svc_nt_...)' }),
+    screen_id: z.string().min(1).max(128),
+    value: z
+      .union([z.string().max(1000), z.number(), z.boolean()])
+      .meta({ description: "one of the values of the notification's actions" }),
+  })
+  .meta({ id: 'PushAnswerRequest', description: "What a notification's action sends (issue 39)" });
+export const pushAnswerResult = z
+  .object({
+    screen_id: z.string(),
+    value: z.union([z.string(), z.number(), z.boolean()]),
+    sent: z.string().meta({ description: 'what the notification now says, "Sent: <value>"' }),
+    line: z.string().meta({ description: 'the tap line the agent reads' }),
+    at: z.string(),
+  })
+  .meta({ id: 'PushAnswerResult' });
 export const pushUnsubscribeBody = z
   .object({ endpoint: z.string().min(1).max(2048) })
   .meta({ id: 'PushUnsubscribeRequest' });

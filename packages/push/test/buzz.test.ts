@@ -62,12 +62,24 @@ describe('when to buzz', () => {
           title: 'ada',
           body: 'Lunch today?',
           tag: `thread-${agentIds[0]}`,
-          url: `${core.urls.baseUrl}/#/a/${agentIds[0]}`,
+          url: `${core.urls.baseUrl}/#/a/${agentIds[0]}?screen=${shown.screen_id}`,
           count: 1,
           message_id: shown.message_id,
+          screen_id: shown.screen_id,
+          // A one-tap screen (issue 39): its options as actions, and a token for this device only.
+          actions: [
+            { action: 'a0', title: 'Pasta', value: 'Pasta' },
+            { action: 'a1', title: 'Salad', value: 'Salad' },
+          ],
+          answer: {
+            url: `${core.urls.appUrl}/push/answer`,
+            token: expect.stringMatching(/^svc_nt_[A-Za-z0-9_-]{43}$/),
+            expires_at: new Date(core.clock() + 43_200_000).toISOString(),
+          },
         },
       ]);
     }
+    expect(payloads(phone)[0]!.answer).not.toEqual(payloads(laptop)[0]!.answer);
     const push = ps.received[0]!;
     expect(push.headers).toMatchObject({ urgency: 'high', ttl: '43200', contentEncoding: 'aes128gcm' });
     expect(push.headers.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);

@@ -2,13 +2,25 @@
 // collapse into one push (the newest row, with a count); a thread that buzzed moments ago waits out the
 // collapse window and then gets one update; 404/410 remove the device; 429/5xx back off (Retry-After).
 import { createHash } from 'node:crypto';
-import { type Clock, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import {
+  type Clock,
+  hashSecret,
+  isoTime,
+  mintSecret,
+  newTimedId,
+  type Random,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
 import type {
   AgentRecord,
+  MessageRecord,
   PushDeliveryRecord,
   PushSubscriptionRecord,
+  ScreenRecord,
   Store,
 } from '@screen-service/registry/model';
+import { screenActions, staleBody } from './push-actions.js';
 import {
   DEFAULT_COLLAPSE_WINDOW_MS,
   MAX_PUSH_ATTEMPTS,
@@ -47,6 +59,11 @@ export interface PushDispatcherOptions {
   transport: PushTransport;
   /** The app's public address: a notification tap opens `<appUrl>/#/a/<agent>`. */
   appUrl: string;
+  /**
+   * Where a notification's action posts its answer (the person's API `POST /push/answer`, issue 39); absent:
+   * notifications carry no actions and no answer token.
+   */
+  answerUrl?: string;
   now?: Clock;
   random?: Random;
   /** After a buzz for a thread, later rows wait this long and go as one update (default 5 s). */
@@ -88,7 +105,9 @@ interface Group {
 interface SendContext {
   store: PushDispatcherOptions['store'];
   now: () => number;
+  random: Random;
   appUrl: string;
+  answerUrl: string | undefined;
   emit: (e: PushEvent) => void;
   jitter: () => number;
 }
@@ -112,6 +131,27 @@ async function payloadFor(
   if (!agents.has(group.agentId)) agents.set(group.agentId, await ctx.store.agents.get(group.agentId));
   const agent = agents.get(group.agentId);
   if (!message || !agent) return null;
+  const topic = threadTopic(agent.id);
+  if (group.kind === 'stale') {
+    if (!message.screenId) return null;
+    const payload: PushPayload = {
+      kind: 'stale',
+      agent_id: agent.id,
+      title: agent.name,
+      body: staleBody(message),
+      tag: threadTag(agent.id),
+      url: threadUrl(ctx.appUrl, agent.id, message.screenId),
+      screen_id: message.screenId,
+    };
+    // Normal urgency: the device should drop its stale actions soon, but nothing alerts.
+    return {
+      subscription,
+      payload: JSON.stringify(payload),
+      ttl: MESSAGE_TTL_SECONDS,
+      urgency: 'normal',
+      topic,
+    };
+  }
   const screen = message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
   const payload: PushPayload = {
     kind: 'message',
@@ -119,16 +159,49 @@ async function payloadFor(
     title: agent.name,
     body: notificationBody(message, screen, group.rows.length),
     tag: threadTag(agent.id),
-    url: threadUrl(ctx.appUrl, agent.id),
+    url: threadUrl(ctx.appUrl, agent.id, screen?.id),
     count: group.rows.length,
     message_id: message.id,
+    ...(screen ? { screen_id: screen.id } : {}),
+    ...(await noticeOf(ctx, group, message, screen)),
   };
+  return { subscription, payload: JSON.stringify(payload), ttl: MESSAGE_TTL_SECONDS, urgency: 'high', topic };
+}
+
+/**
+ * Records what this device will show (issue 39): a stale notification is replaced only while it is the
+ * device's newest for the thread. A one-tap screen's notice holds the hash of a fresh single-use answer
+ * token; the token itself goes only into this push (encrypted for the device) and the actions with it.
+ */
+async function noticeOf(
+  ctx: SendContext,
+  group: Group,
+  message: MessageRecord,
+  screen: ScreenRecord | null,
+): Promise<Pick<Extract<PushPayload, { kind: 'message' }>, 'actions' | 'answer'>> {
+  const at = ctx.now();
+  const expiresAt = at + MESSAGE_TTL_SECONDS * 1000;
+  const actions = screen && ctx.answerUrl !== undefined ? screenActions(screen) : null;
+  const token = actions ? mintSecret('svc_nt_', ctx.random) : null;
+  await ctx.store.push.saveNotice({
+    id: newTimedId('pn_', at, ctx.random),
+    userId: group.userId,
+    agentId: group.agentId,
+    subscriptionId: group.subscription.id,
+    messageId: message.id,
+    screenId: screen?.id ?? null,
+    tokenHash: token ? hashSecret(token) : null,
+    tapId: actions?.tapId ?? null,
+    choices: actions?.choices.map((c) => c.value) ?? [],
+    createdAt: at,
+    expiresAt,
+    usedAt: null,
+    closedAt: null,
+  });
+  if (!actions || !token || ctx.answerUrl === undefined) return {};
   return {
-    subscription,
-    payload: JSON.stringify(payload),
-    ttl: MESSAGE_TTL_SECONDS,
-    urgency: 'high',
-    topic: threadTopic(agent.id),
+    actions: actions.choices,
+    answer: { url: ctx.answerUrl, token, expires_at: isoTime(expiresAt) },
   };
 }
 
@@ -205,7 +278,15 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
   const lastBuzz = new Map<string, number>();
 
   const jitter = () => (random.bytes(1)[0] ?? 0) / 256;
-  const ctx: SendContext = { store, now, appUrl: options.appUrl, emit, jitter };
+  const ctx: SendContext = {
+    store,
+    now,
+    random,
+    appUrl: options.appUrl,
+    answerUrl: options.answerUrl,
+    emit,
+    jitter,
+  };
 
   async function sendGroup(group: Group, agents: Map<string, AgentRecord | null>, report: PushTickReport) {
     const ids = group.rows.map((r) => r.id);

@@ -2,7 +2,14 @@
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
 import type { Notifier } from '@screen-service/registry/kernel';
-import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import {
+  isoTime,
+  newTimedId,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
 import type {
   AgentRecord,
   MessageRecord,
@@ -61,6 +68,8 @@ export interface Answer {
   at: string;
   /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
   tables?: string;
+  /** Where a tap was made: `app`, `mcp-app` (an in-chat view) or `notification` (an action, issue 39). */
+  via?: string;
 }
 
 export interface TapWrite {
@@ -217,11 +226,22 @@ export function createThreadCore(deps: ThreadDeps) {
       return message;
     },
 
-    /** The one event path of a tap, from the phone or from an in-chat view. */
+    /**
+     * The one event path of a tap, from the phone, an in-chat view or a notification's action. A tap that
+     * answers closes the screen's notifications (their answer tokens stop working) in the row's own write,
+     * and queues the quiet replacement for the other devices that still show one (issue 39). A
+     * notification's tap spends its notice (`notice`) in the same write: a second tap of it is refused.
+     */
     async recordTap(
       screen: ScreenRecord,
       raw: unknown,
-      opts: { via: 'app' | 'mcp-app'; handled: boolean; connectorId?: string | null; photoIds?: string[] },
+      opts: {
+        via: 'app' | 'mcp-app' | 'notification';
+        handled: boolean;
+        connectorId?: string | null;
+        photoIds?: string[];
+        notice?: { id: string; subscriptionId: string };
+      },
     ): Promise<TapWrite> {
       let tap = computeTap(screen, raw, screenLines);
       const extra = deps.beforeTap ? await deps.beforeTap(screen, raw) : null;
@@ -230,32 +250,56 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const message = await store.threads.append(
-        {
-          id: newId('msg_'),
-          userId: screen.userId,
-          agentId: screen.agentId,
-          sender: 'person',
-          kind: 'tap',
-          body: tap.line,
-          meta: {
-            id: tap.event.id,
-            preset: tap.event.preset,
-            value: tap.event.value,
-            echo: tap.echo,
-            via: opts.via,
-            event: tap.event,
-            ...(tap.quiet ? { quiet: true } : {}),
-            ...(photoIds.length > 0 ? { photos: photoIds } : {}),
-          },
-          screenId: screen.id,
-          connectorId: opts.connectorId ?? null,
-          createdAt: at,
-          handledAt: handled ? at : null,
-          photoIds,
+      const row: NewMessage = {
+        id: newId('msg_'),
+        userId: screen.userId,
+        agentId: screen.agentId,
+        sender: 'person',
+        kind: 'tap',
+        body: tap.line,
+        meta: {
+          id: tap.event.id,
+          preset: tap.event.preset,
+          value: tap.event.value,
+          echo: tap.echo,
+          via: opts.via,
+          event: tap.event,
+          ...(tap.quiet ? { quiet: true } : {}),
+          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
         },
-        pageVersion(),
-      );
+        screenId: screen.id,
+        connectorId: opts.connectorId ?? null,
+        createdAt: at,
+        handledAt: handled ? at : null,
+        photoIds,
+      };
+      const notice = opts.notice;
+      const { message, stale } = tap.quiet
+        ? { message: await store.threads.append(row, pageVersion()), stale: 0 }
+        : await store.transaction(async (tx) => {
+            if (notice && !(await tx.push.useNotice(notice.id, at))) {
+              throw new ServiceError(
+                'CONFLICT',
+                'This notification was already answered, or its screen was answered or withdrawn.',
+                { field: 'token' },
+              );
+            }
+            const m = await tx.threads.append(row, pageVersion());
+            const shown = await tx.push.closeNotices(screen.id, at);
+            const others = [
+              ...new Set(shown.map((n) => n.subscriptionId).filter((s) => s !== notice?.subscriptionId)),
+            ];
+            const queued = await tx.push.enqueueStale({
+              id: newId('push_'),
+              userId: screen.userId,
+              agentId: screen.agentId,
+              messageId: m.id,
+              subscriptionIds: others,
+              at,
+            });
+            return { message: m, stale: queued };
+          });
+      if (stale > 0) deps.onPushQueued?.();
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
@@ -301,5 +345,6 @@ async function answersOf(
       .filter((l): l is string => typeof l === 'string'),
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
+    ...(r.kind === 'tap' && typeof r.meta.via === 'string' ? { via: r.meta.via } : {}),
   }));
 }

@@ -21,6 +21,17 @@ export const pushRoutes = [
     handler: ({ services, user, body }) => services.push.subscribe(user.userId, body),
   }),
   defineRoute({
+    method: 'post',
+    path: '/push/answer',
+    summary:
+      "Answer a screen from its notification's action: the push's single-use answer token is the credential",
+    auth: 'none',
+    body: s.pushAnswerBody,
+    response: s.pushAnswerResult,
+    status: 201,
+    handler: ({ services, body }) => services.push.answer(body),
+  }),
+  defineRoute({
     method: 'delete',
     path: '/push/subscriptions',
     summary: "Remove this device's push subscription (the Notifications switch turned off)",
