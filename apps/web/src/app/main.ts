@@ -32,8 +32,9 @@ function route(): View {
   if (!session()) return signInView(hash);
   const approve = /^#\/approve\/([A-Za-z0-9_-]+)(\/here)?$/.exec(hash);
   if (approve) return approveView(decodeURIComponent(approve[1]!), approve[2] !== undefined);
-  const thread = /^#\/a\/([A-Za-z0-9_-]+)$/.exec(hash);
-  if (thread) return threadView(decodeURIComponent(thread[1]!));
+  // `?screen=` from a notification's tap (issue 39): the thread opens with that screen in view.
+  const thread = /^#\/a\/([A-Za-z0-9_-]+)(?:\?screen=([A-Za-z0-9_-]+))?$/.exec(hash);
+  if (thread) return threadView(decodeURIComponent(thread[1]!), thread[2]);
   const settings = /^#\/a\/([A-Za-z0-9_-]+)\/settings$/.exec(hash);
   if (settings) return settingsView(decodeURIComponent(settings[1]!));
   if (hash === '#/add') return addAgentView();
