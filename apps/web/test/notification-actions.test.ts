@@ -93,6 +93,17 @@ async function click(tag: string, action = '') {
   );
 }
 
+const blockPresence = () =>
+  browser.context.route('**/svc-app/presence', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"active":true}' }),
+  );
+
+/** Pushes the phone's subscription received so far, by body (what the push service decrypted). */
+const received = () =>
+  pushService.received
+    .filter((r) => r.subscriber === phone.id)
+    .map((r) => (r.payload as { body?: string }).body);
+
 beforeAll(async () => {
   service = await startService({ vapid: { subject: 'mailto:ops@example.com' }, outboundLoopback: true });
   session = await api('POST', '/auth/signup', {
@@ -132,6 +143,9 @@ beforeAll(async () => {
     });
   });
   await cdp.send('ServiceWorker.enable');
+  // The app marks the person as in front of it (no device buzzes meanwhile): tests about other things keep
+  // that mark from the server at the browser boundary; the presence test lifts this.
+  await blockPresence();
   await browser.context.grantPermissions(['notifications'], { origin: service.url });
   await page.goto(`${service.url}/#/`);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -249,5 +263,99 @@ describe('a notification you can answer', () => {
       )
       .toBe(true);
     await expect.poll(notifications).toEqual([]);
+  });
+});
+
+describe('attention in the app', () => {
+  /** An agent of its own: its thread has not buzzed in the last seconds (no collapse window in the way). */
+  async function newAgent(name: string): Promise<McpAgent> {
+    const made = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', { name });
+    const paired = await fetch(`${service.url}/functions/v1/svc-connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        action: 'pair',
+        code: made.pairing.code,
+        remote_ref: made.agent.id,
+        kind: 'mcp',
+        host_name: name,
+      }),
+    }).then((r) => r.json());
+    return connectMcpAgent(service.url, paired.connector_token);
+  }
+
+  /** The person leaves the app on this device (the app's own marks would lapse in 2 minutes; this says it now). */
+  async function leave() {
+    const device = await page.evaluate(() => localStorage.getItem('svc-device-id'));
+    await page.goto(`${service.url}/offline.html`);
+    await api('PUT', '/presence', { active: false, device });
+    await api('PUT', `/agents/${agentId}/presence`, { open: false, device });
+  }
+
+  it('no buzz while the app is in front of the person; buzzes again once they leave', async () => {
+    const desk = await newAgent('Desk');
+    await leave();
+    await browser.context.unroute('**/svc-app/presence');
+    const marked = page.waitForResponse((r) => r.url().endsWith('/svc-app/presence') && r.ok());
+    await page.goto(`${service.url}/#/`);
+    await marked;
+    await desk.show('confirm@seen "Seen in the app?"');
+    await blockPresence();
+    await leave();
+    const before = received().length;
+    await desk.show('confirm@later "Asked after you left?"');
+    await expect.poll(() => received().slice(before)).toEqual(['Asked after you left?']);
+    await desk.close();
+  });
+
+  it('quiet hours set in the app hold a question; turned off, the next one buzzes', async () => {
+    // An agent of its own: its thread has not buzzed in the last seconds (no collapse window in the way).
+    const owl = await api<{ agent: { id: string }; pairing: { code: string } }>('POST', '/agents', {
+      name: 'Night owl',
+    });
+    const owlPaired = await fetch(`${service.url}/functions/v1/svc-connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        action: 'pair',
+        code: owl.pairing.code,
+        remote_ref: 'owl',
+        kind: 'mcp',
+        host_name: 'Owl',
+      }),
+    }).then((r) => r.json());
+    const night = await connectMcpAgent(service.url, owlPaired.connector_token);
+    const me = await api<{ time_zone: string | null }>('GET', '/me');
+    const at = (offsetMin: number) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: me.time_zone ?? 'UTC',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(Date.now() + offsetMin * 60_000);
+    await page.goto(`${service.url}/#/notifications`);
+    const saved = page.locator('#n-saved');
+    await page.getByRole('switch', { name: 'Quiet hours' }).check();
+    await page.getByLabel('From').fill(at(-60));
+    await page.getByLabel('until').fill(at(60));
+    await expect.poll(() => saved.textContent()).toBe('Saved.');
+    await expect
+      .poll(async () => (await api<{ settings: unknown }>('GET', '/push')).settings)
+      .toEqual({ quiet_hours: { start: at(-60), end: at(60) }, allow_urgent: true, plain_per_hour: 1 });
+    await page.goto(`${service.url}/offline.html`);
+    const before = received().length;
+    await night.show('confirm@night "Asked in quiet hours?"');
+    await page.goto(`${service.url}/#/notifications`);
+    await page.getByRole('switch', { name: 'Quiet hours' }).uncheck();
+    await expect.poll(() => saved.textContent()).toBe('Saved.');
+    await expect
+      .poll(
+        async () => (await api<{ settings: { quiet_hours: unknown } }>('GET', '/push')).settings.quiet_hours,
+      )
+      .toBeNull();
+    await page.goto(`${service.url}/offline.html`);
+    await night.show('confirm@day "Asked after quiet hours?"');
+    await expect.poll(() => received().slice(before)).toEqual(['Asked after quiet hours?']);
+    await night.close();
   });
 });

@@ -303,11 +303,35 @@ export const pushSubscriptionView = z
     created_at: z.string(),
   })
   .meta({ id: 'PushSubscription' });
+export const pushSettings = z
+  .object({
+    quiet_hours: z
+      .object({ start: z.string(), end: z.string() })
+      .nullable()
+      .meta({ description: 'local times HH:MM in the account time zone; null: no quiet hours' }),
+    allow_urgent: z.boolean().meta({ description: 'an ask the agent marks urgent buzzes in quiet hours' }),
+    plain_per_hour: z
+      .number()
+      .int()
+      .meta({ description: 'buzzes that need no answer per agent per hour (0: every one)' }),
+  })
+  .meta({ id: 'PushSettings' });
+export const pushSettingsBody = z
+  .object({
+    quiet_hours: z.object({ start: z.string(), end: z.string() }).nullable().optional(),
+    allow_urgent: z.boolean().optional(),
+    plain_per_hour: z.number().int().optional(),
+  })
+  .meta({ id: 'PushSettingsRequest' });
+export const activeBody = z
+  .object({ active: z.boolean(), device: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
+  .meta({ id: 'ActiveRequest', description: 'the app is in front of the person on this device (or not)' });
 export const pushStatus = z
   .object({
     configured: z.boolean().meta({ description: 'false: the operator set no VAPID keys; nothing is sent' }),
     public_key: z.string().nullable().meta({ description: 'VAPID public key for pushManager.subscribe' }),
     subscriptions: z.array(pushSubscriptionView),
+    settings: pushSettings,
   })
   .meta({ id: 'PushStatus' });
 export const pushSubscribeBody = z

@@ -75,7 +75,8 @@ export interface PersonApiServices {
   /** Relay tables: the person's controls (list, give, take away, delete) and this device's copy. */
   tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove' | 'replica'>;
   /** Web Push: this person's devices and whether the service can send at all. */
-  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'> & Pick<NotificationAnswers, 'answer'>;
+  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe' | 'saveSettings' | 'setActive'> &
+    Pick<NotificationAnswers, 'answer'>;
   /** Native agents; absent or null when the operator configured no model (the app then offers none). */
   native?: NativeAgentsPort | null;
   /** Shared agents: the invite claim page, and the owner's grants with revoke. */
@@ -137,6 +138,8 @@ export function personApiServices(
       status: core.push.status,
       subscribe: core.push.subscribe,
       unsubscribe: core.push.unsubscribe,
+      saveSettings: core.push.saveSettings,
+      setActive: core.push.setActive,
       answer: core.notificationAnswers.answer,
     },
     native,

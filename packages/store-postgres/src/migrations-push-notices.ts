@@ -24,4 +24,23 @@ CREATE INDEX push_notices_message ON push_notices(message_id);
 CREATE INDEX push_notices_user ON push_notices(user_id);
 ALTER TABLE push_outbox DROP CONSTRAINT push_outbox_kind_check,
   ADD CONSTRAINT push_outbox_kind_check CHECK (kind IN ('message', 'revoked', 'stale'));
+
+-- Attention (issue 39, ADR 0258): the person's quiet hours (minutes after local midnight, in the account's
+-- time zone), whether urgent asks break through, and how many buzzes that need no answer one agent may
+-- send per hour (0: no limit). No row: the defaults (no quiet hours, urgent allowed, one per hour).
+CREATE TABLE push_settings (
+  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 1439),
+  quiet_end INTEGER CHECK (quiet_end BETWEEN 0 AND 1439),
+  allow_urgent BOOLEAN NOT NULL DEFAULT true,
+  plain_per_hour INTEGER NOT NULL DEFAULT 1 CHECK (plain_per_hour >= 0),
+  updated_at BIGINT NOT NULL
+);
+-- The app in front of the person on a device (any view, visible), renewed while it is: no buzz meanwhile.
+CREATE TABLE person_presence (
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  device TEXT NOT NULL,
+  until BIGINT NOT NULL,
+  PRIMARY KEY (user_id, device)
+);
 `;

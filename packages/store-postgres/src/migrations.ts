@@ -163,6 +163,8 @@ export const POSTGRES_USER_TABLES = [
   'push_subscriptions',
   'push_outbox',
   'push_notices',
+  'push_settings',
+  'person_presence',
   'thread_presence',
   'native_agents',
   'share_templates',

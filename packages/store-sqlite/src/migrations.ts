@@ -368,6 +368,8 @@ export const CORE_TABLES = [
   'push_subscriptions',
   'push_outbox',
   'push_notices',
+  'push_settings',
+  'person_presence',
   'thread_presence',
   'native_agents',
   'share_templates',

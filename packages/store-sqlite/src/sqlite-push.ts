@@ -2,7 +2,12 @@
 // transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
 
 import type { PushRepository } from '@screen-service/registry/model';
-import { toPushDelivery, toPushNotice, toPushSubscription } from '@screen-service/registry/model';
+import {
+  toPushDelivery,
+  toPushNotice,
+  toPushSettings,
+  toPushSubscription,
+} from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
@@ -75,9 +80,32 @@ function prepareNotices(db: SqliteDb) {
   return { insert, prune, find, use, shown, close, stale };
 }
 
+/** The person's attention settings and presence (issue 39, ADR 0258). */
+function prepareAttention(db: SqliteDb) {
+  return {
+    get: db.prepare('SELECT * FROM push_settings WHERE user_id = ?'),
+    save: db.prepare(
+      `INSERT INTO push_settings (user_id, quiet_start, quiet_end, allow_urgent, plain_per_hour, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,
+         allow_urgent = excluded.allow_urgent, plain_per_hour = excluded.plain_per_hour, updated_at = excluded.updated_at`,
+    ),
+    active: db.prepare(
+      `INSERT INTO person_presence (user_id, device, until) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, device) DO UPDATE SET until = excluded.until`,
+    ),
+    away: db.prepare('DELETE FROM person_presence WHERE user_id = ? AND device = ?'),
+    isActive: db.prepare(
+      `SELECT 1 AS x WHERE EXISTS (SELECT 1 FROM person_presence WHERE user_id = ? AND until > ?)
+         OR EXISTS (SELECT 1 FROM thread_presence WHERE user_id = ? AND until > ?)`,
+    ),
+  };
+}
+
 export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommitOf(db)): PushRepository {
   const rows = preparePushRows(db);
   const notices = prepareNotices(db);
+  const attention = prepareAttention(db);
   // The sender settles each push as its answer comes: those writes share the turn's commit (ADR 0205).
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
@@ -180,6 +208,30 @@ export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommi
         notices.close.run(at, screenId);
         return open;
       });
+    },
+    async getSettings(userId) {
+      const r = attention.get.get(userId) as Row | undefined;
+      return r ? toPushSettings(r) : null;
+    },
+    async saveSettings(x) {
+      await commits.run(() =>
+        attention.save.run(
+          x.userId,
+          x.quietStart,
+          x.quietEnd,
+          x.allowUrgent ? 1 : 0,
+          x.plainPerHour,
+          x.updatedAt,
+        ),
+      );
+    },
+    async setActive(userId, device, until) {
+      await commits.run(() =>
+        until === null ? attention.away.run(userId, device) : attention.active.run(userId, device, until),
+      );
+    },
+    async isActive(userId, at) {
+      return attention.isActive.get(userId, at, userId, at) !== undefined;
     },
     async enqueueStale(input) {
       if (input.subscriptionIds.length === 0) return 0;

@@ -2,6 +2,7 @@
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
+import { holdActive } from './push-device.js';
 import { focusOn, type View } from './shell.js';
 import { reportZone } from './time-zone.js';
 import { accessView } from './views/access.js';
@@ -25,6 +26,7 @@ const APP_NAME = 'Screen Service';
 const root = document.getElementById('app')!;
 let current: View | undefined;
 let closeStream: (() => void) | undefined;
+let releaseActive: (() => void) | undefined;
 
 function route(): View {
   const hash = location.hash || '#/';
@@ -84,10 +86,14 @@ function show(): void {
     closeStream = openStream((type, data) => current?.onEvent?.(type, data));
     // Each start tells the account where this device is (the person's dates follow it unless pinned).
     void reportZone();
+    // While the app is in front of the person here, no device buzzes (issue 39).
+    releaseActive = holdActive();
   }
   if (!session() && closeStream) {
     closeStream();
     closeStream = undefined;
+    releaseActive?.();
+    releaseActive = undefined;
   }
 }
 

@@ -24,6 +24,17 @@ export {
   type NotificationAnswers,
 } from './push-answers.js';
 export {
+  attentionWait,
+  createPushAttention,
+  DEFAULT_PUSH_SETTINGS,
+  localMinutes,
+  type PushAttention,
+  type PushSettingsView,
+  parseSettings,
+  quietUntil,
+  toSettingsView,
+} from './push-attention.js';
+export {
   createPushDispatcher,
   type PushDispatcher,
   type PushDispatcherOptions,

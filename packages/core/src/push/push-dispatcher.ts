@@ -1,38 +1,14 @@
 // The push sender: drains the durable outbox off the request path. Rows of one thread for one device
 // collapse into one push (the newest row, with a count); a thread that buzzed moments ago waits out the
 // collapse window and then gets one update; 404/410 remove the device; 429/5xx back off (Retry-After).
-import { createHash } from 'node:crypto';
-import {
-  type Clock,
-  hashSecret,
-  isoTime,
-  mintSecret,
-  newTimedId,
-  type Random,
-  systemClock,
-  systemRandom,
-} from '@screen-service/registry/kernel';
-import type {
-  AgentRecord,
-  MessageRecord,
-  PushDeliveryRecord,
-  PushSubscriptionRecord,
-  ScreenRecord,
-  Store,
-} from '@screen-service/registry/model';
-import { screenActions, staleBody } from './push-actions.js';
-import {
-  DEFAULT_COLLAPSE_WINDOW_MS,
-  MAX_PUSH_ATTEMPTS,
-  MESSAGE_TTL_SECONDS,
-  notificationBody,
-  type PushPayload,
-  REVOKED_TTL_SECONDS,
-  retryDelayMs,
-  threadTag,
-  threadUrl,
-} from './push-rules.js';
-import type { PushOutcome, PushRequest, PushTransport } from './push-transport.js';
+import { type Clock, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import type { AgentRecord, PushDeliveryRecord, Store } from '@screen-service/registry/model';
+import { attentionWait } from './push-attention.js';
+import { type Group, loadRow, payloadFor, type SendContext } from './push-payload.js';
+import { DEFAULT_COLLAPSE_WINDOW_MS, MAX_PUSH_ATTEMPTS, retryDelayMs } from './push-rules.js';
+import type { PushOutcome, PushTransport } from './push-transport.js';
+
+export { threadTopic } from './push-payload.js';
 
 /** Something the sender did that an operator may want to log. */
 export type PushEvent =
@@ -86,123 +62,6 @@ export interface PushDispatcher {
   stop(): Promise<void>;
   /** Runs a pass soon (a write queued a push). */
   wake(): void;
-}
-
-/** RFC 8030 Topic for a thread: base64url, at most 32 characters, the same for every push of the thread. */
-export function threadTopic(agentId: string): string {
-  return createHash('sha256').update(agentId).digest('base64url').slice(0, 32);
-}
-
-interface Group {
-  subscription: PushSubscriptionRecord;
-  kind: PushDeliveryRecord['kind'];
-  agentId: string;
-  userId: string;
-  rows: PushDeliveryRecord[];
-}
-
-/** What sending a group needs from the dispatcher. */
-interface SendContext {
-  store: PushDispatcherOptions['store'];
-  now: () => number;
-  random: Random;
-  appUrl: string;
-  answerUrl: string | undefined;
-  emit: (e: PushEvent) => void;
-  jitter: () => number;
-}
-
-/** The request that announces a group to its device, or null when its message or agent is gone. */
-async function payloadFor(
-  ctx: SendContext,
-  group: Group,
-  agents: Map<string, AgentRecord | null>,
-): Promise<PushRequest | null> {
-  const subscription = {
-    endpoint: group.subscription.endpoint,
-    keys: { p256dh: group.subscription.p256dh, auth: group.subscription.auth },
-  };
-  if (group.kind === 'revoked') {
-    const payload: PushPayload = { kind: 'revoked', agent_id: group.agentId };
-    return { subscription, payload: JSON.stringify(payload), ttl: REVOKED_TTL_SECONDS, urgency: 'low' };
-  }
-  const newest = group.rows.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
-  const message = newest.messageId ? await ctx.store.threads.getMessage(newest.messageId) : null;
-  if (!agents.has(group.agentId)) agents.set(group.agentId, await ctx.store.agents.get(group.agentId));
-  const agent = agents.get(group.agentId);
-  if (!message || !agent) return null;
-  const topic = threadTopic(agent.id);
-  if (group.kind === 'stale') {
-    if (!message.screenId) return null;
-    const payload: PushPayload = {
-      kind: 'stale',
-      agent_id: agent.id,
-      title: agent.name,
-      body: staleBody(message),
-      tag: threadTag(agent.id),
-      url: threadUrl(ctx.appUrl, agent.id, message.screenId),
-      screen_id: message.screenId,
-    };
-    // Normal urgency: the device should drop its stale actions soon, but nothing alerts.
-    return {
-      subscription,
-      payload: JSON.stringify(payload),
-      ttl: MESSAGE_TTL_SECONDS,
-      urgency: 'normal',
-      topic,
-    };
-  }
-  const screen = message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
-  const payload: PushPayload = {
-    kind: 'message',
-    agent_id: agent.id,
-    title: agent.name,
-    body: notificationBody(message, screen, group.rows.length),
-    tag: threadTag(agent.id),
-    url: threadUrl(ctx.appUrl, agent.id, screen?.id),
-    count: group.rows.length,
-    message_id: message.id,
-    ...(screen ? { screen_id: screen.id } : {}),
-    ...(await noticeOf(ctx, group, message, screen)),
-  };
-  return { subscription, payload: JSON.stringify(payload), ttl: MESSAGE_TTL_SECONDS, urgency: 'high', topic };
-}
-
-/**
- * Records what this device will show (issue 39): a stale notification is replaced only while it is the
- * device's newest for the thread. A one-tap screen's notice holds the hash of a fresh single-use answer
- * token; the token itself goes only into this push (encrypted for the device) and the actions with it.
- */
-async function noticeOf(
-  ctx: SendContext,
-  group: Group,
-  message: MessageRecord,
-  screen: ScreenRecord | null,
-): Promise<Pick<Extract<PushPayload, { kind: 'message' }>, 'actions' | 'answer'>> {
-  const at = ctx.now();
-  const expiresAt = at + MESSAGE_TTL_SECONDS * 1000;
-  const actions = screen && ctx.answerUrl !== undefined ? screenActions(screen) : null;
-  const token = actions ? mintSecret('svc_nt_', ctx.random) : null;
-  await ctx.store.push.saveNotice({
-    id: newTimedId('pn_', at, ctx.random),
-    userId: group.userId,
-    agentId: group.agentId,
-    subscriptionId: group.subscription.id,
-    messageId: message.id,
-    screenId: screen?.id ?? null,
-    tokenHash: token ? hashSecret(token) : null,
-    tapId: actions?.tapId ?? null,
-    choices: actions?.choices.map((c) => c.value) ?? [],
-    createdAt: at,
-    expiresAt,
-    usedAt: null,
-    closedAt: null,
-  });
-  if (!actions || !token || ctx.answerUrl === undefined) return {};
-  return {
-    actions: actions.choices,
-    answer: { url: ctx.answerUrl, token, expires_at: isoTime(expiresAt) },
-  };
 }
 
 /** Settles a group's rows by the push service's answer: sent, gone, retried with back-off, or dropped. */
@@ -276,6 +135,9 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
   };
   // When each (device, thread) last buzzed. In memory: after a restart at worst one extra update goes out.
   const lastBuzz = new Map<string, number>();
+  // The newest row each (device, thread) was shown, and when it last buzzed without an ask (the budget).
+  const lastShown = new Map<string, number>();
+  const lastPlain = new Map<string, number>();
 
   const jitter = () => (random.bytes(1)[0] ?? 0) / 256;
   const ctx: SendContext = {
@@ -292,7 +154,13 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     const ids = group.rows.map((r) => r.id);
     const at = now();
     const buzzKey = `${group.subscription.id} ${group.agentId}`;
-    if (group.kind === 'message') {
+    const row = group.kind === 'revoked' ? null : await loadRow(ctx, group, agents);
+    const drop = async () => {
+      await store.push.settle(ids);
+      report.suppressed += ids.length;
+    };
+    if (group.kind !== 'revoked' && !row) return drop();
+    if (group.kind === 'message' && row) {
       const last = lastBuzz.get(buzzKey);
       const first = group.rows.every((r) => r.attempts === 0);
       if (first && last !== undefined && at < last + windowMs) {
@@ -300,20 +168,38 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
         report.deferred += ids.length;
         return;
       }
-      // Opened since the write: the person is looking at it, so the buzz is moot.
-      if (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) {
-        await store.push.settle(ids);
-        report.suppressed += ids.length;
+      // A newer row of the thread already buzzed this device (rows held back by the budget or quiet hours
+      // behind an ask that went at once): they are gathered into it, not shown over it.
+      if (row.message.createdAt < (lastShown.get(buzzKey) ?? 0)) return drop();
+      // Opened since the write, or the person is in the app on any device: the buzz is moot (issue 39).
+      if (
+        (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) ||
+        (await store.push.isActive(group.userId, at))
+      ) {
+        return drop();
+      }
+      // A retry already had its turn: only a first try waits for quiet hours or the budget.
+      const wait = !first
+        ? null
+        : await attentionWait(store, {
+            userId: group.userId,
+            at,
+            row,
+            lastPlainAt: lastPlain.get(buzzKey),
+          });
+      if (wait !== null) {
+        await store.push.postpone(ids, wait, false);
+        report.deferred += ids.length;
         return;
       }
     }
-    const request = await payloadFor(ctx, group, agents);
-    if (!request) {
-      await store.push.settle(ids);
-      report.suppressed += ids.length;
-      return;
+    const request = await payloadFor(ctx, group, row);
+    if (!request) return drop();
+    if (group.kind === 'message' && row) {
+      lastBuzz.set(buzzKey, at);
+      lastShown.set(buzzKey, row.message.createdAt);
+      if (!row.actionable) lastPlain.set(buzzKey, at);
     }
-    if (group.kind === 'message') lastBuzz.set(buzzKey, at);
     let outcome: PushOutcome;
     try {
       outcome = await transport.send(request);

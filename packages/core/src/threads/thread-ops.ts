@@ -29,6 +29,8 @@ export interface ShowInput {
   text?: string;
   /** Agent id or handle; default: the connection's first (default) agent. */
   agent?: string;
+  /** An urgent ask: it buzzes in the person's quiet hours when they allow urgent asks (issue 39). */
+  urgent?: boolean;
 }
 export interface ShowResult {
   screen_id: string;
@@ -212,7 +214,12 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
         agent,
         {
           body: lines,
-          meta: { ...extras.meta, ...(text ? { text } : {}), ...refusedMeta(writes) },
+          meta: {
+            ...extras.meta,
+            ...(text ? { text } : {}),
+            ...(input.urgent === true ? { urgent: true } : {}),
+            ...refusedMeta(writes),
+          },
           connectorId: p.connectorId,
           ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
         },

@@ -21,6 +21,24 @@ export const pushRoutes = [
     handler: ({ services, user, body }) => services.push.subscribe(user.userId, body),
   }),
   defineRoute({
+    method: 'put',
+    path: '/push/settings',
+    summary: 'Quiet hours, urgent asks and how often an agent may buzz without asking anything',
+    auth: 'user',
+    body: s.pushSettingsBody,
+    response: s.pushSettings,
+    handler: ({ services, user, body }) => services.push.saveSettings(user.userId, body),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/presence',
+    summary: 'The app is in front of the person on this device (renewed every minute while visible): no buzz',
+    auth: 'user',
+    body: s.activeBody,
+    response: s.activeBody.pick({ active: true }),
+    handler: ({ services, user, body }) => services.push.setActive(user.userId, body.active, body.device),
+  }),
+  defineRoute({
     method: 'post',
     path: '/push/answer',
     summary:

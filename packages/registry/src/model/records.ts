@@ -253,6 +253,19 @@ export interface PushNoticeRecord {
   closedAt: number | null;
 }
 
+/** The person's attention settings for buzzes (issue 39, ADR 0258). */
+export interface PushSettingsRecord {
+  userId: string;
+  /** Quiet hours, minutes after local midnight in the account's time zone; null: none. */
+  quietStart: number | null;
+  quietEnd: number | null;
+  /** An ask the agent marks urgent buzzes during quiet hours. */
+  allowUrgent: boolean;
+  /** Buzzes that need no answer, per agent per hour (0: no limit); the rest are gathered into the next. */
+  plainPerHour: number;
+  updatedAt: number;
+}
+
 /** How a registered OAuth client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
 export type OAuthClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
 

@@ -16,6 +16,7 @@ import type {
   PhotoRecord,
   PushDeliveryRecord,
   PushNoticeRecord,
+  PushSettingsRecord,
   PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
@@ -277,6 +278,15 @@ export function toPushNotice(r: Row): PushNoticeRecord {
     closedAt: num(r.closed_at),
   };
 }
+
+export const toPushSettings = (r: Row): PushSettingsRecord => ({
+  userId: r.user_id as string,
+  quietStart: num(r.quiet_start),
+  quietEnd: num(r.quiet_end),
+  allowUrgent: flag(r.allow_urgent),
+  plainPerHour: Number(r.plain_per_hour),
+  updatedAt: Number(r.updated_at),
+});
 
 export const toRelayMeta = (r: Row): RelayTableMeta => ({
   userId: r.user_id as string,

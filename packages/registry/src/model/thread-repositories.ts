@@ -6,6 +6,7 @@ import type {
   PushDeliveryRecord,
   PushIntentRecord,
   PushNoticeRecord,
+  PushSettingsRecord,
   PushSubscriptionRecord,
   ScreenRecord,
   ThreadStateRecord,
@@ -188,6 +189,14 @@ export interface PushRepository {
    * the newest notification of their device for the thread: the ones a device still shows.
    */
   closeNotices(screenId: string, at: number): Promise<PushNoticeRecord[]>;
+  /** The person's attention settings, or null for the defaults. */
+  getSettings(userId: string): Promise<PushSettingsRecord | null>;
+  /** Writes the person's attention settings (whole). */
+  saveSettings(settings: PushSettingsRecord): Promise<void>;
+  /** Marks the person in front of the app on one device until `until`, or not (`until` null). */
+  setActive(userId: string, device: string, until: number | null): Promise<void>;
+  /** True while any device of the person shows the app (or holds any thread open) at `at`. */
+  isActive(userId: string, at: number): Promise<boolean>;
   /** Queues one `stale` row per given subscription (ids `${id}.${n}`, due at `at`); returns how many. */
   enqueueStale(input: {
     id: string;

@@ -115,4 +115,51 @@ export const noticeCases: ConformanceCase[] = [
       expect(shown.screen.id).toBe('scr_1');
     },
   ),
+  c(
+    ['push.getSettings', 'push.saveSettings'],
+    "the person's attention settings: none until saved, then whole",
+    async (store) => {
+      const { user } = await withScreen(store);
+      expect(await store.push.getSettings(user.id)).toBeNull();
+      const settings = {
+        userId: user.id,
+        quietStart: 22 * 60,
+        quietEnd: 7 * 60,
+        allowUrgent: false,
+        plainPerHour: 0,
+        updatedAt: 5,
+      };
+      await store.push.saveSettings(settings);
+      expect(await store.push.getSettings(user.id)).toEqual(settings);
+      const off = {
+        ...settings,
+        quietStart: null,
+        quietEnd: null,
+        allowUrgent: true,
+        plainPerHour: 3,
+        updatedAt: 6,
+      };
+      await store.push.saveSettings(off);
+      expect(await store.push.getSettings(user.id)).toEqual(off);
+    },
+  ),
+  c(
+    ['push.setActive', 'push.isActive'],
+    'presence: active while any device shows the app or holds a thread open, until it lapses or leaves',
+    async (store) => {
+      const { user, key } = await withScreen(store);
+      const other = await fixtures(store).user();
+      expect(await store.push.isActive(user.id, 10)).toBe(false);
+      await store.push.setActive(user.id, 'laptop', 100);
+      await store.push.setActive(user.id, 'phone', 50);
+      expect(await store.push.isActive(user.id, 60)).toBe(true);
+      expect(await store.push.isActive(other.id, 60)).toBe(false);
+      await store.push.setActive(user.id, 'laptop', null);
+      expect(await store.push.isActive(user.id, 60)).toBe(false);
+      expect(await store.push.isActive(user.id, 40)).toBe(true);
+      await store.push.setPresence(key, 'tablet', 200);
+      expect(await store.push.isActive(user.id, 150)).toBe(true);
+      expect(await store.push.isActive(user.id, 200)).toBe(false);
+    },
+  ),
 ];

@@ -2,7 +2,12 @@
 // transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
 
 import type { PushRepository } from '@screen-service/registry/model';
-import { toPushDelivery, toPushNotice, toPushSubscription } from '@screen-service/registry/model';
+import {
+  toPushDelivery,
+  toPushNotice,
+  toPushSettings,
+  toPushSubscription,
+} from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
 
 // One outbox row per subscription of the user, ids `${id}.${n}` in subscription id order.
@@ -159,6 +164,39 @@ export function createPgPush(db: PgDb): PushRepository {
         .filter((r) => r.shown === true)
         .map((r) => toPushNotice(r))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+    async getSettings(userId) {
+      const r = await db.one('SELECT * FROM push_settings WHERE user_id = $1', [userId]);
+      return r ? toPushSettings(r) : null;
+    },
+    async saveSettings(x) {
+      await db.run(
+        `INSERT INTO push_settings (user_id, quiet_start, quiet_end, allow_urgent, plain_per_hour, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,
+           allow_urgent = excluded.allow_urgent, plain_per_hour = excluded.plain_per_hour,
+           updated_at = excluded.updated_at`,
+        [x.userId, x.quietStart, x.quietEnd, x.allowUrgent, x.plainPerHour, x.updatedAt],
+      );
+    },
+    async setActive(userId, device, until) {
+      if (until === null) {
+        await db.run('DELETE FROM person_presence WHERE user_id = $1 AND device = $2', [userId, device]);
+      } else {
+        await db.run(
+          `INSERT INTO person_presence (user_id, device, until) VALUES ($1, $2, $3)
+           ON CONFLICT (user_id, device) DO UPDATE SET until = excluded.until`,
+          [userId, device, until],
+        );
+      }
+    },
+    async isActive(userId, at) {
+      const r = await db.one(
+        `SELECT 1 AS x WHERE EXISTS (SELECT 1 FROM person_presence WHERE user_id = $1 AND until > $2)
+           OR EXISTS (SELECT 1 FROM thread_presence WHERE user_id = $1 AND until > $2)`,
+        [userId, at],
+      );
+      return r !== undefined;
     },
     async enqueueStale(input) {
       if (input.subscriptionIds.length === 0) return 0;

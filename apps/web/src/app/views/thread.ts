@@ -119,7 +119,9 @@ export function threadView(agentId: string, focusScreen?: string): View {
 
   /** Brings a screen into view, ready to answer (a notification's tap names it); its heading takes focus. */
   function showScreen(screenId: string): void {
-    const screen = [...log.querySelectorAll<HTMLElement>('[data-screen]')].find((s) => s.dataset.screen === screenId);
+    const screen = [...log.querySelectorAll<HTMLElement>('[data-screen]')].find(
+      (s) => s.dataset.screen === screenId,
+    );
     if (!screen) return;
     screen.scrollIntoView({ block: 'center' });
     const heading = screen.querySelector<HTMLElement>('.screen-heading');
