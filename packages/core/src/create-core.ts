@@ -40,6 +40,7 @@ import {
   type Wiring,
   wireConnectionAuth,
   wireHosts,
+  wireNotificationAnswers,
   wireTables,
 } from './create-core-parts.js';
 import type { HostTransport } from './host-messages/host-transport.js';
@@ -54,14 +55,13 @@ import {
   type Photos,
 } from './photos/photos.js';
 import { createPushService, type PushService } from './push/push.js';
-import { createNotificationAnswers, type NotificationAnswers } from './push/push-answers.js';
+import type { NotificationAnswers } from './push/push-answers.js';
 import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatcher.js';
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
-import { createThreadCore } from './threads/thread-core.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */
@@ -266,18 +266,7 @@ export function createCore(options: CoreOptions): Core {
     onPushQueued,
     ...screenLines,
   });
-  const notificationAnswers = createNotificationAnswers({
-    store,
-    core: createThreadCore({
-      ...beforeTap,
-      store,
-      notifier,
-      now: clock,
-      random,
-      onPushQueued,
-      ...screenLines,
-    }),
-  });
+  const notificationAnswers = wireNotificationAnswers(w, beforeTap);
   const threadOps = createThreadOps({
     ...beforeTap,
     store,

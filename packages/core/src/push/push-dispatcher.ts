@@ -4,7 +4,7 @@
 import { type Clock, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type { AgentRecord, PushDeliveryRecord, Store } from '@screen-service/registry/model';
 import { attentionWait } from './push-attention.js';
-import { type Group, loadRow, payloadFor, type SendContext } from './push-payload.js';
+import { type Group, type LoadedRow, loadRow, payloadFor, type SendContext } from './push-payload.js';
 import { DEFAULT_COLLAPSE_WINDOW_MS, MAX_PUSH_ATTEMPTS, retryDelayMs } from './push-rules.js';
 import type { PushOutcome, PushTransport } from './push-transport.js';
 
@@ -107,6 +107,45 @@ async function settleOutcome(ctx: SendContext, group: Group, outcome: PushOutcom
   }
 }
 
+/** What the sender remembers of one (device, thread). */
+interface Seen {
+  buzz?: number;
+  shown?: number;
+  plain?: number;
+}
+
+/**
+ * Whether a group of `message` rows buzzes now (`send`), never (`drop`) or later (the time to wait for): a
+ * thread that buzzed moments ago waits out the collapse window; rows older than what the device shows are
+ * gathered into it; an open thread or the person in the app on any device drops it; then quiet hours and
+ * the budget of buzzes that ask nothing (ADR 0258).
+ */
+async function gateBuzz(
+  store: Store,
+  group: Group,
+  row: LoadedRow,
+  at: number,
+  windowMs: number,
+  seen: Seen,
+): Promise<'send' | 'drop' | number> {
+  const first = group.rows.every((r) => r.attempts === 0);
+  if (first && seen.buzz !== undefined && at < seen.buzz + windowMs) return seen.buzz + windowMs;
+  // A newer row of the thread already buzzed this device (rows held back by the budget or quiet hours behind
+  // an ask that went at once): they are gathered into it, not shown over it.
+  if (row.message.createdAt < (seen.shown ?? 0)) return 'drop';
+  // Opened since the write, or the person is in the app on any device: the buzz is moot (issue 39).
+  if (
+    (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) ||
+    (await store.push.isActive(group.userId, at))
+  ) {
+    return 'drop';
+  }
+  // A retry already had its turn: only a first try waits for quiet hours or the budget.
+  if (!first) return 'send';
+  const wait = await attentionWait(store, { userId: group.userId, at, row, lastPlainAt: seen.plain });
+  return wait ?? 'send';
+}
+
 /**
  * Creates the sender over the store's outbox.
  *
@@ -133,22 +172,12 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
       // A failing logger must not stop the sender.
     }
   };
-  // When each (device, thread) last buzzed. In memory: after a restart at worst one extra update goes out.
-  const lastBuzz = new Map<string, number>();
-  // The newest row each (device, thread) was shown, and when it last buzzed without an ask (the budget).
-  const lastShown = new Map<string, number>();
-  const lastPlain = new Map<string, number>();
+  // Per (device, thread): when it last buzzed, the newest row it was shown, and when it last buzzed with
+  // nothing to answer (the budget). In memory: after a restart at worst one extra update goes out.
+  const seen = new Map<string, Seen>();
 
   const jitter = () => (random.bytes(1)[0] ?? 0) / 256;
-  const ctx: SendContext = {
-    store,
-    now,
-    random,
-    appUrl: options.appUrl,
-    answerUrl: options.answerUrl,
-    emit,
-    jitter,
-  };
+  const ctx: SendContext = { ...options, store, now, random, emit, jitter };
 
   async function sendGroup(group: Group, agents: Map<string, AgentRecord | null>, report: PushTickReport) {
     const ids = group.rows.map((r) => r.id);
@@ -161,34 +190,10 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     };
     if (group.kind !== 'revoked' && !row) return drop();
     if (group.kind === 'message' && row) {
-      const last = lastBuzz.get(buzzKey);
-      const first = group.rows.every((r) => r.attempts === 0);
-      if (first && last !== undefined && at < last + windowMs) {
-        await store.push.postpone(ids, last + windowMs, false);
-        report.deferred += ids.length;
-        return;
-      }
-      // A newer row of the thread already buzzed this device (rows held back by the budget or quiet hours
-      // behind an ask that went at once): they are gathered into it, not shown over it.
-      if (row.message.createdAt < (lastShown.get(buzzKey) ?? 0)) return drop();
-      // Opened since the write, or the person is in the app on any device: the buzz is moot (issue 39).
-      if (
-        (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) ||
-        (await store.push.isActive(group.userId, at))
-      ) {
-        return drop();
-      }
-      // A retry already had its turn: only a first try waits for quiet hours or the budget.
-      const wait = !first
-        ? null
-        : await attentionWait(store, {
-            userId: group.userId,
-            at,
-            row,
-            lastPlainAt: lastPlain.get(buzzKey),
-          });
-      if (wait !== null) {
-        await store.push.postpone(ids, wait, false);
+      const gate = await gateBuzz(store, group, row, at, windowMs, seen.get(buzzKey) ?? {});
+      if (gate === 'drop') return drop();
+      if (gate !== 'send') {
+        await store.push.postpone(ids, gate, false);
         report.deferred += ids.length;
         return;
       }
@@ -196,9 +201,12 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
     const request = await payloadFor(ctx, group, row);
     if (!request) return drop();
     if (group.kind === 'message' && row) {
-      lastBuzz.set(buzzKey, at);
-      lastShown.set(buzzKey, row.message.createdAt);
-      if (!row.actionable) lastPlain.set(buzzKey, at);
+      const plain = row.actionable ? seen.get(buzzKey)?.plain : at;
+      seen.set(buzzKey, {
+        buzz: at,
+        shown: row.message.createdAt,
+        ...(plain === undefined ? {} : { plain }),
+      });
     }
     let outcome: PushOutcome;
     try {

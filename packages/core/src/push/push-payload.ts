@@ -42,7 +42,7 @@ export interface SendContext {
   now: () => number;
   random: Random;
   appUrl: string;
-  answerUrl: string | undefined;
+  answerUrl?: string | undefined;
   emit: (e: PushEvent) => void;
   jitter: () => number;
 }
@@ -75,7 +75,7 @@ export async function loadRow(
   const screen =
     group.kind === 'message' && message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
   const actions = screen ? screenActions(screen) : null;
-  const asks = screen !== null && screen.taps.some((t) => catalog[t.preset]?.events.some((e) => !e.quiet));
+  const asks = screen?.taps.some((t) => catalog[t.preset]?.events.some((e) => !e.quiet)) === true;
   return { agent, message, screen, actions, actionable: asks, urgent: message.meta.urgent === true };
 }
 

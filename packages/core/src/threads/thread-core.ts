@@ -250,54 +250,13 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const row: NewMessage = {
-        id: newId('msg_'),
-        userId: screen.userId,
-        agentId: screen.agentId,
-        sender: 'person',
-        kind: 'tap',
-        body: tap.line,
-        meta: {
-          id: tap.event.id,
-          preset: tap.event.preset,
-          value: tap.event.value,
-          echo: tap.echo,
-          via: opts.via,
-          event: tap.event,
-          ...(tap.quiet ? { quiet: true } : {}),
-          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
-        },
-        screenId: screen.id,
-        connectorId: opts.connectorId ?? null,
-        createdAt: at,
-        handledAt: handled ? at : null,
-        photoIds,
-      };
-      const notice = opts.notice;
+      const row = tapRow(screen, tap, { ...opts, id: newId('msg_'), at, handled, photoIds });
       const { message, stale } = tap.quiet
         ? { message: await store.threads.append(row, pageVersion()), stale: 0 }
-        : await store.transaction(async (tx) => {
-            if (notice && !(await tx.push.useNotice(notice.id, at))) {
-              throw new ServiceError(
-                'CONFLICT',
-                'This notification was already answered, or its screen was answered or withdrawn.',
-                { field: 'token' },
-              );
-            }
-            const m = await tx.threads.append(row, pageVersion());
-            const shown = await tx.push.closeNotices(screen.id, at);
-            const others = [
-              ...new Set(shown.map((n) => n.subscriptionId).filter((s) => s !== notice?.subscriptionId)),
-            ];
-            const queued = await tx.push.enqueueStale({
-              id: newId('push_'),
-              userId: screen.userId,
-              agentId: screen.agentId,
-              messageId: m.id,
-              subscriptionIds: others,
-              at,
-            });
-            return { message: m, stale: queued };
+        : await writeAnswer(store, screen, row, {
+            version: pageVersion(),
+            pushId: newId('push_'),
+            notice: opts.notice,
           });
       if (stale > 0) deps.onPushQueued?.();
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
@@ -306,6 +265,77 @@ export function createThreadCore(deps: ThreadDeps) {
 
     toAnswers: (rows: MessageRecord[]): Promise<Answer[]> => answersOf(store, deps.photoLinks, rows),
   };
+}
+
+/** The person's tap row: the computed line, its event and where it was made (`via`). */
+function tapRow(
+  screen: ScreenRecord,
+  tap: ReturnType<typeof computeTap>,
+  o: {
+    id: string;
+    at: number;
+    handled: boolean;
+    photoIds: string[];
+    via: string;
+    connectorId?: string | null;
+  },
+): NewMessage {
+  return {
+    id: o.id,
+    userId: screen.userId,
+    agentId: screen.agentId,
+    sender: 'person',
+    kind: 'tap',
+    body: tap.line,
+    meta: {
+      id: tap.event.id,
+      preset: tap.event.preset,
+      value: tap.event.value,
+      echo: tap.echo,
+      via: o.via,
+      event: tap.event,
+      ...(tap.quiet ? { quiet: true } : {}),
+      ...(o.photoIds.length > 0 ? { photos: o.photoIds } : {}),
+    },
+    screenId: screen.id,
+    connectorId: o.connectorId ?? null,
+    createdAt: o.at,
+    handledAt: o.handled ? o.at : null,
+    photoIds: o.photoIds,
+  };
+}
+
+/**
+ * Writes a tap that answers, in one transaction: spends the notification's notice (when it came from one),
+ * closes the screen's notices, and queues the quiet `stale` push for the other devices still showing it.
+ */
+async function writeAnswer(
+  store: Store,
+  screen: ScreenRecord,
+  row: NewMessage,
+  o: { version: number; pushId: string; notice: { id: string; subscriptionId: string } | undefined },
+): Promise<{ message: MessageRecord; stale: number }> {
+  return store.transaction(async (tx) => {
+    if (o.notice && !(await tx.push.useNotice(o.notice.id, row.createdAt))) {
+      throw new ServiceError(
+        'CONFLICT',
+        'This notification was already answered, or its screen was answered or withdrawn.',
+        { field: 'token' },
+      );
+    }
+    const message = await tx.threads.append(row, o.version);
+    const shown = await tx.push.closeNotices(screen.id, row.createdAt);
+    const others = new Set(shown.map((n) => n.subscriptionId).filter((s) => s !== o.notice?.subscriptionId));
+    const stale = await tx.push.enqueueStale({
+      id: o.pushId,
+      userId: screen.userId,
+      agentId: screen.agentId,
+      messageId: message.id,
+      subscriptionIds: [...others],
+      at: row.createdAt,
+    });
+    return { message, stale };
+  });
 }
 
 /** Thread rows as the agent reads them (svc_answers, a host's turn): taps with their events, photos as links. */
