@@ -352,6 +352,23 @@ const cases: Record<string, Case> = {
     });
     expect(r.status).toBe(204);
   },
+  // A's own settings and presence: B's rows stay as they were (the snapshot checks push_settings and
+  // person_presence).
+  'put /push/settings': async () => {
+    const r = await call('PUT', '/push/settings', { token: a.token, body: { plain_per_hour: 0 } });
+    expect([r.status, r.body.plain_per_hour]).toEqual([200, 0]);
+  },
+  'put /presence': async () => {
+    const r = await call('PUT', '/presence', { token: a.token, body: { active: true, device: 'a-phone' } });
+    expect(r.status).toBe(200);
+  },
+  // No token of B's notification, no answer to B's screen: a made-up token is refused, nothing written.
+  'post /push/answer': async () => {
+    const r = await call('POST', '/push/answer', {
+      body: { token: `svc_nt_${'A'.repeat(43)}`, screen_id: b.screenId, value: true },
+    });
+    expect(r.status).toBe(401);
+  },
   'get /connections': async () => {
     const r = await call('GET', '/connections', { token: a.token });
     expect(JSON.stringify(r.body)).not.toContain(b.connectorId);

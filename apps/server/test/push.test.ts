@@ -24,7 +24,7 @@ async function mcp(
   token: string,
   name: string,
   args: Record<string, unknown>,
-): Promise<{ result: { isError?: boolean } }> {
+): Promise<{ result: { isError?: boolean; structuredContent: { screen_id: string } } }> {
   const res = await fetch(`${t.base}/functions/v1/svc-mcp`, {
     method: 'POST',
     headers: {
@@ -35,7 +35,7 @@ async function mcp(
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  return (await res.json()) as { result: { isError?: boolean } };
+  return (await res.json()) as { result: { isError?: boolean; structuredContent: { screen_id: string } } };
 }
 
 async function paired(email: string) {
@@ -61,7 +61,12 @@ describe('push through the server', () => {
     const kept = JSON.parse(fs.readFileSync(file, 'utf8'));
     const { access_token: token } = await signUp(call, 'keys@example.com');
     const status = (await call('GET', '/push', { token })).body;
-    expect(status).toEqual({ configured: true, public_key: kept.publicKey, subscriptions: [] });
+    expect(status).toEqual({
+      configured: true,
+      public_key: kept.publicKey,
+      subscriptions: [],
+      settings: { quiet_hours: null, allow_urgent: true, plain_per_hour: 1 },
+    });
   });
 
   it('svc_show over MCP buzzes the registered device; an open thread does not; a muted agent does not', async () => {
@@ -82,7 +87,7 @@ describe('push through the server', () => {
       title: 'Juniper',
       body: 'Deploy now?',
       tag: `thread-${p.agentId}`,
-      url: `${t.base}/#/a/${p.agentId}`,
+      url: `${t.base}/#/a/${p.agentId}?screen=${shown.result.structuredContent.screen_id}`,
     });
     expect(push!.vapid.sub).toBe('mailto:ops@example.com');
 
@@ -136,6 +141,7 @@ describe('push not configured', () => {
         configured: false,
         public_key: null,
         subscriptions: [],
+        settings: { quiet_hours: null, allow_urgent: true, plain_per_hour: 1 },
       });
       expect(fs.existsSync(path.join(plain.dataDir, 'vapid.json'))).toBe(false);
       expect(plain.running.services.pushSender).toBeNull();

@@ -70,14 +70,33 @@ self.addEventListener('fetch', (event) => {
 
 // Web Push (issue 17): the server's buzz names the agent and the first line; one notification per thread
 // (tag), replaced rather than stacked. `revoked` is the silent list refresh of doc2: no notification.
+// Issue 39: a one-tap screen's buzz carries actions and a single-use answer token; an action answers from
+// here without opening the app and the notification then reads "Sent: <value>". `stale` quietly replaces
+// the notification of a screen answered elsewhere.
+interface BuzzAction {
+  action: string;
+  title: string;
+  value: string | number | boolean;
+}
 interface BuzzPayload {
-  kind: 'message' | 'revoked';
+  kind: 'message' | 'revoked' | 'stale';
   agent_id: string;
   title?: string;
   body?: string;
   tag?: string;
   url?: string;
   count?: number;
+  screen_id?: string;
+  actions?: BuzzAction[];
+  answer?: { url: string; token: string; expires_at: string };
+}
+/** What a notification keeps for its click: where it opens, and how its actions answer. */
+interface NoticeData {
+  url: string;
+  agent_id: string;
+  screen_id?: string;
+  actions?: BuzzAction[];
+  answer?: BuzzPayload['answer'];
 }
 
 function readPush(event: PushEvent): BuzzPayload | null {
@@ -94,6 +113,52 @@ async function tellClients(message: Record<string, unknown>): Promise<void> {
   }
 }
 
+/** The thread (scrolled to the screen) inside this worker's own app, wherever the app is served from. */
+function appUrl(agentId: string, screenId?: string): string {
+  const screen = screenId ? `?screen=${encodeURIComponent(screenId)}` : '';
+  return new URL(`./#/a/${encodeURIComponent(agentId)}${screen}`, self.registration.scope).href;
+}
+
+const ICON = () => new URL('icon-192.png', self.registration.scope).href;
+
+/** The actions the platform can show: all of them, or none (a screen with more choices opens the app). */
+function fitActions(actions: BuzzAction[] | undefined): BuzzAction[] {
+  const max = (Notification as unknown as { maxActions?: number }).maxActions ?? 0;
+  return actions && actions.length > 0 && actions.length <= max ? actions : [];
+}
+
+/** Shows (or replaces, by tag) a notification; `quiet` ones never alert and carry no actions. */
+function show(title: string, body: string, tag: string, data: NoticeData, alert: boolean): Promise<void> {
+  const actions = data.answer ? fitActions(data.actions) : [];
+  return self.registration.showNotification(title, {
+    body,
+    tag,
+    // A fresh buzz alerts again; an update (a collapsed burst, a "Sent", a stale screen) replaces quietly.
+    renotify: alert,
+    silent: !alert,
+    // A PNG: Android draws no SVG in a notification.
+    icon: ICON(),
+    actions: actions.map((a) => ({ action: a.action, title: a.title })),
+    data: actions.length > 0 ? data : { url: data.url, agent_id: data.agent_id, screen_id: data.screen_id },
+  } as NotificationOptions);
+}
+
+/** Replaces a thread's notification when it still shows the screen that was answered elsewhere. */
+async function staleNotice(push: BuzzPayload): Promise<void> {
+  const tag = push.tag ?? `thread-${push.agent_id}`;
+  const [current] = await self.registration.getNotifications({ tag });
+  // A newer notification of the thread (another screen, a chat line) stays as it is.
+  if (current && (current.data as NoticeData | null)?.screen_id !== push.screen_id) return;
+  const url = appUrl(push.agent_id, push.screen_id);
+  await show(
+    push.title ?? 'Screen Service',
+    push.body ?? 'Answered',
+    tag,
+    { url, agent_id: push.agent_id },
+    false,
+  );
+}
+
 self.addEventListener('push', (event) => {
   const push = readPush(event);
   if (!push) return;
@@ -101,19 +166,19 @@ self.addEventListener('push', (event) => {
     event.waitUntil(tellClients({ type: 'svc-revoked', agent_id: push.agent_id }));
     return;
   }
-  // The thread inside this worker's own app, wherever the app is served from.
-  const url = new URL(`./#/a/${encodeURIComponent(push.agent_id)}`, self.registration.scope).href;
-  event.waitUntil(
-    self.registration.showNotification(push.title ?? 'Screen Service', {
-      body: push.body ?? '',
-      tag: push.tag ?? `thread-${push.agent_id}`,
-      // A fresh buzz alerts again; a collapsed burst's update replaces the notification quietly.
-      renotify: (push.count ?? 1) === 1,
-      // A PNG: Android draws no SVG in a notification.
-      icon: new URL('icon-192.png', self.registration.scope).href,
-      data: { url, agent_id: push.agent_id },
-    } as NotificationOptions),
-  );
+  if (push.kind === 'stale') {
+    event.waitUntil(staleNotice(push));
+    return;
+  }
+  const data: NoticeData = {
+    url: appUrl(push.agent_id, push.screen_id),
+    agent_id: push.agent_id,
+    ...(push.screen_id ? { screen_id: push.screen_id } : {}),
+    ...(push.actions ? { actions: push.actions } : {}),
+    ...(push.answer ? { answer: push.answer } : {}),
+  };
+  const tag = push.tag ?? `thread-${push.agent_id}`;
+  event.waitUntil(show(push.title ?? 'Screen Service', push.body ?? '', tag, data, (push.count ?? 1) === 1));
 });
 
 /** Opens the notification's thread: in an open window of the app when there is one, else a new window. */
@@ -128,8 +193,50 @@ async function openThread(url: string): Promise<void> {
   await self.clients.openWindow(url);
 }
 
+/**
+ * Sends an action's answer with the notification's token. Sent: the notification reads "Sent: <value>".
+ * Refused for good (already answered, expired, withdrawn): it says so and a tap opens the screen. Failed
+ * (offline, a server error): the notification comes back as it was, actions and all, so a tap retries.
+ */
+async function answerFrom(n: Notification, action: string): Promise<void> {
+  const data = n.data as NoticeData;
+  const choice = data.actions?.find((a) => a.action === action);
+  if (!choice || !data.answer) return openThread(data.url);
+  const plain: NoticeData = {
+    url: data.url,
+    agent_id: data.agent_id,
+    ...(data.screen_id ? { screen_id: data.screen_id } : {}),
+  };
+  let res: Response | null = null;
+  try {
+    res = await fetch(data.answer.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: data.answer.token, screen_id: data.screen_id, value: choice.value }),
+    });
+  } catch {
+    res = null;
+  }
+  if (res?.ok) {
+    const sent =
+      ((await res.json().catch(() => null)) as { sent?: string } | null)?.sent ?? `Sent: ${choice.title}`;
+    await show(n.title, sent, n.tag, plain, false);
+    await tellClients({ type: 'svc-answered', agent_id: data.agent_id, screen_id: data.screen_id });
+  } else if (res && res.status < 500 && res.status !== 429) {
+    const said = res.status === 409 ? 'Already answered' : 'Open the app to answer';
+    await show(n.title, said, n.tag, plain, false);
+  } else {
+    await show(n.title, n.body, n.tag, data, false);
+  }
+}
+
 self.addEventListener('notificationclick', (event) => {
-  event.notification.close();
-  const url = (event.notification.data as { url?: string } | null)?.url ?? self.registration.scope;
+  const n = event.notification;
+  if (event.action) {
+    event.waitUntil(answerFrom(n, event.action));
+    return;
+  }
+  n.close();
+  const url = (n.data as { url?: string } | null)?.url ?? self.registration.scope;
   event.waitUntil(openThread(url));
 });

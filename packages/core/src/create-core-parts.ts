@@ -30,10 +30,11 @@ import type { ServiceUrls } from '@screen-service/registry/mounts';
 import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
+import { createNotificationAnswers, type NotificationAnswers } from './push/push-answers.js';
 import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
-import { createThreadCore } from './threads/thread-core.js';
+import { createThreadCore, type ThreadDeps } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';
 
 /** What the builders below share: the options and the parts every context is made over. */
@@ -173,6 +174,24 @@ export function wireConnectionAuth(
   return { connectionAuth, anyConnectionAuth };
 }
 
+/** Answers from notifications (issue 39) over the same tap path as the app's, tables cards included. */
+export function wireNotificationAnswers(
+  w: Wiring,
+  beforeTap: Pick<ThreadDeps, 'beforeTap' | 'screenTables'>,
+): NotificationAnswers {
+  const { store, notifier, clock, random, onPushQueued, screenLines } = w;
+  const core = createThreadCore({
+    ...beforeTap,
+    store,
+    notifier,
+    now: clock,
+    random,
+    onPushQueued,
+    ...screenLines,
+  });
+  return createNotificationAnswers({ store, core });
+}
+
 /** A push sender over the outbox that writes wake (ADR 0205); stopping it takes it out of the wake list. */
 export function pushSender(
   w: Wiring,
@@ -187,6 +206,7 @@ export function pushSender(
     transport,
     // The web app is served at the base URL (the API lives under urls.appUrl).
     appUrl: urls.baseUrl,
+    answerUrl: `${urls.appUrl}/push/answer`,
     now: clock,
     random,
   });

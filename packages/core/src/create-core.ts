@@ -42,6 +42,7 @@ import {
   wireConnectionAuth,
   wireDeadlines,
   wireHosts,
+  wireNotificationAnswers,
   wireTables,
 } from './create-core-parts.js';
 import type { HostTransport } from './host-messages/host-transport.js';
@@ -56,6 +57,7 @@ import {
   type Photos,
 } from './photos/photos.js';
 import { createPushService, type PushService } from './push/push.js';
+import type { NotificationAnswers } from './push/push-answers.js';
 import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatcher.js';
 import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
@@ -117,7 +119,7 @@ export interface CoreOptions {
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
 export type PushSenderOptions = Omit<
   PushDispatcherOptions,
-  'store' | 'transport' | 'appUrl' | 'now' | 'random'
+  'store' | 'transport' | 'appUrl' | 'answerUrl' | 'now' | 'random'
 >;
 
 /** `svc connect`'s answer: where the host connects, its token (shown once) and the agent. */
@@ -155,6 +157,8 @@ export interface Core {
    * it with the server and stop it on shutdown.
    */
   createPushSender(transport: PushTransport, options?: PushSenderOptions): PushDispatcher;
+  /** Answers from a notification's action with its single-use token (`POST /push/answer`, issue 39). */
+  notificationAnswers: NotificationAnswers;
   connectionAuth: ConnectionAuth;
   /** Any live connection of any kind (hosts, bridges, MCP, OAuth): what the tables call accepts. */
   anyConnectionAuth: ConnectionAuth;
@@ -275,8 +279,10 @@ export function createCore(options: CoreOptions): Core {
     now: clock,
     random,
     photoLinks: linkPhotos,
+    onPushQueued,
     ...screenLines,
   });
+  const notificationAnswers = wireNotificationAnswers(w, beforeTap);
   const threadOps = createThreadOps({
     ...beforeTap,
     store,
@@ -358,6 +364,7 @@ export function createCore(options: CoreOptions): Core {
     receipts,
     push,
     createPushSender: (transport, senderOptions = {}) => pushSender(w, senders, transport, senderOptions),
+    notificationAnswers,
     connectionAuth,
     anyConnectionAuth,
     photos,

@@ -303,11 +303,35 @@ export const pushSubscriptionView = z
     created_at: z.string(),
   })
   .meta({ id: 'PushSubscription' });
+export const pushSettings = z
+  .object({
+    quiet_hours: z
+      .object({ start: z.string(), end: z.string() })
+      .nullable()
+      .meta({ description: 'local times HH:MM in the account time zone; null: no quiet hours' }),
+    allow_urgent: z.boolean().meta({ description: 'an ask the agent marks urgent buzzes in quiet hours' }),
+    plain_per_hour: z
+      .number()
+      .int()
+      .meta({ description: 'buzzes that need no answer per agent per hour (0: every one)' }),
+  })
+  .meta({ id: 'PushSettings' });
+export const pushSettingsBody = z
+  .object({
+    quiet_hours: z.object({ start: z.string(), end: z.string() }).nullable().optional(),
+    allow_urgent: z.boolean().optional(),
+    plain_per_hour: z.number().int().optional(),
+  })
+  .meta({ id: 'PushSettingsRequest' });
+export const activeBody = z
+  .object({ active: z.boolean(), device: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
+  .meta({ id: 'ActiveRequest', description: 'the app is in front of the person on this device (or not)' });
 export const pushStatus = z
   .object({
     configured: z.boolean().meta({ description: 'false: the operator set no VAPID keys; nothing is sent' }),
     public_key: z.string().nullable().meta({ description: 'VAPID public key for pushManager.subscribe' }),
     subscriptions: z.array(pushSubscriptionView),
+    settings: pushSettings,
   })
   .meta({ id: 'PushStatus' });
 export const pushSubscribeBody = z
@@ -320,6 +344,24 @@ export const pushSubscribeBody = z
       .optional(),
   })
   .meta({ id: 'PushSubscribeRequest', description: 'PushSubscription.toJSON() plus the device id' });
+export const pushAnswerBody = z
+  .object({
+    token: z.string().min(1).max(128).meta({ description: 'the answer token the push carried (svc_nt_...)' }),
+    screen_id: z.string().min(1).max(128),
+    value: z
+      .union([z.string().max(1000), z.number(), z.boolean()])
+      .meta({ description: "one of the values of the notification's actions" }),
+  })
+  .meta({ id: 'PushAnswerRequest', description: "What a notification's action sends (issue 39)" });
+export const pushAnswerResult = z
+  .object({
+    screen_id: z.string(),
+    value: z.union([z.string(), z.number(), z.boolean()]),
+    sent: z.string().meta({ description: 'what the notification now says, "Sent: <value>"' }),
+    line: z.string().meta({ description: 'the tap line the agent reads' }),
+    at: z.string(),
+  })
+  .meta({ id: 'PushAnswerResult' });
 export const pushUnsubscribeBody = z
   .object({ endpoint: z.string().min(1).max(2048) })
   .meta({ id: 'PushUnsubscribeRequest' });

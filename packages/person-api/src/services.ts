@@ -3,7 +3,7 @@
 import type { Tables } from '@screen-service/agent-tables';
 import type { Core } from '@screen-service/core';
 import type { Photos } from '@screen-service/core/photos';
-import type { PushService } from '@screen-service/core/push';
+import type { NotificationAnswers, PushService } from '@screen-service/core/push';
 import type { Shares } from '@screen-service/core/sharing';
 import type { PersonThreads } from '@screen-service/core/threads';
 import type { Accounts, AppPrincipal } from '@screen-service/registry/accounts';
@@ -77,7 +77,8 @@ export interface PersonApiServices {
   /** Relay tables: the person's controls (list, give, take away, delete) and this device's copy. */
   tables: Pick<Tables, 'list' | 'give' | 'takeAway' | 'remove' | 'replica'>;
   /** Web Push: this person's devices and whether the service can send at all. */
-  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe'>;
+  push: Pick<PushService, 'status' | 'subscribe' | 'unsubscribe' | 'saveSettings' | 'setActive'> &
+    Pick<NotificationAnswers, 'answer'>;
   /** Native agents; absent or null when the operator configured no model (the app then offers none). */
   native?: NativeAgentsPort | null;
   /** Shared agents: the invite claim page, and the owner's grants with revoke. */
@@ -136,7 +137,14 @@ export function personApiServices(
     oauth,
     notifier: core.notifier,
     tables: core.tables,
-    push: core.push,
+    push: {
+      status: core.push.status,
+      subscribe: core.push.subscribe,
+      unsubscribe: core.push.unsubscribe,
+      saveSettings: core.push.saveSettings,
+      setActive: core.push.setActive,
+      answer: core.notificationAnswers.answer,
+    },
     native,
     shares: core.shares,
     appConfig,

@@ -10,7 +10,14 @@ setInterval(() => {
   if (fresh.length > 0) {
     process.send({
       type: 'arrivals',
-      arrivals: fresh.map((r) => ({ message_id: r.payload?.message_id, at: performance.timeOrigin + r.at })),
+      arrivals: fresh.map((r) => ({
+        message_id: r.payload?.message_id,
+        kind: r.payload?.kind,
+        screen_id: r.payload?.screen_id,
+        answer: r.payload?.answer,
+        subscriber: r.subscriber,
+        at: performance.timeOrigin + r.at,
+      })),
       rejected: ps.rejected.length,
     });
   }

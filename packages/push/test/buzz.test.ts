@@ -62,12 +62,24 @@ describe('when to buzz', () => {
           title: 'ada',
           body: 'Lunch today?',
           tag: `thread-${agentIds[0]}`,
-          url: `${core.urls.baseUrl}/#/a/${agentIds[0]}`,
+          url: `${core.urls.baseUrl}/#/a/${agentIds[0]}?screen=${shown.screen_id}`,
           count: 1,
           message_id: shown.message_id,
+          screen_id: shown.screen_id,
+          // A one-tap screen (issue 39): its options as actions, and a token for this device only.
+          actions: [
+            { action: 'a0', title: 'Pasta', value: 'Pasta' },
+            { action: 'a1', title: 'Salad', value: 'Salad' },
+          ],
+          answer: {
+            url: `${core.urls.appUrl}/push/answer`,
+            token: expect.stringMatching(/^svc_nt_[A-Za-z0-9_-]{43}$/),
+            expires_at: new Date(core.clock() + 43_200_000).toISOString(),
+          },
         },
       ]);
     }
+    expect(payloads(phone)[0]!.answer).not.toEqual(payloads(laptop)[0]!.answer);
     const push = ps.received[0]!;
     expect(push.headers).toMatchObject({ urgency: 'high', ttl: '43200', contentEncoding: 'aes128gcm' });
     expect(push.headers.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
@@ -93,17 +105,18 @@ describe('when to buzz', () => {
     await core.threadOps.say(principal, { text: 'seen on the tablet' });
     await core.threadOps.say(principal, { text: 'other thread', agent: 'bob' });
     await sender.tick();
-    expect(payloads(phone).map((p) => p.body)).toEqual(['other thread']);
+    // The person is in the app on the tablet: no thread buzzes anywhere meanwhile (issue 39).
+    expect(payloads(phone)).toEqual([]);
     // Another device closing does not close the tablet's.
     await core.threads.setPresence(userId, agentIds[0]!, false, 'phone');
     await core.threadOps.say(principal, { text: 'still open on the tablet' });
     await sender.tick();
-    expect(payloads(phone)).toHaveLength(1);
+    expect(payloads(phone)).toEqual([]);
     // The tablet died without closing: after the presence lapses, buzzes resume.
     core.advance(2 * 60_000 + 1);
     await core.threadOps.say(principal, { text: 'tablet gone' });
     await sender.tick();
-    expect(payloads(phone).map((p) => p.body)).toEqual(['other thread', 'tablet gone']);
+    expect(payloads(phone).map((p) => p.body)).toEqual(['tablet gone']);
   });
 
   it('a thread opened after the write but before the send does not buzz', async () => {
@@ -151,6 +164,8 @@ describe('when to buzz', () => {
 
   it('rows after a buzz wait out the collapse window and go as one update with the same tag', async () => {
     const sender = core.createPushSender(transport, { collapseWindowMs: 5000 });
+    // Every line may buzz (no per-agent budget): this is about the collapse window alone.
+    await core.push.saveSettings(userId, { plain_per_hour: 0 });
     await core.threadOps.say(principal, { text: 'first' });
     await sender.tick();
     for (const t of ['second', 'third', 'fourth']) {

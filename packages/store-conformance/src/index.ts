@@ -8,6 +8,7 @@ import { agentCases } from './cases/agent-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
 import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
+import { noticeCases } from './cases/notice-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { pushCases } from './cases/push-cases.js';
 import { receiptCases } from './cases/receipt-cases.js';
@@ -34,6 +35,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...threadCases,
   ...threadReadCases,
   ...pushCases,
+  ...noticeCases,
   ...housekeepingCases,
   ...oauthCases,
   ...shareCases,

@@ -3,6 +3,7 @@
 // PostgreSQL's own terms: BIGINT times in ms, BOOLEAN flags, JSON as TEXT (read and written whole, as the
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
+import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
 
@@ -139,6 +140,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 5, name: 'page-version-in-rules', sql: PAGE_VERSION_IN_RULES_V5 },
   { version: 6, name: 'client-safe-in-rules', sql: CLIENT_SAFE_IN_RULES_V6 },
   { version: 7, name: 'account-time-zone', sql: ACCOUNT_TIME_ZONE_V7 },
+  { version: 8, name: 'push-notices', sql: PUSH_NOTICES_V8 },
   { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
 ];
 
@@ -162,6 +164,9 @@ export const POSTGRES_USER_TABLES = [
   'management_tokens',
   'push_subscriptions',
   'push_outbox',
+  'push_notices',
+  'push_settings',
+  'person_presence',
   'thread_presence',
   'native_agents',
   'share_templates',

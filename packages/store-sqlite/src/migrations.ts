@@ -4,6 +4,7 @@
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
 import type { Migration } from '@screen-service/tables-engine/migrations';
 import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
+import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
 import { SCHEMA_V2, SCHEMA_V4_OAUTH } from './schema-v2.js';
@@ -343,6 +344,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 18, name: 'page-version-in-rules', sql: SCHEMA_V18_PAGE_VERSION_IN_RULES },
   { version: 19, name: 'client-safe-in-rules', sql: SCHEMA_V19_CLIENT_SAFE_IN_RULES },
   { version: 20, name: 'account-time-zone', sql: SCHEMA_V20_ACCOUNT_TIME_ZONE },
+  { version: 21, name: 'push-notices', sql: SCHEMA_V21_PUSH_NOTICES },
   { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
 ];
 
@@ -367,6 +369,9 @@ export const CORE_TABLES = [
   'management_tokens',
   'push_subscriptions',
   'push_outbox',
+  'push_notices',
+  'push_settings',
+  'person_presence',
   'thread_presence',
   'native_agents',
   'share_templates',

@@ -2,7 +2,12 @@
 // transaction (enqueueMessage); whether it buzzes is theirs to decide (ADR 0241).
 
 import type { PushRepository } from '@screen-service/registry/model';
-import { toPushDelivery, toPushSubscription } from '@screen-service/registry/model';
+import {
+  toPushDelivery,
+  toPushNotice,
+  toPushSettings,
+  toPushSubscription,
+} from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
 
@@ -43,8 +48,64 @@ function preparePushRows(db: SqliteDb) {
   };
 }
 
+/** The statements of the notifications devices were sent (issue 39): answer tokens and stale ones. */
+function prepareNotices(db: SqliteDb) {
+  const insert = db.prepare(
+    `INSERT INTO push_notices (id, user_id, agent_id, subscription_id, message_id, screen_id, token_hash, tap_id,
+       choices, created_at, expires_at, used_at, closed_at)
+     VALUES (@id, @userId, @agentId, @subscriptionId, @messageId, @screenId, @tokenHash, @tapId, @choices,
+       @createdAt, @expiresAt, @usedAt, @closedAt)`,
+  );
+  const prune = db.prepare(
+    'DELETE FROM push_notices WHERE subscription_id = ? AND agent_id = ? AND expires_at <= ?',
+  );
+  const find = db.prepare('SELECT * FROM push_notices WHERE token_hash = ?');
+  const use = db.prepare(
+    `UPDATE push_notices SET used_at = ?, closed_at = ?
+     WHERE id = ? AND used_at IS NULL AND closed_at IS NULL AND expires_at > ?`,
+  );
+  // The open notices of a screen that are still their device's newest for the thread (what it shows).
+  const shown = db.prepare(
+    `SELECT * FROM push_notices n WHERE n.screen_id = ? AND n.closed_at IS NULL AND NOT EXISTS (
+       SELECT 1 FROM push_notices m WHERE m.subscription_id = n.subscription_id AND m.agent_id = n.agent_id
+         AND (m.created_at > n.created_at OR (m.created_at = n.created_at AND m.id > n.id)))
+     ORDER BY n.id`,
+  );
+  const close = db.prepare('UPDATE push_notices SET closed_at = ? WHERE screen_id = ? AND closed_at IS NULL');
+  const stale = db.prepare(
+    `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
+     SELECT ? || '.' || (j.key + 1), s.user_id, ?, s.id, 'stale', ?, ?, ?
+     FROM json_each(?) j JOIN push_subscriptions s ON s.id = j.value AND s.user_id = ?`,
+  );
+  return { insert, prune, find, use, shown, close, stale };
+}
+
+/** The person's attention settings and presence (issue 39, ADR 0258). */
+function prepareAttention(db: SqliteDb) {
+  return {
+    get: db.prepare('SELECT * FROM push_settings WHERE user_id = ?'),
+    save: db.prepare(
+      `INSERT INTO push_settings (user_id, quiet_start, quiet_end, allow_urgent, plain_per_hour, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,
+         allow_urgent = excluded.allow_urgent, plain_per_hour = excluded.plain_per_hour, updated_at = excluded.updated_at`,
+    ),
+    active: db.prepare(
+      `INSERT INTO person_presence (user_id, device, until) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, device) DO UPDATE SET until = excluded.until`,
+    ),
+    away: db.prepare('DELETE FROM person_presence WHERE user_id = ? AND device = ?'),
+    isActive: db.prepare(
+      `SELECT 1 AS x WHERE EXISTS (SELECT 1 FROM person_presence WHERE user_id = ? AND until > ?)
+         OR EXISTS (SELECT 1 FROM thread_presence WHERE user_id = ? AND until > ?)`,
+    ),
+  };
+}
+
 export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommitOf(db)): PushRepository {
   const rows = preparePushRows(db);
+  const notices = prepareNotices(db);
+  const attention = prepareAttention(db);
   // The sender settles each push as its answer comes: those writes share the turn's commit (ADR 0205).
   const save = db.prepare(
     `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device, created_at)
@@ -124,6 +185,59 @@ export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommi
     },
     async isOpen(k, at) {
       return isOpen.get(k.agentId, k.userId, at) !== undefined;
+    },
+    async saveNotice(n) {
+      await commits.run(() => {
+        notices.prune.run(n.subscriptionId, n.agentId, n.createdAt);
+        notices.insert.run({ ...n, choices: JSON.stringify(n.choices) });
+      });
+    },
+    async findNotice(tokenHash) {
+      const r = notices.find.get(tokenHash) as Row | undefined;
+      return r ? toPushNotice(r) : null;
+    },
+    async useNotice(id, at) {
+      return commits.run(() => notices.use.run(at, at, id, at).changes > 0);
+    },
+    async closeNotices(screenId, at) {
+      return commits.run(() => {
+        const open = (notices.shown.all(screenId) as Row[]).map((r) => ({
+          ...toPushNotice(r),
+          closedAt: at,
+        }));
+        notices.close.run(at, screenId);
+        return open;
+      });
+    },
+    async getSettings(userId) {
+      const r = attention.get.get(userId) as Row | undefined;
+      return r ? toPushSettings(r) : null;
+    },
+    async saveSettings(x) {
+      await commits.run(() =>
+        attention.save.run(
+          x.userId,
+          x.quietStart,
+          x.quietEnd,
+          x.allowUrgent ? 1 : 0,
+          x.plainPerHour,
+          x.updatedAt,
+        ),
+      );
+    },
+    async setActive(userId, device, until) {
+      await commits.run(() =>
+        until === null ? attention.away.run(userId, device) : attention.active.run(userId, device, until),
+      );
+    },
+    async isActive(userId, at) {
+      return attention.isActive.get(userId, at, userId, at) !== undefined;
+    },
+    async enqueueStale(input) {
+      if (input.subscriptionIds.length === 0) return 0;
+      const { id, agentId, messageId, at, userId } = input;
+      const ids = JSON.stringify(input.subscriptionIds);
+      return commits.run(() => notices.stale.run(id, agentId, messageId, at, at, ids, userId).changes);
     },
   };
 }

@@ -2,6 +2,7 @@
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
+import { holdActive } from './push-device.js';
 import { focusOn, type View } from './shell.js';
 import { reportZone } from './time-zone.js';
 import { accessView } from './views/access.js';
@@ -25,6 +26,7 @@ const APP_NAME = 'Screen Service';
 const root = document.getElementById('app')!;
 let current: View | undefined;
 let closeStream: (() => void) | undefined;
+let releaseActive: (() => void) | undefined;
 
 function route(): View {
   const hash = location.hash || '#/';
@@ -32,8 +34,9 @@ function route(): View {
   if (!session()) return signInView(hash);
   const approve = /^#\/approve\/([A-Za-z0-9_-]+)(\/here)?$/.exec(hash);
   if (approve) return approveView(decodeURIComponent(approve[1]!), approve[2] !== undefined);
-  const thread = /^#\/a\/([A-Za-z0-9_-]+)$/.exec(hash);
-  if (thread) return threadView(decodeURIComponent(thread[1]!));
+  // `?screen=` from a notification's tap (issue 39): the thread opens with that screen in view.
+  const thread = /^#\/a\/([A-Za-z0-9_-]+)(?:\?screen=([A-Za-z0-9_-]+))?$/.exec(hash);
+  if (thread) return threadView(decodeURIComponent(thread[1]!), thread[2]);
   const settings = /^#\/a\/([A-Za-z0-9_-]+)\/settings$/.exec(hash);
   if (settings) return settingsView(decodeURIComponent(settings[1]!));
   if (hash === '#/add') return addAgentView();
@@ -83,10 +86,14 @@ function show(): void {
     closeStream = openStream((type, data) => current?.onEvent?.(type, data));
     // Each start tells the account where this device is (the person's dates follow it unless pinned).
     void reportZone();
+    // While the app is in front of the person here, no device buzzes (issue 39).
+    releaseActive = holdActive();
   }
   if (!session() && closeStream) {
     closeStream();
     closeStream = undefined;
+    releaseActive?.();
+    releaseActive = undefined;
   }
 }
 

@@ -22,6 +22,14 @@ export interface PushStatus {
   configured: boolean;
   public_key: string | null;
   subscriptions: { id: string; device: string | null; service: string; created_at: string }[];
+  settings: AttentionSettings;
+}
+
+/** Quiet hours, urgent asks and the per-agent budget (issue 39), as `GET /push` gives them. */
+export interface AttentionSettings {
+  quiet_hours: { start: string; end: string } | null;
+  allow_urgent: boolean;
+  plain_per_hour: number;
 }
 
 /** Where this device stands, for the settings page. */
@@ -107,6 +115,24 @@ export async function disableNotifications(): Promise<NotificationState> {
 export function holdPresence(agentId: string): () => void {
   const put = (open: boolean) =>
     call('PUT', `/agents/${agentId}/presence`, { open, device: deviceId() }).catch(() => {});
+  const visible = () => document.visibilityState === 'visible';
+  void put(visible());
+  const timer = setInterval(() => visible() && void put(true), PRESENCE_RENEW_MS);
+  const onVisibility = () => void put(visible());
+  document.addEventListener('visibilitychange', onVisibility);
+  return () => {
+    clearInterval(timer);
+    document.removeEventListener('visibilitychange', onVisibility);
+    void put(false);
+  };
+}
+
+/**
+ * Marks the person as in front of the app on this device while it is visible (issue 39): renewed every
+ * minute, ended when hidden. No device buzzes meanwhile. Returns the stop function.
+ */
+export function holdActive(): () => void {
+  const put = (active: boolean) => call('PUT', '/presence', { active, device: deviceId() }).catch(() => {});
   const visible = () => document.visibilityState === 'visible';
   void put(visible());
   const timer = setInterval(() => visible() && void put(true), PRESENCE_RENEW_MS);

@@ -11,6 +11,30 @@ export {
   toSubscriptionView,
 } from './push.js';
 export {
+  MAX_NOTIFICATION_ACTIONS,
+  type NotificationChoice,
+  type ScreenActions,
+  screenActions,
+  staleBody,
+} from './push-actions.js';
+export {
+  createNotificationAnswers,
+  type NotificationAnswerInput,
+  type NotificationAnswerResult,
+  type NotificationAnswers,
+} from './push-answers.js';
+export {
+  attentionWait,
+  createPushAttention,
+  DEFAULT_PUSH_SETTINGS,
+  localMinutes,
+  type PushAttention,
+  type PushSettingsView,
+  parseSettings,
+  quietUntil,
+  toSettingsView,
+} from './push-attention.js';
+export {
   createPushDispatcher,
   type PushDispatcher,
   type PushDispatcherOptions,

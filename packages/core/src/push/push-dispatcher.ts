@@ -1,26 +1,14 @@
 // The push sender: drains the durable outbox off the request path. Rows of one thread for one device
 // collapse into one push (the newest row, with a count); a thread that buzzed moments ago waits out the
 // collapse window and then gets one update; 404/410 remove the device; 429/5xx back off (Retry-After).
-import { createHash } from 'node:crypto';
 import { type Clock, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
-import type {
-  AgentRecord,
-  PushDeliveryRecord,
-  PushSubscriptionRecord,
-  Store,
-} from '@screen-service/registry/model';
-import {
-  DEFAULT_COLLAPSE_WINDOW_MS,
-  MAX_PUSH_ATTEMPTS,
-  MESSAGE_TTL_SECONDS,
-  notificationBody,
-  type PushPayload,
-  REVOKED_TTL_SECONDS,
-  retryDelayMs,
-  threadTag,
-  threadUrl,
-} from './push-rules.js';
-import type { PushOutcome, PushRequest, PushTransport } from './push-transport.js';
+import type { AgentRecord, PushDeliveryRecord, Store } from '@screen-service/registry/model';
+import { attentionWait } from './push-attention.js';
+import { type Group, type LoadedRow, loadRow, payloadFor, type SendContext } from './push-payload.js';
+import { DEFAULT_COLLAPSE_WINDOW_MS, MAX_PUSH_ATTEMPTS, retryDelayMs } from './push-rules.js';
+import type { PushOutcome, PushTransport } from './push-transport.js';
+
+export { threadTopic } from './push-payload.js';
 
 /** Something the sender did that an operator may want to log. */
 export type PushEvent =
@@ -47,6 +35,11 @@ export interface PushDispatcherOptions {
   transport: PushTransport;
   /** The app's public address: a notification tap opens `<appUrl>/#/a/<agent>`. */
   appUrl: string;
+  /**
+   * Where a notification's action posts its answer (the person's API `POST /push/answer`, issue 39); absent:
+   * notifications carry no actions and no answer token.
+   */
+  answerUrl?: string;
   now?: Clock;
   random?: Random;
   /** After a buzz for a thread, later rows wait this long and go as one update (default 5 s). */
@@ -69,67 +62,6 @@ export interface PushDispatcher {
   stop(): Promise<void>;
   /** Runs a pass soon (a write queued a push). */
   wake(): void;
-}
-
-/** RFC 8030 Topic for a thread: base64url, at most 32 characters, the same for every push of the thread. */
-export function threadTopic(agentId: string): string {
-  return createHash('sha256').update(agentId).digest('base64url').slice(0, 32);
-}
-
-interface Group {
-  subscription: PushSubscriptionRecord;
-  kind: PushDeliveryRecord['kind'];
-  agentId: string;
-  userId: string;
-  rows: PushDeliveryRecord[];
-}
-
-/** What sending a group needs from the dispatcher. */
-interface SendContext {
-  store: PushDispatcherOptions['store'];
-  now: () => number;
-  appUrl: string;
-  emit: (e: PushEvent) => void;
-  jitter: () => number;
-}
-
-/** The request that announces a group to its device, or null when its message or agent is gone. */
-async function payloadFor(
-  ctx: SendContext,
-  group: Group,
-  agents: Map<string, AgentRecord | null>,
-): Promise<PushRequest | null> {
-  const subscription = {
-    endpoint: group.subscription.endpoint,
-    keys: { p256dh: group.subscription.p256dh, auth: group.subscription.auth },
-  };
-  if (group.kind === 'revoked') {
-    const payload: PushPayload = { kind: 'revoked', agent_id: group.agentId };
-    return { subscription, payload: JSON.stringify(payload), ttl: REVOKED_TTL_SECONDS, urgency: 'low' };
-  }
-  const newest = group.rows.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
-  const message = newest.messageId ? await ctx.store.threads.getMessage(newest.messageId) : null;
-  if (!agents.has(group.agentId)) agents.set(group.agentId, await ctx.store.agents.get(group.agentId));
-  const agent = agents.get(group.agentId);
-  if (!message || !agent) return null;
-  const screen = message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
-  const payload: PushPayload = {
-    kind: 'message',
-    agent_id: agent.id,
-    title: agent.name,
-    body: notificationBody(message, screen, group.rows.length),
-    tag: threadTag(agent.id),
-    url: threadUrl(ctx.appUrl, agent.id),
-    count: group.rows.length,
-    message_id: message.id,
-  };
-  return {
-    subscription,
-    payload: JSON.stringify(payload),
-    ttl: MESSAGE_TTL_SECONDS,
-    urgency: 'high',
-    topic: threadTopic(agent.id),
-  };
 }
 
 /** Settles a group's rows by the push service's answer: sent, gone, retried with back-off, or dropped. */
@@ -175,6 +107,45 @@ async function settleOutcome(ctx: SendContext, group: Group, outcome: PushOutcom
   }
 }
 
+/** What the sender remembers of one (device, thread). */
+interface Seen {
+  buzz?: number;
+  shown?: number;
+  plain?: number;
+}
+
+/**
+ * Whether a group of `message` rows buzzes now (`send`), never (`drop`) or later (the time to wait for): a
+ * thread that buzzed moments ago waits out the collapse window; rows older than what the device shows are
+ * gathered into it; an open thread or the person in the app on any device drops it; then quiet hours and
+ * the budget of buzzes that ask nothing (ADR 0258).
+ */
+async function gateBuzz(
+  store: Store,
+  group: Group,
+  row: LoadedRow,
+  at: number,
+  windowMs: number,
+  seen: Seen,
+): Promise<'send' | 'drop' | number> {
+  const first = group.rows.every((r) => r.attempts === 0);
+  if (first && seen.buzz !== undefined && at < seen.buzz + windowMs) return seen.buzz + windowMs;
+  // A newer row of the thread already buzzed this device (rows held back by the budget or quiet hours behind
+  // an ask that went at once): they are gathered into it, not shown over it.
+  if (row.message.createdAt < (seen.shown ?? 0)) return 'drop';
+  // Opened since the write, or the person is in the app on any device: the buzz is moot (issue 39).
+  if (
+    (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) ||
+    (await store.push.isActive(group.userId, at))
+  ) {
+    return 'drop';
+  }
+  // A retry already had its turn: only a first try waits for quiet hours or the budget.
+  if (!first) return 'send';
+  const wait = await attentionWait(store, { userId: group.userId, at, row, lastPlainAt: seen.plain });
+  return wait ?? 'send';
+}
+
 /**
  * Creates the sender over the store's outbox.
  *
@@ -201,38 +172,42 @@ export function createPushDispatcher(options: PushDispatcherOptions): PushDispat
       // A failing logger must not stop the sender.
     }
   };
-  // When each (device, thread) last buzzed. In memory: after a restart at worst one extra update goes out.
-  const lastBuzz = new Map<string, number>();
+  // Per (device, thread): when it last buzzed, the newest row it was shown, and when it last buzzed with
+  // nothing to answer (the budget). In memory: after a restart at worst one extra update goes out.
+  const seen = new Map<string, Seen>();
 
   const jitter = () => (random.bytes(1)[0] ?? 0) / 256;
-  const ctx: SendContext = { store, now, appUrl: options.appUrl, emit, jitter };
+  const ctx: SendContext = { ...options, store, now, random, emit, jitter };
 
   async function sendGroup(group: Group, agents: Map<string, AgentRecord | null>, report: PushTickReport) {
     const ids = group.rows.map((r) => r.id);
     const at = now();
     const buzzKey = `${group.subscription.id} ${group.agentId}`;
-    if (group.kind === 'message') {
-      const last = lastBuzz.get(buzzKey);
-      const first = group.rows.every((r) => r.attempts === 0);
-      if (first && last !== undefined && at < last + windowMs) {
-        await store.push.postpone(ids, last + windowMs, false);
+    const row = group.kind === 'revoked' ? null : await loadRow(ctx, group, agents);
+    const drop = async () => {
+      await store.push.settle(ids);
+      report.suppressed += ids.length;
+    };
+    if (group.kind !== 'revoked' && !row) return drop();
+    if (group.kind === 'message' && row) {
+      const gate = await gateBuzz(store, group, row, at, windowMs, seen.get(buzzKey) ?? {});
+      if (gate === 'drop') return drop();
+      if (gate !== 'send') {
+        await store.push.postpone(ids, gate, false);
         report.deferred += ids.length;
         return;
       }
-      // Opened since the write: the person is looking at it, so the buzz is moot.
-      if (await store.push.isOpen({ agentId: group.agentId, userId: group.userId }, at)) {
-        await store.push.settle(ids);
-        report.suppressed += ids.length;
-        return;
-      }
     }
-    const request = await payloadFor(ctx, group, agents);
-    if (!request) {
-      await store.push.settle(ids);
-      report.suppressed += ids.length;
-      return;
+    const request = await payloadFor(ctx, group, row);
+    if (!request) return drop();
+    if (group.kind === 'message' && row) {
+      const plain = row.actionable ? seen.get(buzzKey)?.plain : at;
+      seen.set(buzzKey, {
+        buzz: at,
+        shown: row.message.createdAt,
+        ...(plain === undefined ? {} : { plain }),
+      });
     }
-    if (group.kind === 'message') lastBuzz.set(buzzKey, at);
     let outcome: PushOutcome;
     try {
       outcome = await transport.send(request);

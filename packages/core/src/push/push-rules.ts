@@ -58,6 +58,22 @@ export type PushPayload =
       /** How many rows this push stands for (a collapsed burst counts more than one). */
       count: number;
       message_id: string;
+      /** The screen the row put up (a tap opens it scrolled into view); absent for a chat line. */
+      screen_id?: string;
+      /** A one-tap screen's choices (issue 39): each action answers with its value, without the app. */
+      actions?: { action: string; title: string; value: string | number | boolean }[];
+      /** How to answer with an action: POST `url` with `{token, screen_id, value}` (the token works once). */
+      answer?: { url: string; token: string; expires_at: string };
+    }
+  /** The quiet replacement of a notification whose screen was answered elsewhere (same tag, no alert). */
+  | {
+      kind: 'stale';
+      agent_id: string;
+      title: string;
+      body: string;
+      tag: string;
+      url: string;
+      screen_id: string;
     }
   | { kind: 'revoked'; agent_id: string };
 
@@ -66,9 +82,10 @@ export function threadTag(agentId: string): string {
   return `thread-${agentId}`;
 }
 
-/** The app's address of a thread (hash routing of apps/web). */
-export function threadUrl(appUrl: string, agentId: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/#/a/${encodeURIComponent(agentId)}`;
+/** The app's address of a thread (hash routing of apps/web); with a screen, the app scrolls it into view. */
+export function threadUrl(appUrl: string, agentId: string, screenId?: string | null): string {
+  const screen = screenId ? `?screen=${encodeURIComponent(screenId)}` : '';
+  return `${appUrl.replace(/\/+$/, '')}/#/a/${encodeURIComponent(agentId)}${screen}`;
 }
 
 function firstLine(text: string): string {

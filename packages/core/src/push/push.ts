@@ -11,6 +11,7 @@ import {
   systemRandom,
 } from '@screen-service/registry/kernel';
 import type { PushSubscriptionRecord, Store } from '@screen-service/registry/model';
+import { createPushAttention, type PushAttention, type PushSettingsView } from './push-attention.js';
 
 /** Devices' subscriptions one account may hold (a person with a phone, a laptop and a few browsers). */
 export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 20;
@@ -33,6 +34,8 @@ export interface PushStatus {
   /** The VAPID public key the browser subscribes with (`applicationServerKey`), or null. */
   public_key: string | null;
   subscriptions: PushSubscriptionView[];
+  /** Quiet hours, urgent asks and the per-agent budget (issue 39). */
+  settings: PushSettingsView;
 }
 
 /** What a browser's `PushSubscription.toJSON()` gives, plus the app's device id. */
@@ -42,7 +45,7 @@ export interface SubscribeInput {
   device?: unknown;
 }
 
-export interface PushService {
+export interface PushService extends PushAttention {
   status(userId: string): Promise<PushStatus>;
   /** Stores one device's subscription (again: new keys or device id). `CONFLICT` when another account holds the endpoint. */
   subscribe(userId: string, input: SubscribeInput): Promise<PushSubscriptionView>;
@@ -169,13 +172,19 @@ export function createPushService(options: PushServiceOptions): PushService {
       );
     }
   }
+  const attention = createPushAttention({ store, now });
   return {
+    ...attention,
     async status(userId) {
-      const subs = await store.push.listSubscriptions(userId);
+      const [subs, settings] = await Promise.all([
+        store.push.listSubscriptions(userId),
+        attention.settings(userId),
+      ]);
       return {
         configured: options.publicKey !== null,
         public_key: options.publicKey,
         subscriptions: subs.map(toSubscriptionView),
+        settings,
       };
     },
     async subscribe(userId, input) {

@@ -1,9 +1,16 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
-import type { Receipts, ReceiptWho } from '@screen-service/receipts';
+import type { ReceiptSigner, Receipts, ReceiptWho } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
-import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
+import {
+  isoTime,
+  newTimedId,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
 import type {
   AgentRecord,
   MessageRecord,
@@ -74,6 +81,8 @@ export interface Answer {
   step?: string;
   /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
   receipt?: string;
+  /** Where a tap was made: `app`, `mcp-app` (an in-chat view) or `notification` (an action, issue 39). */
+  via?: string;
 }
 
 export interface TapWrite {
@@ -257,15 +266,21 @@ export function createThreadCore(deps: ThreadDeps) {
       return message;
     },
 
-    /** The one event path of a tap, from the phone or from an in-chat view. */
+    /**
+     * The one event path of a tap, from the phone, an in-chat view or a notification's action. A tap that
+     * answers closes the screen's notifications (their answer tokens stop working) in the row's own write,
+     * and queues the quiet replacement for the other devices that still show one (issue 39). A
+     * notification's tap spends its notice (`notice`) in the same write: a second tap of it is refused.
+     */
     async recordTap(
       screen: ScreenRecord,
       raw: unknown,
       opts: {
-        via: 'app' | 'mcp-app';
+        via: 'app' | 'mcp-app' | 'notification';
         handled: boolean;
         connectorId?: string | null;
         photoIds?: string[];
+        notice?: { id: string; subscriptionId: string };
         /** The sign-in and device the tap came through, for its receipt. */
         who?: ReceiptWho;
       },
@@ -277,58 +292,117 @@ export function createThreadCore(deps: ThreadDeps) {
       const at = now();
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
-      const row: NewMessage = {
-        id: newId('msg_'),
-        userId: screen.userId,
-        agentId: screen.agentId,
-        sender: 'person',
-        kind: 'tap',
-        body: tap.line,
-        meta: {
-          id: tap.event.id,
-          preset: tap.event.preset,
-          value: tap.event.value,
-          echo: tap.echo,
-          via: opts.via,
-          event: tap.event,
-          ...(tap.quiet ? { quiet: true } : {}),
-          ...(photoIds.length > 0 ? { photos: photoIds } : {}),
-        },
-        screenId: screen.id,
-        connectorId: opts.connectorId ?? null,
-        createdAt: at,
-        handledAt: handled ? at : null,
-        photoIds,
-      };
-      // A screen with a deadline (ADR 0260): the tap is checked against it and settles it in one transaction,
-      // so a tap and the sweeper never both decide; a screen without one is the plain write it always was.
-      // An answer's receipt is signed in the same transaction (ADR 0261); quiet events are not answers.
+      const row = tapRow(screen, tap, { ...opts, id: newId('msg_'), at, handled, photoIds });
+      // An answer is one transaction (ADRs 0257, 0260, 0261): the deadline checked (a tap and the sweeper
+      // never both decide), the row, its signed receipt, the screen's notices closed and the stale pushes
+      // queued. Quiet events are not answers: a plain write.
       const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
-      const deadline = await store.deadlines.get(screen.id);
-      let message: MessageRecord;
-      if (deadline) {
-        message = await chainRetry(() =>
-          store.transaction(async (tx) => {
-            await checkDeadlineTap(tx, screen.id, at, tap.quiet);
-            const m = await tx.threads.append(row, pageVersion());
-            if (signer) await signer.write(tx, m, screen, opts.who ?? {});
-            return m;
-          }),
-        );
-      } else if (signer) {
-        // The row and its receipt in one write of the group commit, not a transaction body (ADR 0261).
-        const build = signer.builder(
-          { id: screen.id, digest: await signer.digest(store, screen) },
-          opts.who ?? {},
-        );
-        message = await chainRetry(() => store.threads.appendSigned(row, pageVersion(), build));
-      } else message = await store.threads.append(row, pageVersion());
+      const { message, stale } = tap.quiet
+        ? { message: await writeQuiet(store, screen, row, pageVersion()), stale: 0 }
+        : await chainRetry(() =>
+            writeAnswer(store, screen, row, {
+              version: pageVersion(),
+              pushId: newId('push_'),
+              notice: opts.notice,
+              signer,
+              who: opts.who ?? {},
+            }),
+          );
+      if (stale > 0) deps.onPushQueued?.();
       notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
       return { message, line: tap.line, echo: tap.echo, handled };
     },
 
     toAnswers: (rows: MessageRecord[]): Promise<Answer[]> => answersOf(store, deps.photoLinks, rows),
   };
+}
+
+/** The person's tap row: the computed line, its event and where it was made (`via`). */
+function tapRow(
+  screen: ScreenRecord,
+  tap: ReturnType<typeof computeTap>,
+  o: {
+    id: string;
+    at: number;
+    handled: boolean;
+    photoIds: string[];
+    via: string;
+    connectorId?: string | null;
+  },
+): NewMessage {
+  return {
+    id: o.id,
+    userId: screen.userId,
+    agentId: screen.agentId,
+    sender: 'person',
+    kind: 'tap',
+    body: tap.line,
+    meta: {
+      id: tap.event.id,
+      preset: tap.event.preset,
+      value: tap.event.value,
+      echo: tap.echo,
+      via: o.via,
+      event: tap.event,
+      ...(tap.quiet ? { quiet: true } : {}),
+      ...(o.photoIds.length > 0 ? { photos: o.photoIds } : {}),
+    },
+    screenId: screen.id,
+    connectorId: o.connectorId ?? null,
+    createdAt: o.at,
+    handledAt: o.handled ? o.at : null,
+    photoIds: o.photoIds,
+  };
+}
+
+/** A quiet event (a timer starting): checked against the screen's deadline when it has one, else a plain write. */
+async function writeQuiet(store: Store, screen: ScreenRecord, row: NewMessage, version: number) {
+  if (!(await store.deadlines.get(screen.id))) return store.threads.append(row, version);
+  return store.transaction(async (tx) => {
+    await checkDeadlineTap(tx, screen.id, row.createdAt, true);
+    return tx.threads.append(row, version);
+  });
+}
+
+/**
+ * Writes a tap that answers, in one transaction: spends the notification's notice (when it came from one),
+ * closes the screen's notices, and queues the quiet `stale` push for the other devices still showing it.
+ */
+async function writeAnswer(
+  store: Store,
+  screen: ScreenRecord,
+  row: NewMessage,
+  o: {
+    version: number;
+    pushId: string;
+    notice: { id: string; subscriptionId: string } | undefined;
+    signer: ReceiptSigner | null;
+    who: ReceiptWho;
+  },
+): Promise<{ message: MessageRecord; stale: number }> {
+  return store.transaction(async (tx) => {
+    await checkDeadlineTap(tx, screen.id, row.createdAt, false);
+    if (o.notice && !(await tx.push.useNotice(o.notice.id, row.createdAt))) {
+      throw new ServiceError(
+        'CONFLICT',
+        'This notification was already answered, or its screen was answered or withdrawn.',
+        { field: 'token' },
+      );
+    }
+    const message = await tx.threads.append(row, o.version);
+    if (o.signer) await o.signer.write(tx, message, screen, o.who);
+    const shown = await tx.push.closeNotices(screen.id, row.createdAt);
+    const others = new Set(shown.map((n) => n.subscriptionId).filter((s) => s !== o.notice?.subscriptionId));
+    const stale = await tx.push.enqueueStale({
+      id: o.pushId,
+      userId: screen.userId,
+      agentId: screen.agentId,
+      messageId: message.id,
+      subscriptionIds: [...others],
+      at: row.createdAt,
+    });
+    return { message, stale };
+  });
 }
 
 /** Thread rows as the agent reads them (svc_answers, a host's turn): taps with their events, photos as links. */
@@ -372,6 +446,7 @@ async function answersOf(
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
     ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
     ...(receipts.has(r.id) ? { receipt: receipts.get(r.id)! } : {}),
+    ...(r.kind === 'tap' && typeof r.meta.via === 'string' ? { via: r.meta.via } : {}),
   }));
 }
 

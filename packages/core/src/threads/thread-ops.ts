@@ -35,6 +35,8 @@ export interface ShowInput {
    * escalate}`. Absent: the screen waits for as long as it takes.
    */
   deadline?: DeadlineInput | string;
+  /** An urgent ask: it buzzes in the person's quiet hours when they allow urgent asks (issue 39). */
+  urgent?: boolean;
 }
 export interface ShowResult {
   screen_id: string;
@@ -387,6 +389,7 @@ async function showScreen(
       meta: {
         ...extras.meta,
         ...(text ? { text } : {}),
+        ...(input.urgent === true ? { urgent: true } : {}),
         ...refusedMeta(writes),
         ...(deadline ? { deadline } : {}),
       },

@@ -205,8 +205,11 @@ export interface PushSubscriptionRecord {
   createdAt: number;
 }
 
-/** What a queued push says: a buzz for a thread's new row, or the silent list refresh of a revoked grant. */
-export type PushKind = 'message' | 'revoked';
+/**
+ * What a queued push says: a buzz for a thread's new row, the silent list refresh of a revoked grant, or
+ * `stale`: the quiet replacement of a device's notification whose screen was answered elsewhere (issue 39).
+ */
+export type PushKind = 'message' | 'revoked' | 'stale';
 
 /** One push owed to one subscription: the durable outbox row (written with the message it announces). */
 export interface PushDeliveryRecord {
@@ -221,6 +224,46 @@ export interface PushDeliveryRecord {
   attempts: number;
   /** Not before this time (back-off, Retry-After, the collapse window). */
   nextAt: number;
+}
+
+/**
+ * One notification a device was sent for a thread row (issue 39): what the device shows now, so a screen
+ * answered elsewhere replaces it, and, for a screen answered with one tap, the hash of the single-use answer
+ * token the notification carries with the values it may send.
+ */
+export interface PushNoticeRecord {
+  id: string;
+  userId: string;
+  agentId: string;
+  subscriptionId: string;
+  messageId: string;
+  /** The screen the row put up; null for a chat line. */
+  screenId: string | null;
+  /** SHA-256 (hex) of the answer token; null when the notification carries none. */
+  tokenHash: string | null;
+  /** The tap id the token answers. */
+  tapId: string | null;
+  /** The values the token may send (the notification's actions), JSON values. */
+  choices: unknown[];
+  createdAt: number;
+  expiresAt: number;
+  /** When the token was spent; null while unused. */
+  usedAt: number | null;
+  /** When the screen was answered (anywhere) or withdrawn: the token is refused from then on. */
+  closedAt: number | null;
+}
+
+/** The person's attention settings for buzzes (issue 39, ADR 0258). */
+export interface PushSettingsRecord {
+  userId: string;
+  /** Quiet hours, minutes after local midnight in the account's time zone; null: none. */
+  quietStart: number | null;
+  quietEnd: number | null;
+  /** An ask the agent marks urgent buzzes during quiet hours. */
+  allowUrgent: boolean;
+  /** Buzzes that need no answer, per agent per hour (0: no limit); the rest are gathered into the next. */
+  plainPerHour: number;
+  updatedAt: number;
 }
 
 /** How a registered OAuth client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */

@@ -15,6 +15,8 @@ import type {
   PairingCodeRecord,
   PhotoRecord,
   PushDeliveryRecord,
+  PushNoticeRecord,
+  PushSettingsRecord,
   PushSubscriptionRecord,
   ScreenRecord,
   SessionRecord,
@@ -258,6 +260,33 @@ export function toPushDelivery(r: Row): PushDeliveryRecord {
     nextAt: Number(r.next_at),
   };
 }
+
+export function toPushNotice(r: Row): PushNoticeRecord {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    subscriptionId: r.subscription_id as string,
+    messageId: r.message_id as string,
+    screenId: str(r.screen_id),
+    tokenHash: str(r.token_hash),
+    tapId: str(r.tap_id),
+    choices: JSON.parse(r.choices as string) as unknown[],
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
+    usedAt: num(r.used_at),
+    closedAt: num(r.closed_at),
+  };
+}
+
+export const toPushSettings = (r: Row): PushSettingsRecord => ({
+  userId: r.user_id as string,
+  quietStart: num(r.quiet_start),
+  quietEnd: num(r.quiet_end),
+  allowUrgent: flag(r.allow_urgent),
+  plainPerHour: Number(r.plain_per_hour),
+  updatedAt: Number(r.updated_at),
+});
 
 export const toRelayMeta = (r: Row): RelayTableMeta => ({
   userId: r.user_id as string,

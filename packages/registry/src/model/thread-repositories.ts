@@ -6,6 +6,8 @@ import type {
   PhotoRecord,
   PushDeliveryRecord,
   PushIntentRecord,
+  PushNoticeRecord,
+  PushSettingsRecord,
   PushSubscriptionRecord,
   ScreenRecord,
   ThreadStateRecord,
@@ -181,6 +183,41 @@ export interface PushRepository {
   setPresence(key: ThreadKey, device: string, until: number | null): Promise<void>;
   /** True while any device holds the thread open at `at`. */
   isOpen(key: ThreadKey, at: number): Promise<boolean>;
+  /**
+   * Records a notification sent to one device (issue 39), and drops that device's notices of the thread
+   * that expired before `notice.createdAt` (so the table stays as small as the live notifications).
+   */
+  saveNotice(notice: PushNoticeRecord): Promise<void>;
+  /** The notice whose answer token hashes to `tokenHash`, or null. */
+  findNotice(tokenHash: string): Promise<PushNoticeRecord | null>;
+  /**
+   * Spends a notice's token: true when it was unused, not closed and not expired at `at` (it is then used
+   * and closed); false otherwise. Two concurrent callers never both get true.
+   */
+  useNotice(id: string, at: number): Promise<boolean>;
+  /**
+   * Closes the open notices of a screen (it was answered or withdrawn) and returns those that were still
+   * the newest notification of their device for the thread: the ones a device still shows.
+   */
+  closeNotices(screenId: string, at: number): Promise<PushNoticeRecord[]>;
+  /** The person's attention settings, or null for the defaults. */
+  getSettings(userId: string): Promise<PushSettingsRecord | null>;
+  /** Writes the person's attention settings (whole). */
+  saveSettings(settings: PushSettingsRecord): Promise<void>;
+  /** Marks the person in front of the app on one device until `until`, or not (`until` null). */
+  setActive(userId: string, device: string, until: number | null): Promise<void>;
+  /** True while any device of the person shows the app (or holds any thread open) at `at`. */
+  isActive(userId: string, at: number): Promise<boolean>;
+  /** Queues one `stale` row per given subscription (ids `${id}.${n}`, due at `at`); returns how many. */
+  enqueueStale(input: {
+    id: string;
+    userId: string;
+    agentId: string;
+    /** The row that made the notification stale (the answering tap). */
+    messageId: string;
+    subscriptionIds: string[];
+    at: number;
+  }): Promise<number>;
 }
 
 export interface PhotoRepository {

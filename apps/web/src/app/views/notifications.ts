@@ -10,6 +10,7 @@ import {
   type PushStatus,
 } from '../push-device.js';
 import { problem, type View } from '../shell.js';
+import { attentionSection } from './attention-settings.js';
 
 /** How long turning notifications on may take before the page says so (the browser's push service can hang). */
 export const SUBSCRIBE_TIMEOUT_MS = 10_000;
@@ -55,6 +56,7 @@ export function notificationsView(): View {
   const toggle = switchInput({ id: 'n-device', disabled: true });
   const stateLine = el('p', { class: 'svc-muted small', id: 'n-state', 'aria-live': 'polite' }, 'Checking…');
   const agents = el('ul', { class: 'settings-list', 'aria-label': 'Buzz for' });
+  const when = el('div', { class: 'stack' });
   let status: PushStatus | null = null;
   let left = false;
 
@@ -95,6 +97,7 @@ export function notificationsView(): View {
     try {
       status = await call<PushStatus>('GET', '/push');
       show(await notificationState(status));
+      if (!when.firstChild) when.replaceChildren(attentionSection(status.settings));
       const { agents: list } = await call<{ agents: Agent[] }>('GET', '/agents');
       agents.replaceChildren(
         ...list.map((a) => {
@@ -133,8 +136,9 @@ export function notificationsView(): View {
       el(
         'p',
         { class: 'svc-muted small' },
-        "A notification names the agent and shows the first line of its message or the screen's title. Nothing else leaves the service, and it is encrypted for this device only. A thread that is open on one of your devices does not buzz; several screens in a row become one notification.",
+        "A notification names the agent and shows the first line of its message or the screen's title. Nothing else leaves the service, and it is encrypted for this device only. A thread that is open on one of your devices does not buzz; several screens in a row become one notification. A question you can answer with one tap shows its choices on the notification: tap one to answer without opening the app.",
       ),
+      when,
       el('h2', {}, 'Buzz for'),
       agents,
     ),

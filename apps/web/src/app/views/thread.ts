@@ -21,7 +21,7 @@ interface Page {
   next_before: number | null;
 }
 
-export function threadView(agentId: string): View {
+export function threadView(agentId: string, focusScreen?: string): View {
   let releasePresence: (() => void) | undefined;
   // Not a live region: the whole list would be read on every change (and a running timer changes it every
   // second). The news line says each new message once instead.
@@ -117,6 +117,17 @@ export function threadView(agentId: string): View {
     composer.form.remove();
   }
 
+  /** Brings a screen into view, ready to answer (a notification's tap names it); its heading takes focus. */
+  function showScreen(screenId: string): void {
+    const screen = [...log.querySelectorAll<HTMLElement>('[data-screen]')].find(
+      (s) => s.dataset.screen === screenId,
+    );
+    if (!screen) return;
+    screen.scrollIntoView({ block: 'center' });
+    const heading = screen.querySelector<HTMLElement>('.screen-heading');
+    heading?.focus({ preventScroll: true });
+  }
+
   async function loadAgent(): Promise<void> {
     try {
       agent = await call<Agent>('GET', `/agents/${agentId}`);
@@ -154,6 +165,7 @@ export function threadView(agentId: string): View {
       cdn = promptImages(config);
       if (closed) return;
       await loadNewest();
+      if (focusScreen) showScreen(focusScreen);
       releasePresence = holdPresence(agentId);
     } catch (error) {
       log.replaceChildren(el('li', {}, problem(error)));
