@@ -87,7 +87,7 @@ describe('push through the server', () => {
       title: 'Juniper',
       body: 'Deploy now?',
       tag: `thread-${p.agentId}`,
-      url: `${t.base}/#/a/${p.agentId}?screen=${shown.result.structuredContent.screen_id}`,
+      url: `${t.base}/#/a/${p.agentId}?screen=${(shown.result as { structuredContent: { screen_id: string } }).structuredContent.screen_id}`,
     });
     expect(push!.vapid.sub).toBe('mailto:ops@example.com');
 

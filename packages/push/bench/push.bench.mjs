@@ -381,7 +381,7 @@ async function answerServer(core, userId) {
   return { post, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** One person with two devices and ANSWERS agents (a fresh thread per screen), the sender running. */
+/** One person with two devices and up to 40 agents, the sender running. */
 async function answerSetup(transport) {
   const { core, close } = openCore();
   const user = await seedUser(core.store);
@@ -392,7 +392,8 @@ async function answerSetup(transport) {
   await core.push.subscribe(user.id, { endpoint: laptop.endpoint, keys: laptop.keys, device: 'laptop' });
   await core.push.saveSettings(user.id, { plain_per_hour: 0 });
   const agents = [];
-  for (let i = 0; i < ANSWERS; i++)
+  // Threads reused round robin (an account holds at most 50 agents; no collapse window here).
+  for (let i = 0; i < Math.min(ANSWERS, 40); i++)
     agents.push(await seedAgent(core.store, user.id, { handle: `q${i}`, connectorId: connector.id }));
   const sender = core.createPushSender(transport, { collapseWindowMs: 0 });
   sender.start();
@@ -431,7 +432,7 @@ async function answerMode(kind, transport) {
   const viaNotification = [];
   const viaApp = [];
   for (let i = 0; i < ANSWERS; i++) {
-    const agent = b.agents[i];
+    const agent = b.agents[i % b.agents.length];
     const from = arrivals.length;
     const shown = await b.core.threadOps.show(b.principal, { lines: 'confirm@go "Go?"', agent: agent.id });
     const push = await b.arrival(
@@ -476,7 +477,7 @@ async function staleMode(kind, transport) {
   const stale = [];
   const buzz = [];
   for (let i = 0; i < ANSWERS; i++) {
-    const agent = b.agents[i];
+    const agent = b.agents[i % b.agents.length];
     const from = arrivals.length;
     const t0 = absNow();
     const shown = await b.core.threadOps.show(b.principal, { lines: 'confirm@go "Go?"', agent: agent.id });
