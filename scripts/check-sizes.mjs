@@ -10,6 +10,16 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const MAX_FILE_LINES = 500;
 export const MAX_PACKAGE_LINES = 6000;
+/**
+ * Packages allowed past MAX_PACKAGE_LINES for now, each with its ceiling and why (an ADR says when it ends).
+ * The ceiling is checked as strictly as the limit: growing past it fails.
+ */
+export const PACKAGE_EXCEPTIONS = {
+  'packages/core': {
+    lines: 6700,
+    why: 'notification answers (issue 39) and deadlines (issue 40) landed together; push rules move out next (ADR 0272)',
+  },
+};
 const SOURCE = /\.(ts|tsx|mts|js|mjs|css)$/;
 const NOT_SOURCE = /(\.test\.|\.d\.ts$|\/test\/|\/bench\/|\/generated\/)/;
 
@@ -48,11 +58,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const problems = [];
   for (const { file, lines: n } of longFiles)
     problems.push(`${file}: ${n} lines (at most ${MAX_FILE_LINES}); split it by what each part is about`);
-  for (const [pkg, n] of packages)
-    if (n > MAX_PACKAGE_LINES)
+  for (const [pkg, n] of packages) {
+    const most = PACKAGE_EXCEPTIONS[pkg]?.lines ?? MAX_PACKAGE_LINES;
+    if (n > most)
       problems.push(
-        `${pkg}/src: ${n} lines (at most ${MAX_PACKAGE_LINES}); a bounded context should move to its own package`,
+        `${pkg}/src: ${n} lines (at most ${most}); a bounded context should move to its own package`,
       );
+  }
   if (process.argv.includes('--list')) {
     for (const [pkg, n] of [...packages].sort((a, b) => b[1] - a[1]))
       console.log(`${String(n).padStart(6)}  ${pkg}`);

@@ -212,6 +212,20 @@ const noPhotoFiles: PhotoFiles = {
   },
 };
 
+/** Sharing an agent: invites link to the app's invite page. */
+function wireShares(w: Wiring, push: Core['push']) {
+  return createShares({
+    store: w.store,
+    notifier: w.notifier,
+    push,
+    now: w.clock,
+    random: w.random,
+    onPushQueued: w.onPushQueued,
+    ...w.screenLines,
+    inviteLink: (token) => `${w.urls.baseUrl}/#/invite/${token}`,
+  });
+}
+
 /**
  * Wires every rule over one store.
  *
@@ -337,16 +351,7 @@ export function createCore(options: CoreOptions): Core {
     deleteAgent,
   });
 
-  const shares = createShares({
-    store,
-    notifier,
-    push,
-    now: clock,
-    random,
-    onPushQueued,
-    ...screenLines,
-    inviteLink: (token) => `${urls.baseUrl}/#/invite/${token}`,
-  });
+  const shares = wireShares(w, push);
 
   return {
     store,

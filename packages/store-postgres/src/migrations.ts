@@ -3,8 +3,9 @@
 // PostgreSQL's own terms: BIGINT times in ms, BOOLEAN flags, JSON as TEXT (read and written whole, as the
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
-import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
+
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
+import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
 
 import { SCHEMA_V1 } from './schema-v1.js';

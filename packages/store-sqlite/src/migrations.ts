@@ -4,8 +4,8 @@
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
 import type { Migration } from '@screen-service/tables-engine/migrations';
 import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
-import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
+import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
 import { SCHEMA_V2, SCHEMA_V4_OAUTH } from './schema-v2.js';
 
