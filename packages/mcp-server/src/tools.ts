@@ -105,7 +105,10 @@ async function run<T>(fn: () => Promise<T>) {
 export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
   const { ops, texts } = deps;
 
-  const show = (args: { lines: string; text?: string; agent?: string; deadline?: unknown }, extra: Extra) =>
+  const show = (
+    args: { lines: string; text?: string; agent?: string; deadline?: unknown; urgent?: boolean },
+    extra: Extra,
+  ) =>
     run(async () => {
       const r = await ops.show(principalOf(extra), args as Parameters<ThreadOps['show']>[1]);
       // Only components a person can answer: `text hi` has an id but never taps (issue 28).
@@ -152,9 +155,13 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     agent: agentRule,
   });
   addFastTool(server, 'svc_show', {
-    // A call with a deadline takes the SDK's path: its zod schema shapes the deadline (ADR 0260).
+    // A call with a deadline (ADR 0260) or `urgent` (ADR 0258) takes the SDK's path: its zod schema checks them.
     accept: (args) =>
-      typeof args === 'object' && args !== null && Object.hasOwn(args, 'deadline') ? null : showCheck(args),
+      typeof args === 'object' &&
+      args !== null &&
+      (Object.hasOwn(args, 'deadline') || Object.hasOwn(args, 'urgent'))
+        ? null
+        : showCheck(args),
     call: (args, extra) => show(args as Parameters<typeof show>[0], extra),
   });
   addFastTool(server, 'svc_answers', {
@@ -188,6 +195,12 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         text: z.string().max(MAX_TEXT_CHARS).optional().describe('Optional chat line shown with the screen.'),
         agent,
         deadline: deadlineSchema,
+        urgent: z
+          .boolean()
+          .optional()
+          .describe(
+            "Urgent ask: it may buzz during the person's quiet hours, when they allow urgent asks. Use sparingly.",
+          ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: {

@@ -128,9 +128,22 @@ export async function payloadFor(
     ...(screen ? { screen_id: screen.id } : {}),
     ...(await noticeOf(ctx, group, message, screen, row.actions)),
   };
-  // By kind (issue 39): a screen asks and goes at high urgency; a chat line is normal.
+  // By kind (issue 39): a screen asks and goes at high urgency, kept by the push service until its deadline
+  // (ADR 0260) when it has one; a chat line is normal.
   const urgency = screen ? 'high' : 'normal';
-  return { subscription, payload: JSON.stringify(payload), ttl: MESSAGE_TTL_SECONDS, urgency, topic };
+  const ttl = askTtlSeconds(message, ctx.now());
+  return { subscription, payload: JSON.stringify(payload), ttl, urgency, topic };
+}
+
+/**
+ * How long the push service keeps a buzz (RFC 8030 TTL): an ask with a deadline is worth nothing after it,
+ * so its TTL ends there (0 once passed: delivered only to a device connected now); any other row 12 hours.
+ */
+export function askTtlSeconds(message: MessageRecord, now: number): number {
+  const due = (message.meta.deadline as { due?: unknown } | undefined)?.due;
+  const dueAt = typeof due === 'string' ? Date.parse(due) : Number.NaN;
+  if (!Number.isFinite(dueAt)) return MESSAGE_TTL_SECONDS;
+  return Math.max(0, Math.min(MESSAGE_TTL_SECONDS, Math.ceil((dueAt - now) / 1000)));
 }
 
 /**
@@ -146,7 +159,8 @@ async function noticeOf(
   screenChoices: ScreenActions | null,
 ): Promise<Pick<Extract<PushPayload, { kind: 'message' }>, 'actions' | 'answer'>> {
   const at = ctx.now();
-  const expiresAt = at + MESSAGE_TTL_SECONDS * 1000;
+  // The answer token lives as long as the buzz: to the ask's deadline when it has one.
+  const expiresAt = at + askTtlSeconds(message, at) * 1000;
   const actions = ctx.answerUrl !== undefined ? screenChoices : null;
   const token = actions ? mintSecret('svc_nt_', ctx.random) : null;
   await ctx.store.push.saveNotice({
