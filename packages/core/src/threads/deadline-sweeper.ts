@@ -166,7 +166,7 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
           if (signer) await signer.write(tx, m, screen, {});
           rows.push(m);
         }
-        return { rows, pushed: false };
+        return { rows, pushed: (await withdrawNotices(tx, d, rows.at(-1)!, at)) > 0 };
       }),
     );
     if (!out) return null;
@@ -174,6 +174,23 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
     for (const message of out.rows)
       notifier.publish({ type: 'message', userId: d.userId, agentId: d.agentId, message });
     return { screenId: d.screenId, step: step.do, at, lateMs: Math.max(0, at - step.at) };
+  }
+
+  /**
+   * The deadline decided: the screen's notification tokens close, and every device still showing its
+   * notification gets the quiet replacement (ADR 0257), which reads what was decided.
+   */
+  async function withdrawNotices(tx: Repositories, d: DeadlineRecord, decided: MessageRecord, at: number) {
+    const shown = await tx.push.closeNotices(d.screenId, at);
+    if (shown.length === 0) return 0;
+    return tx.push.enqueueStale({
+      id: newId('push_'),
+      userId: d.userId,
+      agentId: d.agentId,
+      messageId: decided.id,
+      subscriptionIds: [...new Set(shown.map((n) => n.subscriptionId))],
+      at,
+    });
   }
 
   /** A reminder buzzes the screen's message again, unless muted or the thread is open on a device. */
