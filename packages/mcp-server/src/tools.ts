@@ -44,7 +44,16 @@ const agent = z
   .optional()
   .describe('Agent handle (e.g. "coach" or "@coach") or id (agt_...); omit for the default agent.');
 
+// A tap event's values: what the catalog's components report (a word, a number, a yes/no, a list, a form).
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const eventValue = z.union([
+  scalar,
+  z.array(scalar),
+  z.record(z.string(), z.union([scalar, z.array(scalar)])),
+]);
+
 // A screen's deadline (ADR 0260): the core checks it against the screen and says what is wrong.
+// A default's values are tap values (typed, so the schema is portable: a bare `{}` draws Inspector warnings).
 const deadlineSchema = z
   .union([
     z.string().describe('A duration: "90s", "10m", "2h", "1d"; the screen expires then.'),
@@ -52,7 +61,7 @@ const deadlineSchema = z
       in: z.string().optional().describe('A duration from now: "90s", "10m", "2h", "1d".'),
       at: z.string().optional().describe('Or a time: ISO 8601 with a zone.'),
       default: z
-        .union([z.literal('none'), z.record(z.string(), z.unknown())])
+        .union([z.literal('none'), z.record(z.string(), eventValue)])
         .optional()
         .describe(
           'Tap id to the answer chosen when nobody answers, e.g. {"lunch": "Soup"}; "none": it expires.',
@@ -70,14 +79,6 @@ const deadlineSchema = z
   ])
   .optional()
   .describe('When the screen decides without the person; absent: it waits as long as it takes.');
-
-// A tap event's values: what the catalog's components report (a word, a number, a yes/no, a list, a form).
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const eventValue = z.union([
-  scalar,
-  z.array(scalar),
-  z.record(z.string(), z.union([scalar, z.array(scalar)])),
-]);
 
 function result<T extends object>(text: string, structured: T) {
   return {
