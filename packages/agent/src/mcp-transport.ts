@@ -146,10 +146,13 @@ function toStructured(tool: string, result: unknown): Record<string, unknown> {
       details?: unknown;
     };
     const text = Array.isArray(r.content) ? (r.content[0] as { text?: string } | undefined)?.text : undefined;
-    // The SDK's own argument check answers as a tool error too, with only its text: `MCP error -32602: ...`.
+    // The server SDK's own argument check answers as a tool error too, with only its text: the 1.x SDK's
+    // `MCP error -32602: ...`, the 2.x SDK's `Input validation error: ...` / `Invalid arguments for tool ...`.
     const rpc = /^MCP error (-?\d+):/.exec(text ?? '')?.[1];
-    const code = (e.code ??
-      (Number(rpc) === ErrorCode.InvalidParams ? 'invalid_input' : 'internal_error')) as ServiceCode;
+    const argumentsRefused =
+      Number(rpc) === ErrorCode.InvalidParams ||
+      /^(Input validation error|Invalid arguments for tool)/.test(text ?? '');
+    const code = (e.code ?? (argumentsRefused ? 'invalid_input' : 'internal_error')) as ServiceCode;
     const extra = {
       ...(e.field !== undefined ? { field: e.field } : {}),
       ...(e.details !== undefined ? { details: e.details } : {}),
