@@ -57,7 +57,7 @@ async function staleAt(at: number) {
   const due = await core.store.push.due(at, 50);
   const stale = due.filter((d) => d.row.kind === 'stale');
   const bodies = await Promise.all(
-    stale.map(async (d) => staleBody((await core.store.threads.getMessage(d.row.messageId))!)),
+    stale.map(async (d) => staleBody((await core.store.threads.getMessage(d.row.messageId ?? ''))!)),
   );
   return { devices: stale.map((d) => d.subscription.device).sort(), bodies };
 }
