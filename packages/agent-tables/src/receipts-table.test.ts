@@ -24,7 +24,10 @@ const lines = async (text: string, p = principal) =>
 /** One screen the person taps (Salad), one decided by its deadline's default (Soup). */
 async function twoAnswers() {
   const tapped = await core.threadOps.show(principal, { lines: LUNCH });
-  await core.threads.tap(userId, agentId, { screen_id: tapped.screen_id, event: { id: 'lunch', value: 'Salad' } });
+  await core.threads.tap(userId, agentId, {
+    screen_id: tapped.screen_id,
+    event: { id: 'lunch', value: 'Salad' },
+  });
   const waited = await core.threadOps.show(principal, {
     lines: LUNCH,
     deadline: { in: '10m', default: { lunch: 'Soup' } },
@@ -50,7 +53,9 @@ describe('the read-only receipts table (ADR 0273)', () => {
     });
     const byDefault = await lines('query receipts where=decided_by=default');
     expect(byDefault.results[0]!.count).toBe(1);
-    const row = Object.fromEntries(byDefault.results[0]!.cols.map((c, i) => [c, byDefault.results[0]!.rows[0]![i]]));
+    const row = Object.fromEntries(
+      byDefault.results[0]!.cols.map((c, i) => [c, byDefault.results[0]!.rows[0]![i]]),
+    );
     const stored = (await core.store.receipts.listByThread({ agentId, userId }, 0, 10))[1]!;
     expect(row).toEqual({
       seq: 2,
@@ -70,11 +75,20 @@ describe('the read-only receipts table (ADR 0273)', () => {
     const reply = await core.tables.call(principal, {
       reply: 'Who chose?\nquery receipts where=decided_by=person cols=decided_by',
     });
-    expect(reply).toEqual({ text: 'Who chose?\n| decided_by |\n| --- |\n| person |', events: [], pending: [] });
+    expect(reply).toEqual({
+      text: 'Who chose?\n| decided_by |\n| --- |\n| person |',
+      events: [],
+      pending: [],
+    });
 
     const other = (await seedUser(core.store)).id;
     const c = await seedConnection(core.store, other, ['cook']);
-    const theirs = { userId: other, connectorId: c.connector.id, connectorKind: 'mcp' as const, via: 'connector_token' as const };
+    const theirs = {
+      userId: other,
+      connectorId: c.connector.id,
+      connectorKind: 'mcp' as const,
+      via: 'connector_token' as const,
+    };
     const seen = await lines('query receipts', theirs);
     expect(seen.results[0]).toMatchObject({ table: 'receipts', rows: [], count: 0 });
 
@@ -98,5 +112,17 @@ describe('the read-only receipts table (ADR 0273)', () => {
     expect(answer.results[0]).toMatchObject({ count: 1 });
     expect(await core.store.relay.tables.listTables(userId)).toHaveLength(1);
     expect((await core.store.receipts.listByThread({ agentId, userId }, 0, 10)).length).toBe(2);
+  });
+
+  it("an agent's own older table named receipts: the reserved name wins for reads, the table stays untouched", async () => {
+    await twoAnswers();
+    const own = { owner: userId, holder: agentId, name: 'receipts' };
+    await core.store.relay.tables.defineTable(own, [{ name: 'X', type: 'text' }]);
+    await core.store.relay.tables.insertRow(own, 'k', { X: 'mine' });
+    const answer = await lines('query receipts where=decided_by=default\nput receipts k X=changed');
+    expect(answer.results[0]).toMatchObject({ table: 'receipts', count: 1 });
+    expect(answer.results[0]!.cols[0]).toBe('seq');
+    expect(answer.failed.map((f) => f.code)).toEqual(['INVALID_LINE']);
+    expect((await core.store.relay.tables.getRow(own, 'k'))?.values).toEqual({ X: 'mine' });
   });
 });

@@ -39,9 +39,7 @@ function writtenTable(op: Op): string | undefined {
 
 function isReceiptsQuery(op: Op): boolean {
   return (
-    op.op === 'add' &&
-    op.preset === 'query' &&
-    (op.props as { table?: unknown }).table === RECEIPTS_TABLE
+    op.op === 'add' && op.preset === 'query' && (op.props as { table?: unknown }).table === RECEIPTS_TABLE
   );
 }
 
