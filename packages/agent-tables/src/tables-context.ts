@@ -13,6 +13,7 @@ import {
   type TableInfo,
   type TableLimits,
 } from '@screen-service/tables-engine';
+import { RECEIPTS_TABLE, splitReceiptLines, withReceipts } from './receipts-table.js';
 import {
   MAX_TABLES_CALL_CHARS,
   type PendingView,
@@ -54,9 +55,10 @@ export function bareTableLine(held: Set<string>) {
     if (op.op === 'table') return true;
     if (op.op === 'put') return held.has(op.table);
     if (op.op === 'drop') return held.has(op.name);
-    return (
-      op.op === 'add' && op.preset === 'query' && held.has(String((op.props as { table?: unknown }).table))
-    );
+    if (op.op !== 'add' || op.preset !== 'query') return false;
+    // Every agent reads its thread's receipts: `query receipts ...` is a table line without being held.
+    const table = String((op.props as { table?: unknown }).table);
+    return held.has(table) || table === RECEIPTS_TABLE;
   };
 }
 
@@ -71,8 +73,12 @@ export function createTablesContext(deps: TablesDeps) {
   const zoneOf = async (userId: string) => (await store.users.getTimeZone(userId))?.zone ?? fallbackZone;
   const paceOf = (userId: string): { pace?: CallPace } => (deps.work ? { pace: deps.work(userId) } : {});
 
-  const run = async (agent: AgentRecord, lines: string): Promise<LinesAnswer> =>
-    runLines(engine, {
+  const run = async (agent: AgentRecord, text: string): Promise<LinesAnswer> => {
+    // `receipts` is the service's read-only table of the thread's receipts (ADR 0273): writes to it are
+    // refused here, reads see this agent's own thread only.
+    const { lines, refused, reads } = splitReceiptLines(text);
+    const tables = reads ? await withReceipts(engine, store, agent, limits.rowsPerTable) : engine;
+    const answer = await runLines(tables, {
       owner: agent.userId,
       agent: agent.id,
       lines,
@@ -87,6 +93,10 @@ export function createTablesContext(deps: TablesDeps) {
       }
       throw error;
     });
+    if (refused.length === 0) return answer;
+    const failed = [...refused, ...answer.failed].sort((a, b) => (a.lineNumber ?? 0) - (b.lineNumber ?? 0));
+    return { ...answer, failed };
+  };
 
   /** Tells the person's devices (their copies and controls) which of an agent's tables changed. */
   const changed = (userId: string, agentId?: string, tables?: string[]) =>
@@ -136,7 +146,11 @@ export function createTablesContext(deps: TablesDeps) {
   async function afterRun(agent: AgentRecord, answer: LinesAnswer, cards = true) {
     if (answer.ok.length > 0) changed(agent.userId, agent.id, [...new Set(answer.ok.map((o) => o.table))]);
     if (cards) await appendCards(agent, answer.pending);
-    const read = [...new Set(answer.results.filter((r) => r.error === undefined).map((r) => r.table))];
+    const read = [
+      ...new Set(
+        answer.results.filter((r) => r.error === undefined && r.table !== RECEIPTS_TABLE).map((r) => r.table),
+      ),
+    ];
     if (read.length > 0) await relay.markRead(agent.userId, agent.id, read, now());
   }
 
