@@ -1,5 +1,5 @@
 // A screen's deadline (issue 40, ADR 0260): the row the sweeper claims when it is due, its reader, its repository.
-import type { Row } from './rows.js';
+import { num, type Row } from './rows.js';
 
 /** How a deadline ended: a person answered first, the defaults landed, or the screen expired without one. */
 export type DeadlineOutcome = 'answered' | 'default' | 'expired';
@@ -42,8 +42,6 @@ export interface DeadlineRepository {
   /** Settles an unsettled deadline with `outcome` at `at`; false when it was settled already. */
   settle(screenId: string, at: number, outcome: DeadlineOutcome): Promise<boolean>;
 }
-
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** A `screen_deadlines` row of either SQL store. */
 export function toDeadline(r: Row): DeadlineRecord {
