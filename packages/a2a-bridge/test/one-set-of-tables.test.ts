@@ -143,6 +143,14 @@ describe('one set of tables through the bridges', () => {
         return ((told.tables as { failed?: unknown[] } | undefined)?.failed as unknown[]) ?? [];
       });
     } finally {
+      // The bridge writes its state into hookDir until it exits: stop it and wait before removing the folder.
+      const child = bridge?.child;
+      bridge = undefined;
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exit = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exit;
+      }
       rmSync(hookDir, { recursive: true, force: true });
     }
   });
