@@ -1,10 +1,10 @@
 // Composition over one open database: the core's createCore (every rule) plus the OAuth server on top.
 import path from 'node:path';
 import { type Core, type CoreOptions, createCore } from '@screen-service/core';
-import type { PushDispatcher, PushEvent } from '@screen-service/core/push';
 import { type NativeService, startNativeAgents } from '@screen-service/native-agents';
 import { createOAuthServer, type OAuthServer } from '@screen-service/oauth';
 import { coreLimits, type ServiceMetrics } from '@screen-service/operations';
+import type { PushDispatcher, PushEvent } from '@screen-service/push';
 import { createWebPushTransport, loadVapidKeys } from '@screen-service/push';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
 import { createArgon2idHasher } from '@screen-service/registry/argon2';

@@ -8,6 +8,7 @@ import {
   TABLES_CALLS_PER_MINUTE,
   type Tables,
 } from '@screen-service/agent-tables';
+import { createPushDispatcher, type PushDispatcher } from '@screen-service/push';
 import type { Receipts } from '@screen-service/receipts';
 import { normalizeEmail } from '@screen-service/registry/accounts';
 import { createStatusWatch, type PersonAgents } from '@screen-service/registry/agents';
@@ -30,9 +31,8 @@ import type { ServiceUrls } from '@screen-service/registry/mounts';
 import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
 import type { PhotoLinks } from './photos/photos.js';
-import { createNotificationAnswers, type NotificationAnswers } from './push/push-answers.js';
-import { createPushDispatcher, type PushDispatcher } from './push/push-dispatcher.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
+import { createNotificationAnswers, type NotificationAnswers } from './threads/push-answers.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore, type ThreadDeps } from './threads/thread-core.js';
 import { type ThreadOps, tapsOf } from './threads/thread-ops.js';

@@ -2,6 +2,8 @@
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 
 import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
+import type { PushDispatcher, PushDispatcherOptions, PushTransport } from '@screen-service/push';
+import { createPushService, type PushService } from '@screen-service/push';
 import { createReceipts, type Receipts } from '@screen-service/receipts';
 import type { PasswordHasher } from '@screen-service/registry/accounts';
 import {
@@ -56,14 +58,11 @@ import {
   type PhotoLinks,
   type Photos,
 } from './photos/photos.js';
-import { createPushService, type PushService } from './push/push.js';
-import type { NotificationAnswers } from './push/push-answers.js';
-import type { PushDispatcher, PushDispatcherOptions } from './push/push-dispatcher.js';
-import type { PushTransport } from './push/push-transport.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
+import type { NotificationAnswers } from './threads/push-answers.js';
 import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 

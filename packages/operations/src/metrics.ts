@@ -2,8 +2,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HousekeepingRun } from '@screen-service/core/housekeeping';
-import type { PushEvent } from '@screen-service/core/push';
 import type { ThreadOps } from '@screen-service/core/threads';
+import type { PushEvent } from '@screen-service/push';
 import type { Notifier } from '@screen-service/registry/kernel';
 import type { Request } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';

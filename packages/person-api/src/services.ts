@@ -3,9 +3,9 @@
 import type { Tables } from '@screen-service/agent-tables';
 import type { Core } from '@screen-service/core';
 import type { Photos } from '@screen-service/core/photos';
-import type { NotificationAnswers, PushService } from '@screen-service/core/push';
 import type { Shares } from '@screen-service/core/sharing';
-import type { PersonThreads } from '@screen-service/core/threads';
+import type { NotificationAnswers, PersonThreads } from '@screen-service/core/threads';
+import type { PushService } from '@screen-service/push';
 import type { Accounts, AppPrincipal } from '@screen-service/registry/accounts';
 import type { AgentView, PersonAgents } from '@screen-service/registry/agents';
 import type { Notifier } from '@screen-service/registry/kernel';

@@ -3,9 +3,9 @@
 // connects anywhere but 127.0.0.1, and only where the test setting allows it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PushRequest } from '@screen-service/core/push';
 import type { ResolvedAddress } from '@screen-service/io-kit/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PushRequest } from './push-transport.js';
 import { startTestPushService, type TestPushService } from './testing.js';
 import { generateVapidKeys } from './vapid.js';
 import { createWebPushTransport } from './web-push-transport.js';

@@ -5,10 +5,10 @@
 import { createECDH, type ECDH } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { PushRequest } from '@screen-service/core/push';
 import { pinnedLookup } from '@screen-service/io-kit/outbound';
 import webPush from 'web-push';
 import { decodeSubscriptionKeys, encryptAes128gcm, type SubscriptionKeys } from './aes128gcm.js';
+import type { PushRequest } from './push-transport.js';
 import type { VapidKeys } from './vapid.js';
 
 export interface PushPosterOptions {

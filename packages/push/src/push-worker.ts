@@ -1,13 +1,13 @@
 // A pool worker (ADR 0207): encrypts, signs and POSTs the pushes its parent hands it, and answers with the
 // plain `PostResult`; the parent applies the outbox rules. Built to dist/push-worker.js.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PushRequest } from '@screen-service/core/push';
 import {
   createPushPoster,
   type PinnedAddress,
   type PostResult,
   type PushPosterOptions,
 } from './push-poster.js';
+import type { PushRequest } from './push-transport.js';
 
 /** Parent → worker: the pushes handed out in one event-loop turn, or the request to end. */
 export type PoolRequest =

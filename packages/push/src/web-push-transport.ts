@@ -1,8 +1,9 @@
 // The core's PushTransport in this thread: encrypt, sign and POST with `createPushPoster`, and what the
 // push service's answer means for the outbox (RFC 8030): sent, gone, retry after, or failed.
-import type { PushOutcome, PushRequest, PushTransport } from '@screen-service/core/push';
+
 import { createOutboundGuard, type Resolver } from '@screen-service/io-kit/outbound';
 import { createPushPoster, type PinnedAddress, type PostResult } from './push-poster.js';
+import type { PushOutcome, PushRequest, PushTransport } from './push-transport.js';
 import { checkVapidKeys, type VapidKeys } from './vapid.js';
 
 export interface WebPushTransportOptions {

@@ -2,8 +2,8 @@
 // thread only hands out requests and maps the answers with the same rules as the in-thread transport.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { PushOutcome, PushRequest } from '@screen-service/core/push';
 import type { PinnedAddress, PostResult } from './push-poster.js';
+import type { PushOutcome, PushRequest } from './push-transport.js';
 import type { PoolAnswer, PoolRequest } from './push-worker.js';
 import {
   type ClosablePushTransport,

@@ -2,9 +2,8 @@
 // workers, and every answer (and a worker's death) maps to the same outcomes as the in-thread transport.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PushRequest } from '@screen-service/core/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkerPoolTransport, generateVapidKeys } from '../dist/index.js';
+import { createWorkerPoolTransport, generateVapidKeys, type PushRequest } from '../dist/index.js';
 import { startTestPushService, type TestPushService, type TestSubscriber } from '../dist/testing.js';
 
 const keys = generateVapidKeys();

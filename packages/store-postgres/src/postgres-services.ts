@@ -2,7 +2,7 @@
 // migrations), photo bytes in the database, the LISTEN/NOTIFY notifier and the shared limits.
 
 import type { PhotoFiles } from '@screen-service/core/photos';
-import type { PushDispatcher } from '@screen-service/core/push';
+import type { PushDispatcher } from '@screen-service/push';
 import type { LimitStore, Notifier } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { createLeadingSender } from './leader/leading-sender.js';

@@ -1,7 +1,7 @@
 // One push sender across instances: two instances with real senders on one database send every buzz once,
 // and the lead moves to the other instance when the leader stops or loses its connection.
 
-import { createPushDispatcher, type PushRequest } from '@screen-service/core/push';
+import { createPushDispatcher, type PushRequest } from '@screen-service/push';
 import { createNotifier } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

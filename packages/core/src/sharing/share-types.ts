@@ -1,8 +1,9 @@
 // The shapes of shared agents' use cases (doc2 "Shared-agent resources", "Grant"): what callers send and read.
+
+import type { PushService } from '@screen-service/push';
 import type { ShareWhy } from '@screen-service/registry/hosts';
 import type { Clock, Notifier, Random } from '@screen-service/registry/kernel';
 import type { AgentRecord, Store } from '@screen-service/registry/model';
-import type { PushService } from '../push/push.js';
 import type { ScreenLinesPort } from '../threads/screen-lines-port.js';
 
 export interface TemplateItemInput {

@@ -1,10 +1,11 @@
 // A deadline that decides withdraws the screen's notifications (ADR 0257, 0260): the answer tokens close and
 // each device still showing the ask gets the quiet replacement, which reads what the deadline decided.
+
+import { staleBody } from '@screen-service/push';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import type { PushNoticeRecord } from '@screen-service/registry/model';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { staleBody } from '../push/push-actions.js';
 
 let core: TestCore;
 let principal: ConnectionPrincipal;

@@ -2,6 +2,7 @@
 // instances: reminders buzz again through the push outbox; at the deadline the defaults land as taps
 // marked `decided_by: "default"` (or the screen expires), in the transaction that settles the deadline.
 
+import { shouldBuzz } from '@screen-service/push';
 import type { Receipts } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import {
@@ -18,7 +19,6 @@ import type {
   Repositories,
   Store,
 } from '@screen-service/registry/model';
-import { shouldBuzz } from '../push/push-rules.js';
 import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';

@@ -29,6 +29,12 @@ export {
   type ThreadPage,
 } from './person-threads.js';
 export {
+  createNotificationAnswers,
+  type NotificationAnswerInput,
+  type NotificationAnswerResult,
+  type NotificationAnswers,
+} from './push-answers.js';
+export {
   defaultScreenLines,
   type ScreenLinesError,
   type ScreenLinesPort,

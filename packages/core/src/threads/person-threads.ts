@@ -1,11 +1,11 @@
 // The person's side of a thread: read pages, send typed text, tap a component (the same event path as an
 // in-chat tap), attach photos, mark the thread open or closed (presence).
 
+import { PRESENCE_TTL_MS } from '@screen-service/push';
 import type { ReceiptWho } from '@screen-service/receipts';
 import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
 import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
-import { PRESENCE_TTL_MS } from '../push/push-rules.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';

@@ -1,6 +1,7 @@
 // Writes shared by every adapter: agent rows (with the push intent), person rows, taps, answer items.
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
+import { shouldBuzz } from '@screen-service/push';
 import type { ReceiptSigner, Receipts, ReceiptWho } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import {
@@ -21,7 +22,6 @@ import type {
   ScreenRecord,
   Store,
 } from '@screen-service/registry/model';
-import { shouldBuzz } from '../push/push-rules.js';
 import type { DeadlinePlan } from './deadline-plan.js';
 import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';

@@ -2,7 +2,7 @@
 // sender groups a thread's rows and holds back newer ones while one is in flight), so two senders reading it
 // would buzz twice; a session-level advisory lock elects the one instance that sends (ADR 0231).
 
-import type { PushDispatcher } from '@screen-service/core/push';
+import type { PushDispatcher } from '@screen-service/push';
 import type { Notifier } from '@screen-service/registry/kernel';
 import pg from 'pg';
 

@@ -5,7 +5,7 @@
 import { isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { hashSecret, isoTime, ServiceError } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
-import type { ThreadCore } from '../threads/thread-core.js';
+import type { ThreadCore } from './thread-core.js';
 
 /** The body of `POST /push/answer`: the token, the screen it was issued for, and the value an action sends. */
 export interface NotificationAnswerInput {
