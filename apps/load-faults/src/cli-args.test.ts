@@ -38,4 +38,21 @@ describe('parseFlags', () => {
     expect(text).toContain('(default 1000; 1..5000)');
     expect(text).toContain('--help');
   });
+
+  it('takes a word flag from its list, and names the list when the word is not in it', () => {
+    const STORE = [
+      { name: 'store', values: ['sqlite', 'postgres'], value: 'sqlite', help: 'the store' },
+    ] as const;
+    expect(parseFlags([], SPECS, STORE).store).toBe('sqlite');
+    expect(parseFlags(['--store', 'postgres', '--duration', '3'], SPECS, STORE)).toMatchObject({
+      store: 'postgres',
+      duration: 3,
+    });
+    expect(() => parseFlags(['--store', 'mysql'], SPECS, STORE)).toThrow(
+      '--store must be one of sqlite, postgres (the store), not "mysql".',
+    );
+    expect(helpText('npm run faults --', 'Faults.', SPECS, STORE)).toContain(
+      '(default sqlite; sqlite | postgres)',
+    );
+  });
 });

@@ -10,7 +10,18 @@ export interface FlagSpec {
   help: string;
 }
 
-export type ParsedFlags<T extends readonly FlagSpec[]> = { [K in T[number]['name']]: number } & {
+/** A flag that takes one of a few words (`--store postgres`). */
+export interface ChoiceSpec {
+  name: string;
+  values: readonly string[];
+  /** Default value, one of `values`. */
+  value: string;
+  help: string;
+}
+
+export type ParsedFlags<T extends readonly FlagSpec[], C extends readonly ChoiceSpec[] = []> = {
+  [K in T[number]['name']]: number;
+} & { [K in C[number]['name']]: string } & {
   help: boolean;
   json: string | null;
 };
@@ -28,15 +39,21 @@ export { UsageError };
  * // { duration: 30, help: false, json: null }
  * ```
  */
-export function parseFlags<T extends readonly FlagSpec[]>(argv: readonly string[], specs: T): ParsedFlags<T> {
+export function parseFlags<T extends readonly FlagSpec[], C extends readonly ChoiceSpec[] = []>(
+  argv: readonly string[],
+  specs: T,
+  choices: C = [] as unknown as C,
+): ParsedFlags<T, C> {
   const options: Record<string, { type: 'string' }> = { json: { type: 'string' } };
-  for (const s of specs) options[s.name] = { type: 'string' };
+  for (const s of [...specs, ...choices]) options[s.name] = { type: 'string' };
   const { values } = parseCommandLine(argv, {
     options,
     positionals: false,
     words: {
       unknownOption: (given, closest) => {
-        const known = ['help', 'json', ...specs.map((s) => s.name)].map((n) => `--${n}`).join(', ');
+        const known = ['help', 'json', ...[...specs, ...choices].map((s) => s.name)]
+          .map((n) => `--${n}`)
+          .join(', ');
         return `Unknown flag ${given}; known: ${known}.${closest ? ` Did you mean ${closest}?` : ''}`;
       },
       badValue: ({ option, kind, detail }) =>
@@ -59,15 +76,36 @@ export function parseFlags<T extends readonly FlagSpec[]>(argv: readonly string[
     }
     out[spec.name] = Number(raw);
   }
-  return out as ParsedFlags<T>;
+  for (const choice of choices) {
+    const raw = values[choice.name];
+    if (typeof raw !== 'string') {
+      out[choice.name] = choice.value;
+      continue;
+    }
+    if (!choice.values.includes(raw)) {
+      throw new UsageError(
+        `--${choice.name} must be one of ${choice.values.join(', ')} (${choice.help}), not ${JSON.stringify(raw)}.`,
+      );
+    }
+    out[choice.name] = raw;
+  }
+  return out as ParsedFlags<T, C>;
 }
 
 /** The help text: a summary, then each flag with its default and range. */
-export function helpText(command: string, summary: string, specs: readonly FlagSpec[]): string {
-  const width = Math.max(...specs.map((s) => s.name.length), 4) + 4;
-  const rows = specs.map(
-    (s) => `  --${s.name.padEnd(width)}${s.help} (default ${s.value}; ${s.min}..${s.max})`,
-  );
+export function helpText(
+  command: string,
+  summary: string,
+  specs: readonly FlagSpec[],
+  choices: readonly ChoiceSpec[] = [],
+): string {
+  const width = Math.max(...[...specs, ...choices].map((s) => s.name.length), 4) + 4;
+  const rows = [
+    ...choices.map(
+      (c) => `  --${c.name.padEnd(width)}${c.help} (default ${c.value}; ${c.values.join(' | ')})`,
+    ),
+    ...specs.map((s) => `  --${s.name.padEnd(width)}${s.help} (default ${s.value}; ${s.min}..${s.max})`),
+  ];
   return [
     `Usage: ${command} [flags]`,
     '',

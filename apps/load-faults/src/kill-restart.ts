@@ -1,5 +1,6 @@
 // SIGKILL during writes: clients write (say, show, tap, reply, tables put, OAuth rotation) while the service
-// is killed at random moments and restarted on the same data dir; the ledger says what each client was told.
+// is killed at random moments and restarted on the same data dir (on PostgreSQL: instances killed in turn,
+// and PostgreSQL itself crashed and restarted); the ledger says what each client was told.
 
 import { request } from './http.js';
 import { createLedger, type WriteLedger } from './ledger.js';
@@ -11,8 +12,17 @@ import { APP, type Connection, oauthSignIn, pairNewConnection, signUpPeople, tok
 /** Table puts per writer at most: the live check reads each writer's table back in one query of 500. */
 const MAX_PUTS_PER_WRITER = 450;
 
+/** The database a PostgreSQL run crashes and starts again (src/postgres.ts). */
+export interface CrashableDatabase {
+  crash(): Promise<void>;
+  start(): Promise<void>;
+}
+
 export interface KillRestartOptions {
-  svc: ServiceProcess;
+  /** The instances: one on SQLite; several sharing one PostgreSQL. Set-up goes through the first. */
+  services: ServiceProcess[];
+  /** With PostgreSQL: every third fault crashes and restarts the database instead of an instance. */
+  database?: CrashableDatabase;
   /** MCP clients writing at once (each its own connection and agent). */
   clients: number;
   /** OAuth clients rotating their refresh tokens. */
@@ -34,6 +44,8 @@ export interface KillRestartRun {
   killsDuringAnswers: number;
   /** Each kill: when the killed process was gone (Date.now()) and how many svc_answers calls were waiting. */
   killAt: { goneAt: number; answersWaiting: number }[];
+  /** How many of the faults crashed PostgreSQL (the rest killed an instance). */
+  databaseCrashes: number;
   /** Calls that failed while the service was down and then succeeded on a retry. */
   recoveredRetries: number;
   /** Milliseconds from each restart's start until the first write acknowledged after it. */
@@ -52,10 +64,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A failure that means "no answer came" (the process was gone), as opposed to a refusal. */
+/**
+ * A failure that means "no answer came" (the process was gone), or "the database did not answer" (503
+ * `storage_unavailable` while PostgreSQL restarts: nothing was saved), as opposed to a refusal.
+ */
 function isTransportFailure(err: unknown): boolean {
   const text = `${(err as { message?: unknown })?.message ?? ''} ${(err as { cause?: { code?: unknown } })?.cause?.code ?? ''} ${(err as { code?: unknown })?.code ?? ''}`;
-  return /ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up|other side closed|terminated|TIMEOUT|timed out|-32001/i.test(
+  return /ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up|other side closed|terminated|TIMEOUT|timed out|-32001|storage_unavailable/i.test(
     text,
   );
 }
@@ -95,7 +110,7 @@ async function retrying<T>(st: RunState, fn: () => Promise<T>): Promise<T> {
 
 /** The run's clients: one person, `clients` paired connections each with a table, `oauthClients` grants. */
 async function setUpClients(o: KillRestartOptions, ledger: WriteLedger) {
-  const { svc } = o;
+  const svc = o.services[0] as ServiceProcess;
   const [person] = await signUpPeople(svc.base, 1, 'faults');
   if (!person) throw new Error('no person');
   const connections: Connection[] = [];
@@ -103,7 +118,10 @@ async function setUpClients(o: KillRestartOptions, ledger: WriteLedger) {
     connections.push(await pairNewConnection(svc.base, person, `writer-${i}`));
   const sessions: McpSession[] = [];
   for (const c of connections) {
-    const s = await connectMcp(`${svc.base}/functions/v1/svc-mcp`, c.token);
+    // Writer i talks to instance i (mod n); its person's taps and replies go through the next one, so a
+    // wait on one instance is woken by a write on another.
+    const on = o.services[connections.indexOf(c) % o.services.length] as ServiceProcess;
+    const s = await connectMcp(`${on.base}/functions/v1/svc-mcp`, c.token);
     const made = await s.call('svc_tables', { lines: 'table create L A:text' });
     if (made.isError) throw new Error(`table create: ${made.text}`);
     sessions.push(s);
@@ -237,7 +255,11 @@ async function rotateLoop(base: string, ledger: WriteLedger, st: RunState, i: nu
       lostAnswer = true;
       return null;
     });
-    if (r?.status === 200) {
+    if (r?.status === 503) {
+      // The database did not answer (restarting). Its COMMIT may have gone through before the connection
+      // dropped, so this is a lost answer too: retry the same token.
+      lostAnswer = true;
+    } else if (r?.status === 200) {
       g.access = r.json.access_token;
       g.refresh = r.json.refresh_token;
       g.rotations++;
@@ -251,30 +273,51 @@ async function rotateLoop(base: string, ledger: WriteLedger, st: RunState, i: nu
   }
 }
 
-/** Kills and restarts the service `o.kills` times, then stops the run; says whether it is up at the end. */
-async function killLoop(o: KillRestartOptions, st: RunState, log: (line: string) => void) {
-  const { svc } = o;
-  let up = true;
-  let killsDuringAnswers = 0;
-  const killAt: KillRestartRun['killAt'] = [];
-  for (let k = 0; k < o.kills; k++) {
-    await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
-    const answersWaiting = st.answersInFlight;
-    if (answersWaiting > 0) killsDuringAnswers++;
-    await svc.kill();
-    killAt.push({ goneAt: Date.now(), answersWaiting });
-    up = false;
-    log(`kill ${k + 1}/${o.kills} (pid gone); ${st.answersInFlight} svc_answers calls were waiting`);
+/** One fault: an instance SIGKILLed and restarted, or (every third with a database) PostgreSQL crashed. */
+async function oneFault(o: KillRestartOptions, k: number, st: RunState, log: (line: string) => void) {
+  const answersWaiting = st.answersInFlight;
+  if (o.database && k % 3 === 2) {
+    await o.database.crash();
+    const goneAt = Date.now();
+    log(
+      `fault ${k + 1}/${o.kills}: PostgreSQL crashed (immediate shutdown); ${answersWaiting} svc_answers calls were waiting`,
+    );
     await sleep(200 + o.random() * 300);
     st.restartedAt = Date.now();
     st.awaitingFirstAck = true;
-    await svc.restart();
-    up = true;
-    log(`restarted as pid ${svc.pid()} in ${Date.now() - st.restartedAt} ms`);
+    await o.database.start();
+    log(`PostgreSQL back (crash recovery) in ${Date.now() - st.restartedAt} ms`);
+    return { goneAt, answersWaiting, database: true };
+  }
+  const svc = o.services[k % o.services.length] as ServiceProcess;
+  await svc.kill();
+  const goneAt = Date.now();
+  log(
+    `fault ${k + 1}/${o.kills}: instance ${svc.port} killed; ${answersWaiting} svc_answers calls were waiting`,
+  );
+  await sleep(200 + o.random() * 300);
+  st.restartedAt = Date.now();
+  st.awaitingFirstAck = true;
+  await svc.restart();
+  log(`restarted as pid ${svc.pid()} in ${Date.now() - st.restartedAt} ms`);
+  return { goneAt, answersWaiting, database: false };
+}
+
+/** Runs `o.kills` faults at random moments, then stops the run. */
+async function killLoop(o: KillRestartOptions, st: RunState, log: (line: string) => void) {
+  let killsDuringAnswers = 0;
+  let databaseCrashes = 0;
+  const killAt: KillRestartRun['killAt'] = [];
+  for (let k = 0; k < o.kills; k++) {
+    await sleep(o.upMs.min + o.random() * (o.upMs.max - o.upMs.min));
+    const f = await oneFault(o, k, st, log);
+    if (f.answersWaiting > 0) killsDuringAnswers++;
+    if (f.database) databaseCrashes++;
+    killAt.push({ goneAt: f.goneAt, answersWaiting: f.answersWaiting });
   }
   await sleep(o.upMs.min);
   st.stop = true;
-  return { up, killsDuringAnswers, killAt };
+  return { killsDuringAnswers, killAt, databaseCrashes };
 }
 
 /** Drain: every answer still waiting is returned now. */
@@ -294,8 +337,9 @@ async function drainAnswers(sessions: McpSession[], ledger: WriteLedger) {
  * The service is left running (restarted) at the end.
  */
 export async function runKillRestart(o: KillRestartOptions): Promise<KillRestartRun> {
-  const { svc } = o;
   const log = o.log ?? (() => {});
+  const n = o.services.length;
+  const base = (i: number) => (o.services[i % n] as ServiceProcess).base;
   const ledger = createLedger();
   const { person, connections, sessions } = await setUpClients(o, ledger);
   const st: RunState = {
@@ -306,23 +350,31 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
     awaitingFirstAck: false,
     recoverMs: [],
   };
-  const personPost = (path: string, body: unknown) =>
-    request(`${svc.base}${APP}${path}`, {
+  const personPostVia = (i: number) => (path: string, body: unknown) =>
+    request(`${base(i + 1)}${APP}${path}`, {
       headers: { authorization: `Bearer ${person.token}` },
       body,
       timeoutMs: 10_000,
     });
   const work = [
     ...connections.map((c, i) =>
-      writeLoop({ c, mcp: sessions[i] as McpSession, personPost, ledger, st }, i, o.random),
+      writeLoop({ c, mcp: sessions[i] as McpSession, personPost: personPostVia(i), ledger, st }, i, o.random),
     ),
-    ...ledger.oauth.map((_, i) => rotateLoop(svc.base, ledger, st, i)),
+    ...ledger.oauth.map((_, i) => rotateLoop(base(i), ledger, st, i)),
   ];
-  const { up, killsDuringAnswers, killAt } = await killLoop(o, st, log);
+  const { killsDuringAnswers, killAt, databaseCrashes } = await killLoop(o, st, log);
   await Promise.all(work);
-  if (!up) throw new Error('the service is not running after the last restart');
   await drainAnswers(sessions, ledger);
   await Promise.all(sessions.map((s) => s.close().catch(() => {})));
   const { recoveredRetries, recoverMs } = st;
-  return { ledger, connections, kills: o.kills, killsDuringAnswers, killAt, recoveredRetries, recoverMs };
+  return {
+    ledger,
+    connections,
+    kills: o.kills,
+    killsDuringAnswers,
+    killAt,
+    databaseCrashes,
+    recoveredRetries,
+    recoverMs,
+  };
 }

@@ -52,6 +52,7 @@ function runOf(taps: string[], replies: string[], kills: KillRestartRun['killAt'
     kills: kills.length,
     killsDuringAnswers: kills.filter((k) => k.answersWaiting > 0).length,
     killAt: kills,
+    databaseCrashes: 0,
     recoveredRetries: 0,
     recoverMs: [],
   };

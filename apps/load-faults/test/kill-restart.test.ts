@@ -27,7 +27,7 @@ afterAll(async () => {
 it('keeps every acknowledged write, doubles none and returns each answer once across two SIGKILLs', async () => {
   const seed = Number(process.env.SVC_FAULTS_SEED ?? Date.now() % 100000);
   const run = await runKillRestart({
-    svc,
+    services: [svc],
     clients: 4,
     oauthClients: 1,
     kills: 2,

@@ -143,7 +143,8 @@ export class AnswerPump {
 function retryable(err: unknown): boolean {
   if (err instanceof RateLimitedError || err instanceof ConnectionError) return true;
   if (err instanceof AuthError) return false;
-  if (err instanceof ServiceRefusedError) return err.code === 'internal_error' || err.code === 'storage_full';
+  if (err instanceof ServiceRefusedError)
+    return ['internal_error', 'storage_full', 'storage_unavailable'].includes(err.code);
   return true;
 }
 

@@ -21,6 +21,7 @@ export type ServiceCode =
   | 'limit_exceeded'
   | 'rate_limited'
   | 'storage_full'
+  | 'storage_unavailable'
   | 'internal_error'
   | (string & {});
 

@@ -48,20 +48,37 @@ export function fromBodyParserError(err: unknown, limitText: string): ServiceErr
 export const STORAGE_FULL_MESSAGE =
   "The service's disk is full, so nothing was saved: send it again later (the operator must free space in the data folder).";
 
+/** The message a caller gets when the database did not answer (PostgreSQL restarting, a dropped connection). */
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'The database did not answer, so nothing was saved: send it again in a few seconds.';
+
+/** node-postgres's own words when a connection ends or cannot be had (its socket errors carry no code). */
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+
 /**
  * Turns a full disk (SQLite's `SQLITE_FULL`, a file write's `ENOSPC`) into a `STORAGE_FULL` ServiceError,
- * or returns null for anything else.
+ * and a database that did not answer (PostgreSQL shutting down or restarting: SQLSTATE 57P01-57P03, class 08;
+ * its socket refused or reset; node-postgres's "Connection terminated") into `STORAGE_UNAVAILABLE`; null for
+ * anything else.
  *
  * @example
  * ```ts
  * fromStorageError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })); // STORAGE_FULL
+ * fromStorageError(Object.assign(new Error('the database system is starting up'), { code: '57P03' })); // STORAGE_UNAVAILABLE
  * ```
  */
 export function fromStorageError(err: unknown): ServiceError | null {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_FULL' || code === 'ENOSPC'
-    ? new ServiceError('STORAGE_FULL', STORAGE_FULL_MESSAGE)
-    : null;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC')
+    return new ServiceError('STORAGE_FULL', STORAGE_FULL_MESSAGE);
+  const message = (err as { message?: unknown } | null)?.message;
+  const unavailable =
+    (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    (typeof message === 'string' && LOST_CONNECTION.test(message));
+  return unavailable ? new ServiceError('STORAGE_UNAVAILABLE', STORAGE_UNAVAILABLE_MESSAGE) : null;
 }
 
 /**

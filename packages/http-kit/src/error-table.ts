@@ -53,6 +53,9 @@ export const SERVICE_ERROR_STATUS: Readonly<Record<ServiceErrorCode, number>> = 
   // The data folder's disk is full (SQLITE_FULL, ENOSPC): nothing was saved; the same call works once the
   // operator frees space (RFC 4918 Insufficient Storage; ADR 0211).
   STORAGE_FULL: 507,
+  // The database did not answer (PostgreSQL restarting, its connection dropped): nothing was saved; the same
+  // call works again in a few seconds (ADR 0286).
+  STORAGE_UNAVAILABLE: 503,
 });
 
 /** Every code, in the table's order (for tests that loop over all of them). */

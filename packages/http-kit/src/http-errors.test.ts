@@ -5,7 +5,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import { describe, expect, it } from 'vitest';
-import { fromStorageError, STORAGE_FULL_MESSAGE } from './error-sources.js';
+import { fromStorageError, STORAGE_FULL_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE } from './error-sources.js';
 import { DOC2_CODE_ALIASES, SERVICE_ERROR_CODES } from './error-table.js';
 import { DEFAULT_RETRY_AFTER_S, sendHttpError, toHttpError } from './http-errors.js';
 import { sendJsonRpcError, toJsonRpcError } from './json-rpc-errors.js';
@@ -22,7 +22,29 @@ describe('fromStorageError', () => {
     expect(fromStorageError(err)).toMatchObject({ code: 'STORAGE_FULL', message: STORAGE_FULL_MESSAGE });
   });
 
+  it.each([
+    ['a shutting-down server (57P01)', Object.assign(new Error('terminating connection'), { code: '57P01' })],
+    [
+      'a starting server (57P03)',
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
+    ['a connection failure (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    [
+      'a refused socket',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ],
+    ['a dropped connection', new Error('Connection terminated unexpectedly')],
+  ])('turns %s into STORAGE_UNAVAILABLE, answered 503 and temporarily_unavailable', (_, err) => {
+    expect(fromStorageError(err)).toMatchObject({
+      code: 'STORAGE_UNAVAILABLE',
+      message: STORAGE_UNAVAILABLE_MESSAGE,
+    });
+    expect(toHttpError(err)).toMatchObject({ status: 503, body: { error: 'storage_unavailable' } });
+    expect(toOAuthError(err)).toMatchObject({ status: 503, body: { error: 'temporarily_unavailable' } });
+  });
+
   it('leaves other failures alone', () => {
+    expect(fromStorageError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeNull();
     expect(fromStorageError(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' }))).toBeNull();
     expect(fromStorageError(new Error('boom'))).toBeNull();
     expect(fromStorageError(null)).toBeNull();

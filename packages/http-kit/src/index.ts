@@ -15,6 +15,7 @@ export {
   fromStorageError,
   fromUrlError,
   STORAGE_FULL_MESSAGE,
+  STORAGE_UNAVAILABLE_MESSAGE,
 } from './error-sources.js';
 export {
   type AnyWireCode,

@@ -63,14 +63,14 @@ const AS_400: Partial<Record<ServiceErrorCode, OAuthErrorCode>> = {
 function codeOfStatus(status: number): OAuthErrorCode {
   if (status === 401) return 'invalid_client';
   if (status === 403) return 'access_denied';
-  if (status === 429 || status === 507) return 'temporarily_unavailable';
+  if (status === 429 || status === 503 || status === 507) return 'temporarily_unavailable';
   return 'invalid_request';
 }
 
 /**
  * Maps any thrown value that is not already an OAuth refusal to RFC 6749's shape: a ServiceError (or a body
  * parser's failure, a full disk) keeps the table's status and takes its code from it: `invalid_client` (401),
- * `access_denied` (403), `temporarily_unavailable` (429, or 507 for a full disk), else `invalid_request`; a
+ * `access_denied` (403), `temporarily_unavailable` (429, 503 when the database did not answer, 507 for a full disk), else `invalid_request`; a
  * refused code or refresh token is 400 `invalid_grant` and a type not read 400 `invalid_request`. Anything
  * else is 500 `server_error` with a generic description.
  *

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { POSTGRES_MIGRATIONS, type PostgresMigration } from './migrations.js';
 import { PostgresStoreError } from './store/errors.js';
+import { withPooledClient } from './store/pooled-client.js';
 
 /** Where applied versions are recorded. */
 export const POSTGRES_MIGRATION_TABLE = 'svc_migrations';
@@ -49,8 +50,7 @@ export async function runPostgresMigrations(
   checkList(list);
   const latest = list.at(-1)?.version ?? 0;
   const applied: number[] = [];
-  const client = await pool.connect();
-  try {
+  return await withPooledClient(pool, async (client) => {
     for (;;) {
       await client.query('BEGIN');
       try {
@@ -86,9 +86,7 @@ export async function runPostgresMigrations(
         throw err;
       }
     }
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The database's schema version (0 when never migrated). */

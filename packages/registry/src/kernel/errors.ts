@@ -41,7 +41,8 @@ export type ServiceErrorCode =
   | 'NOT_IN_A_SHARED_THREAD'
   | 'NOT_CLIENT_SAFE'
   | 'SIGNUP_CLOSED'
-  | 'STORAGE_FULL';
+  | 'STORAGE_FULL'
+  | 'STORAGE_UNAVAILABLE';
 
 /**
  * The one error class the rules throw. `code` is stable; `message` says what is wrong and how to fix it;

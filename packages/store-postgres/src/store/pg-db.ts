@@ -1,6 +1,7 @@
 // The store's one handle on PostgreSQL: parameterised queries on a pool, numbers for BIGINT, and transactions.
 import { StoreTransactionError } from '@screen-service/registry/model';
 import pg from 'pg';
+import { withPooledClient } from './pooled-client.js';
 
 /** What the repositories run: a pool, or one client inside a transaction. */
 export interface Queryable {
@@ -97,27 +98,26 @@ export interface PgDb extends Queryable {
  * statement, one round trip for both; on any other pool the client queues it ahead of that statement, as
  * before. A BEGIN that failed fails the body's first statement too, so nothing runs outside the transaction.
  */
-async function onOneClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  // BEGIN and what the body sends before its first await leave in one write (one system call and one packet
-  // instead of one each: the writes were a third of a tool call's CPU in the profile, issue 42).
-  const stream = socketOf(client);
-  stream?.cork();
-  process.nextTick(() => stream?.uncork());
-  const begun = client.query('BEGIN');
-  // Its failure is reported where it is awaited below; this keeps it from being an unhandled rejection.
-  begun.catch(() => {});
-  try {
-    const out = await fn(client);
-    await begun;
-    await client.query('COMMIT');
-    return out;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+function onOneClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withPooledClient(pool, async (client) => {
+    // BEGIN and what the body sends before its first await leave in one write (one system call and one
+    // packet instead of one each: the writes were a third of a tool call's CPU in the profile, issue 42).
+    const stream = socketOf(client);
+    stream?.cork();
+    process.nextTick(() => stream?.uncork());
+    const begun = client.query('BEGIN');
+    // Its failure is reported where it is awaited below; this keeps it from being an unhandled rejection.
+    begun.catch(() => {});
+    try {
+      const out = await fn(client);
+      await begun;
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  });
 }
 
 /** The client's socket when node-postgres exposes it (a corked socket holds writes until uncorked). */
