@@ -48,7 +48,7 @@ function oauthOf(code: ServiceErrorCode): [number, string] {
   const status = SERVICE_ERROR_STATUS[code];
   if (status === 401) return [status, 'invalid_client'];
   if (status === 403) return [status, 'access_denied'];
-  if (status === 429 || status === 507) return [status, 'temporarily_unavailable'];
+  if (status === 429 || status === 503 || status === 507) return [status, 'temporarily_unavailable'];
   return [status, 'invalid_request'];
 }
 
@@ -141,9 +141,10 @@ describe('every ServiceErrorCode, and our own failure, in every shape', () => {
 
   it.each(SERVICE_ERROR_CODES.map((c) => [c]))('%s', async (code) => {
     const status = SERVICE_ERROR_STATUS[code];
-    // Every refusal is the caller's (4xx) except a full disk (507): the service's, and worth a retry.
+    // Every refusal is the caller's (4xx) except a full disk (507) and a database that did not answer (503):
+    // the service's, and worth a retry.
     expect(status).toBeGreaterThanOrEqual(400);
-    expect(status).toBeLessThan(code === 'STORAGE_FULL' ? 600 : 500);
+    expect(status).toBeLessThan(code === 'STORAGE_FULL' || code === 'STORAGE_UNAVAILABLE' ? 600 : 500);
     const wire = wireCode(code);
     expect(wire).toMatch(/^[a-z][a-z0-9_]*$/);
 
