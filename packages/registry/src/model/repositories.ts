@@ -22,6 +22,7 @@ import type {
   ShareTemplateRecord,
   UserRecord,
 } from './records.js';
+import type { AnswerTaskRepository } from './task-repository.js';
 import type {
   PageVersion,
   PhotoRepository,
@@ -413,6 +414,8 @@ export interface Repositories {
   deadlines: DeadlineRepository;
   /** Signed receipts of answers and their keys (issue 40, ADR 0261). */
   receipts: ReceiptRepository;
+  /** Task-augmented svc_answers (MCP Tasks extension, issue 41, ADR 0265). */
+  tasks: AnswerTaskRepository;
 }
 
 /** Every repository of the service, backed by one database, and transactions over them. */
