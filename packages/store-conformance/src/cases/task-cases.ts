@@ -22,7 +22,7 @@ async function taskOnThread(store: Store, expiresAt = 10_000) {
 function claimInto(store: Store, id: string, version: number, fail = false) {
   return store.transaction(async (tx) => {
     const task = await tx.tasks.get(id, { forUpdate: true });
-    if (!task || task.status !== 'working') return [];
+    if (task?.status !== 'working') return [];
     const key = { agentId: task.agentId, userId: task.userId };
     const rows = await tx.threads.claimAnswers({
       ...key,
