@@ -117,6 +117,7 @@ async function run<T>(fn: () => Promise<T>) {
  */
 export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
   const { ops, texts } = deps;
+  registerAnswersTool(server, deps);
 
   const show = (
     args: { lines: string; text?: string; agent?: string; deadline?: unknown; urgent?: boolean },
@@ -141,26 +142,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ...(r.deadline ? { deadline: r.deadline } : {}),
       });
     });
-  type AnswersArgs = { screen_id?: string; wait?: number; agent?: string; cursor?: string };
-  const answers = (args: AnswersArgs, extra: Extra) =>
-    run(async () => {
-      // The request's signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
-      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.mcpReq.signal });
-      return answersResult(r);
-    });
-  // A 2026-07-28 call that declares the Tasks extension gets a task handle at once (stored first), not a wait.
-  const answersOrTask = (args: AnswersArgs, extra: Extra) =>
-    deps.tasks && declaresTasks(extra)
-      ? run(async () => {
-          const { screen_id, agent } = args;
-          const input = { ...(screen_id ? { screen_id } : {}), ...(agent ? { agent } : {}) };
-          // The SDK types a tool's result as complete or input_required; tools/call's resultType vocabulary is
-          // open on the wire (its encode seam passes 'task' through), so the handle is typed as a result here.
-          return createTaskResult(
-            await ops.tasks.start(principalOf(extra), input),
-          ) as unknown as CallToolResult;
-        })
-      : answers(args, extra);
   const say = (args: { text: string; agent?: string }, extra: Extra) =>
     run(async () => {
       const r = await ops.say(principalOf(extra), args);
@@ -190,15 +171,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ? null
         : showCheck(args),
     call: (args, extra) => show(args as Parameters<typeof show>[0], extra),
-  });
-  addFastTool(server, 'svc_answers', {
-    accept: compileObjectCheck({
-      screen_id: { kind: 'string', min: 1, max: Number.MAX_SAFE_INTEGER },
-      wait: { kind: 'int', min: 0, max: MAX_WAIT_SECONDS },
-      agent: agentRule,
-      cursor: { kind: 'string', min: 0, max: MAX_CURSOR_CHARS },
-    }),
-    call: (args, extra) => answers(args as Parameters<typeof answers>[0], extra),
   });
   addFastTool(server, 'svc_say', {
     accept: compileObjectCheck({
@@ -238,35 +210,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       },
     },
     show,
-  );
-
-  server.registerTool(
-    'svc_answers',
-    {
-      title: 'Read answers',
-      description: texts.tools.svc_answers,
-      inputSchema: {
-        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
-        wait: z
-          .number()
-          .int()
-          .min(0)
-          .max(MAX_WAIT_SECONDS)
-          .optional()
-          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
-        agent,
-        cursor: z
-          .string()
-          .max(MAX_CURSOR_CHARS)
-          .optional()
-          .describe(
-            'Resumable wait: "" first, then the previous result\'s cursor. Answers come again until acknowledged.',
-          ),
-      },
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-      _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
-    },
-    answersOrTask,
   );
 
   server.registerTool(
@@ -322,5 +265,67 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         const r = await ops.tap(principalOf(extra), args);
         return result(tapText(r), r);
       }),
+  );
+}
+
+/** svc_answers: the long poll (resumable with a cursor, ADR 0274) or, declared by the client, a task (ADR 0265). */
+function registerAnswersTool(server: McpServer, deps: ToolDeps): void {
+  const { ops, texts } = deps;
+  type AnswersArgs = { screen_id?: string; wait?: number; agent?: string; cursor?: string };
+  const answers = (args: AnswersArgs, extra: Extra) =>
+    run(async () => {
+      // The request's signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.mcpReq.signal });
+      return answersResult(r);
+    });
+  // A 2026-07-28 call that declares the Tasks extension gets a task handle at once (stored first), not a wait.
+  const answersOrTask = (args: AnswersArgs, extra: Extra) =>
+    deps.tasks && declaresTasks(extra)
+      ? run(async () => {
+          const { screen_id, agent } = args;
+          const input = { ...(screen_id ? { screen_id } : {}), ...(agent ? { agent } : {}) };
+          // The SDK types a tool's result as complete or input_required; tools/call's resultType vocabulary is
+          // open on the wire (its encode seam passes 'task' through), so the handle is typed as a result here.
+          return createTaskResult(
+            await ops.tasks.start(principalOf(extra), input),
+          ) as unknown as CallToolResult;
+        })
+      : answers(args, extra);
+  addFastTool(server, 'svc_answers', {
+    accept: compileObjectCheck({
+      screen_id: { kind: 'string', min: 1, max: Number.MAX_SAFE_INTEGER },
+      wait: { kind: 'int', min: 0, max: MAX_WAIT_SECONDS },
+      agent: { kind: 'string', min: 1, max: 64 },
+      cursor: { kind: 'string', min: 0, max: MAX_CURSOR_CHARS },
+    }),
+    call: (args, extra) => answers(args as Parameters<typeof answers>[0], extra),
+  });
+  server.registerTool(
+    'svc_answers',
+    {
+      title: 'Read answers',
+      description: texts.tools.svc_answers,
+      inputSchema: {
+        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
+        wait: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_WAIT_SECONDS)
+          .optional()
+          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
+        agent,
+        cursor: z
+          .string()
+          .max(MAX_CURSOR_CHARS)
+          .optional()
+          .describe(
+            'Resumable wait: "" first, then the previous result\'s cursor. Answers come again until acknowledged.',
+          ),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
+    },
+    answersOrTask,
   );
 }
