@@ -220,6 +220,14 @@ export interface OAuthDecision {
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<OAuthClientRecord>;
   getClient(id: string): Promise<OAuthClientRecord | null>;
+  /**
+   * Rewrites a client's name, redirect URIs and metadata (a client ID metadata document fetched again and
+   * changed, ADR 0264); false when no client has this id.
+   */
+  updateClient(
+    id: string,
+    fields: Pick<OAuthClientRecord, 'name' | 'redirectUris' | 'metadata'>,
+  ): Promise<boolean>;
   createRequest(request: OAuthRequestRecord): Promise<OAuthRequestRecord>;
   /** With `forUpdate`, the request's row is locked (a code's redemption decides on it). */
   getRequest(id: string, options?: ReadOptions): Promise<OAuthRequestRecord | null>;
