@@ -2,107 +2,16 @@
 // the same result svc_answers gives, a restart and another instance over the same database, the TTL, and
 // another account's (or connection's) task out of reach. Wire shapes are checked with the extension's own
 // schemas (@modelcontextprotocol/ext-tasks); discovery with the official 2.x client.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   CreateTaskResultV2Schema,
   GetTaskResultV2Schema,
   TASKS_EXTENSION_ID_V2,
 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import type { Store } from '@screen-service/registry/model';
-import { MOUNTS, serviceUrls } from '@screen-service/registry/mounts';
-import { createPostgresStore } from '@screen-service/store-postgres';
 import { testStoreOption } from '@screen-service/store-postgres/testing';
-import { createSqliteStore } from '@screen-service/store-sqlite';
-import {
-  createTestCore,
-  createTestStore,
-  seedConnection,
-  seedUser,
-  type TestStore,
-} from '@screen-service/test-kit';
-import Database from 'better-sqlite3';
-import pg from 'pg';
+import { createTestStore, seedConnection, type TestStore } from '@screen-service/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpHandler } from '../src/index.js';
-
-const TTL_MS = 60_000;
-
-/** One tool server instance (its own core, MCP server and HTTP port) over a store. */
-async function startInstance(testStore: TestStore) {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const urls = serviceUrls(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const core = createTestCore({
-    urls,
-    clockMode: 'running',
-    testStore,
-    answerTasks: { ttlMs: TTL_MS, pollMs: 500 },
-  });
-  const handler = createMcpHandler({ ops: core.threadOps, auth: core.connectionAuth, mcpUrl: urls.mcpUrl });
-  server.on('request', (req, res) => {
-    if (req.url?.startsWith(MOUNTS.mcp)) void handler(req, res);
-    else res.writeHead(404).end();
-  });
-  return {
-    core,
-    url: urls.mcpUrl,
-    async close() {
-      core.stopping.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      testStore.close();
-    },
-  };
-}
-
-/** Another connection to the database of `first` (what a second process, or the same after a restart, opens). */
-function sibling(first: TestStore): TestStore {
-  if ('pool' in first && first.pool instanceof pg.Pool) {
-    const pool = new pg.Pool({ connectionString: first.pool.options.connectionString, max: 4 });
-    pool.on('error', () => {});
-    return { ...first, store: createPostgresStore(pool), close: () => void pool.end().catch(() => {}) };
-  }
-  const db = new Database(first.file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  return { ...first, db, store: createSqliteStore(db), close: () => db.close() };
-}
-
-const MODERN_META = (tasks: boolean) => ({
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS_EXTENSION_ID_V2]: {} } } : {},
-});
-
-/** One 2026-07-28 request as raw JSON-RPC (the SDK client refuses a `resultType` it does not know). */
-async function rpc(
-  url: string,
-  token: string,
-  method: string,
-  params: Record<string, unknown>,
-  tasks = true,
-) {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META(tasks) } }),
-  });
-  return (await res.json()) as {
-    result?: Record<string, unknown>;
-    error?: { code: number; message: string };
-  };
-}
+import { rpc, seeded, sibling, startInstance, TTL_MS } from './task-kit.js';
 
 type Answer = { kind: string; text: string; screen_id: string | null };
 /** The answers of a tool result (a plain call's, or a completed task's `result`). */
@@ -121,12 +30,6 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
   ownedBase?.close();
 });
-
-async function seeded(store: Store, handle = 'coach') {
-  const user = await seedUser(store, { passwordHash: 'unused' });
-  const { token, agents, connector } = await seedConnection(store, user.id, [handle]);
-  return { user, token, agent: agents[0]!, connector };
-}
 
 describe('svc_answers as a task (2026-07-28, Tasks extension)', () => {
   it('server/discover advertises the extension to the official 2.x client', async () => {
