@@ -1,6 +1,11 @@
 // The MCP Tasks extension's wire for svc_answers (ADR 0265): the capability both sides declare, the task
 // handle a call returns, and tasks/get, tasks/cancel, tasks/update. The rules are the core's (`ops.tasks`).
-import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
 import type { AnswersResult, AnswerTaskView, ThreadOps } from '@screen-service/core/threads';
 import { asServiceError } from '@screen-service/http-kit';
 import { z } from 'zod';
@@ -68,6 +73,13 @@ export function registerTaskMethods(
     ...(view.result ? { result: { resultType: 'complete', ...toResult(view.result) } } : {}),
   });
   const serve = (fn: (ctx: ToolContext) => Promise<AnswerTaskView>) => async (ctx: ToolContext) => {
+    // The extension's methods are for requests that declare it (SEP-2663): -32021 naming what is missing.
+    if (!declaresTasks(ctx)) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        `Declare the ${TASKS_EXTENSION} extension in this request's client capabilities to use tasks.`,
+      );
+    }
     try {
       return await fn(ctx);
     } catch (err) {

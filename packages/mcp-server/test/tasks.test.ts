@@ -166,6 +166,22 @@ describe('svc_answers as a task (2026-07-28, Tasks extension)', () => {
     expect(answersIn(plain.result)?.map((x) => x.text)).toEqual(['too late for the task']);
   });
 
+  it('tasks/get, tasks/cancel and tasks/update without the extension declared: -32021 naming it', async () => {
+    const a = await startInstance(sibling(base));
+    closers.push(() => a.close());
+    const { token } = await seeded(a.core.store);
+    const created = CreateTaskResultV2Schema.parse(
+      (await rpc(a.url, token, 'tools/call', { name: 'svc_answers', arguments: {} })).result,
+    );
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update']) {
+      const r = await rpc(a.url, token, method, { taskId: created.taskId, inputResponses: {} }, false);
+      expect(r.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID_V2]: {} } } },
+      });
+    }
+  });
+
   it('a call without the extension keeps the long poll (no task)', async () => {
     const a = await startInstance(sibling(base));
     closers.push(() => a.close());
