@@ -19,14 +19,15 @@ function tap(id: string, screen: string, tapId: string, value: unknown): Answer 
 }
 
 /** Answers each svc_answers call with the next batch; after the last, holds the call until it is aborted. */
-function scripted(batches: (Answer[] | Error)[]) {
+function scripted(batches: (Answer[] | Error | { answers: Answer[]; cursor: string })[]) {
   const calls: Record<string, unknown>[] = [];
   const transport: ToolTransport = {
     async call(_tool, args, signal) {
       calls.push(args);
       const next = batches.shift();
       if (next instanceof Error) throw next;
-      if (next) return { answers: next };
+      if (Array.isArray(next)) return { answers: next };
+      if (next) return next;
       return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
     },
     async close() {},
@@ -58,7 +59,7 @@ describe('AnswerPump', () => {
     const pump = new AnswerPump({ transport, agent: 'coach' });
     pump.withdraw('s8');
     expect(await pump.wait((x) => x.screen_id === 's1', 's1')).toBe(wanted);
-    expect(calls[0]).toEqual({ wait: 25, screen_id: 's1', agent: 'coach' });
+    expect(calls[0]).toEqual({ wait: 25, screen_id: 's1', agent: 'coach', cursor: '' });
     expect(await pump.wait(() => true, undefined)).toBe(kept);
     const stop = new AbortController();
     const none = pump.wait((x) => x.screen_id === 's8', 's8', stop.signal);
@@ -73,5 +74,28 @@ describe('AnswerPump', () => {
     const refused = new AuthError('unauthorized', 'bad token', { status: 401 });
     const p2 = new AnswerPump({ transport: scripted([refused]).transport, agent: undefined });
     await expect(p2.wait(() => true, undefined)).rejects.toBe(refused);
+  });
+
+  it('with a cursor, hands out a batch only once the next call acknowledged it; a lost ack is sent again (ADR 0274)', async () => {
+    const a = tap('m1', 's1', 'ask', 'Soup');
+    const { transport, calls } = scripted([
+      { answers: [a], cursor: 'c1' },
+      new TypeError('fetch failed'),
+      { answers: [a], cursor: 'c1' },
+      { answers: [], cursor: '' },
+    ]);
+    const pump = new AnswerPump({ transport, agent: undefined, retryMs: { first: 1, max: 1 } });
+    expect(await pump.wait((x) => x.screen_id === 's1', 's1')).toBe(a);
+    expect(calls.map((c) => [c.cursor, c.wait])).toEqual([
+      ['', 25],
+      ['c1', 0],
+      ['c1', 0],
+      ['c1', 0],
+    ]);
+    // Handed out once: the repeated batch was the same answer.
+    const stop = new AbortController();
+    const again = pump.wait((x) => x.id === 'm1', undefined, stop.signal);
+    stop.abort('once');
+    await expect(again).rejects.toBe('once');
   });
 });

@@ -36,6 +36,9 @@ export class AnswerPump {
   private readonly withdrawn = new Set<string>();
   private poll: AbortController | undefined;
   private running = false;
+  /** The resumable wait (ADR 0274): the cursor of the last result, and its answers until the next call acknowledges them. */
+  private cursor = '';
+  private unacknowledged: Answer[] = [];
   constructor(private readonly o: PumpOptions) {}
 
   /** Resolves with the first answer `match` takes; kept answers are offered first. */
@@ -77,6 +80,7 @@ export class AnswerPump {
 
   /** Stops: every waiter gets `err`. */
   stop(err: unknown): void {
+    this.unacknowledged = [];
     this.poll?.abort();
     for (const w of [...this.waiters]) w.reject(err);
     this.waiters.clear();
@@ -87,7 +91,7 @@ export class AnswerPump {
     const retry = this.o.retryMs ?? { first: 250, max: 5_000 };
     let pause = retry.first;
     try {
-      while (this.waiters.size > 0) {
+      while (this.waiters.size > 0 || this.unacknowledged.length > 0) {
         const poll = new AbortController();
         this.poll = poll;
         try {
@@ -95,9 +99,9 @@ export class AnswerPump {
           const screen = this.pollScreen();
           if (screen) args.screen_id = screen;
           if (this.o.agent) args.agent = this.o.agent;
-          const r = await this.o.transport.call('svc_answers', args, poll.signal);
+          const r = await this.o.transport.call('svc_answers', this.withCursor(args), poll.signal);
           pause = retry.first;
-          this.deliver(Array.isArray(r.answers) ? (r.answers as Answer[]) : []);
+          this.deliver(this.acknowledged(r));
         } catch (err) {
           if (poll.signal.aborted) continue;
           if (!retryable(err)) {
@@ -113,6 +117,28 @@ export class AnswerPump {
       this.running = false;
       this.poll = undefined;
     }
+  }
+
+  /**
+   * The call's arguments with the cursor: a batch not yet acknowledged is acknowledged at once (`wait: 0`),
+   * so its answers are handed out only once the service will not send them again.
+   */
+  private withCursor(args: Record<string, unknown>): Record<string, unknown> {
+    return { ...args, cursor: this.cursor, ...(this.unacknowledged.length > 0 ? { wait: 0 } : {}) };
+  }
+
+  /**
+   * The answers safe to hand out after a call: with a cursor in the result, the batch the call acknowledged
+   * (the previous one), the new one held until the next call; without (the host API, an older server), all.
+   * A result lost on a dropped connection is therefore returned again by the next call, not lost.
+   */
+  private acknowledged(r: Record<string, unknown>): Answer[] {
+    const answers = Array.isArray(r.answers) ? (r.answers as Answer[]) : [];
+    if (typeof r.cursor !== 'string') return answers;
+    const ready = this.unacknowledged;
+    this.unacknowledged = answers;
+    this.cursor = r.cursor;
+    return ready;
   }
 
   /** One screen's id narrows the poll to answers after it; waits on several screens (or none) read the thread. */

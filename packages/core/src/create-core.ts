@@ -113,6 +113,8 @@ export interface CoreOptions {
   limits?: LimitStore;
   /** Rows one connection may write into one thread (doc1's host message limit); default {@link HOST_MESSAGE_RATE}. */
   hostMessageRate?: { burst: number; perMinute: number };
+  /** A task-augmented svc_answers' TTL and poll interval (ADR 0265); default a day and 2 s. */
+  answerTasks?: { ttlMs?: number; pollMs?: number };
 }
 
 /** Options of {@link Core.createPushSender} (the store, clock, randomness and app URL come from the core). */
@@ -310,6 +312,7 @@ export function createCore(options: CoreOptions): Core {
     shutdown: stopping.signal,
     onPushQueued,
     onDeadlineSet: (at: number) => deadlines.wake(at),
+    ...(options.answerTasks ? { answerTasks: options.answerTasks } : {}),
     ...screenLines,
   });
   const { statusWatch, onSeen, hosts, hostAuth, hostTransport } = wireHosts(w, threadOps);

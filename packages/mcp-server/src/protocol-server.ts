@@ -65,7 +65,10 @@ export function createProtocolServer(options: {
 }): ProtocolServer {
   const serverOptions = { ...options.server, texts: options.server.texts ?? buildGuideTexts() };
   const factory = () => createSvcMcpServer(serverOptions);
-  const modern = createMcpHandler(factory, { legacy: 'reject' });
+  // Only the 2026-07-28 era has the Tasks extension's per-request declaration (ADR 0265).
+  const modern = createMcpHandler(() => createSvcMcpServer({ ...serverOptions, tasks: true }), {
+    legacy: 'reject',
+  });
   let dispatcher: Dispatcher | undefined;
   const ready = connectDispatcher(factory()).then((d) => {
     dispatcher = d;

@@ -2,11 +2,12 @@
 import { McpServer, ResourceNotFoundError, type ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
+import { registerTaskMethods } from './answer-tasks.js';
 import { buildGuideTexts, type GuideTexts, SPEC_LABEL } from './guide-texts.js';
 import { exposeSecuritySchemes, resourceAliasMeta } from './host-aliases.js';
 import { prepareScreenHtml } from './screen-html.js';
 import { registerTablesTool } from './tables-tool.js';
-import { registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
+import { answersResult, registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
 
 /** MIME type of an MCP Apps view. */
 export const SCREEN_APP_MIME = 'text/html;profile=mcp-app';
@@ -41,6 +42,8 @@ export interface SvcMcpServerOptions {
    * suite's fixtures here; the product registers none).
    */
   register?: (server: McpServer) => void;
+  /** Serve the Tasks extension (2026-07-28 servers): svc_answers as a task, tasks/get and /cancel (ADR 0265). */
+  tasks?: boolean;
 }
 
 /**
@@ -62,7 +65,8 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
       capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
     },
   );
-  registerThreadTools(server, { ops: options.ops, texts });
+  registerThreadTools(server, { ops: options.ops, texts, ...(options.tasks ? { tasks: true } : {}) });
+  if (options.tasks) registerTaskMethods(server, options.ops, answersResult);
   if (options.tables) registerTablesTool(server, { tables: options.tables });
 
   server.registerPrompt(

@@ -1,6 +1,7 @@
 // The five thread tools: zod input schemas, descriptions from the guide, each a thin call into ThreadOps.
-import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import {
+  type AnswersResult,
   MAX_LINES_CHARS,
   MAX_TEXT_CHARS,
   MAX_WAIT_SECONDS,
@@ -9,6 +10,7 @@ import {
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import { z } from 'zod';
+import { createTaskResult, declaresTasks } from './answer-tasks.js';
 import { toToolError } from './errors.js';
 import { acceptNoArguments, addFastTool, compileObjectCheck } from './fast-tools.js';
 import type { GuideTexts } from './guide-texts.js';
@@ -17,17 +19,22 @@ import { answersText, showText, tappableTaps, tapText, threadsText } from './too
 
 /** The MCP Apps resource svc_show names; its HTML comes from the web package (`screenApp` option). */
 export const SCREEN_RESOURCE_URI = 'ui://svc/screen';
+/** Longest `cursor` svc_answers takes: the ids of one result's answers (at most 50), encoded. */
+const MAX_CURSOR_CHARS = 8192;
 
 /** What the tools read of the SDK's request context: the verified principal and the abort signal. */
 export interface ToolContext {
   http?: { authInfo?: AuthInfo | undefined } | undefined;
-  mcpReq: { signal: AbortSignal };
+  /** `envelope`: a 2026-07-28 request's per-request `_meta` (the client's capabilities among them). */
+  mcpReq: { signal: AbortSignal; envelope?: unknown };
 }
 type Extra = ToolContext;
 
 export interface ToolDeps {
   ops: ThreadOps;
   texts: GuideTexts;
+  /** Serve the Tasks extension: a call that declares it gets a task (ADR 0265). */
+  tasks?: boolean;
 }
 
 /** The principal the HTTP layer verified; the handler passes it to the SDK in `authInfo.extra`. */
@@ -80,6 +87,11 @@ const deadlineSchema = z
   .optional()
   .describe('When the screen decides without the person; absent: it waits as long as it takes.');
 
+/** svc_answers' result: the text the model reads and the structured answers (a task's result is the same). */
+export function answersResult(r: AnswersResult) {
+  return result(answersText(r), r);
+}
+
 function result<T extends object>(text: string, structured: T) {
   return {
     content: [{ type: 'text' as const, text }],
@@ -105,6 +117,7 @@ async function run<T>(fn: () => Promise<T>) {
  */
 export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
   const { ops, texts } = deps;
+  registerAnswersTool(server, deps);
 
   const show = (
     args: { lines: string; text?: string; agent?: string; deadline?: unknown; urgent?: boolean },
@@ -128,12 +141,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ...(r.tables ? { tables: r.tables } : {}),
         ...(r.deadline ? { deadline: r.deadline } : {}),
       });
-    });
-  const answers = (args: { screen_id?: string; wait?: number; agent?: string }, extra: Extra) =>
-    run(async () => {
-      // The request's signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
-      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.mcpReq.signal });
-      return result(answersText(r), r);
     });
   const say = (args: { text: string; agent?: string }, extra: Extra) =>
     run(async () => {
@@ -164,14 +171,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ? null
         : showCheck(args),
     call: (args, extra) => show(args as Parameters<typeof show>[0], extra),
-  });
-  addFastTool(server, 'svc_answers', {
-    accept: compileObjectCheck({
-      screen_id: { kind: 'string', min: 1, max: Number.MAX_SAFE_INTEGER },
-      wait: { kind: 'int', min: 0, max: MAX_WAIT_SECONDS },
-      agent: agentRule,
-    }),
-    call: (args, extra) => answers(args as Parameters<typeof answers>[0], extra),
   });
   addFastTool(server, 'svc_say', {
     accept: compileObjectCheck({
@@ -211,28 +210,6 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
       },
     },
     show,
-  );
-
-  server.registerTool(
-    'svc_answers',
-    {
-      title: 'Read answers',
-      description: texts.tools.svc_answers,
-      inputSchema: {
-        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
-        wait: z
-          .number()
-          .int()
-          .min(0)
-          .max(MAX_WAIT_SECONDS)
-          .optional()
-          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
-        agent,
-      },
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-      _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
-    },
-    answers,
   );
 
   server.registerTool(
@@ -288,5 +265,67 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         const r = await ops.tap(principalOf(extra), args);
         return result(tapText(r), r);
       }),
+  );
+}
+
+/** svc_answers: the long poll (resumable with a cursor, ADR 0274) or, declared by the client, a task (ADR 0265). */
+function registerAnswersTool(server: McpServer, deps: ToolDeps): void {
+  const { ops, texts } = deps;
+  type AnswersArgs = { screen_id?: string; wait?: number; agent?: string; cursor?: string };
+  const answers = (args: AnswersArgs, extra: Extra) =>
+    run(async () => {
+      // The request's signal aborts when the HTTP request closes; the core's own shutdown signal covers stopping.
+      const r = await ops.answers(principalOf(extra), { ...args, signal: extra.mcpReq.signal });
+      return answersResult(r);
+    });
+  // A 2026-07-28 call that declares the Tasks extension gets a task handle at once (stored first), not a wait.
+  const answersOrTask = (args: AnswersArgs, extra: Extra) =>
+    deps.tasks && declaresTasks(extra)
+      ? run(async () => {
+          const { screen_id, agent } = args;
+          const input = { ...(screen_id ? { screen_id } : {}), ...(agent ? { agent } : {}) };
+          // The SDK types a tool's result as complete or input_required; tools/call's resultType vocabulary is
+          // open on the wire (its encode seam passes 'task' through), so the handle is typed as a result here.
+          return createTaskResult(
+            await ops.tasks.start(principalOf(extra), input),
+          ) as unknown as CallToolResult;
+        })
+      : answers(args, extra);
+  addFastTool(server, 'svc_answers', {
+    accept: compileObjectCheck({
+      screen_id: { kind: 'string', min: 1, max: Number.MAX_SAFE_INTEGER },
+      wait: { kind: 'int', min: 0, max: MAX_WAIT_SECONDS },
+      agent: { kind: 'string', min: 1, max: 64 },
+      cursor: { kind: 'string', min: 0, max: MAX_CURSOR_CHARS },
+    }),
+    call: (args, extra) => answers(args as Parameters<typeof answers>[0], extra),
+  });
+  server.registerTool(
+    'svc_answers',
+    {
+      title: 'Read answers',
+      description: texts.tools.svc_answers,
+      inputSchema: {
+        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
+        wait: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_WAIT_SECONDS)
+          .optional()
+          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
+        agent,
+        cursor: z
+          .string()
+          .max(MAX_CURSOR_CHARS)
+          .optional()
+          .describe(
+            'Resumable wait: "" first, then the previous result\'s cursor. Answers come again until acknowledged.',
+          ),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
+    },
+    answersOrTask,
   );
 }

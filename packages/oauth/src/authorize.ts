@@ -2,7 +2,7 @@
 // request (errors sent back to the client with `state` and `iss`), and records a pending request bound to
 // the browser that started it.
 import { hashSecret } from '@screen-service/registry/kernel';
-import type { OAuthRequestRecord } from '@screen-service/registry/model';
+import type { OAuthClientRecord, OAuthRequestRecord } from '@screen-service/registry/model';
 import { isClientIdUrl } from './client-metadata-document.js';
 import type { OAuthContext } from './context.js';
 import { OAuthError } from './errors.js';
@@ -44,14 +44,13 @@ async function clientOf(ctx: OAuthContext, clientId: string) {
       createdAt: ctx.now(),
     };
     const known = await ctx.store.oauth.getClient(clientId);
+    if (known) return { client: await refreshed(ctx, known, row), redirectUris: doc.redirectUris };
     // Two first requests at once: the second insert fails, and the row the first wrote is the one.
-    const client =
-      known ??
-      (await ctx.store.oauth.createClient(row).catch(async (err) => {
-        const now = await ctx.store.oauth.getClient(clientId);
-        if (!now) throw err;
-        return now;
-      }));
+    const client = await ctx.store.oauth.createClient(row).catch(async (err) => {
+      const now = await ctx.store.oauth.getClient(clientId);
+      if (!now) throw err;
+      return now;
+    });
     return { client, redirectUris: doc.redirectUris };
   }
   const client = await ctx.store.oauth.getClient(clientId);
@@ -62,6 +61,25 @@ async function clientOf(ctx: OAuthContext, clientId: string) {
     );
   }
   return { client, redirectUris: client.redirectUris };
+}
+
+/**
+ * A document client's row as its document now reads (fetched again once its cache time ran out): a renamed
+ * client shows its new name at consent and on the grants it gets from now on. Unchanged rows are not written.
+ */
+async function refreshed(
+  ctx: OAuthContext,
+  known: OAuthClientRecord,
+  doc: Pick<OAuthClientRecord, 'name' | 'redirectUris' | 'metadata'>,
+): Promise<OAuthClientRecord> {
+  const fields = { name: doc.name, redirectUris: doc.redirectUris, metadata: doc.metadata };
+  const same =
+    known.name === fields.name &&
+    JSON.stringify(known.redirectUris) === JSON.stringify(fields.redirectUris) &&
+    JSON.stringify(known.metadata) === JSON.stringify(fields.metadata);
+  if (same) return known;
+  await ctx.store.oauth.updateClient(known.id, fields);
+  return { ...known, ...fields };
 }
 
 export function createAuthorize(ctx: OAuthContext) {

@@ -15,6 +15,9 @@ let docs: http.Server;
 let docBase = '';
 const fetches: string[] = [];
 const releaseSlow: (() => void)[] = [];
+/** The name /renamed.json gives now, and how far the documents' cache clock is moved on. */
+let renamedName = 'First Name';
+let cacheClockAhead = 0;
 
 /** What the document server answers per path (client_id is filled in with the document's own URL). */
 function documentFor(
@@ -29,6 +32,8 @@ function documentFor(
         body: doc({ client_uri: 'https://doc.example/' }),
         headers: { 'cache-control': 'max-age=60' },
       };
+    case '/renamed.json':
+      return { body: doc({ client_name: renamedName }), headers: { 'cache-control': 'max-age=60' } };
     case '/no-cache.json':
       return { body: doc(), headers: { 'cache-control': 'no-store' } };
     case '/wrong-redirect.json':
@@ -74,6 +79,7 @@ beforeAll(async () => {
     clientMetadataDocuments: {
       allowLoopback: true,
       timeoutMs: 500,
+      now: () => Date.now() + cacheClockAhead,
       // private.test resolves to a private address: refused before any connection is made.
       resolve: async (host) => (host === 'private.test' ? [{ address: '10.0.0.1', family: 4 }] : []),
     },
@@ -152,6 +158,27 @@ describe('client ID metadata documents', () => {
     const before = fetches.filter((f) => f === '/client.json').length;
     expect((await startAuthorize(await authorizeUrl(clientId))).status).toBe(302);
     expect(fetches.filter((f) => f === '/client.json').length).toBe(before);
+  });
+
+  it("a renamed document: the client's row keeps the cached name until the document is fetched again, then takes the new one", async () => {
+    const clientId = `${docBase}/renamed.json`;
+    const consentName = async () => {
+      const started = await startAuthorize(await authorizeUrl(clientId));
+      expect(started.status).toBe(302);
+      return (await s.oauth.pageView(started.requestId!, started.cookie.split('=')[1])).client.name;
+    };
+    expect(await consentName()).toBe('First Name');
+    renamedName = 'Second Name';
+    // Within the document's max-age the cached document (and so the row) stands.
+    expect(await consentName()).toBe('First Name');
+    expect((await s.store.oauth.getClient(clientId))?.name).toBe('First Name');
+    cacheClockAhead = 61_000;
+    try {
+      expect(await consentName()).toBe('Second Name');
+      expect((await s.store.oauth.getClient(clientId))?.name).toBe('Second Name');
+    } finally {
+      cacheClockAhead = 0;
+    }
   });
 
   it('fetches a no-store document every time', async () => {

@@ -15,6 +15,7 @@ import { receiptCases } from './cases/receipt-cases.js';
 import { registryCases } from './cases/registry-cases.js';
 import { relayCases } from './cases/relay-cases.js';
 import { shareCases, templateCases } from './cases/share-cases.js';
+import { taskCases } from './cases/task-cases.js';
 import { threadCases, threadReadCases } from './cases/thread-cases.js';
 import { transactionCases } from './cases/transaction-cases.js';
 
@@ -43,6 +44,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...relayCases,
   ...deadlineCases,
   ...receiptCases,
+  ...taskCases,
 ];
 
 /**

@@ -6,6 +6,7 @@ import type { Migration } from '@screen-service/tables-engine/migrations';
 import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
+import { SCHEMA_V23_TASKS } from './migrations-tasks.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
 import { SCHEMA_V2, SCHEMA_V4_OAUTH } from './schema-v2.js';
 
@@ -346,6 +347,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 20, name: 'account-time-zone', sql: SCHEMA_V20_ACCOUNT_TIME_ZONE },
   { version: 21, name: 'push-notices', sql: SCHEMA_V21_PUSH_NOTICES },
   { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
+  { version: 23, name: 'tasks', sql: SCHEMA_V23_TASKS },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */
@@ -380,4 +382,5 @@ export const CORE_TABLES = [
   'grants',
   'screen_deadlines',
   'answer_receipts',
+  'tasks',
 ] as const;

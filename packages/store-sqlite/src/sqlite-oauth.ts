@@ -12,6 +12,9 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const clientById = db.prepare('SELECT * FROM oauth_clients WHERE id = ?');
+  const updateClient = db.prepare(
+    'UPDATE oauth_clients SET name = ?, redirect_uris = ?, metadata = ? WHERE id = ?',
+  );
   const insertRequest = db.prepare(
     `INSERT INTO oauth_requests (id, client_id, redirect_uri, state, code_challenge, scope, resource,
        browser_hash, created_at, expires_at)
@@ -87,6 +90,10 @@ export function createSqliteOAuth(db: SqliteDb): OAuthRepository {
     async getClient(id) {
       const r = clientById.get(id) as Row | undefined;
       return r ? toOAuthClient(r) : null;
+    },
+    async updateClient(id, f) {
+      const run = updateClient.run(f.name, JSON.stringify(f.redirectUris), JSON.stringify(f.metadata), id);
+      return run.changes > 0;
     },
     async createRequest(r) {
       insertRequest.run(r);

@@ -16,6 +16,7 @@ import { createSqlitePush } from './sqlite-push.js';
 import { createSqliteReceipts } from './sqlite-receipts.js';
 import { createSqliteRelay } from './sqlite-relay.js';
 import { createSqliteShares } from './sqlite-shares.js';
+import { createSqliteTasks } from './sqlite-tasks.js';
 import { createSqliteThreads } from './sqlite-threads.js';
 import { createSqliteSessions, createSqliteUsers } from './sqlite-users.js';
 
@@ -37,6 +38,7 @@ function createRepositories(db: SqliteDb, writes: WriteRunner): Repositories {
     housekeeping: createSqliteHousekeeping(db),
     deadlines: createSqliteDeadlines(db),
     receipts: createSqliteReceipts(db),
+    tasks: createSqliteTasks(db),
   };
 }
 

@@ -14,6 +14,7 @@ export function clientCard(view: ConsentRequest): HTMLElement {
     // <bdi>: a name in another script (or one trying to reverse the text) cannot reorder the sentence.
     el('h1', { id: 'consent-title' }, 'Connect ', el('bdi', {}, view.client.name), ' to Screen Service'),
     el('p', {}, el('bdi', {}, view.client.name), ' wants to send you screens and hear your answers.'),
+    documentHost(view),
     el(
       'p',
       { class: 'returns' },
@@ -28,6 +29,21 @@ export function clientCard(view: ConsentRequest): HTMLElement {
           { class: 'svc-muted small' },
           `This sign-in works until ${until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.`,
         ),
+  );
+}
+
+/**
+ * A client that signs in by its metadata document (no registration): the host that publishes the document,
+ * the only thing that vouches for the name above, so the person can tell a look-alike name from the real app.
+ */
+function documentHost(view: ConsentRequest): HTMLElement | null {
+  if (!view.client.host) return null;
+  return el(
+    'p',
+    { class: 'client-document' },
+    'Name and details published by ',
+    el('strong', { class: 'client-host' }, el('bdi', {}, view.client.host)),
+    '.',
   );
 }
 

@@ -1,6 +1,12 @@
 // @screen-service/core/threads: screens, chat lines, taps, answers and thread pages.
 // Every export here is public API.
 
+export { answersCursor, readAnswersCursor } from './answer-cursor.js';
+export {
+  ANSWER_TASK_DEFAULTS,
+  type AnswerTasks,
+  type AnswerTaskView,
+} from './answer-tasks.js';
 export {
   type DeadlineInput,
   type DeadlinePlan,

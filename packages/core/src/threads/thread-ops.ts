@@ -8,6 +8,8 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
+import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
+import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
 import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
@@ -71,10 +73,17 @@ export interface AnswersInput {
   agent?: string;
   /** Abort when the caller goes away (HTTP request closed): the call returns [] and claims nothing. */
   signal?: AbortSignal;
+  /**
+   * The resumable wait (ADR 0274): `''` first, then the previous result's `cursor`. Nothing is claimed: the
+   * rows the cursor names are acknowledged and the others returned, so a result lost on the way comes again.
+   */
+  cursor?: string;
 }
 export interface AnswersResult {
   agent: AgentRef;
   answers: Answer[];
+  /** With a cursor call: pass it to the next call to acknowledge these answers. */
+  cursor?: string;
 }
 export interface ThreadSummary extends AgentRef {
   color: AgentRecord['color'];
@@ -118,6 +127,8 @@ export interface ThreadOps {
   answers(p: ConnectionPrincipal, input: AnswersInput): Promise<AnswersResult>;
   threads(p: ConnectionPrincipal): Promise<ThreadsResult>;
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
+  /** `answers` as a task (MCP Tasks extension, ADR 0265). */
+  tasks: AnswerTasks;
 }
 
 /** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
@@ -172,7 +183,13 @@ async function saveLooks(
  * const { answers } = await ops.answers(principal, { screen_id, wait: 25, signal });
  * ```
  */
-export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }): ThreadOps {
+export function createThreadOps(
+  deps: ThreadDeps & {
+    messageRate?: RateLimiter;
+    /** A task's TTL and poll interval (ADR 0265); default a day and 2 s. */
+    answerTasks?: { ttlMs?: number; pollMs?: number };
+  },
+): ThreadOps {
   const { store, notifier } = deps;
   const countWrite = (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) =>
     countHostWrite(deps.messageRate, p, agent, extras);
@@ -195,6 +212,19 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
   };
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
   const ctx: ShowContext = { deps, core, screenLines, countWrite, agentFor };
+  const answersTarget = (p: ConnectionPrincipal, input: { screen_id?: string; agent?: string }) =>
+    resolveAnswersTarget(store, served, p, input);
+  const tasks = createAnswerTasks({
+    ...deps.answerTasks,
+    store,
+    now: core.now,
+    newId: core.newId,
+    pageVersion: core.pageVersion,
+    target: answersTarget,
+    assertStillLive,
+    toAnswers: (rows) => core.toAnswers(rows),
+    limit: MAX_ANSWERS,
+  });
 
   return {
     show: (p, input, extras = {}) => showScreen(ctx, p, input, extras),
@@ -225,36 +255,20 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
           },
         );
       }
-      const list = await served(p);
-      let agent: AgentRecord;
-      let afterSeq = 0;
-      if (input.screen_id !== undefined) {
-        const screen = await store.threads.getScreen(input.screen_id);
-        const owner = screen && list.find((a) => a.id === screen.agentId && screen.userId === p.userId);
-        if (!screen || !owner) {
-          throw new ServiceError(
-            'SCREEN_NOT_FOUND',
-            `No screen ${input.screen_id} in a thread this connection serves.`,
-            {
-              field: 'screen_id',
-            },
-          );
-        }
-        agent = input.agent ? pickAgent(list, input.agent) : owner;
-        if (agent.id !== owner.id) {
-          throw new ServiceError(
-            'SCREEN_NOT_FOUND',
-            `Screen ${input.screen_id} is not in ${agent.handle}'s thread.`,
-            {
-              field: 'screen_id',
-            },
-          );
-        }
-        afterSeq = screen.messageSeq;
-      } else {
-        agent = pickAgent(list, input.agent);
-      }
+      const { agent, afterSeq } = await answersTarget(p, input);
       const key = { agentId: agent.id, userId: p.userId };
+      // With a cursor (ADR 0274) nothing is claimed: the rows it names are acknowledged, the rest read.
+      const read =
+        input.cursor === undefined
+          ? undefined
+          : await acknowledgeAnswers({
+              store,
+              key,
+              cursor: input.cursor,
+              limit: MAX_ANSWERS,
+              at: core.now(),
+              version: core.pageVersion(),
+            });
       const rows = await waitForAnswers({
         notifier,
         key,
@@ -264,6 +278,7 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
         // A connection removed while it waits must not take (and so hide) what the person sends next.
         claim: async () => {
           await assertStillLive(p);
+          if (read) return read(afterSeq);
           return store.threads.claimAnswers({
             ...key,
             afterSeq,
@@ -273,8 +288,11 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
           });
         },
       });
-      return { agent: toAgentRef(agent), answers: await core.toAnswers(rows) };
+      const answers = await core.toAnswers(rows);
+      return { agent: toAgentRef(agent), answers, ...(read ? { cursor: answersCursor(rows) } : {}) };
     },
+
+    tasks,
 
     async threads(p) {
       const list = await served(p);

@@ -108,6 +108,13 @@ export {
   toShareInvite,
   toUser,
 } from './rows.js';
+export {
+  type AnswerTaskRecord,
+  type AnswerTaskRepository,
+  type AnswerTaskStatus,
+  type NewAnswerTask,
+  toAnswerTask,
+} from './task-repository.js';
 export type {
   NewMessage,
   NewScreen,

@@ -22,6 +22,7 @@ import type {
   ShareTemplateRecord,
   UserRecord,
 } from './records.js';
+import type { AnswerTaskRepository } from './task-repository.js';
 import type {
   PageVersion,
   PhotoRepository,
@@ -219,6 +220,14 @@ export interface OAuthDecision {
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<OAuthClientRecord>;
   getClient(id: string): Promise<OAuthClientRecord | null>;
+  /**
+   * Rewrites a client's name, redirect URIs and metadata (a client ID metadata document fetched again and
+   * changed, ADR 0264); false when no client has this id.
+   */
+  updateClient(
+    id: string,
+    fields: Pick<OAuthClientRecord, 'name' | 'redirectUris' | 'metadata'>,
+  ): Promise<boolean>;
   createRequest(request: OAuthRequestRecord): Promise<OAuthRequestRecord>;
   /** With `forUpdate`, the request's row is locked (a code's redemption decides on it). */
   getRequest(id: string, options?: ReadOptions): Promise<OAuthRequestRecord | null>;
@@ -413,6 +422,8 @@ export interface Repositories {
   deadlines: DeadlineRepository;
   /** Signed receipts of answers and their keys (issue 40, ADR 0261). */
   receipts: ReceiptRepository;
+  /** Task-augmented svc_answers (MCP Tasks extension, issue 41, ADR 0265). */
+  tasks: AnswerTaskRepository;
 }
 
 /** Every repository of the service, backed by one database, and transactions over them. */

@@ -35,6 +35,7 @@ export const REPOSITORIES = [
   'housekeeping',
   'deadlines',
   'receipts',
+  'tasks',
 ] as const satisfies readonly (keyof Store)[];
 
 type Unlisted = Exclude<keyof Store, (typeof REPOSITORIES)[number] | 'transaction'>;

@@ -22,6 +22,22 @@ async function approved(store: Store, clientId: string, userId: string, agentId:
 
 export const oauthCases: ConformanceCase[] = [
   c(
+    ['oauth.updateClient', 'oauth.getClient'],
+    "a client's name, redirect URIs and metadata are rewritten; nothing else, and no row is made",
+    async (store) => {
+      const cl = await fixtures(store).client();
+      const fields = {
+        name: 'Renamed',
+        redirectUris: ['https://app.example/cb'],
+        metadata: { logo_uri: 'x' },
+      };
+      expect(await store.oauth.updateClient(cl.id, fields)).toBe(true);
+      expect(await store.oauth.getClient(cl.id)).toEqual({ ...cl, ...fields });
+      expect(await store.oauth.updateClient('cl_none', fields)).toBe(false);
+      expect(await store.oauth.getClient('cl_none')).toBeNull();
+    },
+  ),
+  c(
     [
       'oauth.createClient',
       'oauth.getClient',

@@ -23,6 +23,7 @@ import { createPgPush } from './pg-push.js';
 import { createPgReceipts } from './pg-receipts.js';
 import { createPgRelay } from './pg-relay.js';
 import { createPgShares } from './pg-shares.js';
+import { createPgTasks } from './pg-tasks.js';
 import { createPgThreads } from './pg-threads.js';
 import { createPgSessions, createPgUsers } from './pg-users.js';
 
@@ -43,6 +44,7 @@ class PgRepositories implements Repositories {
   #housekeeping?: Repositories['housekeeping'];
   #deadlines?: Repositories['deadlines'];
   #receipts?: Repositories['receipts'];
+  #tasks?: Repositories['tasks'];
   // Made when first used: a transaction builds only the repositories its body touches.
   constructor(private readonly db: PgDb) {}
   get users() {
@@ -105,6 +107,10 @@ class PgRepositories implements Repositories {
     this.#receipts ??= createPgReceipts(this.db);
     return this.#receipts;
   }
+  get tasks() {
+    this.#tasks ??= createPgTasks(this.db);
+    return this.#tasks;
+  }
 }
 
 /** The repositories of `db` as a plain object (each made now), for guarding. */
@@ -126,6 +132,7 @@ function allRepositories(db: PgDb): Repositories {
     housekeeping: r.housekeeping,
     deadlines: r.deadlines,
     receipts: r.receipts,
+    tasks: r.tasks,
   };
 }
 

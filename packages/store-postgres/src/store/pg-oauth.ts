@@ -49,6 +49,13 @@ export function createPgOAuth(db: PgDb): OAuthRepository {
       const r = await db.one('SELECT * FROM oauth_clients WHERE id = $1', [id]);
       return r ? toOAuthClient(r) : null;
     },
+    async updateClient(id, f) {
+      const n = await db.run(
+        'UPDATE oauth_clients SET name = $1, redirect_uris = $2, metadata = $3 WHERE id = $4',
+        [f.name, JSON.stringify(f.redirectUris), JSON.stringify(f.metadata), id],
+      );
+      return n > 0;
+    },
     async createRequest(r) {
       await db.run(
         `INSERT INTO oauth_requests (id, client_id, redirect_uri, state, code_challenge, scope, resource,

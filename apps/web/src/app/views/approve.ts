@@ -51,6 +51,15 @@ function requestCard(req: OAuthRequest): HTMLElement {
       el('strong', {}, el('bdi', {}, req.client.name)),
       ' wants to send you screens',
     ),
+    // A metadata-document client (no registration): the host publishing the document vouches for the name.
+    req.client.host
+      ? el(
+          'p',
+          { class: 'client-document' },
+          'Name published by ',
+          el('strong', { class: 'client-host' }, el('bdi', {}, req.client.host)),
+        )
+      : null,
     el('p', {}, 'Returns to ', el('strong', { class: 'return-host' }, req.redirect.host)),
     el('p', { class: 'svc-muted small return-uri' }, req.redirect.uri),
   );
