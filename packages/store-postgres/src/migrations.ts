@@ -7,6 +7,7 @@
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
+import { WITHDRAWN_SCREENS_V12 } from './migrations-withdraw.js';
 
 import { SCHEMA_V1 } from './schema-v1.js';
 
@@ -143,6 +144,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 7, name: 'account-time-zone', sql: ACCOUNT_TIME_ZONE_V7 },
   { version: 8, name: 'push-notices', sql: PUSH_NOTICES_V8 },
   { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
+  // 10 and 11 are taken by work in flight (the tool server's claims and the app's offline queue).
+  { version: 12, name: 'withdrawn-screens', sql: WITHDRAWN_SCREENS_V12 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

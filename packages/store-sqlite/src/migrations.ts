@@ -7,6 +7,7 @@ import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
+import { SCHEMA_V25_WITHDRAWN_SCREENS } from './migrations-withdraw.js';
 import { SCHEMA_V2, SCHEMA_V4_OAUTH } from './schema-v2.js';
 
 /** One schema step (the runner's `Migration`). Never edit a migration that has shipped; append a new one. */
@@ -346,6 +347,8 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 20, name: 'account-time-zone', sql: SCHEMA_V20_ACCOUNT_TIME_ZONE },
   { version: 21, name: 'push-notices', sql: SCHEMA_V21_PUSH_NOTICES },
   { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
+  // 23 and 24 are taken by work in flight (issues 41 and the app's offline queue).
+  { version: 25, name: 'withdrawn-screens', sql: SCHEMA_V25_WITHDRAWN_SCREENS },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */

@@ -23,7 +23,16 @@ export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
   const settle = db.prepare(
     'UPDATE screen_deadlines SET settled_at = ?, outcome = ? WHERE screen_id = ? AND settled_at IS NULL',
   );
+  const withdraw = db.prepare(
+    `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at, settled_at, outcome)
+     VALUES (@screenId, @userId, @agentId, @at, @at, 0, '{}', @at, @at, 'withdrawn')
+     ON CONFLICT (screen_id) DO UPDATE SET settled_at = excluded.settled_at, outcome = 'withdrawn'
+     WHERE screen_deadlines.outcome IS NULL OR screen_deadlines.outcome = 'answered'`,
+  );
   return {
+    async withdraw(input) {
+      return withdraw.run(input).changes > 0;
+    },
     async create(d) {
       insert.run(d.screenId, d.userId, d.agentId, d.dueAt, d.nextAt, JSON.stringify(d.plan), d.createdAt);
     },

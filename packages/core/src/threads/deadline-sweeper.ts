@@ -19,11 +19,11 @@ import type {
   Store,
 } from '@screen-service/registry/model';
 import { shouldBuzz } from '../push/push-rules.js';
+import { chainRetry } from './answer-writes.js';
 import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
-import { chainRetry } from './thread-core.js';
 
 /** Options of {@link createDeadlineSweeper}. */
 export interface DeadlineSweeperOptions {

@@ -10,6 +10,7 @@ import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
 import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
+import type { WithdrawResult } from './screen-withdraw.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -118,6 +119,8 @@ export interface ThreadOps {
   answers(p: ConnectionPrincipal, input: AnswersInput): Promise<AnswersResult>;
   threads(p: ConnectionPrincipal): Promise<ThreadsResult>;
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
+  /** Takes back a screen an agent of this connection showed (ADR 0279); see {@link withdrawScreen}. */
+  withdraw(p: ConnectionPrincipal, input: { screen_id?: unknown }): Promise<WithdrawResult>;
 }
 
 /** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
@@ -287,6 +290,27 @@ export function createThreadOps(deps: ThreadDeps & { messageRate?: RateLimiter }
         })),
       );
       return { agents };
+    },
+
+    async withdraw(p, input) {
+      if (typeof input.screen_id !== 'string' || input.screen_id === '') {
+        throw new ServiceError('INVALID_INPUT', 'screen_id is required (the id svc_show returned).', {
+          field: 'screen_id',
+        });
+      }
+      const screen = await store.threads.getScreen(input.screen_id);
+      // Any thread of an agent this connection serves: the owner's, or a holder's it showed the screen in.
+      if (!screen || !(await served(p)).some((a) => a.id === screen.agentId)) {
+        throw new ServiceError(
+          'SCREEN_NOT_FOUND',
+          `No screen ${input.screen_id} of an agent this connection serves.`,
+          {
+            field: 'screen_id',
+          },
+        );
+      }
+      const { message: _m, ...result } = await core.withdraw(screen);
+      return result;
     },
 
     async tap(p, input) {

@@ -1,8 +1,11 @@
 // A screen's deadline (issue 40, ADR 0260): the row the sweeper claims when it is due, its reader, its repository.
 import { num, type Row } from './rows.js';
 
-/** How a deadline ended: a person answered first, the defaults landed, or the screen expired without one. */
-export type DeadlineOutcome = 'answered' | 'default' | 'expired';
+/**
+ * How a screen's deadline ended: a person answered first, the defaults landed, the screen expired without
+ * one, or the agent withdrew the screen (ADR 0279; a screen without a deadline then gets a settled row).
+ */
+export type DeadlineOutcome = 'answered' | 'default' | 'expired' | 'withdrawn';
 
 /** One screen's deadline. `plan` is what the rules checked at show time (defaults and escalation steps). */
 export interface DeadlineRecord {
@@ -41,6 +44,11 @@ export interface DeadlineRepository {
   advance(screenId: string, from: number, nextAt: number): Promise<boolean>;
   /** Settles an unsettled deadline with `outcome` at `at`; false when it was settled already. */
   settle(screenId: string, at: number, outcome: DeadlineOutcome): Promise<boolean>;
+  /**
+   * Marks the screen withdrawn at `at` (ADR 0279): settles its pending or answered deadline, or writes a
+   * settled row for a screen without one. False when it was withdrawn, defaulted or expired already.
+   */
+  withdraw(input: { screenId: string; userId: string; agentId: string; at: number }): Promise<boolean>;
 }
 
 /** A `screen_deadlines` row of either SQL store. */

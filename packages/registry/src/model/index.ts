@@ -11,6 +11,7 @@ export {
 } from './deadline-repository.js';
 export {
   type ReceiptKeyRecord,
+  type ReceiptLink,
   type ReceiptRecord,
   type ReceiptRepository,
   toReceipt,

@@ -6,6 +6,16 @@ import type { PgDb } from './pg-db.js';
 
 export function createPgDeadlines(db: PgDb): DeadlineRepository {
   return {
+    async withdraw(x) {
+      const n = await db.run(
+        `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at, settled_at, outcome)
+         VALUES ($1, $2, $3, $4, $4, 0, '{}', $4, $4, 'withdrawn')
+         ON CONFLICT (screen_id) DO UPDATE SET settled_at = excluded.settled_at, outcome = 'withdrawn'
+         WHERE screen_deadlines.outcome IS NULL OR screen_deadlines.outcome = 'answered'`,
+        [x.screenId, x.userId, x.agentId, x.at],
+      );
+      return n > 0;
+    },
     async create(d) {
       await db.run(
         `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at)
