@@ -24,6 +24,8 @@ import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
 export interface ReceiptWho {
+  /** Who decided, when not the thread's person: a holder answering an ask offered to them (ADR 0280). */
+  user?: string | null;
   session?: string | null;
   device?: string | null;
 }
@@ -200,7 +202,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
           seq,
           prev: last?.hash ?? null,
           at: isoTime(m.createdAt),
-          who: { user: m.userId, session: who.session ?? null, device: who.device ?? null },
+          who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
           how: howOf(m),
           decided_by: decidedBy(m),
           ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),

@@ -178,5 +178,6 @@ export const POSTGRES_USER_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'screen_offers',
   'answer_receipts',
 ] as const;

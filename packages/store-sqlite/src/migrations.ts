@@ -382,5 +382,6 @@ export const CORE_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'screen_offers',
   'answer_receipts',
 ] as const;

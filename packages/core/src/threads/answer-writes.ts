@@ -5,7 +5,9 @@
 import type { ReceiptSigner, ReceiptWho } from '@screen-service/receipts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { MessageRecord, NewMessage, ScreenRecord, Store } from '@screen-service/registry/model';
+import { hasOffers, settleOffersIn } from './deadline-offers.js';
 import { checkDeadlineTap } from './deadline-taps.js';
+import type { ScreenLinesPort } from './screen-lines-port.js';
 
 /** A quiet event (a timer starting): checked against the screen's deadline when it has one, else a plain write. */
 export async function writeQuiet(store: Store, screen: ScreenRecord, row: NewMessage, version: number) {
@@ -24,6 +26,15 @@ export interface AnswerWrite {
   notice: { id: string; subscriptionId: string } | undefined;
   signer: ReceiptSigner | null;
   who: ReceiptWho;
+  /** What an answer to an ask offered to holders writes with (ADR 0280). */
+  offers: { newId: (prefix: string) => string; pageVersion: () => number; screenLines: ScreenLinesPort };
+}
+
+/** An answer written: its row, the stale pushes queued, and rows it wrote elsewhere (an offer settled). */
+export interface AnswerWritten {
+  message: MessageRecord;
+  stale: number;
+  also: MessageRecord[];
 }
 
 /**
@@ -40,16 +51,16 @@ export async function writeAnswer(
   screen: ScreenRecord,
   row: NewMessage,
   o: AnswerWrite,
-): Promise<{ message: MessageRecord; stale: number }> {
+): Promise<AnswerWritten> {
   if (o.notice || (await answerNeedsTx(store, screen.id))) {
     return chainRetry(() => writeAnswerTx(store, screen, row, o));
   }
-  if (!o.signer) return { message: await store.threads.append(row, o.version), stale: 0 };
+  if (!o.signer) return { message: await store.threads.append(row, o.version), stale: 0, also: [] };
   const { signer } = o;
   const digest = await signer.digest(store, screen);
   const receiptOf = signer.builder({ id: screen.id, digest }, o.who);
   const message = await chainRetry(() => store.threads.appendSigned(row, o.version, receiptOf));
-  return { message, stale: 0 };
+  return { message, stale: 0, also: [] };
 }
 
 /** Whether an answer to this screen settles something: a deadline not yet answered, a withdraw, a notice. */
@@ -71,9 +82,9 @@ async function writeAnswerTx(
   screen: ScreenRecord,
   row: NewMessage,
   o: AnswerWrite,
-): Promise<{ message: MessageRecord; stale: number }> {
+): Promise<AnswerWritten> {
   return store.transaction(async (tx) => {
-    await checkDeadlineTap(tx, screen.id, row.createdAt, false);
+    const d = await checkDeadlineTap(tx, screen.id, row.createdAt, false);
     if (o.notice && !(await tx.push.useNotice(o.notice.id, row.createdAt))) {
       throw new ServiceError(
         'CONFLICT',
@@ -93,7 +104,9 @@ async function writeAnswerTx(
       subscriptionIds: [...others],
       at: row.createdAt,
     });
-    return { message, stale };
+    if (!d || !hasOffers(d)) return { message, stale, also: [] };
+    const family = await settleOffersIn(tx, { ...o.offers, signer: o.signer }, screen, d, message);
+    return { message, stale: stale + family.stale, also: family.rows };
   });
 }
 

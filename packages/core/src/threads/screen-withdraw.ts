@@ -2,9 +2,15 @@
 // withdrawn (its deadline cancelled), writes the thread row the phone draws as "Withdrawn", signs its receipt,
 // and closes the screen's notifications, queueing the quiet replacement for every device still showing one.
 
-import type { Receipts } from '@screen-service/receipts';
+import type { ReceiptSigner, Receipts } from '@screen-service/receipts';
 import { isoTime, type Notifier, ServiceError } from '@screen-service/registry/kernel';
-import type { MessageRecord, NewMessage, ScreenRecord, Store } from '@screen-service/registry/model';
+import type {
+  MessageRecord,
+  NewMessage,
+  Repositories,
+  ScreenRecord,
+  Store,
+} from '@screen-service/registry/model';
 import { chainRetry } from './answer-writes.js';
 import { lateTapMessage } from './deadline-taps.js';
 
@@ -54,10 +60,57 @@ export function withdrawRow(screen: ScreenRecord, id: string, at: number, step?:
   };
 }
 
+/** What a withdraw writes with, inside a transaction another write may have opened (an answer, a deadline). */
+export interface WithdrawWrites {
+  newId: (prefix: string) => string;
+  pageVersion: () => number;
+  signer: ReceiptSigner | null;
+}
+
 /**
- * Withdraws `screen`. A screen already withdrawn answers `already: true`; one whose deadline already decided
- * (a default landed, or it expired) is refused with what happened (`CONFLICT`): there is nothing to take
- * back. A screen answered before stays answered (the answer is the agent's to read) and takes no more taps.
+ * Inside a transaction: withdraws `screen` at `at` (see {@link withdrawScreen}). Returns the row written and how
+ * many stale pushes were queued; `message: null` when it was withdrawn before (at `at` of then).
+ */
+export async function withdrawIn(
+  tx: Repositories,
+  w: WithdrawWrites,
+  screen: ScreenRecord,
+  at: number,
+  step?: string,
+): Promise<{ message: MessageRecord | null; stale: number; at: number }> {
+  const d = await tx.deadlines.get(screen.id);
+  if (d?.outcome === 'withdrawn') return { message: null, stale: 0, at: d.settledAt ?? at };
+  if (d && (d.outcome === 'default' || d.outcome === 'expired')) {
+    throw new ServiceError('CONFLICT', `Nothing to withdraw: ${lateTapMessage(d).split(', so')[0]}.`, {
+      field: 'screen_id',
+      details: { reason: 'expired', outcome: d.outcome },
+    });
+  }
+  const key = { screenId: screen.id, userId: screen.userId, agentId: screen.agentId, at };
+  if (!(await tx.deadlines.withdraw(key))) return { message: null, stale: 0, at };
+  const message = await tx.threads.append(withdrawRow(screen, w.newId('msg_'), at, step), w.pageVersion());
+  if (w.signer) await w.signer.write(tx, message, screen, {});
+  // Every device still showing the screen's notification gets the quiet replacement ("Withdrawn").
+  const shown = await tx.push.closeNotices(screen.id, at);
+  const stale =
+    shown.length === 0
+      ? 0
+      : await tx.push.enqueueStale({
+          id: w.newId('push_'),
+          userId: screen.userId,
+          agentId: screen.agentId,
+          messageId: message.id,
+          subscriptionIds: [...new Set(shown.map((n) => n.subscriptionId))],
+          at,
+        });
+  return { message, stale, at };
+}
+
+/**
+ * Withdraws `screen`, and the screens its ask was offered as in holders' threads (ADR 0280). A screen already
+ * withdrawn answers `already: true`; one whose deadline already decided (a default landed, or it expired) is
+ * refused with what happened (`CONFLICT`): there is nothing to take back. A screen answered before stays
+ * answered (the answer is the agent's to read) and takes no more taps.
  *
  * @example
  * ```ts
@@ -72,55 +125,24 @@ export async function withdrawScreen(
   const { store } = deps;
   const at = deps.now();
   const signer = deps.receipts ? await deps.receipts.signer() : null;
+  const w = { newId: deps.newId, pageVersion: deps.pageVersion, signer };
   const out = await chainRetry(() =>
     store.transaction(async (tx) => {
-      const d = await tx.deadlines.get(screen.id);
-      if (d?.outcome === 'withdrawn') return { message: null, stale: 0, at: d.settledAt ?? at };
-      if (d && (d.outcome === 'default' || d.outcome === 'expired')) {
-        throw new ServiceError('CONFLICT', `Nothing to withdraw: ${lateTapMessage(d).split(', so')[0]}.`, {
-          field: 'screen_id',
-          details: { reason: 'expired', outcome: d.outcome },
-        });
+      const own = await withdrawIn(tx, w, screen, at, step);
+      const rows = own.message ? [own.message] : [];
+      let stale = own.stale;
+      if (own.message) {
+        for (const o of await withdrawOffersIn(tx, w, screen.id, at, step)) {
+          rows.push(o.message);
+          stale += o.stale;
+        }
       }
-      if (
-        !(await tx.deadlines.withdraw({
-          screenId: screen.id,
-          userId: screen.userId,
-          agentId: screen.agentId,
-          at,
-        }))
-      ) {
-        return { message: null, stale: 0, at };
-      }
-      const message = await tx.threads.append(
-        withdrawRow(screen, deps.newId('msg_'), at, step),
-        deps.pageVersion(),
-      );
-      if (signer) await signer.write(tx, message, screen, {});
-      // Every device still showing the screen's notification gets the quiet replacement ("Withdrawn").
-      const shown = await tx.push.closeNotices(screen.id, at);
-      const stale =
-        shown.length === 0
-          ? 0
-          : await tx.push.enqueueStale({
-              id: deps.newId('push_'),
-              userId: screen.userId,
-              agentId: screen.agentId,
-              messageId: message.id,
-              subscriptionIds: [...new Set(shown.map((n) => n.subscriptionId))],
-              at,
-            });
-      return { message, stale, at };
+      return { ...own, rows, stale };
     }),
   );
   if (out.stale > 0) deps.onPushQueued?.();
-  if (out.message) {
-    deps.notifier.publish({
-      type: 'message',
-      userId: screen.userId,
-      agentId: screen.agentId,
-      message: out.message,
-    });
+  for (const m of out.rows) {
+    deps.notifier.publish({ type: 'message', userId: m.userId, agentId: m.agentId, message: m });
   }
   return {
     screen_id: screen.id,
@@ -129,4 +151,27 @@ export async function withdrawScreen(
     already: out.message === null,
     message: out.message,
   };
+}
+
+/** Inside a transaction: withdraws every screen `originId` was offered as that is still open. */
+export async function withdrawOffersIn(
+  tx: Repositories,
+  w: WithdrawWrites,
+  originId: string,
+  at: number,
+  step?: string,
+  except?: string,
+): Promise<{ message: MessageRecord; stale: number }[]> {
+  const out: { message: MessageRecord; stale: number }[] = [];
+  for (const offer of await tx.deadlines.offersOf(originId)) {
+    if (offer.screenId === except) continue;
+    const d = await tx.deadlines.get(offer.screenId);
+    // Answered by its holder (the ask's answer), or already withdrawn: nothing to take back.
+    if (d && d.outcome !== null) continue;
+    const offered = await tx.threads.getScreen(offer.screenId);
+    if (!offered) continue;
+    const r = await withdrawIn(tx, w, offered, at, step);
+    if (r.message) out.push({ message: r.message, stale: r.stale });
+  }
+  return out;
 }

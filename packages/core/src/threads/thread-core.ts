@@ -69,8 +69,13 @@ export interface Answer {
   at: string;
   /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
   tables?: string;
-  /** `default` when the service decided at the screen's deadline (ADR 0260); absent for a person's answer. */
-  decided_by?: 'default';
+  /**
+   * `default` when the service decided at the screen's deadline (ADR 0260); `escalation` when a holder the
+   * ask was offered to answered it (ADR 0280, with `by`); absent for the person's own answer.
+   */
+  decided_by?: 'default' | 'escalation';
+  /** `escalation`: the user id of the holder who answered. */
+  by?: string;
   /** The step of the deadline's ladder that decided (`deadline`). */
   step?: string;
   /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
@@ -290,17 +295,20 @@ export function createThreadCore(deps: ThreadDeps) {
       // An answer is checked, written and signed by writeAnswer (ADRs 0257, 0260, 0261, issue 40's tap
       // path). Quiet events are not answers: a plain write.
       const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
-      const { message, stale } = tap.quiet
-        ? { message: await writeQuiet(store, screen, row, pageVersion()), stale: 0 }
+      const { message, stale, also } = tap.quiet
+        ? { message: await writeQuiet(store, screen, row, pageVersion()), stale: 0, also: [] }
         : await writeAnswer(store, screen, row, {
             version: pageVersion(),
             pushId: newId('push_'),
             notice: opts.notice,
             signer,
             who: opts.who ?? {},
+            offers: { newId, pageVersion, screenLines },
           });
       if (stale > 0) deps.onPushQueued?.();
-      notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
+      for (const m of [message, ...also]) {
+        notifier.publish({ type: 'message', userId: m.userId, agentId: m.agentId, message: m });
+      }
       return { message, line: tap.line, echo: tap.echo, handled };
     },
 
@@ -401,7 +409,11 @@ async function answersOf(
       .filter((l): l is string => typeof l === 'string'),
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
-    ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
+    ...(r.meta.decided_by === 'default' || r.meta.decided_by === 'escalation'
+      ? { decided_by: r.meta.decided_by, step: String(r.meta.step) }
+      : {}),
+    // Who answered an ask offered to holders (ADR 0280): the holder's user id.
+    ...(r.meta.decided_by === 'escalation' && typeof r.meta.by === 'string' ? { by: r.meta.by } : {}),
     ...(receipts.has(r.id) ? { receipt: receipts.get(r.id)! } : {}),
     ...(r.kind === 'tap' && typeof r.meta.via === 'string' ? { via: r.meta.via } : {}),
   }));

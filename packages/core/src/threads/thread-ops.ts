@@ -8,6 +8,7 @@ import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
+import { checkOfferHolders } from './deadline-offers.js';
 import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import type { WithdrawResult } from './screen-withdraw.js';
@@ -401,6 +402,8 @@ async function showScreen(
           core.now(),
           screenLines,
         );
+  // An offer goes only to holders of the agent's share (ADR 0280): checked now, not when the step runs.
+  if (deadline) await checkOfferHolders(deps.store, agent.id, deadline);
   const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
   const own = !extras.target || extras.target.userId === agent.userId;
   // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,

@@ -25,6 +25,16 @@ export interface DeadlineRecord {
   outcome: DeadlineOutcome | null;
 }
 
+/** A screen an escalation showed in a holder's thread (ADR 0280), and the ask's own screen. */
+export interface OfferRecord {
+  screenId: string;
+  originId: string;
+  /** The holder whose thread shows it. */
+  userId: string;
+  agentId: string;
+  createdAt: number;
+}
+
 /** A deadline as the rules create it, with its screen. */
 export type NewDeadline = Omit<DeadlineRecord, 'step' | 'settledAt' | 'outcome'>;
 
@@ -49,6 +59,21 @@ export interface DeadlineRepository {
    * settled row for a screen without one. False when it was withdrawn, defaulted or expired already.
    */
   withdraw(input: { screenId: string; userId: string; agentId: string; at: number }): Promise<boolean>;
+  /** Records a screen offered to a holder; call it in the offered screen's own transaction. */
+  addOffer(offer: OfferRecord): Promise<void>;
+  /** The screens the ask `originId` was offered as, oldest first. */
+  offersOf(originId: string): Promise<OfferRecord[]>;
+}
+
+/** A `screen_offers` row of either SQL store. */
+export function toOffer(r: Row): OfferRecord {
+  return {
+    screenId: r.screen_id as string,
+    originId: r.origin_id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    createdAt: Number(r.created_at),
+  };
 }
 
 /** A `screen_deadlines` row of either SQL store. */

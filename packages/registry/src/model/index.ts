@@ -7,7 +7,9 @@ export {
   type DeadlineRecord,
   type DeadlineRepository,
   type NewDeadline,
+  type OfferRecord,
   toDeadline,
+  toOffer,
 } from './deadline-repository.js';
 export {
   type ReceiptKeyRecord,

@@ -126,6 +126,28 @@ export const deadlineCases: ConformanceCase[] = [
       expect(await store.deadlines.nextDueAt()).toBeNull();
     },
   ),
+  c(
+    ['deadlines.addOffer', 'deadlines.offersOf', 'threads.deleteThread'],
+    "an ask's offers read back oldest first, and go with the offered screen's thread",
+    async (store) => {
+      const ask = await screenWithDeadline(store, 'ask', 800);
+      const holder = await ask.f.user();
+      const key = { agentId: ask.key.agentId, userId: holder.id };
+      await ask.f.screenRow(key, 'scr_offer_b');
+      await ask.f.screenRow(key, 'scr_offer_a');
+      const offer = (screenId: string, createdAt: number) =>
+        store.deadlines.addOffer({ screenId, originId: ask.screenId, ...key, createdAt });
+      await offer('scr_offer_b', 20);
+      await offer('scr_offer_a', 10);
+      expect(await store.deadlines.offersOf(ask.screenId)).toEqual([
+        { screenId: 'scr_offer_a', originId: ask.screenId, ...key, createdAt: 10 },
+        { screenId: 'scr_offer_b', originId: ask.screenId, ...key, createdAt: 20 },
+      ]);
+      expect(await store.deadlines.offersOf('scr_offer_a')).toEqual([]);
+      await store.threads.deleteThread(key);
+      expect(await store.deadlines.offersOf(ask.screenId)).toEqual([]);
+    },
+  ),
   c(['threads.deleteThread'], 'a deadline goes with its thread', async (store) => {
     const { key, screenId } = await screenWithDeadline(store, 'gone', 800);
     await store.threads.deleteThread(key);
