@@ -87,7 +87,10 @@ function rowOf(r: ReceiptRecord): Record<string, string | number | null> {
   return {
     seq: r.seq,
     at: textOf(p.at) ?? new Date(r.createdAt).toISOString(),
-    decided_by: p.decided_by === 'default' ? 'default' : 'person',
+    // person, default, agent (a withdraw, ADR 0279) or escalation, as the signed receipt says.
+    decided_by: ['default', 'agent', 'escalation'].includes(String(p.decided_by))
+      ? String(p.decided_by)
+      : 'person',
     how: textOf(p.how),
     step: textOf(p.step),
     screen_id: textOf((p.screen as { id?: unknown } | undefined)?.id),

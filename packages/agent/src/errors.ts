@@ -15,6 +15,7 @@ export type ServiceCode =
   | 'not_an_mcp_connector'
   | 'agent_not_found'
   | 'screen_not_found'
+  | 'conflict'
   | 'no_agent'
   | 'table_not_found'
   | 'connector_revoked'

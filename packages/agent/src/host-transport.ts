@@ -174,6 +174,8 @@ export function createHostTransport(options: HostTransportOptions): ToolTranspor
           const list = await served();
           return { agents: list.map((a, i) => ({ ...a, color: '', is_default: i === 0, unread: 0 })) };
         }
+        case 'svc_withdraw':
+          return post('/messages/withdraw', { screen_id: args.screen_id });
         case 'svc_tables': {
           const agent = await agentOf(args.agent);
           return post('/tables', { agent: agent.handle, lines: args.lines });

@@ -1,6 +1,6 @@
 // Waiting for one tap: the caller's signal, the deadline and its default, and withdrawing the screen when it ends.
 import type { AnswerPump } from './answer-pump.js';
-import { AbortedError, DeadlinePassedError, UnexpectedAnswerError } from './errors.js';
+import { AbortedError, DeadlinePassedError, ServiceRefusedError, UnexpectedAnswerError } from './errors.js';
 import type { ToolTransport } from './mcp-transport.js';
 import type { Answer, Deadline } from './types.js';
 
@@ -67,13 +67,21 @@ export async function waitForTap<A>(o: WaitTapOptions<A>): Promise<A> {
 }
 
 /**
- * Withdraws a screen as far as the service allows today: the client drops its later taps and tells the person
- * in one chat line. (The tool server has no call that takes a screen back off the phone yet.)
+ * Withdraws the screen: the client drops its later taps and the service takes it back (`svc_withdraw`, ADR
+ * 0279: the phone shows it withdrawn and takes no more taps). A screen the service already decided (its
+ * deadline landed) needs nothing more. Only when the service cannot withdraw (an older one, without the
+ * call) does the person read `withdrawText` in one chat line instead.
  */
 async function withdraw(
   o: Pick<WaitTapOptions<unknown>, 'pump' | 'transport' | 'screenId' | 'agent' | 'withdrawText'>,
 ) {
   o.pump.withdraw(o.screenId);
+  try {
+    await o.transport.call('svc_withdraw', { screen_id: o.screenId });
+    return;
+  } catch (err) {
+    if (err instanceof ServiceRefusedError && err.code === 'conflict') return;
+  }
   if (o.withdrawText === false) return;
   try {
     await o.transport.call('svc_say', { text: o.withdrawText, ...(o.agent ? { agent: o.agent } : {}) });

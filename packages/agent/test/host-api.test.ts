@@ -99,10 +99,14 @@ describe('through the host API', () => {
     const { svc, person, seen } = await hostAgent();
     const stop = new AbortController();
     const q = svc.confirm('Still there?', { signal: stop.signal });
-    await person.nextScreen(seen);
+    const screen = await person.nextScreen(seen);
     stop.abort();
     await expect(q).rejects.toBeInstanceOf(AbortedError);
-    expect((await person.messages()).map((m) => m.body)).toContain('Never mind: Still there?');
+    // Withdrawn through the host API's /messages/withdraw (ADR 0279): no chat line, and a tap is refused.
+    const rows = await person.messages();
+    expect(rows.map((m) => m.body)).not.toContain('Never mind: Still there?');
+    expect(rows.filter((m) => m.meta.decided_by === 'agent')).toHaveLength(1);
+    await expect(person.tap(screen.id, { id: 'ask', value: true })).rejects.toThrow(/tap: 409/);
     await svc.close();
   });
 });

@@ -51,7 +51,7 @@ async function setUp(options: { pollSeconds?: number } = {}) {
 }
 
 describe('aborting a wait', () => {
-  it('rejects at once, tells the person, closes the long poll and drops later taps on that screen', async () => {
+  it('rejects at once, withdraws the screen on the phone and closes the long poll', async () => {
     const { svc, person, seen, watch } = await setUp();
     const stop = new AbortController();
     const lunch = svc.choose('Lunch?', ['Soup', 'Salad'], { signal: stop.signal });
@@ -61,13 +61,20 @@ describe('aborting a wait', () => {
     stop.abort('changed my mind');
     await expect(lunch).rejects.toBeInstanceOf(AbortedError);
     expect(performance.now() - t0).toBeLessThan(2_000);
-    // The person reads that the question was withdrawn.
-    expect((await person.messages()).map((m) => m.body)).toContain('Never mind: Lunch?');
-    // The poll's request was closed: the service stops waiting (and so claims nothing), and a tap stays unread.
+    // The service took the screen back (svc_withdraw, ADR 0279): the thread says so, with no chat line.
+    const rows = await person.messages();
+    expect(rows.filter((m) => m.meta.decided_by === 'agent').map((m) => m.meta.event)).toMatchObject([
+      { screen: first.id },
+    ]);
+    expect(rows.map((m) => m.body)).not.toContain('Never mind: Lunch?');
+    expect(watch.bodies.some((b) => b.includes('"svc_withdraw"'))).toBe(true);
+    // The poll's request was closed: the service stops waiting (and so claims nothing); a tap is refused.
     await expect.poll(() => service.waiters(), { timeout: 5_000 }).toBe(0);
-    await person.tap(first.id, { id: 'ask', value: 'Soup' });
-    expect((await svc.threads())[0]?.unread).toBe(1);
-    // The next question gets its own answer; the withdrawn screen's tap is dropped, never handed out.
+    await expect(person.tap(first.id, { id: 'ask', value: 'Soup' })).rejects.toThrow(
+      /tap: 409 .*withdrawn by the agent/,
+    );
+    expect((await svc.threads())[0]?.unread).toBe(0);
+    // The next question gets its own answer.
     const dinner = svc.choose('Dinner?', ['Pasta', 'Rice']);
     const second = await person.nextScreen(seen);
     await person.tap(second.id, { id: 'ask', value: 'Rice' });
@@ -77,14 +84,45 @@ describe('aborting a wait', () => {
     await svc.close();
   });
 
-  it('withdrawText: false sends nothing; an already aborted signal sends no screen at all', async () => {
+  it('a service without svc_withdraw: the person reads "Never mind" and later taps are dropped', async () => {
+    const paired = await pairedAgent(service.base);
+    // An older service: the tool is not there (the real server answers for a tool it does not have).
+    const older: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        ...(typeof init?.body === 'string'
+          ? { body: init.body.replace('"name":"svc_withdraw"', '"name":"svc_withdraw_unknown"') }
+          : {}),
+      });
+    const svc = connect({ url: service.mcpUrl, token: paired.token, fetch: older });
+    const seen = new Set<string>();
+    const stop = new AbortController();
+    const lunch = svc.choose('Lunch?', ['Soup', 'Salad'], { signal: stop.signal });
+    const first = await paired.person.nextScreen(seen);
+    stop.abort();
+    await expect(lunch).rejects.toBeInstanceOf(AbortedError);
+    expect((await paired.person.messages()).map((m) => m.body)).toContain('Never mind: Lunch?');
+    // Not withdrawn on the service: the tap lands, and the client drops it.
+    await paired.person.tap(first.id, { id: 'ask', value: 'Soup' });
+    const dinner = svc.choose('Dinner?', ['Pasta', 'Rice']);
+    const second = await paired.person.nextScreen(seen);
+    await paired.person.tap(second.id, { id: 'ask', value: 'Rice' });
+    expect(await dinner).toBe('Rice');
+    await svc.close();
+  });
+
+  it('withdrawText: false sends no chat line; an already aborted signal sends no screen at all', async () => {
     const { svc, person, seen } = await setUp();
     const stop = new AbortController();
     const q = svc.confirm('Quiet?', { signal: stop.signal, withdrawText: false });
     await person.nextScreen(seen);
     stop.abort();
     await expect(q).rejects.toMatchObject({ code: 'ABORTED' });
-    expect((await person.messages()).map((m) => m.kind)).toEqual(['screen']);
+    // The screen and its withdraw row: nothing else.
+    expect((await person.messages()).map((m) => [m.kind, m.meta.decided_by ?? null])).toEqual([
+      ['screen', null],
+      ['tap', 'agent'],
+    ]);
     await expect(svc.choose('Too late?', ['Yes', 'No'], { signal: stop.signal })).rejects.toBeInstanceOf(
       AbortedError,
     );

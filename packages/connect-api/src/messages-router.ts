@@ -1,5 +1,6 @@
 // {connect_url}/messages: the message transport for hosts (ADR 0130). `GET /` streams the person's rows as
-// Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it.
+// Server-Sent Events (resumed with Last-Event-ID), `POST /turn` starts a turn, `POST /reply` answers it,
+// `POST /withdraw` takes a screen back.
 
 import type { HostTransport } from '@screen-service/core/host-messages';
 import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
@@ -171,7 +172,17 @@ export function createMessagesRouter(options: MessagesRouterOptions): Router {
     }
   });
 
-  router.all(['/', '/turn', '/reply'], (req, res) => {
+  // Takes back a screen this host's agent showed (ADR 0279): the phone shows it withdrawn.
+  router.post('/withdraw', json, async (req, res) => {
+    try {
+      const p = await caller(req);
+      res.json(await transport.withdraw(p, { screen_id: objectBody(req.body).screen_id }));
+    } catch (err) {
+      fail(res, err);
+    }
+  });
+
+  router.all(['/', '/turn', '/reply', '/withdraw'], (req, res) => {
     res.set('allow', req.path === '/' ? 'GET' : 'POST');
     fail(
       res,

@@ -24,7 +24,8 @@ export type ThreadToolName =
   | 'svc_say'
   | 'svc_threads'
   | 'svc_tap'
-  | 'svc_tables';
+  | 'svc_tables'
+  | 'svc_withdraw';
 
 /** Status texts a host shows while a tool runs and after (that family caps them at 64 characters). */
 export const INVOCATION_TEXTS: Readonly<Record<ThreadToolName, { invoking: string; invoked: string }>> = {
@@ -34,6 +35,7 @@ export const INVOCATION_TEXTS: Readonly<Record<ThreadToolName, { invoking: strin
   svc_threads: { invoking: 'Listing the threads', invoked: 'Threads listed' },
   svc_tap: { invoking: 'Recording the tap', invoked: 'Tap recorded' },
   svc_tables: { invoking: 'Working on the tables', invoked: 'Tables updated' },
+  svc_withdraw: { invoking: 'Taking the screen back', invoked: 'Screen withdrawn' },
 };
 
 /**

@@ -48,3 +48,4 @@ export {
   type ToolContext,
   type ToolDeps,
 } from './tools.js';
+export { registerWithdrawTool, WITHDRAW_TOOL_DESCRIPTION } from './withdraw-tool.js';

@@ -8,6 +8,7 @@ import { exposeSecuritySchemes, resourceAliasMeta } from './host-aliases.js';
 import { prepareScreenHtml } from './screen-html.js';
 import { registerTablesTool } from './tables-tool.js';
 import { answersResult, registerThreadTools, SCREEN_RESOURCE_URI } from './tools.js';
+import { registerWithdrawTool } from './withdraw-tool.js';
 
 /** MIME type of an MCP Apps view. */
 export const SCREEN_APP_MIME = 'text/html;profile=mcp-app';
@@ -67,6 +68,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
   );
   registerThreadTools(server, { ops: options.ops, texts, ...(options.tasks ? { tasks: true } : {}) });
   if (options.tasks) registerTaskMethods(server, options.ops, answersResult);
+  registerWithdrawTool(server, { ops: options.ops });
   if (options.tables) registerTablesTool(server, { tables: options.tables });
 
   server.registerPrompt(

@@ -8,7 +8,15 @@ import { type Stack, startStack } from './harness.js';
 
 const CDN = 'https://img.example.net/prompt/{prompt}';
 const STORAGE = 'https://svc.example.org';
-const TOOLS = ['svc_show', 'svc_answers', 'svc_say', 'svc_threads', 'svc_tap', 'svc_tables'] as const;
+const TOOLS = [
+  'svc_show',
+  'svc_answers',
+  'svc_say',
+  'svc_threads',
+  'svc_tap',
+  'svc_tables',
+  'svc_withdraw',
+] as const;
 const OAUTH = [{ type: 'oauth2', scopes: ['svc'] }];
 
 let stack: Stack;

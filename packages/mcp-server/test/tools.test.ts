@@ -273,6 +273,7 @@ describe('guide, prompt, resource, tool metadata', () => {
       'svc_tables',
       'svc_tap',
       'svc_threads',
+      'svc_withdraw',
     ]);
     const show = tools.find((t) => t.name === 'svc_show')!;
     expect(show.description).toContain(g.short.trim());

@@ -193,6 +193,11 @@ export const tapBody = z
       .catchall(z.unknown())
       .meta({ description: 'the tapped component id and its value; preset, line and echo are computed' }),
     photo_ids: z.array(id).max(8).optional(),
+    device: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional()
+      .meta({ description: "this device's id (as presence sends it); named in the answer's receipt" }),
   })
   .meta({ id: 'TapRequest' });
 export const tapResult = z

@@ -79,6 +79,7 @@ export function screenActions(screen: ScreenRecord): ScreenActions | null {
 /** Where an answered screen's notification says it was answered, from the answering tap row. */
 export function staleBody(tap: MessageRecord): string {
   const echo = typeof tap.meta.echo === 'string' && tap.meta.echo !== '' ? `: ${tap.meta.echo}` : '';
+  if (tap.meta.decided_by === 'agent') return 'Withdrawn by the agent'; // ADR 0279
   // Decided at the screen's deadline (ADR 0260): a default chosen, or the screen expired.
   if (tap.meta.decided_by === 'default') {
     return tap.meta.preset === 'deadline' ? 'Expired: nobody answered in time' : `Chosen by default${echo}`;

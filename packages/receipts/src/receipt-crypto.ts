@@ -18,14 +18,22 @@ import {
 
 /** JSON with object keys sorted at every level: the same value always gives the same bytes. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Called for every answer's digest on the tap path: a plain loop, no intermediate arrays of entries.
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value ?? null);
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  let out = '{';
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 /** SHA-256 of UTF-8 text, base64url. */
@@ -35,9 +43,18 @@ export function sha256(text: string): string {
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
+/** Protected headers by kid, already encoded: the same few bytes for every receipt a key signs. */
+const headers = new Map<string, string>();
+
 /** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` in the protected header. */
 export function signCompact(key: KeyObject, kid: string, payload: Record<string, unknown>): string {
-  const input = `${b64(canonicalJson({ alg: 'EdDSA', kid, typ: 'svc-receipt+jws' }))}.${b64(canonicalJson(payload))}`;
+  let header = headers.get(kid);
+  if (header === undefined) {
+    header = b64(canonicalJson({ alg: 'EdDSA', kid, typ: 'svc-receipt+jws' }));
+    if (headers.size > 64) headers.clear();
+    headers.set(kid, header);
+  }
+  const input = `${header}.${b64(canonicalJson(payload))}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 

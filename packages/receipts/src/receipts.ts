@@ -13,6 +13,7 @@ import {
 } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
+  ReceiptLink,
   ReceiptRecord,
   Repositories,
   ScreenRecord,
@@ -23,6 +24,8 @@ import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
 export interface ReceiptWho {
+  /** Who decided, when not the thread's person: a holder answering an ask offered to them (ADR 0280). */
+  user?: string | null;
   session?: string | null;
   device?: string | null;
 }
@@ -59,6 +62,15 @@ export function howOf(m: MessageRecord): string {
   return via === 'mcp-app' ? 'in-chat' : String(via);
 }
 
+/**
+ * Who decided, for the receipt: `default` (the deadline), `agent` (it withdrew the screen, ADR 0279),
+ * `escalation`, or else the person.
+ */
+export function decidedBy(m: MessageRecord): string {
+  const d = m.meta.decided_by;
+  return d === 'default' || d === 'agent' || d === 'escalation' ? d : 'person';
+}
+
 /** A signer ready to sign synchronously inside a write (its key read and unsealed before). */
 export interface ReceiptSigner {
   /**
@@ -80,7 +92,7 @@ export interface ReceiptSigner {
   builder(
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
-  ): (m: MessageRecord, last: ReceiptRecord | null) => ReceiptRecord;
+  ): (m: MessageRecord, last: ReceiptLink | null) => ReceiptRecord;
 }
 
 /** The receipts of a service: the signer, the published keys, rotation and export. */
@@ -190,9 +202,9 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
           seq,
           prev: last?.hash ?? null,
           at: isoTime(m.createdAt),
-          who: { user: m.userId, session: who.session ?? null, device: who.device ?? null },
+          who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
           how: howOf(m),
-          decided_by: m.meta.decided_by === 'default' ? 'default' : 'person',
+          decided_by: decidedBy(m),
           ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),
           answer: { id: m.id, sha256: sha256(canonicalJson(answerOf(m))) },
           screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },

@@ -8,6 +8,7 @@ import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { TASKS_V10 } from './migrations-tasks.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
+import { WITHDRAWN_SCREENS_V12 } from './migrations-withdraw.js';
 
 import { SCHEMA_V1 } from './schema-v1.js';
 
@@ -145,6 +146,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 8, name: 'push-notices', sql: PUSH_NOTICES_V8 },
   { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
   { version: 10, name: 'tasks', sql: TASKS_V10 },
+  { version: 12, name: 'withdrawn-screens', sql: WITHDRAWN_SCREENS_V12 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */
@@ -177,6 +179,7 @@ export const POSTGRES_USER_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'screen_offers',
   'answer_receipts',
   'tasks',
 ] as const;

@@ -8,6 +8,7 @@ import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V23_TASKS } from './migrations-tasks.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
+import { SCHEMA_V25_WITHDRAWN_SCREENS } from './migrations-withdraw.js';
 import { SCHEMA_V2, SCHEMA_V4_OAUTH } from './schema-v2.js';
 
 /** One schema step (the runner's `Migration`). Never edit a migration that has shipped; append a new one. */
@@ -348,6 +349,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 21, name: 'push-notices', sql: SCHEMA_V21_PUSH_NOTICES },
   { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
   { version: 23, name: 'tasks', sql: SCHEMA_V23_TASKS },
+  { version: 25, name: 'withdrawn-screens', sql: SCHEMA_V25_WITHDRAWN_SCREENS },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */
@@ -381,6 +383,7 @@ export const CORE_TABLES = [
   'share_invites',
   'grants',
   'screen_deadlines',
+  'screen_offers',
   'answer_receipts',
   'tasks',
 ] as const;

@@ -1,6 +1,6 @@
 // SQLite screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row.
 
-import { type DeadlineRepository, toDeadline } from '@screen-service/registry/model';
+import { type DeadlineRepository, toDeadline, toOffer } from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -23,7 +23,29 @@ export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
   const settle = db.prepare(
     'UPDATE screen_deadlines SET settled_at = ?, outcome = ? WHERE screen_id = ? AND settled_at IS NULL',
   );
+  const withdraw = db.prepare(
+    `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at, settled_at, outcome)
+     VALUES (@screenId, @userId, @agentId, @at, @at, 0, '{}', @at, @at, 'withdrawn')
+     ON CONFLICT (screen_id) DO UPDATE SET settled_at = excluded.settled_at, outcome = 'withdrawn'
+     WHERE screen_deadlines.outcome IS NULL OR screen_deadlines.outcome = 'answered'`,
+  );
+  const addOffer = db.prepare(
+    `INSERT INTO screen_offers (screen_id, origin_id, user_id, agent_id, created_at)
+     VALUES (@screenId, @originId, @userId, @agentId, @createdAt)`,
+  );
+  const offersOf = db.prepare(
+    'SELECT * FROM screen_offers WHERE origin_id = ? ORDER BY created_at, screen_id',
+  );
   return {
+    async addOffer(offer) {
+      addOffer.run(offer);
+    },
+    async offersOf(originId) {
+      return (offersOf.all(originId) as Row[]).map(toOffer);
+    },
+    async withdraw(input) {
+      return withdraw.run(input).changes > 0;
+    },
     async create(d) {
       insert.run(d.screenId, d.userId, d.agentId, d.dueAt, d.nextAt, JSON.stringify(d.plan), d.createdAt);
     },

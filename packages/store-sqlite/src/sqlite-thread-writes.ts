@@ -10,7 +10,7 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { toMessage, toReceipt } from '@screen-service/registry/model';
+import { toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -96,11 +96,12 @@ export function createThreadAppends(
 ): Pick<ThreadRepository, 'append' | 'appendScreen' | 'appendSigned'> {
   const insertMessage = prepareMessageInsert(db);
   const lastReceipt = db.prepare(
-    'SELECT * FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
+    // Only the link: the newest receipt's JWS is not read back on every answer.
+    'SELECT seq, hash FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
   );
   const insertReceipt = db.prepare(
     `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
-     VALUES (@id, @userId, @agentId, @seq, @messageId, @kid, @jws, @hash, @createdAt)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
@@ -161,8 +162,9 @@ export function createThreadAppends(
         // One write of the group commit: the row, the thread's newest receipt read, the next one written.
         return await commits.run(() => {
           const message = appendText(m, version);
-          const last = lastReceipt.get(m.agentId, m.userId) as Record<string, unknown> | undefined;
-          insertReceipt.run(receiptOf(message, last ? toReceipt(last) : null));
+          const last = lastReceipt.get(m.agentId, m.userId) as { seq: number; hash: string } | undefined;
+          const r = receiptOf(message, last ?? null);
+          insertReceipt.run(r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt);
           return message;
         });
       } catch (err) {

@@ -8,6 +8,7 @@ import type {
   ReplyTextResult,
 } from '@screen-service/agent-tables';
 import type { ReplyResult, TurnResult } from '@screen-service/core/host-messages';
+import type { WithdrawResult } from '@screen-service/core/threads';
 import type { AgentView } from '@screen-service/registry/agents';
 import type {
   CardResult,
@@ -179,6 +180,10 @@ export function createHostClient(options: HostClientOptions) {
     /** An answer; a resend with the same `idempotency_key` writes nothing new (`replayed: true`). */
     reply(input: ReplyRequest) {
       return request<ReplyResult>('/messages/reply', input, true);
+    },
+    /** Takes back a screen this host showed (ADR 0279): the phone shows it withdrawn and takes no taps. */
+    withdraw(screenId: string) {
+      return request<WithdrawResult>('/messages/withdraw', { screen_id: screenId }, true);
     },
     /** `card`: the card summary (name, skills) of a bridged profile, shown in the agent's settings (null clears). */
     card(remoteRef: string, card: CardSummary | null) {

@@ -9,6 +9,7 @@ import { MAX_TURN_ROWS } from '@screen-service/registry/hosts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isServiceError, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord, MessageRecord } from '@screen-service/registry/model';
+import type { WithdrawResult } from '../threads/screen-withdraw.js';
 import { createThreadCore, type ThreadDeps } from '../threads/thread-core.js';
 import type { ShowInput, ShowResult, ThreadOps } from '../threads/thread-ops.js';
 import { openHostStream } from './host-stream.js';
@@ -94,6 +95,8 @@ export interface HostTransport {
   reply(p: ConnectionPrincipal, input: ReplyInput): Promise<ReplyResult>;
   /** Ends a turn that will not be answered now (the host failed): clears the working row; rows stay owed. */
   end(p: ConnectionPrincipal, input: { agent_id: unknown }): Promise<void>;
+  /** Takes back a screen this host's agent showed (ADR 0279), as `svc_withdraw` does. */
+  withdraw(p: ConnectionPrincipal, input: { screen_id: unknown }): Promise<WithdrawResult>;
 }
 
 export interface HostTransportOptions extends ThreadDeps {
@@ -325,6 +328,8 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
         working_until: new Date(until).toISOString(),
       };
     },
+
+    withdraw: (p, input) => threadOps.withdraw(p, input),
 
     async end(p, input) {
       const agent = await servedAgent(served, p, input.agent_id);

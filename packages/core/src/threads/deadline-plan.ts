@@ -6,8 +6,14 @@ import type { ScreenRecord } from '@screen-service/registry/model';
 import type { ScreenLinesPort } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
 
-/** What an agent may write for an escalation step. */
-export type EscalationAction = 'remind' | 'urgent';
+/**
+ * What an agent may write for an escalation step: buzz again, buzz again marked urgent, or offer the same ask
+ * to named holders of the shared agent (ADR 0280; the first answer wins).
+ */
+export type EscalationAction = 'remind' | 'urgent' | 'offer';
+
+/** Most holders one `offer` step may name. */
+export const MAX_OFFER_HOLDERS = 10;
 
 /** The `deadline` argument of `svc_show` (and of the host API, the A2A data part, native agents). */
 export interface DeadlineInput {
@@ -19,15 +25,18 @@ export interface DeadlineInput {
   default?: Record<string, unknown> | 'none';
   /**
    * Steps before the deadline: `at` is a share of the time (`50%`) or a duration before the end (`-2m`);
-   * `do` is `remind` (buzz again) or `urgent` (buzz again, marked urgent for the phone).
+   * `do` is `remind` (buzz again), `urgent` (buzz again, marked urgent for the phone) or `offer` (show the
+   * same ask in the threads of the holders `to` names: their user ids, or the host's session keys).
    */
-  escalate?: { at: string; do: EscalationAction }[];
+  escalate?: { at: string; do: EscalationAction; to?: string[] }[];
 }
 
 /** One step of the plan, at an absolute time. The last step of every plan is the deadline itself. */
 export interface DeadlineStep {
   at: number;
   do: EscalationAction | 'deadline';
+  /** `offer`: the holders' user ids. */
+  to?: string[];
 }
 
 /** The checked deadline, stored with the screen's deadline row and in the screen message's `meta.deadline`. */
@@ -37,6 +46,8 @@ export interface DeadlinePlan {
   /** Defaults per tap id, in screen order; empty: the screen expires. */
   defaults: { id: string; value: unknown }[];
   steps: DeadlineStep[];
+  /** On a screen offered to a holder (ADR 0280): the ask's own screen, whose deadline decides for both. */
+  offer_of?: string;
 }
 
 /** Shortest and longest deadline an agent may set. */
@@ -95,12 +106,10 @@ function stepsOf(input: DeadlineInput, now: number, due: number): DeadlineStep[]
     const field = `deadline.escalate[${i}]`;
     if (typeof s !== 'object' || s === null)
       return refuse(field, `${field} must be {"at": "50%", "do": "remind"}.`);
-    if (s.do !== 'remind' && s.do !== 'urgent') {
-      return refuse(
-        `${field}.do`,
-        `${field}.do must be "remind" or "urgent" (offering to holders is not supported yet).`,
-      );
+    if (s.do !== 'remind' && s.do !== 'urgent' && s.do !== 'offer') {
+      return refuse(`${field}.do`, `${field}.do must be "remind", "urgent" or "offer".`);
     }
+    const to = s.do === 'offer' ? holdersOf(s.to, `${field}.to`) : undefined;
     const text = typeof s.at === 'string' ? s.at : '';
     const share = /^(\d{1,2})%$/.exec(text);
     const before = text.startsWith('-') ? parseDurationMs(text.slice(1)) : undefined;
@@ -115,9 +124,26 @@ function stepsOf(input: DeadlineInput, now: number, due: number): DeadlineStep[]
         `${field}.at must be a share of the time ("50%") or a time before the end ("-2m") that falls before the deadline.`,
       );
     }
-    return { at, do: s.do };
+    return { at, do: s.do, ...(to ? { to } : {}) };
   });
   return [...steps.sort((a, b) => a.at - b.at), { at: due, do: 'deadline' }];
+}
+
+/** An offer's holders: user ids, or session keys `<agent_id>~<user_id>` (the user id is kept). */
+function holdersOf(value: unknown, field: string): string[] {
+  const list = Array.isArray(value) ? value : [];
+  const ids = list.map((v) => (typeof v === 'string' ? (v.split('~')[1] ?? v) : ''));
+  if (
+    list.length === 0 ||
+    list.length > MAX_OFFER_HOLDERS ||
+    ids.some((id) => !/^usr_[A-Za-z0-9_-]{1,60}$/.test(id))
+  ) {
+    return refuse(
+      field,
+      `${field} must list 1 to ${MAX_OFFER_HOLDERS} holders of this shared agent: their user ids (usr_...) or session keys (<agent_id>~<user_id>).`,
+    );
+  }
+  return [...new Set(ids)];
 }
 
 function defaultsOf(input: DeadlineInput, screen: ScreenRecord, screenLines: ScreenLinesPort) {

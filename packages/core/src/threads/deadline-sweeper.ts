@@ -19,11 +19,13 @@ import type {
   Repositories,
   Store,
 } from '@screen-service/registry/model';
+import { chainRetry } from './answer-writes.js';
+import { offerIn, sweepOfferedIn } from './deadline-offers.js';
 import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { withdrawOffersIn } from './screen-withdraw.js';
 import { computeTap } from './tap-event.js';
-import { chainRetry } from './thread-core.js';
 
 /** Options of {@link createDeadlineSweeper}. */
 export interface DeadlineSweeperOptions {
@@ -147,8 +149,18 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
     const step = plan.steps[d.step];
     if (!step) return null;
     const signer = step.do === 'deadline' && o.receipts ? await o.receipts.signer() : null;
+    const w = { newId, pageVersion: () => newPageVersion(random), signer };
     const out = await chainRetry(() =>
       store.transaction(async (tx) => {
+        // A screen offered to a holder that its ask's deadline did not take back (ADR 0280): withdrawn now.
+        if (plan.offer_of) {
+          const r = await sweepOfferedIn(tx, w, d, at);
+          return { rows: r?.message ? [r.message] : [], pushed: (r?.stale ?? 0) > 0 };
+        }
+        if (step.do === 'offer') {
+          if (!(await tx.deadlines.advance(d.screenId, d.step, plan.steps[d.step + 1]!.at))) return null;
+          return offerIn(tx, w, d, step, at);
+        }
         if (step.do !== 'deadline') {
           const next = plan.steps[d.step + 1]!.at;
           if (!(await tx.deadlines.advance(d.screenId, d.step, next))) return null;
@@ -166,13 +178,19 @@ export function createDeadlineSweeper(o: DeadlineSweeperOptions): DeadlineSweepe
           if (signer) await signer.write(tx, m, screen, {});
           rows.push(m);
         }
-        return { rows, pushed: (await withdrawNotices(tx, d, rows.at(-1)!, at)) > 0 };
+        let pushed = (await withdrawNotices(tx, d, rows.at(-1)!, at)) > 0;
+        // The ask decided: the screens it was offered as in holders' threads are withdrawn (ADR 0280).
+        for (const offered of await withdrawOffersIn(tx, w, d.screenId, at, 'deadline')) {
+          rows.push(offered.message);
+          pushed ||= offered.stale > 0;
+        }
+        return { rows, pushed };
       }),
     );
     if (!out) return null;
     if (out.pushed) o.onPushQueued?.();
     for (const message of out.rows)
-      notifier.publish({ type: 'message', userId: d.userId, agentId: d.agentId, message });
+      notifier.publish({ type: 'message', userId: message.userId, agentId: message.agentId, message });
     return { screenId: d.screenId, step: step.do, at, lateMs: Math.max(0, at - step.at) };
   }
 

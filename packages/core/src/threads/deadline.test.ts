@@ -162,9 +162,14 @@ describe('deadlines', () => {
         /before the deadline/,
       ],
       [
-        { in: '10m', escalate: [{ at: '50%', do: 'offer' }] },
+        { in: '10m', escalate: [{ at: '50%', do: 'ask' }] },
         'deadline.escalate[0].do',
-        /"remind" or "urgent"/,
+        /"remind", "urgent" or "offer"/,
+      ],
+      [
+        { in: '10m', escalate: [{ at: '50%', do: 'offer' }] },
+        'deadline.escalate[0].to',
+        /holders of this shared agent/,
       ],
     ];
     for (const [deadline, field, message] of cases) {

@@ -23,7 +23,7 @@ export {
   type DeadlineSweeper,
   type DeadlineSweeperOptions,
 } from './deadline-sweeper.js';
-export { checkDeadlineTap, lateTapMessage } from './deadline-taps.js';
+export { checkDeadlineTap, lateTapMessage, withdrawnTapMessage } from './deadline-taps.js';
 export { newPageVersion } from './page-version.js';
 export {
   createPersonThreads,
@@ -46,6 +46,7 @@ export {
   type ScreenLinesPort,
   type ScreenLinesResult,
 } from './screen-lines-port.js';
+export { type WithdrawResult, withdrawRow } from './screen-withdraw.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps, ThreadTarget } from './thread-core.js';
 export {

@@ -172,7 +172,8 @@ export function createPersonThreads(
         via: 'app',
         handled: ignored,
         photoIds: ids,
-        ...(who ? { who } : {}),
+        // The device is the app's own id for itself (the one presence names), checked as presence checks it.
+        ...(who ? { who: { ...who, device: who.device == null ? null : deviceId(who.device) } } : {}),
       });
       const view = (await views([w.message], ids.length === 0))[0]!;
       return { message: view, line: w.line, echo: w.echo };

@@ -86,6 +86,10 @@ export function createNotificationAnswers(deps: { store: Store; core: ThreadCore
       const { grant } = await threadAccess(store, notice.userId, notice.agentId);
       const target = screen.taps.find((t) => t.id === notice.tapId);
       const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
+      // The receipt names the device the notification was sent to (its subscription's app device id).
+      const sub = (await store.push.listSubscriptions(notice.userId)).find(
+        (s) => s.id === notice.subscriptionId,
+      );
       const w = await core.recordTap(
         screen,
         { id: notice.tapId, value },
@@ -93,6 +97,7 @@ export function createNotificationAnswers(deps: { store: Store; core: ThreadCore
           via: 'notification',
           handled: ignored,
           notice: { id: notice.id, subscriptionId: notice.subscriptionId },
+          who: { device: sub?.device ?? null },
         },
       );
       return {

@@ -2,16 +2,9 @@
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
 import { shouldBuzz } from '@screen-service/push';
-import type { ReceiptSigner, Receipts, ReceiptWho } from '@screen-service/receipts';
+import type { Receipts, ReceiptWho } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
-import {
-  isoTime,
-  newTimedId,
-  type Random,
-  ServiceError,
-  systemClock,
-  systemRandom,
-} from '@screen-service/registry/kernel';
+import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type {
   AgentRecord,
   MessageRecord,
@@ -22,10 +15,11 @@ import type {
   ScreenRecord,
   Store,
 } from '@screen-service/registry/model';
+import { writeAnswer, writeQuiet } from './answer-writes.js';
 import type { DeadlinePlan } from './deadline-plan.js';
-import { checkDeadlineTap } from './deadline-taps.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
+import { withdrawScreen } from './screen-withdraw.js';
 import { computeTap } from './tap-event.js';
 
 /** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
@@ -75,8 +69,13 @@ export interface Answer {
   at: string;
   /** `[svc] tables ...` after a hand-over: the agent's turn opens with it (doc3 `meta.tables`), once. */
   tables?: string;
-  /** `default` when the service decided at the screen's deadline (ADR 0260); absent for a person's answer. */
-  decided_by?: 'default';
+  /**
+   * `default` when the service decided at the screen's deadline (ADR 0260); `escalation` when a holder the
+   * ask was offered to answered it (ADR 0280, with `by`); absent for the person's own answer.
+   */
+  decided_by?: 'default' | 'escalation';
+  /** `escalation`: the user id of the holder who answered. */
+  by?: string;
   /** The step of the deadline's ladder that decided (`deadline`). */
   step?: string;
   /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
@@ -293,27 +292,43 @@ export function createThreadCore(deps: ThreadDeps) {
       const handled = opts.handled || tap.quiet;
       const photoIds = opts.photoIds ?? [];
       const row = tapRow(screen, tap, { ...opts, id: newId('msg_'), at, handled, photoIds });
-      // An answer is one transaction (ADRs 0257, 0260, 0261): the deadline checked (a tap and the sweeper
-      // never both decide), the row, its signed receipt, the screen's notices closed and the stale pushes
-      // queued. Quiet events are not answers: a plain write.
+      // An answer is checked, written and signed by writeAnswer (ADRs 0257, 0260, 0261, issue 40's tap
+      // path). Quiet events are not answers: a plain write.
       const signer = !tap.quiet && deps.receipts ? await deps.receipts.signer() : null;
-      const { message, stale } = tap.quiet
-        ? { message: await writeQuiet(store, screen, row, pageVersion()), stale: 0 }
-        : await chainRetry(() =>
-            writeAnswer(store, screen, row, {
-              version: pageVersion(),
-              pushId: newId('push_'),
-              notice: opts.notice,
-              signer,
-              who: opts.who ?? {},
-            }),
-          );
+      const { message, stale, also } = tap.quiet
+        ? { message: await writeQuiet(store, screen, row, pageVersion()), stale: 0, also: [] }
+        : await writeAnswer(store, screen, row, {
+            version: pageVersion(),
+            pushId: newId('push_'),
+            notice: opts.notice,
+            signer,
+            who: opts.who ?? {},
+            offers: { newId, pageVersion, screenLines },
+          });
       if (stale > 0) deps.onPushQueued?.();
-      notifier.publish({ type: 'message', userId: screen.userId, agentId: screen.agentId, message });
+      for (const m of [message, ...also]) {
+        notifier.publish({ type: 'message', userId: m.userId, agentId: m.agentId, message: m });
+      }
       return { message, line: tap.line, echo: tap.echo, handled };
     },
 
     toAnswers: (rows: MessageRecord[]): Promise<Answer[]> => answersOf(store, deps.photoLinks, rows),
+
+    /** Takes a screen back (ADR 0279): no longer answerable, deadline cancelled, notifications replaced. */
+    withdraw: (screen: ScreenRecord, step?: string) =>
+      withdrawScreen(
+        {
+          store,
+          notifier,
+          receipts: deps.receipts,
+          now,
+          newId,
+          pageVersion,
+          onPushQueued: deps.onPushQueued,
+        },
+        screen,
+        step,
+      ),
   };
 }
 
@@ -355,56 +370,6 @@ function tapRow(
   };
 }
 
-/** A quiet event (a timer starting): checked against the screen's deadline when it has one, else a plain write. */
-async function writeQuiet(store: Store, screen: ScreenRecord, row: NewMessage, version: number) {
-  if (!(await store.deadlines.get(screen.id))) return store.threads.append(row, version);
-  return store.transaction(async (tx) => {
-    await checkDeadlineTap(tx, screen.id, row.createdAt, true);
-    return tx.threads.append(row, version);
-  });
-}
-
-/**
- * Writes a tap that answers, in one transaction: spends the notification's notice (when it came from one),
- * closes the screen's notices, and queues the quiet `stale` push for the other devices still showing it.
- */
-async function writeAnswer(
-  store: Store,
-  screen: ScreenRecord,
-  row: NewMessage,
-  o: {
-    version: number;
-    pushId: string;
-    notice: { id: string; subscriptionId: string } | undefined;
-    signer: ReceiptSigner | null;
-    who: ReceiptWho;
-  },
-): Promise<{ message: MessageRecord; stale: number }> {
-  return store.transaction(async (tx) => {
-    await checkDeadlineTap(tx, screen.id, row.createdAt, false);
-    if (o.notice && !(await tx.push.useNotice(o.notice.id, row.createdAt))) {
-      throw new ServiceError(
-        'CONFLICT',
-        'This notification was already answered, or its screen was answered or withdrawn.',
-        { field: 'token' },
-      );
-    }
-    const message = await tx.threads.append(row, o.version);
-    if (o.signer) await o.signer.write(tx, message, screen, o.who);
-    const shown = await tx.push.closeNotices(screen.id, row.createdAt);
-    const others = new Set(shown.map((n) => n.subscriptionId).filter((s) => s !== o.notice?.subscriptionId));
-    const stale = await tx.push.enqueueStale({
-      id: o.pushId,
-      userId: screen.userId,
-      agentId: screen.agentId,
-      messageId: message.id,
-      subscriptionIds: [...others],
-      at: row.createdAt,
-    });
-    return { message, stale };
-  });
-}
-
 /** Thread rows as the agent reads them (svc_answers, a host's turn): taps with their events, photos as links. */
 async function answersOf(
   store: ThreadDeps['store'],
@@ -444,22 +409,12 @@ async function answersOf(
       .filter((l): l is string => typeof l === 'string'),
     at: isoTime(r.createdAt),
     ...(typeof r.meta.tables === 'string' ? { tables: r.meta.tables } : {}),
-    ...(r.meta.decided_by === 'default' ? { decided_by: 'default' as const, step: String(r.meta.step) } : {}),
+    ...(r.meta.decided_by === 'default' || r.meta.decided_by === 'escalation'
+      ? { decided_by: r.meta.decided_by, step: String(r.meta.step) }
+      : {}),
+    // Who answered an ask offered to holders (ADR 0280): the holder's user id.
+    ...(r.meta.decided_by === 'escalation' && typeof r.meta.by === 'string' ? { by: r.meta.by } : {}),
     ...(receipts.has(r.id) ? { receipt: receipts.get(r.id)! } : {}),
     ...(r.kind === 'tap' && typeof r.meta.via === 'string' ? { via: r.meta.via } : {}),
   }));
-}
-
-/**
- * Runs an answer's transaction again when another instance took the thread's next receipt number first
- * (PostgreSQL; the unique (thread, seq) refused this one): the next try links after it.
- */
-export async function chainRetry<T>(run: () => Promise<T>, tries = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (i >= tries || !String((error as Error)?.message).includes('answer_receipts')) throw error;
-    }
-  }
 }

@@ -10,8 +10,10 @@ import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import { cleanLook, mergeLook } from '@screen-service/theme';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
+import { checkOfferHolders } from './deadline-offers.js';
 import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
+import type { WithdrawResult } from './screen-withdraw.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
@@ -129,6 +131,8 @@ export interface ThreadOps {
   tap(p: ConnectionPrincipal, input: TapInput): Promise<TapResult>;
   /** `answers` as a task (MCP Tasks extension, ADR 0265). */
   tasks: AnswerTasks;
+  /** Takes back a screen an agent of this connection showed (ADR 0279); see {@link withdrawScreen}. */
+  withdraw(p: ConnectionPrincipal, input: { screen_id?: unknown }): Promise<WithdrawResult>;
 }
 
 /** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
@@ -307,6 +311,27 @@ export function createThreadOps(
       return { agents };
     },
 
+    async withdraw(p, input) {
+      if (typeof input.screen_id !== 'string' || input.screen_id === '') {
+        throw new ServiceError('INVALID_INPUT', 'screen_id is required (the id svc_show returned).', {
+          field: 'screen_id',
+        });
+      }
+      const screen = await store.threads.getScreen(input.screen_id);
+      // Any thread of an agent this connection serves: the owner's, or a holder's it showed the screen in.
+      if (!screen || !(await served(p)).some((a) => a.id === screen.agentId)) {
+        throw new ServiceError(
+          'SCREEN_NOT_FOUND',
+          `No screen ${input.screen_id} of an agent this connection serves.`,
+          {
+            field: 'screen_id',
+          },
+        );
+      }
+      const { message: _m, ...result } = await core.withdraw(screen);
+      return result;
+    },
+
     async tap(p, input) {
       if (typeof input.screen_id !== 'string' || input.screen_id === '') {
         throw new ServiceError('INVALID_INPUT', 'screen_id is required (the id svc_show returned).', {
@@ -395,6 +420,8 @@ async function showScreen(
           core.now(),
           screenLines,
         );
+  // An offer goes only to holders of the agent's share (ADR 0280): checked now, not when the step runs.
+  if (deadline) await checkOfferHolders(deps.store, agent.id, deadline);
   const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
   const own = !extras.target || extras.target.userId === agent.userId;
   // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,

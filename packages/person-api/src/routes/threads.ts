@@ -33,9 +33,12 @@ export const threadRoutes = [
     body: s.tapBody,
     response: s.tapResult,
     status: 201,
-    // The receipt names the sign-in the tap came through (ADR 0261).
+    // The receipt names the sign-in and the device the tap came through (ADR 0261).
     handler: ({ services, user, params, body }) =>
-      services.threads.tap(user.userId, params.agentId, body, { session: user.sessionFamily }),
+      services.threads.tap(user.userId, params.agentId, body, {
+        session: user.sessionFamily,
+        device: body.device ?? null,
+      }),
   }),
   defineRoute({
     method: 'get',

@@ -1,8 +1,11 @@
 // A screen's deadline (issue 40, ADR 0260): the row the sweeper claims when it is due, its reader, its repository.
 import { num, type Row } from './rows.js';
 
-/** How a deadline ended: a person answered first, the defaults landed, or the screen expired without one. */
-export type DeadlineOutcome = 'answered' | 'default' | 'expired';
+/**
+ * How a screen's deadline ended: a person answered first, the defaults landed, the screen expired without
+ * one, or the agent withdrew the screen (ADR 0279; a screen without a deadline then gets a settled row).
+ */
+export type DeadlineOutcome = 'answered' | 'default' | 'expired' | 'withdrawn';
 
 /** One screen's deadline. `plan` is what the rules checked at show time (defaults and escalation steps). */
 export interface DeadlineRecord {
@@ -20,6 +23,16 @@ export interface DeadlineRecord {
   createdAt: number;
   settledAt: number | null;
   outcome: DeadlineOutcome | null;
+}
+
+/** A screen an escalation showed in a holder's thread (ADR 0280), and the ask's own screen. */
+export interface OfferRecord {
+  screenId: string;
+  originId: string;
+  /** The holder whose thread shows it. */
+  userId: string;
+  agentId: string;
+  createdAt: number;
 }
 
 /** A deadline as the rules create it, with its screen. */
@@ -41,6 +54,26 @@ export interface DeadlineRepository {
   advance(screenId: string, from: number, nextAt: number): Promise<boolean>;
   /** Settles an unsettled deadline with `outcome` at `at`; false when it was settled already. */
   settle(screenId: string, at: number, outcome: DeadlineOutcome): Promise<boolean>;
+  /**
+   * Marks the screen withdrawn at `at` (ADR 0279): settles its pending or answered deadline, or writes a
+   * settled row for a screen without one. False when it was withdrawn, defaulted or expired already.
+   */
+  withdraw(input: { screenId: string; userId: string; agentId: string; at: number }): Promise<boolean>;
+  /** Records a screen offered to a holder; call it in the offered screen's own transaction. */
+  addOffer(offer: OfferRecord): Promise<void>;
+  /** The screens the ask `originId` was offered as, oldest first. */
+  offersOf(originId: string): Promise<OfferRecord[]>;
+}
+
+/** A `screen_offers` row of either SQL store. */
+export function toOffer(r: Row): OfferRecord {
+  return {
+    screenId: r.screen_id as string,
+    originId: r.origin_id as string,
+    userId: r.user_id as string,
+    agentId: r.agent_id as string,
+    createdAt: Number(r.created_at),
+  };
 }
 
 /** A `screen_deadlines` row of either SQL store. */

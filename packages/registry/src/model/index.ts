@@ -7,10 +7,13 @@ export {
   type DeadlineRecord,
   type DeadlineRepository,
   type NewDeadline,
+  type OfferRecord,
   toDeadline,
+  toOffer,
 } from './deadline-repository.js';
 export {
   type ReceiptKeyRecord,
+  type ReceiptLink,
   type ReceiptRecord,
   type ReceiptRepository,
   toReceipt,

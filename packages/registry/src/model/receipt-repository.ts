@@ -20,6 +20,9 @@ export interface ReceiptRecord {
   createdAt: number;
 }
 
+/** What the next receipt of a thread links to: its newest receipt's seq and hash. */
+export type ReceiptLink = Pick<ReceiptRecord, 'seq' | 'hash'>;
+
 /** A receipt signing key: the public JWK is published; the private half is sealed by the rules. */
 export interface ReceiptKeyRecord {
   kid: string;

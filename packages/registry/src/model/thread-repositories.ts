@@ -1,6 +1,6 @@
 // The repositories of what happens in a thread: its rows and screens, push subscriptions and the push
 // outbox, photos. Storage only: the rules decide what to write (ADR 0241).
-import type { ReceiptRecord } from './receipt-repository.js';
+import type { ReceiptLink, ReceiptRecord } from './receipt-repository.js';
 import type {
   MessageRecord,
   PhotoRecord,
@@ -78,13 +78,13 @@ export interface ThreadRepository {
   ): Promise<{ message: MessageRecord; screen: ScreenRecord }>;
   /**
    * Inserts an answer row (as {@link append}) and its receipt in one write (ADR 0261): `receiptOf` builds
-   * the receipt from the written row and the thread's newest receipt; it runs synchronously inside the
+   * the receipt from the written row and the thread's newest receipt's link (its seq and hash); it runs synchronously inside the
    * write and has no effect of its own. A receipt that takes a seq already taken fails the whole write.
    */
   appendSigned(
     message: NewMessage,
     version: PageVersion,
-    receiptOf: (row: MessageRecord, last: ReceiptRecord | null) => ReceiptRecord,
+    receiptOf: (row: MessageRecord, last: ReceiptLink | null) => ReceiptRecord,
   ): Promise<MessageRecord>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
@@ -200,6 +200,11 @@ export interface PushRepository {
    * the newest notification of their device for the thread: the ones a device still shows.
    */
   closeNotices(screenId: string, at: number): Promise<PushNoticeRecord[]>;
+  /**
+   * Whether the screen has a notice not yet closed: a tap that answers it must close them in its own
+   * transaction; a screen without one takes the answer's single group-commit write (issue 40's tap path).
+   */
+  hasOpenNotices(screenId: string): Promise<boolean>;
   /** The person's attention settings, or null for the defaults. */
   getSettings(userId: string): Promise<PushSettingsRecord | null>;
   /** Writes the person's attention settings (whole). */

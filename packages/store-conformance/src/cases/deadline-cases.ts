@@ -4,6 +4,16 @@ import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures } from './fixtures.js';
 
+/** Writes screen `screenId` (no deadline) into the thread `key`. */
+function screenRow(store: Store, f: ReturnType<typeof fixtures>) {
+  return (key: { agentId: string; userId: string }, screenId: string) =>
+    store.threads.appendScreen(
+      { ...f.message(key), kind: 'screen', body: 'choose@lunch "Lunch?" Soup|Salad', screenId },
+      { id: screenId, lines: 'choose@lunch "Lunch?" Soup|Salad', ops: [], taps: [] },
+      f.version(),
+    );
+}
+
 /** A screen `scr_<name>` in a fresh thread, with a deadline due at `dueAt` (next step at `nextAt`). */
 async function screenWithDeadline(store: Store, name: string, dueAt: number, nextAt = dueAt) {
   const f = fixtures(store);
@@ -26,7 +36,7 @@ async function screenWithDeadline(store: Store, name: string, dueAt: number, nex
       createdAt: 1,
     });
   });
-  return { f, key, screenId };
+  return { f: { ...f, screenRow: screenRow(store, f) }, key, screenId };
 }
 
 export const deadlineCases: ConformanceCase[] = [
@@ -76,6 +86,66 @@ export const deadlineCases: ConformanceCase[] = [
       expect(await store.deadlines.advance(screenId, 1, 900)).toBe(false);
       expect(await store.deadlines.due(10_000, 10)).toEqual([]);
       expect(await store.deadlines.nextDueAt()).toBeNull();
+    },
+  ),
+  c(
+    ['deadlines.withdraw'],
+    'a withdraw settles a pending or answered deadline, writes a settled row for a screen without one, once',
+    async (store) => {
+      const pending = await screenWithDeadline(store, 'pend', 800, 400);
+      const w = (screenId: string, at: number) => store.deadlines.withdraw({ screenId, ...pending.key, at });
+      expect(await w(pending.screenId, 300)).toBe(true);
+      expect(await store.deadlines.get(pending.screenId)).toMatchObject({
+        outcome: 'withdrawn',
+        settledAt: 300,
+        dueAt: 800,
+      });
+      // Withdrawn once: a second withdraw changes nothing, and the sweeper no longer sees it.
+      expect(await w(pending.screenId, 301)).toBe(false);
+      expect(await store.deadlines.due(10_000, 10)).toEqual([]);
+      const answered = await screenWithDeadline(store, 'ans', 800);
+      await store.deadlines.settle(answered.screenId, 200, 'answered');
+      expect(await store.deadlines.withdraw({ screenId: answered.screenId, ...answered.key, at: 310 })).toBe(
+        true,
+      );
+      const decided = await screenWithDeadline(store, 'dec', 800);
+      await store.deadlines.settle(decided.screenId, 800, 'default');
+      expect(await store.deadlines.withdraw({ screenId: decided.screenId, ...decided.key, at: 900 })).toBe(
+        false,
+      );
+      expect((await store.deadlines.get(decided.screenId))?.outcome).toBe('default');
+      // A screen shown without a deadline: its row is settled at once.
+      await pending.f.screenRow(pending.key, 'scr_plain');
+      expect(await w('scr_plain', 320)).toBe(true);
+      expect(await store.deadlines.get('scr_plain')).toMatchObject({
+        ...pending.key,
+        settledAt: 320,
+        outcome: 'withdrawn',
+      });
+      expect(await w('scr_plain', 321)).toBe(false);
+      expect(await store.deadlines.nextDueAt()).toBeNull();
+    },
+  ),
+  c(
+    ['deadlines.addOffer', 'deadlines.offersOf', 'threads.deleteThread'],
+    "an ask's offers read back oldest first, and go with the offered screen's thread",
+    async (store) => {
+      const ask = await screenWithDeadline(store, 'ask', 800);
+      const holder = await ask.f.user();
+      const key = { agentId: ask.key.agentId, userId: holder.id };
+      await ask.f.screenRow(key, 'scr_offer_b');
+      await ask.f.screenRow(key, 'scr_offer_a');
+      const offer = (screenId: string, createdAt: number) =>
+        store.deadlines.addOffer({ screenId, originId: ask.screenId, ...key, createdAt });
+      await offer('scr_offer_b', 20);
+      await offer('scr_offer_a', 10);
+      expect(await store.deadlines.offersOf(ask.screenId)).toEqual([
+        { screenId: 'scr_offer_a', originId: ask.screenId, ...key, createdAt: 10 },
+        { screenId: 'scr_offer_b', originId: ask.screenId, ...key, createdAt: 20 },
+      ]);
+      expect(await store.deadlines.offersOf('scr_offer_a')).toEqual([]);
+      await store.threads.deleteThread(key);
+      expect(await store.deadlines.offersOf(ask.screenId)).toEqual([]);
     },
   ),
   c(['threads.deleteThread'], 'a deadline goes with its thread', async (store) => {

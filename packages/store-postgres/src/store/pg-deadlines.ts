@@ -1,11 +1,35 @@
 // PostgreSQL screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row
 // (a second instance's update waits on the row lock, then finds the condition false).
 
-import { type DeadlineRepository, toDeadline } from '@screen-service/registry/model';
+import { type DeadlineRepository, toDeadline, toOffer } from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
 
 export function createPgDeadlines(db: PgDb): DeadlineRepository {
   return {
+    async addOffer(o) {
+      await db.run(
+        `INSERT INTO screen_offers (screen_id, origin_id, user_id, agent_id, created_at)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [o.screenId, o.originId, o.userId, o.agentId, o.createdAt],
+      );
+    },
+    async offersOf(originId) {
+      const rows = await db.all(
+        'SELECT * FROM screen_offers WHERE origin_id = $1 ORDER BY created_at, screen_id COLLATE "C"',
+        [originId],
+      );
+      return rows.map(toOffer);
+    },
+    async withdraw(x) {
+      const n = await db.run(
+        `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at, settled_at, outcome)
+         VALUES ($1, $2, $3, $4, $4, 0, '{}', $4, $4, 'withdrawn')
+         ON CONFLICT (screen_id) DO UPDATE SET settled_at = excluded.settled_at, outcome = 'withdrawn'
+         WHERE screen_deadlines.outcome IS NULL OR screen_deadlines.outcome = 'answered'`,
+        [x.screenId, x.userId, x.agentId, x.at],
+      );
+      return n > 0;
+    },
     async create(d) {
       await db.run(
         `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at)

@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
+import { num, toMessage, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
@@ -152,10 +152,10 @@ export function createPgThreads(db: PgDb): ThreadRepository {
           const message = await insertMessage(q, m, version);
           const last = await first(
             q,
-            'SELECT * FROM answer_receipts WHERE agent_id = $1 AND user_id = $2 ORDER BY seq DESC LIMIT 1',
+            'SELECT seq, hash FROM answer_receipts WHERE agent_id = $1 AND user_id = $2 ORDER BY seq DESC LIMIT 1',
             [m.agentId, m.userId],
           );
-          const r = receiptOf(message, last ? toReceipt(last) : null);
+          const r = receiptOf(message, last ? { seq: Number(last.seq), hash: String(last.hash) } : null);
           await q.query(
             `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

@@ -4,9 +4,10 @@ import { renderMarkdown, renderScreen, type ScreenHandle, type ScreenTap } from 
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, call, type Message } from '../api.js';
+import { deviceId } from '../push-device.js';
 import { problem } from '../shell.js';
 import type { threadTables } from '../thread-tables.js';
-import { type DeadlineEnd, deadlineNote } from './thread-deadline.js';
+import { type DeadlineEnd, deadlineNote, withdrawnNote } from './thread-deadline.js';
 import { upload } from './thread-parts.js';
 import { screenHeading } from './thread-speech.js';
 
@@ -79,9 +80,17 @@ export function threadBubbles(deps: BubbleDeps) {
   /** How each screen's deadline ended, read with a page (a default wins over an earlier answer). */
   const ends = new Map<string, DeadlineEnd>();
   const endOf = (e: TapEvent, echo: unknown): DeadlineEnd =>
-    e.decided_by === 'default'
-      ? { by: 'default', echo: e.value === 'expired' ? '' : String(echo ?? e.value) }
-      : { by: 'person' };
+    e.decided_by === 'agent'
+      ? { by: 'agent' }
+      : e.decided_by === 'default'
+        ? { by: 'default', echo: e.value === 'expired' ? '' : String(echo ?? e.value) }
+        : { by: 'person' };
+  /** A withdraw (ADR 0279) marks the screen on this page, if it is drawn, beside its item. */
+  const markWithdrawn = (screenId: string) => {
+    const handle = screens.get(screenId);
+    const note = handle ? withdrawnNote(handle.element) : null;
+    if (handle && note) handle.element.after(note);
+  };
 
   async function onTap(screenId: string, tap: ScreenTap): Promise<void> {
     const { event } = tap;
@@ -97,6 +106,8 @@ export function threadBubbles(deps: BubbleDeps) {
         screen_id: screenId,
         event: rest,
         ...(photo_ids.length ? { photo_ids } : {}),
+        // The receipt names the device that tapped (the id presence uses).
+        device: deviceId(),
       });
     } catch (error) {
       deps.status.replaceChildren(problem(error));
@@ -108,6 +119,11 @@ export function threadBubbles(deps: BubbleDeps) {
     if (m.meta.quiet || !event) return null;
     const counting = deadlines.get(String(event.screen ?? m.screen?.id));
     if (counting) counting(endOf(event, m.meta.echo));
+    // The agent took the screen back: no bubble, the screen itself says "Withdrawn".
+    if (event.decided_by === 'agent') {
+      if (!counting) markWithdrawn(String(event.screen ?? m.screen?.id));
+      return null;
+    }
     // A screen drawn in this thread shows its own answer ("✓ Pasta bake") under the component: the tap
     // row adds only the photos sent with it. A tap on a screen older than the loaded page shows its echo.
     const screenId = (event.screen as string | undefined) ?? m.screen?.id;
@@ -161,6 +177,7 @@ export function threadBubbles(deps: BubbleDeps) {
     item.append(handle.element);
     // Beside the screen, not in it: the note stays readable when the screen turns inert.
     if (deadline) item.append(deadline.element);
+    else if (ends.get(id)?.by === 'agent') markWithdrawn(id);
     return item;
   }
 
@@ -183,10 +200,14 @@ export function threadBubbles(deps: BubbleDeps) {
       for (const m of messages) {
         const event = tapOf(m);
         const screenId = (event?.screen as string | undefined) ?? m.screen?.id;
-        if (event && screenId) pendingAnswers.set(screenId, [...(pendingAnswers.get(screenId) ?? []), event]);
+        const withdraw = event?.decided_by === 'agent';
+        if (event && screenId && !withdraw) {
+          pendingAnswers.set(screenId, [...(pendingAnswers.get(screenId) ?? []), event]);
+        }
         if (event && screenId && !m.meta.quiet) {
           const end = endOf(event, m.meta.echo);
-          if (end.by === 'default' || !ends.has(screenId)) ends.set(screenId, end);
+          // A withdraw or a default ends the screen whatever came before.
+          if (end.by !== 'person' || !ends.has(screenId)) ends.set(screenId, end);
         }
       }
     },

@@ -1,5 +1,6 @@
 // A screen's deadline on the phone (ADR 0260): the time left under the screen, and after it what was decided
-// ("Expired: Soup was chosen by default"), with the screen no longer answerable.
+// ("Expired: Soup was chosen by default"), with the screen no longer answerable; and a screen its agent
+// withdrew (ADR 0279): "Withdrawn", inert, whether or not it had a deadline.
 import { el } from '../../shared/dom.js';
 
 /** What the service stored with the screen (`meta.deadline`). */
@@ -9,7 +10,24 @@ interface DeadlineMeta {
 }
 
 /** How a screen's deadline ended, as far as this phone knows. */
-export type DeadlineEnd = { by: 'default'; echo: string } | { by: 'person' };
+export type DeadlineEnd = { by: 'default'; echo: string } | { by: 'person' } | { by: 'agent' };
+
+/** Makes a screen inert (the service refuses its taps too). */
+function makeInert(screen: HTMLElement): void {
+  screen.inert = true;
+  screen.setAttribute('aria-disabled', 'true');
+}
+
+/**
+ * A screen the agent withdrew, without a deadline note to say so: inert, with a "Withdrawn" note to put
+ * beside it. Null when it was marked before (a page's rows and a live row can both say so).
+ */
+export function withdrawnNote(screen: HTMLElement): HTMLElement | null {
+  if (screen.dataset.withdrawn) return null;
+  screen.dataset.withdrawn = 'true';
+  makeInert(screen);
+  return el('p', { class: 'svc-deadline withdrawn', role: 'status' }, 'Withdrawn');
+}
 
 const deadlineOf = (meta: Record<string, unknown>): DeadlineMeta | null => {
   const d = meta.deadline as Partial<DeadlineMeta> | undefined;
@@ -50,10 +68,15 @@ export function deadlineNote(meta: Record<string, unknown>, screen: HTMLElement,
       note.remove();
       return;
     }
-    note.textContent = expiredText(d, e);
-    note.classList.add('expired');
-    screen.inert = true;
-    screen.setAttribute('aria-disabled', 'true');
+    if (e?.by === 'agent') {
+      screen.dataset.withdrawn = 'true';
+      note.textContent = 'Withdrawn';
+      note.classList.add('withdrawn');
+    } else {
+      note.textContent = expiredText(d, e);
+      note.classList.add('expired');
+    }
+    makeInert(screen);
   };
   let shown = false;
   const tick = () => {
