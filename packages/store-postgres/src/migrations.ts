@@ -4,6 +4,7 @@
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
 
+import { ANSWER_KEYS_V11 } from './migrations-answer-keys.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
@@ -143,6 +144,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 7, name: 'account-time-zone', sql: ACCOUNT_TIME_ZONE_V7 },
   { version: 8, name: 'push-notices', sql: PUSH_NOTICES_V8 },
   { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
+  { version: 11, name: 'answer-keys', sql: ANSWER_KEYS_V11 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

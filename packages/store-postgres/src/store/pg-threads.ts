@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
+import { constraintErrors, num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
@@ -23,9 +23,14 @@ import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js'
 export const STREAM_LOCK_SQL =
   "hashtextextended(COALESCE('connector ' || (SELECT connector_id FROM agents WHERE id = $3::text), 'agent ' || $3::text), 0)";
 
-/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+/**
+ * A second write with a connection's idempotency key, or a person's answer key (ADR 0276), is CONFLICT (the
+ * caller reads the first one back).
+ */
 function idemTaken(err: unknown, m: NewMessage): unknown {
-  if (!m.idemKey || !isUniqueViolation(err, 'messages_idem')) return err;
+  if (!m.idemKey) return err;
+  if (isUniqueViolation(err, 'messages_person_idem')) return constraintErrors.answerKeyUsed(m.idemKey);
+  if (!isUniqueViolation(err, 'messages_idem')) return err;
   return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
     field: 'idempotency_key',
   });
@@ -296,6 +301,13 @@ export function createPgThreads(db: PgDb): ThreadRepository {
          DELETE FROM thread_presence WHERE agent_id = $1 AND user_id = $2`,
         [k.agentId, k.userId],
       );
+    },
+    async findPersonAnswer(userId, idemKey) {
+      const r = await db.one(
+        "SELECT * FROM messages WHERE user_id = $1 AND idem_key = $2 AND sender = 'person'",
+        [userId, idemKey],
+      );
+      return r ? toMessage(r) : null;
     },
     async findByIdemKey(connectorId, idemKey) {
       const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
