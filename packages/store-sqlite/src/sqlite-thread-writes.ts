@@ -34,7 +34,8 @@ export function preparePageMove(db: SqliteDb): PageMove {
  */
 function idemTaken(err: unknown, m: NewMessage): unknown {
   if (!m.idemKey) return err;
-  if (isUniqueViolation(err, 'messages.user_id, messages.idem_key')) return constraintErrors.answerKeyUsed(m.idemKey);
+  if (isUniqueViolation(err, 'messages.user_id, messages.idem_key'))
+    return constraintErrors.answerKeyUsed(m.idemKey);
   if (!isUniqueViolation(err, 'messages.connector_id, messages.idem_key')) return err;
   return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
     field: 'idempotency_key',

@@ -141,6 +141,26 @@ const MOVE_IF_ANY = (rows: string, version: string, agent: string, user: string)
   `v AS (UPDATE thread_state SET page_version = ${version}::bigint
          WHERE agent_id = ${agent} AND user_id = ${user} AND EXISTS (SELECT 1 FROM ${rows}))`;
 
+/** The rows written under an idempotency key: a host's reply (per connection), a person's answer (per person). */
+function keyReads(db: PgDb): Pick<ThreadRepository, 'findByIdemKey' | 'findPersonAnswer'> {
+  return {
+    async findPersonAnswer(userId, idemKey) {
+      const r = await db.one(
+        "SELECT * FROM messages WHERE user_id = $1 AND idem_key = $2 AND sender = 'person'",
+        [userId, idemKey],
+      );
+      return r ? toMessage(r) : null;
+    },
+    async findByIdemKey(connectorId, idemKey) {
+      const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
+        connectorId,
+        idemKey,
+      ]);
+      return r ? toMessage(r) : null;
+    },
+  };
+}
+
 export function createPgThreads(db: PgDb): ThreadRepository {
   const countUnhandled = batchedUnhandledCounts(db);
   return {
@@ -302,20 +322,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         [k.agentId, k.userId],
       );
     },
-    async findPersonAnswer(userId, idemKey) {
-      const r = await db.one(
-        "SELECT * FROM messages WHERE user_id = $1 AND idem_key = $2 AND sender = 'person'",
-        [userId, idemKey],
-      );
-      return r ? toMessage(r) : null;
-    },
-    async findByIdemKey(connectorId, idemKey) {
-      const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
-        connectorId,
-        idemKey,
-      ]);
-      return r ? toMessage(r) : null;
-    },
+    ...keyReads(db),
     async pendingForHost(q) {
       if (q.agentIds.length === 0) return [];
       const rows = await db.all(
