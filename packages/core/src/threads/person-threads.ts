@@ -4,9 +4,8 @@
 import type { ReceiptWho } from '@screen-service/receipts';
 import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
-import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
+import { type MessageRecord, type PhotoRecord, writeOnce } from '@screen-service/registry/model';
 import { PRESENCE_TTL_MS } from '../push/push-rules.js';
-import { writeOnce } from './answer-keys.js';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
