@@ -34,7 +34,7 @@ export async function launchChromium(
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: options.noBackgroundSync ? [...ARGS, '--disable-features=BackgroundSync'] : ARGS,
+    args: ARGS,
     viewport: options.viewport ?? { width: 420, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     timeout: 20_000,

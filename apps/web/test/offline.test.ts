@@ -3,6 +3,7 @@
 // browser restart and reach the agent once each, in order; a dropped response makes no duplicate; a queued tap
 // on a screen that expired meanwhile says "Not delivered" and why; sign-out leaves nothing behind.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,6 +18,9 @@ import { bars, screenOf } from './two-devices.js';
 
 let skew = 0;
 let service: Awaited<ReturnType<typeof startService>>;
+let url: string;
+/** The service itself, as the AI app reaches it (not through the phone's network). */
+let direct: string;
 let browser: Chromium;
 let page: Page;
 let agent: McpAgent;
@@ -30,6 +34,54 @@ function picture(): Buffer {
   return PNG.sync.write(png);
 }
 
+/**
+ * The phone's network as a gate in front of the service: the app reaches the service only through it, so
+ * closed it refuses every connection (the page's, its service worker's) and cuts the open ones. Playwright's
+ * offline emulation does not reach a service worker Chromium wakes before any page (at a restart).
+ */
+function networkGate(target: number) {
+  let open = true;
+  const live = new Set<Socket>();
+  const server: Server = createServer((phone) => {
+    if (!open) return void phone.destroy();
+    const upstream = connect(target, '127.0.0.1');
+    for (const s of [phone, upstream]) {
+      live.add(s);
+      s.on('error', () => undefined).on('close', () => live.delete(s));
+    }
+    phone.pipe(upstream).pipe(phone);
+    phone.on('close', () => upstream.destroy());
+    upstream.on('close', () => phone.destroy());
+  });
+  return {
+    listen: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+      ),
+    set(on: boolean) {
+      open = on;
+      if (!on) for (const s of live) s.destroy();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+let gate: ReturnType<typeof networkGate>;
+
+/** The phone goes offline (or back): the browser's own offline state, and the gate for everything else. */
+async function network(on: boolean): Promise<void> {
+  gate.set(on);
+  await browser.context.setOffline(!on);
+}
+
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 const pending = () => page.locator('.pending-list li');
 const offlineNote = () => page.locator('.offline-note');
@@ -40,7 +92,12 @@ async function open(): Promise<void> {
 }
 
 beforeAll(async () => {
-  service = await startService({}, { now: () => Date.now() + skew });
+  const port = await freePort();
+  gate = networkGate(port);
+  url = `http://127.0.0.1:${await gate.listen()}`;
+  direct = `http://127.0.0.1:${port}`;
+  // The service's links (photos) name the gate: the phone reaches everything through it.
+  service = await startService({ port, baseUrl: url }, { now: () => Date.now() + skew });
   browser = await launchChromium({ dir: profile });
   await open();
 });
@@ -49,11 +106,12 @@ afterAll(async () => {
   await browser?.close();
   rmSync(profile, { recursive: true, force: true });
   await service?.dispose();
+  await gate?.close();
 });
 
 describe('the phone offline', () => {
   it('reads a thread with its photo and chart from the device, and says it is offline', async () => {
-    await page.goto(service.url);
+    await page.goto(url);
     await page.getByLabel('Email').fill('offline@example.com');
     await page.getByLabel(/^Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -61,13 +119,13 @@ describe('the phone offline', () => {
     await page.getByLabel(/Name it after/).fill('Cook');
     await page.getByRole('button', { name: 'Get a pairing code' }).click();
     const code = await page.locator('output.code').getAttribute('data-code');
-    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
+    const res = await fetch(`${direct}/functions/v1/svc-connect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'pair', code, remote_ref: 'cook', kind: 'mcp', host_name: 'Laptop' }),
     });
     agent = await connectMcpAgent(
-      service.url,
+      direct,
       ((await res.json()) as { connector_token: string }).connector_token,
     );
     await page.getByRole('link', { name: 'Open the thread' }).click();
@@ -90,7 +148,7 @@ describe('the phone offline', () => {
     await poll(() => photo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
     await poll(() => bars(page, 'Chart')).toBe(2);
 
-    await browser.context.setOffline(true);
+    await network(false);
     await page.reload();
     await poll(() => offlineNote().textContent()).toMatch(/^Offline · last synced (just now|\d+ min ago)$/);
     await poll(() => screenOf(page, 'Lunch').getByRole('button', { name: 'Salad' }).count()).toBe(1);
@@ -126,14 +184,14 @@ describe('the phone offline', () => {
     await page.reload();
     await poll(() => pending().count()).toBe(3);
     await browser.close();
-    browser = await launchChromium({ dir: profile, noBackgroundSync: true });
-    await browser.context.setOffline(true);
+    browser = await launchChromium({ dir: profile });
+    await network(false);
     await open();
     await page.goto(threadUrl);
     await poll(() => pending().count()).toBe(3);
     await poll(() => offlineNote().isVisible()).toBe(true);
 
-    await browser.context.setOffline(false);
+    await network(true);
     await poll(() => pending().count()).toBe(0);
     const got = await agent.answers();
     expect(
@@ -183,12 +241,12 @@ describe('the phone offline', () => {
     });
     expect(shown.isError).toBeFalsy();
     await poll(() => screenOf(page, 'Drink').getByRole('button', { name: 'Tea' }).count()).toBe(1);
-    await browser.context.setOffline(true);
+    await network(false);
     await screenOf(page, 'Drink').getByRole('button', { name: 'Tea' }).click();
     await poll(() => pending().count()).toBe(1);
     // Two minutes pass on the service's clock before the phone is back.
     skew += 2 * 60_000;
-    await browser.context.setOffline(false);
+    await network(true);
     await poll(() => page.locator('.pending-list .refused .pending-note').textContent()).toMatch(
       /^Not delivered: This screen expired at .* takes no more answers, so this tap was not recorded\./,
     );
@@ -200,7 +258,7 @@ describe('the phone offline', () => {
   });
 
   it('sign-out removes the kept answers, the kept token and every kept read and photo', async () => {
-    await browser.context.setOffline(true);
+    await network(false);
     await page.getByLabel('Message', { exact: true }).fill('Never sent');
     await page.getByLabel('Message', { exact: true }).press('Enter');
     await poll(() => pending().count()).toBe(1);
@@ -214,7 +272,7 @@ describe('the phone offline', () => {
       caches: expect.arrayContaining(['svc-device-v1']),
     });
     // Signed out while still offline: nothing the phone kept may wait for the network to go.
-    await page.goto(`${service.url}/#/`);
+    await page.goto(`${url}/#/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').waitFor();
     const after = await kept();
