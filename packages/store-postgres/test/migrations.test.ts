@@ -40,7 +40,9 @@ describe('PostgreSQL migrations', () => {
     const reports = await Promise.all([1, 2, 3].map(() => runPostgresMigrations(pool(db.url))));
     const latest = POSTGRES_MIGRATIONS.at(-1)!.version;
     expect(reports.map((r) => r.version)).toEqual([latest, latest, latest]);
-    expect(reports.flatMap((r) => r.applied).sort((a, b) => a - b)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+    expect(reports.flatMap((r) => r.applied).sort((a, b) => a - b)).toEqual(
+      POSTGRES_MIGRATIONS.map((m) => m.version),
+    );
     const check = pool(db.url);
     const { rows } = await check.query('SELECT version FROM svc_migrations ORDER BY version');
     expect(rows.map((r) => r.version)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
