@@ -1,5 +1,17 @@
-// Service worker: caches the app shell so the app starts offline; the API and the stream are never cached.
+// Service worker: caches the app shell so the app starts offline; the person's reads (agent list, thread pages,
+// photos seen) are kept on the device for offline reading (ADR 0277); kept answers go by Background Sync.
 /// <reference lib="webworker" />
+import {
+  DEVICE_CACHE,
+  flushAnswers,
+  keptPhoto,
+  keptRead,
+  type Post,
+  readThrough,
+  rememberedToken,
+} from '@screen-service/phone-offline';
+import { MOUNTS } from '@screen-service/registry/mounts';
+
 declare const self: ServiceWorkerGlobalScope;
 
 const CACHE = 'svc-shell-v3';
@@ -30,13 +42,22 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      // The person's kept reads are not the shell's: only sign-out deletes them.
+      .then((keys) =>
+        Promise.all(keys.filter((k) => k !== CACHE && k !== DEVICE_CACHE).map((k) => caches.delete(k))),
+      )
       .then(() => self.clients.claim()),
   );
 });
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
+  const kept =
+    event.request.method === 'GET' && url.origin === self.location.origin && keptRead(url, MOUNTS.app);
+  if (kept) {
+    event.respondWith(kept === 'photo' ? keptPhoto(event.request) : readThrough(event.request));
+    return;
+  }
   if (
     event.request.method !== 'GET' ||
     url.origin !== self.location.origin ||
@@ -239,4 +260,40 @@ self.addEventListener('notificationclick', (event) => {
   n.close();
   const url = (n.data as { url?: string } | null)?.url ?? self.registration.scope;
   event.waitUntil(openThread(url));
+});
+
+/** The person's API as the worker calls it: the token the app kept, errors with the service's status. */
+function workerPost(token: string): Post {
+  return async (path, body, raw) => {
+    const res = await fetch(`${MOUNTS.app}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': raw ? raw.type || 'application/octet-stream' : 'application/json',
+      },
+      body: raw ?? JSON.stringify(body),
+    });
+    const data = (await res.json().catch(() => ({}))) as { message?: string };
+    if (!res.ok)
+      throw Object.assign(new Error(data.message ?? `The server answered ${res.status}.`), {
+        status: res.status,
+      });
+    return data;
+  };
+}
+
+// Background Sync (where the browser has it): the answers kept on the phone go when the network is back,
+// with or without the app open. Still offline: the browser tries again later.
+self.addEventListener('sync', (event) => {
+  const sync = event as ExtendableEvent & { tag?: string };
+  if (sync.tag !== 'svc-outbox') return;
+  sync.waitUntil(
+    (async () => {
+      const token = await rememberedToken();
+      if (!token) return;
+      const report = await flushAnswers(workerPost(token));
+      await tellClients({ type: 'svc-outbox' });
+      if (report.waiting > 0) throw new Error('The answers wait for the network.');
+    })(),
+  );
 });

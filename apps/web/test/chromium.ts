@@ -19,11 +19,18 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** One persistent context per test file with a fresh --user-data-dir that is removed on close. */
+/**
+ * One persistent context per test file with a fresh --user-data-dir that is removed on close; given `dir`,
+ * that profile is opened and kept on close (a browser restarted on the same phone).
+ */
 export async function launchChromium(
-  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+  options: {
+    colorScheme?: 'light' | 'dark';
+    viewport?: { width: number; height: number };
+    dir?: string;
+  } = {},
 ): Promise<Chromium> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'svc-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -37,7 +44,7 @@ export async function launchChromium(
     context,
     async close() {
       await context.close().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -20,6 +20,18 @@ describe('buildOpenApi', () => {
     expect(new Set(want).size).toBe(want.length);
   });
 
+  it("documents the answers' idempotency key on taps and typed replies (ADR 0276)", () => {
+    for (const name of ['TapRequest', 'SendTextRequest']) {
+      const schema = doc.components.schemas[name] as {
+        properties: Record<string, { description?: string; pattern?: string }>;
+        required?: string[];
+      };
+      expect(schema.properties.idempotency_key?.description).toMatch(/sent again with the same key/);
+      expect(schema.properties.idempotency_key?.pattern).toBe('^[A-Za-z0-9._:~-]{1,128}$');
+      expect(schema.required ?? []).not.toContain('idempotency_key');
+    }
+  });
+
   it('documents bodies, answers, path parameters and the error shape', () => {
     const rename = doc.paths[`${API_PREFIX}/agents/{agentId}`]!.patch! as {
       parameters: { name: string; in: string }[];

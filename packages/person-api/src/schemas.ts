@@ -182,8 +182,21 @@ export const pageQuery = z.object({
   before: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
+/** A phone's key for one answer (ADR 0276): sent again with the same key, the first answer comes back. */
+const idempotencyKey = z
+  .string()
+  .regex(/^[A-Za-z0-9._:~-]{1,128}$/)
+  .optional()
+  .meta({
+    description:
+      'chosen by the app for this answer (1 to 128 letters, digits or . _ : ~ -), unique per person: a request sent again with the same key answers what the first one wrote and writes nothing (a queued answer resent after a lost response); a key already used for another answer is 409',
+  });
 export const sayBody = z
-  .object({ text: z.string().min(1).max(4000), photo_ids: z.array(id).max(8).optional() })
+  .object({
+    text: z.string().min(1).max(4000),
+    photo_ids: z.array(id).max(8).optional(),
+    idempotency_key: idempotencyKey,
+  })
   .meta({ id: 'SendTextRequest' });
 export const tapBody = z
   .object({
@@ -198,6 +211,7 @@ export const tapBody = z
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .optional()
       .meta({ description: "this device's id (as presence sends it); named in the answer's receipt" }),
+    idempotency_key: idempotencyKey,
   })
   .meta({ id: 'TapRequest' });
 export const tapResult = z

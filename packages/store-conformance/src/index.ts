@@ -5,6 +5,7 @@ import type { Store } from '@screen-service/registry/model';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountCases } from './cases/account-cases.js';
 import { agentCases } from './cases/agent-cases.js';
+import { answerKeyCases } from './cases/answer-key-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
 import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
@@ -35,6 +36,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...registryCases,
   ...threadCases,
   ...threadReadCases,
+  ...answerKeyCases,
   ...pushCases,
   ...noticeCases,
   ...housekeepingCases,

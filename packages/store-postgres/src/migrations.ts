@@ -4,6 +4,7 @@
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
 
+import { ANSWER_KEYS_V11 } from './migrations-answer-keys.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { TASKS_V10 } from './migrations-tasks.js';
@@ -146,6 +147,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 8, name: 'push-notices', sql: PUSH_NOTICES_V8 },
   { version: 9, name: 'deadlines-and-receipts', sql: SCREEN_DEADLINES_V9 },
   { version: 10, name: 'tasks', sql: TASKS_V10 },
+  { version: 11, name: 'answer-keys', sql: ANSWER_KEYS_V11 },
   { version: 12, name: 'withdrawn-screens', sql: WITHDRAWN_SCREENS_V12 },
 ];
 

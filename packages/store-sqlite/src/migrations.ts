@@ -4,6 +4,7 @@
 // Every user-owned row cascades from users(id), so deleting a user leaves zero rows.
 import type { Migration } from '@screen-service/tables-engine/migrations';
 import { TABLES_MIGRATIONS } from '@screen-service/tables-engine/sqlite';
+import { SCHEMA_V24_ANSWER_KEYS } from './migrations-answer-keys.js';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
 import { SCHEMA_V23_TASKS } from './migrations-tasks.js';
@@ -349,6 +350,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 21, name: 'push-notices', sql: SCHEMA_V21_PUSH_NOTICES },
   { version: 22, name: 'deadlines-and-receipts', sql: SCHEMA_V22_SCREEN_DEADLINES },
   { version: 23, name: 'tasks', sql: SCHEMA_V23_TASKS },
+  { version: 24, name: 'answer-keys', sql: SCHEMA_V24_ANSWER_KEYS },
   { version: 25, name: 'withdrawn-screens', sql: SCHEMA_V25_WITHDRAWN_SCREENS },
 ];
 

@@ -10,7 +10,7 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { toMessage } from '@screen-service/registry/model';
+import { constraintErrors, toMessage, toReceipt } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -28,9 +28,15 @@ export function preparePageMove(db: SqliteDb): PageMove {
   return db.prepare('UPDATE thread_state SET page_version = ? WHERE agent_id = ? AND user_id = ?');
 }
 
-/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+/**
+ * A second write with a connection's idempotency key, or a person's answer key (ADR 0276), is CONFLICT (the
+ * caller reads the first one back).
+ */
 function idemTaken(err: unknown, m: NewMessage): unknown {
-  if (!m.idemKey || !isUniqueViolation(err, 'messages.connector_id, messages.idem_key')) return err;
+  if (!m.idemKey) return err;
+  if (isUniqueViolation(err, 'messages.user_id, messages.idem_key'))
+    return constraintErrors.answerKeyUsed(m.idemKey);
+  if (!isUniqueViolation(err, 'messages.connector_id, messages.idem_key')) return err;
   return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
     field: 'idempotency_key',
   });

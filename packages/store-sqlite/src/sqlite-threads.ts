@@ -24,6 +24,7 @@ type ThreadReads = Pick<
   | 'unreadByAgent'
   | 'lastByAgent'
   | 'findByIdemKey'
+  | 'findPersonAnswer'
   | 'pendingForHost'
   | 'listPushIntents'
 >;
@@ -50,6 +51,10 @@ function createThreadReads(db: SqliteDb): ThreadReads {
      JOIN (SELECT agent_id, MAX(seq) AS seq FROM messages WHERE user_id = ? GROUP BY agent_id) t ON t.seq = m.seq`,
   );
   const byIdem = db.prepare('SELECT * FROM messages WHERE connector_id = ? AND idem_key = ?');
+  // The partial unique index messages_person_idem (migration 24) answers this.
+  const personIdem = db.prepare(
+    "SELECT * FROM messages WHERE user_id = ? AND idem_key = ? AND sender = 'person'",
+  );
   // One statement per call whatever the number of agents: the ids travel as one JSON parameter.
   const pendingForHost = db.prepare(
     `SELECT * FROM messages
@@ -93,6 +98,10 @@ function createThreadReads(db: SqliteDb): ThreadReads {
     },
     async findByIdemKey(connectorId, idemKey) {
       const r = byIdem.get(connectorId, idemKey) as Row | undefined;
+      return r ? toMessage(r) : null;
+    },
+    async findPersonAnswer(userId, idemKey) {
+      const r = personIdem.get(userId, idemKey) as Row | undefined;
       return r ? toMessage(r) : null;
     },
     async pendingForHost(q) {

@@ -4,6 +4,7 @@ import type { SessionTokens as Session } from '@screen-service/person-api';
 
 export type { ManagementTokenView as ManagementToken } from '@screen-service/registry/tokens';
 
+import { noteNoNetwork, noteResponse, rememberToken } from '@screen-service/phone-offline';
 import { MOUNTS } from '@screen-service/registry/mounts';
 import { ApiError } from '../shared/api-error.js';
 
@@ -33,6 +34,8 @@ export function session(): Session | null {
 export function saveSession(s: Session | null): void {
   if (s) localStorage.setItem(TOKENS, JSON.stringify(s));
   else localStorage.removeItem(TOKENS);
+  // The service worker sends kept answers with it (Background Sync); sign-out deletes it with the rest.
+  if (s) void rememberToken(s.access_token).catch(() => {});
 }
 
 let refreshing: Promise<boolean> | undefined;
@@ -83,7 +86,12 @@ async function request<T>(url: string, method: string, body?: unknown, raw?: Blo
       method,
       headers,
       ...(raw ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }).catch((error: unknown) => {
+      noteNoNetwork();
+      throw error;
     });
+    // A read the service worker answered from this device says so: the app shows it is offline.
+    noteResponse(res);
     if (res.status === 401 && attempt === 0 && token && (await refresh())) continue;
     if (res.status === 204) return undefined as T;
     const data = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
@@ -119,7 +127,8 @@ export function openStream(onEvent: (type: string, data: Record<string, unknown>
       source?.close();
       if (stopped) return;
       retry = setTimeout(async () => {
-        await refresh();
+        // Offline the refresh fails too: the stream keeps trying, it never stops for good.
+        await refresh().catch(() => false);
         connect();
       }, 1000);
     };

@@ -1,9 +1,12 @@
 // The person's app: hash routes over the person's API, one live stream, the service worker for offline start.
+
+import { noteNoNetwork, onConnectivity } from '@screen-service/phone-offline';
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
+import { flushNow } from './outbox.js';
 import { holdActive } from './push-device.js';
-import { focusOn, type View } from './shell.js';
+import { ago, focusOn, type View } from './shell.js';
 import { reportZone } from './time-zone.js';
 import { accessView } from './views/access.js';
 import { accountView } from './views/account.js';
@@ -27,6 +30,13 @@ const root = document.getElementById('app')!;
 let current: View | undefined;
 let closeStream: (() => void) | undefined;
 let releaseActive: (() => void) | undefined;
+// Said on every view while the service does not answer: what is shown is what this phone kept (ADR 0277).
+const offline = el('p', { class: 'offline-note', role: 'status', hidden: true });
+onConnectivity(({ online, syncedAt }) => {
+  offline.hidden = online;
+  const when = syncedAt === null ? '' : ` · last synced ${ago(new Date(syncedAt).toISOString())}`;
+  offline.textContent = online ? '' : `Offline${when}`;
+});
 
 function route(): View {
   const hash = location.hash || '#/';
@@ -77,7 +87,7 @@ function show(): void {
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
   const main = el('main', { class: 'page', id: 'main' }, current.body);
-  root.replaceChildren(skipLink(current, main), bar, main);
+  root.replaceChildren(skipLink(current, main), bar, offline, main);
   // A new view replaced the one the focus was in: start it at the view's heading, never on the page body.
   if (navigated) focusOn(current.heading?.querySelector<HTMLElement>('h1') ?? heading);
   // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".
@@ -88,6 +98,8 @@ function show(): void {
     void reportZone();
     // While the app is in front of the person here, no device buzzes (issue 39).
     releaseActive = holdActive();
+    // Answers kept on this phone by an earlier start go now, in order.
+    void flushNow();
   }
   if (!session() && closeStream) {
     closeStream();
@@ -98,12 +110,16 @@ function show(): void {
 }
 
 window.addEventListener('hashchange', show);
+window.addEventListener('online', () => session() && void flushNow());
+window.addEventListener('offline', noteNoNetwork);
 show();
 
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   // The silent `revoked` push: a shared agent was taken back; the list refreshes at once.
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent<{ type?: string }>) => {
     if (e.data?.type === 'svc-revoked') current?.onEvent?.('agents', e.data);
+    // The worker sent kept answers (Background Sync): the lists redraw from the device's database.
+    if (e.data?.type === 'svc-outbox') void flushNow();
   });
   navigator.serviceWorker.register('sw.js').catch(() => {
     // The app works without it; only offline start is lost.

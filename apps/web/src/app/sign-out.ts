@@ -1,4 +1,5 @@
-// Leaving this device signed out: its buzzes stop, its tables go, the session is forgotten.
+// Leaving this device signed out: its buzzes stop, its tables, kept answers and reads go, the session is forgotten.
+import { forgetDevice } from '@screen-service/phone-offline';
 import { call, saveSession } from './api.js';
 import { removeAllTables } from './phone-tables.js';
 import { disableNotifications } from './push-device.js';
@@ -15,4 +16,6 @@ export async function signOutHere(how: 'here' | 'everywhere' | 'gone' = 'here'):
   await removeAllTables().catch(() => {});
   forgetZone();
   saveSession(null);
+  // The answers still waiting, the token the worker sends them with, the threads and photos read (ADR 0278).
+  await forgetDevice().catch(() => {});
 }

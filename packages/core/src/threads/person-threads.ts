@@ -5,7 +5,7 @@ import { PRESENCE_TTL_MS } from '@screen-service/push';
 import type { ReceiptWho } from '@screen-service/receipts';
 import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
-import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
+import { type MessageRecord, type PhotoRecord, writeOnce } from '@screen-service/registry/model';
 import { createThreadCore, type ThreadDeps } from './thread-core.js';
 import { MAX_TEXT_CHARS, requireText } from './thread-ops.js';
 import { createThreadPageCache, type ThreadPageCache } from './thread-page-cache.js';
@@ -47,11 +47,15 @@ export interface PersonThreads {
    * version has not moved (ADR 0216; pages with photos are always built: their links expire).
    */
   pageText(userId: string, agentId: string, query?: { before?: number; limit?: number }): Promise<string>;
-  say(userId: string, agentId: string, input: { text: unknown; photo_ids?: unknown }): Promise<MessageView>;
+  say(
+    userId: string,
+    agentId: string,
+    input: { text: unknown; photo_ids?: unknown; idempotency_key?: unknown },
+  ): Promise<MessageView>;
   tap(
     userId: string,
     agentId: string,
-    input: { screen_id: unknown; event: unknown; photo_ids?: unknown },
+    input: { screen_id: unknown; event: unknown; photo_ids?: unknown; idempotency_key?: unknown },
     /** The sign-in (and device) the tap came through, named in its receipt (ADR 0261). */
     who?: ReceiptWho,
   ): Promise<{ message: MessageView; line: string; echo: string }>;
@@ -132,6 +136,7 @@ export function createPersonThreads(
     own,
   });
   const { views } = reader;
+  const view = async (m: MessageRecord) => (await views([m], m.meta.photos === undefined))[0]!;
 
   return {
     page: reader.page,
@@ -147,9 +152,15 @@ export function createPersonThreads(
           { field: 'text' },
         );
       }
-      const ids = await photoIds(userId, agentId, input.photo_ids);
-      const m = await core.appendPersonText(userId, agentId, text, ids);
-      return (await views([m], ids.length === 0))[0]!;
+      return writeOnce(
+        store,
+        { userId, agentId, kind: 'text', key: input.idempotency_key },
+        async (key) => {
+          const ids = await photoIds(userId, agentId, input.photo_ids);
+          return view(await core.appendPersonText(userId, agentId, text, ids, key));
+        },
+        view,
+      );
     },
 
     async tap(userId, agentId, input, who) {
@@ -163,20 +174,30 @@ export function createPersonThreads(
           field: 'screen_id',
         });
       }
-      const ids = await photoIds(userId, agentId, input.photo_ids);
       // doc2: owner-only features tapped by a holder are ignored: recorded handled, never sent to the host.
       const tapped = input.event as { id?: unknown } | null;
       const target = screen.taps.find((t) => t.id === tapped?.id);
       const ignored = grant !== null && target !== undefined && isOwnerOnlyTap(target);
-      const w = await core.recordTap(screen, input.event, {
-        via: 'app',
-        handled: ignored,
-        photoIds: ids,
-        // The device is the app's own id for itself (the one presence names), checked as presence checks it.
-        ...(who ? { who: { ...who, device: who.device == null ? null : deviceId(who.device) } } : {}),
-      });
-      const view = (await views([w.message], ids.length === 0))[0]!;
-      return { message: view, line: w.line, echo: w.echo };
+      const result = async (m: MessageRecord) => {
+        return { message: await view(m), line: m.body, echo: String(m.meta.echo ?? '') };
+      };
+      return writeOnce(
+        store,
+        { userId, agentId, kind: 'tap', key: input.idempotency_key },
+        async (key) => {
+          const ids = await photoIds(userId, agentId, input.photo_ids);
+          const w = await core.recordTap(screen, input.event, {
+            via: 'app',
+            handled: ignored,
+            photoIds: ids,
+            // The device is the app's own id for itself (the one presence names), checked as presence checks it.
+            ...(who ? { who: { ...who, device: who.device == null ? null : deviceId(who.device) } } : {}),
+            ...(key ? { idemKey: key } : {}),
+          });
+          return result(w.message);
+        },
+        result,
+      );
     },
 
     async receipts(userId, agentId) {

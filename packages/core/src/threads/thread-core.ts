@@ -243,7 +243,13 @@ export function createThreadCore(deps: ThreadDeps) {
       return written;
     },
 
-    async appendPersonText(userId: string, agentId: string, body: string, photoIds: string[] = []) {
+    async appendPersonText(
+      userId: string,
+      agentId: string,
+      body: string,
+      photoIds: string[] = [],
+      idemKey?: string,
+    ) {
       // A table handed to this agent: its next turn (this message) opens with the tables line, once.
       const handed = await store.relay.takeHandover(agentId);
       const tables = handed ? `[svc] tables ${handed}` : '';
@@ -258,6 +264,7 @@ export function createThreadCore(deps: ThreadDeps) {
           meta: { ...(photoIds.length > 0 ? { photos: photoIds } : {}), ...(tables ? { tables } : {}) },
           createdAt: now(),
           photoIds,
+          ...(idemKey ? { idemKey } : {}),
         },
         pageVersion(),
       );
@@ -282,6 +289,8 @@ export function createThreadCore(deps: ThreadDeps) {
         notice?: { id: string; subscriptionId: string };
         /** The sign-in and device the tap came through, for its receipt. */
         who?: ReceiptWho;
+        /** The phone's answer key (ADR 0276), written once per person by the store. */
+        idemKey?: string;
       },
     ): Promise<TapWrite> {
       let tap = computeTap(screen, raw, screenLines);
@@ -343,6 +352,7 @@ function tapRow(
     photoIds: string[];
     via: string;
     connectorId?: string | null;
+    idemKey?: string;
   },
 ): NewMessage {
   return {
@@ -367,6 +377,7 @@ function tapRow(
     createdAt: o.at,
     handledAt: o.handled ? o.at : null,
     photoIds: o.photoIds,
+    ...(o.idemKey ? { idemKey: o.idemKey } : {}),
   };
 }
 

@@ -29,4 +29,9 @@ export const constraintErrors = {
     new ServiceError('CONFLICT', `A reply with idempotency key "${key}" was already written.`, {
       field: 'idempotency_key',
     }),
+  /** A person's answer key (a phone's queued answer, ADR 0276) is written once per person. */
+  answerKeyUsed: (key: string) =>
+    new ServiceError('CONFLICT', `An answer with idempotency key "${key}" was already written.`, {
+      field: 'idempotency_key',
+    }),
 } as const;

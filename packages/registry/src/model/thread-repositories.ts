@@ -31,7 +31,10 @@ export interface NewMessage {
   connectorId?: string | null;
   createdAt: number;
   handledAt?: number | null;
-  /** A host's idempotency key (unique per connection): a second write with the same key is refused. */
+  /**
+   * A host's idempotency key (unique per connection), or a person's answer's key (unique per person among
+   * person rows, ADR 0276): a second write with the same key is refused.
+   */
   idemKey?: string | null;
   /**
    * Uploaded photos this message carries: bound to it in the same transaction as the row (a photo already
@@ -119,6 +122,8 @@ export interface ThreadRepository {
   deleteThread(key: ThreadKey): Promise<void>;
   /** The row a connection wrote with this idempotency key, or null. */
   findByIdemKey(connectorId: string, idemKey: string): Promise<MessageRecord | null>;
+  /** The person row this person wrote with this idempotency key (an answer queued on a phone), or null. */
+  findPersonAnswer(userId: string, idemKey: string): Promise<MessageRecord | null>;
   /**
    * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
    * (what a host's message stream owes it).

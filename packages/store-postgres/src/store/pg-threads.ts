@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { num, toMessage, toScreen } from '@screen-service/registry/model';
+import { constraintErrors, num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
@@ -23,9 +23,14 @@ import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js'
 export const STREAM_LOCK_SQL =
   "hashtextextended(COALESCE('connector ' || (SELECT connector_id FROM agents WHERE id = $3::text), 'agent ' || $3::text), 0)";
 
-/** A second write with a connection's idempotency key is CONFLICT (the caller reads the first one back). */
+/**
+ * A second write with a connection's idempotency key, or a person's answer key (ADR 0276), is CONFLICT (the
+ * caller reads the first one back).
+ */
 function idemTaken(err: unknown, m: NewMessage): unknown {
-  if (!m.idemKey || !isUniqueViolation(err, 'messages_idem')) return err;
+  if (!m.idemKey) return err;
+  if (isUniqueViolation(err, 'messages_person_idem')) return constraintErrors.answerKeyUsed(m.idemKey);
+  if (!isUniqueViolation(err, 'messages_idem')) return err;
   return new ServiceError('CONFLICT', `A reply with idempotency key "${m.idemKey}" was already written.`, {
     field: 'idempotency_key',
   });
@@ -135,6 +140,26 @@ const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
 const MOVE_IF_ANY = (rows: string, version: string, agent: string, user: string) =>
   `v AS (UPDATE thread_state SET page_version = ${version}::bigint
          WHERE agent_id = ${agent} AND user_id = ${user} AND EXISTS (SELECT 1 FROM ${rows}))`;
+
+/** The rows written under an idempotency key: a host's reply (per connection), a person's answer (per person). */
+function keyReads(db: PgDb): Pick<ThreadRepository, 'findByIdemKey' | 'findPersonAnswer'> {
+  return {
+    async findPersonAnswer(userId, idemKey) {
+      const r = await db.one(
+        "SELECT * FROM messages WHERE user_id = $1 AND idem_key = $2 AND sender = 'person'",
+        [userId, idemKey],
+      );
+      return r ? toMessage(r) : null;
+    },
+    async findByIdemKey(connectorId, idemKey) {
+      const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
+        connectorId,
+        idemKey,
+      ]);
+      return r ? toMessage(r) : null;
+    },
+  };
+}
 
 export function createPgThreads(db: PgDb): ThreadRepository {
   const countUnhandled = batchedUnhandledCounts(db);
@@ -297,13 +322,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         [k.agentId, k.userId],
       );
     },
-    async findByIdemKey(connectorId, idemKey) {
-      const r = await db.one('SELECT * FROM messages WHERE connector_id = $1 AND idem_key = $2', [
-        connectorId,
-        idemKey,
-      ]);
-      return r ? toMessage(r) : null;
-    },
+    ...keyReads(db),
     async pendingForHost(q) {
       if (q.agentIds.length === 0) return [];
       const rows = await db.all(

@@ -3,7 +3,8 @@ import type { Op, TapEvent } from '@screen-service/screen-lines';
 import { renderMarkdown, renderScreen, type ScreenHandle, type ScreenTap } from '@screen-service/screen-view';
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
-import { type Agent, call, type Message } from '../api.js';
+import type { Agent, Message } from '../api.js';
+import { answer } from '../outbox.js';
 import { deviceId } from '../push-device.js';
 import { problem } from '../shell.js';
 import type { threadTables } from '../thread-tables.js';
@@ -54,6 +55,9 @@ function refusedNote(meta: Record<string, unknown>): HTMLElement | null {
   );
 }
 
+/** A tap's value as the person reads it while it waits to be sent. */
+const tapLabel = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? ''));
+
 export const tapOf = (m: Message): TapEvent | null =>
   m.kind === 'tap' && m.meta.event && typeof m.meta.event === 'object' ? (m.meta.event as TapEvent) : null;
 
@@ -102,13 +106,14 @@ export function threadBubbles(deps: BubbleDeps) {
       ? photos.map((u) => photoIdOf.get(String(u))).filter((x): x is string => !!x)
       : [];
     try {
-      await call('POST', `/agents/${agentId}/taps`, {
+      const body = {
         screen_id: screenId,
         event: rest,
         ...(photo_ids.length ? { photo_ids } : {}),
         // The receipt names the device that tapped (the id presence uses).
         device: deviceId(),
-      });
+      };
+      await answer({ agentId, kind: 'tap', body, label: `✓ ${tapLabel(rest.value)}` });
     } catch (error) {
       deps.status.replaceChildren(problem(error));
     }

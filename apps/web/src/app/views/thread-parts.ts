@@ -1,6 +1,7 @@
 // The parts of a thread view around its messages: the heading, the working row and the composer.
 import { el } from '../../shared/dom.js';
 import { type Agent, call, type Message } from '../api.js';
+import { answer } from '../outbox.js';
 import { problem } from '../shell.js';
 import { commandMenu } from './commands.js';
 
@@ -126,15 +127,19 @@ export function threadComposer(deps: ComposerDeps) {
     // What this send carries: a photo picked or text typed while it is on its way stays for the next one.
     const sending = picked;
     try {
-      const photo_ids = (await Promise.all(sending.map((f) => upload(agentId, f)))).map((p) => p.id);
-      const m = await call<Message>('POST', `/agents/${agentId}/messages`, {
-        text: body || '(photo)',
-        ...(photo_ids.length ? { photo_ids } : {}),
+      // Sent now, or kept on this phone ("Not sent yet") when the network does not answer (ADR 0276).
+      const said = body || '(photo)';
+      const m = await answer<Message>({
+        agentId,
+        kind: 'say',
+        body: { text: said },
+        label: said,
+        photos: sending,
       });
       if (text.value.trim() === body) text.value = '';
       picked = picked.filter((f) => !sending.includes(f));
       showPicked();
-      deps.sent(m);
+      if (m) deps.sent(m);
     } catch (error) {
       status.replaceChildren(problem(error));
     } finally {

@@ -3,6 +3,7 @@ import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import { type Agent, ApiError, appConfig, call, type Message, promptImages } from '../api.js';
 import { goneLine, markGone, noteShared } from '../gone-shares.js';
+import { onOutbox, pendingList } from '../outbox.js';
 import { holdPresence } from '../push-device.js';
 import { chip, problem, statusLine, type View } from '../shell.js';
 import { threadTables } from '../thread-tables.js';
@@ -44,6 +45,9 @@ export function threadView(agentId: string, focusScreen?: string): View {
     status: composer.status,
   });
   const follow = followNewest(log, composer.pill);
+  // Answers kept on this phone; when the service acknowledged some, their rows are drawn from the page.
+  const pending = pendingList(agentId);
+  const acked = onOutbox(() => loaded && !closed && void loadNewest().catch(() => {}));
 
   /** Draws messages not drawn yet; `announce` says the new ones on the news line (not on first load). */
   function add(messages: Message[], mine = false, announce = false): void {
@@ -179,12 +183,14 @@ export function threadView(agentId: string, focusScreen?: string): View {
       el('a', { href: `#/a/${agentId}/settings`, class: 'icon-link', 'aria-label': 'Agent settings' }, '⚙'),
     ],
     heading: header,
-    body: el('div', { class: 'thread-view' }, log, working.el, composer.form, news.el),
+    body: el('div', { class: 'thread-view' }, log, pending.el, working.el, composer.form, news.el),
     skip: {
       label: 'Skip to the newest screen',
       target: () => [...log.querySelectorAll<HTMLElement>('.screen-heading')].at(-1) ?? composer.text,
     },
     leave: () => {
+      pending.stop();
+      acked();
       follow.stop();
       working.stop();
       for (const s of bubbles.screens.values()) s.destroy();

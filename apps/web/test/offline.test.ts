@@ -1,0 +1,282 @@
+// The phone offline (issue 45, ADRs 0276 to 0278), in real Chromium against the real service: a thread read
+// from the device with its photo and chart; a tap, a reply and a photo made offline survive a reload and a
+// browser restart and reach the agent once each, in order; a dropped response makes no duplicate; a queued tap
+// on a screen that expired meanwhile says "Not delivered" and why; sign-out leaves nothing behind.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { shoot } from './screenshot.js';
+import { screenshotDir } from './screenshot-dir.js';
+import { startService } from './server.js';
+import { bars, screenOf } from './two-devices.js';
+
+let skew = 0;
+let service: Awaited<ReturnType<typeof startService>>;
+let url: string;
+/** The service itself, as the AI app reaches it (not through the phone's network). */
+let direct: string;
+let browser: Chromium;
+let page: Page;
+let agent: McpAgent;
+let threadUrl: string;
+const profile = mkdtempSync(join(tmpdir(), 'svc-offline-profile-'));
+
+/** A small picture with colour, so a screenshot shows it. */
+function picture(): Buffer {
+  const png = new PNG({ width: 96, height: 64 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([40, 120 + ((i / 4) % 96), 200, 255], i);
+  return PNG.sync.write(png);
+}
+
+/**
+ * The phone's network as a gate in front of the service: the app reaches the service only through it, so
+ * closed it refuses every connection (the page's, its service worker's) and cuts the open ones. Playwright's
+ * offline emulation does not reach a service worker Chromium wakes before any page (at a restart).
+ */
+function networkGate(target: number) {
+  let open = true;
+  const live = new Set<Socket>();
+  const server: Server = createServer((phone) => {
+    if (!open) return void phone.destroy();
+    const upstream = connect(target, '127.0.0.1');
+    for (const s of [phone, upstream]) {
+      live.add(s);
+      s.on('error', () => undefined).on('close', () => live.delete(s));
+    }
+    phone.pipe(upstream).pipe(phone);
+    phone.on('close', () => upstream.destroy());
+    upstream.on('close', () => phone.destroy());
+  });
+  return {
+    listen: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+      ),
+    set(on: boolean) {
+      open = on;
+      if (!on) for (const s of live) s.destroy();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+let gate: ReturnType<typeof networkGate>;
+
+/** The phone goes offline (or back): the browser's own offline state, and the gate for everything else. */
+async function network(on: boolean): Promise<void> {
+  gate.set(on);
+  await browser.context.setOffline(!on);
+}
+
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+const pending = () => page.locator('.pending-list li');
+const offlineNote = () => page.locator('.offline-note');
+
+async function open(): Promise<void> {
+  page = await browser.context.newPage();
+  page.on('dialog', (d) => void d.accept());
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  gate = networkGate(port);
+  url = `http://127.0.0.1:${await gate.listen()}`;
+  direct = `http://127.0.0.1:${port}`;
+  // The service's links (photos) name the gate: the phone reaches everything through it.
+  service = await startService({ port, baseUrl: url }, { now: () => Date.now() + skew });
+  browser = await launchChromium({ dir: profile });
+  await open();
+});
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  rmSync(profile, { recursive: true, force: true });
+  await service?.dispose();
+  await gate?.close();
+});
+
+describe('the phone offline', () => {
+  it('reads a thread with its photo and chart from the device, and says it is offline', async () => {
+    await page.goto(url);
+    await page.getByLabel('Email').fill('offline@example.com');
+    await page.getByLabel(/^Password/).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: '+ Add an agent' }).click();
+    await page.getByLabel(/Name it after/).fill('Cook');
+    await page.getByRole('button', { name: 'Get a pairing code' }).click();
+    const code = await page.locator('output.code').getAttribute('data-code');
+    const res = await fetch(`${direct}/functions/v1/svc-connect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'pair', code, remote_ref: 'cook', kind: 'mcp', host_name: 'Laptop' }),
+    });
+    agent = await connectMcpAgent(
+      direct,
+      ((await res.json()) as { connector_token: string }).connector_token,
+    );
+    await page.getByRole('link', { name: 'Open the thread' }).click();
+    threadUrl = page.url();
+    await agent.tables(
+      'table create meals dish:text kcal:number\nput meals mon dish=Soup kcal=300\nput meals tue dish=Pasta kcal=700',
+    );
+    await agent.show('query meals as chart bar x=dish y=kcal', 'Chart');
+    await agent.show('choose@lunch "Lunch?" Soup|Salad', 'Lunch');
+    await page
+      .locator('#attach')
+      .setInputFiles({ name: 'plant.png', mimeType: 'image/png', buffer: picture() });
+    await page.getByLabel('Message', { exact: true }).fill('My plant');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect((await agent.answers()).map((a) => a.text)).toEqual(['My plant']);
+    // The service worker controls the page from its next load on: that load's reads are kept on the device.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.reload();
+    const photo = page.locator('img.photo');
+    await poll(() => photo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
+    await poll(() => bars(page, 'Chart')).toBe(2);
+
+    await network(false);
+    await page.reload();
+    await poll(() => offlineNote().textContent()).toMatch(/^Offline · last synced (just now|\d+ min ago)$/);
+    await poll(() => screenOf(page, 'Lunch').getByRole('button', { name: 'Salad' }).count()).toBe(1);
+    await poll(() => bars(page, 'Chart')).toBe(2);
+    await poll(() => photo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
+    await expect(page.locator('.thread').first().textContent()).resolves.toContain('My plant');
+    await shoot(page, page, join(screenshotDir, 'offline-thread.png'));
+  });
+
+  it('keeps a tap, a reply and a photo made offline across a reload and a restart; each reaches the agent once, in order', async () => {
+    await screenOf(page, 'Lunch').getByRole('button', { name: 'Salad' }).click();
+    await poll(() => pending().count()).toBe(1);
+    await page.getByLabel('Message', { exact: true }).fill('Running late');
+    await page.getByLabel('Message', { exact: true }).press('Enter');
+    await poll(() => pending().count()).toBe(2);
+    await page
+      .locator('#attach')
+      .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: picture() });
+    await page.getByLabel('Message', { exact: true }).fill('Receipt');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await poll(() => pending().count()).toBe(3);
+    const notes = await pending().locator('.pending-note').allTextContents();
+    for (const n of notes) expect(n).toMatch(/^Not sent yet · \d{1,2}:\d{2}/);
+    expect(await pending().locator('.bubble').allTextContents()).toEqual([
+      '✓ Salad',
+      'Running late',
+      'Receipt',
+    ]);
+    await shoot(page, page, join(screenshotDir, 'offline-not-sent-yet.png'));
+    // Nothing reached the service.
+    expect(await agent.answers(undefined, 0)).toEqual([]);
+
+    await page.reload();
+    await poll(() => pending().count()).toBe(3);
+    await browser.close();
+    browser = await launchChromium({ dir: profile });
+    await network(false);
+    await open();
+    await page.goto(threadUrl);
+    await poll(() => pending().count()).toBe(3);
+    await poll(() => offlineNote().isVisible()).toBe(true);
+
+    await network(true);
+    await poll(() => pending().count()).toBe(0);
+    const got = await agent.answers();
+    expect(
+      got.map((a) => [a.kind, a.kind === 'tap' ? a.event?.value : a.text, a.photos?.length ?? 0]),
+    ).toEqual([
+      ['tap', 'Salad', 0],
+      ['text', 'Running late', 0],
+      ['text', 'Receipt', 1],
+    ]);
+    // And never again: a second read of the thread's answers finds nothing new.
+    expect(await agent.answers(undefined, 1)).toEqual([]);
+    await poll(() => offlineNote().isVisible()).toBe(false);
+  });
+
+  it('a reply whose response was lost on the way back is resent with its key and written once', async () => {
+    // The request reaches the service and is written; its answer never comes back to the phone. (A route
+    // of Playwright does not see requests a service worker passed on; the DevTools protocol's Fetch does.)
+    const cdp = await browser.context.newCDPSession(page);
+    let dropped = 0;
+    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
+      const drop = e.request.method === 'POST' && dropped++ === 0;
+      void cdp.send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
+        requestId: e.requestId,
+        ...(drop ? { errorReason: 'ConnectionReset' } : {}),
+      });
+    });
+    await cdp.send('Fetch.enable', {
+      patterns: [{ urlPattern: '*/svc-app/agents/*/messages', requestStage: 'Response' }],
+    });
+    await page.getByLabel('Message', { exact: true }).fill('Lost on the way back');
+    await page.getByLabel('Message', { exact: true }).press('Enter');
+    await poll(() => dropped).toBe(1);
+    // The next start sends what the phone kept (Background Sync may have sent it already): the key keeps one.
+    await page.reload();
+    await poll(() => pending().count()).toBe(0);
+    await poll(() => page.locator('.thread').first().textContent()).toContain('Lost on the way back');
+    const got = await agent.answers();
+    expect(got.map((a) => a.text)).toEqual(['Lost on the way back']);
+    expect(await agent.answers(undefined, 1)).toEqual([]);
+    await cdp.send('Fetch.disable');
+  });
+
+  it('a queued tap on a screen that expired meanwhile says it was not delivered, and why', async () => {
+    const shown = await agent.client.callTool({
+      name: 'svc_show',
+      arguments: { lines: 'choose@drink "Drink?" Tea|Coffee', text: 'Drink', deadline: { in: '1m' } },
+    });
+    expect(shown.isError).toBeFalsy();
+    await poll(() => screenOf(page, 'Drink').getByRole('button', { name: 'Tea' }).count()).toBe(1);
+    await network(false);
+    await screenOf(page, 'Drink').getByRole('button', { name: 'Tea' }).click();
+    await poll(() => pending().count()).toBe(1);
+    // Two minutes pass on the service's clock before the phone is back.
+    skew += 2 * 60_000;
+    await network(true);
+    await poll(() => page.locator('.pending-list .refused .pending-note').textContent()).toMatch(
+      /^Not delivered: This screen expired at .* takes no more answers, so this tap was not recorded\./,
+    );
+    // The agent hears the deadline's own outcome at most, never the late tap.
+    const heard = await agent.answers(undefined, 1);
+    expect(heard.filter((a) => a.event?.value === 'Tea')).toEqual([]);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await poll(() => pending().count()).toBe(0);
+  });
+
+  it('sign-out removes the kept answers, the kept token and every kept read and photo', async () => {
+    await network(false);
+    await page.getByLabel('Message', { exact: true }).fill('Never sent');
+    await page.getByLabel('Message', { exact: true }).press('Enter');
+    await poll(() => pending().count()).toBe(1);
+    const kept = () =>
+      page.evaluate(async () => ({
+        dbs: (await indexedDB.databases()).map((d) => d.name),
+        caches: await caches.keys(),
+      }));
+    expect(await kept()).toMatchObject({
+      dbs: expect.arrayContaining(['svc-offline']),
+      caches: expect.arrayContaining(['svc-device-v1']),
+    });
+    // Signed out while still offline: nothing the phone kept may wait for the network to go.
+    await page.goto(`${url}/#/`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').waitFor();
+    const after = await kept();
+    expect(after.dbs).not.toContain('svc-offline');
+    expect(after.caches).not.toContain('svc-device-v1');
+  });
+});

@@ -1,0 +1,24 @@
+export {
+  type Connectivity,
+  connectivity,
+  noteNoNetwork,
+  noteResponse,
+  onConnectivity,
+} from './connectivity.js';
+export { DEVICE_CACHE, keptPhoto, keptRead, OFFLINE_HEADER, readThrough } from './device-cache.js';
+export { DEVICE_DB } from './device-db.js';
+export { forgetDevice } from './forget.js';
+export {
+  dismissAnswer,
+  type FlushReport,
+  flushAnswers,
+  isFinalRefusal,
+  type NewAnswer,
+  type Post,
+  type QueuedAnswer,
+  queueAnswer,
+  queuedAnswers,
+  rememberedToken,
+  rememberToken,
+  sendAnswer,
+} from './outbox.js';

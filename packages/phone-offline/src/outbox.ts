@@ -1,0 +1,146 @@
+// Answers made on the phone (taps, typed replies, photos) kept on the device with an idempotency key until the
+// service acknowledged them; sent in the order they were made (ADR 0276).
+import { META, OUTBOX, onStore } from './device-db.js';
+
+/** One answer as the app makes it. */
+export interface NewAnswer {
+  agentId: string;
+  kind: 'tap' | 'say';
+  /** The request body without `photo_ids` and the key: `{text}` for a reply, `{screen_id, event}` for a tap. */
+  body: Record<string, unknown>;
+  /** What the thread shows while it waits: the typed text, or the tap's choice. */
+  label: string;
+  /** Photos to upload first (their ids go with the answer). */
+  photos?: Blob[];
+}
+
+/** An answer kept on the device. */
+export interface QueuedAnswer extends NewAnswer {
+  /** Its place in the order answers were made. */
+  n: number;
+  /** The idempotency key sent with every try: the service writes the answer once. */
+  key: string;
+  photos: Blob[];
+  /** When the person made it (ms). */
+  at: number;
+  /** The service's reason when it refused it for good ("Not delivered"); it is never sent again. */
+  refused?: string;
+}
+
+/**
+ * Sends one request of the person's API (`path` under its mount) and resolves with the JSON answer; throws
+ * an error with a numeric `status` when the service answered with an error, anything else when it did not
+ * answer at all (offline, the connection dropped).
+ */
+export type Post = (path: string, body?: unknown, raw?: Blob) => Promise<unknown>;
+
+/** Refusals that are final: the service answered and will answer the same again (expired, invalid). */
+export function isFinalRefusal(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  // 401: the sign-in is renewed and the answer goes later; 408, 425, 429: try again later.
+  return (
+    typeof status === 'number' && status >= 400 && status < 500 && ![401, 408, 425, 429].includes(status)
+  );
+}
+
+/** The answers on this device, oldest first (refused ones included, marked). */
+export async function queuedAnswers(agentId?: string): Promise<QueuedAnswer[]> {
+  const all = await onStore<QueuedAnswer[]>(OUTBOX, 'readonly', (s) => s.getAll());
+  return agentId === undefined ? all : all.filter((q) => q.agentId === agentId);
+}
+
+/** Keeps an answer on the device; it is sent by the next {@link flushAnswers}. */
+export async function queueAnswer(a: NewAnswer & { key?: string }): Promise<QueuedAnswer> {
+  const q = { ...a, key: a.key ?? crypto.randomUUID(), photos: a.photos ?? [], at: Date.now() };
+  const n = await onStore(OUTBOX, 'readwrite', (s) => s.add(q));
+  return { ...q, n: n as number };
+}
+
+/** Forgets one kept answer (the person dismissed a "Not delivered" one). */
+export async function dismissAnswer(n: number): Promise<void> {
+  await onStore(OUTBOX, 'readwrite', (s) => s.delete(n));
+}
+
+async function deliver(q: Omit<QueuedAnswer, 'n'>, post: Post): Promise<unknown> {
+  const agent = `/agents/${encodeURIComponent(q.agentId)}`;
+  // A photo uploaded by a try whose answer never arrived is left unsent; the service sweeps unsent photos.
+  const ids: string[] = [];
+  for (const photo of q.photos)
+    ids.push(((await post(`${agent}/photos`, undefined, photo)) as { id: string }).id);
+  const body = { ...q.body, ...(ids.length > 0 ? { photo_ids: ids } : {}), idempotency_key: q.key };
+  return post(`${agent}/${q.kind === 'tap' ? 'taps' : 'messages'}`, body);
+}
+
+/**
+ * Sends an answer at once when no earlier one is waiting, else keeps it behind them. Resolves `{sent}` with
+ * the service's answer, or `{queued}` when the network did not answer; throws a final refusal as it came.
+ */
+export async function sendAnswer(
+  a: NewAnswer,
+  post: Post,
+): Promise<{ sent: unknown; queued?: never } | { queued: QueuedAnswer; sent?: never }> {
+  const key = crypto.randomUUID();
+  if (!(await queuedAnswers()).some((q) => !q.refused)) {
+    try {
+      return { sent: await deliver({ ...a, key, photos: a.photos ?? [], at: Date.now() }, post) };
+    } catch (error) {
+      if (isFinalRefusal(error)) throw error;
+    }
+  }
+  // Kept with the key already tried: if that try reached the service, the resend answers it.
+  return { queued: await queueAnswer({ ...a, key }) };
+}
+
+/** What one pass of {@link flushAnswers} did. */
+export interface FlushReport {
+  sent: number;
+  refused: number;
+  /** Still waiting: the network (or the service) did not answer. */
+  waiting: number;
+}
+
+let running: Promise<FlushReport> | undefined;
+
+/**
+ * Sends the waiting answers in order, each until the service acknowledged it; stops at the first the
+ * network did not carry (the later ones wait behind it). A final refusal is kept, marked, and the next goes.
+ * One pass at a time per page or worker; a page and its service worker may both send: the key keeps one.
+ */
+export function flushAnswers(post: Post, progress?: () => void): Promise<FlushReport> {
+  running ??= (async () => {
+    const report = { sent: 0, refused: 0, waiting: 0 };
+    for (;;) {
+      const waiting = (await queuedAnswers()).filter((q) => !q.refused);
+      const next = waiting[0];
+      if (!next) break;
+      try {
+        await deliver(next, post);
+        await dismissAnswer(next.n);
+        report.sent++;
+      } catch (error) {
+        if (!isFinalRefusal(error)) {
+          report.waiting = waiting.length;
+          break;
+        }
+        const reason = error instanceof Error ? error.message : String(error);
+        await onStore(OUTBOX, 'readwrite', (s) => s.put({ ...next, refused: reason }));
+        report.refused++;
+      }
+      progress?.();
+    }
+    return report;
+  })().finally(() => {
+    running = undefined;
+  });
+  return running;
+}
+
+/** Keeps the access token where a service worker's Background Sync reads it (the page holds the session). */
+export async function rememberToken(token: string): Promise<void> {
+  await onStore(META, 'readwrite', (s) => s.put(token, 'session'));
+}
+
+/** The token {@link rememberToken} kept, or null. */
+export async function rememberedToken(): Promise<string | null> {
+  return ((await onStore(META, 'readonly', (s) => s.get('session'))) as string | undefined) ?? null;
+}
