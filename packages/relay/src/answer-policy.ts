@@ -1,6 +1,7 @@
 // Who answers an elicitation: the phone, the client first, or both at once (the first answer wins).
 import type { Svc } from '@screen-service/agent';
 import type { Journal } from './journal.js';
+import { pacedSvc } from './paced-svc.js';
 import {
   askFormOnPhone,
   askUrlOnPhone,
@@ -65,7 +66,7 @@ export async function answerElicitation(
   client: ClientAsker | undefined,
 ): Promise<ElicitAnswer> {
   const server = o.server();
-  const phone: PhoneAskContext = { svc: o.svc, server, signal };
+  const phone: PhoneAskContext = { svc: pacedSvc(o.svc), server, signal };
   const ask = readAsk(params);
   if ('refuse' in ask) {
     o.log(`declined an ask from ${server}: ${ask.refuse}`);

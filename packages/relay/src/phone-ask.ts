@@ -23,11 +23,15 @@ const OPTION = 80;
 const TEXT = 1500;
 const MAX_OPTIONS = 12;
 const SKIP = 'Skip';
+const SKIP_MARK = '-';
+const NONE = 'None';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 function questionOf(f: Field): string {
-  const parts = [`${f.title}${f.required ? '' : ' (optional)'}`];
+  const typedOptional = !f.required && (f.kind === 'string' || f.kind === 'number');
+  const hint = f.default !== undefined ? ' (optional: - for the default)' : ' (optional: - skips)';
+  const parts = [`${f.title}${f.required ? '' : typedOptional ? hint : ' (optional)'}`];
   if (f.description && f.description !== f.title) parts.push(f.description);
   if (f.default !== undefined) parts.push(`Default: ${show(f, f.default)}`);
   return clip(parts.join(' · '), QUESTION);
@@ -75,13 +79,14 @@ async function askOnce(c: PhoneAskContext, f: Field, text?: string): Promise<Fie
       return picked === SKIP ? undefined : f.choices.find((ch) => ch.title === picked)?.value;
     }
     case 'multi': {
-      if (!choosable(f, 0)) break;
+      // The phone's multi-choice needs one pick at least: an optional field offers None.
+      if (!choosable(f, f.required ? 0 : 1) || f.choices.some((ch) => ch.title === NONE)) break;
       const picked = await c.svc.choose(
         q,
-        f.choices.map((ch) => ch.title),
+        [...f.choices.map((ch) => ch.title), ...(f.required ? [] : [NONE])],
         { ...opts(c, text), multi: true },
       );
-      const values = picked.map((t) => f.choices.find((ch) => ch.title === t)?.value ?? t);
+      const values = picked.filter((t) => t !== NONE).map((t) => f.choices.find((ch) => ch.title === t)?.value ?? t);
       return values.length === 0 && !f.required ? undefined : values;
     }
     case 'number':
@@ -94,14 +99,17 @@ async function askOnce(c: PhoneAskContext, f: Field, text?: string): Promise<Fie
 // Typed answers: required numbers and formatted strings use the phone's typed box; optional ones a plain box,
 // so the person can leave them empty. Empty means the default, or nothing.
 async function typed(c: PhoneAskContext, f: Field, q: string, text?: string): Promise<FieldValue | undefined> {
-  const placeholder = f.default !== undefined ? clip(`default: ${show(f, f.default as FieldValue)}`, OPTION) : undefined;
+  // The phone's box cannot be sent empty: a lone '-' leaves an optional field empty (or takes its default).
+  const placeholder = f.required
+    ? undefined
+    : clip(f.default !== undefined ? `- for ${show(f, f.default as FieldValue)}` : '- to skip', OPTION);
   let type: 'text' | 'number' | 'email' | 'date' = 'text';
   if (f.required && f.kind === 'number') type = 'number';
   if (f.required && f.kind === 'string' && (f.format === 'email' || f.format === 'date')) type = f.format;
   const answer = await c.svc.ask(q, { ...opts(c, text), type, ...(placeholder ? { placeholder } : {}) });
   if (typeof answer === 'number') return answer;
   const s = String(answer).trim();
-  if (s === '') return f.default as FieldValue | undefined;
+  if (s === '' || (s === SKIP_MARK && !f.required)) return f.default as FieldValue | undefined;
   if (f.kind === 'number') return s !== '' && Number.isFinite(Number(s)) ? Number(s) : s;
   if (f.kind === 'multi') return s.split(',').map((x) => x.trim());
   return s;
