@@ -41,6 +41,7 @@ type Id = string | number;
 
 const CAPS_META = 'io.modelcontextprotocol/clientCapabilities';
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 /** The requests a 2026-07-28 server may answer with `input_required`. */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const MAX_ROUNDS = 8;
@@ -216,10 +217,18 @@ export function createRelay(o: RelayOptions): Relay {
     return void toServer(out);
   }
 
+  // The name the person reads: 2025 servers give it in `initialize`; 2026-07-28 ones on every result's `_meta`.
+  function learnName(info: unknown) {
+    if (!isObject(info)) return;
+    const name = (typeof info.title === 'string' && info.title) || (typeof info.name === 'string' && info.name);
+    if (name) serverInfoName = name;
+  }
+
   function fromServer(raw: JSONRPCMessage) {
     const m = raw as Msg;
     if (m.method === undefined) {
       const id = m.id as Id;
+      if (isObject(m.result) && isObject(m.result._meta)) learnName(m.result._meta[SERVER_INFO_META]);
       const mine = awaiting.get(id);
       if (mine) {
         awaiting.delete(id);
@@ -228,8 +237,7 @@ export function createRelay(o: RelayOptions): Relay {
       const original = retryable.get(id);
       retryable.delete(id);
       if (initIds.delete(id) && isObject(m.result)) {
-        const info = isObject(m.result.serverInfo) ? m.result.serverInfo : {};
-        serverInfoName = (typeof info.title === 'string' && info.title) || (typeof info.name === 'string' ? info.name : undefined);
+        learnName(m.result.serverInfo);
         if (typeof m.result.protocolVersion === 'string') o.server.setProtocolVersion?.(m.result.protocolVersion);
       }
       if (original && isObject(m.result) && m.result.resultType === 'input_required' && onlyElicitations(m.result)) {
