@@ -10,12 +10,22 @@ export interface OpenAsk {
   at: string;
 }
 
+/** The wrapped server process a run started (a stdio command). */
+export interface ChildRecord {
+  pid: number;
+  command: string[];
+}
+
 /** Where open asks are written; an in-memory one (no file) forgets them with the process. */
 export interface Journal {
   open(ask: OpenAsk): void;
   close(id: string): void;
   /** The asks a previous run left open, removed from the file as they are read. */
   takeStale(): OpenAsk[];
+  /** The wrapped server the previous run started, if it wrote one down (read once). */
+  takeStaleChild(): ChildRecord | undefined;
+  /** Writes down this run's wrapped server. */
+  setChild(child: ChildRecord | undefined): void;
 }
 
 /**
@@ -30,14 +40,19 @@ export interface Journal {
  */
 export function createFileJournal(file: string): Journal {
   let stale: OpenAsk[] = [];
+  let staleChild: ChildRecord | undefined;
+  let child: ChildRecord | undefined;
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { open?: OpenAsk[] };
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { open?: OpenAsk[]; child?: ChildRecord };
     stale = Array.isArray(parsed.open) ? parsed.open.filter((a) => typeof a?.id === 'string') : [];
+    const c = parsed.child;
+    if (c && Number.isInteger(c.pid) && Array.isArray(c.command)) staleChild = c;
   } catch {
     // No file yet, or one cut short by a crash mid-write (it is written atomically, so only a foreign file): start empty.
   }
   const open = new Map<string, OpenAsk>(stale.map((a) => [a.id, a]));
-  const save = () => writeFileAtomicSync(file, `${JSON.stringify({ open: [...open.values()] }, null, 2)}\n`);
+  const save = () =>
+    writeFileAtomicSync(file, `${JSON.stringify({ open: [...open.values()], ...(child ? { child } : {}) }, null, 2)}\n`);
   return {
     open(ask) {
       open.set(ask.id, ask);
@@ -53,10 +68,19 @@ export function createFileJournal(file: string): Journal {
       if (taken.length) save();
       return taken;
     },
+    takeStaleChild() {
+      const c = staleChild;
+      staleChild = undefined;
+      return c;
+    },
+    setChild(c) {
+      child = c;
+      save();
+    },
   };
 }
 
 /** A journal that keeps nothing past the process (no restart handling). */
 export function createMemoryJournal(): Journal {
-  return { open() {}, close() {}, takeStale: () => [] };
+  return { open() {}, close() {}, takeStale: () => [], takeStaleChild: () => undefined, setChild() {} };
 }

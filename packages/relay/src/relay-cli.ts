@@ -12,6 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnswerMode } from './answer-policy.js';
 import { createFileJournal } from './journal.js';
 import { createRelay } from './relay.js';
+import { stopStaleChild } from './stale-child.js';
 
 /** The relay's help, printed by `--help`. */
 export const RELAY_HELP = `svc relay: bring any MCP server's questions (elicitations) to your phone
@@ -166,6 +167,8 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     return RELAY_EXIT.OK;
   }
   const log = (line: string) => io.stderr(`svc relay: ${line}\n`);
+  const journal = args.state ? createFileJournal(args.state) : undefined;
+  stopStaleChild(journal?.takeStaleChild(), log);
   const server: Transport = args.url
     ? new StreamableHTTPClientTransport(new URL(args.url), { requestInit: { headers: args.headers } })
     : new StdioClientTransport({
@@ -184,7 +187,7 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     clientWaitSeconds: args.clientWait,
     log,
     ...(args.name ? { serverName: args.name } : {}),
-    ...(args.state ? { journal: createFileJournal(args.state) } : {}),
+    ...(journal ? { journal } : {}),
   });
   io.signal?.addEventListener('abort', () => void relay.close(), { once: true });
   try {
@@ -195,7 +198,10 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     listening?.close();
     return RELAY_EXIT.FAILURE;
   }
+  if (server instanceof StdioClientTransport && server.pid !== null)
+    journal?.setChild({ pid: server.pid, command: args.command });
   await relay.closed;
+  journal?.setChild(undefined);
   listening?.close();
   return RELAY_EXIT.OK;
 }
