@@ -47,16 +47,11 @@ it('usage errors exit 2 and name what to fix', async () => {
 it('passes tools through unchanged and declares form and URL elicitation to the wrapped server', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      SVC_BIN,
-      'relay',
-      '--token-file',
-      tokenFile,
-      '--',
-      process.execPath,
-      ECHO,
-    ],
-    env: { ...process.env, SVC_RELAY_SERVICE: 'http://127.0.0.1:9/functions/v1/svc-mcp' } as Record<string, string>,
+    args: [SVC_BIN, 'relay', '--token-file', tokenFile, '--', process.execPath, ECHO],
+    env: { ...process.env, SVC_RELAY_SERVICE: 'http://127.0.0.1:9/functions/v1/svc-mcp' } as Record<
+      string,
+      string
+    >,
     stderr: 'pipe',
   });
   const client = new Client({ name: 'relay-cli-test', version: '1.0.0' });

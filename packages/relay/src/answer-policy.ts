@@ -75,13 +75,19 @@ export async function answerElicitation(
   if (ask.mode === 'form') {
     const secret = sensitiveFields(params.requestedSchema);
     if (secret.length) {
-      o.log(`declined a form from ${server} asking for ${secret.join(', ')}: secrets go through URL mode only`);
-      await tellSensitiveRefused(phone, ask.message, secret).catch((err) => o.log(`could not tell the person: ${err}`));
+      o.log(
+        `declined a form from ${server} asking for ${secret.join(', ')}: secrets go through URL mode only`,
+      );
+      await tellSensitiveRefused(phone, ask.message, secret).catch((err) =>
+        o.log(`could not tell the person: ${err}`),
+      );
       return { action: 'decline' };
     }
   }
   const valid = (a: ElicitAnswer) =>
-    a.action !== 'accept' || ask.mode === 'url' || contentProblems(ask.fields ?? [], a.content ?? {}).length === 0;
+    a.action !== 'accept' ||
+    ask.mode === 'url' ||
+    contentProblems(ask.fields ?? [], a.content ?? {}).length === 0;
   const useClient = o.mode !== 'phone' && client?.supports(ask.mode) === true;
   if (useClient && o.mode === 'client-first') {
     const first = await fromClient(client, params, signal, o.clientWaitMs, o.log);
@@ -123,7 +129,8 @@ async function onPhone(o: PolicyOptions, phone: PhoneAskContext, ask: Ask): Prom
       ? await askUrlOnPhone(phone, ask.message, ask.url ?? '')
       : await askFormOnPhone(phone, ask.message, ask.fields ?? []);
   } catch (err) {
-    if (!phone.signal?.aborted) o.log(`${phone.server}: the phone ask failed (${(err as Error).message}); answering cancel`);
+    if (!phone.signal?.aborted)
+      o.log(`${phone.server}: the phone ask failed (${(err as Error).message}); answering cancel`);
     return { action: 'cancel' };
   } finally {
     o.journal.close(id);
@@ -149,7 +156,9 @@ async function race(
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const phoneSide = onPhone(o, { ...phone, signal: phoneStop.signal }, ask).then((a) => ({ from: 'phone', a }) as const);
+    const phoneSide = onPhone(o, { ...phone, signal: phoneStop.signal }, ask).then(
+      (a) => ({ from: 'phone', a }) as const,
+    );
     const clientSide = client.ask(params, clientStop.signal).then(
       (a) => (valid(a) ? ({ from: 'client', a } as const) : new Promise<never>(() => {})),
       () => new Promise<never>(() => {}),

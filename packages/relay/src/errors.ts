@@ -3,11 +3,7 @@
 /** Stable codes of the relay's own errors. */
 export type RelayErrorCode =
   /** A requestedSchema the form-mode rules do not allow (nested, arrays of objects, unknown types). */
-  | 'UNSUPPORTED_SCHEMA'
-  /** The relay's options are wrong (no server to wrap, an unknown answer mode, a bad URL). */
-  | 'INVALID_OPTIONS'
-  /** The wrapped server could not be started or reached. */
-  | 'SERVER_UNREACHABLE';
+  'UNSUPPORTED_SCHEMA';
 
 /** Every error the relay raises: a stable `code` and a message that says what to fix. */
 export class RelayError extends Error {

@@ -52,7 +52,10 @@ export function createFileJournal(file: string): Journal {
   }
   const open = new Map<string, OpenAsk>(stale.map((a) => [a.id, a]));
   const save = () =>
-    writeFileAtomicSync(file, `${JSON.stringify({ open: [...open.values()], ...(child ? { child } : {}) }, null, 2)}\n`);
+    writeFileAtomicSync(
+      file,
+      `${JSON.stringify({ open: [...open.values()], ...(child ? { child } : {}) }, null, 2)}\n`,
+    );
   return {
     open(ask) {
       open.set(ask.id, ask);

@@ -22,7 +22,11 @@ export function pacedSvc(svc: Svc): Svc {
           } catch (err) {
             if (!(err instanceof RateLimitedError) || tries >= MAX_TRIES) throw err;
             const signal = (args.at(-1) as { signal?: AbortSignal } | undefined)?.signal;
-            await sleep(Math.max(0.2, err.retryAfterSeconds ?? 1) * 1000, undefined, signal ? { signal } : {});
+            await sleep(
+              Math.max(0.2, err.retryAfterSeconds ?? 1) * 1000,
+              undefined,
+              signal ? { signal } : {},
+            );
           }
         }
       };

@@ -86,7 +86,9 @@ async function askOnce(c: PhoneAskContext, f: Field, text?: string): Promise<Fie
         [...f.choices.map((ch) => ch.title), ...(f.required ? [] : [NONE])],
         { ...opts(c, text), multi: true },
       );
-      const values = picked.filter((t) => t !== NONE).map((t) => f.choices.find((ch) => ch.title === t)?.value ?? t);
+      const values = picked
+        .filter((t) => t !== NONE)
+        .map((t) => f.choices.find((ch) => ch.title === t)?.value ?? t);
       return values.length === 0 && !f.required ? undefined : values;
     }
     case 'number':
@@ -98,7 +100,12 @@ async function askOnce(c: PhoneAskContext, f: Field, text?: string): Promise<Fie
 
 // Typed answers: required numbers and formatted strings use the phone's typed box; optional ones a plain box,
 // so the person can leave them empty. Empty means the default, or nothing.
-async function typed(c: PhoneAskContext, f: Field, q: string, text?: string): Promise<FieldValue | undefined> {
+async function typed(
+  c: PhoneAskContext,
+  f: Field,
+  q: string,
+  text?: string,
+): Promise<FieldValue | undefined> {
   // The phone's box cannot be sent empty: a lone '-' leaves an optional field empty (or takes its default).
   const placeholder = f.required
     ? undefined
@@ -131,9 +138,16 @@ async function askField(c: PhoneAskContext, f: Field, text?: string): Promise<Fi
  * (string → ask, enum → choose, boolean → confirm, number → ask with its bounds); a value that breaks the
  * schema is refused with the reason and asked again; then a review (send, change, decline, cancel).
  */
-export async function askFormOnPhone(c: PhoneAskContext, message: string, fields: readonly Field[]): Promise<ElicitAnswer> {
+export async function askFormOnPhone(
+  c: PhoneAskContext,
+  message: string,
+  fields: readonly Field[],
+): Promise<ElicitAnswer> {
   const start = await c.svc.choose(
-    clip(`${c.server} asks you for ${fields.length === 1 ? 'one answer' : `${fields.length} answers`}. Answer it?`, QUESTION),
+    clip(
+      `${c.server} asks you for ${fields.length === 1 ? 'one answer' : `${fields.length} answers`}. Answer it?`,
+      QUESTION,
+    ),
     ['Answer', 'Decline', 'Cancel'],
     opts(c, `${c.server} asks: ${message}`),
   );
@@ -147,10 +161,15 @@ export async function askFormOnPhone(c: PhoneAskContext, message: string, fields
     }
     const problems = contentProblems(fields, content);
     const summary = fields
-      .map((f) => `${f.title}: ${content[f.key] === undefined ? '(empty)' : show(f, content[f.key] as FieldValue)}`)
+      .map(
+        (f) =>
+          `${f.title}: ${content[f.key] === undefined ? '(empty)' : show(f, content[f.key] as FieldValue)}`,
+      )
       .join('\n');
     const decision = await c.svc.choose(
-      problems.length ? `Some answers do not fit: ${clip(problems.join('; '), 200)}` : `Send this to ${c.server}?`,
+      problems.length
+        ? `Some answers do not fit: ${clip(problems.join('; '), 200)}`
+        : `Send this to ${c.server}?`,
       problems.length ? ['Change', 'Decline', 'Cancel'] : ['Send', 'Change', 'Decline', 'Cancel'],
       opts(c, summary),
     );
@@ -177,13 +196,21 @@ export async function askUrlOnPhone(c: PhoneAskContext, message: string, url: st
       text: clip(text, TEXT),
     });
   else await c.svc.say(clip(`${text}\n${url}`, TEXT));
-  const done = await c.svc.choose(clip(`Opened ${host} and finished there?`, QUESTION), ['Done', 'Decline', 'Cancel'], opts(c));
+  const done = await c.svc.choose(
+    clip(`Opened ${host} and finished there?`, QUESTION),
+    ['Done', 'Decline', 'Cancel'],
+    opts(c),
+  );
   if (done === 'Done') return { action: 'accept' };
   return { action: done === 'Decline' ? 'decline' : 'cancel' };
 }
 
 /** Tells the person a form asked for a secret and was declined (sensitive information goes through URL mode only). */
-export async function tellSensitiveRefused(c: PhoneAskContext, message: string, keys: readonly string[]): Promise<void> {
+export async function tellSensitiveRefused(
+  c: PhoneAskContext,
+  message: string,
+  keys: readonly string[],
+): Promise<void> {
   await c.svc.say(
     clip(
       `${c.server} asked for ${keys.join(', ')} through a form ("${message}"). Passwords, tokens and keys are never sent through forms, so the relay declined; ${c.server} must ask for them through a link (URL mode).`,

@@ -1,14 +1,14 @@
 // `svc relay` / `svc-relay`: the command line read into options, the transports built, the relay run to its end.
 import fs from 'node:fs';
 import http from 'node:http';
-import { connect } from '@screen-service/agent';
-import { type OptionSpecs, parseCommandLine, UsageError } from '@screen-service/io-kit/command-line';
-import { readEnv, type StandardRule } from '@screen-service/io-kit/env';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { connect } from '@screen-service/agent';
+import { type OptionSpecs, parseCommandLine, UsageError } from '@screen-service/io-kit/command-line';
+import { readEnv, type StandardRule } from '@screen-service/io-kit/env';
 import type { AnswerMode } from './answer-policy.js';
 import { createFileJournal } from './journal.js';
 import { createRelay } from './relay.js';
@@ -69,7 +69,9 @@ const text = (what: string): StandardRule<string> => ({
     version: 1,
     vendor: 'svc-relay',
     validate: (v) =>
-      typeof v === 'string' && v.trim() !== '' ? { value: v.trim() } : { issues: [{ message: `must be ${what}` }] },
+      typeof v === 'string' && v.trim() !== ''
+        ? { value: v.trim() }
+        : { issues: [{ message: `must be ${what}` }] },
   },
 });
 
@@ -103,11 +105,17 @@ export function readRelayArgs(argv: readonly string[], envIn: RelayCliIo['env'])
     },
   });
   if (values.help) return { help: true as const };
-  if (positionals.length) usage(`Put the server command after --, as in: svc relay -- ${positionals.join(' ')}.`);
-  const env = readEnv(envIn, { SVC_RELAY_SERVICE: text('the tool server URL'), SVC_RELAY_TOKEN: text('a connection token') });
+  if (positionals.length)
+    usage(`Put the server command after --, as in: svc relay -- ${positionals.join(' ')}.`);
+  const env = readEnv(envIn, {
+    SVC_RELAY_SERVICE: text('the tool server URL'),
+    SVC_RELAY_TOKEN: text('a connection token'),
+  });
   const service = values.service ?? env.SVC_RELAY_SERVICE;
   if (!service || !/^https?:\/\//.test(service))
-    usage('--service (or SVC_RELAY_SERVICE) must be the tool server URL, http(s)://<host>/functions/v1/svc-mcp.');
+    usage(
+      '--service (or SVC_RELAY_SERVICE) must be the tool server URL, http(s)://<host>/functions/v1/svc-mcp.',
+    );
   let token = env.SVC_RELAY_TOKEN;
   if (values['token-file']) {
     try {
@@ -116,12 +124,18 @@ export function readRelayArgs(argv: readonly string[], envIn: RelayCliIo['env'])
       usage(`--token-file ${values['token-file']} cannot be read (${(err as NodeJS.ErrnoException).code}).`);
     }
   }
-  if (!token) usage('A connection token is needed: --token-file FILE or SVC_RELAY_TOKEN (from `svc connect`).');
+  if (!token)
+    usage('A connection token is needed: --token-file FILE or SVC_RELAY_TOKEN (from `svc connect`).');
   if (!!values.url === command.length > 0)
-    usage(command.length ? 'Give either --url or a command after --, not both.' : 'Give the server to wrap: -- <command> or --url <url>.');
+    usage(
+      command.length
+        ? 'Give either --url or a command after --, not both.'
+        : 'Give the server to wrap: -- <command> or --url <url>.',
+    );
   if (values.url && !/^https?:\/\//.test(values.url)) usage('--url must be an http(s) address.');
   const answer = (values.answer ?? 'phone') as AnswerMode;
-  if (!['phone', 'client-first', 'both'].includes(answer)) usage('--answer must be phone, client-first or both.');
+  if (!['phone', 'client-first', 'both'].includes(answer))
+    usage('--answer must be phone, client-first or both.');
   const clientWait = Number(values['client-wait'] ?? 60);
   if (!Number.isFinite(clientWait) || clientWait < 0 || clientWait > 86_400)
     usage('--client-wait must be a number of seconds from 0 to 86400.');
@@ -174,7 +188,9 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     : new StdioClientTransport({
         command: args.command[0] ?? '',
         args: args.command.slice(1),
-        env: Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)),
+        env: Object.fromEntries(
+          Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
         stderr: 'inherit',
       });
   const { client, listening } = await clientSide(args.httpPort, log);

@@ -1,10 +1,13 @@
 // The relay: JSON-RPC passed through between a client and a wrapped server, elicitations taken to the phone.
-import type { Svc } from '@screen-service/agent';
+
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type AnswerMode, answerElicitation, type ClientAsker, type PolicyOptions } from './answer-policy.js';
+import type { Svc } from '@screen-service/agent';
+import { type AnswerMode, answerElicitation, type PolicyOptions } from './answer-policy.js';
+import { createClientAsker } from './client-asker.js';
+import { answerInputRequired, isRelayedInputRequired } from './input-required.js';
 import { createMemoryJournal, type Journal } from './journal.js';
-import type { ElicitAnswer } from './phone-ask.js';
+import { createWire, type Id, isObject, type Msg } from './wire.js';
 
 /** Options of {@link createRelay}. */
 export interface RelayOptions {
@@ -36,18 +39,12 @@ export interface Relay {
   readonly closed: Promise<void>;
 }
 
-type Msg = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
-type Id = string | number;
-
 const CAPS_META = 'io.modelcontextprotocol/clientCapabilities';
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 /** The requests a 2026-07-28 server may answer with `input_required`. */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
-const MAX_ROUNDS = 8;
 const BOTH_MODES = { form: {}, url: {} };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Wires a client to a wrapped MCP server. Every message passes through unchanged, except: the relay declares
@@ -73,10 +70,6 @@ export function createRelay(o: RelayOptions): Relay {
   const inFlight = new Map<Id, AbortController>();
   /** The wrapped server's elicitations the relay is answering, by their id. */
   const elicitations = new Map<Id, AbortController>();
-  /** Responses the relay awaits: its own requests to either side. */
-  const awaiting = new Map<Id, (m: Msg) => void>();
-  let seq = 0;
-  const relayId = () => `svc-relay-${++seq}`;
   let closing = false;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => {
@@ -92,47 +85,9 @@ export function createRelay(o: RelayOptions): Relay {
     log,
   };
 
-  const send = (t: Transport, m: Msg) =>
-    t.send(m as JSONRPCMessage).catch((err: Error) => log(`could not send ${m.method ?? 'a response'}: ${err.message}`));
-  const toServer = (m: Msg) => send(o.server, m);
-  const toClient = (m: Msg) => send(o.client, m);
-
-  const clientAsker: ClientAsker = {
-    supports(mode) {
-      const e = clientElicitation;
-      if (!e) return false;
-      // An empty capability means form only (the 2025-11-25 rule); 2025-06-18 clients send `{}` too.
-      if (Object.keys(e).length === 0) return mode === 'form';
-      return isObject(e[mode]);
-    },
-    ask(params, signal) {
-      const id = relayId();
-      return new Promise<ElicitAnswer>((resolve, reject) => {
-        const onAbort = () => {
-          awaiting.delete(id);
-          void toClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(signal.reason ?? 'withdrawn') } });
-          reject(signal.reason);
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        awaiting.set(id, (m) => {
-          signal.removeEventListener('abort', onAbort);
-          if (isObject(m.result) && ['accept', 'decline', 'cancel'].includes(m.result.action as string))
-            resolve(m.result as unknown as ElicitAnswer);
-          else reject(new Error(isObject(m.error) ? String(m.error.message) : 'not an elicitation result'));
-        });
-        void toClient({ jsonrpc: '2.0', id, method: 'elicitation/create', params });
-      });
-    },
-  };
-
-  /** A request of the relay's own to the server (a 2026-07-28 retry), resolved with its response. */
-  const requestServer = (m: Msg) =>
-    new Promise<Msg>((resolve) => {
-      const id = relayId();
-      awaiting.set(id, resolve);
-      void toServer({ ...m, id });
-    });
+  const wire = createWire(o.client, o.server, log);
+  const { toServer, toClient, awaiting } = wire;
+  const clientAsker = createClientAsker(wire, () => clientElicitation);
 
   async function onServerElicit(m: Msg) {
     const id = m.id as Id;
@@ -147,37 +102,13 @@ export function createRelay(o: RelayOptions): Relay {
     }
   }
 
-  // A 2026-07-28 `input_required` result: answer its elicitations, retry the call with the answers and the
-  // server's state, until a result that is not `input_required` goes back to the client under its own id.
   async function onInputRequired(original: Msg, first: Record<string, unknown>) {
-    const id = original.id as Id;
     const stop = new AbortController();
-    inFlight.set(id, stop);
+    inFlight.set(original.id as Id, stop);
     try {
-      let result = first;
-      for (let round = 1; round <= MAX_ROUNDS; round++) {
-        const requests = isObject(result.inputRequests) ? result.inputRequests : {};
-        const responses: Record<string, ElicitAnswer> = {};
-        for (const [key, req] of Object.entries(requests)) {
-          const params = isObject(req) && isObject(req.params) ? req.params : {};
-          // The client cannot be asked mid-call in this revision: the phone answers (see ADR 0282).
-          responses[key] = await answerElicitation(policy, params, stop.signal, undefined);
-          if (stop.signal.aborted) return;
-        }
-        const params: Record<string, unknown> = { ...original.params, inputResponses: responses };
-        if (typeof result.requestState === 'string') params.requestState = result.requestState;
-        else delete params.requestState;
-        const reply = await requestServer({ jsonrpc: '2.0', method: original.method, params });
-        if (stop.signal.aborted) return;
-        if (!isObject(reply.result) || reply.result.resultType !== 'input_required' || !onlyElicitations(reply.result)) {
-          await toClient({ ...reply, id });
-          return;
-        }
-        result = reply.result;
-      }
-      await toClient({ jsonrpc: '2.0', id, error: { code: -32603, message: `The server asked for input more than ${MAX_ROUNDS} times; the relay stopped.` } });
+      await answerInputRequired(wire, policy, original, first, stop.signal);
     } finally {
-      inFlight.delete(id);
+      inFlight.delete(original.id as Id);
     }
   }
 
@@ -220,7 +151,8 @@ export function createRelay(o: RelayOptions): Relay {
   // The name the person reads: 2025 servers give it in `initialize`; 2026-07-28 ones on every result's `_meta`.
   function learnName(info: unknown) {
     if (!isObject(info)) return;
-    const name = (typeof info.title === 'string' && info.title) || (typeof info.name === 'string' && info.name);
+    const name =
+      (typeof info.title === 'string' && info.title) || (typeof info.name === 'string' && info.name);
     if (name) serverInfoName = name;
   }
 
@@ -238,10 +170,13 @@ export function createRelay(o: RelayOptions): Relay {
       retryable.delete(id);
       if (initIds.delete(id) && isObject(m.result)) {
         learnName(m.result.serverInfo);
-        if (typeof m.result.protocolVersion === 'string') o.server.setProtocolVersion?.(m.result.protocolVersion);
+        if (typeof m.result.protocolVersion === 'string')
+          o.server.setProtocolVersion?.(m.result.protocolVersion);
       }
-      if (original && isObject(m.result) && m.result.resultType === 'input_required' && onlyElicitations(m.result)) {
-        void onInputRequired(original, m.result).catch((err: Error) => log(`input_required failed: ${err.message}`));
+      if (original && isRelayedInputRequired(m.result)) {
+        void onInputRequired(original, m.result).catch((err: Error) =>
+          log(`input_required failed: ${err.message}`),
+        );
         return;
       }
       return void toClient(m);
@@ -282,13 +217,6 @@ export function createRelay(o: RelayOptions): Relay {
     close: shutDown,
     closed,
   };
-}
-
-// Only elicitations are the relay's to answer; a result that also asks for sampling or roots goes to the
-// client as it is (the client answers all of it).
-function onlyElicitations(result: Record<string, unknown>): boolean {
-  const requests = isObject(result.inputRequests) ? Object.values(result.inputRequests) : [];
-  return requests.every((r) => isObject(r) && r.method === 'elicitation/create');
 }
 
 // What the last run left on the phone: the wrapped server that asked is gone with it (a stdio child dies with

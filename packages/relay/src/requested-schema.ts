@@ -47,7 +47,10 @@ function choicesOf(s: Json): Choice[] | undefined {
   }
   const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
   if (list?.every((o) => isObject(o) && typeof o.const === 'string'))
-    return (list as Json[]).map((o) => ({ value: o.const as string, title: str(o.title) ?? (o.const as string) }));
+    return (list as Json[]).map((o) => ({
+      value: o.const as string,
+      title: str(o.title) ?? (o.const as string),
+    }));
   return undefined;
 }
 
@@ -63,8 +66,17 @@ function readField(key: string, s: Json, required: boolean): Field {
   if (s.type === 'array' && isObject(s.items)) {
     const items = choicesOf(s.items);
     if (items) {
-      const d = Array.isArray(s.default) ? s.default.filter((v): v is string => typeof v === 'string') : undefined;
-      return { ...base, kind: 'multi', choices: items, minItems: num(s.minItems), maxItems: num(s.maxItems), default: d };
+      const d = Array.isArray(s.default)
+        ? s.default.filter((v): v is string => typeof v === 'string')
+        : undefined;
+      return {
+        ...base,
+        kind: 'multi',
+        choices: items,
+        minItems: num(s.minItems),
+        maxItems: num(s.maxItems),
+        default: d,
+      };
     }
   }
   if (s.type === 'string') {
@@ -107,8 +119,13 @@ function readField(key: string, s: Json, required: boolean): Field {
  */
 export function readRequestedSchema(schema: unknown): Field[] {
   if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties))
-    throw new RelayError('UNSUPPORTED_SCHEMA', 'requestedSchema must be {"type":"object","properties":{...}}.');
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === 'string') : []);
+    throw new RelayError(
+      'UNSUPPORTED_SCHEMA',
+      'requestedSchema must be {"type":"object","properties":{...}}.',
+    );
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((k) => typeof k === 'string') : [],
+  );
   return Object.entries(schema.properties).map(([key, s]) => {
     if (!isObject(s)) throw new RelayError('UNSUPPORTED_SCHEMA', `Field "${key}" is not a schema object.`);
     return readField(key, s, required.has(key));

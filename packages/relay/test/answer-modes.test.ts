@@ -76,7 +76,10 @@ describe('both', () => {
     const phone = await s.paired.person.nextScreen(s.seen);
     expect(questionOf(phone.lines)).toContain('Everything Reference Server');
     screenShown();
-    expect(rawResult(resultText(await call))).toEqual({ action: 'accept', content: { name: 'From the desk' } });
+    expect(rawResult(resultText(await call))).toEqual({
+      action: 'accept',
+      content: { name: 'From the desk' },
+    });
     // Withdrawn: the person is told, in the thread, that the question is over.
     await expect
       .poll(async () => (await s.paired.person.messages()).map((m) => m.body).join('\n'))
@@ -86,9 +89,11 @@ describe('both', () => {
 
   it('the phone answers first: the server receives the phone answer and the client request is cancelled', async () => {
     let cancelled: unknown;
-    s.handlers.push(never((r) => {
-      cancelled = r;
-    }));
+    s.handlers.push(
+      never((r) => {
+        cancelled = r;
+      }),
+    );
     const call = s.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     const phone = await s.paired.person.nextScreen(s.seen);
     await s.paired.person.tap(phone.id, { id: 'ask', value: 'Decline' });
@@ -133,9 +138,11 @@ describe('client-first', () => {
 
   it('the client does not answer in time: its request is cancelled and the phone is asked', async () => {
     let cancelled: unknown;
-    s.handlers.push(never((r) => {
-      cancelled = r;
-    }));
+    s.handlers.push(
+      never((r) => {
+        cancelled = r;
+      }),
+    );
     const call = s.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     const phone = await s.paired.person.nextScreen(s.seen);
     expect(String(cancelled)).toContain('did not answer in time');

@@ -72,7 +72,9 @@ describe('form mode', () => {
     // The person saw which server asks and its message, each component of its kind, and the refusals' reasons.
     const [first, ...fields] = screens;
     expect(questionOf(first!.lines)).toContain('Everything Reference Server');
-    expect(await textOf(paired.person, first!.id)).toContain('Please provide inputs for the following fields');
+    expect(await textOf(paired.person, first!.id)).toContain(
+      'Please provide inputs for the following fields',
+    );
     const kinds = fields.map((s) => s.lines.split('@')[0]);
     expect(kinds).toEqual(expect.arrayContaining(['ask', 'confirm', 'choose']));
     const again = fields.filter((s) => /Integer|String with date format/.test(questionOf(s.lines)));

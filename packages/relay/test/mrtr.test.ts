@@ -24,7 +24,11 @@ beforeAll(async () => {
   files = relayFiles(paired.token);
   transport = new StdioClientTransport({
     command: process.execPath,
-    args: relayArgs({ mcpUrl: service.mcpUrl, tokenFile: files.tokenFile, server: [process.execPath, MRTR_SERVER] }),
+    args: relayArgs({
+      mcpUrl: service.mcpUrl,
+      tokenFile: files.tokenFile,
+      server: [process.execPath, MRTR_SERVER],
+    }),
     stderr: 'inherit',
   });
   // Pinned to the 2026-07-28 era: server/discover, the per-request _meta envelope, no initialize.
@@ -36,7 +40,14 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
     timeout: 20_000,
   });
 });
@@ -61,7 +72,10 @@ it('the person answers in the web app; the server receives exactly that content 
   await page.getByLabel('Email').fill(paired.email);
   await page.getByLabel(/^Password/).fill(paired.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('link', { name: /Table booker/ }).first().click();
+  await page
+    .getByRole('link', { name: /Table booker/ })
+    .first()
+    .click();
   await expect.poll(() => page.locator('.thread-head').textContent()).toContain('Table booker');
 
   const call = client.callTool({ name: 'book_table', arguments: {} });
@@ -110,5 +124,7 @@ it('a form asking for an API key is declined without a screen, and the person is
   expect(out.view).toEqual({ kind: 'elicit', action: 'decline' });
   const added = (await paired.person.messages()).slice(before);
   expect(added.filter((m) => m.screen)).toEqual([]);
-  expect(added.map((m) => m.body).join('\n')).toMatch(/asked for api_key through a form.*never sent through forms.*URL mode/s);
+  expect(added.map((m) => m.body).join('\n')).toMatch(
+    /asked for api_key through a form.*never sent through forms.*URL mode/s,
+  );
 });

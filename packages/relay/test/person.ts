@@ -12,7 +12,9 @@ export function questionOf(lines: string): string {
 
 /** The field title a field screen asks for (the question up to its optional mark or description). */
 export function titleOf(lines: string): string {
-  return questionOf(lines).split(' · ')[0]!.replace(/ \(optional[^)]*\)$/, '');
+  return questionOf(lines)
+    .split(' · ')[0]!
+    .replace(/ \(optional[^)]*\)$/, '');
 }
 
 /** The chat line shown with a screen (its `text`). */

@@ -54,7 +54,9 @@ it('SIGKILL mid-ask, then a restart on the same state file', async () => {
   await expect.poll(() => alive(child.pid)).toBe(false);
   await expect
     .poll(async () => (await paired.person.messages()).map((m) => m.body).join('\n'))
-    .toMatch(/The relay restarted, so Everything Reference Server's question is closed .*Please provide inputs/);
+    .toMatch(
+      /The relay restarted, so Everything Reference Server's question is closed .*Please provide inputs/,
+    );
   expect(JSON.parse(fs.readFileSync(files.state, 'utf8')).open).toEqual([]);
 
   // A tap on the stale screen is taken by the service but answers nothing: the next ask gets its own answer.

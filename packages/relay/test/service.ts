@@ -221,4 +221,3 @@ export function personSide(base: string, token: string, agentId: string) {
     },
   };
 }
-
