@@ -122,6 +122,16 @@ async function fromClient(
 }
 
 async function onPhone(o: PolicyOptions, phone: PhoneAskContext, ask: Ask): Promise<ElicitAnswer> {
+  return (await phoneOrFailed(o, phone, ask)) ?? { action: 'cancel' };
+}
+
+// Undefined when the phone could not be asked (unreachable, refused): alone that answers cancel; in a race it
+// loses to the client rather than winning with a cancel nobody chose.
+async function phoneOrFailed(
+  o: PolicyOptions,
+  phone: PhoneAskContext,
+  ask: Ask,
+): Promise<ElicitAnswer | undefined> {
   const id = `${process.pid}-${Date.now()}-${++asks}`;
   o.journal.open({ id, server: phone.server, message: ask.message, at: new Date().toISOString() });
   try {
@@ -129,9 +139,8 @@ async function onPhone(o: PolicyOptions, phone: PhoneAskContext, ask: Ask): Prom
       ? await askUrlOnPhone(phone, ask.message, ask.url ?? '')
       : await askFormOnPhone(phone, ask.message, ask.fields ?? []);
   } catch (err) {
-    if (!phone.signal?.aborted)
-      o.log(`${phone.server}: the phone ask failed (${(err as Error).message}); answering cancel`);
-    return { action: 'cancel' };
+    if (!phone.signal?.aborted) o.log(`${phone.server}: the phone ask failed (${(err as Error).message})`);
+    return undefined;
   } finally {
     o.journal.close(id);
   }
@@ -156,17 +165,25 @@ async function race(
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const phoneSide = onPhone(o, { ...phone, signal: phoneStop.signal }, ask).then(
-      (a) => ({ from: 'phone', a }) as const,
-    );
-    const clientSide = client.ask(params, clientStop.signal).then(
-      (a) => (valid(a) ? ({ from: 'client', a } as const) : new Promise<never>(() => {})),
-      () => new Promise<never>(() => {}),
-    );
-    const won = await Promise.race([phoneSide, clientSide]);
+    // A side that fails (or gives an answer that does not fit) drops out; if both drop out, cancel.
+    let out = 0;
+    let bothOut!: () => void;
+    const neither = new Promise<{ from: 'neither'; a: ElicitAnswer }>((r) => {
+      bothOut = () => r({ from: 'neither', a: { action: 'cancel' } });
+    });
+    const dropOut = () => {
+      if (++out === 2) bothOut();
+      return new Promise<never>(() => {});
+    };
+    const phoneRun = phoneOrFailed(o, { ...phone, signal: phoneStop.signal }, ask);
+    const phoneSide = phoneRun.then((a) => (a ? ({ from: 'phone', a } as const) : dropOut()));
+    const clientSide = client
+      .ask(params, clientStop.signal)
+      .then((a) => (valid(a) ? ({ from: 'client', a } as const) : dropOut()), dropOut);
+    const won = await Promise.race([phoneSide, clientSide, neither]);
     if (won.from === 'client') {
       phoneStop.abort('the client answered first');
-      await phoneSide.catch(() => undefined);
+      await phoneRun; // its screen is withdrawn before the answer goes back
     } else clientStop.abort('the phone answered first');
     o.log(`${phone.server}: answered (${won.a.action}) on the ${won.from}`);
     return won.a;

@@ -223,12 +223,22 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
 }
 
 // The client's side: stdio, or one Streamable HTTP session on 127.0.0.1 (loopback only: the relay holds the
-// person's token, so it is never reachable from the network).
+// person's token). A Host or Origin other than this address is refused, so a web page cannot reach it through
+// DNS rebinding or a cross-origin request.
 async function clientSide(port: number | undefined, log: (line: string) => void) {
   if (port === undefined) return { client: new StdioServerTransport() as Transport, listening: undefined };
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
+  let allowed = new Set<string>();
   const listening = http.createServer((req, res) => {
-    if (!req.url?.startsWith('/mcp')) {
+    const origin = req.headers.origin;
+    if (
+      !allowed.has(req.headers.host ?? '') ||
+      (origin !== undefined && !allowed.has(origin.replace(/^http:\/\//, '')))
+    ) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('Only this machine may use the relay.\n');
+      return;
+    }
+    if (req.url !== '/mcp' && !req.url?.startsWith('/mcp?')) {
       res.writeHead(404).end();
       return;
     }
@@ -236,6 +246,8 @@ async function clientSide(port: number | undefined, log: (line: string) => void)
   });
   await new Promise<void>((resolve) => listening.listen(port, '127.0.0.1', resolve));
   const at = listening.address();
-  log(`serving http://127.0.0.1:${typeof at === 'object' && at ? at.port : port}/mcp`);
+  const bound = typeof at === 'object' && at ? at.port : port;
+  allowed = new Set([`127.0.0.1:${bound}`, `localhost:${bound}`]);
+  log(`serving http://127.0.0.1:${bound}/mcp`);
   return { client: transport as Transport, listening };
 }

@@ -91,7 +91,7 @@ it('--url with --header: the wrapped HTTP server gets the header on every reques
   fs.rmSync(files.dir, { recursive: true, force: true });
 });
 
-it('--http: the client reaches the wrapped server over Streamable HTTP on 127.0.0.1', async () => {
+it('--http: the client reaches the wrapped server over Streamable HTTP on 127.0.0.1; other origins are refused', async () => {
   const files = relayFiles('svc_ct_unused-no-ask-here');
   const child = spawn(
     process.execPath,
@@ -118,6 +118,13 @@ it('--http: the client reaches the wrapped server over Streamable HTTP on 127.0.
     });
     child.on('exit', () => reject(new Error(`the relay exited: ${stderr}`)));
   });
+  // A web page's cross-origin request is refused before it reaches the wrapped server.
+  const foreign = await fetch(url, {
+    method: 'POST',
+    headers: { origin: 'http://pages.example', 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(foreign.status).toBe(403);
   const client = new Client({ name: 'http-side-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   expect(client.getServerVersion()?.name).toBe('mcp-servers/everything');
