@@ -8,6 +8,7 @@ import { backupCommand, doctorCommand, OPERATE_HELP, restoreCommand } from './cl
 import { type OptionSpec, parseOptions } from './cli/options.js';
 import { readPassword } from './cli/read-password.js';
 import { receiptsCommand } from './cli/receipts.js';
+import { relayCommand } from './cli/relay.js';
 import { SHARE_HELP, shareCommand } from './cli/share.js';
 
 const HELP: Record<string, string> = {
@@ -23,6 +24,8 @@ Commands:
   host pair|add|session|run-echo ...          run a host from this terminal (svc host --help)
   share safe|template|grant|revoke|list|plan|send ...
                                               share client-safe agents with other people (svc share --help)
+  relay [options] -- <server command...>      wrap any MCP server; its questions (elicitations) come to
+                                              your phone (svc relay --help)
   receipts verify FILE --keys JWKS | rotate-key
                                               check exported answer receipts offline; rotate the signing key
   backup FILE [--without-secret]              archive the database (online) and every data file
@@ -96,6 +99,9 @@ export async function runCli(
         return await shareCommand(rest, () => config(), io);
       case 'receipts':
         return await receiptsCommand(rest, () => config(), io);
+      case 'relay':
+        // Its own settings (--service, --token-file, SVC_RELAY_*): it talks to a service, it runs none.
+        return await relayCommand(rest, io, env);
       case 'backup':
       case 'restore':
       case 'doctor':
