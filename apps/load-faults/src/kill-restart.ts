@@ -46,6 +46,11 @@ export interface KillRestartRun {
   killAt: { goneAt: number; answersWaiting: number }[];
   /** How many of the faults crashed PostgreSQL (the rest killed an instance). */
   databaseCrashes: number;
+  /**
+   * The writers' waits carried svc_answers' cursor (ADR 0274), so a result cut by a kill came again: every
+   * answer is owed, and none is excused as lost in the claim→reply window.
+   */
+  resumable?: boolean;
   /** Calls that failed while the service was down and then succeeded on a retry. */
   recoveredRetries: number;
   /** Milliseconds from each restart's start until the first write acknowledged after it. */
@@ -148,6 +153,8 @@ interface Writer {
   personPost: (path: string, body: unknown) => ReturnType<typeof request>;
   ledger: WriteLedger;
   st: RunState;
+  /** This writer's svc_answers cursor (ADR 0274): what its last result held, acknowledged by the next call. */
+  answers: { cursor: string };
 }
 
 async function writeSay({ mcp, ledger, st }: Writer, marker: string) {
@@ -200,16 +207,29 @@ async function writePut({ mcp, ledger }: Writer, marker: string) {
 }
 
 /** A waiting client: its call may be cut by the kill; it retries until the service is back. */
-async function waitForAnswers({ mcp, ledger, st }: Writer) {
+async function waitForAnswers({ mcp, ledger, st, answers }: Writer) {
   st.answersInFlight++;
   try {
-    const r = await retrying(st, () => mcp.call('svc_answers', { wait: 1 }, 10_000));
-    for (const a of (r.structured?.answers ?? []) as Answer[]) {
-      ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
-    }
+    // The resumable wait: a result cut by the kill is returned again to the retry, which still holds the
+    // older cursor; a result received is acknowledged by the next call.
+    const r = await retrying(st, () => mcp.call('svc_answers', { wait: 1, cursor: answers.cursor }, 10_000));
+    took(r, answers, ledger);
   } finally {
     st.answersInFlight--;
   }
+}
+
+/** Records a svc_answers result's answers and keeps its cursor (a refusal carries neither). */
+function took(
+  r: { isError?: boolean; structured?: Record<string, unknown> | undefined },
+  answers: { cursor: string },
+  ledger: WriteLedger,
+): number {
+  if (r.isError) return 0;
+  const got = (r.structured?.answers ?? []) as Answer[];
+  for (const a of got) ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
+  if (typeof r.structured?.cursor === 'string') answers.cursor = r.structured.cursor;
+  return got.length;
 }
 
 /** Writes until the run stops, cycling say, show and tap, reply, table put, wait for answers. */
@@ -321,14 +341,11 @@ async function killLoop(o: KillRestartOptions, st: RunState, log: (line: string)
 }
 
 /** Drain: every answer still waiting is returned now. */
-async function drainAnswers(sessions: McpSession[], ledger: WriteLedger) {
-  for (const s of sessions) {
-    for (;;) {
-      const r = await s.call('svc_answers', { wait: 0 });
-      const got = (r.structured?.answers ?? []) as Answer[];
-      if (got.length === 0) break;
-      for (const a of got) ledger.returned.push(a.kind === 'tap' ? `tap:${a.screen_id}` : `text:${a.text}`);
-    }
+async function drainAnswers(sessions: McpSession[], cursors: { cursor: string }[], ledger: WriteLedger) {
+  for (const [i, s] of sessions.entries()) {
+    const answers = cursors[i] as { cursor: string };
+    // Until a call returns nothing: that call has also acknowledged the last batch.
+    while (took(await s.call('svc_answers', { wait: 0, cursor: answers.cursor }), answers, ledger) > 0);
   }
 }
 
@@ -356,15 +373,27 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
       body,
       timeoutMs: 10_000,
     });
+  const cursors = connections.map(() => ({ cursor: '' }));
   const work = [
     ...connections.map((c, i) =>
-      writeLoop({ c, mcp: sessions[i] as McpSession, personPost: personPostVia(i), ledger, st }, i, o.random),
+      writeLoop(
+        {
+          c,
+          mcp: sessions[i] as McpSession,
+          personPost: personPostVia(i),
+          ledger,
+          st,
+          answers: cursors[i] as { cursor: string },
+        },
+        i,
+        o.random,
+      ),
     ),
     ...ledger.oauth.map((_, i) => rotateLoop(base(i), ledger, st, i)),
   ];
   const { killsDuringAnswers, killAt, databaseCrashes } = await killLoop(o, st, log);
   await Promise.all(work);
-  await drainAnswers(sessions, ledger);
+  await drainAnswers(sessions, cursors, ledger);
   await Promise.all(sessions.map((s) => s.close().catch(() => {})));
   const { recoveredRetries, recoverMs } = st;
   return {
@@ -374,6 +403,7 @@ export async function runKillRestart(o: KillRestartOptions): Promise<KillRestart
     killsDuringAnswers,
     killAt,
     databaseCrashes,
+    resumable: true,
     recoveredRetries,
     recoverMs,
   };

@@ -291,7 +291,8 @@ export function verifyRows(stored: StoredRows, run: KillRestartRun): Verdict {
         ),
       });
       // Claimed but never seen, just before a kill that cut waiting calls: the reply died with the process.
-      if (cut) lostInReplyWindow.push(key);
+      // A run whose waits carried a cursor (ADR 0274) is owed every answer: no window is excused.
+      if (cut && run.resumable !== true) lostInReplyWindow.push(key);
       else lost++;
     }
   }
