@@ -8,7 +8,6 @@ export default defineConfig(
       index: 'src/index.ts',
       threads: 'src/threads/index.ts',
       'host-messages': 'src/host-messages/index.ts',
-      photos: 'src/photos/index.ts',
       sharing: 'src/sharing/index.ts',
       housekeeping: 'src/housekeeping/index.ts',
     },

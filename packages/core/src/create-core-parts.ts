@@ -8,6 +8,7 @@ import {
   TABLES_CALLS_PER_MINUTE,
   type Tables,
 } from '@screen-service/agent-tables';
+import type { PhotoLinks } from '@screen-service/photos';
 import { createPushDispatcher, type PushDispatcher } from '@screen-service/push';
 import type { Receipts } from '@screen-service/receipts';
 import { normalizeEmail } from '@screen-service/registry/accounts';
@@ -30,7 +31,6 @@ import type { Store } from '@screen-service/registry/model';
 import type { ServiceUrls } from '@screen-service/registry/mounts';
 import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
-import type { PhotoLinks } from './photos/photos.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createNotificationAnswers, type NotificationAnswers } from './threads/push-answers.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';

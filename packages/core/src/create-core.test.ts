@@ -1,6 +1,7 @@
 // createCore end to end on a real SQLite file (the test kit): the use cases issue 14 moved into the core.
 import fs from 'node:fs';
 import path from 'node:path';
+import { MAX_PHOTO_BYTES } from '@screen-service/photos';
 import { colorFromName } from '@screen-service/registry/agents';
 import { connectionState, isConnectionLive } from '@screen-service/registry/hosts';
 import { isServiceError, normalizeCode, seededRandom } from '@screen-service/registry/kernel';
@@ -9,7 +10,6 @@ import { createDiskPhotoFiles } from '@screen-service/store-sqlite';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { AGENT_COLOR_HEX, seedAccent, seedColor } from '@screen-service/theme';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PHOTO_BYTES } from './photos/photos.js';
 import { newPageVersion } from './threads/page-version.js';
 
 const PNG = Buffer.from(

@@ -2,6 +2,14 @@
 // server composes it with OAuth and mounts adapters on it; every package's tests build it through /testing.
 
 import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
+import {
+  createPhotos,
+  createSignedPhotoLinks,
+  PHOTO_UPLOAD_RATE,
+  type PhotoFiles,
+  type PhotoLinks,
+  type Photos,
+} from '@screen-service/photos';
 import type { PushDispatcher, PushDispatcherOptions, PushTransport } from '@screen-service/push';
 import { createPushService, type PushService } from '@screen-service/push';
 import { createReceipts, type Receipts } from '@screen-service/receipts';
@@ -50,14 +58,6 @@ import {
 import type { HostTransport } from './host-messages/host-transport.js';
 import type { HousekeepingJob } from './housekeeping/housekeeping.js';
 import { retentionJobs } from './housekeeping/retention.js';
-import {
-  createPhotos,
-  createSignedPhotoLinks,
-  PHOTO_UPLOAD_RATE,
-  type PhotoFiles,
-  type PhotoLinks,
-  type Photos,
-} from './photos/photos.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';
 import { createShares, type Shares } from './sharing/shares.js';
 import type { DeadlineSweeper } from './threads/deadline-sweeper.js';

@@ -2,9 +2,9 @@
 
 import type { Tables } from '@screen-service/agent-tables';
 import type { Core } from '@screen-service/core';
-import type { Photos } from '@screen-service/core/photos';
 import type { Shares } from '@screen-service/core/sharing';
 import type { NotificationAnswers, PersonThreads } from '@screen-service/core/threads';
+import type { Photos } from '@screen-service/photos';
 import type { PushService } from '@screen-service/push';
 import type { Accounts, AppPrincipal } from '@screen-service/registry/accounts';
 import type { AgentView, PersonAgents } from '@screen-service/registry/agents';

@@ -1,7 +1,7 @@
 // Everything createCore needs from PostgreSQL for one of several instances, from one URL: the store (with its
 // migrations), photo bytes in the database, the LISTEN/NOTIFY notifier and the shared limits.
 
-import type { PhotoFiles } from '@screen-service/core/photos';
+import type { PhotoFiles } from '@screen-service/photos';
 import type { PushDispatcher } from '@screen-service/push';
 import type { LimitStore, Notifier } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';

@@ -1,7 +1,7 @@
 // PhotoFiles on the local disk: one file per photo under a directory (the server's `<dataDir>/photos`).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PhotoFiles } from '@screen-service/core/photos';
+import type { PhotoFiles } from '@screen-service/photos';
 
 const FILE_NAME = /^[A-Za-z0-9_-]+\.[a-z]+$/;
 

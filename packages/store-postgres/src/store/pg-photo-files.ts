@@ -1,6 +1,6 @@
 // PhotoFiles in PostgreSQL (ADR 0220): every instance reads every photo; the bytes go with the row's delete.
 import { Readable } from 'node:stream';
-import type { PhotoFiles } from '@screen-service/core/photos';
+import type { PhotoFiles } from '@screen-service/photos';
 import type pg from 'pg';
 import { createPgDb } from './pg-db.js';
 

@@ -1,4 +1,4 @@
-// @screen-service/core/photos: the person's photos, their quota and signed links.
+// @screen-service/photos: the person's photos, their quota and signed links.
 // Every export here is public API.
 export { hasImageSignature } from './image-signature.js';
 export { type ImageSize, imageSize } from './image-size.js';
