@@ -12,7 +12,7 @@ import type { PhotoLinks } from '@screen-service/photos';
 import { createPushDispatcher, type PushDispatcher } from '@screen-service/push';
 import type { Receipts } from '@screen-service/receipts';
 import { normalizeEmail } from '@screen-service/registry/accounts';
-import { createStatusWatch, type PersonAgents } from '@screen-service/registry/agents';
+import type { PersonAgents } from '@screen-service/registry/agents';
 import {
   createConnectionAuth,
   createHosts,
@@ -31,11 +31,13 @@ import type { Store } from '@screen-service/registry/model';
 import type { ServiceUrls } from '@screen-service/registry/mounts';
 import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
+import { createStatusWatch } from './host-messages/status-watch.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createNotificationAnswers, type NotificationAnswers } from './threads/push-answers.js';
 import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore, type ThreadDeps } from './threads/thread-core.js';
-import { type ThreadOps, tapsOf } from './threads/thread-ops.js';
+import { tapsOf } from './threads/thread-input.js';
+import type { ThreadOps } from './threads/thread-ops.js';
 
 /** What the builders below share: the options and the parts every context is made over. */
 export interface Wiring {

@@ -20,12 +20,7 @@ import {
   createAccounts,
   defaultAccountThrottles,
 } from '@screen-service/registry/accounts';
-import {
-  createPersonAgents,
-  type PersonAgents,
-  type StatusWatch,
-  sharedAgentRefusal,
-} from '@screen-service/registry/agents';
+import { createPersonAgents, type PersonAgents, sharedAgentRefusal } from '@screen-service/registry/agents';
 import { type ConnectionAuth, createPairing, type Hosts, type Pairing } from '@screen-service/registry/hosts';
 import {
   type Clock,
@@ -56,6 +51,7 @@ import {
   wireTables,
 } from './create-core-parts.js';
 import type { HostTransport } from './host-messages/host-transport.js';
+import type { StatusWatch } from './host-messages/status-watch.js';
 import type { HousekeepingJob } from './housekeeping/housekeeping.js';
 import { retentionJobs } from './housekeeping/retention.js';
 import { createRevokedGrantsJob } from './sharing/share-writes.js';

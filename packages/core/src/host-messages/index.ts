@@ -15,3 +15,4 @@ export {
   type TurnResult,
   WORKING_TTL_MS,
 } from './host-transport.js';
+export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';

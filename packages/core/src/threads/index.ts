@@ -49,6 +49,7 @@ export {
 export { type WithdrawResult, withdrawRow } from './screen-withdraw.js';
 export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps, ThreadTarget } from './thread-core.js';
+export { tapsOf } from './thread-input.js';
 export {
   type AnswersInput,
   type AnswersResult,
@@ -66,7 +67,6 @@ export {
   type ThreadOps,
   type ThreadSummary,
   type ThreadsResult,
-  tapsOf,
   type WriteExtras,
 } from './thread-ops.js';
 export {

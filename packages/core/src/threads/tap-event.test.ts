@@ -4,7 +4,7 @@ import type { ScreenRecord } from '@screen-service/registry/model';
 import { describe, expect, it } from 'vitest';
 import { defaultScreenLines } from './screen-lines-port.js';
 import { computeTap } from './tap-event.js';
-import { tapsOf } from './thread-ops.js';
+import { tapsOf } from './thread-input.js';
 
 function screenOf(lines: string): ScreenRecord {
   const { ops, errors } = defaultScreenLines.parse(lines, { screen: 'scr_1' });

@@ -15,6 +15,7 @@ import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-
 import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
+import { optionalText, requireText, tapsOf } from './thread-input.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
 export const MAX_WAIT_SECONDS = 25;
@@ -479,34 +480,6 @@ function screenWrites(deps: ThreadDeps, agent: AgentRecord, parsed: ScreenLinesR
     if (op.op === 'table' || op.op === 'drop' || op.op === 'put') lines.push(parsed.spans[i]?.text ?? '');
   });
   return deps.screenTables && lines.length > 0 ? deps.screenTables(agent, lines, !own) : null;
-}
-
-/** Tap ids of a parsed screen: every component (`add` op) in order, with its preset. */
-export function tapsOf(ops: unknown[]): ScreenTap[] {
-  const taps: ScreenTap[] = [];
-  for (const op of ops as { op?: unknown; id?: unknown; preset?: unknown }[]) {
-    if (op.op === 'add' && typeof op.id === 'string' && typeof op.preset === 'string') {
-      taps.push({ id: op.id, preset: op.preset });
-    }
-  }
-  return taps;
-}
-
-export function requireText(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new ServiceError('INVALID_INPUT', `${field} is required and must be non-empty text.`, { field });
-  }
-  if (value.length > max) {
-    throw new ServiceError('INVALID_INPUT', `${field} is ${value.length} characters; the limit is ${max}.`, {
-      field,
-    });
-  }
-  return value;
-}
-
-export function optionalText(value: unknown, field: string, max: number): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  return requireText(value, field, max);
 }
 
 function isThemeOp(op: unknown): op is { op: 'theme'; look: Record<string, unknown> } {

@@ -42,6 +42,5 @@ export {
   threadAccess,
 } from './shared-access.js';
 export { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
-export { createStatusWatch, type StatusWatch, type StatusWatchOptions } from './status-watch.js';
 export { previewOf } from './thread-preview.js';
 export { agentColor, agentName, connectorKind, hostName, remoteRef, theme } from './validate.js';

@@ -1,7 +1,6 @@
 // @screen-service/registry/model: the records every store keeps and the repository interfaces (ports) it implements.
 // Every export here is public API.
 
-export { writeOnce } from './answer-keys.js';
 export { constraintErrors } from './constraint-errors.js';
 export {
   type DeadlineOutcome,

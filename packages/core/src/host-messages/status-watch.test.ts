@@ -1,7 +1,7 @@
+import { CONNECTED_WINDOW_MS } from '@screen-service/registry/agents';
+import type { ThreadEvent } from '@screen-service/registry/kernel';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ThreadEvent } from '../kernel/notifier.js';
-import { CONNECTED_WINDOW_MS } from './agent-status.js';
 import { createStatusWatch } from './status-watch.js';
 
 let core: TestCore;

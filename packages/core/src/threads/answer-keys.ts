@@ -1,8 +1,6 @@
 // A person's answer sent again with its idempotency key (a phone's queued answer, ADR 0276) answers the first.
-import { ServiceError } from '../kernel/errors.js';
-import { constraintErrors } from './constraint-errors.js';
-import type { MessageRecord } from './records.js';
-import type { Store } from './repositories.js';
+import { ServiceError } from '@screen-service/registry/kernel';
+import { constraintErrors, type MessageRecord, type Store } from '@screen-service/registry/model';
 
 const KEY = /^[A-Za-z0-9._:~-]{1,128}$/;
 

@@ -1,11 +1,9 @@
-// Live agent status (doc2 "States"): status stays derived, never stored; this watch only notices when a
+// Live agent status (moved from the registry with ADR 0285: it is a running watch the core composes, not a rule) (doc2 "States"): status stays derived, never stored; this watch only notices when a
 // connection crosses the 2-minute line either way and tells the person's open app to redraw its list.
 
-import type { Notifier } from '../kernel/notifier.js';
-import type { Clock } from '../kernel/system.js';
-import type { ConnectorRecord } from '../model/records.js';
-import type { Store } from '../model/repositories.js';
-import { CONNECTED_WINDOW_MS } from './agent-status.js';
+import { CONNECTED_WINDOW_MS } from '@screen-service/registry/agents';
+import type { Clock, Notifier } from '@screen-service/registry/kernel';
+import type { ConnectorRecord, Store } from '@screen-service/registry/model';
 
 export interface StatusWatchOptions {
   store: Pick<Store, 'connectors'>;
