@@ -10,5 +10,6 @@ const code = await runRelayCli(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   signal: stop.signal,
+  stdin: process.stdin,
 });
 process.exit(code);

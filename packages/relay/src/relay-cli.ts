@@ -83,6 +83,8 @@ export interface RelayCliIo {
   stdout: (s: string) => void;
   /** Ends the relay (Ctrl-C). */
   signal?: AbortSignal;
+  /** The client's input on stdio; its end closes the relay. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** Exit codes: 0 closed, 1 failed, 2 usage. */
@@ -206,6 +208,9 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     ...(journal ? { journal } : {}),
   });
   io.signal?.addEventListener('abort', () => void relay.close(), { once: true });
+  // The SDK's stdio server side does not close when its input ends; a client that closes the pipe gives the
+  // relay a few seconds before killing it, which is when open asks must be withdrawn and the server stopped.
+  if (args.httpPort === undefined) io.stdin?.once('end', () => void relay.close());
   try {
     await relay.start();
   } catch (err) {

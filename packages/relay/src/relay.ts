@@ -45,6 +45,8 @@ const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 /** The requests a 2026-07-28 server may answer with `input_required`. */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const BOTH_MODES = { form: {}, url: {} };
+/** How long a closing relay waits for its open asks to withdraw their screens. */
+const WITHDRAW_GRACE_MS = 3_000;
 
 /**
  * Wires a client to a wrapped MCP server. Every message passes through unchanged, except: the relay declares
@@ -174,15 +176,13 @@ export function createRelay(o: RelayOptions): Relay {
           o.server.setProtocolVersion?.(m.result.protocolVersion);
       }
       if (original && isRelayedInputRequired(m.result)) {
-        void onInputRequired(original, m.result).catch((err: Error) =>
-          log(`input_required failed: ${err.message}`),
-        );
+        track(onInputRequired(original, m.result), 'input_required');
         return;
       }
       return void toClient(m);
     }
     if (m.id !== undefined && m.method === 'elicitation/create') {
-      void onServerElicit(m).catch((err: Error) => log(`elicitation failed: ${err.message}`));
+      track(onServerElicit(m), 'elicitation');
       return;
     }
     if (m.id === undefined && m.method === 'notifications/cancelled') {
@@ -193,11 +193,28 @@ export function createRelay(o: RelayOptions): Relay {
     return void toClient(m);
   }
 
+  /** Asks being answered; on close they are aborted and given a moment to withdraw their screens. */
+  const running = new Set<Promise<void>>();
+  function track(work: Promise<void>, what: string) {
+    const p = work.catch((err: Error) => log(`${what} failed: ${err.message}`));
+    running.add(p);
+    void p.finally(() => running.delete(p));
+  }
+
   async function shutDown() {
     if (closing) return;
     closing = true;
     for (const c of [...elicitations.values(), ...inFlight.values()]) c.abort('the relay is closing');
-    await Promise.allSettled([o.client.close(), o.server.close()]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const withdrawn = Promise.race([
+      Promise.allSettled([...running]),
+      new Promise((r) => {
+        timer = setTimeout(r, WITHDRAW_GRACE_MS);
+      }),
+    ]);
+    // In parallel: a client that closes its side (an SDK stdio client) kills the relay a few seconds later.
+    await Promise.allSettled([withdrawn, o.client.close(), o.server.close()]);
+    clearTimeout(timer);
     await o.svc.close().catch(() => undefined);
     resolveClosed();
   }

@@ -28,8 +28,8 @@ async function startWrapped() {
     const params = {
       message: 'Which color for the fence?',
       requestedSchema: {
-        type: 'object',
-        properties: { color: { type: 'string', title: 'Color', enum: ['Red', 'Blue'] } },
+        type: 'object' as const,
+        properties: { color: { type: 'string' as const, title: 'Color', enum: ['Red', 'Blue'] } },
         required: ['color'],
       },
     };

@@ -1,6 +1,6 @@
 // The relay killed mid-ask and started again: the new run stops the wrapped server the old one left behind,
 // tells the person the old question is closed (its screen no longer counts), a tap on that stale screen reaches
-// no one, and the next ask works.
+// no one, and the next ask works. A client that goes away mid-ask has the screen withdrawn and nothing kept.
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientThroughRelay, EVERYTHING, relayArgs, relayFiles, resultText } from './harness.js';
@@ -68,5 +68,37 @@ it('SIGKILL mid-ask, then a restart on the same state file', async () => {
   expect(rawResult(resultText(await call))).toEqual({ action: 'decline' });
 
   await second.client.close();
+  fs.rmSync(files.dir, { recursive: true, force: true });
+});
+
+it('the client going away mid-ask withdraws the phone screen and leaves nothing open', async () => {
+  const paired = await pairedAgent(service.base, 'Everything closing');
+  const files = relayFiles(paired.token);
+  const args = relayArgs({
+    mcpUrl: service.mcpUrl,
+    tokenFile: files.tokenFile,
+    state: files.state,
+    server: [process.execPath, EVERYTHING],
+  });
+  const { client, transport } = await clientThroughRelay(args);
+  const call = client.callTool({ name: 'trigger-elicitation-request', arguments: {} }).catch(() => 'closed');
+  await paired.person.nextScreen(new Set());
+  const relayPid = transport.pid!;
+  await client.close();
+  expect(await call).toBe('closed');
+  await expect
+    .poll(async () => (await paired.person.messages()).map((m) => m.body).join('\n'))
+    .toContain('Never mind: Everything Reference Server no longer needs this answer.');
+  await expect
+    .poll(() => {
+      try {
+        process.kill(relayPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .toBe(false);
+  expect(JSON.parse(fs.readFileSync(files.state, 'utf8'))).toEqual({ open: [] });
   fs.rmSync(files.dir, { recursive: true, force: true });
 });

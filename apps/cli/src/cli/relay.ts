@@ -18,7 +18,13 @@ export async function relayCommand(
   process.on('SIGINT', abort);
   process.on('SIGTERM', abort);
   try {
-    return await runRelayCli(argv, { env, stdout: io.stdout, stderr: io.stderr, signal: stop.signal });
+    return await runRelayCli(argv, {
+      env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: stop.signal,
+      stdin: process.stdin,
+    });
   } finally {
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
