@@ -70,7 +70,7 @@ function item(q: QueuedAnswer): HTMLElement {
 
 /** The list of one thread's kept answers, under its messages; redrawn on every change. */
 export function pendingList(agentId: string) {
-  const list = el('ol', { class: 'thread pending-list', 'aria-label': 'Not sent yet' });
+  const list = el('ol', { class: 'pending-list', 'aria-label': 'Not sent yet' });
   const draw = async () => list.replaceChildren(...(await queuedAnswers(agentId).catch(() => [])).map(item));
   void draw();
   return { el: list, stop: onOutbox(() => void draw()) };
