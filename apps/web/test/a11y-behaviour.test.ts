@@ -151,7 +151,12 @@ describe('the keyboard focus never falls to the page body', () => {
         .poll(() => focused(page), { message: id })
         .toMatchObject({ cls: 'svc-echo', component: id });
     }
-    const answers = await agent.answers(shown.screen_id);
+    // The focus moves as each answer is drawn on the phone, before it reached the service; svc_answers
+    // returns what arrived so far: read until all five did.
+    const answers: Awaited<ReturnType<McpAgent['answers']>> = [];
+    await expect
+      .poll(async () => answers.push(...(await agent.answers(shown.screen_id, 1))), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(5);
     const last = Object.fromEntries(answers.map((a) => [a.event?.id, a.event?.value]));
     expect(last).toEqual({
       lunch: 'Salad',

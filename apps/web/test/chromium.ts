@@ -28,6 +28,11 @@ export async function launchChromium(
     colorScheme?: 'light' | 'dark';
     viewport?: { width: number; height: number };
     dir?: string;
+    /**
+     * `block`: no service worker. A route of Playwright does not see what a service worker fetches (photos,
+     * kept reads, ADR 0277): a test that holds such requests with a route runs without one.
+     */
+    serviceWorkers?: 'allow' | 'block';
   } = {},
 ): Promise<Chromium> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'svc-chromium-'));
@@ -37,6 +42,7 @@ export async function launchChromium(
     args: ARGS,
     viewport: options.viewport ?? { width: 420, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
+    serviceWorkers: options.serviceWorkers ?? 'allow',
     timeout: 20_000,
   });
   context.setDefaultTimeout(5_000);

@@ -212,7 +212,8 @@ describe('the phone offline', () => {
     const cdp = await browser.context.newCDPSession(page);
     let dropped = 0;
     cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
-      const drop = e.request.method === 'POST' && dropped++ === 0;
+      const drop = e.request.method === 'POST' && dropped === 0;
+      if (drop) dropped++;
       void cdp.send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
         requestId: e.requestId,
         ...(drop ? { errorReason: 'ConnectionReset' } : {}),
@@ -224,7 +225,7 @@ describe('the phone offline', () => {
     await page.getByLabel('Message', { exact: true }).fill('Lost on the way back');
     await page.getByLabel('Message', { exact: true }).press('Enter');
     await poll(() => dropped).toBe(1);
-    // The next start sends what the phone kept (Background Sync may have sent it already): the key keeps one.
+    // Resent at once, by the next start, or by Background Sync (whichever comes first): the key keeps one.
     await page.reload();
     await poll(() => pending().count()).toBe(0);
     await poll(() => page.locator('.thread').first().textContent()).toContain('Lost on the way back');

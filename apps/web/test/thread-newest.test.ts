@@ -164,7 +164,8 @@ beforeAll(async () => {
   const page1 = await api<{ messages: unknown[] }>('GET', `/agents/${agentId}/messages?limit=50`);
   expect(page1.messages).toHaveLength(30);
 
-  browser = await launchChromium({ viewport: { width: WIDTH, height: HEIGHT } });
+  // Photos' bytes are held with a route below: no service worker in between.
+  browser = await launchChromium({ viewport: { width: WIDTH, height: HEIGHT }, serviceWorkers: 'block' });
   page = await browser.context.newPage();
   await page.addInitScript((s) => localStorage.setItem('svc-app-session', JSON.stringify(s)), session);
   await slowPhotos(page);

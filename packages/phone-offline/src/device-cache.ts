@@ -23,16 +23,26 @@ export function keptRead(url: URL, api: string): 'read' | 'photo' | null {
   return null;
 }
 
+/**
+ * Keeps a copy; a device that cannot (its storage is full) still answers from the network: the read goes on,
+ * only the offline copy is missed.
+ */
+async function keep(url: string, res: Response, stamp: boolean): Promise<void> {
+  try {
+    const headers = new Headers(res.headers);
+    if (stamp) headers.set(SYNCED_HEADER, new Date().toISOString());
+    const copy = new Response(await res.blob(), { status: res.status, headers });
+    await (await caches.open(DEVICE_CACHE)).put(url, copy);
+  } catch {
+    // Quota exceeded, or the cache was deleted meanwhile (sign-out): nothing kept.
+  }
+}
+
 /** Network first; the answer is kept (stamped with the time) for when there is no network. */
 export async function readThrough(request: Request): Promise<Response> {
   try {
     const res = await fetch(request);
-    if (res.ok) {
-      const headers = new Headers(res.headers);
-      headers.set(SYNCED_HEADER, new Date().toISOString());
-      const kept = new Response(await res.clone().blob(), { status: res.status, headers });
-      await (await caches.open(DEVICE_CACHE)).put(request.url, kept);
-    }
+    if (res.ok) await keep(request.url, res.clone(), true);
     return res;
   } catch (error) {
     const hit = await (await caches.open(DEVICE_CACHE)).match(request.url, { ignoreVary: true });
@@ -49,6 +59,6 @@ export async function keptPhoto(request: Request): Promise<Response> {
   const hit = await cache.match(request.url, { ignoreVary: true });
   if (hit) return hit;
   const res = await fetch(request);
-  if (res.ok) await cache.put(request.url, res.clone());
+  if (res.ok) await keep(request.url, res.clone(), false);
   return res;
 }

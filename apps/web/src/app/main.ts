@@ -1,6 +1,6 @@
 // The person's app: hash routes over the person's API, one live stream, the service worker for offline start.
 
-import { noteNoNetwork, onConnectivity } from '@screen-service/phone-offline';
+import { connectivity, noteNoNetwork, onConnectivity } from '@screen-service/phone-offline';
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
@@ -31,11 +31,13 @@ let current: View | undefined;
 let closeStream: (() => void) | undefined;
 let releaseActive: (() => void) | undefined;
 // Said on every view while the service does not answer: what is shown is what this phone kept (ADR 0277).
-const offline = el('p', { class: 'offline-note', role: 'status', hidden: true });
+// In the page only while offline: a status that is there but hidden still counts for assistive technology.
+const offline = el('p', { class: 'offline-note', role: 'status' });
 onConnectivity(({ online, syncedAt }) => {
-  offline.hidden = online;
   const when = syncedAt === null ? '' : ` · last synced ${ago(new Date(syncedAt).toISOString())}`;
-  offline.textContent = online ? '' : `Offline${when}`;
+  offline.textContent = `Offline${when}`;
+  if (online) offline.remove();
+  else root.querySelector('header.bar')?.after(offline);
 });
 
 function route(): View {
@@ -87,7 +89,8 @@ function show(): void {
     el('div', { class: 'bar-actions' }, ...(current.actions ?? [])),
   );
   const main = el('main', { class: 'page', id: 'main' }, current.body);
-  root.replaceChildren(skipLink(current, main), bar, offline, main);
+  root.replaceChildren(skipLink(current, main), bar, main);
+  if (!connectivity().online) bar.after(offline);
   // A new view replaced the one the focus was in: start it at the view's heading, never on the page body.
   if (navigated) focusOn(current.heading?.querySelector<HTMLElement>('h1') ?? heading);
   // The home view is titled with the app's own name: say it once, not "Screen Service · Screen Service".

@@ -32,15 +32,21 @@ export async function answer<T>(a: NewAnswer): Promise<T | null> {
   if (done.queued) {
     askBackgroundSync();
     changed();
+    void flushNow();
     return null;
   }
   return done.sent as T;
 }
 
-/** Sends the kept answers in order (the app's start, the `online` event, the worker's word). */
+let retry: ReturnType<typeof setTimeout> | undefined;
+
+/** Sends the kept answers in order (the app's start, the `online` event, the worker's word, a retry). */
 export async function flushNow(): Promise<void> {
-  await flushAnswers(post, changed).catch(() => undefined);
+  const report = await flushAnswers(post, changed).catch(() => null);
   changed();
+  // Online, yet the service did not take them (it failed, or a dropped connection): try again soon.
+  clearTimeout(retry);
+  if (report && report.waiting > 0 && navigator.onLine) retry = setTimeout(() => void flushNow(), 15_000);
 }
 
 /** Calls `listener` whenever the kept answers change; returns the way to stop. */
@@ -70,7 +76,7 @@ function item(q: QueuedAnswer): HTMLElement {
 
 /** The list of one thread's kept answers, under its messages; redrawn on every change. */
 export function pendingList(agentId: string) {
-  const list = el('ol', { class: 'thread pending-list', 'aria-label': 'Not sent yet' });
+  const list = el('ol', { class: 'pending-list', 'aria-label': 'Not sent yet' });
   const draw = async () => list.replaceChildren(...(await queuedAnswers(agentId).catch(() => [])).map(item));
   void draw();
   return { el: list, stop: onOutbox(() => void draw()) };
