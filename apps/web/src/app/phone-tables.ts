@@ -6,7 +6,7 @@ import type {
   Request,
   RequestMessage,
   TablesWorkerCode,
-} from '../tables/protocol.js';
+} from '@screen-service/phone-offline/tables';
 import { personZone } from './time-zone.js';
 
 /** A worker refusal: the storage failed (full, or another tab holds it) or a request was malformed. */

@@ -1,8 +1,8 @@
 // One thread's tables: its query views read this device's copy at once; the copy follows the service (ADR 0250).
 import type { TablesReplica } from '@screen-service/person-api';
+import type { Answer } from '@screen-service/phone-offline/tables';
 import type { Op, QueryProps } from '@screen-service/screen-lines';
 import type { QueryAnswer, ScreenHandle } from '@screen-service/screen-view';
-import type { Answer } from '../tables/protocol.js';
 import { call } from './api.js';
 import { moment, type PhoneTables, PhoneTablesError, phoneTables } from './phone-tables.js';
 

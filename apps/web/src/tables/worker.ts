@@ -1,7 +1,15 @@
 // The tables worker: this device's copy of the tables, SQLite WebAssembly on OPFS (opfs-sahpool), in memory when another tab holds it.
+
+import {
+  type BootMessage,
+  createPhoneStore,
+  type DatabasePool,
+  type PhoneStore,
+  type ReplyMessage,
+  type RequestMessage,
+  type TablesWorkerCode,
+} from '@screen-service/phone-offline/tables';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import { createPhoneStore, type DatabasePool, type PhoneStore } from './phone-store.js';
-import type { BootMessage, ReplyMessage, RequestMessage, TablesWorkerCode } from './protocol.js';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<RequestMessage | BootMessage>) => void) | null;
