@@ -40,7 +40,8 @@ Options:
                        --client-wait seconds or when the client declines; both: both at once, the first
                        answer wins and the other is withdrawn
   --client-wait S      seconds the client has in client-first mode (default 60)
-  --state FILE         where open questions are kept, so a restarted relay closes the ones its last run left
+  --state FILE         where open questions and their screens are kept, so a restarted relay withdraws the
+                       screens its last run left
   --http PORT          serve the client over Streamable HTTP on 127.0.0.1:PORT instead of stdio
   --url URL            wrap a Streamable HTTP server instead of a command
   --header "N: V"      a header for every request to --url (repeatable), e.g. "Authorization: Bearer ..."
