@@ -10,6 +10,7 @@ import {
   tellSensitiveRefused,
 } from './phone-ask.js';
 import { contentProblems, type Field, readRequestedSchema, sensitiveFields } from './requested-schema.js';
+import type { ScreenWatch } from './screen-watch.js';
 
 /** `phone`: only the phone; `client-first`: the client, then the phone; `both`: both at once. */
 export type AnswerMode = 'phone' | 'client-first' | 'both';
@@ -29,6 +30,8 @@ export interface PolicyOptions {
   /** How long the client has in `client-first` mode before the phone is asked. */
   clientWaitMs: number;
   journal: Journal;
+  /** The SDK's transport, watched: each ask's current screen goes to the journal (undefined: not recorded). */
+  screens?: ScreenWatch | undefined;
   log: (line: string) => void;
 }
 
@@ -134,10 +137,13 @@ async function phoneOrFailed(
 ): Promise<ElicitAnswer | undefined> {
   const id = `${process.pid}-${Date.now()}-${++asks}`;
   o.journal.open({ id, server: phone.server, message: ask.message, at: new Date().toISOString() });
+  const run = () =>
+    ask.mode === 'url'
+      ? askUrlOnPhone(phone, ask.message, ask.url ?? '')
+      : askFormOnPhone(phone, ask.message, ask.fields ?? []);
   try {
-    return ask.mode === 'url'
-      ? await askUrlOnPhone(phone, ask.message, ask.url ?? '')
-      : await askFormOnPhone(phone, ask.message, ask.fields ?? []);
+    // The screen each step shows is written down, so a restart after a kill can withdraw it.
+    return o.screens ? await o.screens.during((screen) => o.journal.shown(id, screen), run) : await run();
   } catch (err) {
     if (!phone.signal?.aborted) o.log(`${phone.server}: the phone ask failed (${(err as Error).message})`);
     return undefined;

@@ -14,3 +14,4 @@ export {
   readRequestedSchema,
   sensitiveFields,
 } from './requested-schema.js';
+export { type ScreenWatch, watchScreens } from './screen-watch.js';

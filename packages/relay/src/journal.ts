@@ -8,6 +8,8 @@ export interface OpenAsk {
   server: string;
   message: string;
   at: string;
+  /** The screen the ask last showed (the one waiting for the person), once the service gave its id. */
+  screen?: string;
 }
 
 /** The wrapped server process a run started (a stdio command). */
@@ -20,6 +22,8 @@ export interface ChildRecord {
 export interface Journal {
   open(ask: OpenAsk): void;
   close(id: string): void;
+  /** Writes down the screen an open ask is waiting on (a restart withdraws it). */
+  shown(id: string, screenId: string): void;
   /** The asks a previous run left open, removed from the file as they are read. */
   takeStale(): OpenAsk[];
   /** The wrapped server the previous run started, if it wrote one down (read once). */
@@ -64,6 +68,12 @@ export function createFileJournal(file: string): Journal {
     close(id) {
       if (open.delete(id)) save();
     },
+    shown(id, screenId) {
+      const ask = open.get(id);
+      if (!ask || ask.screen === screenId) return;
+      open.set(id, { ...ask, screen: screenId });
+      save();
+    },
     takeStale() {
       const taken = stale;
       stale = [];
@@ -85,5 +95,12 @@ export function createFileJournal(file: string): Journal {
 
 /** A journal that keeps nothing past the process (no restart handling). */
 export function createMemoryJournal(): Journal {
-  return { open() {}, close() {}, takeStale: () => [], takeStaleChild: () => undefined, setChild() {} };
+  return {
+    open() {},
+    close() {},
+    shown() {},
+    takeStale: () => [],
+    takeStaleChild: () => undefined,
+    setChild() {},
+  };
 }

@@ -60,6 +60,7 @@ function choosable(f: Field & { kind: 'enum' | 'multi' }, extra: number): boolea
 const opts = (c: PhoneAskContext, text?: string) => ({
   ...(c.signal ? { signal: c.signal } : {}),
   ...(text ? { text: clip(text, TEXT) } : {}),
+  // Read only against a service without svc_withdraw; otherwise an abort withdraws the screen itself.
   withdrawText: `Never mind: ${c.server} no longer needs this answer.`,
 });
 

@@ -6,12 +6,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { connect } from '@screen-service/agent';
+import { connect, createMcpTransport } from '@screen-service/agent';
 import { type OptionSpecs, parseCommandLine, UsageError } from '@screen-service/io-kit/command-line';
 import { readEnv, type StandardRule } from '@screen-service/io-kit/env';
 import type { AnswerMode } from './answer-policy.js';
 import { createFileJournal } from './journal.js';
 import { createRelay } from './relay.js';
+import { watchScreens } from './screen-watch.js';
 import { stopStaleChild } from './stale-child.js';
 
 /** The relay's help, printed by `--help`. */
@@ -39,7 +40,8 @@ Options:
                        --client-wait seconds or when the client declines; both: both at once, the first
                        answer wins and the other is withdrawn
   --client-wait S      seconds the client has in client-first mode (default 60)
-  --state FILE         where open questions are kept, so a restarted relay closes the ones its last run left
+  --state FILE         where open questions and their screens are kept, so a restarted relay withdraws the
+                       screens its last run left
   --http PORT          serve the client over Streamable HTTP on 127.0.0.1:PORT instead of stdio
   --url URL            wrap a Streamable HTTP server instead of a command
   --header "N: V"      a header for every request to --url (repeatable), e.g. "Authorization: Bearer ..."
@@ -196,7 +198,15 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
         stderr: 'inherit',
       });
   const { client, listening } = await clientSide(args.httpPort, log);
-  const svc = connect({ url: args.service, token: args.token, ...(args.agent ? { agent: args.agent } : {}) });
+  // The relay talks as the agent; its transport is watched so each ask's screen is written down (and a restart
+  // withdraws what a killed run left).
+  const screens = watchScreens(createMcpTransport({ url: args.service, token: args.token }));
+  const svc = connect({
+    url: args.service,
+    token: args.token,
+    transport: screens,
+    ...(args.agent ? { agent: args.agent } : {}),
+  });
   const relay = createRelay({
     client,
     server,
@@ -205,7 +215,7 @@ export async function runRelayCli(argv: readonly string[], io: RelayCliIo): Prom
     clientWaitSeconds: args.clientWait,
     log,
     ...(args.name ? { serverName: args.name } : {}),
-    ...(journal ? { journal } : {}),
+    ...(journal ? { journal, screens } : {}),
   });
   io.signal?.addEventListener('abort', () => void relay.close(), { once: true });
   // The SDK's stdio server side does not close when its input ends; a client that closes the pipe gives the

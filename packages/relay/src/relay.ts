@@ -2,11 +2,12 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Svc } from '@screen-service/agent';
+import { ServiceRefusedError, type Svc } from '@screen-service/agent';
 import { type AnswerMode, answerElicitation, type PolicyOptions } from './answer-policy.js';
 import { createClientAsker } from './client-asker.js';
 import { answerInputRequired, isRelayedInputRequired } from './input-required.js';
 import { createMemoryJournal, type Journal } from './journal.js';
+import type { ScreenWatch } from './screen-watch.js';
 import { createWire, type Id, isObject, type Msg } from './wire.js';
 
 /** Options of {@link createRelay}. */
@@ -25,6 +26,12 @@ export interface RelayOptions {
   clientWaitSeconds?: number;
   /** Where open asks are written for a restart (default: nowhere). */
   journal?: Journal;
+  /**
+   * The transport `svc` was connected with, wrapped by `watchScreens`: each open ask's screen is written
+   * to the journal, and a restart withdraws the screens a killed run left (`svc_withdraw`). Without it a
+   * restart can only tell the person in a chat line.
+   */
+  screens?: ScreenWatch;
   /** Diagnostics (never stdout: that is the client's wire on stdio). */
   log?: (line: string) => void;
 }
@@ -84,6 +91,7 @@ export function createRelay(o: RelayOptions): Relay {
     mode: o.answer ?? 'phone',
     clientWaitMs: (o.clientWaitSeconds ?? 60) * 1000,
     journal: o.journal ?? createMemoryJournal(),
+    screens: o.screens,
     log,
   };
 
@@ -237,11 +245,26 @@ export function createRelay(o: RelayOptions): Relay {
 }
 
 // What the last run left on the phone: the wrapped server that asked is gone with it (a stdio child dies with
-// its relay; an HTTP server's stream closed), so the person is told the ask is over.
+// its relay; an HTTP server's stream closed). Its screen is withdrawn on the service (the relay is the agent
+// that showed it), so the phone shows it withdrawn and refuses its taps; only when that cannot be done (no
+// screen written down yet, an older service) is the person told in a chat line instead.
 async function closeStale(p: PolicyOptions) {
-  const stale = p.journal.takeStale();
-  for (const ask of stale) {
+  for (const ask of p.journal.takeStale()) {
+    if (ask.screen && p.screens && (await withdrawStale(p.screens, ask.screen, p.log))) continue;
     const text = `The relay restarted, so ${ask.server}'s question is closed${ask.message ? ` ("${ask.message.slice(0, 200)}")` : ''}. Its screen no longer counts; ${ask.server} will ask again if it still needs the answer.`;
     await p.svc.say(text).catch((err: Error) => p.log(`could not close a stale ask: ${err.message}`));
+  }
+}
+
+/** True when the screen is withdrawn now or was decided before (a conflict: there is nothing left to close). */
+async function withdrawStale(tools: ScreenWatch, screenId: string, log: (line: string) => void) {
+  try {
+    await tools.call('svc_withdraw', { screen_id: screenId });
+    log(`withdrew the screen the previous run left open (${screenId})`);
+    return true;
+  } catch (err) {
+    if (err instanceof ServiceRefusedError && err.code === 'conflict') return true;
+    log(`could not withdraw the previous run's screen ${screenId}: ${(err as Error).message}`);
+    return false;
   }
 }

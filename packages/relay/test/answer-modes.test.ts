@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientThroughRelay, EVERYTHING, relayArgs, relayFiles, resultText } from './harness.js';
-import { questionOf, rawResult } from './person.js';
+import { expectWithdrawn, questionOf, rawResult } from './person.js';
 import { pairedAgent, type Service, startService } from './service.js';
 
 type Handler = (signal: AbortSignal) => Promise<ElicitResult>;
@@ -80,10 +80,9 @@ describe('both', () => {
       action: 'accept',
       content: { name: 'From the desk' },
     });
-    // Withdrawn: the person is told, in the thread, that the question is over.
-    await expect
-      .poll(async () => (await s.paired.person.messages()).map((m) => m.body).join('\n'))
-      .toContain('Never mind: Everything Reference Server no longer needs this answer.');
+    // Withdrawn on the service: the thread shows it withdrawn and a tap on it is refused, so it answers nothing.
+    await expectWithdrawn(s.paired.person, phone.id);
+    expect((await s.paired.person.messages()).map((m) => m.body).join('\n')).not.toContain('Never mind');
     expect(s.asked).toEqual(['Please provide inputs for the following fields:']);
   });
 

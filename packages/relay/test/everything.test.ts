@@ -2,7 +2,7 @@
 // screens, and what the person answers (accept, decline, cancel) is exactly what the wrapped server receives.
 import fs from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clientThroughRelay, EVERYTHING, relayArgs, relayFiles, resultText } from './harness.js';
 import { answerForm, questionOf, rawResult, textOf } from './person.js';
 import { pairedAgent, type Service, startService } from './service.js';
@@ -15,16 +15,23 @@ const seen = new Set<string>();
 
 beforeAll(async () => {
   service = await startService();
+});
+// Each test its own agent (connection) and relay: the service's rate limit is per connection, and a relayed form
+// spends three calls a screen (svc_show, the long poll, the acknowledging poll), so tests sharing one
+// connection would pass or time out by the order they run in. Pacing under the limit is rate-limit.test.ts's.
+beforeEach(async () => {
   paired = await pairedAgent(service.base, 'Everything');
   files = relayFiles(paired.token);
   ({ client } = await clientThroughRelay(
     relayArgs({ mcpUrl: service.mcpUrl, tokenFile: files.tokenFile, server: [process.execPath, EVERYTHING] }),
   ));
 });
-afterAll(async () => {
+afterEach(async () => {
   await client?.close();
-  await service?.stop();
   if (files) fs.rmSync(files.dir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await service?.stop();
 });
 
 describe('form mode', () => {

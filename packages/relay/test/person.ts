@@ -1,4 +1,5 @@
 // The person's side of a relayed ask, through the person's API: read a screen's question, answer it by title.
+import { expect } from 'vitest';
 import type { personSide } from './service.js';
 
 type Person = ReturnType<typeof personSide>;
@@ -56,4 +57,28 @@ export async function answerForm(
 export function rawResult(text: string): unknown {
   const at = text.indexOf('Raw result:');
   return JSON.parse(text.slice(at + 'Raw result:'.length));
+}
+
+/**
+ * What the person now sees of a withdrawn screen: the thread holds its "Withdrawn" row (written by the service,
+ * decided by the agent), and a tap on it is refused 409 "withdrawn by the agent" and not recorded.
+ */
+export async function expectWithdrawn(person: Person, screenId: string): Promise<void> {
+  await expect
+    .poll(async () =>
+      (await person.messages()).filter(
+        (m) =>
+          m.kind === 'tap' &&
+          m.meta?.via === 'withdraw' &&
+          (m.meta.event as { screen?: string } | undefined)?.screen === screenId,
+      ),
+    )
+    .toEqual([
+      expect.objectContaining({
+        meta: expect.objectContaining({ echo: 'Withdrawn', decided_by: 'agent', value: 'withdrawn' }),
+      }),
+    ]);
+  const tap = await person.tapRaw(screenId, { id: 'ask', value: 'Answer' });
+  expect(tap.status).toBe(409);
+  expect(JSON.stringify(tap.body)).toContain('withdrawn by the agent');
 }

@@ -23,6 +23,8 @@ export interface Service {
   stop(): Promise<void>;
   /** svc_answers calls the server holds open right now (its `/metrics`). */
   waiters(): Promise<number>;
+  /** HTTP requests the server refused 429 (too many calls) so far (its `/metrics`). */
+  refusedForRate(): Promise<number>;
 }
 
 const METRICS_TOKEN = 'relay-tests-metrics-token';
@@ -100,6 +102,13 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const line = (await r.text()).split('\n').find((l) => l.startsWith('svc_answers_waiters '));
       return Number(line?.split(' ')[1] ?? Number.NaN);
+    },
+    async refusedForRate() {
+      const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      return (await r.text())
+        .split('\n')
+        .filter((l) => l.startsWith('svc_http_requests_total{') && l.includes('status="429"'))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
     },
     async stop() {
       await end('SIGTERM');
@@ -210,6 +219,15 @@ export function personSide(base: string, token: string, agentId: string) {
       });
       if (r.status !== 201) throw new Error(`tap: ${r.status} ${await r.text()}`);
       return json(r);
+    },
+    /** A tap whatever the answer: the status and the body (a refusal's `error` names why). */
+    async tapRaw(screenId: string, event: Record<string, unknown>) {
+      const r = await fetch(`${base}${APP}/agents/${agentId}/taps`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ screen_id: screenId, event }),
+      });
+      return { status: r.status, body: await json(r) };
     },
     async say(text: string) {
       const r = await fetch(`${base}${APP}/agents/${agentId}/messages`, {
