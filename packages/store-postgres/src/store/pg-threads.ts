@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { constraintErrors, num, toMessage, toReceipt, toScreen } from '@screen-service/registry/model';
+import { constraintErrors, num, toMessage, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
