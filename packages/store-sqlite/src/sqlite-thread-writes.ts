@@ -10,7 +10,7 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { constraintErrors, toMessage, } from '@screen-service/registry/model';
+import { constraintErrors, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
