@@ -76,23 +76,25 @@ describe('AnswerPump', () => {
     await expect(p2.wait(() => true, undefined)).rejects.toBe(refused);
   });
 
-  it('with a cursor, hands out a batch only once the next call acknowledged it; a lost ack is sent again (ADR 0274)', async () => {
+  it('with a cursor, hands out a batch at once, acknowledges it on the next poll, and hands a repeat out once (ADR 0274)', async () => {
     const a = tap('m1', 's1', 'ask', 'Soup');
+    const b = tap('m2', 's2', 'ask', 'Rice');
     const { transport, calls } = scripted([
       { answers: [a], cursor: 'c1' },
       new TypeError('fetch failed'),
-      { answers: [a], cursor: 'c1' },
-      { answers: [], cursor: '' },
+      // The next poll still holds c1: the service repeats nothing it acknowledged, but a repeat is harmless.
+      { answers: [a, b], cursor: 'c2' },
     ]);
     const pump = new AnswerPump({ transport, agent: undefined, retryMs: { first: 1, max: 1 } });
     expect(await pump.wait((x) => x.screen_id === 's1', 's1')).toBe(a);
+    // No call of its own to acknowledge: the next wait's poll carries the cursor.
+    expect(calls.map((c) => [c.cursor, c.wait])).toEqual([['', 25]]);
+    expect(await pump.wait((x) => x.screen_id === 's2', 's2')).toBe(b);
     expect(calls.map((c) => [c.cursor, c.wait])).toEqual([
       ['', 25],
-      ['c1', 0],
-      ['c1', 0],
-      ['c1', 0],
+      ['c1', 25],
+      ['c1', 25],
     ]);
-    // Handed out once: the repeated batch was the same answer.
     const stop = new AbortController();
     const again = pump.wait((x) => x.id === 'm1', undefined, stop.signal);
     stop.abort('once');

@@ -6,6 +6,9 @@ import type { Answer } from './types.js';
 /** The longest `wait` svc_answers takes (seconds). */
 export const LONG_POLL_SECONDS = 25;
 
+/** How long after its last poll the pump acknowledges a batch by a call of its own (ms). */
+export const IDLE_ACK_MS = 2_000;
+
 interface Waiter {
   screenId: string | undefined;
   match: (a: Answer) => boolean;
@@ -36,9 +39,13 @@ export class AnswerPump {
   private readonly withdrawn = new Set<string>();
   private poll: AbortController | undefined;
   private running = false;
-  /** The resumable wait (ADR 0274): the cursor of the last result, and its answers until the next call acknowledges them. */
+  /**
+   * The resumable wait (ADR 0274): the cursor of the last result. Its answers are handed out at once (ids
+   * already seen are never handed out again) and acknowledged by the next poll; when no poll follows within
+   * {@link IDLE_ACK_MS}, by one call of its own, so a quick run of asks costs no extra call per answer.
+   */
   private cursor = '';
-  private unacknowledged: Answer[] = [];
+  private idleAck: ReturnType<typeof setTimeout> | undefined;
   constructor(private readonly o: PumpOptions) {}
 
   /** Resolves with the first answer `match` takes; kept answers are offered first. */
@@ -80,7 +87,7 @@ export class AnswerPump {
 
   /** Stops: every waiter gets `err`. */
   stop(err: unknown): void {
-    this.unacknowledged = [];
+    if (this.idleAck) clearTimeout(this.idleAck);
     this.poll?.abort();
     for (const w of [...this.waiters]) w.reject(err);
     this.waiters.clear();
@@ -88,10 +95,11 @@ export class AnswerPump {
 
   private async run(): Promise<void> {
     this.running = true;
+    if (this.idleAck) clearTimeout(this.idleAck);
     const retry = this.o.retryMs ?? { first: 250, max: 5_000 };
     let pause = retry.first;
     try {
-      while (this.waiters.size > 0 || this.unacknowledged.length > 0) {
+      while (this.waiters.size > 0) {
         const poll = new AbortController();
         this.poll = poll;
         try {
@@ -116,29 +124,45 @@ export class AnswerPump {
     } finally {
       this.running = false;
       this.poll = undefined;
+      if (this.cursor !== '') this.scheduleIdleAck();
     }
   }
 
-  /**
-   * The call's arguments with the cursor: a batch not yet acknowledged is acknowledged at once (`wait: 0`),
-   * so its answers are handed out only once the service will not send them again.
-   */
+  /** Acknowledges the last batch when no poll came to do it; best effort (a failure leaves it to the next). */
+  private scheduleIdleAck(): void {
+    if (this.idleAck) clearTimeout(this.idleAck);
+    this.idleAck = setTimeout(() => {
+      this.idleAck = undefined;
+      if (this.running || this.cursor === '') return;
+      const args: Record<string, unknown> = { wait: 0, cursor: this.cursor };
+      if (this.o.agent) args.agent = this.o.agent;
+      this.o.transport.call('svc_answers', args).then(
+        (r) => {
+          if (this.running) return;
+          if (typeof r.cursor === 'string') this.cursor = r.cursor;
+          this.deliver(Array.isArray(r.answers) ? (r.answers as Answer[]) : []);
+        },
+        () => {},
+      );
+    }, IDLE_ACK_MS);
+    // A script that ends right after its last answer is not held open: the service returns that batch
+    // again to its next run, whose ids are new to it (ADR 0274).
+    (this.idleAck as { unref?: () => void }).unref?.();
+  }
+
+  /** The call's arguments with the cursor: the poll acknowledges the batch the last one returned. */
   private withCursor(args: Record<string, unknown>): Record<string, unknown> {
-    return { ...args, cursor: this.cursor, ...(this.unacknowledged.length > 0 ? { wait: 0 } : {}) };
+    return { ...args, cursor: this.cursor };
   }
 
   /**
-   * The answers safe to hand out after a call: with a cursor in the result, the batch the call acknowledged
-   * (the previous one), the new one held until the next call; without (the host API, an older server), all.
-   * A result lost on a dropped connection is therefore returned again by the next call, not lost.
+   * A call's answers, and its cursor kept for the next call. A result lost on a dropped connection is
+   * returned again by the next call (it still holds the older cursor), and an answer received twice is
+   * handed out once (`deliver` skips ids already seen).
    */
   private acknowledged(r: Record<string, unknown>): Answer[] {
-    const answers = Array.isArray(r.answers) ? (r.answers as Answer[]) : [];
-    if (typeof r.cursor !== 'string') return answers;
-    const ready = this.unacknowledged;
-    this.unacknowledged = answers;
-    this.cursor = r.cursor;
-    return ready;
+    if (typeof r.cursor === 'string') this.cursor = r.cursor;
+    return Array.isArray(r.answers) ? (r.answers as Answer[]) : [];
   }
 
   /** One screen's id narrows the poll to answers after it; waits on several screens (or none) read the thread. */
