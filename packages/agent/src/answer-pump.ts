@@ -133,21 +133,26 @@ export class AnswerPump {
     if (this.idleAck) clearTimeout(this.idleAck);
     this.idleAck = setTimeout(() => {
       this.idleAck = undefined;
-      if (this.running || this.cursor === '') return;
-      const args: Record<string, unknown> = { wait: 0, cursor: this.cursor };
-      if (this.o.agent) args.agent = this.o.agent;
-      this.o.transport.call('svc_answers', args).then(
-        (r) => {
-          if (this.running) return;
-          if (typeof r.cursor === 'string') this.cursor = r.cursor;
-          this.deliver(Array.isArray(r.answers) ? (r.answers as Answer[]) : []);
-        },
-        () => {},
-      );
+      this.acknowledge().catch(() => {});
     }, IDLE_ACK_MS);
     // A script that ends right after its last answer is not held open: the service returns that batch
-    // again to its next run, whose ids are new to it (ADR 0274).
+    // again to its next run, whose ids are new to it (ADR 0274). `close()` acknowledges first.
     (this.idleAck as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Acknowledges the batch the last poll returned, now (a `wait: 0` call with the cursor), unless a poll is
+   * running (it carries the cursor). Reads that count unread answers (`threads`) and `close` call it first.
+   */
+  async acknowledge(): Promise<void> {
+    if (this.idleAck) clearTimeout(this.idleAck);
+    this.idleAck = undefined;
+    if (this.running || this.cursor === '') return;
+    const args: Record<string, unknown> = { wait: 0, cursor: this.cursor };
+    if (this.o.agent) args.agent = this.o.agent;
+    const r = await this.o.transport.call('svc_answers', args);
+    if (this.running) return;
+    this.deliver(this.acknowledged(r));
   }
 
   /** The call's arguments with the cursor: the poll acknowledges the batch the last one returned. */

@@ -269,11 +269,15 @@ export function connect(options: ConnectOptions): Svc {
       return pumpFor(agentOf(o)).wait(() => true, undefined, o?.signal);
     },
     async threads() {
+      // Answers already handed out are acknowledged first, so they do not count as unread.
+      await Promise.all([...pumps.values()].map((p) => p.acknowledge()));
       const r = await transport.call('svc_threads', {});
       return r.agents as Thread[];
     },
     tables: createTables(transport, () => options.agent),
     async close() {
+      // Best effort: what was handed out is acknowledged, so the next run is not sent it again.
+      await Promise.all([...pumps.values()].map((p) => p.acknowledge().catch(() => {})));
       for (const pump of pumps.values()) pump.stop(new ClosedError());
       await transport.close();
     },
