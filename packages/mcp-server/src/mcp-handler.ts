@@ -44,6 +44,8 @@ export interface McpHandlerOptions {
   screenApp?: ScreenApp;
   /** More tools, resources or prompts (tests register the conformance suite's fixtures; the product none). */
   register?: SvcMcpServerOptions['register'];
+  /** Integrity check of an echoed `requestState`, for the tools `register` adds that mint one. */
+  requestState?: SvcMcpServerOptions['requestState'];
   /** Largest POST body; default 1 MiB. */
   maxBodyBytes?: number;
   version?: string;
@@ -147,6 +149,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       ...(options.version ? { version: options.version } : {}),
       ...(options.screenApp ? { screenApp: options.screenApp } : {}),
       ...(options.register ? { register: options.register } : {}),
+      ...(options.requestState ? { requestState: options.requestState } : {}),
     },
     ...(options.onError ? { onError: options.onError } : {}),
   });

@@ -1,5 +1,10 @@
 // Builds the McpServer: instructions, the thread tools, the svc_guide prompt, svc://guide and the optional screen app.
-import { McpServer, ResourceNotFoundError, type ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  ResourceNotFoundError,
+  type ResourceTemplate,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
 import type { Tables } from '@screen-service/agent-tables';
 import type { ThreadOps } from '@screen-service/core/threads';
 import { registerTaskMethods } from './answer-tasks.js';
@@ -43,6 +48,12 @@ export interface SvcMcpServerOptions {
    * suite's fixtures here; the product registers none).
    */
   register?: (server: McpServer) => void;
+  /**
+   * Integrity check of an echoed `requestState` (2026-07-28 multi round-trip requests), e.g. the `verify` of
+   * the SDK's `createRequestStateCodec`: state that fails it is refused with -32602 before any handler runs.
+   * Needed only by tools registered through `register` that mint state; the service's own tools mint none.
+   */
+  requestState?: ServerOptions['requestState'];
   /** Serve the Tasks extension (2026-07-28 servers): svc_answers as a task, tasks/get and /cancel (ADR 0265). */
   tasks?: boolean;
 }
@@ -64,6 +75,7 @@ export function createSvcMcpServer(options: SvcMcpServerOptions): McpServer {
       instructions: texts.instructions,
       // logging: clients may set a level; this server sends no log messages (stateless, JSON answers only).
       capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
+      ...(options.requestState ? { requestState: options.requestState } : {}),
     },
   );
   registerThreadTools(server, { ops: options.ops, texts, ...(options.tasks ? { tasks: true } : {}) });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAuthProxy } from './auth-proxy.js';
 import { registerConformanceFixtures } from './conformance/fixtures.js';
+import { conformanceRequestState } from './conformance/input-fixtures.js';
 import { type Stack, startStack } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,7 +17,10 @@ let stack: Stack;
 beforeAll(async () => {
   // Doc1's default bucket (burst 60, 30 a minute): only tool calls are charged, so the suite's many
   // handshakes stay within it, as a real client's reconnects do. Each revision runs on its own connection.
-  stack = await startStack({ register: registerConformanceFixtures });
+  stack = await startStack({
+    register: registerConformanceFixtures,
+    requestState: { verify: conformanceRequestState.verify },
+  });
 });
 afterAll(async () => {
   await stack.close();

@@ -2,6 +2,7 @@
 // server's `register` option, so the product never lists them.
 import { completable, type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { registerInputFixtures } from './input-fixtures.js';
 
 // A 1x1 PNG (one red pixel): the smallest image the content checks accept.
 const PIXEL_PNG =
@@ -17,6 +18,7 @@ export function registerConformanceFixtures(server: McpServer): void {
   registerFixtureTools(server);
   registerFixtureResources(server);
   registerFixturePrompts(server);
+  registerInputFixtures(server);
 }
 
 function registerFixtureTools(server: McpServer): void {
