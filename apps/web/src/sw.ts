@@ -44,7 +44,9 @@ self.addEventListener('activate', (event) => {
       .keys()
       // The person's kept reads are not the shell's: only sign-out deletes them.
       .then((keys) =>
-        Promise.all(keys.filter((k) => k !== CACHE && k !== DEVICE_CACHE).map((k) => caches.delete(k))),
+        Promise.all(
+          keys.filter((k) => k !== CACHE && !k.startsWith(DEVICE_CACHE)).map((k) => caches.delete(k)),
+        ),
       )
       .then(() => self.clients.claim()),
   );

@@ -214,10 +214,13 @@ describe('the phone offline', () => {
     cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
       const drop = e.request.method === 'POST' && dropped === 0;
       if (drop) dropped++;
-      void cdp.send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
-        requestId: e.requestId,
-        ...(drop ? { errorReason: 'ConnectionReset' } : {}),
-      });
+      void cdp
+        .send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
+          requestId: e.requestId,
+          ...(drop ? { errorReason: 'ConnectionReset' } : {}),
+          // A request the reload cancelled has no interception left to continue.
+        })
+        .catch(() => undefined);
     });
     await cdp.send('Fetch.enable', {
       patterns: [{ urlPattern: '*/svc-app/agents/*/messages', requestStage: 'Response' }],
@@ -268,16 +271,102 @@ describe('the phone offline', () => {
         dbs: (await indexedDB.databases()).map((d) => d.name),
         caches: await caches.keys(),
       }));
-    expect(await kept()).toMatchObject({
-      dbs: expect.arrayContaining(['svc-offline']),
-      caches: expect.arrayContaining(['svc-device-v1']),
-    });
+    const before = await kept();
+    expect(before.dbs).toContain('svc-offline');
+    // The person's own cache: the prefix and a hash of the user id (ADR 0278, amended).
+    expect(before.caches.filter((k) => /^svc-device-v1-[0-9a-f]{32}$/.test(k))).toHaveLength(1);
     // Signed out while still offline: nothing the phone kept may wait for the network to go.
     await page.goto(`${url}/#/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').waitFor();
     const after = await kept();
     expect(after.dbs).not.toContain('svc-offline');
-    expect(after.caches).not.toContain('svc-device-v1');
+    expect(after.caches.filter((k) => k.startsWith('svc-device-v1'))).toEqual([]);
+  });
+
+  it('a second person signing in after a session that ended without sign-out sees nothing of the first, and sends none of their answers', async () => {
+    await network(true);
+    await page.getByLabel('Email').fill('offline@example.com');
+    await page.getByLabel(/^Password/).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: '+ Add an agent' }).waitFor();
+    await page.goto(threadUrl);
+    await poll(() => page.locator('.thread').first().textContent()).toContain('My plant');
+    await network(false);
+    await page.getByLabel('Message', { exact: true }).fill('From the first person');
+    await page.getByLabel('Message', { exact: true }).press('Enter');
+    await poll(() => pending().count()).toBe(1);
+    // The session ends without a sign-out: the refresh was refused, the app dropped the session; the device
+    // still keeps the first person's reads, their answer not sent yet and their token.
+    await page.evaluate(() => localStorage.removeItem('svc-app-session'));
+    // Every answer the page sends from here on, with whose token.
+    const cdp = await browser.context.newCDPSession(page);
+    const senders: string[] = [];
+    cdp.on(
+      'Fetch.requestPaused',
+      (e: { requestId: string; request: { method: string; headers: Record<string, string> } }) => {
+        const auth = e.request.headers.Authorization ?? e.request.headers.authorization ?? '';
+        if (e.request.method === 'POST') senders.push(auth);
+        void cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => undefined);
+      },
+    );
+    await cdp.send('Fetch.enable', {
+      patterns: ['*/svc-app/agents/*/messages', '*/svc-app/agents/*/taps', '*/svc-app/agents/*/photos'].map(
+        (urlPattern) => ({ urlPattern, requestStage: 'Request' as const }),
+      ),
+    });
+    await network(true);
+    await page.goto(`${url}/#/`);
+    await page.getByLabel('Email').fill('second@example.com');
+    await page.getByLabel(/^Password/).fill('another horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: '+ Add an agent' }).waitFor();
+    // Nothing of the first person's is left on the device: no kept read of their thread, no waiting answer.
+    const firstAgent = decodeURIComponent(/#\/a\/([^?/]+)/.exec(threadUrl)![1]!);
+    const left = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        if (!name.startsWith('svc-device-v1')) continue;
+        for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+      }
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('svc-offline');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const waiting = db.objectStoreNames.contains('outbox')
+        ? await new Promise<number>((resolve) => {
+            const count = db.transaction('outbox').objectStore('outbox').count();
+            count.onsuccess = () => resolve(count.result);
+          })
+        : 0;
+      db.close();
+      return { urls, waiting };
+    });
+    expect(left.urls.filter((u) => u.includes(firstAgent))).toEqual([]);
+    expect(left.waiting).toBe(0);
+    // Offline, the second person opening the first one's thread gets no kept copy of it.
+    await network(false);
+    await page.goto(threadUrl);
+    await poll(() => page.locator('.thread').first().textContent()).toMatch(/Failed to fetch|My plant/);
+    expect(await page.locator('.thread').first().textContent()).not.toContain('My plant');
+    expect(await pending().count()).toBe(0);
+    await network(true);
+    await page.goto(`${url}/#/`);
+    await page.getByRole('link', { name: '+ Add an agent' }).waitFor();
+    // Whatever was sent, none of it went with the second person's token.
+    const second = await page.evaluate(
+      () =>
+        (JSON.parse(localStorage.getItem('svc-app-session') ?? '{}') as { user?: { id?: string } }).user?.id,
+    );
+    expect(second).toMatch(/\S/);
+    const subjects = senders.map(
+      (h) =>
+        (JSON.parse(Buffer.from(h.split('.')[1] ?? '', 'base64url').toString() || '{}') as { sub?: string })
+          .sub,
+    );
+    expect(subjects).not.toContain(second);
+    expect(await pending().count()).toBe(0);
+    await cdp.send('Fetch.disable');
   });
 });

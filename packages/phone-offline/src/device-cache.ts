@@ -1,8 +1,29 @@
 // The service worker's side: the person's reads (agent list, thread pages, photos seen) kept on the device and
 // answered from it when the network does not answer, marked so the app can say it is offline (ADR 0277).
 
-/** The Cache Storage cache of the person's reads; sign-out deletes it. */
+import { deviceOwner } from './device-db.js';
+
+/**
+ * The prefix of the Cache Storage caches of people's reads: each person's is `svc-device-v1-<hash of the
+ * user id>` (ADR 0278, amended); sign-out and a change of person delete them all.
+ */
 export const DEVICE_CACHE = 'svc-device-v1';
+
+/** The cache name of one person's kept reads: the prefix and the first 128 bits of SHA-256 of the user id. */
+export async function deviceCacheName(userId: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(userId));
+  const hex = [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${DEVICE_CACHE}-${hex}`;
+}
+
+/**
+ * The cache of the person the device belongs to, or null when no one claimed it (signed out, or a person's
+ * sign-in not yet claimed): then nothing is kept and nothing kept is answered.
+ */
+async function ownCache(): Promise<Cache | null> {
+  const owner = await deviceOwner().catch(() => null);
+  return owner === null ? null : caches.open(await deviceCacheName(owner));
+}
 /** Set on a read answered from the device: when the service sent it (ISO time). */
 export const OFFLINE_HEADER = 'x-svc-offline-since';
 const SYNCED_HEADER = 'x-svc-synced-at';
@@ -27,12 +48,13 @@ export function keptRead(url: URL, api: string): 'read' | 'photo' | null {
  * Keeps a copy; a device that cannot (its storage is full) still answers from the network: the read goes on,
  * only the offline copy is missed.
  */
-async function keep(url: string, res: Response, stamp: boolean): Promise<void> {
+async function keep(cache: Cache | null, url: string, res: Response, stamp: boolean): Promise<void> {
+  if (!cache) return;
   try {
     const headers = new Headers(res.headers);
     if (stamp) headers.set(SYNCED_HEADER, new Date().toISOString());
     const copy = new Response(await res.blob(), { status: res.status, headers });
-    await (await caches.open(DEVICE_CACHE)).put(url, copy);
+    await cache.put(url, copy);
   } catch {
     // Quota exceeded, or the cache was deleted meanwhile (sign-out): nothing kept.
   }
@@ -40,12 +62,15 @@ async function keep(url: string, res: Response, stamp: boolean): Promise<void> {
 
 /** Network first; the answer is kept (stamped with the time) for when there is no network. */
 export async function readThrough(request: Request): Promise<Response> {
+  // Whose cache is read when the answer comes: a read made before a change of person is never kept for
+  // the next one.
+  const cache = await ownCache();
   try {
     const res = await fetch(request);
-    if (res.ok) await keep(request.url, res.clone(), true);
+    if (res.ok) await keep(cache, request.url, res.clone(), true);
     return res;
   } catch (error) {
-    const hit = await (await caches.open(DEVICE_CACHE)).match(request.url, { ignoreVary: true });
+    const hit = await cache?.match(request.url, { ignoreVary: true });
     if (!hit) throw error;
     const headers = new Headers(hit.headers);
     headers.set(OFFLINE_HEADER, hit.headers.get(SYNCED_HEADER) ?? '');
@@ -55,10 +80,10 @@ export async function readThrough(request: Request): Promise<Response> {
 
 /** A photo the person has seen: from the device when kept, else fetched and kept. */
 export async function keptPhoto(request: Request): Promise<Response> {
-  const cache = await caches.open(DEVICE_CACHE);
-  const hit = await cache.match(request.url, { ignoreVary: true });
+  const cache = await ownCache();
+  const hit = await cache?.match(request.url, { ignoreVary: true });
   if (hit) return hit;
   const res = await fetch(request);
-  if (res.ok) await keep(request.url, res.clone(), false);
+  if (res.ok) await keep(cache, request.url, res.clone(), false);
   return res;
 }

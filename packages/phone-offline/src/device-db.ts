@@ -5,7 +5,10 @@ export const DEVICE_DB = 'svc-offline';
 const VERSION = 1;
 /** Answers waiting (or refused), keyed by an increasing number: the order they were made. */
 export const OUTBOX = 'outbox';
-/** One record, `session`: the access token a service worker's Background Sync sends with. */
+/**
+ * Two records: `owner`, the user id of the person whose data the device keeps (ADR 0278, amended), and
+ * `session`, the access token a service worker's Background Sync sends with, with the person it is for.
+ */
 export const META = 'meta';
 
 let opened: Promise<IDBDatabase> | undefined;
@@ -71,4 +74,9 @@ export async function deleteDeviceDb(): Promise<void> {
     // Another tab still holds it: it closes on versionchange, then the deletion goes ahead.
     request.onblocked = () => undefined;
   });
+}
+
+/** The person the device keeps data for (set by `claimDevice`), or null before anyone claimed it. */
+export async function deviceOwner(): Promise<string | null> {
+  return ((await onStore(META, 'readonly', (s) => s.get('owner'))) as string | undefined) ?? null;
 }

@@ -5,9 +5,16 @@ export {
   noteResponse,
   onConnectivity,
 } from './connectivity.js';
-export { DEVICE_CACHE, keptPhoto, keptRead, OFFLINE_HEADER, readThrough } from './device-cache.js';
-export { DEVICE_DB } from './device-db.js';
-export { forgetDevice } from './forget.js';
+export {
+  DEVICE_CACHE,
+  deviceCacheName,
+  keptPhoto,
+  keptRead,
+  OFFLINE_HEADER,
+  readThrough,
+} from './device-cache.js';
+export { DEVICE_DB, deviceOwner } from './device-db.js';
+export { claimDevice, forgetDevice } from './forget.js';
 export {
   dismissAnswer,
   type FlushReport,

@@ -1,6 +1,6 @@
 // Answers made on the phone (taps, typed replies, photos) kept on the device with an idempotency key until the
 // service acknowledged them; sent in the order they were made (ADR 0276).
-import { META, OUTBOX, onStore } from './device-db.js';
+import { deviceOwner, META, OUTBOX, onStore } from './device-db.js';
 
 /** One answer as the app makes it. */
 export interface NewAnswer {
@@ -23,6 +23,8 @@ export interface QueuedAnswer extends NewAnswer {
   photos: Blob[];
   /** When the person made it (ms). */
   at: number;
+  /** The user id of the person who made it: only that person's sign-in shows or sends it. */
+  owner: string;
   /** The service's reason when it refused it for good ("Not delivered"); it is never sent again. */
   refused?: string;
 }
@@ -43,15 +45,31 @@ export function isFinalRefusal(error: unknown): boolean {
   );
 }
 
-/** The answers on this device, oldest first (refused ones included, marked). */
-export async function queuedAnswers(agentId?: string): Promise<QueuedAnswer[]> {
-  const all = await onStore<QueuedAnswer[]>(OUTBOX, 'readonly', (s) => s.getAll());
-  return agentId === undefined ? all : all.filter((q) => q.agentId === agentId);
+/** The person the device is claimed for; keeping an answer for no one is a mistake of the caller. */
+async function owner(): Promise<string> {
+  const id = await deviceOwner();
+  if (id === null)
+    throw new Error('No person has claimed this device: call claimDevice(user id) after sign-in.');
+  return id;
 }
 
-/** Keeps an answer on the device; it is sent by the next {@link flushAnswers}. */
+/** The answers of the person the device belongs to, oldest first (refused ones included, marked). */
+export async function queuedAnswers(agentId?: string): Promise<QueuedAnswer[]> {
+  const id = await deviceOwner();
+  const all = await onStore<QueuedAnswer[]>(OUTBOX, 'readonly', (s) => s.getAll());
+  // Another person's answers are never shown or sent (claimDevice removes them; this is the second lock).
+  return all.filter((q) => q.owner === id && (agentId === undefined || q.agentId === agentId));
+}
+
+/** Keeps an answer on the device for the person it belongs to; it is sent by the next {@link flushAnswers}. */
 export async function queueAnswer(a: NewAnswer & { key?: string }): Promise<QueuedAnswer> {
-  const q = { ...a, key: a.key ?? crypto.randomUUID(), photos: a.photos ?? [], at: Date.now() };
+  const q = {
+    ...a,
+    key: a.key ?? crypto.randomUUID(),
+    photos: a.photos ?? [],
+    at: Date.now(),
+    owner: await owner(),
+  };
   const n = await onStore(OUTBOX, 'readwrite', (s) => s.add(q));
   return { ...q, n: n as number };
 }
@@ -61,7 +79,7 @@ export async function dismissAnswer(n: number): Promise<void> {
   await onStore(OUTBOX, 'readwrite', (s) => s.delete(n));
 }
 
-async function deliver(q: Omit<QueuedAnswer, 'n'>, post: Post): Promise<unknown> {
+async function deliver(q: NewAnswer & { key: string; photos: Blob[] }, post: Post): Promise<unknown> {
   const agent = `/agents/${encodeURIComponent(q.agentId)}`;
   // A photo uploaded by a try whose answer never arrived is left unsent; the service sweeps unsent photos.
   const ids: string[] = [];
@@ -82,7 +100,7 @@ export async function sendAnswer(
   const key = crypto.randomUUID();
   if (!(await queuedAnswers()).some((q) => !q.refused)) {
     try {
-      return { sent: await deliver({ ...a, key, photos: a.photos ?? [], at: Date.now() }, post) };
+      return { sent: await deliver({ ...a, key, photos: a.photos ?? [] }, post) };
     } catch (error) {
       if (isFinalRefusal(error)) throw error;
     }
@@ -135,12 +153,22 @@ export function flushAnswers(post: Post, progress?: () => void): Promise<FlushRe
   return running;
 }
 
-/** Keeps the access token where a service worker's Background Sync reads it (the page holds the session). */
-export async function rememberToken(token: string): Promise<void> {
-  await onStore(META, 'readwrite', (s) => s.put(token, 'session'));
+/**
+ * Keeps the access token of `userId` where a service worker's Background Sync reads it (the page holds the
+ * session).
+ */
+export async function rememberToken(token: string, userId: string): Promise<void> {
+  await onStore(META, 'readwrite', (s) => s.put({ token, owner: userId }, 'session'));
 }
 
-/** The token {@link rememberToken} kept, or null. */
+/**
+ * The token {@link rememberToken} kept, or null; null too when it is not the token of the person the device
+ * belongs to (a sign-in kept before a change of person was claimed): no one's answers go with another's token.
+ */
 export async function rememberedToken(): Promise<string | null> {
-  return ((await onStore(META, 'readonly', (s) => s.get('session'))) as string | undefined) ?? null;
+  const kept = (await onStore(META, 'readonly', (s) => s.get('session'))) as
+    | { token?: unknown; owner?: unknown }
+    | undefined;
+  const id = await deviceOwner();
+  return kept && typeof kept.token === 'string' && id !== null && kept.owner === id ? kept.token : null;
 }

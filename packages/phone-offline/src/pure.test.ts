@@ -1,7 +1,7 @@
 // The parts that need no browser: which refusals are final, which reads the device keeps, what the app says.
 import { describe, expect, it } from 'vitest';
 import { connectivity, noteNoNetwork, noteResponse, onConnectivity } from './connectivity.js';
-import { keptRead, OFFLINE_HEADER } from './device-cache.js';
+import { DEVICE_CACHE, deviceCacheName, keptRead, OFFLINE_HEADER } from './device-cache.js';
 import { isFinalRefusal } from './outbox.js';
 
 const API = '/functions/v1/svc-app';
@@ -48,5 +48,14 @@ describe('phone offline', () => {
     expect(connectivity()).toEqual({ online: true, syncedAt: null });
     stop();
     expect(seen).toEqual([false, true]);
+  });
+
+  it("names each person's cache of kept reads apart, without the user id in it", async () => {
+    const a = await deviceCacheName('usr_alice');
+    const b = await deviceCacheName('usr_bob');
+    expect(a).toMatch(new RegExp(`^${DEVICE_CACHE}-[0-9a-f]{32}$`));
+    expect(b).not.toBe(a);
+    expect(await deviceCacheName('usr_alice')).toBe(a);
+    expect(a).not.toContain('alice');
   });
 });

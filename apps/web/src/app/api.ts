@@ -34,8 +34,9 @@ export function session(): Session | null {
 export function saveSession(s: Session | null): void {
   if (s) localStorage.setItem(TOKENS, JSON.stringify(s));
   else localStorage.removeItem(TOKENS);
-  // The service worker sends kept answers with it (Background Sync); sign-out deletes it with the rest.
-  if (s) void rememberToken(s.access_token).catch(() => {});
+  // The service worker sends kept answers with it (Background Sync); sign-out deletes it with the rest. Kept
+  // with its person: until the device is claimed for them, the worker sends no one's answers with it.
+  if (s) void rememberToken(s.access_token, s.user.id).catch(() => {});
 }
 
 let refreshing: Promise<boolean> | undefined;

@@ -4,6 +4,7 @@ import { connectivity, noteNoNetwork, onConnectivity } from '@screen-service/pho
 import { el } from '../shared/dom.js';
 import { applyLook, applyScheme, savedScheme, useScreenCss } from '../shared/look.js';
 import { openStream, session } from './api.js';
+import { ownDevice, ownedFor } from './device-owner.js';
 import { flushNow } from './outbox.js';
 import { holdActive } from './push-device.js';
 import { ago, focusOn, type View } from './shell.js';
@@ -74,7 +75,22 @@ function skipLink(view: View, main: HTMLElement): HTMLElement {
   return link;
 }
 
+let claiming = false;
+
 function show(): void {
+  const s = session();
+  // A new sign-in on this page, or its first start: the device becomes this person's before any view reads
+  // or shows what it kept (another person's threads must not show, their answers must not go).
+  if (s && !ownedFor(s)) {
+    if (!claiming) {
+      claiming = true;
+      void ownDevice(s).finally(() => {
+        claiming = false;
+        show();
+      });
+    }
+    return;
+  }
   const navigated = current !== undefined;
   current?.leave?.();
   current = route();

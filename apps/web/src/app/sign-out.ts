@@ -1,6 +1,7 @@
 // Leaving this device signed out: its buzzes stop, its tables, kept answers and reads go, the session is forgotten.
 import { forgetDevice } from '@screen-service/phone-offline';
 import { call, saveSession } from './api.js';
+import { disownDevice } from './device-owner.js';
 import { removeAllTables } from './phone-tables.js';
 import { disableNotifications } from './push-device.js';
 import { forgetZone } from './time-zone.js';
@@ -18,4 +19,5 @@ export async function signOutHere(how: 'here' | 'everywhere' | 'gone' = 'here'):
   saveSession(null);
   // The answers still waiting, the token the worker sends them with, the threads and photos read (ADR 0278).
   await forgetDevice().catch(() => {});
+  disownDevice();
 }
