@@ -11,7 +11,8 @@ let browser: Browser;
 beforeAll(async () => {
   service = await startService();
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    // The global set-up found or installed it (config/chromium-setup.ts).
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--no-sandbox',

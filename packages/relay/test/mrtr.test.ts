@@ -38,7 +38,8 @@ beforeAll(async () => {
   );
   await client.connect(transport);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    // The global set-up found or installed it (config/chromium-setup.ts).
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--no-sandbox',
