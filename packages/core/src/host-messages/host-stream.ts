@@ -134,6 +134,8 @@ export async function openHostStream(
         agents = new Map((await served(p)).map((a) => [a.id, a]));
         const before = shared;
         shared = await sharedThreads(store, agents);
+        // Closed while reading: following now would subscribe again after stop(), a listener for good.
+        if (ended) return;
         follow();
         // A thread served again (agent safe again) or anew owes what its holder wrote meanwhile, even
         // below the cursor: those rows were held back, never sent.
@@ -160,6 +162,7 @@ export async function openHostStream(
   // The owner's events, and each holder's (their rows are published under their own user id).
   const subs = new Map<string, () => void>([[p.userId, notifier.subscribe(p.userId, listener)]]);
   const follow = () => {
+    if (ended) return;
     const holders = new Set([p.userId, ...[...shared.values()].map((g) => g.userId)]);
     for (const [u, off] of subs) {
       if (holders.has(u)) continue;
