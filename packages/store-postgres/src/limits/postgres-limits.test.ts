@@ -67,9 +67,16 @@ describe('createPostgresLimits rate buckets', () => {
     await bucket.take('gone');
     t += 10_000; // refilled
     await bucket.take('kept');
-    await new Promise((r) => setTimeout(r, 100));
-    const rows = await pool.query<{ key: string }>("SELECT key FROM svc_limits WHERE name = 'sweep'");
-    expect(rows.rows.map((r) => r.key)).toEqual(['kept']);
+    // The sweep runs beside the take (not awaited by it): wait for its delete to be seen.
+    await expect
+      .poll(
+        async () =>
+          (await pool.query<{ key: string }>("SELECT key FROM svc_limits WHERE name = 'sweep'")).rows.map(
+            (r) => r.key,
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual(['kept']);
   });
 
   it('refuses bad options', () => {
