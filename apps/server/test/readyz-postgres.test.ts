@@ -16,6 +16,13 @@ describe('/readyz on PostgreSQL', () => {
   it('200 with the database while it answers; 503 POSTGRES_UNREACHABLE once it is gone', async () => {
     db = await createTestDatabase();
     a = await startInstance(deployment(db.url), 'ready');
+    // LISTEN is set up on its own connection beside the first requests: wait until readiness reports it.
+    const instance = a;
+    await expect
+      .poll(async () => (await request(instance.port, 'GET', '/readyz')).body?.database?.listening, {
+        timeout: 10_000,
+      })
+      .toBe(true);
     const up = await request(a.port, 'GET', '/readyz');
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({
