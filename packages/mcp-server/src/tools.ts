@@ -77,7 +77,15 @@ const deadlineSchema = z
         .array(
           z.object({
             at: z.string().describe('"50%" of the time, or "-2m" before the end.'),
-            do: z.enum(['remind', 'urgent']).describe('Buzz the phone again (urgent: marked urgent).'),
+            do: z
+              .enum(['remind', 'urgent', 'offer'])
+              .describe(
+                'Buzz the phone again (urgent: marked urgent), or offer the same ask to holders of this shared agent (first answer wins).',
+              ),
+            to: z
+              .array(z.string())
+              .optional()
+              .describe('offer only: the holders, as user ids (usr_...) or session keys (agt_...~usr_...).'),
           }),
         )
         .max(5)

@@ -1,6 +1,7 @@
 // svc_show's deadline through the official SDK client (ADR 0260): the default lands once at the deadline on
 // the core's clock, svc_answers marks it, and a late tap is refused saying why.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { seedUser } from '@screen-service/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './harness.js';
 
@@ -69,5 +70,64 @@ describe('svc_show deadline', () => {
     expect(r.content[0]!.text).toMatch(/deadline\.default\.lunch: .*Pizza/);
     const threads = await call(client, 'svc_threads');
     expect((threads.structuredContent as { agents: { unread: number }[] }).agents[0]!.unread).toBe(0);
+  });
+});
+
+describe('svc_show deadline: offer to holders (ADR 0280)', () => {
+  it('takes an offer step naming a holder: the ask appears in their thread, and their answer settles it', async () => {
+    const { user, agent, token } = await stack.newConnection('Cook');
+    const holder = await seedUser(stack.core.store, { passwordHash: 'unused' });
+    await stack.core.store.shares.createGrant({
+      id: `grt_${holder.id}`,
+      agentId: agent.id,
+      ownerId: user.id,
+      userId: holder.id,
+      role: 'user',
+      theme: {},
+      firstMessage: null,
+      template: null,
+      inviteId: null,
+      pushMuted: false,
+      sort: 0,
+      sharedBy: 'Owner',
+      grantedAt: stack.core.clock(),
+    });
+    const client = await stack.connect(token);
+    const shown = await call(client, 'svc_show', {
+      lines: 'choose@lunch "Lunch?" Soup|Salad',
+      deadline: { in: '10m', default: 'none', escalate: [{ at: '50%', do: 'offer', to: [holder.id] }] },
+    });
+    expect(shown.isError, shown.content[0]?.text).toBeFalsy();
+    const screenId = (shown.structuredContent as { screen_id: string }).screen_id;
+
+    stack.core.advance(5 * 60_000);
+    expect((await stack.core.deadlines.sweep()).map((r) => r.step)).toEqual(['offer']);
+    const offered = (await stack.threads.page(holder.id, agent.id)).messages.find((m) => m.screen)!;
+    await stack.threads.tap(
+      holder.id,
+      agent.id,
+      { screen_id: offered.screen!.id, event: { id: 'lunch', value: 'Salad' } },
+      { session: `fam_${holder.id}` },
+    );
+    const got = await call(client, 'svc_answers', { screen_id: screenId });
+    const answers = (got.structuredContent as { answers: Record<string, unknown>[] }).answers;
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({
+      decided_by: 'escalation',
+      step: 'offer',
+      by: holder.id,
+      event: { value: 'Salad' },
+    });
+  });
+
+  it('refuses an offer without holders as a tool error naming the field', async () => {
+    const { token } = await stack.newConnection('Cook');
+    const client = await stack.connect(token);
+    const r = await call(client, 'svc_show', {
+      lines: 'choose@lunch "Lunch?" Soup|Salad',
+      deadline: { in: '10m', escalate: [{ at: '50%', do: 'offer' }] },
+    });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toMatch(/deadline\.escalate\[0\]\.to/);
   });
 });
