@@ -116,6 +116,14 @@ export function createProtocolServer(options: {
         res.end();
         return;
       }
+      // A JSON answer is one small body: written whole with its length, it leaves in one write (piped, it
+      // went out chunked in three, and the socket writes were the largest cost of a 2026-07-28 call).
+      if (!answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+        const body = Buffer.from(await answer.arrayBuffer());
+        res.setHeader('content-length', body.length);
+        res.end(body);
+        return;
+      }
       await pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), res);
     },
   };

@@ -24,6 +24,28 @@ export function tablesToolDescription(g: { text: string } = guide()): string {
   ].join('\n');
 }
 
+/** The description from the bundled guide, made once (a 2026-07-28 call builds a server per request). */
+let description: string | undefined;
+const defaultDescription = () => {
+  description ??= tablesToolDescription();
+  return description;
+};
+
+// Built once: a 2026-07-28 call builds a fresh server per request (ADR 0263).
+const TABLES_INPUT = z.object({
+  lines: z
+    .string()
+    .max(MAX_TABLES_CALL_CHARS)
+    .optional()
+    .describe('Table lines, one per line; omit to list the tables this agent holds.'),
+  agent: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('Agent handle (e.g. "coach") or id (agt_...); omit for the default agent.'),
+});
+
 /**
  * Registers `svc_tables` on the server.
  *
@@ -37,20 +59,8 @@ export function registerTablesTool(server: McpServer, deps: { tables: Pick<Table
     'svc_tables',
     {
       title: 'Tables',
-      description: tablesToolDescription(),
-      inputSchema: {
-        lines: z
-          .string()
-          .max(MAX_TABLES_CALL_CHARS)
-          .optional()
-          .describe('Table lines, one per line; omit to list the tables this agent holds.'),
-        agent: z
-          .string()
-          .min(1)
-          .max(64)
-          .optional()
-          .describe('Agent handle (e.g. "coach") or id (agt_...); omit for the default agent.'),
-      },
+      description: defaultDescription(),
+      inputSchema: TABLES_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: toolAliasMeta('svc_tables', SCREEN_RESOURCE_URI),
     },

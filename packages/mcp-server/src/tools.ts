@@ -95,6 +95,58 @@ const deadlineSchema = z
   .optional()
   .describe('When the screen decides without the person; absent: it waits as long as it takes.');
 
+// The tools' input shapes, built once: a 2026-07-28 call gets a fresh server per request (the SDK's modern
+// handler), and building these zod schemas again for each was most of that call's CPU (ADR 0263).
+const SHOW_INPUT = z.object({
+  lines: z
+    .string()
+    .min(1)
+    .max(MAX_LINES_CHARS)
+    .describe('Screen Lines: one component per line, no code fence.'),
+  text: z.string().max(MAX_TEXT_CHARS).optional().describe('Optional chat line shown with the screen.'),
+  agent,
+  deadline: deadlineSchema,
+  urgent: z
+    .boolean()
+    .optional()
+    .describe(
+      "Urgent ask: it may buzz during the person's quiet hours, when they allow urgent asks. Use sparingly.",
+    ),
+});
+const SAY_INPUT = z.object({
+  text: z.string().min(1).max(MAX_TEXT_CHARS).describe('The message.'),
+  agent,
+});
+const TAP_INPUT = z.object({
+  screen_id: z.string().min(1).describe('The screen the tap belongs to.'),
+  event: z
+    .object({
+      id: z.string().min(1).describe('Tap id of the component.'),
+      value: eventValue.describe('What the person picked, typed or sent.'),
+    })
+    .catchall(eventValue)
+    .describe('The view event: { id, value, ... }. Preset, line and echo are computed on the server.'),
+  told_model: z.boolean().describe("True when the host took the tap line as the person's message."),
+});
+const ANSWERS_INPUT = z.object({
+  screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
+  wait: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .optional()
+    .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
+  agent,
+  cursor: z
+    .string()
+    .max(MAX_CURSOR_CHARS)
+    .optional()
+    .describe(
+      'Resumable wait: "" first, then the previous result\'s cursor. Answers come again until acknowledged.',
+    ),
+});
+
 /** svc_answers' result: the text the model reads and the structured answers (a task's result is the same). */
 export function answersResult(r: AnswersResult) {
   return result(answersText(r), r);
@@ -194,22 +246,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Show a screen',
       description: texts.tools.svc_show,
-      inputSchema: {
-        lines: z
-          .string()
-          .min(1)
-          .max(MAX_LINES_CHARS)
-          .describe('Screen Lines: one component per line, no code fence.'),
-        text: z.string().max(MAX_TEXT_CHARS).optional().describe('Optional chat line shown with the screen.'),
-        agent,
-        deadline: deadlineSchema,
-        urgent: z
-          .boolean()
-          .optional()
-          .describe(
-            "Urgent ask: it may buzz during the person's quiet hours, when they allow urgent asks. Use sparingly.",
-          ),
-      },
+      inputSchema: SHOW_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: {
         ui: { resourceUri: SCREEN_RESOURCE_URI },
@@ -225,10 +262,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Say a chat line',
       description: texts.tools.svc_say,
-      inputSchema: {
-        text: z.string().min(1).max(MAX_TEXT_CHARS).describe('The message.'),
-        agent,
-      },
+      inputSchema: SAY_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: toolAliasMeta('svc_say', SCREEN_RESOURCE_URI),
     },
@@ -251,17 +285,7 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Record an in-chat tap',
       description: texts.tools.svc_tap,
-      inputSchema: {
-        screen_id: z.string().min(1).describe('The screen the tap belongs to.'),
-        event: z
-          .object({
-            id: z.string().min(1).describe('Tap id of the component.'),
-            value: eventValue.describe('What the person picked, typed or sent.'),
-          })
-          .catchall(eventValue)
-          .describe('The view event: { id, value, ... }. Preset, line and echo are computed on the server.'),
-        told_model: z.boolean().describe("True when the host took the tap line as the person's message."),
-      },
+      inputSchema: TAP_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: {
         ui: { visibility: ['app'] },
@@ -313,24 +337,7 @@ function registerAnswersTool(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Read answers',
       description: texts.tools.svc_answers,
-      inputSchema: {
-        screen_id: z.string().min(1).optional().describe('Only items after this screen (from svc_show).'),
-        wait: z
-          .number()
-          .int()
-          .min(0)
-          .max(MAX_WAIT_SECONDS)
-          .optional()
-          .describe(`Seconds to wait for something to arrive, 0 to ${MAX_WAIT_SECONDS}; default 0.`),
-        agent,
-        cursor: z
-          .string()
-          .max(MAX_CURSOR_CHARS)
-          .optional()
-          .describe(
-            'Resumable wait: "" first, then the previous result\'s cursor. Answers come again until acknowledged.',
-          ),
-      },
+      inputSchema: ANSWERS_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       _meta: toolAliasMeta('svc_answers', SCREEN_RESOURCE_URI),
     },

@@ -13,6 +13,11 @@ export const WITHDRAW_TOOL_DESCRIPTION = [
   'screen_id: the id svc_show returned. Withdrawing twice is harmless (already: true). A screen whose deadline already decided cannot be withdrawn.',
 ].join('\n');
 
+// Built once: a 2026-07-28 call builds a fresh server per request (ADR 0263).
+const WITHDRAW_INPUT = z.object({
+  screen_id: z.string().min(1).max(64).describe('The screen to take back (from svc_show).'),
+});
+
 /**
  * Registers `svc_withdraw` on the server.
  *
@@ -27,9 +32,7 @@ export function registerWithdrawTool(server: McpServer, deps: { ops: Pick<Thread
     {
       title: 'Withdraw a screen',
       description: WITHDRAW_TOOL_DESCRIPTION,
-      inputSchema: {
-        screen_id: z.string().min(1).max(64).describe('The screen to take back (from svc_show).'),
-      },
+      inputSchema: WITHDRAW_INPUT,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
