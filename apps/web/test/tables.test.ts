@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { pairInApp } from './pair-in-app.js';
 import { startService } from './server.js';
 
 let service: Awaited<ReturnType<typeof startService>>;
@@ -33,20 +34,7 @@ async function tables(lines: string) {
 
 describe('Delete / Keep cards in the thread', () => {
   it('the person taps Delete; the row is gone; the agent hears it', async () => {
-    await page.goto(service.url);
-    await page.getByLabel('Email').fill('tables@example.com');
-    await page.getByLabel(/^Password/).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('link', { name: '+ Add an agent' }).click();
-    await page.getByLabel(/Name it after/).fill('Coach');
-    await page.getByRole('button', { name: 'Get a pairing code' }).click();
-    const code = await page.locator('output.code').getAttribute('data-code');
-    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pair', code, remote_ref: 'coach', kind: 'mcp', host_name: 'Laptop' }),
-    });
-    const token = ((await res.json()) as { connector_token: string }).connector_token;
+    const token = await pairInApp(page, service.url, 'tables@example.com', 'Coach');
     agent = await connectMcpAgent(service.url, token);
     await page.getByRole('link', { name: 'Open the thread' }).click();
 

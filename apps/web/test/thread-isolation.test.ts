@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { pairInApp } from './pair-in-app.js';
 import { startService } from './server.js';
 
 let service: Awaited<ReturnType<typeof startService>>;
@@ -24,20 +25,7 @@ afterAll(async () => {
 
 describe('a thread with one message that cannot be drawn', () => {
   it('refuses a far today offset at svc_show, naming the line', async () => {
-    await page.goto(service.url);
-    await page.getByLabel('Email').fill('isolation@example.com');
-    await page.getByLabel(/^Password/).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('link', { name: '+ Add an agent' }).click();
-    await page.getByLabel(/Name it after/).fill('Coach');
-    await page.getByRole('button', { name: 'Get a pairing code' }).click();
-    const code = await page.locator('output.code').getAttribute('data-code');
-    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pair', code, remote_ref: 'coach', kind: 'mcp', host_name: 'Laptop' }),
-    });
-    const token = ((await res.json()) as { connector_token: string }).connector_token;
+    const token = await pairInApp(page, service.url, 'isolation@example.com', 'Coach');
     agent = await connectMcpAgent(service.url, token);
     await expect(agent.show('table create T When:date\nput T k When=today+99999999')).rejects.toThrow(
       /line 2: today\+99999999 is out of range/,

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { pairInApp } from './pair-in-app.js';
 import { startService } from './server.js';
 
 let service: Awaited<ReturnType<typeof startService>>;
@@ -29,20 +30,7 @@ const payloadOf = (jws: string) =>
 
 describe('a withdrawn screen on the phone', () => {
   it('says "Withdrawn", takes no taps, and still says so after a reload', async () => {
-    await page.goto(service.url);
-    await page.getByLabel('Email').fill('withdraw@example.com');
-    await page.getByLabel(/^Password/).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('link', { name: '+ Add an agent' }).click();
-    await page.getByLabel(/Name it after/).fill('Cook');
-    await page.getByRole('button', { name: 'Get a pairing code' }).click();
-    const code = await page.locator('output.code').getAttribute('data-code');
-    const res = await fetch(`${service.url}/functions/v1/svc-connect`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pair', code, remote_ref: 'cook', kind: 'mcp', host_name: 'Laptop' }),
-    });
-    const token = ((await res.json()) as { connector_token: string }).connector_token;
+    const token = await pairInApp(page, service.url, 'withdraw@example.com', 'Cook');
     agent = await connectMcpAgent(service.url, token);
     await page.getByRole('link', { name: 'Open the thread' }).click();
 
