@@ -80,8 +80,17 @@ const MCP_WIDE = {
 };
 
 /** The environment that puts an instance on the run's PostgreSQL (one secret for all instances). */
+/** Each instance's PostgreSQL pool, set here so the descriptor check below knows what the pool may open. */
+const PG_POOL_SIZE = 10;
+
 function postgresEnv(pg: FaultsPostgres | null): Record<string, string> {
-  return pg ? { SVC_DATABASE_URL: pg.url, SVC_SECRET: 'load-faults-shared-secret-0123456789abcdef' } : {};
+  return pg
+    ? {
+        SVC_DATABASE_URL: pg.url,
+        SVC_SECRET: 'load-faults-shared-secret-0123456789abcdef',
+        SVC_DATABASE_POOL_SIZE: String(PG_POOL_SIZE),
+      }
+    : {};
 }
 
 /** `count` instances (each its own data dir), on SQLite (count 1) or sharing the run's PostgreSQL. */
@@ -225,9 +234,9 @@ async function pollsScenario(flags: Flags, pg: FaultsPostgres | null, r: Report)
       connections: Math.ceil(flags.polls / per),
       pollsPerConnection: per,
     });
-    // On PostgreSQL the instance's pool opens its connections as load comes (up to 10, the default
-    // SVC_DATABASE_POOL_SIZE): those are the pool's, not descriptors kept by abandoned polls.
-    const slack = pg ? 2 + 10 : 2;
+    // On PostgreSQL the instance's pool opens its connections as load comes (up to SVC_DATABASE_POOL_SIZE,
+    // set by postgresEnv): those are the pool's, not descriptors kept by abandoned polls.
+    const slack = pg ? 2 + PG_POOL_SIZE : 2;
     const ok =
       w.waitersPeak === w.opened &&
       w.waitersAfter === 0 &&
