@@ -57,6 +57,8 @@ function taskError(thrown: unknown): never {
 }
 
 const taskParams = z.object({ taskId: z.string().min(1) });
+// Built once, like the tools' input schemas (a 2026-07-28 call builds a server per request).
+const looseTaskParams = taskParams.loose();
 
 /**
  * Advertises the extension and serves its methods on `server` (the 2026-07-28 servers only). `toResult` is
@@ -93,7 +95,7 @@ export function registerTaskMethods(
     await serve((c) => ops.tasks.cancel(principalOf(c), params.taskId))(ctx);
     return {};
   });
-  server.server.setRequestHandler('tasks/update', { params: taskParams.loose() }, async (params, ctx) => {
+  server.server.setRequestHandler('tasks/update', { params: looseTaskParams }, async (params, ctx) => {
     await serve((c) => ops.tasks.get(principalOf(c), params.taskId))(ctx);
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
