@@ -12,6 +12,7 @@ let service: Awaited<ReturnType<typeof startService>>;
 let browser: Chromium;
 let page: Page;
 let token: string;
+let session: { access_token: string };
 const clients: McpAgent[] = [];
 
 interface AgentRow {
@@ -72,7 +73,7 @@ const compiled = (look: Record<string, unknown>, handle: string) =>
 
 beforeAll(async () => {
   service = await startService();
-  const session = await api<{ access_token: string }>('POST', '/auth/signup', {
+  session = await api<{ access_token: string }>('POST', '/auth/signup', {
     email: 'looks@example.com',
     password: 'correct horse battery',
   });
@@ -204,6 +205,41 @@ describe("the composer's / menu (doc2 Commands entry)", () => {
     await expect.poll(() => page.locator('.bar h1').textContent()).toBe('Plain');
     await page.locator('#composer').fill('/');
     expect(await page.getByRole('listbox', { name: 'Commands' }).isHidden()).toBe(true);
+  });
+
+  it('opens the menu for a `/` typed before the agent and its commands arrived', async () => {
+    const { id, host } = await agent('Baker', 'hostfw', 'baker');
+    await connect({ action: 'heartbeat' }, host);
+    await connect({ action: 'commands', remote_ref: 'baker', commands: [{ name: 'bake' }] }, host);
+    await expect
+      .poll(async () => (await api<AgentRow>('GET', `/agents/${id}`)).commands?.map((c) => c.name))
+      .toEqual(['bake']);
+    // The agent's own read is held until the person has typed `/` (a page without a service worker: a
+    // route does not see what one fetches).
+    const bare = await launchChromium({ serviceWorkers: 'block' });
+    try {
+      const p = await bare.context.newPage();
+      await p.addInitScript((s) => localStorage.setItem('svc-app-session', JSON.stringify(s)), session);
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let asked!: () => void;
+      const reached = new Promise<void>((r) => (asked = r));
+      await p.route(new RegExp(`/svc-app/agents/${id}$`), async (route) => {
+        asked();
+        await held;
+        await route.continue();
+      });
+      await p.goto(`${service.url}/#/a/${id}`);
+      await reached;
+      const menu = p.getByRole('listbox', { name: 'Commands' });
+      await p.locator('#composer').fill('/');
+      expect(await menu.isHidden()).toBe(true);
+      release();
+      await expect.poll(() => menu.isVisible()).toBe(true);
+      expect(await menu.getByRole('option').allTextContents()).toEqual(['/bake']);
+    } finally {
+      await bare.close();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import type { Agent } from '../api.js';
 export function commandMenu(
   text: HTMLTextAreaElement,
   commands: () => Agent['commands'],
-): { el: HTMLElement; open(): boolean } {
+): { el: HTMLElement; open(): boolean; refresh(): void } {
   const list = el('ul', {
     class: 'commands',
     role: 'listbox',
@@ -47,5 +47,6 @@ export function commandMenu(
     text.setAttribute('aria-expanded', String(!list.hidden));
   };
   text.addEventListener('input', update);
-  return { el: list, open: () => !list.hidden };
+  // refresh: the commands arrived (or changed) after the person typed `/`.
+  return { el: list, open: () => !list.hidden, refresh: update };
 }

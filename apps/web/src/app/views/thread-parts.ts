@@ -158,5 +158,5 @@ export function threadComposer(deps: ComposerDeps) {
     picked = [...(file.files ?? [])].slice(0, 8);
     showPicked();
   });
-  return { form, text, pill, status };
+  return { form, text, pill, status, refreshCommands: menu.refresh };
 }

@@ -151,6 +151,8 @@ export function threadView(agentId: string, focusScreen?: string): View {
     // A gone or silent agent is not working on anything, whatever the last working row said.
     if (agent.status !== 'connected') working.set(null);
     chipSlot.replaceChildren(chip(agent, 32));
+    // A `/` typed before the agent (and its commands) loaded opens the menu now.
+    composer.refreshCommands();
     title.textContent = agent.name;
     statusSlot.replaceChildren(
       agent.shared
