@@ -134,7 +134,10 @@ describe('client', () => {
     await until(async () => (await s.core.threads.page(h.userId, h.agentId)).messages.length === 2);
     const page = (await s.core.threads.page(h.userId, h.agentId)).messages;
     expect(page[1]).toMatchObject({ sender: 'agent', body: 'echo: hi', meta: { turn: [page[0]!.id] } });
-    expect(page[0]!.handled_at).not.toBeNull();
+    // The runner marks the turn's rows handled after its reply is written: wait for that, not the reply.
+    await until(
+      async () => (await s.core.threads.page(h.userId, h.agentId)).messages[0]!.handled_at !== null,
+    );
     await until(async () => ((await readHostState(path))?.cursor ?? 0) === page[0]!.seq);
     controller.abort();
     expect(await host.done).toBe('aborted');
