@@ -3,18 +3,24 @@
 // svc_threads throughput on PostgreSQL vs SQLite vs an echo, all in one run. Instances are cores in this
 // process, each with its own pool and its own LISTEN connection: the wake really goes through PostgreSQL.
 // Issue 42: the database's own speed in the same run, `pgbench -N` (simple update) and `-S` (select only)
-// with the same 16 clients against the same database, and svc_show / svc_threads as ratios of them.
+// with the same 16 clients against the same database, and svc_show / svc_threads as ratios of them: three
+// rounds of call window then pgbench window (BENCH_ROUNDS), the median judged, CPU per operation beside.
 
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type Core, createCore } from '@screen-service/core';
 import { createTestCore, fastHasher, seedConnection, seedUser } from '@screen-service/test-kit';
 import setupPostgres from '../../../config/postgres-setup.ts';
 import { createPostgresServices, type PostgresServices } from '../src/postgres-services.js';
 import { createTestDatabase } from '../src/testing.js';
+import { type CpuSample, cpuMeter, perOp } from './cpu-meter.js';
+
+type CpuMeter = { sample(): CpuSample };
 
 const WAKES = Number(process.env.BENCH_WAKES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = 16;
 const LINES = 'choose@lunch "Lunch?" Pasta|Salad';
 
@@ -85,27 +91,47 @@ async function throughput(op: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * pgbench's transactions per second on `url` (its tables made there first, scale 1), or null when pgbench is
- * not installed (Debian: `apt-get install postgresql-client`); the same clients and seconds as the calls.
+ * Makes pgbench's tables on `url` (scale 1): false when pgbench is not installed (Debian: `apt-get install
+ * postgresql-client`).
  */
-function runPgbench(url: string): { N: number; S: number } | null {
-  const run = (args: string[]) =>
-    execFileSync('pgbench', [...args, url], { encoding: 'utf8', stdio: 'pipe' });
+function pgbenchInit(url: string): boolean {
   try {
-    run(['-i', '-q', '-s', '1']);
+    execFileSync('pgbench', ['-i', '-q', '-s', '1', url], { stdio: 'pipe' });
+    return true;
   } catch (err) {
     console.log(
       `\npgbench could not run (${(err as Error).message.split('\n')[0]}): install postgresql-client`,
     );
-    return null;
+    return false;
   }
-  const tps = (mode: string) => {
-    const out = run(['-n', mode, '-c', String(CONCURRENCY), '-j', '2', '-T', String(SECONDS)]);
-    const m = /tps = ([\d.]+)/.exec(out);
-    if (!m) throw new Error(`pgbench ${mode} printed no tps:\n${out}`);
-    return Number(m[1]);
-  };
-  return { N: tps('-N'), S: tps('-S') };
+}
+
+/** One measured window: operations per second and CPU microseconds per operation. */
+interface Window {
+  rate: number;
+  cpu: ReturnType<typeof perOp>;
+}
+
+/** pgbench `mode` with the same clients and seconds as the calls, and its CPU per transaction. */
+function pgbenchWindow(url: string, meter: CpuMeter, mode: string): Window {
+  const before = meter.sample();
+  const out = execFileSync(
+    'pgbench',
+    ['-n', mode, '-c', String(CONCURRENCY), '-j', '2', '-T', String(SECONDS), url],
+    { encoding: 'utf8', stdio: 'pipe' },
+  );
+  const after = meter.sample();
+  const tps = /tps = ([\d.]+)/.exec(out);
+  const done = /actually processed: (\d+)/.exec(out);
+  if (!tps || !done) throw new Error(`pgbench ${mode} printed no tps:\n${out}`);
+  return { rate: Number(tps[1]), cpu: perOp(before, after, Number(done[1])) };
+}
+
+/** `throughput` with the CPU each call cost (this process and the cluster). */
+async function callWindow(meter: CpuMeter, op: () => Promise<unknown>): Promise<Window> {
+  const before = meter.sample();
+  const rate = await throughput(op);
+  return { rate, cpu: perOp(before, meter.sample(), rate * SECONDS) };
 }
 
 const a = await pgInstance();
@@ -148,25 +174,70 @@ console.log(`\nThroughput, ${CONCURRENCY} concurrent callers for ${SECONDS} s ea
 for (const [label, n] of through) {
   console.log(`  ${label.padEnd(44)} ${n.toFixed(0).padStart(9)}  x${(n / echo).toFixed(4)} of echo`);
 }
-const pgbench = runPgbench(db.url);
-if (pgbench) {
-  const showPg = through[2]![1];
-  const threadsPg = through[4]![1];
-  console.log(
-    `\nPostgreSQL's own speed on the same database, ${CONCURRENCY} pgbench clients for ${SECONDS} s each`,
-  );
-  console.log(`  pgbench -N (simple update: 3 writes + 1 read)   ${pgbench.N.toFixed(0).padStart(9)} tx/s`);
-  console.log(`  pgbench -S (select only)                         ${pgbench.S.toFixed(0).padStart(9)} tx/s`);
-  const ratio = (label: string, n: number, of: number) =>
-    console.log(
-      `  ${label.padEnd(44)} ${(n / of).toFixed(2).padStart(9)}  ${n / of >= 0.5 ? 'goal >= 0.50 met' : 'goal >= 0.50 NOT met'}`,
-    );
-  ratio('svc_show on PostgreSQL / pgbench -N', showPg, pgbench.N);
-  ratio('svc_threads on PostgreSQL / pgbench -S', threadsPg, pgbench.S);
-}
+if (pgbenchInit(db.url)) await ratios();
 console.log(`\nload after: ${execSync('uptime').toString().trim()}`);
 
 sqlite.close();
 for (const pg of opened) await pg.close();
 await db.drop();
 await teardown();
+
+/**
+ * The issue 42 ratios: svc_show on PostgreSQL against `pgbench -N`, svc_threads against `-S`, on the same
+ * database, ROUNDS times, each call window next to its pgbench window (other work on the machine moves
+ * both alike); the goal is judged on the median round. CPU per operation is printed beside: this process
+ * (node) or pgbench's client, plus the cluster's backends.
+ */
+async function ratios(): Promise<void> {
+  const meter = await cpuMeter(adminUrl);
+  const p = await person(a);
+  const rows: { show: Window; N: Window; threads: Window; S: Window }[] = [];
+  console.log(
+    `\nPostgreSQL's own speed on the same database, ${CONCURRENCY} pgbench clients or callers, ${SECONDS} s windows`,
+  );
+  for (let i = 0; i < ROUNDS; i++) {
+    const show = await callWindow(meter, () => a.threadOps.show(p.principal, { lines: LINES }));
+    const N = pgbenchWindow(db.url, meter, '-N');
+    const threads = await callWindow(meter, () => a.threadOps.threads(p.principal));
+    const S = pgbenchWindow(db.url, meter, '-S');
+    rows.push({ show, N, threads, S });
+    console.log(
+      `  round ${i + 1}: svc_show ${show.rate.toFixed(0)}/s, pgbench -N ${N.rate.toFixed(0)} tx/s, ${fmt(show.rate / N.rate)}; ` +
+        `svc_threads ${threads.rate.toFixed(0)}/s, pgbench -S ${S.rate.toFixed(0)} tx/s, ${fmt(threads.rate / S.rate)}  (${loadAverage()})`,
+    );
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const cpu = (w: Window[], client: 'node' | 'children') => {
+    const own = median(w.map((x) => (client === 'node' ? x.cpu.node : (x.cpu.children ?? Number.NaN))));
+    const db = median(w.map((x) => x.cpu.cluster ?? Number.NaN));
+    return { own, db, all: own + db };
+  };
+  const line = (label: string, calls: Window[], bench: Window[], name: string) => {
+    const r = median(calls.map((c, i) => c.rate / bench[i]!.rate));
+    const c = cpu(calls, 'node');
+    const b = cpu(bench, 'children');
+    console.log(
+      `  ${label.padEnd(44)} ${fmt(r).padStart(9)}  ${r >= 0.5 ? 'goal >= 0.50 met' : 'goal >= 0.50 NOT met'} (median of ${ROUNDS})`,
+    );
+    console.log(
+      `    CPU us per op: call ${c.own.toFixed(0)} node + ${c.db.toFixed(0)} postgres = ${c.all.toFixed(0)}; ` +
+        `${name} ${b.own.toFixed(0)} client + ${b.db.toFixed(0)} postgres = ${b.all.toFixed(0)}; ratio ${fmt(b.all / c.all)}`,
+    );
+  };
+  line(
+    'svc_show on PostgreSQL / pgbench -N',
+    rows.map((x) => x.show),
+    rows.map((x) => x.N),
+    'pgbench -N',
+  );
+  line(
+    'svc_threads on PostgreSQL / pgbench -S',
+    rows.map((x) => x.threads),
+    rows.map((x) => x.S),
+    'pgbench -S',
+  );
+}
+
+function loadAverage(): string {
+  return `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
+}

@@ -33,6 +33,12 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     `SELECT * FROM agents WHERE connector_id = @c
        OR id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)`,
   );
+  const byConnectorUnhandled = db.prepare(
+    `SELECT a.*, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = @u
+         AND m.sender = 'person' AND m.handled_at IS NULL) AS svc_unhandled
+     FROM agents a WHERE a.connector_id = @c
+       OR a.id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)`,
+  );
   const byHandle = db.prepare('SELECT * FROM agents WHERE user_id = ? AND handle = ?');
   const byRemoteRef = db.prepare('SELECT * FROM agents WHERE connector_id = ? AND remote_ref = ?');
   const markDefault = db.prepare('UPDATE agents SET is_default = ?, updated_at = ? WHERE id = ?');
@@ -118,6 +124,11 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async listByConnector(connectorId) {
       return (byConnector.all({ c: connectorId }) as Row[]).map(toAgent).sort(byListOrder);
+    },
+    async listByConnectorWithUnhandled(connectorId, userId) {
+      return (byConnectorUnhandled.all({ c: connectorId, u: userId }) as Row[])
+        .map((r) => ({ agent: toAgent(r), unhandled: Number(r.svc_unhandled) }))
+        .sort((x, y) => byListOrder(x.agent, y.agent));
     },
     async findByHandle(userId, handle) {
       const r = byHandle.get(userId, handle) as Row | undefined;

@@ -14,7 +14,7 @@ import type { SqliteDb } from './rows.js';
 type Row = Record<string, unknown>;
 
 /** The statements that write a buzz: a message's intent and outbox rows, or a revoked grant's rows. */
-function preparePushRows(db: SqliteDb) {
+export function preparePushRows(db: SqliteDb) {
   const intent = db.prepare(
     `INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
      VALUES (?, ?, ?, ?, ?, NULL)`,

@@ -14,6 +14,7 @@ import { constraintErrors, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
+import { preparePushRows } from './sqlite-push.js';
 
 type Row = Record<string, unknown>;
 
@@ -99,8 +100,12 @@ export function createThreadAppends(
   db: SqliteDb,
   commits: WriteRunner,
   movePage: PageMove,
-): Pick<ThreadRepository, 'append' | 'appendScreen' | 'appendSigned'> {
+): Pick<ThreadRepository, 'append' | 'appendScreen' | 'appendSigned' | 'appendWithPush'> {
   const insertMessage = prepareMessageInsert(db);
+  const pushRows = preparePushRows(db);
+  const isOpen = db.prepare(
+    'SELECT 1 AS x FROM thread_presence WHERE agent_id = ? AND user_id = ? AND until > ? LIMIT 1',
+  );
   const lastReceipt = db.prepare(
     // Only the link: the newest receipt's JWS is not read back on every answer.
     'SELECT seq, hash FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
@@ -172,6 +177,31 @@ export function createThreadAppends(
           const r = receiptOf(message, last ?? null);
           insertReceipt.run(r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt);
           return message;
+        });
+      } catch (err) {
+        throw idemTaken(err, m);
+      }
+    },
+    async appendWithPush(w) {
+      const m = w.message;
+      try {
+        // One write of the group commit: the open state read, the row, and its buzz when the rules said so.
+        return await commits.run(() => {
+          const open = isOpen.get(m.agentId, m.userId, m.createdAt) !== undefined;
+          const written = w.screen
+            ? appendScreen(m, w.screen, w.version)
+            : { message: appendText(m, w.version), screen: null };
+          const pushed = open ? w.push.ifOpen : w.push.ifClosed;
+          if (pushed) {
+            pushRows.message({
+              id: w.push.id,
+              userId: m.userId,
+              agentId: m.agentId,
+              messageId: written.message.id,
+              at: m.createdAt,
+            });
+          }
+          return { ...written, pushed };
         });
       } catch (err) {
         throw idemTaken(err, m);

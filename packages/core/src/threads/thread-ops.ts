@@ -300,15 +300,16 @@ export function createThreadOps(
     tasks,
 
     async threads(p) {
-      const list = await served(p);
-      const agents = await Promise.all(
-        list.map(async (a) => ({
+      // The served agents and their counts in one read (on PostgreSQL one round trip, ADR 0289).
+      const list = await store.agents.listByConnectorWithUnhandled(p.connectorId, p.userId);
+      const agents = list
+        .filter(({ agent: a }) => a.userId === p.userId)
+        .map(({ agent: a, unhandled }) => ({
           ...toAgentRef(a),
           color: a.color,
           is_default: a.isDefault,
-          unread: await store.threads.countUnhandled({ agentId: a.id, userId: p.userId }),
-        })),
-      );
+          unread: unhandled,
+        }));
       return { agents };
     },
 

@@ -119,6 +119,7 @@ export {
   toAnswerTask,
 } from './task-repository.js';
 export type {
+  AgentRowWrite,
   NewMessage,
   NewScreen,
   PageVersion,

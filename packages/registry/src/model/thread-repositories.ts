@@ -50,6 +50,24 @@ export interface NewScreen {
   taps: ScreenRecord['taps'];
 }
 
+/**
+ * An agent row written with its buzz in one write (`ThreadRepository.appendWithPush`, ADR 0289). The rules
+ * decide the buzz (ADR 0241) for each state of the one fact only the store reads at the row's time: whether a
+ * device holds the thread open (`PushRepository.isOpen` at `message.createdAt`). The store reads it and
+ * queues what the rules said for the state it found.
+ */
+export interface AgentRowWrite {
+  message: NewMessage;
+  /** The screen the row puts up (as `appendScreen`), or null for a chat line (as `append`). */
+  screen: NewScreen | null;
+  version: PageVersion;
+  /**
+   * The buzz: when the state found is one the rules said buzzes (`ifOpen`, `ifClosed`), it is queued as
+   * `PushRepository.enqueueMessage` queues it (intent `id`, due at the row's `createdAt`).
+   */
+  push: { id: string; ifOpen: boolean; ifClosed: boolean };
+}
+
 export interface ThreadPageQuery extends ThreadKey {
   /** Only rows with seq below this (older page); absent for the newest page. */
   beforeSeq?: number;
@@ -73,6 +91,13 @@ export type PageVersion = number;
 export interface ThreadRepository {
   /** Inserts the row (and binds its `photoIds`) and moves the thread to `version`, in one write. */
   append(message: NewMessage, version: PageVersion): Promise<MessageRecord>;
+  /**
+   * `append` or `appendScreen` and the row's buzz in one write (ADR 0289): the thread's open state is read
+   * and the buzz queued as {@link AgentRowWrite} says, atomically with the row. `pushed` says whether it was.
+   */
+  appendWithPush(
+    write: AgentRowWrite,
+  ): Promise<{ message: MessageRecord; screen: ScreenRecord | null; pushed: boolean }>;
   /** Writes the screen's message row and the screen, and moves the thread to `version`, in one write. */
   appendScreen(
     message: NewMessage,

@@ -138,4 +138,34 @@ export const agentCases: ConformanceCase[] = [
       expect((await store.agents.get(a.id))?.connectorId).toBe(host.id);
     },
   ),
+  c(
+    ['agents.listByConnectorWithUnhandled'],
+    "the agents a connection serves with each thread's unhandled person rows, in listByConnector's order",
+    async (store) => {
+      const f = fixtures(store);
+      const u = await f.user();
+      const other = await f.user();
+      const a = await f.agent(u.id, 'a');
+      const b = await f.agent(u.id, 'b');
+      const host = await f.connector(u.id);
+      await store.agents.bind(a.id, { connectorId: host.id, remoteRef: 'a', kind: 'hostfw' }, 7);
+      await store.agents.bind(b.id, { connectorId: host.id, remoteRef: 'b', kind: 'hostfw' }, 8);
+      const write = (agentId: string, userId: string, sender: 'agent' | 'person') =>
+        store.threads.append(f.message({ agentId, userId }, sender), f.version());
+      await write(a.id, u.id, 'person');
+      await write(a.id, u.id, 'person');
+      await write(a.id, u.id, 'agent');
+      await write(a.id, other.id, 'person');
+      const handled = await write(b.id, u.id, 'person');
+      await store.threads.markRowsHandled({ agentId: b.id, userId: u.id }, [handled.id], 9, f.version());
+      const served = await store.agents.listByConnector(host.id);
+      const counts = async (userId: string) =>
+        (await store.agents.listByConnectorWithUnhandled(host.id, userId)).map((x) => [x.agent, x.unhandled]);
+      // listByConnector's order (a and b may tie on sort and time: then by id).
+      const want = (n: Record<string, number>) => served.map((x) => [x, n[x.id]]);
+      expect(await counts(u.id)).toEqual(want({ [a.id]: 2, [b.id]: 0 }));
+      expect(await counts(other.id)).toEqual(want({ [a.id]: 1, [b.id]: 0 }));
+      expect(await store.agents.listByConnectorWithUnhandled('con_none', u.id)).toEqual([]);
+    },
+  ),
 ];

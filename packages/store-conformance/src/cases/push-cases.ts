@@ -116,6 +116,59 @@ export const pushCases: ConformanceCase[] = [
     },
   ),
   c(
+    ['threads.appendWithPush'],
+    "an agent row and its buzz in one write: the rules' answer for the open state found at the row's time",
+    async (store) => {
+      const { f, user, key } = await withDevices(store);
+      const write = (id: string, at: number, push: { ifOpen: boolean; ifClosed: boolean }, screen = false) =>
+        store.threads.appendWithPush({
+          message: { ...f.message(key, 'agent', id), id: `msg_${id}`, createdAt: at },
+          screen: screen
+            ? { id: `scr_${id}`, lines: 'confirm@go "Go?"', ops: [{ op: 'x' }], taps: [] }
+            : null,
+          version: f.version(),
+          push: { id: `push_${id}`, ...push },
+        });
+      // Closed: the closed answer holds; a screen is written with its row.
+      const a = await write('a', 10, { ifOpen: false, ifClosed: true }, true);
+      expect(a.pushed).toBe(true);
+      expect(a.screen).toMatchObject({ id: 'scr_a', messageId: 'msg_a', messageSeq: a.message.seq });
+      expect(await store.threads.getScreen('scr_a')).toMatchObject({
+        messageId: 'msg_a',
+        lines: 'confirm@go "Go?"',
+      });
+      expect((await store.threads.getMessage('msg_a'))?.screenId).toBe('scr_a');
+      expect((await store.push.due(10, 10)).map((d) => [d.row.id, d.row.messageId, d.row.nextAt])).toEqual([
+        ['push_a.1', 'msg_a', 10],
+        ['push_a.2', 'msg_a', 10],
+      ]);
+      // Open at the row's time (not after it lapsed): the open answer holds, both ways.
+      await store.push.setPresence(key, 'phone', 100);
+      const b = await write('b', 20, { ifOpen: false, ifClosed: true });
+      expect([b.pushed, b.screen, b.message.screenId]).toEqual([false, null, null]);
+      expect((await write('c', 30, { ifOpen: true, ifClosed: false })).pushed).toBe(true);
+      expect((await write('d', 100, { ifOpen: true, ifClosed: false })).pushed).toBe(false);
+      expect((await write('e', 110, { ifOpen: false, ifClosed: false })).pushed).toBe(false);
+      expect(
+        (await store.threads.listPushIntents(user.id)).map((p) => [p.id, p.messageId, p.createdAt]),
+      ).toEqual([
+        ['push_a', 'msg_a', 10],
+        ['push_c', 'msg_c', 30],
+      ]);
+      expect(await store.push.due(200, 10)).toHaveLength(4);
+      // A row refused (its agent is gone) writes no buzz either.
+      await expect(
+        store.threads.appendWithPush({
+          message: { ...f.message(key), id: 'msg_x', agentId: 'agt_missing', createdAt: 40 },
+          screen: null,
+          version: f.version(),
+          push: { id: 'push_x', ifOpen: true, ifClosed: true },
+        }),
+      ).rejects.toThrow(/foreign key/i);
+      expect(await store.threads.listPushIntents(user.id)).toHaveLength(2);
+    },
+  ),
+  c(
     ['push.setPresence', 'push.isOpen'],
     'presence: open on any device until it lapses or closes',
     async (store) => {

@@ -93,6 +93,20 @@ export function createPgAgents(db: PgDb): AgentRepository {
       );
       return rows.map(toAgent).sort(byListOrder);
     },
+    async listByConnectorWithUnhandled(connectorId, userId) {
+      // One statement for svc_threads (ADR 0289): the served agents and each thread's count, as
+      // listByConnector and countUnhandled read them.
+      const rows = await db.all(
+        `SELECT a.*, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = $2
+             AND m.sender = 'person' AND m.handled_at IS NULL) AS svc_unhandled
+         FROM agents a WHERE a.connector_id = $1
+           OR a.id IN (SELECT agent_id FROM agent_connections WHERE connector_id = $1)`,
+        [connectorId, userId],
+      );
+      return rows
+        .map((r) => ({ agent: toAgent(r), unhandled: Number(r.svc_unhandled) }))
+        .sort((x, y) => byListOrder(x.agent, y.agent));
+    },
     async findByHandle(userId, handle) {
       const r = await db.one('SELECT * FROM agents WHERE user_id = $1 AND handle = $2', [userId, handle]);
       return r ? toAgent(r) : null;

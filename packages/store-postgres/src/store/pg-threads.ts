@@ -3,6 +3,7 @@
 
 import { ServiceError } from '@screen-service/registry/kernel';
 import type {
+  AgentRowWrite,
   MessageRecord,
   NewMessage,
   NewScreen,
@@ -131,6 +132,74 @@ async function insertScreen(
   };
 }
 
+/**
+ * The CTEs of an agent row's buzz (ADR 0289), after those of the row ($1 message id, $2 user, $3 agent, $10
+ * its time): `q.go` is what the rules said for the thread's open state at the row's time ($15 when open,
+ * $16 when closed), and when it is true the intent ($17) and one outbox row per subscription are written, as
+ * `enqueueMessage` writes them.
+ */
+const PUSH_WITH_ROW = `q AS (
+  SELECT CASE WHEN EXISTS (
+      SELECT 1 FROM thread_presence WHERE agent_id = $3::text AND user_id = $2::text AND until > $10::bigint)
+    THEN $15::boolean ELSE $16::boolean END AS go
+), i AS (
+  INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
+  SELECT $17::text, $2::text, $3::text, $1::text, $10::bigint, NULL FROM q WHERE go
+), o AS (
+  INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
+  SELECT $17::text || '.' || ROW_NUMBER() OVER (ORDER BY id COLLATE "C"), user_id, $3::text, id, 'message',
+    $1::text, $10::bigint, $10::bigint
+  FROM push_subscriptions WHERE user_id = $2::text AND (SELECT go FROM q)
+)`;
+
+/** An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN). */
+async function insertWithPush(
+  q: Queryable,
+  w: AgentRowWrite,
+): Promise<{ message: MessageRecord; screen: ScreenRecord | null; pushed: boolean }> {
+  const m = w.screen ? { ...w.message, screenId: w.screen.id } : w.message;
+  const screenCte = w.screen
+    ? `s AS (
+       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+       SELECT $18::text, user_id, agent_id, id, seq, $19::text, $20::text, $21::text, created_at FROM m
+     ),`
+    : '';
+  const row = await first(
+    q,
+    `${insertSql(m)}, ${screenCte} ${PUSH_WITH_ROW}
+     SELECT m.*, (SELECT go FROM q) AS svc_pushed FROM m`,
+    [
+      ...messageValues(m, w.version),
+      w.push.ifOpen,
+      w.push.ifClosed,
+      w.push.id,
+      // A chat line sends no $18-$21: PostgreSQL refuses a parameter the statement does not use.
+      ...(w.screen
+        ? [w.screen.id, w.screen.lines, JSON.stringify(w.screen.ops), JSON.stringify(w.screen.taps)]
+        : []),
+    ],
+  );
+  const message = toMessage(row!);
+  const s = w.screen;
+  return {
+    message,
+    screen: s
+      ? {
+          id: s.id,
+          userId: m.userId,
+          agentId: m.agentId,
+          messageId: message.id,
+          messageSeq: message.seq,
+          lines: s.lines,
+          ops: s.ops,
+          taps: s.taps,
+          createdAt: m.createdAt,
+        }
+      : null,
+    pushed: row!.svc_pushed === true,
+  };
+}
+
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
 
 /**
@@ -190,6 +259,13 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         });
       } catch (err) {
         throw idemTaken(err, m);
+      }
+    },
+    async appendWithPush(w) {
+      try {
+        return await insertWithPush(db, w);
+      } catch (err) {
+        throw idemTaken(err, w.message);
       }
     },
     async appendScreen(m, s, version) {
