@@ -106,6 +106,7 @@ describe("the phone offline: a screen's photo field and Background Sync", () => 
     await network(false);
     await sendPhoto('Plant');
     await poll(() => pending().count()).toBe(1);
+    await expect(pending().locator('.bubble').textContent()).resolves.toBe('✓ 1 photo');
     await expect(pending().locator('.pending-note').textContent()).resolves.toMatch(
       /^Not sent yet · \d{1,2}:\d{2}/,
     );

@@ -119,7 +119,11 @@ export function threadBubbles(deps: BubbleDeps) {
         agentId,
         kind: 'tap',
         body,
-        label: `✓ ${tapLabel(rest.value)}`,
+        // A photo field's value is the count of photos: "✓ 1 photo" as its screen says, not "✓ 1".
+        label:
+          links.length > 0
+            ? `✓ ${links.length} photo${links.length === 1 ? '' : 's'}`
+            : `✓ ${tapLabel(rest.value)}`,
         ...(kept.length > 0 ? { photos: kept.map((k) => k.photo), photoKeys: kept.map((k) => k.key) } : {}),
       });
     } catch (error) {
