@@ -266,10 +266,11 @@ self.addEventListener('notificationclick', (event) => {
 
 /** The person's API as the worker calls it: the token the app kept, errors with the service's status. */
 function workerPost(token: string): Post {
-  return async (path, body, raw) => {
+  return async (path, body, raw, headers) => {
     const res = await fetch(`${MOUNTS.app}${path}`, {
       method: 'POST',
       headers: {
+        ...headers,
         authorization: `Bearer ${token}`,
         'content-type': raw ? raw.type || 'application/octet-stream' : 'application/json',
       },

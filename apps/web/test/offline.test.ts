@@ -3,7 +3,6 @@
 // browser restart and reach the agent once each, in order; a dropped response makes no duplicate; a queued tap
 // on a screen that expired meanwhile says "Not delivered" and why; sign-out leaves nothing behind.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { freePort, networkGate } from './network-gate.js';
 import { shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
@@ -32,46 +32,6 @@ function picture(): Buffer {
   const png = new PNG({ width: 96, height: 64 });
   for (let i = 0; i < png.data.length; i += 4) png.data.set([40, 120 + ((i / 4) % 96), 200, 255], i);
   return PNG.sync.write(png);
-}
-
-/**
- * The phone's network as a gate in front of the service: the app reaches the service only through it, so
- * closed it refuses every connection (the page's, its service worker's) and cuts the open ones. Playwright's
- * offline emulation does not reach a service worker Chromium wakes before any page (at a restart).
- */
-function networkGate(target: number) {
-  let open = true;
-  const live = new Set<Socket>();
-  const server: Server = createServer((phone) => {
-    if (!open) return void phone.destroy();
-    const upstream = connect(target, '127.0.0.1');
-    for (const s of [phone, upstream]) {
-      live.add(s);
-      s.on('error', () => undefined).on('close', () => live.delete(s));
-    }
-    phone.pipe(upstream).pipe(phone);
-    phone.on('close', () => upstream.destroy());
-    upstream.on('close', () => phone.destroy());
-  });
-  return {
-    listen: () =>
-      new Promise<number>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-      ),
-    set(on: boolean) {
-      open = on;
-      if (!on) for (const s of live) s.destroy();
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 let gate: ReturnType<typeof networkGate>;

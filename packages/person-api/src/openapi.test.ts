@@ -32,6 +32,17 @@ describe('buildOpenApi', () => {
     }
   });
 
+  it("documents the photo upload's idempotency-key header and its 409 (ADR 0287)", () => {
+    const upload = doc.paths[`${API_PREFIX}/agents/{agentId}/photos`]!.post! as {
+      parameters: { name: string; in: string; required: boolean; schema: { pattern?: string } }[];
+      responses: Record<string, { description: string }>;
+    };
+    const key = upload.parameters.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+    expect(key?.required).toBe(false);
+    expect(key?.schema.pattern).toBe('^[A-Za-z0-9._:~-]{1,128}$');
+    expect(upload.responses['409']?.description).toMatch(/already used for another photo/);
+  });
+
   it('documents bodies, answers, path parameters and the error shape', () => {
     const rename = doc.paths[`${API_PREFIX}/agents/{agentId}`]!.patch! as {
       parameters: { name: string; in: string }[];

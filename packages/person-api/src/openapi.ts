@@ -55,6 +55,14 @@ export function buildOpenApi(
           }),
         )
       : [];
+    const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({
+      name,
+      in: 'header',
+      required: false,
+      description: h.description,
+      schema: { type: 'string', pattern: h.pattern },
+    }));
+    const conflicts = Object.values(r.headers ?? {}).flatMap((h) => (h.conflict ? [h.conflict] : []));
     const status = String(r.status ?? (r.response ? 200 : 204));
     const ok: Json = { description: r.summary };
     if (r.raw?.response) ok.content = { [r.raw.response]: { schema: { type: 'string', format: 'binary' } } };
@@ -62,12 +70,13 @@ export function buildOpenApi(
     const op: Json = {
       summary: r.summary,
       operationId: `${r.method}${r.path.replace(/[/:](\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
-      parameters: [...params, ...queryParams],
+      parameters: [...params, ...queryParams, ...headerParams],
       responses: {
         [status]: ok,
         '400': { description: 'bad input', ...error },
         ...(r.auth === 'user' ? { '401': { description: 'sign in first', ...error } } : {}),
         '404': { description: 'not found (or not yours)', ...error },
+        ...(conflicts.length > 0 ? { '409': { description: conflicts.join('; '), ...error } } : {}),
         ...(r.body || r.raw?.request ? { '413': { description: 'body too large', ...error } } : {}),
         '429': { description: 'too many attempts; wait as the message says', ...error },
       },

@@ -41,6 +41,15 @@ export interface RouteContext<P extends string, B, Q, A extends RouteAuth> {
   stillSignedIn: () => Promise<boolean>;
 }
 
+/** An optional request header of a route, as the OpenAPI document states it. */
+export interface RouteHeader {
+  description: string;
+  /** The value's shape as a regular expression (JSON Schema `pattern`). */
+  pattern: string;
+  /** A 409 answer this header can cause, documented with the route's responses. */
+  conflict?: string;
+}
+
 /** A route before its types are erased; see {@link defineRoute}. */
 export interface RouteSpec<
   P extends string,
@@ -63,6 +72,8 @@ export interface RouteSpec<
   raw?: { request?: string; response?: string };
   /** The access token may come as `?access_token=` (only the stream: EventSource cannot set headers). */
   tokenInQuery?: boolean;
+  /** Request headers the handler reads, documented in the OpenAPI document (the handler checks them). */
+  headers?: Record<string, RouteHeader>;
   /**
    * Returns the JSON body (typed by `response`; or as {@link JsonText} when the handler serialized it), or
    * undefined when there is no response schema or the handler wrote the response itself (`raw.response`).
@@ -82,6 +93,7 @@ export interface RouteDef {
   status?: number | undefined;
   raw?: { request?: string; response?: string } | undefined;
   tokenInQuery?: boolean | undefined;
+  headers?: Record<string, RouteHeader> | undefined;
   handler(ctx: {
     services: PersonApiServices;
     user: AppPrincipal | undefined;

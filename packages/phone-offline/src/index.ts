@@ -22,10 +22,12 @@ export {
   isFinalRefusal,
   type NewAnswer,
   type Post,
+  photoKey,
   type QueuedAnswer,
   queueAnswer,
   queuedAnswers,
   rememberedToken,
   rememberToken,
   sendAnswer,
+  uploadPhoto,
 } from './outbox.js';

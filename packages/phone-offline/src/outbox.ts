@@ -10,8 +10,13 @@ export interface NewAnswer {
   body: Record<string, unknown>;
   /** What the thread shows while it waits: the typed text, or the tap's choice. */
   label: string;
-  /** Photos to upload first (their ids go with the answer). */
+  /** Photos to upload first (their ids go with the answer, after any `photo_ids` already in `body`). */
   photos?: Blob[];
+  /**
+   * The upload key of each photo, by position (ADR 0287): a photo a screen's field already tried to upload
+   * keeps that try's key, so the service stores it once. Missing ones are made from the answer's key.
+   */
+  photoKeys?: string[];
 }
 
 /** An answer kept on the device. */
@@ -34,7 +39,30 @@ export interface QueuedAnswer extends NewAnswer {
  * an error with a numeric `status` when the service answered with an error, anything else when it did not
  * answer at all (offline, the connection dropped).
  */
-export type Post = (path: string, body?: unknown, raw?: Blob) => Promise<unknown>;
+export type Post = (
+  path: string,
+  body?: unknown,
+  raw?: Blob,
+  headers?: Record<string, string>,
+) => Promise<unknown>;
+
+/** The upload key of an answer's photo: the one it came with, else the answer's key and its place. */
+export const photoKey = (q: { key: string; photoKeys?: string[] }, i: number): string =>
+  q.photoKeys?.[i] ?? `${q.key}.p${i}`;
+
+/**
+ * Uploads one photo of the person with its idempotency key (ADR 0287): sent again with the key (a lost
+ * response, a retry from the queue) the service answers the same photo and stores nothing new.
+ */
+export async function uploadPhoto(
+  agentId: string,
+  photo: Blob,
+  key: string,
+  post: Post,
+): Promise<{ id: string; url: string }> {
+  const path = `/agents/${encodeURIComponent(agentId)}/photos`;
+  return (await post(path, undefined, photo, { 'idempotency-key': key })) as { id: string; url: string };
+}
 
 /** Refusals that are final: the service answered and will answer the same again (expired, invalid). */
 export function isFinalRefusal(error: unknown): boolean {
@@ -81,10 +109,11 @@ export async function dismissAnswer(n: number): Promise<void> {
 
 async function deliver(q: NewAnswer & { key: string; photos: Blob[] }, post: Post): Promise<unknown> {
   const agent = `/agents/${encodeURIComponent(q.agentId)}`;
-  // A photo uploaded by a try whose answer never arrived is left unsent; the service sweeps unsent photos.
-  const ids: string[] = [];
-  for (const photo of q.photos)
-    ids.push(((await post(`${agent}/photos`, undefined, photo)) as { id: string }).id);
+  // Each photo goes with its own key: a try whose answer never arrived left it stored, and this try gets the
+  // same photo back instead of a second one (ADR 0287).
+  const ids = Array.isArray(q.body.photo_ids) ? [...(q.body.photo_ids as string[])] : [];
+  for (const [i, photo] of q.photos.entries())
+    ids.push((await uploadPhoto(q.agentId, photo, photoKey(q, i), post)).id);
   const body = { ...q.body, ...(ids.length > 0 ? { photo_ids: ids } : {}), idempotency_key: q.key };
   return post(`${agent}/${q.kind === 'tap' ? 'taps' : 'messages'}`, body);
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectivity, noteNoNetwork, noteResponse, onConnectivity } from './connectivity.js';
 import { DEVICE_CACHE, deviceCacheName, keptRead, OFFLINE_HEADER } from './device-cache.js';
-import { isFinalRefusal } from './outbox.js';
+import { isFinalRefusal, photoKey } from './outbox.js';
 
 const API = '/functions/v1/svc-app';
 const at = (path: string) => keptRead(new URL(`http://127.0.0.1:8080${path}`), API);
@@ -15,6 +15,14 @@ describe('phone offline', () => {
     expect([401, 408, 429, 500, 502, 503].map(refused)).toEqual([false, false, false, false, false, false]);
     expect(isFinalRefusal(new TypeError('Failed to fetch'))).toBe(false);
     expect(isFinalRefusal(null)).toBe(false);
+  });
+
+  it("gives each photo of an answer its own upload key, keeping the key a screen's field tried (ADR 0287)", () => {
+    const q = { key: '0b6f7c1e-2d1a-4c1e-9f1e-3a1b2c3d4e5f' };
+    expect([0, 1].map((i) => photoKey(q, i))).toEqual([`${q.key}.p0`, `${q.key}.p1`]);
+    expect(photoKey({ ...q, photoKeys: ['tried-in-the-field'] }, 0)).toBe('tried-in-the-field');
+    // Keys the service accepts: 1 to 128 of A-Za-z0-9._:~- (a UUID and its place fit).
+    expect(photoKey(q, 7)).toMatch(/^[A-Za-z0-9._:~-]{1,128}$/);
   });
 
   it('keeps the reads a thread needs offline and nothing else', () => {

@@ -4,6 +4,7 @@ export { hasImageSignature } from './image-signature.js';
 export { type ImageSize, imageSize } from './image-size.js';
 export {
   checkPhotoUpload,
+  checkUploadKey,
   createPhotos,
   createSignedPhotoLinks,
   MAX_PHOTO_BYTES,

@@ -1,6 +1,6 @@
 // Photos the person attaches to answers: upload checks, where the bytes go (PhotoFiles), the signed,
 // expiring links (PhotoLinks), and removing the files of deleted rows without ever half-doing it.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock, Random } from '@screen-service/registry/kernel';
 import { createRateLimiter, newId, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { PhotoRecord, Store } from '@screen-service/registry/model';
@@ -120,15 +120,39 @@ export function checkPhotoUpload(
   return { type, ext };
 }
 
+/** An upload's idempotency key (ADR 0287): 1 to 128 of `A-Za-z0-9._:~-`, as the answers' keys (ADR 0276). */
+const UPLOAD_KEY = /^[A-Za-z0-9._:~-]{1,128}$/;
+
+/**
+ * The `idempotency-key` header of an upload: undefined when absent, else the key.
+ *
+ * @throws {ServiceError} `INVALID_INPUT` (field `idempotency-key`) for a key of other characters or length.
+ */
+export function checkUploadKey(key: unknown): string | undefined {
+  if (key === undefined || key === null) return undefined;
+  if (typeof key !== 'string' || !UPLOAD_KEY.test(key)) {
+    throw new ServiceError(
+      'INVALID_INPUT',
+      'The idempotency-key header must be 1 to 128 letters, digits or . _ : ~ - (one key per photo).',
+      { field: 'idempotency-key' },
+    );
+  }
+  return key;
+}
+
 /** Photo use cases of the person's API. */
 export interface Photos {
   /** The largest upload accepted, in bytes (the person's API sizes its body parser with it). */
   readonly maxBytes: number;
-  /** `POST /agents/:id/photos`: checks, stores the bytes, records the row; returns its id and link. */
+  /**
+   * `POST /agents/:id/photos`: checks, stores the bytes, records the row; returns its id and link. With an
+   * `idempotencyKey` (ADR 0287) the person's upload is kept once: the same key with the same image for the same
+   * thread answers the first photo and stores nothing; the key with another image or thread is `CONFLICT`.
+   */
   upload(
     userId: string,
     agentId: string,
-    input: { contentType: unknown; bytes: unknown },
+    input: { contentType: unknown; bytes: unknown; idempotencyKey?: unknown },
   ): Promise<{ id: string; url: string }>;
   /** `GET /photos/:id?exp&sig`: the photo behind a valid link, or `NOT_FOUND`. */
   open(
@@ -153,7 +177,15 @@ export interface PhotosOptions {
   addPhoto(
     userId: string,
     agentId: string,
-    file: { file: string; contentType: string; bytes: number; width: number | null; height: number | null },
+    file: {
+      file: string;
+      contentType: string;
+      bytes: number;
+      width: number | null;
+      height: number | null;
+      /** The upload's idempotency key (ADR 0287); the store refuses a second row with it (`CONFLICT`). */
+      idemKey?: string | null;
+    },
   ): Promise<PhotoRecord>;
   /** Reports a file that could not be removed (it stays queued). */
   onRemoveError?: (file: string, err: unknown) => void;
@@ -166,6 +198,41 @@ export interface PhotosOptions {
 }
 
 const SWEEP_BATCH = 200;
+
+const sha256 = async (bytes: Uint8Array | NodeJS.ReadableStream): Promise<string> => {
+  const hash = createHash('sha256');
+  if (bytes instanceof Uint8Array) hash.update(bytes);
+  else for await (const chunk of bytes) hash.update(chunk as Uint8Array);
+  return hash.digest('hex');
+};
+
+/** The upload `key` already names a photo with other bytes, or of another thread: never answered with it. */
+const keyReused = (key: string) =>
+  new ServiceError(
+    'CONFLICT',
+    `The idempotency key "${key}" was already used for another photo; send a new key with each new photo.`,
+    { field: 'idempotency-key' },
+  );
+
+/**
+ * The person's photo kept under `key` when it is this upload sent again (same thread, type and bytes), null
+ * when the key is free; `CONFLICT` when it names another photo. The bytes are compared through their hash, read
+ * back from the files: a resend is rare, and the row keeps no digest.
+ */
+async function sameUpload(
+  o: PhotosOptions,
+  up: { userId: string; agentId: string; key: string; type: string; bytes: Uint8Array },
+): Promise<PhotoRecord | null> {
+  const kept = await o.store.photos.findByKey(up.userId, up.key);
+  if (!kept) return null;
+  const same =
+    kept.agentId === up.agentId &&
+    kept.contentType === up.type &&
+    kept.bytes === up.bytes.length &&
+    (await sha256(o.files.read(kept.file))) === (await sha256(up.bytes));
+  if (!same) throw keyReused(up.key);
+  return kept;
+}
 
 /**
  * @example
@@ -181,8 +248,13 @@ export function createPhotos(o: PhotosOptions): Photos {
   return {
     maxBytes,
     async upload(userId, agentId, input) {
+      const key = checkUploadKey(input.idempotencyKey);
       const { type, ext } = checkPhotoUpload(input.contentType, input.bytes, maxBytes);
       const bytes = input.bytes as Uint8Array;
+      const up = key === undefined ? null : { userId, agentId, key, type, bytes };
+      // A resend (the phone never heard the first answer): the first photo, without rate, quota or a write.
+      const resent = up && (await sameUpload(o, up));
+      if (resent) return { id: resent.id, url: o.links.sign([resent])[0]! };
       const allowed = await rate.take(userId);
       if (!allowed.ok) {
         throw new ServiceError(
@@ -211,10 +283,15 @@ export function createPhotos(o: PhotosOptions): Photos {
           bytes: bytes.length,
           width: size?.width ?? null,
           height: size?.height ?? null,
+          idemKey: key ?? null,
         });
       } catch (err) {
         // No row, no file: an upload refused after the write leaves nothing behind.
         await o.files.remove(name).catch(() => {});
+        // Two sends of one upload at once: the store kept the other's row; answer it as a resend.
+        const winner =
+          up && err instanceof ServiceError && err.code === 'CONFLICT' && (await sameUpload(o, up));
+        if (winner) return { id: winner.id, url: o.links.sign([winner])[0]! };
         throw err;
       }
       return { id: photo.id, url: o.links.sign([photo])[0]! };

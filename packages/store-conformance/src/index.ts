@@ -11,6 +11,7 @@ import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
 import { noticeCases } from './cases/notice-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
+import { photoKeyCases } from './cases/photo-key-cases.js';
 import { pushCases } from './cases/push-cases.js';
 import { receiptCases } from './cases/receipt-cases.js';
 import { registryCases } from './cases/registry-cases.js';
@@ -37,6 +38,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...threadCases,
   ...threadReadCases,
   ...answerKeyCases,
+  ...photoKeyCases,
   ...pushCases,
   ...noticeCases,
   ...housekeepingCases,

@@ -6,6 +6,7 @@
 
 import { ANSWER_KEYS_V11 } from './migrations-answer-keys.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
+import { PHOTO_KEYS_V13 } from './migrations-photo-keys.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
 import { TASKS_V10 } from './migrations-tasks.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
@@ -149,6 +150,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 10, name: 'tasks', sql: TASKS_V10 },
   { version: 11, name: 'answer-keys', sql: ANSWER_KEYS_V11 },
   { version: 12, name: 'withdrawn-screens', sql: WITHDRAWN_SCREENS_V12 },
+  { version: 13, name: 'photo-keys', sql: PHOTO_KEYS_V13 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

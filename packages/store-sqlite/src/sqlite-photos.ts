@@ -1,14 +1,17 @@
 // SQLite photo records (the bytes live in the data dir; see the server's photo storage).
 import type { PhotoRecord, PhotoRepository } from '@screen-service/registry/model';
-import { toPhoto } from '@screen-service/registry/model';
-import type { SqliteDb } from './rows.js';
+import { constraintErrors, toPhoto } from '@screen-service/registry/model';
+import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   const insert = db.prepare(
-    `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, created_at)
-     VALUES (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @width, @height, @createdAt)`,
+    `INSERT INTO photos
+       (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, idem_key, created_at)
+     VALUES
+       (@id, @userId, @agentId, @messageId, @file, @contentType, @bytes, @width, @height, @idemKey, @createdAt)`,
   );
   const byId = db.prepare('SELECT * FROM photos WHERE id = ?');
+  const byKey = db.prepare('SELECT * FROM photos WHERE user_id = ? AND idem_key = ?');
   const byMessages = db.prepare(
     'SELECT * FROM photos WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id',
   );
@@ -23,11 +26,22 @@ export function createSqlitePhotos(db: SqliteDb): PhotoRepository {
   });
   return {
     async create(p: PhotoRecord) {
-      insert.run({ ...p, width: p.width ?? null, height: p.height ?? null });
+      try {
+        insert.run({ ...p, width: p.width ?? null, height: p.height ?? null, idemKey: p.idemKey ?? null });
+      } catch (err) {
+        // The partial unique index photos_user_idem (migration 26): the key names one photo per person.
+        if (p.idemKey && isUniqueViolation(err, 'photos.user_id, photos.idem_key'))
+          throw constraintErrors.photoKeyUsed(p.idemKey);
+        throw err;
+      }
       return p;
     },
     async get(id) {
       const r = byId.get(id) as Record<string, unknown> | undefined;
+      return r ? toPhoto(r) : null;
+    },
+    async findByKey(userId, idemKey) {
+      const r = byKey.get(userId, idemKey) as Record<string, unknown> | undefined;
       return r ? toPhoto(r) : null;
     },
     async listByMessage(messageIds) {

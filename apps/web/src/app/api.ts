@@ -64,8 +64,14 @@ async function refresh(): Promise<boolean> {
 }
 
 /** Calls the API; JSON in and out, a raw body for photos. Throws ApiError with the server's message. */
-export async function call<T>(method: string, path: string, body?: unknown, raw?: Blob): Promise<T> {
-  return request<T>(`${API}${path}`, method, body, raw);
+export async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  raw?: Blob,
+  extra?: Record<string, string>,
+): Promise<T> {
+  return request<T>(`${API}${path}`, method, body, raw, extra);
 }
 
 /**
@@ -76,9 +82,15 @@ export async function manage<T>(action: string, fields: Record<string, unknown> 
   return request<T>(AGENTS_API, 'POST', { ...fields, action });
 }
 
-async function request<T>(url: string, method: string, body?: unknown, raw?: Blob): Promise<T> {
+async function request<T>(
+  url: string,
+  method: string,
+  body?: unknown,
+  raw?: Blob,
+  extra?: Record<string, string>,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extra };
     const token = session()?.access_token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (raw) headers['content-type'] = raw.type || 'application/octet-stream';

@@ -73,7 +73,15 @@ export interface PersonThreads {
   addPhoto(
     userId: string,
     agentId: string,
-    file: { file: string; contentType: string; bytes: number; width?: number | null; height?: number | null },
+    file: {
+      file: string;
+      contentType: string;
+      bytes: number;
+      width?: number | null;
+      height?: number | null;
+      /** The upload's idempotency key (ADR 0287); the store keeps one photo per person and key. */
+      idemKey?: string | null;
+    },
   ): Promise<PhotoRecord>;
   /** A photo of this user (for serving its file), or null. */
   photo(userId: string, photoId: string): Promise<PhotoRecord | null>;
@@ -240,6 +248,7 @@ export function createPersonThreads(
         bytes: file.bytes,
         width: file.width ?? null,
         height: file.height ?? null,
+        idemKey: file.idemKey ?? null,
         createdAt: core.now(),
       });
     },

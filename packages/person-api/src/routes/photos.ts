@@ -10,12 +10,22 @@ export const photoRoutes = [
     summary: 'Upload a photo (raw image body) to attach to an answer',
     auth: 'user',
     raw: { request: 'image/*' },
+    headers: {
+      'idempotency-key': {
+        description:
+          'chosen by the app for this photo (1 to 128 letters, digits or . _ : ~ -), unique per person: the same upload sent again with the same key answers the first photo (same id) and stores nothing (an upload resent after a lost response, ADR 0287)',
+        pattern: '^[A-Za-z0-9._:~-]{1,128}$',
+        conflict: 'the idempotency key was already used for another photo (other bytes or another thread)',
+      },
+    },
     response: s.photoCreated,
     status: 201,
     handler: ({ services, user, params, req }) =>
       services.photos.upload(user.userId, params.agentId, {
         contentType: req.headers['content-type'],
         bytes: Buffer.isBuffer(req.body) ? req.body : undefined,
+        // ADR 0287: a phone resending an upload whose answer it never heard gets the first photo back.
+        idempotencyKey: req.headers['idempotency-key'],
       }),
   }),
   defineRoute({

@@ -34,4 +34,9 @@ export const constraintErrors = {
     new ServiceError('CONFLICT', `An answer with idempotency key "${key}" was already written.`, {
       field: 'idempotency_key',
     }),
+  /** A photo upload's idempotency key (ADR 0287) names one photo per person. */
+  photoKeyUsed: (key: string) =>
+    new ServiceError('CONFLICT', `A photo with idempotency key "${key}" was already uploaded.`, {
+      field: 'idempotency-key',
+    }),
 } as const;

@@ -161,6 +161,11 @@ export interface PhotoRecord {
   /** Displayed size from the image's header at upload (null when it does not say, or for older rows). */
   width?: number | null;
   height?: number | null;
+  /**
+   * The upload's idempotency key (ADR 0287): unique per person, so a phone resending an upload whose answer
+   * it never heard gets this photo back; null for uploads sent without one (and older rows).
+   */
+  idemKey?: string | null;
   createdAt: number;
 }
 

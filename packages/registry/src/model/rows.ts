@@ -158,6 +158,7 @@ export function toPhoto(r: Row): PhotoRecord {
     bytes: Number(r.bytes),
     width: num(r.width),
     height: num(r.height),
+    idemKey: str(r.idem_key),
     createdAt: Number(r.created_at),
   };
 }

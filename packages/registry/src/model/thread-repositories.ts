@@ -256,8 +256,11 @@ export interface PushRepository {
 }
 
 export interface PhotoRepository {
+  /** Records a photo; a second row with a user's `idemKey` is refused (`CONFLICT`, field `idempotency-key`). */
   create(photo: PhotoRecord): Promise<PhotoRecord>;
   get(id: string): Promise<PhotoRecord | null>;
+  /** The user's photo uploaded with this idempotency key (ADR 0287), or null. */
+  findByKey(userId: string, idemKey: string): Promise<PhotoRecord | null>;
   listByMessage(messageIds: string[]): Promise<PhotoRecord[]>;
   /** Every photo of a user (to remove the files when the account is deleted). */
   listByUser(userId: string): Promise<PhotoRecord[]>;

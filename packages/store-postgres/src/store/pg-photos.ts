@@ -1,14 +1,15 @@
 // PostgreSQL photo records and the removal queue (the bytes are in photo_files: pg-photo-files.ts).
 import type { PhotoRepository } from '@screen-service/registry/model';
-import { toPhoto } from '@screen-service/registry/model';
-import type { PgDb } from './pg-db.js';
+import { constraintErrors, toPhoto } from '@screen-service/registry/model';
+import { isUniqueViolation, type PgDb } from './pg-db.js';
 
 export function createPgPhotos(db: PgDb): PhotoRepository {
   return {
     async create(p) {
-      await db.run(
-        `INSERT INTO photos (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      const insert = db.run(
+        `INSERT INTO photos
+           (id, user_id, agent_id, message_id, file, content_type, bytes, width, height, idem_key, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           p.id,
           p.userId,
@@ -19,13 +20,24 @@ export function createPgPhotos(db: PgDb): PhotoRepository {
           p.bytes,
           p.width ?? null,
           p.height ?? null,
+          p.idemKey ?? null,
           p.createdAt,
         ],
       );
+      await insert.catch((err: unknown) => {
+        // The partial unique index photos_user_idem (migration 13): the key names one photo per person.
+        if (p.idemKey && isUniqueViolation(err, 'photos_user_idem'))
+          throw constraintErrors.photoKeyUsed(p.idemKey);
+        throw err;
+      });
       return p;
     },
     async get(id) {
       const r = await db.one('SELECT * FROM photos WHERE id = $1', [id]);
+      return r ? toPhoto(r) : null;
+    },
+    async findByKey(userId, idemKey) {
+      const r = await db.one('SELECT * FROM photos WHERE user_id = $1 AND idem_key = $2', [userId, idemKey]);
       return r ? toPhoto(r) : null;
     },
     async listByMessage(messageIds) {

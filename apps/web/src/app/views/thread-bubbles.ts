@@ -4,12 +4,11 @@ import { renderMarkdown, renderScreen, type ScreenHandle, type ScreenTap } from 
 import { el } from '../../shared/dom.js';
 import { applyLook } from '../../shared/look.js';
 import type { Agent, Message } from '../api.js';
-import { answer } from '../outbox.js';
+import { answer, type KeptPhoto, screenPhoto } from '../outbox.js';
 import { deviceId } from '../push-device.js';
 import { problem } from '../shell.js';
 import type { threadTables } from '../thread-tables.js';
 import { type DeadlineEnd, deadlineNote, withdrawnNote } from './thread-deadline.js';
-import { upload } from './thread-parts.js';
 import { screenHeading } from './thread-speech.js';
 
 /**
@@ -77,6 +76,8 @@ export function threadBubbles(deps: BubbleDeps) {
   const { agentId, tables } = deps;
   const screens = new Map<string, ScreenHandle>();
   const photoIdOf = new Map<string, string>();
+  /** A screen field's photos kept on this phone (offline), by the local link the field shows (ADR 0287). */
+  const keptPhotos = new Map<string, KeptPhoto>();
   /** Taps read with a page, keyed by screen, so a screen drawn later in the same page starts answered. */
   const pendingAnswers = new Map<string, TapEvent[]>();
   /** Screens with a deadline still counting: a tap row that arrives ends their countdown (ADR 0260). */
@@ -102,9 +103,10 @@ export function threadBubbles(deps: BubbleDeps) {
       void tables.writeRow(event.table, String(event.key), event.values as Record<string, boolean>);
     }
     const { photos, screen: _screen, ...rest } = event;
-    const photo_ids = Array.isArray(photos)
-      ? photos.map((u) => photoIdOf.get(String(u))).filter((x): x is string => !!x)
-      : [];
+    const links = Array.isArray(photos) ? photos.map(String) : [];
+    const photo_ids = links.map((u) => photoIdOf.get(u)).filter((x): x is string => !!x);
+    // Photos the field could not upload go with the answer: the queue uploads them first, with their keys.
+    const kept = links.map((u) => keptPhotos.get(u)).filter((x): x is KeptPhoto => !!x);
     try {
       const body = {
         screen_id: screenId,
@@ -113,7 +115,17 @@ export function threadBubbles(deps: BubbleDeps) {
         // The receipt names the device that tapped (the id presence uses).
         device: deviceId(),
       };
-      await answer({ agentId, kind: 'tap', body, label: `✓ ${tapLabel(rest.value)}` });
+      await answer({
+        agentId,
+        kind: 'tap',
+        body,
+        // A photo field's value is the count of photos: "✓ 1 photo" as its screen says, not "✓ 1".
+        label:
+          links.length > 0
+            ? `✓ ${links.length} photo${links.length === 1 ? '' : 's'}`
+            : `✓ ${tapLabel(rest.value)}`,
+        ...(kept.length > 0 ? { photos: kept.map((k) => k.photo), photoKeys: kept.map((k) => k.key) } : {}),
+      });
     } catch (error) {
       deps.status.replaceChildren(problem(error));
     }
@@ -159,8 +171,11 @@ export function threadBubbles(deps: BubbleDeps) {
         if (agent) applyLook({ ...agent.theme, ...look }, agent.handle);
       },
       uploadPhotos: async (files) => {
-        const done = await Promise.all(files.map((f) => upload(agentId, f)));
-        for (const d of done) photoIdOf.set(d.url, d.id);
+        const done = await Promise.all(files.map((f) => screenPhoto(agentId, f)));
+        for (const d of done) {
+          if (d.kept) keptPhotos.set(d.url, d.kept);
+          else photoIdOf.set(d.url, d.id);
+        }
         return done.map((d) => d.url);
       },
       answers: pendingAnswers.get(id) ?? [],

@@ -1,6 +1,6 @@
 // The parts of a thread view around its messages: the heading, the working row and the composer.
 import { el } from '../../shared/dom.js';
-import { type Agent, call, type Message } from '../api.js';
+import type { Agent, Message } from '../api.js';
 import { answer } from '../outbox.js';
 import { problem } from '../shell.js';
 import { commandMenu } from './commands.js';
@@ -16,11 +16,6 @@ function cameraIcon(): SVGSVGElement {
   path.setAttribute('d', 'M4 8h3l2-3h6l2 3h3v11H4zM12 10.5a3.5 3.5 0 1 0 0 7a3.5 3.5 0 0 0 0-7z');
   icon.append(path);
   return icon;
-}
-
-/** Uploads one picked image; returns its id and signed link. */
-export async function upload(agentId: string, file: File): Promise<{ id: string; url: string }> {
-  return call<{ id: string; url: string }>('POST', `/agents/${agentId}/photos`, undefined, file);
 }
 
 /** The agent's chip, name and status head the page once, in the top bar (not again above the messages). */
