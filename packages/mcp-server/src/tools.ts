@@ -77,7 +77,16 @@ const deadlineSchema = z
         .array(
           z.object({
             at: z.string().describe('"50%" of the time, or "-2m" before the end.'),
-            do: z.enum(['remind', 'urgent']).describe('Buzz the phone again (urgent: marked urgent).'),
+            do: z
+              .enum(['remind', 'urgent', 'offer'])
+              .describe(
+                'Buzz the phone again (urgent: marked urgent), or offer the ask to holders of this shared agent (the first answer wins).',
+              ),
+            to: z
+              .array(z.string())
+              .max(10)
+              .optional()
+              .describe('offer: the holders, by user id (usr_...) or session key (<agent_id>~<user_id>).'),
           }),
         )
         .max(5)
