@@ -13,8 +13,8 @@ afterEach(() => core.close());
 
 describe('host stream', () => {
   it('closed while an `agents` event is read, subscribes to nothing afterwards', async () => {
-    const userId = (await core.accounts.signUp({ email: 'ada@example.com', password: 'a long password' })).user
-      .id;
+    const userId = (await core.accounts.signUp({ email: 'ada@example.com', password: 'a long password' }))
+      .user.id;
     const c = await seedConnection(core.store, userId, ['main'], 'hostfw');
     const host = await core.hostAuth.verify(c.token);
     const close = await core.hostTransport.open(host, { send: () => {}, end: () => {} });
