@@ -302,5 +302,8 @@ function deadlineArgument(
   tapId: string,
 ): Record<string, unknown> {
   const at = deadlineTime(d).toISOString();
-  return 'default' in d && d.default !== undefined ? { at, default: { [tapId]: d.default } } : { at };
+  const steps = d.escalate?.length ? { escalate: d.escalate.map((s) => ({ ...s })) } : {};
+  return 'default' in d && d.default !== undefined
+    ? { at, default: { [tapId]: d.default }, ...steps }
+    : { at, ...steps };
 }

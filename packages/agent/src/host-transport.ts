@@ -163,6 +163,8 @@ export function createHostTransport(options: HostTransportOptions): ToolTranspor
             agent_id: agent.id,
             lines: args.lines,
             ...(args.text ? { text: args.text } : {}),
+            // The reply takes svc_show's `deadline` as it is (ADR 0260): default, escalation steps.
+            ...(args.deadline ? { deadline: args.deadline } : {}),
           });
           return { ...r, agent: { id: agent.id, handle: agent.handle, name: agent.name } };
         }

@@ -35,6 +35,7 @@ export type {
   Cell,
   ColumnTypes,
   Deadline,
+  Escalation,
   FieldTypes,
   FormAnswer,
   FormFields,

@@ -25,11 +25,24 @@ export interface Thread {
 }
 
 /**
+ * A step before a deadline (ADR 0260, 0280). `at`: a share of the time (`"50%"`) or a time before the end
+ * (`"-2m"`). `remind` buzzes the phone again, `urgent` buzzes it marked urgent; `offer` shows the same ask to
+ * holders of this shared agent (`to`: 1 to 10 user ids `usr_...`, or their threads' session keys
+ * `<agent_id>~<user_id>`), and the first answer of anyone wins: the wait resolves with it.
+ */
+export type Escalation =
+  | { at: string; do: 'remind' | 'urgent' }
+  | { at: string; do: 'offer'; to: readonly string[] };
+
+/**
  * When a screen stops waiting: `at` a time, or `in` seconds from now (the service takes 5 s to 30 days). With `default` the wait resolves with
  * it when the time passes (the service decides it where it supports deadlines); without, it rejects with
- * `DeadlinePassedError`. Either way the screen is withdrawn.
+ * `DeadlinePassedError`. Either way the screen is withdrawn. `escalate`: up to 5 steps before it.
  */
-export type Deadline<A> = ({ at: Date | string } | { in: number }) & { default?: A };
+export type Deadline<A> = ({ at: Date | string } | { in: number }) & {
+  default?: A;
+  escalate?: readonly Escalation[];
+};
 
 /** Options every asking method takes. */
 export interface AskOptions<A> {

@@ -18,6 +18,18 @@ describe('answer types', () => {
       await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 60, default: 'Soup' } });
       // @ts-expect-error 'Pizza' is not an option
       await svc.choose('Lunch?', ['Soup', 'Salad'], { deadline: { in: 60, default: 'Pizza' } });
+      // Escalation steps: an offer names its holders.
+      await svc.choose('Lunch?', ['Soup', 'Salad'], {
+        deadline: {
+          in: 600,
+          escalate: [
+            { at: '50%', do: 'remind' },
+            { at: '-2m', do: 'offer', to: ['usr_1'] },
+          ],
+        },
+      });
+      // @ts-expect-error an offer without `to` reaches nobody
+      await svc.choose('Lunch?', ['Soup'], { deadline: { in: 600, escalate: [{ at: '50%', do: 'offer' }] } });
     }
     expectTypeOf(check).toBeFunction();
   });

@@ -3,9 +3,11 @@
 export { canonicalJson, decodeCompact, sha256 } from './receipt-crypto.js';
 export { type ReceiptProblem, type ReceiptReport, verifyReceipts } from './receipt-verify.js';
 export {
+  type AnswerRow,
   answerOf,
   createReceipts,
   howOf,
+  type PresignedReceipt,
   type ReceiptSigner,
   type Receipts,
   type ReceiptsOptions,

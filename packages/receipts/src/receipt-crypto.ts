@@ -46,15 +46,20 @@ const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 /** Protected headers by kid, already encoded: the same few bytes for every receipt a key signs. */
 const headers = new Map<string, string>();
 
-/** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` in the protected header. */
-export function signCompact(key: KeyObject, kid: string, payload: Record<string, unknown>): string {
+/** The protected header of a receipt signed with `kid`, base64url-encoded. */
+export function jwsHeader(kid: string): string {
   let header = headers.get(kid);
   if (header === undefined) {
     header = b64(canonicalJson({ alg: 'EdDSA', kid, typ: 'svc-receipt+jws' }));
     if (headers.size > 64) headers.clear();
     headers.set(kid, header);
   }
-  const input = `${header}.${b64(canonicalJson(payload))}`;
+  return header;
+}
+
+/** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` in the protected header. */
+export function signCompact(key: KeyObject, kid: string, payload: Record<string, unknown>): string {
+  const input = `${jwsHeader(kid)}.${b64(canonicalJson(payload))}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 

@@ -20,7 +20,8 @@ import type {
   Store,
   ThreadKey,
 } from '@screen-service/registry/model';
-import { canonicalJson, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
+import { canonicalJson, jwsHeader, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
+import { createOffThreadSigner, type OffThreadSigner, type Presigned } from './receipt-worker.js';
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
 export interface ReceiptWho {
@@ -41,23 +42,34 @@ export interface ReceiptsOptions {
   random?: Random;
   /** How long a process keeps the key list before reading it again (another instance may rotate); 60 s. */
   keyTtlMs?: number;
+  /**
+   * Sign the tap path's receipts in a worker thread (`presign`), a turn's answers together; default true.
+   * False: `presign` answers null and every receipt is signed in its write.
+   */
+  offThread?: boolean;
 }
 
+/** An answer row as its receipt covers it (a row about to be written, or written). */
+export type AnswerRow = Pick<MessageRecord, 'id' | 'agentId' | 'userId' | 'body' | 'createdAt'> & {
+  screenId?: string | null;
+  meta?: Record<string, unknown>;
+};
+
 /** The answer as a receipt's digest covers it (and as an export line carries it). */
-export function answerOf(m: MessageRecord): Record<string, unknown> {
+export function answerOf(m: AnswerRow): Record<string, unknown> {
   return {
     id: m.id,
-    screen_id: m.screenId,
+    screen_id: m.screenId ?? null,
     body: m.body,
-    event: m.meta.event ?? null,
-    via: m.meta.via ?? null,
+    event: m.meta?.event ?? null,
+    via: m.meta?.via ?? null,
     at: isoTime(m.createdAt),
   };
 }
 
 /** How an answer was given, for the receipt: what its row's `via` says (a phone tap when it says nothing). */
-export function howOf(m: MessageRecord): string {
-  const via = m.meta.via;
+export function howOf(m: AnswerRow): string {
+  const via = m.meta?.via;
   if (via === undefined || via === null || via === 'app') return 'tap';
   return via === 'mcp-app' ? 'in-chat' : String(via);
 }
@@ -66,9 +78,17 @@ export function howOf(m: MessageRecord): string {
  * Who decided, for the receipt: `default` (the deadline), `agent` (it withdrew the screen, ADR 0279),
  * `escalation`, or else the person.
  */
-export function decidedBy(m: MessageRecord): string {
-  const d = m.meta.decided_by;
+export function decidedBy(m: AnswerRow): string {
+  const d = m.meta?.decided_by;
   return d === 'default' || d === 'agent' || d === 'escalation' ? d : 'person';
+}
+
+/** A receipt signed ahead of its answer's write (`presign`): its id, link and JWS. */
+export type PresignedReceipt = Presigned & { id: string };
+
+/** Whether two chain links are the same (both absent: the thread has no receipt yet). */
+function sameLink(a: ReceiptLink | null, b: ReceiptLink | null): boolean {
+  return a === null || b === null ? a === b : a.seq === b.seq && a.hash === b.hash;
 }
 
 /** A signer ready to sign synchronously inside a write (its key read and unsealed before). */
@@ -88,10 +108,23 @@ export interface ReceiptSigner {
     repos: Pick<Repositories, 'threads' | 'agents'>,
     screen: ScreenRecord | null,
   ): Promise<string | null>;
+  /**
+   * Signs the receipt of `row` (not yet written) in the worker thread, as the next link after the newest this
+   * process knows of its thread; null when this signer signs in its writes only (`offThread: false`, or the
+   * worker failed). Give the result to {@link ReceiptSigner.builder}: the write keeps it only if the thread's
+   * newest receipt is still the one it links to, and otherwise signs again there.
+   */
+  presign(
+    store: Pick<Store, 'receipts'>,
+    row: AnswerRow,
+    screen: { id: string; digest: string | null } | null,
+    who: ReceiptWho,
+  ): Promise<PresignedReceipt | null>;
   /** What `threads.appendSigned` takes: builds and signs the receipt of a row from the thread's newest. */
   builder(
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
+    presigned?: PresignedReceipt | null,
   ): (m: MessageRecord, last: ReceiptLink | null) => ReceiptRecord;
 }
 
@@ -135,6 +168,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   const now = o.now ?? systemClock;
   const random = o.random ?? systemRandom;
   const ttl = o.keyTtlMs ?? 60_000;
+  const off: OffThreadSigner | null = o.offThread === false ? null : createOffThreadSigner();
   let cached: { kid: string; key: KeyObject; at: number } | undefined;
   // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
   // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).
@@ -191,30 +225,66 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   return {
     async signer() {
       const { kid, key } = await currentKey();
-      const builder: ReceiptSigner['builder'] = (screen, who) => (m, last) => {
+      // Everything but the chain link (seq, prev) and the answer's digest, which are filled in where it is signed.
+      const unsigned = (
+        m: AnswerRow,
+        screen: { id: string; digest: string | null } | null,
+        who: ReceiptWho,
+        id: string,
+      ) => ({
+        v: 1,
+        iss: o.issuer,
+        jti: id,
+        thread: { agent: m.agentId, user: m.userId },
+        at: isoTime(m.createdAt),
+        who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
+        how: howOf(m),
+        decided_by: decidedBy(m),
+        ...(typeof m.meta?.step === 'string' ? { step: m.meta.step } : {}),
+        answer: { id: m.id } as Record<string, unknown>,
+        screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
+      });
+      const builder: ReceiptSigner['builder'] = (screen, who, presigned) => (m, last) => {
+        const thread = { agentId: m.agentId, userId: m.userId };
+        const threadKey = `${m.agentId}|${m.userId}`;
+        if (presigned && sameLink(presigned.after, last)) {
+          const { seq, jws, hash } = presigned;
+          return { id: presigned.id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
+        }
         const seq = (last?.seq ?? 0) + 1;
         const id = newTimedId('rcp_', now(), random);
-        const jws = signCompact(key, kid, {
-          v: 1,
-          iss: o.issuer,
-          jti: id,
-          thread: { agent: m.agentId, user: m.userId },
-          seq,
-          prev: last?.hash ?? null,
-          at: isoTime(m.createdAt),
-          who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
-          how: howOf(m),
-          decided_by: decidedBy(m),
-          ...(typeof m.meta.step === 'string' ? { step: m.meta.step } : {}),
-          answer: { id: m.id, sha256: sha256(canonicalJson(answerOf(m))) },
-          screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
-        });
-        const thread = { agentId: m.agentId, userId: m.userId };
-        return { id, ...thread, seq, messageId: m.id, kid, jws, hash: sha256(jws), createdAt: now() };
+        const payload = unsigned(m, screen, who, id);
+        payload.answer.sha256 = sha256(canonicalJson(answerOf(m)));
+        const jws = signCompact(key, kid, { ...payload, seq, prev: last?.hash ?? null });
+        const hash = sha256(jws);
+        // Receipts signed ahead for this thread now link to a stale newest: they are signed again in their write.
+        off?.setTip(threadKey, { seq, hash });
+        return { id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
       };
       return {
         builder,
         digest: screenDigest,
+        async presign(repos, row, screen, who) {
+          if (!off) return null;
+          const threadKey = `${row.agentId}|${row.userId}`;
+          if (off.tip(threadKey) === undefined) {
+            const last = await repos.receipts.last({ agentId: row.agentId, userId: row.userId });
+            // Another answer of the thread may have set it meanwhile: that one is newer.
+            if (off.tip(threadKey) === undefined)
+              off.setTip(threadKey, last ? { seq: last.seq, hash: last.hash } : null);
+          }
+          const id = newTimedId('rcp_', now(), random);
+          try {
+            const signed = await off.sign(threadKey, kid, key, jwsHeader(kid), {
+              payload: unsigned(row, screen, who, id),
+              answer: answerOf(row),
+            });
+            return { ...signed, id };
+          } catch {
+            // The worker failed: this answer is signed in its write, as without one.
+            return null;
+          }
+        },
         async write(tx, m, screen, who) {
           const digest = await screenDigest(tx, screen);
           const last = await tx.receipts.last({ agentId: m.agentId, userId: m.userId });

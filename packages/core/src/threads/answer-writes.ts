@@ -40,7 +40,8 @@ export interface AnswerWritten {
 /**
  * Writes a tap that answers. Most screens carry nothing to settle (no deadline pending, no withdraw, no
  * notification token open): their answer and its receipt are one write of the group commit
- * (`threads.appendSigned`), about half the cost of a transaction (issue 40's tap-path benchmark). A screen
+ * (`threads.appendSigned`), about half the cost of a transaction (issue 40's tap-path benchmark), its receipt
+ * signed beforehand in a worker thread (ADR 0288). A screen
  * that has any of those, or a tap from a notification, takes {@link writeAnswerTx}.
  *
  * The two reads that choose are taken before the write: a notice saved or a withdraw committed between
@@ -57,9 +58,16 @@ export async function writeAnswer(
   }
   if (!o.signer) return { message: await store.threads.append(row, o.version), stale: 0, also: [] };
   const { signer } = o;
-  const digest = await signer.digest(store, screen);
-  const receiptOf = signer.builder({ id: screen.id, digest }, o.who);
-  const message = await chainRetry(() => store.threads.appendSigned(row, o.version, receiptOf));
+  const drawn = { id: screen.id, digest: await signer.digest(store, screen) };
+  // Signed in the worker thread, with the answers of the same turn, against the chain's newest link; the
+  // write keeps it when that link is still the newest, else signs again there (ADR 0288).
+  let presigned = await signer.presign(store, row, drawn, o.who);
+  const message = await chainRetry(() => {
+    const receiptOf = signer.builder(drawn, o.who, presigned);
+    // A retry follows a link another instance wrote: the presigned one is stale, sign in the write.
+    presigned = null;
+    return store.threads.appendSigned(row, o.version, receiptOf);
+  });
   return { message, stale: 0, also: [] };
 }
 

@@ -119,6 +119,12 @@ describe('an ask offered to the holders of a shared agent', () => {
       step: 'offer',
       by: ana,
     });
+    // The owner's phone names who answered (the holder's email here: no first name); the agent's answer
+    // carries the holder's id only.
+    const { messages: own } = await core.threads.page(owner, agentId);
+    const landed = own.find((m) => m.meta.via === 'escalation');
+    expect(landed?.meta.by_name).toBe((await core.store.users.findById(ana))!.email);
+    expect(JSON.stringify(answers[0])).not.toContain('by_name');
     expect(decodeCompact(answers[0]!.receipt!)!.payload).toMatchObject({
       how: 'escalation',
       decided_by: 'escalation',

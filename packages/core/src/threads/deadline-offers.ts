@@ -116,7 +116,7 @@ export async function offerIn(
 function escalationRow(
   origin: ScreenRecord,
   answer: MessageRecord,
-  id: string,
+  who: { id: string; name: string },
   at: number,
   screenLines: ScreenLinesPort,
 ): NewMessage {
@@ -124,7 +124,7 @@ function escalationRow(
   const marks = { decided_by: 'escalation', step: 'offer', by: answer.userId };
   const tap = computeTap(origin, event, screenLines, marks);
   return {
-    id,
+    id: who.id,
     userId: origin.userId,
     agentId: origin.agentId,
     sender: 'person',
@@ -138,6 +138,9 @@ function escalationRow(
       via: 'escalation',
       event: tap.event,
       ...marks,
+      // What the owner's phone shows under the screen ("Answered by Bea"); kept out of the event, so the
+      // agent reads the holder's id only, as before.
+      by_name: who.name,
     },
     screenId: origin.id,
     createdAt: at,
@@ -175,8 +178,11 @@ export async function settleOffersIn(
     at,
     w.pageVersion(),
   );
+  // The owner already sees their holders by first name and email (the Share section): the same here.
+  const holder = await tx.users.findById(answer.userId);
+  const name = holder?.firstName?.trim() || holder?.email || 'a holder';
   const m = await tx.threads.append(
-    escalationRow(origin, answer, w.newId('msg_'), at, w.screenLines),
+    escalationRow(origin, answer, { id: w.newId('msg_'), name }, at, w.screenLines),
     w.pageVersion(),
   );
   if (w.signer) await w.signer.write(tx, m, origin, { user: answer.userId });

@@ -146,4 +146,32 @@ describe('receipts', () => {
     await core.store.threads.deleteThread({ agentId, userId });
     expect(await core.receipts.exportThread({ agentId, userId })).toBe('');
   });
+
+  it('taps answered at once are signed off the main thread and still chain exactly, around a receipt written in a transaction', async () => {
+    const screens = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => core.threadOps.show(principal, { lines: LUNCH, text: `Ask ${i}` })),
+    );
+    const timed = await core.threadOps.show(principal, {
+      lines: LUNCH,
+      deadline: { in: '1m', default: { lunch: 'Soup' } },
+    });
+    const tap = (screen_id: string) =>
+      core.threads.tap(userId, agentId, { screen_id, event: { id: 'lunch', value: 'Salad' } }, {});
+    // Six taps in one turn go to the worker together; the deadline's default, written in a transaction, takes
+    // a link of the same chain between them: the taps signed ahead of it are signed again in their writes.
+    await Promise.all(screens.slice(0, 3).map((s) => tap(s.screen_id)));
+    core.advance(60_000);
+    const swept = core.deadlines.sweep();
+    await Promise.all([swept, ...screens.slice(3).map((s) => tap(s.screen_id))]);
+    await Promise.all(screens.map((s) => tap(s.screen_id)));
+    const file = await core.receipts.exportThread({ agentId, userId });
+    const report = verifyReceipts(file, await core.receipts.jwks());
+    expect(report).toEqual({ receipts: 13, verified: 13, problems: [] });
+    const seqs = file
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { seq: number }).seq);
+    expect(seqs).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(timed.screen_id).toBeTruthy();
+  });
 });

@@ -84,12 +84,14 @@ export function threadBubbles(deps: BubbleDeps) {
   const deadlines = new Map<string, (end: DeadlineEnd) => void>();
   /** How each screen's deadline ended, read with a page (a default wins over an earlier answer). */
   const ends = new Map<string, DeadlineEnd>();
-  const endOf = (e: TapEvent, echo: unknown): DeadlineEnd =>
+  const endOf = (e: TapEvent, meta: Message['meta']): DeadlineEnd =>
     e.decided_by === 'agent'
       ? { by: 'agent' }
       : e.decided_by === 'default'
-        ? { by: 'default', echo: e.value === 'expired' ? '' : String(echo ?? e.value) }
-        : { by: 'person' };
+        ? { by: 'default', echo: e.value === 'expired' ? '' : String(meta.echo ?? e.value) }
+        : e.decided_by === 'escalation' && typeof meta.by_name === 'string'
+          ? { by: 'holder', name: meta.by_name }
+          : { by: 'person' };
   /** A withdraw (ADR 0279) marks the screen on this page, if it is drawn, beside its item. */
   const markWithdrawn = (screenId: string) => {
     const handle = screens.get(screenId);
@@ -135,7 +137,7 @@ export function threadBubbles(deps: BubbleDeps) {
     const event = tapOf(m);
     if (m.meta.quiet || !event) return null;
     const counting = deadlines.get(String(event.screen ?? m.screen?.id));
-    if (counting) counting(endOf(event, m.meta.echo));
+    if (counting) counting(endOf(event, m.meta));
     // The agent took the screen back: no bubble, the screen itself says "Withdrawn".
     if (event.decided_by === 'agent') {
       if (!counting) markWithdrawn(String(event.screen ?? m.screen?.id));
@@ -225,7 +227,7 @@ export function threadBubbles(deps: BubbleDeps) {
           pendingAnswers.set(screenId, [...(pendingAnswers.get(screenId) ?? []), event]);
         }
         if (event && screenId && !m.meta.quiet) {
-          const end = endOf(event, m.meta.echo);
+          const end = endOf(event, m.meta);
           // A withdraw or a default ends the screen whatever came before.
           if (end.by !== 'person' || !ends.has(screenId)) ends.set(screenId, end);
         }

@@ -7,10 +7,17 @@ import { el } from '../../shared/dom.js';
 interface DeadlineMeta {
   due: string;
   defaults: { id: string; value: unknown }[];
+  /** On a screen offered to this person (a holder): the ask's own screen. */
+  offer_of?: string;
 }
 
 /** How a screen's deadline ended, as far as this phone knows. */
-export type DeadlineEnd = { by: 'default'; echo: string } | { by: 'person' } | { by: 'agent' };
+export type DeadlineEnd =
+  | { by: 'default'; echo: string }
+  | { by: 'person' }
+  | { by: 'agent' }
+  /** A holder of the shared agent answered the ask offered to them (ADR 0280). */
+  | { by: 'holder'; name: string };
 
 /** Makes a screen inert (the service refuses its taps too). */
 function makeInert(screen: HTMLElement): void {
@@ -64,6 +71,13 @@ export function deadlineNote(meta: Record<string, unknown>, screen: HTMLElement,
   let timer: ReturnType<typeof setInterval> | undefined;
   const settle = (e: DeadlineEnd | null) => {
     clearInterval(timer);
+    // Who answered an ask offered to holders (ADR 0280): a holder for the owner, or this person themselves
+    // on the screen offered to them. The screen keeps showing the answer.
+    if (e?.by === 'holder' || (e?.by === 'person' && d.offer_of)) {
+      note.textContent = e.by === 'holder' ? `Answered by ${e.name}` : 'Answered by you';
+      note.classList.add('answered');
+      return;
+    }
     if (e?.by === 'person') {
       note.remove();
       return;
