@@ -56,6 +56,10 @@ export interface Wiring {
   receipts: Receipts;
 }
 
+/** A bucket of `n` calls a minute on the core's clock, all of them usable at once. */
+const perMinute = (w: Wiring, name: string, n: number) =>
+  w.limits.rateLimiter(name, { burst: n, perMinute: n, now: w.clock });
+
 /** The deadline sweeper of the process (ADR 0260); writes wake it through `onDeadlineSet`. */
 export function wireDeadlines(w: Wiring): DeadlineSweeper {
   const { store, notifier, clock, random, onPushQueued, screenLines, receipts } = w;
@@ -74,7 +78,7 @@ export function wireDeadlines(w: Wiring): DeadlineSweeper {
 
 /** The agent tables, their Delete / Keep cards written through a thread writer of their own. */
 export function wireTables(w: Wiring): Tables {
-  const { options, store, notifier, clock, random, limits, onPushQueued, screenLines } = w;
+  const { options, store, notifier, clock, random, onPushQueued, screenLines } = w;
   const parser = options.screenLines ?? defaultScreenLines;
   // The tables write their Delete / Keep cards through a thread writer of their own (it records no taps);
   // every other writer settles those cards when the person taps one.
@@ -84,18 +88,10 @@ export function wireTables(w: Wiring): Tables {
     store,
     notifier,
     now: clock,
-    limiter: limits.rateLimiter('tables', {
-      burst: TABLES_CALLS_PER_MINUTE,
-      perMinute: TABLES_CALLS_PER_MINUTE,
-      now: clock,
-    }),
+    limiter: perMinute(w, 'tables', TABLES_CALLS_PER_MINUTE),
     ...(options.tablesTimeZone ? { timeZone: options.tablesTimeZone } : {}),
     work: createTableWork({
-      limiter: limits.rateLimiter('table-rows', {
-        burst: tableWork.rowsPerMinute,
-        perMinute: tableWork.rowsPerMinute,
-        now: clock,
-      }),
+      limiter: perMinute(w, 'table-rows', tableWork.rowsPerMinute),
       limits: tableWork,
     }),
     async appendCard(agent, lines, meta) {
@@ -112,7 +108,7 @@ export function wireTables(w: Wiring): Tables {
 
 /** Hosts: their status watch, the host API's use cases, their credentials and the message transport. */
 export function wireHosts(w: Wiring, threadOps: ThreadOps) {
-  const { options, store, notifier, clock, random, urls, limits, stopping, linkPhotos, screenLines } = w;
+  const { options, store, notifier, clock, random, urls, stopping, linkPhotos, screenLines } = w;
   const statusWatch = createStatusWatch({
     store,
     notifier,
@@ -129,11 +125,7 @@ export function wireHosts(w: Wiring, threadOps: ThreadOps) {
     random,
     connectUrl: urls.connectUrl,
     onSeen,
-    addLimiter: limits.rateLimiter('host-add', {
-      burst: HOST_ADDS_PER_MINUTE,
-      perMinute: HOST_ADDS_PER_MINUTE,
-      now: clock,
-    }),
+    addLimiter: perMinute(w, 'host-add', HOST_ADDS_PER_MINUTE),
     ...(options.appBuilds ? { appBuilds: options.appBuilds } : {}),
   });
   const hostAuth = createConnectionAuth({ store, now: clock, onSeen });

@@ -15,7 +15,7 @@ import type {
 import { type DeadlinePlan, type DeadlineStep, readPlan } from './deadline-plan.js';
 import type { ScreenLinesPort } from './screen-lines-port.js';
 import { type WithdrawWrites, withdrawIn, withdrawOffersIn } from './screen-withdraw.js';
-import { computeTap } from './tap-event.js';
+import { computeTap, tapMeta } from './tap-event.js';
 
 /** Whether a deadline row takes part in an offer: an ask with an `offer` step, or a screen offered. */
 export function hasOffers(d: DeadlineRecord | null): boolean {
@@ -131,12 +131,7 @@ function escalationRow(
     kind: 'tap',
     body: tap.line,
     meta: {
-      id: tap.event.id,
-      preset: tap.event.preset,
-      value: tap.event.value,
-      echo: tap.echo,
-      via: 'escalation',
-      event: tap.event,
+      ...tapMeta(tap, 'escalation'),
       ...marks,
       // What the owner's phone shows under the screen ("Answered by Bea"); kept out of the event, so the
       // agent reads the holder's id only, as before.

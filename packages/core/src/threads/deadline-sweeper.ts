@@ -25,7 +25,7 @@ import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { withdrawOffersIn } from './screen-withdraw.js';
-import { computeTap } from './tap-event.js';
+import { computeTap, tapMeta } from './tap-event.js';
 
 /** Options of {@link createDeadlineSweeper}. */
 export interface DeadlineSweeperOptions {
@@ -89,12 +89,7 @@ function deadlineRows(
       id: newId('msg_'),
       body: tap.line,
       meta: {
-        id: tap.event.id,
-        preset: tap.event.preset,
-        value: tap.event.value,
-        echo: tap.echo,
-        via: 'default',
-        event: tap.event,
+        ...tapMeta(tap, 'default'),
         ...marks,
       },
       screenId: d.screenId,

@@ -118,3 +118,9 @@ export function isQuiet(event: { preset: string; value: unknown }, flagged: bool
   }
   return false;
 }
+
+/** The stored meta of a tap row: what the event says, and how it came (`via`); callers add their marks. */
+export function tapMeta(tap: ComputedTap, via: string) {
+  const { event } = tap;
+  return { id: event.id, preset: event.preset, value: event.value, echo: tap.echo, via, event };
+}

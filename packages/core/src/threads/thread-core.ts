@@ -21,7 +21,7 @@ import type { DeadlinePlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { withdrawScreen } from './screen-withdraw.js';
-import { computeTap } from './tap-event.js';
+import { computeTap, tapMeta } from './tap-event.js';
 
 /** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
 export interface ThreadDeps {
@@ -403,12 +403,7 @@ function tapRow(
     kind: 'tap',
     body: tap.line,
     meta: {
-      id: tap.event.id,
-      preset: tap.event.preset,
-      value: tap.event.value,
-      echo: tap.echo,
-      via: o.via,
-      event: tap.event,
+      ...tapMeta(tap, o.via),
       ...(tap.quiet ? { quiet: true } : {}),
       ...(o.photoIds.length > 0 ? { photos: o.photoIds } : {}),
     },
