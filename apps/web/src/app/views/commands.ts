@@ -20,7 +20,8 @@ export function commandMenu(
     const m = /^\/(\S*)$/.exec(value);
     if (!m || all.length === 0) {
       list.hidden = true;
-      text.setAttribute('aria-expanded', 'false');
+      // Only while the menu is open: a plain message box takes no aria-expanded (axe: aria-allowed-attr).
+      text.removeAttribute('aria-expanded');
       return;
     }
     const prefix = m[1]!.toLowerCase();
@@ -44,7 +45,8 @@ export function commandMenu(
       }),
     );
     list.hidden = shown.length === 0;
-    text.setAttribute('aria-expanded', String(!list.hidden));
+    if (list.hidden) text.removeAttribute('aria-expanded');
+    else text.setAttribute('aria-expanded', 'true');
   };
   text.addEventListener('input', update);
   // refresh: the commands arrived (or changed) after the person typed `/`.
