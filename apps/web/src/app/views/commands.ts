@@ -39,6 +39,7 @@ export function commandMenu(
         item.addEventListener('click', () => {
           text.value = `/${c.name}${c.args ? ' ' : ''}`;
           list.hidden = true;
+          text.removeAttribute('aria-expanded');
           text.focus();
         });
         return item;
