@@ -91,6 +91,32 @@ describe('createPostgresNotifier', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('sends the events published while a NOTIFY is on its way in one statement, in order', async () => {
+    // Why a tool call's event is not folded into its write (ADR 0289): under concurrent calls the events of
+    // many calls leave in one statement, so a NOTIFY per write would add statements, not save them.
+    const sending = new pg.Pool({ connectionString: db.url, max: 2 });
+    sending.on('error', ignoreClosing);
+    const statements: string[] = [];
+    const query = sending.query.bind(sending) as (...args: unknown[]) => unknown;
+    sending.query = ((...args: unknown[]) => {
+      statements.push(String(args[0]));
+      return query(...args);
+    }) as typeof sending.query;
+    const a = createPostgresNotifier({ pool: sending, connectionString: db.url });
+    await a.start();
+    const b = await instance();
+    const got = collect(b, 'u9', 6);
+    for (let seq = 1; seq <= 6; seq++) {
+      a.publish({ type: 'message', userId: 'u9', agentId: 'ag9', message: message('u9', 'ag9', seq) });
+    }
+    const events = await got;
+    await a.close();
+    await sending.end();
+    expect(events.map((e) => (e.type === 'message' ? e.message.seq : 0))).toEqual([1, 2, 3, 4, 5, 6]);
+    // The first event leaves at once; the five published while it was on its way share the next statement.
+    expect(statements.filter((t) => t.includes('pg_notify'))).toHaveLength(2);
+  });
+
   it('sends an event above the 8000-byte NOTIFY limit by reference, whole', async () => {
     const a = await instance();
     const b = await instance();
