@@ -1,7 +1,7 @@
 // svc_show's deadline through the official SDK client (ADR 0260): the default lands once at the deadline on
 // the core's clock, svc_answers marks it, and a late tap is refused saying why.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { seedUser } from '@screen-service/test-kit';
+import { seedGrant, seedUser } from '@screen-service/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './harness.js';
 
@@ -77,21 +77,11 @@ describe('svc_show deadline: offer to holders (ADR 0280)', () => {
   it('takes an offer step naming a holder: the ask appears in their thread, and their answer settles it', async () => {
     const { user, agent, token } = await stack.newConnection('Cook');
     const holder = await seedUser(stack.core.store, { passwordHash: 'unused' });
-    await stack.core.store.shares.createGrant({
-      id: `grt_${holder.id}`,
-      agentId: agent.id,
-      ownerId: user.id,
-      userId: holder.id,
-      role: 'user',
-      theme: {},
-      firstMessage: null,
-      template: null,
-      inviteId: null,
-      pushMuted: false,
-      sort: 0,
-      sharedBy: 'Owner',
-      grantedAt: stack.core.clock(),
-    });
+    await seedGrant(
+      stack.core.store,
+      { agentId: agent.id, ownerId: user.id, userId: holder.id },
+      { at: stack.core.clock() },
+    );
     const client = await stack.connect(token);
     const shown = await call(client, 'svc_show', {
       lines: 'choose@lunch "Lunch?" Soup|Salad',

@@ -21,6 +21,7 @@ import type {
   AgentRecord,
   ConnectorKind,
   ConnectorRecord,
+  GrantRecord,
   Store,
   UserRecord,
 } from '@screen-service/registry/model';
@@ -330,4 +331,27 @@ export async function seedConnection(
     );
   }
   return { token, connector, agents };
+}
+
+/** A live share of `agentId` (owned by `ownerId`) with `userId`, as role `user`: no invite, no template. */
+export async function seedGrant(
+  store: Store,
+  grant: { agentId: string; ownerId: string; userId: string; sharedBy?: string },
+  options: SeedOptions = {},
+): Promise<GrantRecord> {
+  return store.shares.createGrant({
+    id: `grt_${grant.userId}`,
+    agentId: grant.agentId,
+    ownerId: grant.ownerId,
+    userId: grant.userId,
+    role: 'user',
+    theme: {},
+    firstMessage: null,
+    template: null,
+    inviteId: null,
+    pushMuted: false,
+    sort: 0,
+    sharedBy: grant.sharedBy ?? 'Owner',
+    grantedAt: stamp(options),
+  });
 }

@@ -5,7 +5,7 @@
 import { staleBody } from '@screen-service/push';
 import { decodeCompact } from '@screen-service/receipts';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
-import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
+import { createTestCore, seedConnection, seedGrant, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const LUNCH = 'choose@lunch "Lunch?" Soup|Salad';
@@ -25,21 +25,7 @@ beforeEach(async () => {
   ana = (await seedUser(core.store)).id;
   ben = (await seedUser(core.store)).id;
   for (const holder of [ana, ben]) {
-    await core.store.shares.createGrant({
-      id: `grt_${holder}`,
-      agentId,
-      ownerId: owner,
-      userId: holder,
-      role: 'user',
-      theme: {},
-      firstMessage: null,
-      template: null,
-      inviteId: null,
-      pushMuted: false,
-      sort: 0,
-      sharedBy: 'Owner',
-      grantedAt: core.clock(),
-    });
+    await seedGrant(core.store, { agentId, ownerId: owner, userId: holder }, { at: core.clock() });
   }
   await core.store.push.saveSubscription({
     id: 'psub_ben',
