@@ -77,6 +77,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** Default: the OS CSPRNG. */
   random?: Random;
+  /** Sign the tap path's receipts in a worker thread (ADR 0288); default false: it pays only with a free core. */
+  receiptWorker?: boolean;
   /** Default: @screen-service/screen-lines. */
   screenLines?: ScreenLinesPort;
   /** Tool calls accept OAuth access tokens (`svc_at_`) issued through this store; default true. */
@@ -261,7 +263,8 @@ export function createCore(options: CoreOptions): Core {
     ...(options.signup ? { signup: options.signup } : {}),
   });
   const screenLines = options.screenLines ? { screenLines: options.screenLines } : {};
-  const receipts = createReceipts({ store, secret, issuer: urls.baseUrl, now: clock, random });
+  const offThread = options.receiptWorker === true;
+  const receipts = createReceipts({ store, secret, issuer: urls.baseUrl, now: clock, random, offThread });
   const w: Wiring = {
     options,
     store,

@@ -43,8 +43,10 @@ export interface ReceiptsOptions {
   /** How long a process keeps the key list before reading it again (another instance may rotate); 60 s. */
   keyTtlMs?: number;
   /**
-   * Sign the tap path's receipts in a worker thread (`presign`), a turn's answers together; default true.
-   * False: `presign` answers null and every receipt is signed in its write.
+   * Sign the tap path's receipts in a worker thread (`presign`), a turn's answers together; default false:
+   * `presign` answers null and every receipt is signed in its write. On two busy cores the messages to and
+   * from the worker cost the main thread more than the signatures they took away (ADR 0288, amended): turn
+   * it on only where a core is free for the worker.
    */
   offThread?: boolean;
 }
@@ -168,7 +170,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   const now = o.now ?? systemClock;
   const random = o.random ?? systemRandom;
   const ttl = o.keyTtlMs ?? 60_000;
-  const off: OffThreadSigner | null = o.offThread === false ? null : createOffThreadSigner();
+  const off: OffThreadSigner | null = o.offThread === true ? createOffThreadSigner() : null;
   let cached: { kid: string; key: KeyObject; at: number } | undefined;
   // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
   // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).

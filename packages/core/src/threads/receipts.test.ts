@@ -10,7 +10,8 @@ let userId: string;
 let agentId: string;
 
 beforeEach(async () => {
-  core = createTestCore({ seed: 41 });
+  // The worker on (it is off by default): the chain must hold with receipts signed ahead of their writes.
+  core = createTestCore({ seed: 41, receiptWorker: true });
   userId = (await seedUser(core.store)).id;
   const { token, agents } = await seedConnection(core.store, userId, ['cook']);
   agentId = agents[0]!.id;
