@@ -1,5 +1,6 @@
 // The phone's network in the browser tests: a TCP gate in front of the service that the app reaches it through.
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * The phone's network as a gate in front of the service: the app reaches the service only through it, so
@@ -40,4 +41,33 @@ export async function freePort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
+}
+
+/**
+ * Loses the answer of the first POST to `urlPattern` on the way back to `page` (the request reached the
+ * service and was written). Through the DevTools protocol's Fetch, which sees what a service worker passes
+ * on (a route of Playwright does not). `dropped()` counts the answers lost; `stop()` lets everything through.
+ */
+export async function dropFirstPostAnswer(context: BrowserContext, page: Page, urlPattern: string) {
+  const cdp = await context.newCDPSession(page);
+  let dropped = 0;
+  cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
+    const drop = e.request.method === 'POST' && dropped === 0;
+    if (drop) dropped++;
+    void cdp
+      .send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
+        requestId: e.requestId,
+        ...(drop ? { errorReason: 'ConnectionReset' } : {}),
+      })
+      // A request a reload cancelled has no interception left to continue.
+      .catch(() => undefined);
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage: 'Response' }] });
+  return {
+    dropped: () => dropped,
+    async stop() {
+      await cdp.send('Fetch.disable');
+      await cdp.detach();
+    },
+  };
 }

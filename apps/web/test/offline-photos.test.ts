@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
-import { freePort, networkGate } from './network-gate.js';
+import { dropFirstPostAnswer, freePort, networkGate } from './network-gate.js';
 import { shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
@@ -136,24 +136,10 @@ describe("the phone offline: a screen's photo field and Background Sync", () => 
     await agent.show('photo@receipt "The receipt, please"', 'Receipt');
     await poll(() => screenOf(page, 'Receipt').getByText('Take or choose a photo').count()).toBe(1);
     // The upload reaches the service and is stored; its answer never comes back to the phone.
-    const cdp = await browser.context.newCDPSession(page);
-    let dropped = 0;
-    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
-      const drop = e.request.method === 'POST' && dropped === 0;
-      if (drop) dropped++;
-      void cdp
-        .send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
-          requestId: e.requestId,
-          ...(drop ? { errorReason: 'ConnectionReset' } : {}),
-        })
-        .catch(() => undefined);
-    });
-    await cdp.send('Fetch.enable', {
-      patterns: [{ urlPattern: '*/svc-app/agents/*/photos', requestStage: 'Response' }],
-    });
+    const lose = await dropFirstPostAnswer(browser.context, page, '*/svc-app/agents/*/photos');
     const before = (await photoRows()).length;
     await sendPhoto('Receipt');
-    await poll(() => dropped).toBe(1);
+    await poll(() => lose.dropped()).toBe(1);
     const got = await agent.answers();
     expect(got.map((a) => [a.kind, a.event?.id, a.photos?.length ?? 0])).toEqual([['tap', 'receipt', 1]]);
     await poll(() => pending().count()).toBe(0);
@@ -162,8 +148,7 @@ describe("the phone offline: a screen's photo field and Background Sync", () => 
     const rows = await photoRows();
     expect(rows).toHaveLength(before + 1);
     expect(rows.every((r) => r.messageId !== null)).toBe(true);
-    await cdp.send('Fetch.disable');
-    await cdp.detach();
+    await lose.stop();
   });
 
   it("an answer kept while offline is sent by the service worker's Background Sync with no page of the app open", async () => {

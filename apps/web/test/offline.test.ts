@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
-import { freePort, networkGate } from './network-gate.js';
+import { dropFirstPostAnswer, freePort, networkGate } from './network-gate.js';
 import { shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
@@ -169,25 +169,10 @@ describe('the phone offline', () => {
   it('a reply whose response was lost on the way back is resent with its key and written once', async () => {
     // The request reaches the service and is written; its answer never comes back to the phone. (A route
     // of Playwright does not see requests a service worker passed on; the DevTools protocol's Fetch does.)
-    const cdp = await browser.context.newCDPSession(page);
-    let dropped = 0;
-    cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { method: string } }) => {
-      const drop = e.request.method === 'POST' && dropped === 0;
-      if (drop) dropped++;
-      void cdp
-        .send(drop ? 'Fetch.failRequest' : 'Fetch.continueRequest', {
-          requestId: e.requestId,
-          ...(drop ? { errorReason: 'ConnectionReset' } : {}),
-          // A request the reload cancelled has no interception left to continue.
-        })
-        .catch(() => undefined);
-    });
-    await cdp.send('Fetch.enable', {
-      patterns: [{ urlPattern: '*/svc-app/agents/*/messages', requestStage: 'Response' }],
-    });
+    const lose = await dropFirstPostAnswer(browser.context, page, '*/svc-app/agents/*/messages');
     await page.getByLabel('Message', { exact: true }).fill('Lost on the way back');
     await page.getByLabel('Message', { exact: true }).press('Enter');
-    await poll(() => dropped).toBe(1);
+    await poll(() => lose.dropped()).toBe(1);
     // Resent at once, by the next start, or by Background Sync (whichever comes first): the key keeps one.
     await page.reload();
     await poll(() => pending().count()).toBe(0);
@@ -195,7 +180,7 @@ describe('the phone offline', () => {
     const got = await agent.answers();
     expect(got.map((a) => a.text)).toEqual(['Lost on the way back']);
     expect(await agent.answers(undefined, 1)).toEqual([]);
-    await cdp.send('Fetch.disable');
+    await lose.stop();
   });
 
   it('a queued tap on a screen that expired meanwhile says it was not delivered, and why', async () => {
