@@ -93,6 +93,25 @@ async function insertMessage(q: Queryable, m: NewMessage, version: PageVersion):
   return toMessage((await first(q, `${insertSql(m)} SELECT * FROM m`, messageValues(m, version)))!);
 }
 
+/** The screen row written with `message` (its seq known only once the insert returned). */
+function screenRecord(
+  s: Pick<ScreenRecord, 'id' | 'lines' | 'ops' | 'taps'>,
+  m: NewMessage,
+  message: MessageRecord,
+): ScreenRecord {
+  return {
+    id: s.id,
+    userId: m.userId,
+    agentId: m.agentId,
+    messageId: message.id,
+    messageSeq: message.seq,
+    lines: s.lines,
+    ops: s.ops,
+    taps: s.taps,
+    createdAt: m.createdAt,
+  };
+}
+
 /** A screen's message row and the screen, one statement: the screen takes the row's seq as it is drawn. */
 async function insertScreen(
   q: Queryable,
@@ -116,20 +135,7 @@ async function insertScreen(
     ],
   );
   const message = toMessage(row!);
-  return {
-    message,
-    screen: {
-      id: s.id,
-      userId: m.userId,
-      agentId: m.agentId,
-      messageId: message.id,
-      messageSeq: message.seq,
-      lines: s.lines,
-      ops: s.ops,
-      taps: s.taps,
-      createdAt: m.createdAt,
-    },
-  };
+  return { message, screen: screenRecord(s, m, message) };
 }
 
 /**
@@ -183,19 +189,7 @@ async function insertWithPush(
   const s = w.screen;
   return {
     message,
-    screen: s
-      ? {
-          id: s.id,
-          userId: m.userId,
-          agentId: m.agentId,
-          messageId: message.id,
-          messageSeq: message.seq,
-          lines: s.lines,
-          ops: s.ops,
-          taps: s.taps,
-          createdAt: m.createdAt,
-        }
-      : null,
+    screen: s ? screenRecord(s, m, message) : null,
     pushed: row!.svc_pushed === true,
   };
 }
