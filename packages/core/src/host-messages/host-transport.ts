@@ -362,9 +362,7 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
           throw new ServiceError(
             'INVALID_INPUT',
             "turn must list the person's rows of this agent's thread.",
-            {
-              field: 'turn',
-            },
+            { field: 'turn' },
           );
         }
       }

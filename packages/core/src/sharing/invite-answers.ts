@@ -19,9 +19,7 @@ export function readAnswers(raw: unknown): Record<string, unknown> {
         throw new ServiceError(
           'INVALID_INPUT',
           'answers must be JSON (the plan) or a tap line starting with [svc].',
-          {
-            field: 'answers',
-          },
+          { field: 'answers' },
         );
       }
     }

@@ -74,9 +74,7 @@ export async function userByRef(store: Store, ref: unknown): Promise<UserRecord>
     throw new ServiceError(
       'NOT_FOUND',
       `No account "${ref}": the person signs up first (or claims an invite).`,
-      {
-        field: 'user',
-      },
+      { field: 'user' },
     );
   }
   return u;

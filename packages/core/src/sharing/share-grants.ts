@@ -88,9 +88,7 @@ export async function revokeGrant(
     throw new ServiceError(
       'NOT_FOUND',
       `${String(input.user)} holds no live grant for ${agent.name} (${agent.handle}).`,
-      {
-        field: 'user',
-      },
+      { field: 'user' },
     );
   }
   // doc2 Other: only a grant with no live row pushes (a revoke just ended the only one).

@@ -74,9 +74,7 @@ async function inviteByToken(ctx: ShareContext, token: unknown) {
     throw new ServiceError(
       'NOT_FOUND',
       'This invite link is not valid: ask the person who sent it for a new one.',
-      {
-        field: 'token',
-      },
+      { field: 'token' },
     );
   }
   if (ctx.now() - invite.createdAt > INVITE_TTL_MS) {
@@ -147,9 +145,7 @@ export async function claimInvite(ctx: ShareContext, userId: string, token: unkn
     throw new ServiceError(
       'INVALID_INPUT',
       'This is your own invite: send the link to the person you share with.',
-      {
-        field: 'token',
-      },
+      { field: 'token' },
     );
   }
   if (invite.approvedAt === null) {

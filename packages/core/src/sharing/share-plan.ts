@@ -32,9 +32,7 @@ export async function sendInvite(ctx: ShareContext, ownerId: string, raw: unknow
     throw new ServiceError(
       'INVALID_INPUT',
       'agents must name at least one of your agents (comma-separated handles).',
-      {
-        field: 'agents',
-      },
+      { field: 'agents' },
     );
   }
   const name =

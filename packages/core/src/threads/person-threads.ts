@@ -117,9 +117,7 @@ export function createPersonThreads(
       throw new ServiceError(
         'INVALID_INPUT',
         `photo_ids must be a list of at most ${MAX_PHOTOS_PER_ANSWER} photo ids.`,
-        {
-          field: 'photo_ids',
-        },
+        { field: 'photo_ids' },
       );
     }
     for (const id of value as string[]) {
@@ -128,9 +126,7 @@ export function createPersonThreads(
         throw new ServiceError(
           'INVALID_INPUT',
           `Photo ${id} is not an unsent photo of this thread; upload it first.`,
-          {
-            field: 'photo_ids',
-          },
+          { field: 'photo_ids' },
         );
       }
     }

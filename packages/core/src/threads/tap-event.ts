@@ -51,9 +51,7 @@ export function computeTap(
     throw new ServiceError(
       'INVALID_INPUT',
       'event.id must name the tapped component (its tap id, e.g. n1).',
-      {
-        field: 'event.id',
-      },
+      { field: 'event.id' },
     );
   }
   const tap = screen.taps.find((t) => t.id === input.id);

@@ -340,9 +340,7 @@ function checkCredentials(input: { email: unknown; password: unknown }) {
     });
   }
   if (typeof input.password !== 'string' || input.password.length < 8 || input.password.length > 1024) {
-    throw new ServiceError('INVALID_INPUT', 'password must be 8 to 1024 characters.', {
-      field: 'password',
-    });
+    throw new ServiceError('INVALID_INPUT', 'password must be 8 to 1024 characters.', { field: 'password' });
   }
   return { email: normalizeEmail(input.email), password: input.password };
 }

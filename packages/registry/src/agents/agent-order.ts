@@ -88,9 +88,7 @@ export function reorderAgents(store: Store, userId: string, ids: string[], at: n
       throw new ServiceError(
         'INVALID_INPUT',
         'ids must list each of your agents exactly once, in the new order.',
-        {
-          field: 'ids',
-        },
+        { field: 'ids' },
       );
     }
     await tx.agents.setOrder(userId, ids, at);

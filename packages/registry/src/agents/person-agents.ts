@@ -183,9 +183,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
         throw new ServiceError(
           'PROFILE_ALREADY_ADDED',
           `The host already serves profile ${ref} as an agent.`,
-          {
-            field: 'remote_ref',
-          },
+          { field: 'remote_ref' },
         );
       }
       const { name, color } = profileNaming(ref, input);
@@ -252,9 +250,7 @@ export function createPersonAgents(options: PersonAgentsOptions): PersonAgents {
           throw new ServiceError(
             'INVALID_INPUT',
             'is_default can only be set to true: pick another agent instead.',
-            {
-              field: 'is_default',
-            },
+            { field: 'is_default' },
           );
         }
         updated = await makeDefaultAgent(store, userId, current.id, now());

@@ -59,9 +59,7 @@ export function hostName(value: unknown): string {
     throw new ServiceError(
       'INVALID_INPUT',
       `host_name must be 1 to 80 visible characters (the machine name)${blank(value)}.`,
-      {
-        field: 'host_name',
-      },
+      { field: 'host_name' },
     );
   }
   return name;

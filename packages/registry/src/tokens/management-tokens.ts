@@ -57,9 +57,7 @@ function tokenName(value: unknown): string {
     throw new ServiceError(
       'INVALID_INPUT',
       'name must be 1 to 40 characters on one line (what the token is for).',
-      {
-        field: 'name',
-      },
+      { field: 'name' },
     );
   }
   return name;
@@ -121,9 +119,7 @@ export function createManagementTokens(options: ManagementTokensOptions): Manage
         throw new ServiceError(
           'INVALID_INPUT',
           'id must be the id of one of your tokens (from token_list).',
-          {
-            field: 'id',
-          },
+          { field: 'id' },
         );
       }
       if (!(await store.managementTokens.revoke(userId, tokenId, now()))) {
