@@ -4,6 +4,7 @@
 // SQLite store does), an identity column for the thread's seq, PL/pgSQL triggers for the SQLite ones.
 // Photo bytes live in photo_files (ADR 0220). Version 2 holds relay tables' rows (the tables engine, ADR 0222).
 
+import { AGENT_ROW_KEYS_V14 } from './migrations-agent-row-keys.js';
 import { ANSWER_KEYS_V11 } from './migrations-answer-keys.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PHOTO_KEYS_V13 } from './migrations-photo-keys.js';
@@ -151,6 +152,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 11, name: 'answer-keys', sql: ANSWER_KEYS_V11 },
   { version: 12, name: 'withdrawn-screens', sql: WITHDRAWN_SCREENS_V12 },
   { version: 13, name: 'photo-keys', sql: PHOTO_KEYS_V13 },
+  { version: 14, name: 'agent-row-keys', sql: AGENT_ROW_KEYS_V14 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */

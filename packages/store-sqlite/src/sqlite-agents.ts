@@ -1,26 +1,19 @@
 // SQLite agents as stored; which agent is the default and where a new one sorts are the rules' (ADR 0241).
 
 import {
+  AGENT_SUMMARY_COLUMNS,
   type AgentPatch,
   type AgentRecord,
   type AgentRepository,
+  byListOrder,
   constraintErrors,
   type NewAgent,
   toAgent,
+  toAgentSummary,
 } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
-
-/** The agent list's order: the default first, then `sort`, then age, then id (ties never left to chance). */
-function byListOrder(a: AgentRecord, b: AgentRecord): number {
-  return (
-    Number(b.isDefault) - Number(a.isDefault) ||
-    a.sort - b.sort ||
-    a.createdAt - b.createdAt ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
-}
 
 export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const byId = db.prepare('SELECT * FROM agents WHERE id = ?');
@@ -34,7 +27,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
        OR id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)`,
   );
   const byConnectorUnhandled = db.prepare(
-    `SELECT a.*, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = @u
+    `SELECT ${AGENT_SUMMARY_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = @u
          AND m.sender = 'person' AND m.handled_at IS NULL) AS svc_unhandled
      FROM agents a WHERE a.connector_id = @c
        OR a.id IN (SELECT agent_id FROM agent_connections WHERE connector_id = @c)`,
@@ -127,7 +120,7 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async listByConnectorWithUnhandled(connectorId, userId) {
       return (byConnectorUnhandled.all({ c: connectorId, u: userId }) as Row[])
-        .map((r) => ({ agent: toAgent(r), unhandled: Number(r.svc_unhandled) }))
+        .map((r) => ({ agent: toAgentSummary(r), unhandled: Number(r.svc_unhandled) }))
         .sort((x, y) => byListOrder(x.agent, y.agent));
     },
     async findByHandle(userId, handle) {

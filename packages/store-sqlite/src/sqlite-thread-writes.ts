@@ -10,7 +10,7 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { constraintErrors, toMessage } from '@screen-service/registry/model';
+import { AgentRowRefused, constraintErrors, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -106,6 +106,11 @@ export function createThreadAppends(
   const isOpen = db.prepare(
     'SELECT 1 AS x FROM thread_presence WHERE agent_id = ? AND user_id = ? AND until > ? LIMIT 1',
   );
+  // `servedBy` (ADR 0291): the connection serves the agent as `agents.listByConnector` reads it.
+  const served = db.prepare(
+    `SELECT 1 AS x FROM agents a WHERE a.id = @agent AND a.user_id = @user AND (a.connector_id = @conn
+       OR EXISTS (SELECT 1 FROM agent_connections c WHERE c.agent_id = a.id AND c.connector_id = @conn))`,
+  );
   const lastReceipt = db.prepare(
     // Only the link: the newest receipt's JWS is not read back on every answer.
     'SELECT seq, hash FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
@@ -187,6 +192,10 @@ export function createThreadAppends(
       try {
         // One write of the group commit: the open state read, the row, and its buzz when the rules said so.
         return await commits.run(() => {
+          const by = w.servedBy;
+          if (by && served.get({ agent: m.agentId, user: by.userId, conn: by.connectorId }) === undefined) {
+            throw new AgentRowRefused();
+          }
           const open = isOpen.get(m.agentId, m.userId, m.createdAt) !== undefined;
           const written = w.screen
             ? appendScreen(m, w.screen, w.version)

@@ -18,6 +18,7 @@ import type {
 } from '@screen-service/registry/model';
 import { writeAnswer, writeQuiet } from './answer-writes.js';
 import type { DeadlinePlan } from './deadline-plan.js';
+import type { RowGuard } from './host-rows.js';
 import { newPageVersion } from './page-version.js';
 import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { withdrawScreen } from './screen-withdraw.js';
@@ -212,6 +213,7 @@ export function createThreadCore(deps: ThreadDeps) {
       connectorId: string | null,
       idemKey?: string,
       target: ThreadTarget = { userId: agent.userId },
+      guard?: RowGuard,
     ) {
       const at = now();
       const row: NewMessage = {
@@ -226,12 +228,8 @@ export function createThreadCore(deps: ThreadDeps) {
         createdAt: at,
         ...(idemKey ? { idemKey } : {}),
       };
-      const written = await writeWithPush(agent, target, {
-        message: row,
-        screen: null,
-        version: pageVersion(),
-      });
-      return written.message;
+      const version = pageVersion();
+      return (await writeWithPush(agent, target, { message: row, screen: null, version, ...guard })).message;
     },
 
     async appendAgentScreen(
@@ -240,6 +238,7 @@ export function createThreadCore(deps: ThreadDeps) {
       screen: NewScreen,
       target: ThreadTarget = { userId: agent.userId },
       deadline?: DeadlinePlan,
+      guard?: RowGuard,
     ) {
       const at = now();
       const row: NewMessage = {
@@ -253,7 +252,12 @@ export function createThreadCore(deps: ThreadDeps) {
       };
       // Without a deadline the screen is one write with its buzz; with one, the deadline commits with it.
       if (!deadline) {
-        const w = await writeWithPush(agent, target, { message: row, screen, version: pageVersion() });
+        const w = await writeWithPush(agent, target, {
+          message: row,
+          screen,
+          version: pageVersion(),
+          ...guard,
+        });
         return { message: w.message, screen: w.screen! };
       }
       const written = await writeAgentRow(
@@ -263,23 +267,21 @@ export function createThreadCore(deps: ThreadDeps) {
         async (repos) => {
           const w = await repos.threads.appendScreen(row, screen, pageVersion());
           // The deadline commits with its screen: a screen is never shown without the deadline it was given.
-          if (deadline) {
-            await repos.deadlines.create({
-              screenId: screen.id,
-              userId: target.userId,
-              agentId: agent.id,
-              dueAt: Date.parse(deadline.due),
-              nextAt: deadline.steps[0]!.at,
-              plan: deadline as unknown as Record<string, unknown>,
-              createdAt: at,
-            });
-          }
+          await repos.deadlines.create({
+            screenId: screen.id,
+            userId: target.userId,
+            agentId: agent.id,
+            dueAt: Date.parse(deadline.due),
+            nextAt: deadline.steps[0]!.at,
+            plan: deadline as unknown as Record<string, unknown>,
+            createdAt: at,
+          });
           return w;
         },
         (w) => w.message,
-        deadline !== undefined,
+        true,
       );
-      if (deadline) deps.onDeadlineSet?.(deadline.steps[0]!.at);
+      deps.onDeadlineSet?.(deadline.steps[0]!.at);
       return written;
     },
 

@@ -1,21 +1,21 @@
 // The thread operations every tool adapter uses, scoped by a connection principal: show, say, answers,
 // threads, tap. Adapters parse their wire format, call these, and map ServiceError codes at the boundary.
 
-import type { PendingView, RefusedLine, ScreenWrites } from '@screen-service/agent-tables';
+import type { PendingView, RefusedLine } from '@screen-service/agent-tables';
 import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
-import { cleanLook, mergeLook } from '@screen-service/theme';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
-import { checkOfferHolders } from './deadline-offers.js';
-import { type DeadlineInput, type DeadlinePlan, planDeadline } from './deadline-plan.js';
-import { defaultScreenLines, type ScreenLinesResult } from './screen-lines-port.js';
+import type { DeadlineInput, DeadlinePlan } from './deadline-plan.js';
+import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
+import { defaultScreenLines } from './screen-lines-port.js';
 import type { WithdrawResult } from './screen-withdraw.js';
+import { type ShowContext, showScreen } from './show-screen.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
-import { optionalText, requireText, tapsOf } from './thread-input.js';
+import { requireText } from './thread-input.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
 export const MAX_WAIT_SECONDS = 25;
@@ -136,47 +136,6 @@ export interface ThreadOps {
   withdraw(p: ConnectionPrincipal, input: { screen_id?: unknown }): Promise<WithdrawResult>;
 }
 
-/** Counts one row against the thread's host message limit; past it, a 429 that says when to retry. */
-async function countHostWrite(
-  limiter: RateLimiter | undefined,
-  p: ConnectionPrincipal,
-  agent: AgentRecord,
-  extras: WriteExtras,
-): Promise<void> {
-  if (!limiter) return;
-  const userId = extras.target?.userId ?? p.userId;
-  const decision = await limiter.take(`${p.connectorId} ${agent.id} ${userId}`);
-  if (!decision.ok) {
-    throw new ServiceError(
-      'RATE_LIMITED',
-      `Too many messages into this thread from this connection; retry in ${decision.retryAfterS} s.`,
-      { details: { retryAfterS: decision.retryAfterS } },
-    );
-  }
-}
-
-/**
- * A screen's theme lines restyle its agent for good (doc2 "Look"): each is merged onto the saved look in
- * order with `mergeLook`, which cleans it and honours `at` (a change older than the saved look, or an
- * agent change against the person's own pick that is not newer, leaves the look as it is). A line
- * without its own `at` is dated by its message.
- */
-async function saveLooks(
-  deps: Pick<ThreadDeps, 'store' | 'notifier'>,
-  agent: AgentRecord,
-  looks: Record<string, unknown>[],
-  at: number,
-): Promise<void> {
-  const { store, notifier } = deps;
-  const fresh = (await store.agents.get(agent.id)) ?? agent;
-  const when = new Date(at).toISOString();
-  let look: Record<string, unknown> = cleanLook(fresh.theme) as Record<string, unknown>;
-  for (const change of looks) look = mergeLook(look, change, { at: when }) as Record<string, unknown>;
-  if (JSON.stringify(look) === JSON.stringify(fresh.theme)) return;
-  await store.agents.update(agent.id, { theme: look }, at);
-  notifier.publish({ type: 'agents', userId: agent.userId });
-}
-
 /**
  * Creates the thread operations over a Store.
  *
@@ -197,7 +156,7 @@ export function createThreadOps(
 ): ThreadOps {
   const { store, notifier } = deps;
   const countWrite = (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) =>
-    countHostWrite(deps.messageRate, p, agent, extras);
+    countHostWrite(deps.messageRate, p, agent, extras.target?.userId);
   const screenLines = deps.screenLines ?? defaultScreenLines;
   const core = createThreadCore(deps);
 
@@ -215,8 +174,35 @@ export function createThreadOps(
     }
     if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
   };
-  const agentFor = async (p: ConnectionPrincipal, ref: string | undefined) => pickAgent(await served(p), ref);
-  const ctx: ShowContext = { deps, core, screenLines, countWrite, agentFor };
+  // A guarded row (ADR 0291) picks its agent from the list this process last read; its statement checks it.
+  const kept = keptServedAgents(notifier, served);
+  const agentFor = async (p: ConnectionPrincipal, ref: string | undefined, guarded = false) =>
+    pickAgent(await (guarded ? kept.get(p) : served(p)), ref);
+  const ctx: ShowContext = { deps, core, screenLines, countWrite, agentFor, kept };
+  const sayRow = async (
+    p: ConnectionPrincipal,
+    input: SayInput,
+    extras: WriteExtras,
+    guarded: boolean,
+  ): Promise<SayResult> => {
+    const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
+    const agent = await agentFor(p, input.agent, guarded);
+    await countWrite(p, agent, extras);
+    const write = async (guard?: RowGuard): Promise<SayResult> => {
+      const meta = { ...extras.meta };
+      const m = await core.appendAgentText(
+        agent,
+        text,
+        meta,
+        p.connectorId,
+        extras.idemKey,
+        extras.target,
+        guard,
+      );
+      return { message_id: m.id, agent: toAgentRef(agent) };
+    };
+    return guarded ? writeGuarded(p, kept, write, () => sayRow(p, input, extras, false)) : write();
+  };
   const answersTarget = (p: ConnectionPrincipal, input: { screen_id?: string; agent?: string }) =>
     resolveAnswersTarget(store, served, p, input);
   const tasks = createAnswerTasks({
@@ -234,20 +220,7 @@ export function createThreadOps(
   return {
     show: (p, input, extras = {}) => showScreen(ctx, p, input, extras),
 
-    async say(p, input, extras = {}) {
-      const text = requireText(input.text, 'text', MAX_TEXT_CHARS);
-      const agent = await agentFor(p, input.agent);
-      await countWrite(p, agent, extras);
-      const message = await core.appendAgentText(
-        agent,
-        text,
-        { ...extras.meta },
-        p.connectorId,
-        extras.idemKey,
-        extras.target,
-      );
-      return { message_id: message.id, agent: toAgentRef(agent) };
-    },
+    say: (p, input, extras = {}) => sayRow(p, input, extras, true),
 
     async answers(p, input) {
       const wait = input.wait ?? 0;
@@ -255,9 +228,7 @@ export function createThreadOps(
         throw new ServiceError(
           'INVALID_INPUT',
           `wait must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}.`,
-          {
-            field: 'wait',
-          },
+          { field: 'wait' },
         );
       }
       const { agent, afterSeq } = await answersTarget(p, input);
@@ -325,9 +296,7 @@ export function createThreadOps(
         throw new ServiceError(
           'SCREEN_NOT_FOUND',
           `No screen ${input.screen_id} of an agent this connection serves.`,
-          {
-            field: 'screen_id',
-          },
+          { field: 'screen_id' },
         );
       }
       const { message: _m, ...result } = await core.withdraw(screen);
@@ -347,9 +316,7 @@ export function createThreadOps(
         throw new ServiceError(
           'SCREEN_NOT_FOUND',
           `No screen ${input.screen_id} in a thread this connection serves.`,
-          {
-            field: 'screen_id',
-          },
+          { field: 'screen_id' },
         );
       }
       const w = await core.recordTap(screen, input.event, {
@@ -368,122 +335,7 @@ export function createThreadOps(
   };
 }
 
-/** What `show` needs of the thread operations around it. */
-interface ShowContext {
-  deps: ThreadDeps;
-  core: ReturnType<typeof createThreadCore>;
-  screenLines: NonNullable<ThreadDeps['screenLines']>;
-  countWrite: (p: ConnectionPrincipal, agent: AgentRecord, extras: WriteExtras) => Promise<void>;
-  agentFor: (p: ConnectionPrincipal, ref: string | undefined) => Promise<AgentRecord>;
-}
-
-/** `svc_show` (and a host's screen reply): checks the lines and the deadline, then writes the screen. */
-async function showScreen(
-  ctx: ShowContext,
-  p: ConnectionPrincipal,
-  input: ShowInput,
-  extras: WriteExtras,
-): Promise<ShowResult> {
-  const { deps, core, screenLines, countWrite, agentFor } = ctx;
-  const lines = requireText(input.lines, 'lines', MAX_LINES_CHARS);
-  const text = optionalText(input.text, 'text', MAX_TEXT_CHARS);
-  const agent = await agentFor(p, input.agent);
-  await countWrite(p, agent, extras);
-  const screenId = core.newId('scr_');
-  const parsed = screenLines.parse(lines, { screen: screenId });
-  if (parsed.errors.length > 0) {
-    throw new ServiceError('INVALID_LINES', parsed.errors.map((e) => e.message).join('\n'), {
-      field: 'lines',
-      details: parsed.errors,
-    });
-  }
-  if (parsed.ops.length === 0) {
-    throw new ServiceError('INVALID_LINES', 'lines holds no component: write one component per line.', {
-      field: 'lines',
-    });
-  }
-  const taps = tapsOf(parsed.ops);
-  const deadline =
-    input.deadline === undefined || input.deadline === null
-      ? undefined
-      : planDeadline(
-          input.deadline,
-          {
-            id: screenId,
-            userId: p.userId,
-            agentId: agent.id,
-            messageId: '',
-            messageSeq: 0,
-            lines,
-            ops: parsed.ops,
-            taps,
-            createdAt: 0,
-          },
-          core.now(),
-          screenLines,
-        );
-  // An offer goes only to holders of the agent's share (ADR 0280): checked now, not when the step runs.
-  if (deadline) await checkOfferHolders(deps.store, agent.id, deadline);
-  const looks = parsed.ops.filter(isThemeOp).map((op) => op.look);
-  const own = !extras.target || extras.target.userId === agent.userId;
-  // The screen's table lines run first, on the agent's one set of tables: its views draw the rows it wrote,
-  // and a refused line is told in this answer and kept with the screen for the person to read.
-  const writes = await screenWrites(deps, agent, parsed, own);
-  const { message, screen } = await core.appendAgentScreen(
-    agent,
-    {
-      body: lines,
-      meta: {
-        ...extras.meta,
-        ...(text ? { text } : {}),
-        ...(input.urgent === true ? { urgent: true } : {}),
-        ...refusedMeta(writes),
-        ...(deadline ? { deadline } : {}),
-      },
-      connectorId: p.connectorId,
-      ...(extras.idemKey ? { idemKey: extras.idemKey } : {}),
-    },
-    { id: screenId, lines, ops: parsed.ops, taps },
-    extras.target,
-    deadline,
-  );
-  await writes?.appendCards();
-  // A shared thread never restyles the owner's agent: the holder's look is the grant's.
-  if (looks.length > 0 && own) await saveLooks(deps, agent, looks, message.createdAt);
-  return {
-    screen_id: screen.id,
-    message_id: message.id,
-    agent: toAgentRef(agent),
-    tap_ids: taps.map((t) => t.id),
-    taps,
-    lines,
-    ops: parsed.ops,
-    ...(writes ? { tables: { wrote: writes.wrote, failed: writes.failed, pending: writes.pending } } : {}),
-    ...(deadline ? { deadline } : {}),
-  };
-}
-
 function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((x): x is AbortSignal => x !== undefined);
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
-}
-
-/** The refused lines a screen keeps in its meta (`tables_refused`), so the person reads which line and why. */
-function refusedMeta(writes: ScreenWrites | null): Record<string, unknown> {
-  const refused = writes?.failed.map(({ line, error }) => ({ line, error })) ?? [];
-  return refused.length > 0 ? { tables_refused: refused } : {};
-}
-
-/** Runs a screen's table writes (`table create`, `table drop`, `put`) through `deps.screenTables`; null when none. */
-function screenWrites(deps: ThreadDeps, agent: AgentRecord, parsed: ScreenLinesResult, own: boolean) {
-  const lines: string[] = [];
-  (parsed.ops as { op?: unknown }[]).forEach((op, i) => {
-    if (op.op === 'table' || op.op === 'drop' || op.op === 'put') lines.push(parsed.spans[i]?.text ?? '');
-  });
-  return deps.screenTables && lines.length > 0 ? deps.screenTables(agent, lines, !own) : null;
-}
-
-function isThemeOp(op: unknown): op is { op: 'theme'; look: Record<string, unknown> } {
-  const o = op as { op?: unknown; look?: unknown };
-  return o?.op === 'theme' && typeof o.look === 'object' && o.look !== null;
 }

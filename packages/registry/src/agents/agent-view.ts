@@ -9,7 +9,7 @@ export interface AgentRef {
   name: string;
 }
 
-export function toAgentRef(a: AgentRecord): AgentRef {
+export function toAgentRef(a: Pick<AgentRecord, 'id' | 'handle' | 'name'>): AgentRef {
   return { id: a.id, handle: a.handle, name: a.name };
 }
 

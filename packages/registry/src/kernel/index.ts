@@ -35,5 +35,6 @@ export {
   type RateDecision,
   type RateLimiter,
   type RateLimitOptions,
+  retryAfterS,
 } from './rate-limiter.js';
 export { type Clock, type Random, seededRandom, systemClock, systemRandom } from './system.js';

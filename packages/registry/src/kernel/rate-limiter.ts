@@ -12,6 +12,11 @@ export interface RateLimitOptions {
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
 
+/** Whole seconds (at least 1) until a bucket holding `tokens` has `cost` again, refilling `perMs` a ms. */
+export function retryAfterS(cost: number, tokens: number, perMs: number): number {
+  return Math.max(1, Math.ceil((cost - tokens) / perMs / 1000));
+}
+
 /**
  * Decides per key: in-process ({@link createRateLimiter}) or in a shared store (a Promise, e.g. the
  * PostgreSQL `svc_limits` of @screen-service/store-postgres); callers `await` the decision.
@@ -68,7 +73,7 @@ export function createRateLimiter(options: RateLimitOptions): {
         return { ok: true };
       }
       buckets.set(key, { tokens, at: t });
-      return { ok: false, retryAfterS: Math.max(1, Math.ceil((need - tokens) / perMs / 1000)) };
+      return { ok: false, retryAfterS: retryAfterS(need, tokens, perMs) };
     },
   };
 }

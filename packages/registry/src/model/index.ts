@@ -24,6 +24,7 @@ export {
   type AgentCardSummary,
   type AgentColor,
   type AgentRecord,
+  type AgentSummary,
   CONNECTOR_KINDS,
   type CommandEntry,
   type ConnectorKind,
@@ -85,12 +86,15 @@ export type {
   UserRepository,
 } from './repositories.js';
 export {
+  AGENT_SUMMARY_COLUMNS,
+  byListOrder,
   flag,
   json,
   num,
   type Row,
   str,
   toAgent,
+  toAgentSummary,
   toConnector,
   toGrant,
   toManagementToken,
@@ -118,16 +122,17 @@ export {
   type NewAnswerTask,
   toAnswerTask,
 } from './task-repository.js';
-export type {
-  AgentRowWrite,
-  NewMessage,
-  NewScreen,
-  PageVersion,
-  PhotoRepository,
-  PushRepository,
-  ThreadKey,
-  ThreadPageQuery,
-  ThreadRepository,
+export {
+  AgentRowRefused,
+  type AgentRowWrite,
+  type NewMessage,
+  type NewScreen,
+  type PageVersion,
+  type PhotoRepository,
+  type PushRepository,
+  type ThreadKey,
+  type ThreadPageQuery,
+  type ThreadRepository,
 } from './thread-repositories.js';
 export {
   guardRepositories,

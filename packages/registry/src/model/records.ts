@@ -88,6 +88,12 @@ export interface AgentRecord {
   updatedAt: number;
 }
 
+/** What a list of served agents needs of each (svc_threads, ADR 0291): names, colour and list order. */
+export type AgentSummary = Pick<
+  AgentRecord,
+  'id' | 'userId' | 'name' | 'handle' | 'color' | 'isDefault' | 'sort' | 'createdAt'
+>;
+
 /**
  * A native agent's settings (doc3 "Native agents"): the service runs it on the operator's model. `template`
  * names the starter it was added from (null for a blank agent); `instructions` is its system prompt.

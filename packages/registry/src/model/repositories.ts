@@ -7,6 +7,7 @@ import type { ReceiptRepository } from './receipt-repository.js';
 import type {
   AgentCardSummary,
   AgentRecord,
+  AgentSummary,
   CommandEntry,
   ConnectorKind,
   ConnectorRecord,
@@ -123,13 +124,13 @@ export interface AgentRepository {
   /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */
   listByConnector(connectorId: string): Promise<AgentRecord[]>;
   /**
-   * `listByConnector`, each agent with how many of `userId`'s person rows in its thread are unhandled
-   * (`ThreadRepository.countUnhandled`), in one read (svc_threads, ADR 0289).
+   * `listByConnector` as summaries, each agent with how many of `userId`'s person rows in its thread are
+   * unhandled (`ThreadRepository.countUnhandled`), in one read (svc_threads, ADRs 0289 and 0291).
    */
   listByConnectorWithUnhandled(
     connectorId: string,
     userId: string,
-  ): Promise<{ agent: AgentRecord; unhandled: number }[]>;
+  ): Promise<{ agent: AgentSummary; unhandled: number }[]>;
   findByHandle(userId: string, handle: string): Promise<AgentRecord | null>;
   findByRemoteRef(connectorId: string, remoteRef: string): Promise<AgentRecord | null>;
   /** Applies a patch; throws HANDLE_TAKEN when the handle is used by another agent of the user. */

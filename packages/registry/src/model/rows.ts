@@ -3,6 +3,7 @@
 // absorbed by the column readers below. Part of the model because a store of one's own on SQL may use it too.
 import type {
   AgentRecord,
+  AgentSummary,
   CommandEntry,
   ConnectorRecord,
   GrantRecord,
@@ -75,6 +76,36 @@ export function toConnector(r: Row): ConnectorRecord {
     via: (r.via as ConnectorRecord['via']) ?? 'pairing',
   };
 }
+
+/** The agent list's order (doc2): the default first, then `sort`, then age, then id (ties never left to chance). */
+export function byListOrder(a: AgentSummary, b: AgentSummary): number {
+  return (
+    Number(b.isDefault) - Number(a.isDefault) ||
+    a.sort - b.sort ||
+    a.createdAt - b.createdAt ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+/** An agent's row as an {@link AgentSummary} (the columns `AGENT_SUMMARY_COLUMNS` reads). */
+export function toAgentSummary(r: Row): AgentSummary {
+  const { id, user_id, name, handle, color } = r as Record<string, string>;
+  const [isDefault, sort, createdAt] = [flag(r.is_default), Number(r.sort), Number(r.created_at)];
+  return {
+    id: id!,
+    userId: user_id!,
+    name: name!,
+    handle: handle!,
+    color: color as AgentSummary['color'],
+    isDefault,
+    sort,
+    createdAt,
+  };
+}
+
+/** The columns of an {@link AgentSummary}, for `SELECT` (table alias `a`). */
+export const AGENT_SUMMARY_COLUMNS =
+  'a.id, a.user_id, a.name, a.handle, a.color, a.is_default, a.sort, a.created_at';
 
 export function toAgent(r: Row): AgentRecord {
   return {

@@ -66,6 +66,17 @@ export interface AgentRowWrite {
    * `PushRepository.enqueueMessage` queues it (intent `id`, due at the row's `createdAt`).
    */
   push: { id: string; ifOpen: boolean; ifClosed: boolean };
+  /** Written only while connection `connectorId` serves the agent for `userId` (as `agents.listByConnector`
+   * reads it), else nothing is: {@link AgentRowRefused} (ADR 0291). */
+  servedBy?: { connectorId: string; userId: string };
+}
+
+/** A guarded agent row not written (ADR 0291): the connection no longer serves the agent (`servedBy`). */
+export class AgentRowRefused extends Error {
+  constructor() {
+    super('agent row refused: the connection no longer serves the agent');
+    this.name = 'AgentRowRefused';
+  }
 }
 
 export interface ThreadPageQuery extends ThreadKey {

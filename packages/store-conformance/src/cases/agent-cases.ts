@@ -1,6 +1,6 @@
 // Conformance cases: agents and pairing codes.
 import { hashSecret } from '@screen-service/registry/kernel';
-import type { Store } from '@screen-service/registry/model';
+import type { AgentRecord, Store } from '@screen-service/registry/model';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures, outcome } from './fixtures.js';
@@ -161,8 +161,18 @@ export const agentCases: ConformanceCase[] = [
       const served = await store.agents.listByConnector(host.id);
       const counts = async (userId: string) =>
         (await store.agents.listByConnectorWithUnhandled(host.id, userId)).map((x) => [x.agent, x.unhandled]);
-      // listByConnector's order (a and b may tie on sort and time: then by id).
-      const want = (n: Record<string, number>) => served.map((x) => [x, n[x.id]]);
+      // listByConnector's order (a and b may tie on sort and time: then by id), each as its summary.
+      const summary = ({ id, userId, name, handle, color, isDefault, sort, createdAt }: AgentRecord) => ({
+        id,
+        userId,
+        name,
+        handle,
+        color,
+        isDefault,
+        sort,
+        createdAt,
+      });
+      const want = (n: Record<string, number>) => served.map((x) => [summary(x), n[x.id]]);
       expect(await counts(u.id)).toEqual(want({ [a.id]: 2, [b.id]: 0 }));
       expect(await counts(other.id)).toEqual(want({ [a.id]: 1, [b.id]: 0 }));
       expect(await store.agents.listByConnectorWithUnhandled('con_none', u.id)).toEqual([]);

@@ -1,5 +1,5 @@
 // Conformance cases: push subscriptions, the push outbox and per-device thread presence.
-import type { Store } from '@screen-service/registry/model';
+import { AgentRowRefused, type Store } from '@screen-service/registry/model';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures } from './fixtures.js';
@@ -166,6 +166,50 @@ export const pushCases: ConformanceCase[] = [
         }),
       ).rejects.toThrow(/foreign key/i);
       expect(await store.threads.listPushIntents(user.id)).toHaveLength(2);
+    },
+  ),
+  c(
+    ['threads.appendWithPush'],
+    'a guarded agent row is written only while the connection serves the agent, and nothing else with it',
+    async (store) => {
+      const { f, user, agent, key } = await withDevices(store);
+      const other = await f.user();
+      const own = await f.connector(user.id);
+      const extra = await f.connector(user.id);
+      const stranger = await f.connector(other.id);
+      await store.agents.bind(agent.id, { connectorId: own.id, remoteRef: 'a', kind: 'hostfw' }, 5);
+      await store.agents.addConnection(agent.id, extra.id, user.id, 6);
+      const write = (id: string, servedBy: { connectorId: string; userId: string }, screen = false) =>
+        store.threads.appendWithPush({
+          message: { ...f.message(key, 'agent', id), id: `msg_${id}`, createdAt: 10 },
+          screen: screen ? { id: `scr_${id}`, lines: 'confirm@go "Go?"', ops: [], taps: [] } : null,
+          version: f.version(),
+          push: { id: `push_${id}`, ifOpen: true, ifClosed: true },
+          servedBy,
+        });
+      // Its own connector and a connection it was added to both serve it.
+      expect((await write('a', { connectorId: own.id, userId: user.id })).pushed).toBe(true);
+      expect((await write('b', { connectorId: extra.id, userId: user.id }, true)).screen?.id).toBe('scr_b');
+      // Another person's connection, or this connection for another person: nothing is written.
+      for (const [id, by] of [
+        ['c', { connectorId: stranger.id, userId: user.id }],
+        ['d', { connectorId: own.id, userId: other.id }],
+        ['e', { connectorId: 'con_gone', userId: user.id }],
+      ] as const) {
+        await expect(write(id, by, true)).rejects.toBeInstanceOf(AgentRowRefused);
+      }
+      // The extra connection deleted: refused from then on.
+      expect(await store.connectors.delete(extra.id)).toBe(true);
+      await expect(write('f', { connectorId: extra.id, userId: user.id })).rejects.toBeInstanceOf(
+        AgentRowRefused,
+      );
+      const rows = await store.threads.page({ ...key, limit: 10 });
+      expect(rows.map((m) => m.id).sort()).toEqual(['msg_a', 'msg_b']);
+      expect(await store.threads.getScreen('scr_c')).toBeNull();
+      expect((await store.threads.listPushIntents(user.id)).map((p) => p.id).sort()).toEqual([
+        'push_a',
+        'push_b',
+      ]);
     },
   ),
   c(

@@ -44,6 +44,33 @@ describe('createPostgresLimits rate buckets', () => {
     expect((await buckets[2]!.take('conn_1')).ok).toBe(false);
   });
 
+  it('sends the takes of one key that wait for its statement together, and stays exact at the edge (ADR 0291)', async () => {
+    const now = () => 7_000_000;
+    const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    pool.on('error', ignoreClosing);
+    pools.push(pool);
+    let statements = 0;
+    const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
+    (pool as unknown as { query: unknown }).query = (...a: unknown[]) => {
+      if (JSON.stringify(a[0]).includes('INSERT INTO svc_limits')) statements++;
+      return query(...a);
+    };
+    const bucket = createPostgresLimits({ pool }).rateLimiter('mcp', { burst: 100, perMinute: 1, now });
+    // Forty at once: the first goes alone, the 39 that waited for it go in one statement.
+    const first = await Promise.all(Array.from({ length: 40 }, () => bucket.take('hot')));
+    expect(first.every((d) => d.ok)).toBe(true);
+    expect(statements).toBe(2);
+    // Sixty-five at once against the 60 left: the batch cannot have them all, so each is asked alone until
+    // the bucket refuses; exactly 60 pass, the rest are refused with when to retry.
+    statements = 0;
+    const edge = await Promise.all(Array.from({ length: 65 }, () => bucket.take('hot')));
+    expect(edge.filter((d) => d.ok)).toHaveLength(60);
+    expect(edge.filter((d) => !d.ok)).toHaveLength(5);
+    expect(edge.find((d) => !d.ok)).toEqual({ ok: false, retryAfterS: 60 });
+    expect(statements).toBeLessThan(65);
+    expect((await bucket.take('hot')).ok).toBe(false);
+  });
+
   it('keeps keys and limit names apart, and charges a batch its cost', async () => {
     const now = () => 5_000_000;
     const l = instance();

@@ -1,5 +1,6 @@
 // Rate buckets and failure throttles in PostgreSQL, exact across instances: each take is one atomic
-// statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) under the row's lock.
+// statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) under the row's lock; takes of one key that
+// arrive while its statement is on its way go out together in the next one (ADR 0291).
 import {
   type FailureThrottle,
   type FailureThrottleOptions,
@@ -8,6 +9,7 @@ import {
   type RateDecision,
   type RateLimiter,
   type RateLimitOptions,
+  retryAfterS,
 } from '@screen-service/registry/kernel';
 import type pg from 'pg';
 
@@ -46,22 +48,67 @@ function rateLimiter(pool: pg.Pool, sweepMs: number, name: string, options: Rate
   const now = options.now ?? Date.now;
   const perMs = perMinute / 60_000;
   let sweepAt = 0;
-  return {
-    async take(key, cost = 1): Promise<RateDecision> {
-      const t = now();
-      if (t >= sweepAt) {
-        sweepAt = t + sweepMs;
-        void pool.query(SWEEP_BUCKETS, [name, t]).catch(() => {});
+  /** One statement taking `cost` tokens of `key`'s bucket, all or nothing. */
+  async function takeNow(key: string, cost: number): Promise<RateDecision> {
+    const t = now();
+    if (t >= sweepAt) {
+      sweepAt = t + sweepMs;
+      void pool.query(SWEEP_BUCKETS, [name, t]).catch(() => {});
+    }
+    // Named: every pooled connection plans it once (it runs on every tool call and every host write).
+    const r = await pool.query<{ granted: boolean; tokens: number }>({
+      name: 'svc_limits_take',
+      text: TAKE,
+      values: [name, key, burst, perMs, cost, t],
+    });
+    const row = r.rows[0]!;
+    return row.granted ? { ok: true } : { ok: false, retryAfterS: retryAfterS(cost, row.tokens, perMs) };
+  }
+  // Takes of a key waiting for its statement on the way: the next statement takes them all at once. When
+  // the bucket cannot give them all, each is taken alone, in order, so the edge of the limit stays exact.
+  const waiting = new Map<
+    string,
+    { cost: number; done: (d: RateDecision | Promise<RateDecision>) => void }[]
+  >();
+  async function drain(key: string): Promise<void> {
+    for (let batch = waiting.get(key); batch && batch.length > 0; batch = waiting.get(key)) {
+      waiting.set(key, []);
+      const all =
+        batch.length > 1
+          ? takeNow(
+              key,
+              batch.reduce((n, b) => n + b.cost, 0),
+            )
+          : null;
+      const together = await all?.catch(() => null);
+      let refused: { d: RateDecision; cost: number } | null = null;
+      for (const b of batch) {
+        if (together?.ok) {
+          b.done({ ok: true });
+          continue;
+        }
+        // Once the bucket refused one, the rest of this batch (no cheaper) is refused with it, not asked again.
+        if (refused && b.cost >= refused.cost) {
+          b.done(refused.d);
+          continue;
+        }
+        const alone = takeNow(key, b.cost);
+        b.done(alone);
+        const d = await alone.catch(() => null);
+        if (d && !d.ok) refused = { d, cost: b.cost };
       }
-      // Named: every pooled connection plans it once (it runs on every tool call and every host write).
-      const r = await pool.query<{ granted: boolean; tokens: number }>({
-        name: 'svc_limits_take',
-        text: TAKE,
-        values: [name, key, burst, perMs, cost, t],
+    }
+    waiting.delete(key);
+  }
+  return {
+    take(key, cost = 1): Promise<RateDecision> {
+      return new Promise<RateDecision>((resolve) => {
+        const queued = waiting.get(key);
+        const entry = { cost, done: resolve };
+        if (queued) return void queued.push(entry);
+        waiting.set(key, [entry]);
+        void drain(key);
       });
-      const row = r.rows[0]!;
-      if (row.granted) return { ok: true };
-      return { ok: false, retryAfterS: Math.max(1, Math.ceil((cost - row.tokens) / perMs / 1000)) };
     },
   };
 }

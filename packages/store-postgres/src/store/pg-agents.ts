@@ -2,25 +2,17 @@
 // 0241), which lock the user's row first (two instances adding a user's first agent make one default).
 
 import {
+  AGENT_SUMMARY_COLUMNS,
   type AgentPatch,
-  type AgentRecord,
   type AgentRepository,
+  byListOrder,
   constraintErrors,
   type NewAgent,
   type ReadOptions,
   toAgent,
+  toAgentSummary,
 } from '@screen-service/registry/model';
 import { changes, first, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
-
-/** The agent list's order: the default first, then `sort`, then age, then id (ties never left to chance). */
-function byListOrder(a: AgentRecord, b: AgentRecord): number {
-  return (
-    Number(b.isDefault) - Number(a.isDefault) ||
-    a.sort - b.sort ||
-    a.createdAt - b.createdAt ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
-}
 
 // Text ties are broken byte-wise (COLLATE "C"), as SQLite compares text, whatever the database's locale.
 const USER_ORDER = 'ORDER BY sort, created_at, id COLLATE "C"';
@@ -94,17 +86,17 @@ export function createPgAgents(db: PgDb): AgentRepository {
       return rows.map(toAgent).sort(byListOrder);
     },
     async listByConnectorWithUnhandled(connectorId, userId) {
-      // One statement for svc_threads (ADR 0289): the served agents and each thread's count, as
-      // listByConnector and countUnhandled read them.
+      // One statement for svc_threads (ADR 0289): the served agents' summaries (no JSON columns to read,
+      // ADR 0291) and each thread's count, as listByConnector and countUnhandled read them.
       const rows = await db.all(
-        `SELECT a.*, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = $2
+        `SELECT ${AGENT_SUMMARY_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = $2
              AND m.sender = 'person' AND m.handled_at IS NULL) AS svc_unhandled
          FROM agents a WHERE a.connector_id = $1
            OR a.id IN (SELECT agent_id FROM agent_connections WHERE connector_id = $1)`,
         [connectorId, userId],
       );
       return rows
-        .map((r) => ({ agent: toAgent(r), unhandled: Number(r.svc_unhandled) }))
+        .map((r) => ({ agent: toAgentSummary(r), unhandled: Number(r.svc_unhandled) }))
         .sort((x, y) => byListOrder(x.agent, y.agent));
     },
     async findByHandle(userId, handle) {

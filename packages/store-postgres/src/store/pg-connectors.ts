@@ -57,7 +57,14 @@ export function createPgConnectors(db: PgDb): ConnectorRepository {
       );
     },
     async delete(id) {
-      return (await db.run('DELETE FROM connectors WHERE id = $1', [id])) > 0;
+      // Its messages keep their rows and lose the connection (no key does it since migration 14, ADR 0291).
+      return (
+        (await db.run(
+          `WITH m AS (UPDATE messages SET connector_id = NULL WHERE connector_id = $1)
+           DELETE FROM connectors WHERE id = $1`,
+          [id],
+        )) > 0
+      );
     },
   };
 }

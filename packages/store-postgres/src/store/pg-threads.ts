@@ -3,7 +3,6 @@
 
 import { ServiceError } from '@screen-service/registry/kernel';
 import type {
-  AgentRowWrite,
   MessageRecord,
   NewMessage,
   NewScreen,
@@ -14,6 +13,7 @@ import type {
 } from '@screen-service/registry/model';
 import { constraintErrors, num, toMessage, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
+import { insertWithPush } from './pg-agent-rows.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
 /**
@@ -47,17 +47,20 @@ function idemTaken(err: unknown, m: NewMessage): unknown {
  * calls no longer queue behind each other's commits (issue 42). The message's photos ($13) are bound and the
  * thread's page version ($14) moved in the same statement, so a plain append stays one round trip.
  */
-function insertMessageSql(locked: boolean): string {
-  return `WITH m AS (
+export function insertMessageSql(locked: boolean, gate?: string): string {
+  // A gated insert (ADR 0291) writes only when the CTE `g` (before it) says `ok`; its photos and version too.
+  const written = gate ? ' AND EXISTS (SELECT 1 FROM m)' : '';
+  return `WITH ${gate ? `${gate}, ` : ''}m AS (
   INSERT INTO messages (id, user_id, agent_id, sender, kind, body, meta, screen_id, connector_id, created_at, handled_at, idem_key)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
     $10::bigint, $11::bigint, $12::text
   ${locked ? `FROM (SELECT pg_advisory_xact_lock(${STREAM_LOCK_SQL})) AS stream_lock` : ''}
+  ${gate ? 'WHERE (SELECT ok FROM g)' : ''}
   RETURNING *
 ), p AS (
-  UPDATE photos SET message_id = $1::text WHERE id = ANY($13::text[]) AND message_id IS NULL
+  UPDATE photos SET message_id = $1::text WHERE id = ANY($13::text[]) AND message_id IS NULL${written}
 ), v AS (
-  UPDATE thread_state SET page_version = $14::bigint WHERE agent_id = $3::text AND user_id = $2::text
+  UPDATE thread_state SET page_version = $14::bigint WHERE agent_id = $3::text AND user_id = $2::text${written}
 )`;
 }
 
@@ -69,7 +72,7 @@ const insertSql = (m: NewMessage) =>
   m.sender === 'person' ? INSERT_MESSAGE_SQL.person : INSERT_MESSAGE_SQL.other;
 
 /** The values of INSERT_MESSAGE_SQL's 14 parameters. */
-function messageValues(m: NewMessage, version: PageVersion): unknown[] {
+export function messageValues(m: NewMessage, version: PageVersion): unknown[] {
   return [
     m.id,
     m.userId,
@@ -94,7 +97,7 @@ async function insertMessage(q: Queryable, m: NewMessage, version: PageVersion):
 }
 
 /** The screen row written with `message` (its seq known only once the insert returned). */
-function screenRecord(
+export function screenRecord(
   s: Pick<ScreenRecord, 'id' | 'lines' | 'ops' | 'taps'>,
   m: NewMessage,
   message: MessageRecord,
@@ -136,62 +139,6 @@ async function insertScreen(
   );
   const message = toMessage(row!);
   return { message, screen: screenRecord(s, m, message) };
-}
-
-/**
- * The CTEs of an agent row's buzz (ADR 0289), after those of the row ($1 message id, $2 user, $3 agent, $10
- * its time): `q.go` is what the rules said for the thread's open state at the row's time ($15 when open,
- * $16 when closed), and when it is true the intent ($17) and one outbox row per subscription are written, as
- * `enqueueMessage` writes them.
- */
-const PUSH_WITH_ROW = `q AS (
-  SELECT CASE WHEN EXISTS (
-      SELECT 1 FROM thread_presence WHERE agent_id = $3::text AND user_id = $2::text AND until > $10::bigint)
-    THEN $15::boolean ELSE $16::boolean END AS go
-), i AS (
-  INSERT INTO push_intents (id, user_id, agent_id, message_id, created_at, sent_at)
-  SELECT $17::text, $2::text, $3::text, $1::text, $10::bigint, NULL FROM q WHERE go
-), o AS (
-  INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
-  SELECT $17::text || '.' || ROW_NUMBER() OVER (ORDER BY id COLLATE "C"), user_id, $3::text, id, 'message',
-    $1::text, $10::bigint, $10::bigint
-  FROM push_subscriptions WHERE user_id = $2::text AND (SELECT go FROM q)
-)`;
-
-/** An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN). */
-async function insertWithPush(
-  q: Queryable,
-  w: AgentRowWrite,
-): Promise<{ message: MessageRecord; screen: ScreenRecord | null; pushed: boolean }> {
-  const m = w.screen ? { ...w.message, screenId: w.screen.id } : w.message;
-  const screenCte = w.screen
-    ? `s AS (
-       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
-       SELECT $18::text, user_id, agent_id, id, seq, $19::text, $20::text, $21::text, created_at FROM m
-     ),`
-    : '';
-  const row = await first(
-    q,
-    `${insertSql(m)}, ${screenCte} ${PUSH_WITH_ROW}
-     SELECT m.*, (SELECT go FROM q) AS svc_pushed FROM m`,
-    [
-      ...messageValues(m, w.version),
-      w.push.ifOpen,
-      w.push.ifClosed,
-      w.push.id,
-      // A chat line sends no $18-$21: PostgreSQL refuses a parameter the statement does not use.
-      ...(w.screen
-        ? [w.screen.id, w.screen.lines, JSON.stringify(w.screen.ops), JSON.stringify(w.screen.taps)]
-        : []),
-    ],
-  );
-  const message = toMessage(row!);
-  const s = w.screen;
-  return {
-    message,
-    screen: s ? screenRecord(s, m, message) : null,
-    pushed: row!.svc_pushed === true,
-  };
 }
 
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
