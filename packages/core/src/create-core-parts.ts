@@ -29,14 +29,13 @@ import {
 } from '@screen-service/registry/kernel';
 import type { Store } from '@screen-service/registry/model';
 import type { ServiceUrls } from '@screen-service/registry/mounts';
+import { defaultScreenLines, type ScreenLinesPort, tapsOf } from '@screen-service/screen-rules';
 import type { ConnectedAgent, Core, CoreOptions } from './create-core.js';
 import { createHostTransport } from './host-messages/host-transport.js';
 import { createStatusWatch } from './host-messages/status-watch.js';
 import { createDeadlineSweeper, type DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createNotificationAnswers, type NotificationAnswers } from './threads/push-answers.js';
-import { defaultScreenLines, type ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadCore, type ThreadDeps } from './threads/thread-core.js';
-import { tapsOf } from './threads/thread-input.js';
 import type { ThreadOps } from './threads/thread-ops.js';
 
 /** What the builders below share: the options and the parts every context is made over. */

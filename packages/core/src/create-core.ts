@@ -40,6 +40,7 @@ import {
   createManagementTokens,
   type ManagementTokens,
 } from '@screen-service/registry/tokens';
+import type { ScreenLinesPort } from '@screen-service/screen-rules';
 import {
   connectAgent,
   pushSender,
@@ -59,7 +60,6 @@ import { createShares, type Shares } from './sharing/shares.js';
 import type { DeadlineSweeper } from './threads/deadline-sweeper.js';
 import { createPersonThreads, type PersonThreads } from './threads/person-threads.js';
 import type { NotificationAnswers } from './threads/push-answers.js';
-import type { ScreenLinesPort } from './threads/screen-lines-port.js';
 import { createThreadOps, HOST_MESSAGE_RATE, type ThreadOps } from './threads/thread-ops.js';
 
 /** What {@link createCore} is built from. */

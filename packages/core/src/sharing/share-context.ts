@@ -15,7 +15,7 @@ import type {
   Store,
   UserRecord,
 } from '@screen-service/registry/model';
-import { defaultScreenLines, type ScreenLinesPort } from '../threads/screen-lines-port.js';
+import { defaultScreenLines, type ScreenLinesPort } from '@screen-service/screen-rules';
 import { createThreadCore } from '../threads/thread-core.js';
 import type { GivenGrantView, SharesOptions, TemplateView } from './share-types.js';
 

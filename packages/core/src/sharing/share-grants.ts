@@ -2,7 +2,7 @@
 // thread), and revoke: gone from their list at once, a silent push, their open thread closed.
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, GrantRecord } from '@screen-service/registry/model';
-import { tapsOf } from '../threads/thread-input.js';
+import { tapsOf } from '@screen-service/screen-rules';
 import { defaultBy, givenView, ownedAgent, type ShareContext, text, userByRef } from './share-context.js';
 import type { GivenGrantView, GrantInput, RevokedGrantView } from './share-types.js';
 import { writeGrant } from './share-writes.js';

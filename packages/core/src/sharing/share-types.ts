@@ -4,7 +4,7 @@ import type { PushService } from '@screen-service/push';
 import type { ShareWhy } from '@screen-service/registry/hosts';
 import type { Clock, Notifier, Random } from '@screen-service/registry/kernel';
 import type { AgentRecord, Store } from '@screen-service/registry/model';
-import type { ScreenLinesPort } from '../threads/screen-lines-port.js';
+import type { ScreenLinesPort } from '@screen-service/screen-rules';
 
 export interface TemplateItemInput {
   /** The owner's agent: handle or id. */

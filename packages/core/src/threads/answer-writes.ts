@@ -5,9 +5,9 @@
 import type { ReceiptSigner, ReceiptWho } from '@screen-service/receipts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { MessageRecord, NewMessage, ScreenRecord, Store } from '@screen-service/registry/model';
+import type { ScreenLinesPort } from '@screen-service/screen-rules';
 import { hasOffers, settleOffersIn } from './deadline-offers.js';
 import { checkDeadlineTap } from './deadline-taps.js';
-import type { ScreenLinesPort } from './screen-lines-port.js';
 
 /** A quiet event (a timer starting): checked against the screen's deadline when it has one, else a plain write. */
 export async function writeQuiet(store: Store, screen: ScreenRecord, row: NewMessage, version: number) {

@@ -12,10 +12,15 @@ import type {
   ScreenRecord,
   Store,
 } from '@screen-service/registry/model';
-import { type DeadlinePlan, type DeadlineStep, readPlan } from './deadline-plan.js';
-import type { ScreenLinesPort } from './screen-lines-port.js';
+import type { ScreenLinesPort } from '@screen-service/screen-rules';
+import {
+  computeTap,
+  type DeadlinePlan,
+  type DeadlineStep,
+  readPlan,
+  tapMeta,
+} from '@screen-service/screen-rules';
 import { type WithdrawWrites, withdrawIn, withdrawOffersIn } from './screen-withdraw.js';
-import { computeTap, tapMeta } from './tap-event.js';
 
 /** Whether a deadline row takes part in an offer: an ask with an `offer` step, or a screen offered. */
 export function hasOffers(d: DeadlineRecord | null): boolean {

@@ -19,13 +19,18 @@ import type {
   Repositories,
   Store,
 } from '@screen-service/registry/model';
+import {
+  computeTap,
+  type DeadlinePlan,
+  defaultScreenLines,
+  readPlan,
+  type ScreenLinesPort,
+  tapMeta,
+} from '@screen-service/screen-rules';
 import { chainRetry } from './answer-writes.js';
 import { offerIn, sweepOfferedIn } from './deadline-offers.js';
-import { type DeadlinePlan, readPlan } from './deadline-plan.js';
 import { newPageVersion } from './page-version.js';
-import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { withdrawOffersIn } from './screen-withdraw.js';
-import { computeTap, tapMeta } from './tap-event.js';
 
 /** Options of {@link createDeadlineSweeper}. */
 export interface DeadlineSweeperOptions {

@@ -3,7 +3,7 @@
 
 import { isoTime, ServiceError } from '@screen-service/registry/kernel';
 import type { DeadlineRecord, Repositories } from '@screen-service/registry/model';
-import { readPlan } from './deadline-plan.js';
+import { readPlan } from '@screen-service/screen-rules';
 
 /** What the person reads when a tap comes too late: when it expired and what was chosen instead. */
 export function lateTapMessage(d: DeadlineRecord): string {

@@ -1,22 +1,30 @@
 // @screen-service/core/threads: screens, chat lines, taps, answers and thread pages.
 // Every export here is public API.
 
+export {
+  type ComputedTap,
+  computeTap,
+  type DeadlineInput,
+  type DeadlinePlan,
+  type DeadlineStep,
+  defaultScreenLines,
+  type EscalationAction,
+  isQuiet,
+  MAX_DEADLINE_MS,
+  MIN_DEADLINE_MS,
+  parseDurationMs,
+  planDeadline,
+  type ScreenLinesError,
+  type ScreenLinesPort,
+  type ScreenLinesResult,
+  tapsOf,
+} from '@screen-service/screen-rules';
 export { answersCursor, readAnswersCursor } from './answer-cursor.js';
 export {
   ANSWER_TASK_DEFAULTS,
   type AnswerTasks,
   type AnswerTaskView,
 } from './answer-tasks.js';
-export {
-  type DeadlineInput,
-  type DeadlinePlan,
-  type DeadlineStep,
-  type EscalationAction,
-  MAX_DEADLINE_MS,
-  MIN_DEADLINE_MS,
-  parseDurationMs,
-  planDeadline,
-} from './deadline-plan.js';
 export {
   createDeadlineSweeper,
   type DeadlineStepRun,
@@ -40,16 +48,8 @@ export {
   type NotificationAnswerResult,
   type NotificationAnswers,
 } from './push-answers.js';
-export {
-  defaultScreenLines,
-  type ScreenLinesError,
-  type ScreenLinesPort,
-  type ScreenLinesResult,
-} from './screen-lines-port.js';
 export { type WithdrawResult, withdrawRow } from './screen-withdraw.js';
-export { type ComputedTap, computeTap, isQuiet } from './tap-event.js';
 export type { Answer, ThreadDeps, ThreadTarget } from './thread-core.js';
-export { tapsOf } from './thread-input.js';
 export {
   type AnswersInput,
   type AnswersResult,

@@ -6,13 +6,12 @@ import { toAgentRef } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord } from '@screen-service/registry/model';
+import type { ScreenLinesResult } from '@screen-service/screen-rules';
+import { optionalText, planDeadline, requireText, tapsOf } from '@screen-service/screen-rules';
 import { cleanLook, mergeLook } from '@screen-service/theme';
 import { checkOfferHolders } from './deadline-offers.js';
-import { planDeadline } from './deadline-plan.js';
 import { type keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
-import type { ScreenLinesResult } from './screen-lines-port.js';
 import type { createThreadCore, ThreadDeps } from './thread-core.js';
-import { optionalText, requireText, tapsOf } from './thread-input.js';
 import {
   MAX_LINES_CHARS,
   MAX_TEXT_CHARS,

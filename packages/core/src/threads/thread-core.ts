@@ -16,13 +16,12 @@ import type {
   ScreenRecord,
   Store,
 } from '@screen-service/registry/model';
+import type { DeadlinePlan } from '@screen-service/screen-rules';
+import { computeTap, defaultScreenLines, type ScreenLinesPort, tapMeta } from '@screen-service/screen-rules';
 import { writeAnswer, writeQuiet } from './answer-writes.js';
-import type { DeadlinePlan } from './deadline-plan.js';
 import type { RowGuard } from './host-rows.js';
 import { newPageVersion } from './page-version.js';
-import { defaultScreenLines, type ScreenLinesPort } from './screen-lines-port.js';
 import { withdrawScreen } from './screen-withdraw.js';
-import { computeTap, tapMeta } from './tap-event.js';
 
 /** Dependencies of the thread operations; `now` and `newId` let tests control time and ids. */
 export interface ThreadDeps {

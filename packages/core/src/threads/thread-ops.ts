@@ -7,15 +7,14 @@ import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
+import type { DeadlineInput, DeadlinePlan } from '@screen-service/screen-rules';
+import { defaultScreenLines, requireText } from '@screen-service/screen-rules';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
-import type { DeadlineInput, DeadlinePlan } from './deadline-plan.js';
 import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
-import { defaultScreenLines } from './screen-lines-port.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type ShowContext, showScreen } from './show-screen.js';
 import { type Answer, createThreadCore, type ThreadDeps, type ThreadTarget } from './thread-core.js';
-import { requireText } from './thread-input.js';
 import { waitForAnswers } from './wait-for-answers.js';
 
 export const MAX_WAIT_SECONDS = 25;
