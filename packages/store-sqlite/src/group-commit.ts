@@ -153,11 +153,13 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
   // flush writes anyway, and holding the write lock from BEGIN is what lets the memo check come first.
   const runPlain = db.transaction((batch: Queued[]) => {
     memo.enter();
-    return batch.map((item) => ({ ok: true, value: item.write!() }));
+    const out = batch.map((item) => ({ ok: true, value: item.write!() }));
+    memo.seal();
+    return out;
   }).immediate;
   const runIsolated = db.transaction((batch: Queued[]) => {
     memo.enter();
-    return batch.map((item) => {
+    const out = batch.map((item) => {
       try {
         // A transaction function called inside a transaction runs as a savepoint.
         return { ok: true, value: db.transaction(item.write!)() };
@@ -167,6 +169,8 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
         return { ok: false, value: error };
       }
     });
+    memo.seal();
+    return out;
   }).immediate;
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
@@ -356,6 +360,8 @@ function createMemo(db: SqliteDb) {
   };
   /** Where the last flush without bodies left the database; null after a failure. */
   let mark: string | null = null;
+  /** Where this flush leaves it, read before its COMMIT (no other connection can commit in between). */
+  let sealed: string | null = null;
   let live = false;
   return {
     /**
@@ -366,14 +372,22 @@ function createMemo(db: SqliteDb) {
       // Bounded: a fact not kept is read again, so forgetting is always safe.
       if (where() !== mark || kept.size > 10_000) kept.clear();
       mark = null;
+      sealed = null;
       live = true;
+    },
+    /**
+     * The flush's last statement before COMMIT. Read after the COMMIT instead, a commit another process made
+     * in between would be taken as this flush's own, and the memo trusted past it.
+     */
+    seal() {
+      sealed = where();
     },
     leave() {
       live = false;
     },
-    /** After the flush committed: what it kept holds, as of now. */
+    /** After the flush committed: what it kept holds as of its seal. */
     committed() {
-      mark = where();
+      mark = sealed;
     },
     forget() {
       kept.clear();
