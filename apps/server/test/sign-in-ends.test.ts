@@ -1,6 +1,7 @@
-// Credentials end at once everywhere (ADR 0290): the server answers "is this sign-in live" from memory, and
-// a revoke, by this server or by another process on the same SQLite file (`svc`, while the server runs),
-// refuses the very next request. SQLite only: the second connection is the point.
+// Credentials end at once everywhere: a revoke, by this server or by another process on the same SQLite file
+// (`svc`, while the server runs), refuses the very next request, after earlier requests passed (the guard
+// for any memory of live sign-ins: ADR 0290 measured one and left it out). SQLite only: the second
+// connection is the point.
 import { createSqliteStore, openServiceDatabase } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './harness.js';
@@ -19,7 +20,7 @@ function familyOf(accessToken: string): string {
   return payload.sid as string;
 }
 
-/** Two requests that pass: the second is answered from memory. */
+/** Two requests that pass (what a memory of live sign-ins would have kept). */
 async function signedIn(email: string) {
   const person = await signUp(call, email);
   for (let i = 0; i < 2; i++)
@@ -30,7 +31,7 @@ async function signedIn(email: string) {
 describe('a revoked sign-in is refused on the very next request', () => {
   it('revoked by another process on the same file', async () => {
     const other = await signedIn('kept@example.com');
-    // Last: its sign-in is the one the server holds in memory (a sign-in written forgets every one kept).
+    // Last: its sign-in is the one checked most recently before the revoke.
     const person = await signedIn('elsewhere@example.com');
     // What `svc` does while the server runs: its own connection to the data folder's file.
     const db = openServiceDatabase(t.dataDir);

@@ -1,7 +1,6 @@
 // SQLite housekeeping: the retention deletes (one statement or transaction each) and the per-job claim row.
 import type { HousekeepingRepository } from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
-import { liveFamiliesOf } from './sqlite-users.js';
 
 /** The housekeeping repository over the service database (schema version 14 and up). */
 export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
@@ -77,11 +76,7 @@ export function createSqliteHousekeeping(db: SqliteDb): HousekeepingRepository {
       return pairing(at, attemptsBefore);
     },
     async deleteLapsedSignIns(at) {
-      try {
-        return signIns(at);
-      } finally {
-        liveFamiliesOf(db).forget();
-      }
+      return signIns(at);
     },
     async deleteUnattachedPhotos(before) {
       return photos.run(before).changes;

@@ -1,4 +1,4 @@
-// SQLite users and app sessions; which sign-in families are live, answered from memory (ADR 0290).
+// SQLite users and app sessions.
 
 import {
   constraintErrors,
@@ -9,59 +9,6 @@ import {
   type UserRepository,
 } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
-
-/**
- * The newest expiry of each sign-in family's unrevoked sessions (null: none), as this connection last read
- * it. Exact: every write of this process to `app_sessions` (a sign-in, a refresh, a revoke, an account
- * deleted with its sessions, the lapsed ones removed) empties it, and a commit by another connection on the
- * same file (`svc` revoking a sign-in while the server runs) moves `data_version`, which every look checks
- * first. Filled only outside a transaction, so it never holds what a rollback took back.
- */
-export interface LiveFamilies {
-  /** The family's newest live expiry, null when it has none, undefined when not known. */
-  look(familyId: string): number | null | undefined;
-  keep(familyId: string, newest: number | null): void;
-  /** Call after (and whatever the outcome of) any write to `app_sessions`. */
-  forget(): void;
-}
-
-const FAMILIES = new WeakMap<SqliteDb, LiveFamilies>();
-
-/** The one {@link LiveFamilies} of `db`, shared by its plain and its transaction repositories. */
-export function liveFamiliesOf(db: SqliteDb): LiveFamilies {
-  let f = FAMILIES.get(db);
-  if (!f) {
-    f = createLiveFamilies(db);
-    FAMILIES.set(db, f);
-  }
-  return f;
-}
-
-function createLiveFamilies(db: SqliteDb): LiveFamilies {
-  const newest = new Map<string, number | null>();
-  const version = db.prepare('PRAGMA data_version').pluck();
-  let seen: unknown = null;
-  return {
-    look(familyId) {
-      // Another connection committed since the last look: anything kept may be stale.
-      const now = version.get();
-      if (now !== seen) {
-        newest.clear();
-        seen = now;
-      }
-      return newest.get(familyId);
-    },
-    keep(familyId, at) {
-      if (db.inTransaction) return;
-      // Bounded: a family not kept is read again.
-      if (newest.size >= 10_000) newest.clear();
-      newest.set(familyId, at);
-    },
-    forget() {
-      newest.clear();
-    },
-  };
-}
 
 export function createSqliteUsers(db: SqliteDb): UserRepository {
   const insert = db.prepare(
@@ -98,12 +45,7 @@ export function createSqliteUsers(db: SqliteDb): UserRepository {
       return r ? toUser(r) : null;
     },
     async delete(id) {
-      try {
-        return del.run(id).changes > 0;
-      } finally {
-        // The account's sessions went with it (ON DELETE CASCADE).
-        liveFamiliesOf(db).forget();
-      }
+      return del.run(id).changes > 0;
     },
     async getTimeZone(id) {
       const r = zoneOf.get(id) as { time_zone: string | null; time_zone_pinned: number } | undefined;
@@ -127,18 +69,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
   const revokeFamily = db.prepare(
     'UPDATE app_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL',
   );
-  const newestLive = db
-    .prepare('SELECT MAX(expires_at) FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL')
-    .pluck();
-  const families = liveFamiliesOf(db);
-  /** Runs a write to `app_sessions`, then forgets the families kept (even when it threw: it may have written). */
-  const writing = <T>(write: () => T): T => {
-    try {
-      return write();
-    } finally {
-      families.forget();
-    }
-  };
+  const live = db.prepare(
+    'SELECT 1 FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1',
+  );
   const revokeUser = db.prepare(
     'UPDATE app_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
   );
@@ -149,7 +82,7 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
   });
   return {
     async create(s) {
-      writing(() => insert.run(s));
+      insert.run(s);
       return s;
     },
     async findByRefreshHash(hash) {
@@ -157,22 +90,16 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
       return r ? toSession(r) : null;
     },
     async rotate(usedId, next, at) {
-      return writing(() => rotate(usedId, next, at));
+      return rotate(usedId, next, at);
     },
     async revokeFamily(familyId, at) {
-      writing(() => revokeFamily.run(at, familyId));
+      revokeFamily.run(at, familyId);
     },
     async revokeUser(userId, at) {
-      writing(() => revokeUser.run(at, userId));
+      revokeUser.run(at, userId);
     },
     async familyLive(familyId, at) {
-      // Asked on every request of a signed-in person: answered from memory while nothing wrote the table.
-      let newest = families.look(familyId);
-      if (newest === undefined) {
-        newest = newestLive.get(familyId) as number | null;
-        families.keep(familyId, newest);
-      }
-      return newest !== null && newest > at;
+      return live.get(familyId, at) !== undefined;
     },
   };
 }
