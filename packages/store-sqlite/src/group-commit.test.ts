@@ -195,4 +195,33 @@ describe('transaction bodies in the group commit (ADR 0241)', () => {
     expect(await t.store.users.findById('usr_stuck')).toBeNull();
     expect(t.db.inTransaction).toBe(false);
   });
+
+  it('the memo is open only inside writes, and forgets what a rolled-back write kept', async () => {
+    const { commits, put } = setup();
+    expect(commits.memo()).toBeNull();
+    const kept = await commits.run(() => {
+      commits.memo()!.set('fact', 1);
+      return commits.memo()!.get('fact');
+    });
+    expect(kept).toBe(1);
+    expect(await commits.run(() => commits.memo()!.get('fact'))).toBe(1);
+    // A write that keeps a fact, then throws: its savepoint rolled back, the next write of the turn sees none.
+    const [failed, seen] = await Promise.allSettled([
+      commits.run(() => {
+        commits.memo()!.set('fact', 2);
+        throw new Error('no');
+      }),
+      commits.run(() => commits.memo()!.get('fact')),
+    ]);
+    expect(failed.status).toBe('rejected');
+    expect(seen).toEqual({ status: 'fulfilled', value: undefined });
+    // A write outside the group commit on this connection (a plain statement) empties it before the next flush.
+    await commits.run(() => commits.memo()!.set('fact', 3));
+    t.db.prepare("INSERT INTO g (v) VALUES ('outside')").run();
+    expect(await commits.run(() => commits.memo()!.get('fact'))).toBeUndefined();
+    // A flush of writes only keeps it.
+    await commits.run(() => commits.memo()!.set('fact', 4));
+    await put('inside');
+    expect(await commits.run(() => commits.memo()!.get('fact'))).toBe(4);
+  });
 });

@@ -34,12 +34,20 @@ export interface GroupCommit {
   check(name: string): Promise<void> | undefined;
   /** Throws `TX_ENDED` unless the caller runs inside a body of the flush now running (its `tx` is live). */
   assertInBody(name: string): void;
+  /**
+   * What the writes keep about the database from one write to the next (ADR 0290: a thread's newest receipt
+   * link), or null outside a write of a flush without bodies. Exact: it is emptied before a flush that finds
+   * the database changed otherwise than by such flushes (a write outside them on this connection moved
+   * `total_changes()`, another connection's commit moved `data_version`), and after any rollback. A write that
+   * changes a fact kept here must update it; only writes of this group commit may keep one.
+   */
+  memo(): Map<string, unknown> | null;
 }
 
 /** How a repository runs its writes: through the group commit, or at once inside a transaction body. */
-export type WriteRunner = Pick<GroupCommit, 'run'>;
+export type WriteRunner = Pick<GroupCommit, 'run' | 'memo'>;
 
-/** The writes of a transaction body's `tx`: run at once, in the body's open transaction. */
+/** The writes of a transaction body's `tx`: run at once, in the body's open transaction (they keep no memo). */
 export const INLINE_WRITES: WriteRunner = {
   run<T>(write: () => T): Promise<T> {
     try {
@@ -48,6 +56,7 @@ export const INLINE_WRITES: WriteRunner = {
       return Promise.reject(error);
     }
   },
+  memo: () => null,
 };
 
 const SHARED = new WeakMap<SqliteDb, GroupCommit>();
@@ -138,21 +147,31 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
   let open: BodyFlush | null = null;
   // Shared with the table store's batches (tables-engine): a flush waits for an open batch to commit.
   const lock = storeLockOf(db);
+  const memo = createMemo(db);
   // First pass: the writes straight in one transaction, no savepoint each (a savepoint per write cost
-  // about a tenth of a batch's time); any throw escapes and rolls the whole transaction back.
-  const runPlain = db.transaction((batch: Queued[]) =>
-    batch.map((item) => ({ ok: true, value: item.write!() })),
-  );
-  const runIsolated = db.transaction((batch: Queued[]) =>
-    batch.map((item) => {
+  // about a tenth of a batch's time); any throw escapes and rolls the whole transaction back. IMMEDIATE: the
+  // flush writes anyway, and holding the write lock from BEGIN is what lets the memo check come first.
+  const runPlain = db.transaction((batch: Queued[]) => {
+    memo.enter();
+    const out = batch.map((item) => ({ ok: true, value: item.write!() }));
+    memo.seal();
+    return out;
+  }).immediate;
+  const runIsolated = db.transaction((batch: Queued[]) => {
+    memo.enter();
+    const out = batch.map((item) => {
       try {
         // A transaction function called inside a transaction runs as a savepoint.
         return { ok: true, value: db.transaction(item.write!)() };
       } catch (error) {
+        // Its savepoint was rolled back: whatever it kept may name rows that are gone.
+        memo.forget();
         return { ok: false, value: error };
       }
-    }),
-  );
+    });
+    memo.seal();
+    return out;
+  }).immediate;
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -174,14 +193,18 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
       outcomes = runPlain(batch);
     } catch {
       // A write threw (its transaction is rolled back, nothing of the batch is stored): run the batch
-      // again with a savepoint per write, so only the failing write fails.
+      // again with a savepoint per write, so only the failing write fails. (The memo is emptied when the
+      // next pass enters: only a commit marks it good.)
       try {
         outcomes = runIsolated(batch);
       } catch (error) {
         for (const item of batch) item.reject(error);
         return;
       }
+    } finally {
+      memo.leave();
     }
+    memo.committed();
     settle(batch, outcomes);
   };
 
@@ -316,5 +339,60 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
         );
       }
     },
+    memo: () => memo.open(),
+  };
+}
+
+/**
+ * The memo of {@link GroupCommit.memo} and its guard. `where()` reads this connection's `total_changes()`
+ * (every row it ever wrote, rolled back or not) and `data_version` (moves when another connection commits;
+ * never for this one's own commits): while both stay where the last flush without bodies left them, nothing
+ * but those flushes changed the database.
+ */
+function createMemo(db: SqliteDb) {
+  const kept = new Map<string, unknown>();
+  const probe = db.prepare(
+    'SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS v',
+  );
+  const where = () => {
+    const r = probe.get() as { t: number; v: number };
+    return `${r.t}:${r.v}`;
+  };
+  /** Where the last flush without bodies left the database; null after a failure. */
+  let mark: string | null = null;
+  /** Where this flush leaves it, read before its COMMIT (no other connection can commit in between). */
+  let sealed: string | null = null;
+  let live = false;
+  return {
+    /**
+     * At the start of a flush's transaction (write lock held, so no commit of another can come after it).
+     * Until the flush commits the mark is unset: a pass that rolls back leaves the next one an empty memo.
+     */
+    enter() {
+      // Bounded: a fact not kept is read again, so forgetting is always safe.
+      if (where() !== mark || kept.size > 10_000) kept.clear();
+      mark = null;
+      sealed = null;
+      live = true;
+    },
+    /**
+     * The flush's last statement before COMMIT. Read after the COMMIT instead, a commit another process made
+     * in between would be taken as this flush's own, and the memo trusted past it.
+     */
+    seal() {
+      sealed = where();
+    },
+    leave() {
+      live = false;
+    },
+    /** After the flush committed: what it kept holds as of its seal. */
+    committed() {
+      mark = sealed;
+    },
+    forget() {
+      kept.clear();
+      mark = null;
+    },
+    open: () => (live ? kept : null),
   };
 }

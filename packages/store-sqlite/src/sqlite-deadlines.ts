@@ -1,6 +1,11 @@
 // SQLite screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row.
 
-import { type DeadlineRepository, toDeadline, toOffer } from '@screen-service/registry/model';
+import {
+  type AnswerStakes,
+  type DeadlineRepository,
+  toDeadline,
+  toOffer,
+} from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -11,6 +16,11 @@ export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
      VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const get = db.prepare('SELECT * FROM screen_deadlines WHERE screen_id = ?');
+  // One statement for the two facts a tap's write depends on (two reads cost two statements' overhead).
+  const stakes = db.prepare(
+    `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = ?) AS deadline,
+            EXISTS (SELECT 1 FROM push_notices WHERE screen_id = ? AND closed_at IS NULL) AS open_notice`,
+  );
   const due = db.prepare(
     `SELECT * FROM screen_deadlines WHERE settled_at IS NULL AND next_at <= ?
      ORDER BY next_at, screen_id LIMIT ?`,
@@ -52,6 +62,13 @@ export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
     async get(screenId) {
       const r = get.get(screenId) as Row | undefined;
       return r ? toDeadline(r) : null;
+    },
+    async stakes(screenId) {
+      const r = stakes.get(screenId, screenId) as {
+        deadline: AnswerStakes['deadline'] | null;
+        open_notice: number;
+      };
+      return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === 1 };
     },
     async due(at, limit) {
       return (due.all(at, limit) as Row[]).map(toDeadline);

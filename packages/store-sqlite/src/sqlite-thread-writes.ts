@@ -6,6 +6,7 @@ import type {
   NewMessage,
   NewScreen,
   PageVersion,
+  ReceiptLink,
   ScreenRecord,
   ThreadKey,
   ThreadRepository,
@@ -175,12 +176,19 @@ export function createThreadAppends(
     },
     async appendSigned(m, version, receiptOf) {
       try {
-        // One write of the group commit: the row, the thread's newest receipt read, the next one written.
+        // One write of the group commit: the row, the thread's newest receipt link (kept in the group
+        // commit's memo from the thread's last answer, else read), the next one written.
         return await commits.run(() => {
           const message = appendText(m, version);
-          const last = lastReceipt.get(m.agentId, m.userId) as { seq: number; hash: string } | undefined;
-          const r = receiptOf(message, last ?? null);
+          const memo = commits.memo();
+          const key = `receipt-link\u0000${m.agentId}\u0000${m.userId}`;
+          let last = memo?.get(key) as ReceiptLink | null | undefined;
+          if (last === undefined)
+            last = (lastReceipt.get(m.agentId, m.userId) as ReceiptLink | undefined) ?? null;
+          const r = receiptOf(message, last);
           insertReceipt.run(r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt);
+          // Last: a write that threw before this keeps nothing.
+          memo?.set(key, { seq: r.seq, hash: r.hash });
           return message;
         });
       } catch (err) {

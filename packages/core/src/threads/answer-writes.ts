@@ -44,8 +44,8 @@ export interface AnswerWritten {
  * signed beforehand in a worker thread (ADR 0288). A screen
  * that has any of those, or a tap from a notification, takes {@link writeAnswerTx}.
  *
- * The two reads that choose are taken before the write: a notice saved or a withdraw committed between
- * them and the write is not seen by this tap (it was sent before either happened), ADR 0279.
+ * The read that chooses (one statement, ADR 0290) is taken before the write: a notice saved or a withdraw
+ * committed between it and the write is not seen by this tap (it was sent before either happened), ADR 0279.
  */
 export async function writeAnswer(
   store: Store,
@@ -73,11 +73,8 @@ export async function writeAnswer(
 
 /** Whether an answer to this screen settles something: a deadline not yet answered, a withdraw, a notice. */
 async function answerNeedsTx(store: Store, screenId: string): Promise<boolean> {
-  const [deadline, notices] = await Promise.all([
-    store.deadlines.get(screenId),
-    store.push.hasOpenNotices(screenId),
-  ]);
-  return notices || (deadline !== null && deadline.outcome !== 'answered');
+  const { deadline, openNotice } = await store.deadlines.stakes(screenId);
+  return openNotice || (deadline !== 'none' && deadline !== 'answered');
 }
 
 /**

@@ -35,6 +35,16 @@ export interface OfferRecord {
   createdAt: number;
 }
 
+/**
+ * What an answer to a screen would meet, read in one statement (ADR 0290): the state of the screen's deadline
+ * (`none` without a row, `pending` while unsettled, else how it ended) and whether a notification of the
+ * screen still holds an open notice. The rules decide from it how the answer is written.
+ */
+export interface AnswerStakes {
+  deadline: 'none' | 'pending' | DeadlineOutcome;
+  openNotice: boolean;
+}
+
 /** A deadline as the rules create it, with its screen. */
 export type NewDeadline = Omit<DeadlineRecord, 'step' | 'settledAt' | 'outcome'>;
 
@@ -46,6 +56,8 @@ export interface DeadlineRepository {
   /** Writes a screen's deadline; call it in the screen's own transaction. */
   create(deadline: NewDeadline): Promise<void>;
   get(screenId: string): Promise<DeadlineRecord | null>;
+  /** The screen's deadline state and whether it has an open notification notice, in one read. */
+  stakes(screenId: string): Promise<AnswerStakes>;
   /** Unsettled deadlines whose next step is due at `at`, earliest first. */
   due(at: number, limit: number): Promise<DeadlineRecord[]>;
   /** The earliest `nextAt` of an unsettled deadline, or null when none waits. */

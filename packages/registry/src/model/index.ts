@@ -3,6 +3,7 @@
 
 export { constraintErrors } from './constraint-errors.js';
 export {
+  type AnswerStakes,
   type DeadlineOutcome,
   type DeadlineRecord,
   type DeadlineRepository,

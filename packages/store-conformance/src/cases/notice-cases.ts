@@ -167,4 +167,36 @@ export const noticeCases: ConformanceCase[] = [
       expect(await store.push.isActive(user.id, 200)).toBe(false);
     },
   ),
+  c(
+    ['deadlines.stakes'],
+    "an answer's stakes: the screen's deadline state and its open notices, each screen its own",
+    async (store) => {
+      const { notice, key, f } = await withScreen(store);
+      // A screen with no deadline and no notification: nothing at stake.
+      expect(await store.deadlines.stakes('scr_1')).toEqual({ deadline: 'none', openNotice: false });
+      await store.push.saveNotice(notice('pn_1', 'psub_phone'));
+      // A notice of the thread that is not the screen's (a chat line's) does not count.
+      await store.push.saveNotice(notice('pn_2', 'psub_laptop', { screenId: null, tokenHash: null }));
+      expect(await store.deadlines.stakes('scr_1')).toEqual({ deadline: 'none', openNotice: true });
+      await store.threads.appendScreen(
+        { ...f.message(key), kind: 'screen', body: 'x', screenId: 'scr_2' },
+        { id: 'scr_2', lines: 'confirm "Go?"', ops: [], taps: [] },
+        f.version(),
+      );
+      const deadline = (screenId: string) =>
+        store.deadlines.create({ screenId, ...key, dueAt: 800, nextAt: 800, plan: {}, createdAt: 1 });
+      await deadline('scr_2');
+      expect(await store.deadlines.stakes('scr_2')).toEqual({ deadline: 'pending', openNotice: false });
+      await deadline('scr_1');
+      expect(await store.deadlines.stakes('scr_1')).toEqual({ deadline: 'pending', openNotice: true });
+      await store.push.closeNotices('scr_1', 40);
+      await store.deadlines.settle('scr_1', 50, 'answered');
+      expect(await store.deadlines.stakes('scr_1')).toEqual({ deadline: 'answered', openNotice: false });
+      await store.deadlines.settle('scr_2', 60, 'default');
+      expect(await store.deadlines.stakes('scr_2')).toEqual({ deadline: 'default', openNotice: false });
+      expect(await store.deadlines.withdraw({ screenId: 'scr_1', ...key, at: 70 })).toBe(true);
+      expect(await store.deadlines.stakes('scr_1')).toEqual({ deadline: 'withdrawn', openNotice: false });
+      expect(await store.deadlines.stakes('scr_none')).toEqual({ deadline: 'none', openNotice: false });
+    },
+  ),
 ];

@@ -1,7 +1,12 @@
 // PostgreSQL screens' deadlines (ADR 0260): conditional updates, so a step runs for whoever changes the row
 // (a second instance's update waits on the row lock, then finds the condition false).
 
-import { type DeadlineRepository, toDeadline, toOffer } from '@screen-service/registry/model';
+import {
+  type AnswerStakes,
+  type DeadlineRepository,
+  toDeadline,
+  toOffer,
+} from '@screen-service/registry/model';
 import type { PgDb } from './pg-db.js';
 
 export function createPgDeadlines(db: PgDb): DeadlineRepository {
@@ -40,6 +45,15 @@ export function createPgDeadlines(db: PgDb): DeadlineRepository {
     async get(screenId) {
       const r = await db.one('SELECT * FROM screen_deadlines WHERE screen_id = $1', [screenId]);
       return r ? toDeadline(r) : null;
+    },
+    async stakes(screenId) {
+      // One round trip for the two facts a tap's write depends on.
+      const r = (await db.one(
+        `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = $1) AS deadline,
+                EXISTS (SELECT 1 FROM push_notices WHERE screen_id = $1 AND closed_at IS NULL) AS open_notice`,
+        [screenId],
+      )) as { deadline: AnswerStakes['deadline'] | null; open_notice: boolean };
+      return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === true };
     },
     async due(at, limit) {
       const rows = await db.all(
