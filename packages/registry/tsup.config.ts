@@ -10,7 +10,6 @@ export default defineConfig(
       accounts: 'src/accounts/index.ts',
       agents: 'src/agents/index.ts',
       hosts: 'src/hosts/index.ts',
-      tokens: 'src/tokens/index.ts',
       mounts: 'src/mounts.ts',
       argon2: 'src/argon2.ts',
     },

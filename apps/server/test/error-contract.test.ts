@@ -23,7 +23,7 @@ import { createPersonRouter, defineRoute, type PersonApiServices } from '@screen
 import type { Pairing } from '@screen-service/registry/hosts';
 import { createRateLimiter, ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import { MOUNTS } from '@screen-service/registry/mounts';
-import type { AgentManagement } from '@screen-service/registry/tokens';
+import type { AgentManagement } from '@screen-service/management-tokens';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -39,7 +39,7 @@ import {
   createAgentManagement,
   createManagementTokens,
   type ManagementTokens,
-} from '@screen-service/registry/tokens';
+} from '@screen-service/management-tokens';
 import type { ScreenLinesPort } from '@screen-service/screen-rules';
 import {
   connectAgent,

@@ -3,7 +3,7 @@
 
 import { bearerToken, createActionEndpoint } from '@screen-service/http-kit';
 import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
-import type { AgentManagement, AgentsCaller } from '@screen-service/registry/tokens';
+import type { AgentManagement, AgentsCaller } from '@screen-service/management-tokens';
 import express, { type Router } from 'express';
 
 export interface ManagementRouterOptions {

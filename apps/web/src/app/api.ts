@@ -2,7 +2,7 @@
 
 import type { SessionTokens as Session } from '@screen-service/person-api';
 
-export type { ManagementTokenView as ManagementToken } from '@screen-service/registry/tokens';
+export type { ManagementTokenView as ManagementToken } from '@screen-service/management-tokens';
 
 import { noteNoNetwork, noteResponse, rememberToken } from '@screen-service/phone-offline';
 import { MOUNTS } from '@screen-service/registry/mounts';

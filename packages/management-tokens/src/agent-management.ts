@@ -1,16 +1,16 @@
 // The management API's rules (doc2 `POST {agents_url}`): who is calling (the app's access token or a
 // management token) and what each caller may do. Agent rules are person-agents'; this only gates them.
-import type { Accounts } from '../accounts/accounts.js';
-import type { AgentView } from '../agents/agent-status.js';
+import type { Accounts } from '@screen-service/registry/accounts';
 import type {
   AgentListItem,
+  AgentView,
   ConnectionView,
   PersonAgents,
   UpdateAgentInput,
-} from '../agents/person-agents.js';
-import type { MintedCode } from '../hosts/pairing.js';
-import { ServiceError } from '../kernel/errors.js';
-import type { Store } from '../model/repositories.js';
+} from '@screen-service/registry/agents';
+import type { MintedCode } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
+import type { Store } from '@screen-service/registry/model';
 import {
   MANAGEMENT_TOKEN_PREFIX,
   type ManagementTokens,

@@ -1,10 +1,8 @@
+import { createPersonAgents } from '@screen-service/registry/agents';
+import { createPairing } from '@screen-service/registry/hosts';
+import { hashSecret, ServiceError, seededRandom } from '@screen-service/registry/kernel';
 import { createTestStore as openHarness, seedConnector, seedUser } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPersonAgents } from '../agents/person-agents.js';
-import { createPairing } from '../hosts/pairing.js';
-import { hashSecret } from '../kernel/crypto.js';
-import { ServiceError } from '../kernel/errors.js';
-import { seededRandom } from '../kernel/system.js';
 import { createAgentManagement } from './agent-management.js';
 import { createManagementTokens, type ManagementTokens } from './management-tokens.js';
 

@@ -1,4 +1,4 @@
-// @screen-service/registry/tokens: management tokens and the management API use cases.
+// @screen-service/management-tokens: management tokens and the management API use cases.
 // Every export here is public API.
 export {
   type AgentManagement,

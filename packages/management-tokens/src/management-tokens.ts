@@ -1,10 +1,17 @@
 // Management tokens (doc2 `svc_mt_`): minted in the app, shown once, stored as a SHA-256 hash, verified in
 // constant time, `last_used_at` kept on every use, revocable by their owner only.
-import { newId as defaultNewId, digestsEqual, hashSecret, mintToken } from '../kernel/crypto.js';
-import { ServiceError } from '../kernel/errors.js';
-import { type Clock, type Random, systemClock, systemRandom } from '../kernel/system.js';
-import type { ManagementTokenRecord } from '../model/records.js';
-import type { Store } from '../model/repositories.js';
+import {
+  type Clock,
+  newId as defaultNewId,
+  digestsEqual,
+  hashSecret,
+  mintToken,
+  type Random,
+  ServiceError,
+  systemClock,
+  systemRandom,
+} from '@screen-service/registry/kernel';
+import type { ManagementTokenRecord, Store } from '@screen-service/registry/model';
 
 /** The prefix every management token starts with. */
 export const MANAGEMENT_TOKEN_PREFIX = 'svc_mt_';

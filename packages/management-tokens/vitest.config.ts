@@ -1,0 +1,3 @@
+import { defineTestConfig } from '../../config/vitest.base.js';
+
+export default defineTestConfig();
