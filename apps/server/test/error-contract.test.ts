@@ -18,12 +18,12 @@ import {
   wireCode,
 } from '@screen-service/http-kit';
 import { createManagementRouter } from '@screen-service/management-api';
+import type { AgentManagement } from '@screen-service/management-tokens';
 import { createMcpHandler, toToolError } from '@screen-service/mcp-server';
 import { createPersonRouter, defineRoute, type PersonApiServices } from '@screen-service/person-api';
 import type { Pairing } from '@screen-service/registry/hosts';
 import { createRateLimiter, ServiceError, type ServiceErrorCode } from '@screen-service/registry/kernel';
 import { MOUNTS } from '@screen-service/registry/mounts';
-import type { AgentManagement } from '@screen-service/management-tokens';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

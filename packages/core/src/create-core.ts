@@ -3,6 +3,12 @@
 
 import type { Tables, TableWorkLimits } from '@screen-service/agent-tables';
 import {
+  type AgentManagement,
+  createAgentManagement,
+  createManagementTokens,
+  type ManagementTokens,
+} from '@screen-service/management-tokens';
+import {
   createPhotos,
   createSignedPhotoLinks,
   PHOTO_UPLOAD_RATE,
@@ -34,12 +40,6 @@ import {
 } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenRecord, Store } from '@screen-service/registry/model';
 import { type ServiceUrls, serviceUrls } from '@screen-service/registry/mounts';
-import {
-  type AgentManagement,
-  createAgentManagement,
-  createManagementTokens,
-  type ManagementTokens,
-} from '@screen-service/management-tokens';
 import type { ScreenLinesPort } from '@screen-service/screen-rules';
 import {
   connectAgent,

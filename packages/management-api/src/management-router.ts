@@ -2,8 +2,8 @@
 // token, reads the body and dispatches on `action` to the registry's AgentManagement. No rule lives here.
 
 import { bearerToken, createActionEndpoint } from '@screen-service/http-kit';
-import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentManagement, AgentsCaller } from '@screen-service/management-tokens';
+import { createRateLimiter, type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import express, { type Router } from 'express';
 
 export interface ManagementRouterOptions {
