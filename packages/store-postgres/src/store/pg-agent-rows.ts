@@ -47,17 +47,38 @@ const gateSql = (at: number) => `g AS (
  * An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN); with
  * `servedBy`, guarded in it (ADR 0291): refused, nothing is written and {@link AgentRowRefused} is thrown.
  */
+/** The statement of an agent row for each shape, built once (the same text is the same prepared statement). */
+const rowStatements = new Map<number, string>();
+
+/** The statement of a row by `person` (which takes its stream lock, ADR 0226) or not, with a screen or not, guarded or not. */
+function rowSql(person: boolean, screen: boolean, gated: boolean): string {
+  const shape = (person ? 1 : 0) | (screen ? 2 : 0) | (gated ? 4 : 0);
+  let text = rowStatements.get(shape);
+  if (text === undefined) {
+    const screenCte = screen
+      ? `s AS (
+       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
+       SELECT $18::text, user_id, agent_id, id, seq, $19::text, $20::text, $21::text, created_at FROM m
+     ),`
+      : '';
+    // The gate's parameters follow the row's 17 (21 with a screen).
+    const gate = gated ? gateSql(screen ? 22 : 18) : undefined;
+    text = `${insertMessageSql(person, gate)}, ${screenCte} ${pushWithRow(gated)}
+     SELECT m.*, (SELECT go FROM q) AS svc_pushed FROM m`;
+    rowStatements.set(shape, text);
+  }
+  return text;
+}
+
+/**
+ * An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN); with
+ * `servedBy`, guarded in it (ADR 0291): refused, nothing is written and {@link AgentRowRefused} is thrown.
+ */
 export async function insertWithPush(
   q: Queryable,
   w: AgentRowWrite,
 ): Promise<{ message: MessageRecord; screen: ScreenRecord | null; pushed: boolean }> {
   const m = w.screen ? { ...w.message, screenId: w.screen.id } : w.message;
-  const screenCte = w.screen
-    ? `s AS (
-       INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
-       SELECT $18::text, user_id, agent_id, id, seq, $19::text, $20::text, $21::text, created_at FROM m
-     ),`
-    : '';
   const values: unknown[] = [
     ...messageValues(m, w.version),
     w.push.ifOpen,
@@ -68,23 +89,16 @@ export async function insertWithPush(
       ? [w.screen.id, w.screen.lines, JSON.stringify(w.screen.ops), JSON.stringify(w.screen.taps)]
       : []),
   ];
-  const gated = w.servedBy !== undefined;
-  const gate = w.servedBy ? gateSql(values.length + 1) : null;
   if (w.servedBy) values.push(w.servedBy.connectorId, w.servedBy.userId);
-  // Agent rows take no stream lock (only person rows do, ADR 0226).
-  const row = await first(
-    q,
-    `${insertMessageSql(m.sender === 'person', gate ?? undefined)}, ${screenCte} ${pushWithRow(gated)}
-     SELECT m.*, (SELECT go FROM q) AS svc_pushed FROM m`,
-    values,
-  );
+  const sql = rowSql(m.sender === 'person', w.screen !== null, w.servedBy !== undefined);
+  const row = await first(q, sql, values);
   // No row: the gate held it back.
   if (!row) throw new AgentRowRefused();
-  const message = toMessage(row!);
+  const message = toMessage(row);
   const s = w.screen;
   return {
     message,
     screen: s ? screenRecord(s, m, message) : null,
-    pushed: row!.svc_pushed === true,
+    pushed: row.svc_pushed === true,
   };
 }
