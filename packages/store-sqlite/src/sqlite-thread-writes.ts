@@ -7,11 +7,10 @@ import type {
   NewScreen,
   PageVersion,
   ReceiptLink,
-  ScreenRecord,
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { AgentRowRefused, constraintErrors, toMessage } from '@screen-service/registry/model';
+import { AgentRowRefused, constraintErrors, screenOfRow, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -141,17 +140,7 @@ export function createThreadAppends(
     const message = insertMessage({ ...m, screenId: s.id });
     attachPhotos(message.id, m.photoIds);
     movePage.run(version, m.agentId, m.userId);
-    const screen: ScreenRecord = {
-      id: s.id,
-      userId: m.userId,
-      agentId: m.agentId,
-      messageId: message.id,
-      messageSeq: message.seq,
-      lines: s.lines,
-      ops: s.ops,
-      taps: s.taps,
-      createdAt: m.createdAt,
-    };
+    const screen = screenOfRow(s, message);
     insertScreen.run(
       screen.id,
       screen.userId,

@@ -93,6 +93,7 @@ export {
   json,
   num,
   type Row,
+  screenOfRow,
   str,
   toAgent,
   toAgentSummary,

@@ -164,6 +164,26 @@ export function toMessage(r: Row): MessageRecord {
   };
 }
 
+/** The screen a store writes with its message row, as it reads back: its thread, message and time are the row's. */
+export function screenOfRow(
+  s: Pick<ScreenRecord, 'id' | 'lines' | 'ops' | 'taps'>,
+  message: Pick<MessageRecord, 'id' | 'seq' | 'userId' | 'agentId' | 'createdAt'>,
+): ScreenRecord {
+  const { userId, agentId, createdAt } = message;
+  const [messageId, messageSeq] = [message.id, message.seq];
+  return {
+    id: s.id,
+    userId,
+    agentId,
+    messageId,
+    messageSeq,
+    lines: s.lines,
+    ops: s.ops,
+    taps: s.taps,
+    createdAt,
+  };
+}
+
 export function toScreen(r: Row): ScreenRecord {
   return {
     id: r.id as string,

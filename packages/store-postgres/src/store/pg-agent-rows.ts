@@ -7,10 +7,11 @@ import {
   type AgentRowWrite,
   type MessageRecord,
   type ScreenRecord,
+  screenOfRow,
   toMessage,
 } from '@screen-service/registry/model';
 import { first, type Queryable } from './pg-db.js';
-import { insertMessageSql, messageValues, screenRecord } from './pg-threads.js';
+import { insertMessageSql, messageValues } from './pg-threads.js';
 
 /**
  * The CTEs of an agent row's buzz (ADR 0289), after those of the row ($1 message id, $2 user, $3 agent, $10
@@ -98,7 +99,7 @@ export async function insertWithPush(
   const s = w.screen;
   return {
     message,
-    screen: s ? screenRecord(s, m, message) : null,
+    screen: s ? screenOfRow(s, message) : null,
     pushed: row.svc_pushed === true,
   };
 }

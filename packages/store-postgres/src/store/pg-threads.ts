@@ -11,7 +11,7 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { constraintErrors, num, toMessage, toScreen } from '@screen-service/registry/model';
+import { constraintErrors, num, screenOfRow, toMessage, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { insertWithPush } from './pg-agent-rows.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
@@ -96,25 +96,6 @@ async function insertMessage(q: Queryable, m: NewMessage, version: PageVersion):
   return toMessage((await first(q, `${insertSql(m)} SELECT * FROM m`, messageValues(m, version)))!);
 }
 
-/** The screen row written with `message` (its seq known only once the insert returned). */
-export function screenRecord(
-  s: Pick<ScreenRecord, 'id' | 'lines' | 'ops' | 'taps'>,
-  m: NewMessage,
-  message: MessageRecord,
-): ScreenRecord {
-  return {
-    id: s.id,
-    userId: m.userId,
-    agentId: m.agentId,
-    messageId: message.id,
-    messageSeq: message.seq,
-    lines: s.lines,
-    ops: s.ops,
-    taps: s.taps,
-    createdAt: m.createdAt,
-  };
-}
-
 /** A screen's message row and the screen, one statement: the screen takes the row's seq as it is drawn. */
 async function insertScreen(
   q: Queryable,
@@ -138,7 +119,7 @@ async function insertScreen(
     ],
   );
   const message = toMessage(row!);
-  return { message, screen: screenRecord(s, m, message) };
+  return { message, screen: screenOfRow(s, message) };
 }
 
 const bySeq = (a: MessageRecord, b: MessageRecord) => a.seq - b.seq;
