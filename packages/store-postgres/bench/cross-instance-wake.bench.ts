@@ -75,14 +75,14 @@ async function wakes(writer: Core, waiter: Core, n: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-/** CONCURRENCY loops calling `op` for SECONDS: calls per second. */
-async function throughput(op: () => Promise<unknown>): Promise<number> {
+/** CONCURRENCY loops calling `op` (with the loop's number) for SECONDS: calls per second. */
+async function throughput(op: (loop: number) => Promise<unknown>): Promise<number> {
   let calls = 0;
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: CONCURRENCY }, async (_, loop) => {
       while (performance.now() < until) {
-        await op();
+        await op(loop);
         calls++;
       }
     }),
@@ -128,7 +128,7 @@ function pgbenchWindow(url: string, meter: CpuMeter, mode: string): Window {
 }
 
 /** `throughput` with the CPU each call cost (this process and the cluster). */
-async function callWindow(meter: CpuMeter, op: () => Promise<unknown>): Promise<Window> {
+async function callWindow(meter: CpuMeter, op: (loop: number) => Promise<unknown>): Promise<Window> {
   const before = meter.sample();
   const rate = await throughput(op);
   return { rate, cpu: perOp(before, meter.sample(), rate * SECONDS) };
@@ -191,7 +191,17 @@ await teardown();
 async function ratios(): Promise<void> {
   const meter = await cpuMeter(adminUrl);
   const p = await person(a);
-  const rows: { show: Window; N: Window; threads: Window; S: Window }[] = [];
+  // The same calls spread: each caller its own person, connection and thread (nothing of one thread to write
+  // together, ADR 0296), beside the goal's one thread.
+  const people = await Promise.all(Array.from({ length: CONCURRENCY }, () => person(a)));
+  const rows: {
+    show: Window;
+    N: Window;
+    threads: Window;
+    S: Window;
+    spread: Window;
+    spreadThreads: Window;
+  }[] = [];
   console.log(
     `\nPostgreSQL's own speed on the same database, ${CONCURRENCY} pgbench clients or callers, ${SECONDS} s windows`,
   );
@@ -200,10 +210,16 @@ async function ratios(): Promise<void> {
     const N = pgbenchWindow(db.url, meter, '-N');
     const threads = await callWindow(meter, () => a.threadOps.threads(p.principal));
     const S = pgbenchWindow(db.url, meter, '-S');
-    rows.push({ show, N, threads, S });
+    const spread = await callWindow(meter, (i) => a.threadOps.show(people[i]!.principal, { lines: LINES }));
+    const spreadThreads = await callWindow(meter, (i) => a.threadOps.threads(people[i]!.principal));
+    rows.push({ show, N, threads, S, spread, spreadThreads });
     console.log(
       `  round ${i + 1}: svc_show ${show.rate.toFixed(0)}/s, pgbench -N ${N.rate.toFixed(0)} tx/s, ${fmt(show.rate / N.rate)}; ` +
         `svc_threads ${threads.rate.toFixed(0)}/s, pgbench -S ${S.rate.toFixed(0)} tx/s, ${fmt(threads.rate / S.rate)}  (${loadAverage()})`,
+    );
+    console.log(
+      `           spread over ${CONCURRENCY} threads: svc_show ${spread.rate.toFixed(0)}/s, ${fmt(spread.rate / N.rate)}; ` +
+        `svc_threads ${spreadThreads.rate.toFixed(0)}/s, ${fmt(spreadThreads.rate / S.rate)}`,
     );
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -212,12 +228,13 @@ async function ratios(): Promise<void> {
     const db = median(w.map((x) => x.cpu.cluster ?? Number.NaN));
     return { own, db, all: own + db };
   };
-  const line = (label: string, calls: Window[], bench: Window[], name: string) => {
+  const line = (label: string, calls: Window[], bench: Window[], name: string, goal = true) => {
     const r = median(calls.map((c, i) => c.rate / bench[i]!.rate));
     const c = cpu(calls, 'node');
     const b = cpu(bench, 'children');
+    const judged = r >= 0.5 ? 'goal >= 0.50 met' : 'goal >= 0.50 NOT met';
     console.log(
-      `  ${label.padEnd(44)} ${fmt(r).padStart(9)}  ${r >= 0.5 ? 'goal >= 0.50 met' : 'goal >= 0.50 NOT met'} (median of ${ROUNDS})`,
+      `  ${label.padEnd(44)} ${fmt(r).padStart(9)}  ${goal ? judged : '(not the goal)'} (median of ${ROUNDS})`,
     );
     console.log(
       `    CPU us per op: call ${c.own.toFixed(0)} node + ${c.db.toFixed(0)} postgres = ${c.all.toFixed(0)}; ` +
@@ -235,6 +252,20 @@ async function ratios(): Promise<void> {
     rows.map((x) => x.threads),
     rows.map((x) => x.S),
     'pgbench -S',
+  );
+  line(
+    `svc_show over ${CONCURRENCY} threads / pgbench -N`,
+    rows.map((x) => x.spread),
+    rows.map((x) => x.N),
+    'pgbench -N',
+    false,
+  );
+  line(
+    `svc_threads of ${CONCURRENCY} connections / pgbench -S`,
+    rows.map((x) => x.spreadThreads),
+    rows.map((x) => x.S),
+    'pgbench -S',
+    false,
   );
 }
 

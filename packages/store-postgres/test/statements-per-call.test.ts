@@ -83,4 +83,48 @@ describe('statements per call on PostgreSQL', () => {
     expect(texts).toHaveLength(1);
     expect((await core.threadOps.threads(principal)).agents).toHaveLength(2);
   });
+
+  it('calls that come together: sixteen svc_show into one thread are one rate take and one row statement (ADR 0296)', async () => {
+    await core.threadOps.show(principal, { lines: 'confirm@warm "Warm?"' });
+    await flushed();
+    sent = [];
+    const shown = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        core.threadOps.show(principal, { lines: `confirm@q${i} "Q${i}?"` }),
+      ),
+    );
+    await flushed();
+    const texts = sent.filter((t) => !t.includes('pg_notify'));
+    sent = null;
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/^INSERT INTO svc_limits/);
+    expect(texts[1]).toMatch(/^WITH r AS \( SELECT \* FROM unnest\(/);
+    // Each call got its own screen, in the order the calls came.
+    expect(new Set(shown.map((s) => s.screen_id)).size).toBe(16);
+    const screens = await core.store.threads.listScreens(shown.map((s) => s.screen_id));
+    const seqOf = new Map(screens.map((s) => [s.id, s.messageSeq]));
+    const seqs = shown.map((s) => seqOf.get(s.screen_id)!);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    expect(screens.map((s) => s.lines).sort()).toEqual(
+      Array.from({ length: 16 }, (_, i) => `confirm@q${i} "Q${i}?"`).sort(),
+    );
+  });
+
+  it('calls that come together: svc_threads of two connections are one read, each its own agents (ADR 0296)', async () => {
+    const other = await seedUser(core.store);
+    const second = await seedConnection(core.store, other.id, ['theirs']);
+    const theirs = await core.connectionAuth.verify(second.token);
+    const alone = [await core.threadOps.threads(principal), await core.threadOps.threads(theirs)];
+    sent = [];
+    const together = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => core.threadOps.threads(i % 3 === 0 ? theirs : principal)),
+    );
+    const texts = sent;
+    sent = null;
+    expect(texts).toHaveLength(1);
+    together.forEach((got, i) => {
+      expect(got).toEqual(i % 3 === 0 ? alone[1] : alone[0]);
+    });
+    expect(alone[1]!.agents.map((a) => a.name)).toEqual(['theirs']);
+  });
 });

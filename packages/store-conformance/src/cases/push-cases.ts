@@ -213,6 +213,95 @@ export const pushCases: ConformanceCase[] = [
     },
   ),
   c(
+    ['threads.appendWithPush', 'threads.page', 'threads.listPushIntents'],
+    'agent rows written at once into one thread: each its own outcome, in the order they came',
+    async (store) => {
+      const { f, user, agent, key } = await withDevices(store);
+      const own = await f.connector(user.id);
+      const stranger = await f.connector((await f.user()).id);
+      await store.agents.bind(agent.id, { connectorId: own.id, remoteRef: 'a', kind: 'hostfw' }, 5);
+      await store.push.setPresence(key, 'phone', 25);
+      const write = (
+        id: string,
+        at: number,
+        o: { screen?: boolean; by?: string; idem?: string; ifOpen?: boolean } = {},
+      ) =>
+        store.threads.appendWithPush({
+          message: {
+            ...f.message(key, 'agent', id),
+            id: `msg_${id}`,
+            createdAt: at,
+            connectorId: own.id,
+            ...(o.idem ? { idemKey: o.idem } : {}),
+          },
+          screen: o.screen ? { id: `scr_${id}`, lines: `confirm@${id} "${id}?"`, ops: [], taps: [] } : null,
+          version: f.version(),
+          push: { id: `push_${id}`, ifOpen: o.ifOpen ?? false, ifClosed: true },
+          ...(o.by ? { servedBy: { connectorId: o.by, userId: user.id } } : {}),
+        });
+      await write('first', 1, { idem: 'k1' });
+      // All in one turn: rows and screens, guarded or not, open (before 25) or closed, one refused by its
+      // guard, one whose idempotency key is taken.
+      const outcomes = await Promise.allSettled([
+        write('a', 10),
+        write('b', 20, { screen: true, by: own.id }),
+        write('c', 30, { ifOpen: true }),
+        write('d', 40, { screen: true, by: stranger.id }),
+        write('e', 50, { idem: 'k1' }),
+        write('f', 60, { screen: true, by: own.id, ifOpen: true }),
+      ]);
+      const [a, b, c3, d, e, f6] = outcomes;
+      expect(d).toMatchObject({ status: 'rejected', reason: expect.any(AgentRowRefused) });
+      expect(e).toMatchObject({ status: 'rejected', reason: { code: 'CONFLICT' } });
+      const done = [a, b, c3, f6].map((o) => {
+        if (o?.status !== 'fulfilled') throw new Error(`expected written, got ${String(o?.reason)}`);
+        return o.value;
+      });
+      expect(done.map((r) => [r.message.id, r.screen?.id ?? null, r.pushed])).toEqual([
+        ['msg_a', null, false],
+        ['msg_b', 'scr_b', false],
+        ['msg_c', null, true],
+        ['msg_f', 'scr_f', true],
+      ]);
+      // Again without the taken key (PostgreSQL writes these three in one statement): the refused row is
+      // still refused alone.
+      const again = await Promise.allSettled([
+        write('g', 70, { screen: true, by: own.id }),
+        write('h', 80, { by: stranger.id }),
+        write('i', 90),
+      ]);
+      expect(again.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(again[1]).toMatchObject({ reason: expect.any(AgentRowRefused) });
+      for (const o of [again[0], again[2]]) if (o?.status === 'fulfilled') done.push(o.value);
+      // Seqs follow the order the writes came in, and each screen carries its row's.
+      const seqs = done.map((r) => r.message.seq);
+      expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
+      expect(done[1]!.screen?.messageSeq).toBe(done[1]!.message.seq);
+      expect((await store.threads.getScreen('scr_f'))?.messageId).toBe('msg_f');
+      expect(await store.threads.getScreen('scr_d')).toBeNull();
+      const page = await store.threads.page({ ...key, limit: 10 });
+      expect(page.map((m) => m.id).sort()).toEqual([
+        'msg_a',
+        'msg_b',
+        'msg_c',
+        'msg_f',
+        'msg_first',
+        'msg_g',
+        'msg_i',
+      ]);
+      expect((await store.threads.getScreen('scr_g'))?.messageSeq).toBe(done[4]!.message.seq);
+      // Each written row's buzz with it, one outbox row per device (a and b came while the thread was open,
+      // where the rules said no buzz), none for the two not written.
+      expect((await store.threads.listPushIntents(user.id)).map((p) => p.id).sort()).toEqual([
+        'push_c',
+        'push_f',
+        'push_g',
+        'push_i',
+      ]);
+      expect(await store.push.due(100, 10)).toHaveLength(8);
+    },
+  ),
+  c(
     ['push.setPresence', 'push.isOpen'],
     'presence: open on any device until it lapses or closes',
     async (store) => {

@@ -55,10 +55,17 @@ describe('createPostgresLimits rate buckets', () => {
       if (JSON.stringify(a[0]).includes('INSERT INTO svc_limits')) statements++;
       return query(...a);
     };
-    const bucket = createPostgresLimits({ pool }).rateLimiter('mcp', { burst: 100, perMinute: 1, now });
-    // Forty at once: the first goes alone, the 39 that waited for it go in one statement.
+    const bucket = createPostgresLimits({ pool }).rateLimiter('mcp', { burst: 121, perMinute: 1, now });
+    // Forty in one turn go in one statement (ADR 0296).
     const first = await Promise.all(Array.from({ length: 40 }, () => bucket.take('hot')));
     expect(first.every((d) => d.ok)).toBe(true);
+    expect(statements).toBe(1);
+    // One on its way, then twenty more: those twenty wait for it and go in one statement.
+    statements = 0;
+    const lone = bucket.take('hot');
+    while (statements === 0) await new Promise((r) => setImmediate(r));
+    const waited = await Promise.all([lone, ...Array.from({ length: 20 }, () => bucket.take('hot'))]);
+    expect(waited.every((d) => d.ok)).toBe(true);
     expect(statements).toBe(2);
     // Sixty-five at once against the 60 left: the batch cannot have them all, so each is asked alone until
     // the bucket refuses; exactly 60 pass, the rest are refused with when to retry.

@@ -66,12 +66,14 @@ function rateLimiter(pool: pg.Pool, sweepMs: number, name: string, options: Rate
   }
   // Takes of a key waiting for its statement on the way: the next statement takes them all at once. When
   // the bucket cannot give them all, each is taken alone, in order, so the edge of the limit stays exact.
-  const waiting = new Map<
-    string,
-    { cost: number; done: (d: RateDecision | Promise<RateDecision>) => void }[]
-  >();
+  type Waiting = { cost: number; done: (d: RateDecision | Promise<RateDecision>) => void };
+  const waiting = new Map<string, Waiting[]>();
+  // One turn of the event loop before each statement: takes of the same turn, and callers the last statement
+  // answered that take again at once, go together (ADR 0296).
+  const nextTurn = (key: string) =>
+    new Promise<Waiting[] | undefined>((resolve) => setImmediate(() => resolve(waiting.get(key))));
   async function drain(key: string): Promise<void> {
-    for (let batch = waiting.get(key); batch && batch.length > 0; batch = waiting.get(key)) {
+    for (let batch = await nextTurn(key); batch && batch.length > 0; batch = await nextTurn(key)) {
       waiting.set(key, []);
       const all =
         batch.length > 1

@@ -44,10 +44,6 @@ const gateSql = (at: number) => `g AS (
       OR EXISTS (SELECT 1 FROM agent_connections c WHERE c.agent_id = a.id AND c.connector_id = $${at}::text))) AS ok
 )`;
 
-/**
- * An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN); with
- * `servedBy`, guarded in it (ADR 0291): refused, nothing is written and {@link AgentRowRefused} is thrown.
- */
 /** The statement of an agent row for each shape, built once (the same text is the same prepared statement). */
 const rowStatements = new Map<number, string>();
 

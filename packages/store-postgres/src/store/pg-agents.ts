@@ -2,7 +2,6 @@
 // 0241), which lock the user's row first (two instances adding a user's first agent make one default).
 
 import {
-  AGENT_SUMMARY_COLUMNS,
   type AgentPatch,
   type AgentRepository,
   byListOrder,
@@ -10,9 +9,9 @@ import {
   type NewAgent,
   type ReadOptions,
   toAgent,
-  toAgentSummary,
 } from '@screen-service/registry/model';
 import { changes, first, forUpdate, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import { servedAgentsReader } from './served-agents-read.js';
 
 // Text ties are broken byte-wise (COLLATE "C"), as SQLite compares text, whatever the database's locale.
 const USER_ORDER = 'ORDER BY sort, created_at, id COLLATE "C"';
@@ -35,6 +34,7 @@ const COLUMNS: Record<keyof AgentPatch, string> = {
 };
 
 export function createPgAgents(db: PgDb): AgentRepository {
+  const readServed = servedAgentsReader(db);
   const create = async (a: NewAgent) => {
     const r = await db.one(
       `INSERT INTO agents (id, user_id, name, handle, color, avatar, theme, kind, connector_id, remote_ref,
@@ -79,25 +79,16 @@ export function createPgAgents(db: PgDb): AgentRepository {
     },
     async listByConnector(connectorId) {
       const rows = await db.all(
-        `SELECT * FROM agents WHERE connector_id = $1
-           OR id IN (SELECT agent_id FROM agent_connections WHERE connector_id = $1)`,
+        // Each half through its index (an OR over the two would scan every agent).
+        `SELECT * FROM agents WHERE id IN (SELECT id FROM agents WHERE connector_id = $1
+           UNION SELECT agent_id FROM agent_connections WHERE connector_id = $1)`,
         [connectorId],
       );
       return rows.map(toAgent).sort(byListOrder);
     },
     async listByConnectorWithUnhandled(connectorId, userId) {
-      // One statement for svc_threads (ADR 0289): the served agents' summaries (no JSON columns to read,
-      // ADR 0291) and each thread's count, as listByConnector and countUnhandled read them.
-      const rows = await db.all(
-        `SELECT ${AGENT_SUMMARY_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.agent_id = a.id AND m.user_id = $2
-             AND m.sender = 'person' AND m.handled_at IS NULL) AS svc_unhandled
-         FROM agents a WHERE a.connector_id = $1
-           OR a.id IN (SELECT agent_id FROM agent_connections WHERE connector_id = $1)`,
-        [connectorId, userId],
-      );
-      return rows
-        .map((r) => ({ agent: toAgentSummary(r), unhandled: Number(r.svc_unhandled) }))
-        .sort((x, y) => byListOrder(x.agent, y.agent));
+      // One statement for svc_threads (ADR 0289), shared by the reads that come while one is on its way (ADR 0296).
+      return readServed(connectorId, userId);
     },
     async findByHandle(userId, handle) {
       const r = await db.one('SELECT * FROM agents WHERE user_id = $1 AND handle = $2', [userId, handle]);

@@ -13,7 +13,7 @@ import type {
 } from '@screen-service/registry/model';
 import { constraintErrors, num, screenOfRow, toMessage, toScreen } from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
-import { insertWithPush } from './pg-agent-rows.js';
+import { createAgentRowWriter } from './pg-agent-row-batch.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
 
 /**
@@ -153,6 +153,7 @@ function keyReads(db: PgDb): Pick<ThreadRepository, 'findByIdemKey' | 'findPerso
 }
 
 export function createPgThreads(db: PgDb): ThreadRepository {
+  const writeAgentRow = createAgentRowWriter(db);
   const countUnhandled = batchedUnhandledCounts(db);
   return {
     async append(m, version) {
@@ -185,7 +186,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
     },
     async appendWithPush(w) {
       try {
-        return await insertWithPush(db, w);
+        return await writeAgentRow(w);
       } catch (err) {
         throw idemTaken(err, w.message);
       }
