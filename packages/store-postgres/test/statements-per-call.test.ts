@@ -2,7 +2,7 @@
 // at the driver: the rate bucket, then an agent row and its buzz in one statement (no BEGIN, open-state read,
 // push intent, COMMIT of their own) that also checks the connection still serves the agent (the agent is
 // picked from the list this process last read), and svc_threads is one read. Guards the round trips the
-// bench's ratios rest on.
+// bench's ratios rest on. Calls that come together share their statements (ADR 0296).
 import { randomBytes } from 'node:crypto';
 import { type Core, createCore } from '@screen-service/core';
 import { fastHasher, seedConnection, seedUser } from '@screen-service/test-kit';

@@ -129,15 +129,17 @@ export async function showScreen(
       guard,
     );
   // Refused because the connection no longer serves the agent: the whole call again, from a fresh read.
-  let again: ShowResult | undefined;
-  const written = guarded
-    ? await writeGuarded(p, ctx.kept, append, async () => {
-        again = await showScreen(ctx, p, input, extras, true);
-        return null;
-      })
-    : await append();
-  if (again || !written) return again!;
-  const { message, screen } = written;
+  type Outcome = { written: Awaited<ReturnType<typeof append>> } | { again: ShowResult };
+  const outcome: Outcome = guarded
+    ? await writeGuarded<Outcome>(
+        p,
+        ctx.kept,
+        async (guard) => ({ written: await append(guard) }),
+        async () => ({ again: await showScreen(ctx, p, input, extras, true) }),
+      )
+    : { written: await append() };
+  if ('again' in outcome) return outcome.again;
+  const { message, screen } = outcome.written;
   await writes?.appendCards();
   // A shared thread never restyles the owner's agent: the holder's look is the grant's.
   if (looks.length > 0 && own) await saveLooks(deps, agent, looks, message.createdAt);
