@@ -4,10 +4,10 @@
 // `inject('postgresUrl')` (the default of `createTestDatabase` of @screen-service/store-postgres/testing) and
 // make their own database in it. Set SVC_TEST_POSTGRES_URL beforehand to use a server of your own instead.
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,17 +17,6 @@ declare module 'vitest' {
 }
 
 /** A port nobody listens on right now, on the loopback interface. */
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * As root the cluster runs as the `postgres` user, who must reach the binaries inside node_modules. A clone

@@ -2,7 +2,6 @@
 // serve, no SQLite file is created or named, and the server's start-up line names the database it serves.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -11,6 +10,7 @@ import { loadConfig, type RunningServer, startServer } from '@screen-service/ser
 import { createTestDatabase, type TestDatabase } from '@screen-service/store-postgres/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../config/free-port.js';
 import { runCli } from '../src/cli.js';
 
 let db: TestDatabase;
@@ -20,15 +20,6 @@ let server: RunningServer | undefined;
 let base: string;
 let env: Record<string, string>;
 const logLines: string[] = [];
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function svc(args: string[]) {
   let stdout = '';

@@ -1,10 +1,12 @@
 // The real built server as a child process on 127.0.0.1: start, wait until healthy, sample, SIGKILL, restart.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../config/free-port.js';
 import { request } from './http.js';
 import { collectGarbage, inspectorUrl } from './inspector-gc.js';
+
+export { freePort };
 
 /** The built server entry (`npm run build` of @screen-service/server; nx builds it before this package). */
 export const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
@@ -50,18 +52,6 @@ export interface ServiceProcess {
   stderrTail(): string;
   /** A full garbage collection in the server (needs `inspector: true`). */
   collectGarbage(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1 (the listener is closed before it returns). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -6,15 +6,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { freePort } from '../../../config/free-port.js';
 import { ensureNginx } from './nginx-setup.js';
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 async function waitForPort(port: number, log: () => string, ms = 10_000) {
   const until = Date.now() + ms;

@@ -2,10 +2,10 @@
 // HTTP: the harness of the tests of packages that talk to a running service (the agent SDK, the relay).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../config/free-port.js';
 
 /** The built server entry; nx builds @screen-service/server before this package's tests. */
 export const SERVER_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -28,17 +28,6 @@ export interface Service {
 }
 
 const METRICS_TOKEN = 'service-process-tests-metrics-token';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `node apps/server/dist/main.js` and resolves once `/healthz` answers 200. */
 export async function startService(env: Record<string, string> = {}): Promise<Service> {

@@ -1,6 +1,9 @@
 // The phone's network in the browser tests: a TCP gate in front of the service that the app reaches it through.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
+import { freePort } from '../../../config/free-port.js';
+
+export { freePort };
 
 /**
  * The phone's network as a gate in front of the service: the app reaches the service only through it, so
@@ -32,15 +35,6 @@ export function networkGate(target: number) {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A port nothing listens on right now (the service takes it behind the gate). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /**

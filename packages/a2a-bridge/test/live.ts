@@ -2,25 +2,17 @@
 // SIGKILLed), the person's side over the person API, and svc-a2a as a child process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSse } from '@screen-service/io-kit/sse';
 import { MOUNTS } from '@screen-service/registry/mounts';
+import { freePort } from '../../../config/free-port.js';
+
+export { freePort };
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const SERVICE = fileURLToPath(new URL('./fixtures/service-child.ts', import.meta.url));
-
-/** A free port on 127.0.0.1 (the service's base URL must name its port before it starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The live service. */
 export interface LiveService {
