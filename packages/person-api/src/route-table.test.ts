@@ -33,6 +33,7 @@ describe('RouteTable', () => {
     expect(table.match('POST', '/agents//taps').kind).toBe('none');
     expect(table.match('POST', '/agents/agt_1/taps/more').kind).toBe('none');
     expect(table.match('GET', '/').kind).toBe('none');
+    expect(table.match('POST', 'http://svc.example.com/agents/agt_1/taps')).toMatchObject({ value: 'tap' });
   });
 
   it('gives the first route in table order: a literal listed first wins over a parameter', () => {

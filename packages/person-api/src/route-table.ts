@@ -17,8 +17,18 @@ export type RouteLookup<T> =
   | { kind: 'other-methods'; allow: string }
   | { kind: 'none' };
 
-/** The segments of a path without its query, one trailing slash and the leading slash ('/' has none). */
-function split(path: string): string[] {
+/**
+ * The segments of a path without its query, one trailing slash and the leading slash ('/' has none). An
+ * absolute-form target (`http://host/path`, which Express's mount leaves in front of the path) counts
+ * from the path after its authority, as Express matched it.
+ */
+function split(target: string): string[] {
+  let path = target;
+  if (path.charCodeAt(0) !== 0x2f) {
+    const authority = path.indexOf('://');
+    const slash = authority === -1 ? -1 : path.indexOf('/', authority + 3);
+    path = slash === -1 ? '/' : path.slice(slash);
+  }
   let end = path.indexOf('?');
   if (end === -1) end = path.length;
   if (end > 1 && path.charCodeAt(end - 1) === 0x2f) end--;
