@@ -211,7 +211,8 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   };
   router.use(dispatch);
 
-  // The body readers' refusals (bad JSON, too large, another type) come here and get the same shape.
+  // The readers' refusals are sent where they happen; anything thrown out of the dispatch itself (Express
+  // passes it on) gets the same shape here.
   const parserErrors: ErrorRequestHandler = (err, req, res, _next) => {
     send(req, res, err);
   };
