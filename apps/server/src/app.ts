@@ -71,6 +71,18 @@ export function createApp(deps: AppDeps): ServiceApp {
 
   // Every other route: the configured name only. The tool server checks its own Host.
   app.use(hostGuard(config.baseUrl, { refuse: answerByPath }));
+  // The person's API first: the phone's requests (taps, replies, pages) are most of the traffic, and the
+  // mounts' prefixes are disjoint, so the order only saves the others' layer checks (ADR 0295).
+  app.use(
+    MOUNTS.app,
+    createPersonRouter({
+      services: personApiServices(svc, svc.oauth, svc.native, { imageCdn: config.imageCdn }),
+      checkResponses: config.checkResponses ?? false,
+      ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
+      shutdown: svc.stopping.signal,
+      onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
+    }),
+  );
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -92,16 +104,6 @@ export function createApp(deps: AppDeps): ServiceApp {
       receipts: (userId, agentId, opts) => svc.receipts.exportOwned(userId, agentId, opts),
       onError: log('management failed'),
       rateLimit: svc.limits.rateLimiter('management', config.managementRate ?? MANAGEMENT_RATE),
-    }),
-  );
-  app.use(
-    MOUNTS.app,
-    createPersonRouter({
-      services: personApiServices(svc, svc.oauth, svc.native, { imageCdn: config.imageCdn }),
-      checkResponses: config.checkResponses ?? false,
-      ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
-      shutdown: svc.stopping.signal,
-      onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
     }),
   );
   // OAuth 2.1 (doc1): the authorization server, and its metadata under the tool server's path.

@@ -129,6 +129,39 @@ describe('the tool server: a JSON-RPC error for every failure', () => {
 
 describe("the person's API: {error, message} for every failure", () => {
   const app = (path: string) => `${API}${path}`;
+  it('answers through its route table with the security headers: a tap, a wrong method, OPTIONS, no route', async () => {
+    const { token: connector, agentId } = await pair();
+    const principal = await t.running.services.connectionAuth.verify(connector);
+    const shown = await t.running.services.threadOps.show(principal, {
+      lines: 'choose@pick "Lunch?" Soup|Pasta',
+    });
+    const auth = bearer(person.access_token);
+    const taps = app(`/agents/${agentId}/taps`);
+    const tap = await post(taps, { screen_id: shown.screen_id, event: { id: 'pick', value: 'Soup' } }, auth);
+    expect(tap.status).toBe(201);
+    expect(tap.body).toMatchObject({ echo: 'Soup' });
+    const wrong = await raw(`${t.base}${taps}`, 'GET', auth);
+    expectApiError(wrong, 404, 'not_found');
+    expect(wrong.body.message).toBe(`No route for GET ${taps}`);
+    const answer = await fetch(`${t.base}${taps}`, { method: 'OPTIONS' });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('POST');
+    const options = { headers: Object.fromEntries(answer.headers) };
+    expect(options.headers.allow).toBe('POST');
+    const nowhere = await post(app(`/agents/${agentId}/nowhere`), {}, auth);
+    expectApiError(nowhere, 404, 'not_found');
+    const badParam = await post(app('/agents/%E0/taps'), {}, auth);
+    expectApiError(badParam, 400, 'invalid_input');
+    expect(badParam.body.field).toBe('agentId');
+    for (const r of [tap, wrong, options, nowhere, badParam]) {
+      expect(r.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(r.headers['x-frame-options']).toBe('DENY');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['referrer-policy']).toBe('no-referrer');
+      expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
+  });
+
   it('refuses credentials, routes, input, bodies and the Host', async () => {
     const none = await raw(`${t.base}${app('/me')}`, 'GET');
     expectApiError(none, 401, 'unauthorized');

@@ -23,6 +23,19 @@ describe('createHostCheck', () => {
   });
 });
 
+describe('createHostCheck, asked again and again', () => {
+  it('answers a value the same every time: remembering accepted ones never lets another in', () => {
+    const ok = createHostCheck('http://localhost:0/functions/v1/svc-mcp');
+    for (let round = 0; round < 3; round++) {
+      for (let port = 1000; port < 1040; port++) expect(ok(`127.0.0.1:${port}`)).toBe(true);
+      expect(ok('evil.example.com')).toBe(false);
+      expect(ok('127.0.0.1.evil.example.com:1000')).toBe(false);
+      expect(ok('LOCALHOST:1000')).toBe(true);
+      expect(ok('localhost.evil:1000')).toBe(false);
+    }
+  });
+});
+
 describe('hostGuard', () => {
   it('answers 403 on any path for a Host that is not the service, and passes the service on', async () => {
     const { createServer } = await import('node:http');

@@ -7,8 +7,13 @@ import { sendHttpError } from './http-errors.js';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function hostnameOf(host: string): string {
-  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
 }
+
+/** How many accepted Host values a check remembers (a service is reached under a handful of names). */
+const REMEMBERED_HOSTS = 16;
 
 /**
  * A predicate over the Host header. Allowed: the host of `publicUrl` (with its port), any `extraHosts`,
@@ -30,10 +35,17 @@ export function createHostCheck(
   const url = new URL(publicUrl);
   const exact = new Set([url.host.toLowerCase(), ...extraHosts.map((h) => h.toLowerCase())]);
   const loopback = LOOPBACK.has(url.hostname.toLowerCase());
+  // Every request asks with one of the same few values: an accepted one is remembered as it was sent, so
+  // the next request with it costs one lookup (ADR 0295). Refusals are not remembered (a scan of names
+  // must not fill the set); the set stops growing at REMEMBERED_HOSTS.
+  const accepted = new Set<string>();
   return (raw) => {
     if (!raw) return false;
+    if (accepted.has(raw)) return true;
     const host = raw.toLowerCase();
-    return exact.has(host) || (loopback && LOOPBACK.has(hostnameOf(host)));
+    const ok = exact.has(host) || (loopback && LOOPBACK.has(hostnameOf(host)));
+    if (ok && accepted.size < REMEMBERED_HOSTS) accepted.add(raw);
+    return ok;
   };
 }
 

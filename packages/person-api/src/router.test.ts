@@ -4,6 +4,7 @@ import { ServiceError } from '@screen-service/registry/kernel';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createJsonFallbacks } from './fallbacks.js';
 import { defineRoute, type RouteDef } from './route.js';
 import { createPersonRouter, ResponseMismatchError } from './router.js';
 import type { PersonApiServices } from './services.js';
@@ -150,6 +151,38 @@ describe('createPersonRouter', () => {
     );
     const unchecked = await serve([liar], false);
     expect(await unchecked.call('/liar')).toEqual({ status: 200, body: { ok: 'yes' } });
+  });
+
+  it('answers OPTIONS on a known path with its methods; another method or path falls through to the 404', async () => {
+    const app = express();
+    app.use(createPersonRouter({ services, routes: [echo, refusing] }));
+    app.use(...createJsonFallbacks(() => {}));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closers.push(() => server.close());
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const options = await fetch(`${base}/echo/ada`, { method: 'OPTIONS' });
+    expect(options.status).toBe(200);
+    expect(options.headers.get('allow')).toBe('POST');
+    expect(await options.text()).toBe('POST');
+    const head = await fetch(`${base}/refuse`, { method: 'HEAD' });
+    expect(head.status).toBe(429);
+    for (const [method, path] of [
+      ['GET', '/echo/ada'],
+      ['POST', '/nowhere'],
+      ['OPTIONS', '/nowhere'],
+    ] as const) {
+      const r = await fetch(base + path, { method });
+      expect(r.status).toBe(404);
+      expect(await r.json()).toEqual({ error: 'not_found', message: `No route for ${method} ${path}` });
+    }
+  });
+
+  it('refuses a malformed path parameter with 400 invalid_input naming it', async () => {
+    const { call } = await serve([echo]);
+    const bad = await call('/echo/%E0', post('{"n":1}'));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'invalid_input', field: 'name' });
   });
 
   it('types the handler from the schemas (compile-time checks)', () => {

@@ -1,12 +1,13 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
 
-import { bearerToken, jsonBody, sendHttpError } from '@screen-service/http-kit';
+import { bearerToken, readJsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { AppPrincipal } from '@screen-service/registry/accounts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 import { JsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
+import { RouteTable } from './route-table.js';
 import { personRoutes } from './routes/index.js';
 import type { PersonApiServices } from './services.js';
 
@@ -69,6 +70,14 @@ function accessToken(req: Request, inQuery: boolean): string | null {
   return null;
 }
 
+/** Express's answer to OPTIONS on a known path: 200, the methods in `Allow` and as the text body. */
+function sendAllow(res: express.Response, allow: string): void {
+  res.setHeader('Allow', allow);
+  res.setHeader('Content-Length', Buffer.byteLength(allow));
+  res.setHeader('Content-Type', 'text/plain');
+  res.end(allow);
+}
+
 /**
  * The person's API as an Express router; mount it at `/functions/v1/svc-app`.
  *
@@ -82,8 +91,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
   const router = express.Router();
-  // The one JSON reader of every adapter (http-kit, ADR 0242); photos come as bytes.
-  const json = jsonBody({ limit: JSON_BODY_LIMIT }) as RequestHandler;
+  // JSON bodies are read by the one JSON reader of every adapter (http-kit, ADR 0242); photos come as bytes.
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
   const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
   const openStreams = new Map<string, number>();
@@ -111,59 +119,100 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
     });
   };
 
-  for (const route of routes) {
-    const handler: RequestHandler = async (req, res) => {
-      try {
-        const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
-        const user: AppPrincipal | undefined =
-          route.auth === 'user' ? await services.accounts.verifyAccess(token) : undefined;
-        if (user && route.raw?.response === 'text/event-stream') holdStream(user.userId, res);
-        const stillSignedIn = () =>
-          services.accounts.verifyAccess(token).then(
-            () => true,
-            () => false,
-          );
-        const result = await route.handler({
-          services,
-          user,
-          params: req.params as Record<string, string>,
-          query: validate(route.query, req.query, 'query'),
-          body: route.raw?.request ? req.body : validate(route.body, req.body, 'body'),
-          req,
-          res,
-          shutdown,
-          stillSignedIn,
-        });
-        if (res.headersSent) return;
-        if (route.response && !route.raw?.response) {
-          const text = result instanceof JsonText ? result.text : undefined;
-          if (options.checkResponses) {
-            const checked = route.response.safeParse(text === undefined ? result : JSON.parse(text));
-            if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
-          }
-          const status = route.status ?? 200;
-          // The answer to a change (POST, PUT, PATCH, DELETE) is written as it is: no ETag (nobody
-          // revalidates a change's answer; Express would hash every one), the same type and body.
-          const written = route.method === 'get' ? undefined : (text ?? JSON.stringify(result));
-          if (written !== undefined) {
-            res.statusCode = status;
-            res.setHeader('Content-Type', 'application/json; charset=utf-8');
-            res.setHeader('Content-Length', Buffer.byteLength(written));
-            res.end(written);
-          }
-          // A read goes out as res.json would send it (same content type and charset, an ETag for 304s).
-          else if (text === undefined) res.status(status).json(result);
-          else res.status(status).type('application/json').send(text);
-        } else res.status(route.status ?? 204).end();
-      } catch (err) {
-        send(req, res, err);
-      }
+  /** Reads the route's body (JSON, or a photo's bytes) into `req.body`, then answers; refusals are sent. */
+  const compiled = (route: RouteDef) => {
+    const answer = answerer(route);
+    if (route.raw?.request) {
+      return (req: Request, res: express.Response) =>
+        image(req, res, (err?: unknown) => (err ? send(req, res, err) : answer(req, res)));
+    }
+    if (!route.body) return answer;
+    return (req: Request, res: express.Response) => {
+      readJsonBody(req, { limit: JSON_BODY_LIMIT }).then(
+        (body) => {
+          req.body = body;
+          return answer(req, res);
+        },
+        (err: unknown) => send(req, res, err),
+      );
     };
-    const parsers = route.raw?.request ? [image] : route.body ? [json] : [];
-    router[route.method](route.path, ...parsers, handler);
-  }
+  };
 
-  // The body readers' refusals (bad JSON, too large, another type) come here and get the same shape.
+  /** The route's handler between auth and the answer, as before the table (ADR 0295 changed the lookup). */
+  const answerer = (route: RouteDef) => async (req: Request, res: express.Response) => {
+    try {
+      const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
+      const user: AppPrincipal | undefined =
+        route.auth === 'user' ? await services.accounts.verifyAccess(token) : undefined;
+      if (user && route.raw?.response === 'text/event-stream') holdStream(user.userId, res);
+      const stillSignedIn = () =>
+        services.accounts.verifyAccess(token).then(
+          () => true,
+          () => false,
+        );
+      const result = await route.handler({
+        services,
+        user,
+        params: req.params as Record<string, string>,
+        query: validate(route.query, req.query, 'query'),
+        body: route.raw?.request ? req.body : validate(route.body, req.body, 'body'),
+        req,
+        res,
+        shutdown,
+        stillSignedIn,
+      });
+      if (res.headersSent) return;
+      if (route.response && !route.raw?.response) writeAnswer(route, result, res);
+      else res.status(route.status ?? 204).end();
+    } catch (err) {
+      send(req, res, err);
+    }
+  };
+
+  const writeAnswer = (route: RouteDef, result: unknown, res: express.Response) => {
+    const text = result instanceof JsonText ? result.text : undefined;
+    if (options.checkResponses) {
+      const checked = route.response!.safeParse(text === undefined ? result : JSON.parse(text));
+      if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
+    }
+    const status = route.status ?? 200;
+    // The answer to a change (POST, PUT, PATCH, DELETE) is written as it is: no ETag (nobody
+    // revalidates a change's answer; Express would hash every one), the same type and body.
+    const written = route.method === 'get' ? undefined : (text ?? JSON.stringify(result));
+    if (written !== undefined) {
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(written));
+      res.end(written);
+    }
+    // A read goes out as res.json would send it (same content type and charset, an ETag for 304s).
+    else if (text === undefined) res.status(status).json(result);
+    else res.status(status).type('application/json').send(text);
+  };
+
+  // One lookup per request in a table built here once (ADR 0295): every route of the API goes through it.
+  const table = new RouteTable(routes.map((r) => ({ method: r.method, path: r.path, value: compiled(r) })));
+  const dispatch: RequestHandler = (req, res, next) => {
+    let found: ReturnType<typeof table.match>;
+    try {
+      found = table.match(req.method, req.url);
+    } catch (err) {
+      send(req, res, err);
+      return;
+    }
+    if (found.kind === 'route') {
+      req.params = found.params;
+      found.value(req, res);
+    }
+    // As Express's router did: OPTIONS on a known path lists its methods; any other miss falls through
+    // (to the service's JSON 404).
+    else if (found.kind === 'other-methods' && req.method === 'OPTIONS') sendAllow(res, found.allow);
+    else next();
+  };
+  router.use(dispatch);
+
+  // The readers' refusals are sent where they happen; anything thrown out of the dispatch itself (Express
+  // passes it on) gets the same shape here.
   const parserErrors: ErrorRequestHandler = (err, req, res, _next) => {
     send(req, res, err);
   };
