@@ -1,5 +1,5 @@
-// Receipts of answers (issue 40, ADR 0261): each answer row gets a JWS signed by the service, chained per
-// thread, written in the answer's own transaction; the keys are published as a JWKS and rotate; a thread's
+// Receipts of answers (issue 40, ADR 0261, 0294): each answer row gets a receipt signed by the service, chained
+// per thread, written in the answer's own write (format 2: its flush's leaves signed once, as a Merkle root); the keys are published as a JWKS and rotate; a thread's
 // receipts export as JSON Lines with each answer as it is stored now, for `svc receipts verify`.
 
 import type { KeyObject } from 'node:crypto';
@@ -13,6 +13,8 @@ import {
 } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
+  ReceiptBatchRecord,
+  ReceiptBuilder,
   ReceiptLink,
   ReceiptRecord,
   Repositories,
@@ -20,6 +22,7 @@ import type {
   Store,
   ThreadKey,
 } from '@screen-service/registry/model';
+import { merkleRoot, proofOf, ROOT_TYP } from './receipt-batches.js';
 import { canonicalJson, jwsHeader, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
 import { createOffThreadSigner, type OffThreadSigner, type Presigned } from './receipt-worker.js';
 
@@ -122,12 +125,15 @@ export interface ReceiptSigner {
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
   ): Promise<PresignedReceipt | null>;
-  /** What `threads.appendSigned` takes: builds and signs the receipt of a row from the thread's newest. */
+  /**
+   * What `threads.appendSigned` takes: builds the receipt of a row from the thread's newest, format 1 signed
+   * at once, or (no `presigned` given) format 2, its leaf signed with its flush's (ADR 0294).
+   */
   builder(
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
     presigned?: PresignedReceipt | null,
-  ): (m: MessageRecord, last: ReceiptLink | null) => ReceiptRecord;
+  ): ReceiptBuilder;
 }
 
 /** The receipts of a service: the signer, the published keys, rotation and export. */
@@ -144,7 +150,9 @@ export interface Receipts {
    */
   refresh(): void;
   /**
-   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null.
+   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null;
+   * a format-2 line also carries `v: 2`, its `path` and its `batch` (the root's JWS), and its `receipt` is
+   * the payload itself (ADR 0294).
    * With `answers: false` (a management token, which never reads messages) the lines carry no `answer`.
    */
   exportThread(key: ThreadKey, options?: { answers?: boolean }): Promise<string>;
@@ -246,7 +254,14 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         answer: { id: m.id } as Record<string, unknown>,
         screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
       });
-      const builder: ReceiptSigner['builder'] = (screen, who, presigned) => (m, last) => {
+      // Format 1 (ADR 0261): signed on its own; what stores without batches write, and a presigned receipt.
+      const signed = (
+        screen: { id: string; digest: string | null } | null,
+        who: ReceiptWho,
+        presigned: PresignedReceipt | null | undefined,
+        m: MessageRecord,
+        last: ReceiptLink | null,
+      ): ReceiptRecord => {
         const thread = { agentId: m.agentId, userId: m.userId };
         const threadKey = `${m.agentId}|${m.userId}`;
         if (presigned && sameLink(presigned.after, last)) {
@@ -262,6 +277,43 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         // Receipts signed ahead for this thread now link to a stale newest: they are signed again in their write.
         off?.setTip(threadKey, { seq, hash });
         return { id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
+      };
+      // Format 2 (ADR 0294): the salted payload and its leaf, unsigned; the batch's root is signed once.
+      const leaf = (
+        screen: { id: string; digest: string | null } | null,
+        who: ReceiptWho,
+        m: MessageRecord,
+        last: ReceiptLink | null,
+      ): ReceiptRecord => {
+        const seq = (last?.seq ?? 0) + 1;
+        const id = newTimedId('rcp_', now(), random);
+        const payload: Record<string, unknown> = unsigned(m, screen, who, id);
+        (payload.answer as Record<string, unknown>).sha256 = sha256(canonicalJson(answerOf(m)));
+        payload.v = 2;
+        payload.seq = seq;
+        payload.prev = last?.hash ?? null;
+        // Fresh from the system's pool whatever `random` is: a guessable salt would not hide a sibling leaf.
+        payload.salt = Buffer.from(systemRandom.bytes(16)).toString('base64url');
+        const jws = canonicalJson(payload);
+        const hash = sha256(jws);
+        off?.setTip(`${m.agentId}|${m.userId}`, { seq, hash });
+        const thread = { agentId: m.agentId, userId: m.userId };
+        return { id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
+      };
+      const signBatch = (id: string, leaves: string[]): ReceiptBatchRecord => {
+        const root = merkleRoot(leaves);
+        const at = now();
+        const iat = Math.floor(at / 1000);
+        const jws = signCompact(key, kid, { v: 2, iss: o.issuer, root, iat }, ROOT_TYP);
+        return { id, kid, root, jws, leaves, createdAt: at };
+      };
+      const builder: ReceiptSigner['builder'] = (screen, who, presigned) => {
+        const build: ReceiptBuilder = (m, last) => signed(screen, who, presigned, m, last);
+        // A receipt signed ahead in the worker (ADR 0288) is format 1: a store uses it as it is.
+        if (presigned) return build;
+        build.leaf = (m, last) => leaf(screen, who, m, last);
+        build.signBatch = signBatch;
+        return build;
       };
       return {
         builder,
@@ -290,7 +342,16 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         async write(tx, m, screen, who) {
           const digest = await screenDigest(tx, screen);
           const last = await tx.receipts.last({ agentId: m.agentId, userId: m.userId });
-          const record = builder(screen ? { id: screen.id, digest } : null, who)(m, last);
+          const drawn = screen ? { id: screen.id, digest } : null;
+          if (!tx.receipts.keepsBatches) {
+            const record = signed(drawn, who, null, m, last);
+            await tx.receipts.append(record);
+            return record;
+          }
+          // A transaction's answer is a batch of its own: a one-leaf tree, its root the leaf.
+          const record = leaf(drawn, who, m, last);
+          const batch = signBatch(newTimedId('rcb_', now(), random), [record.hash]);
+          record.batch = { id: batch.id, index: 0, signed: batch };
           await tx.receipts.append(record);
           return record;
         },
@@ -318,13 +379,16 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
       for (let after = 0; ; ) {
         const page = await store.receipts.listByThread(key, after, 500);
         for (const r of page) {
-          if (!withAnswers) {
-            lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws }));
-            continue;
+          // Format 2 carries its proof: the payload, its path and the batch root's JWS (ADR 0294).
+          const proof = proofOf(r);
+          const line: Record<string, unknown> = proof
+            ? { seq: r.seq, ...proof }
+            : { seq: r.seq, receipt: r.jws };
+          if (withAnswers) {
+            const m = await store.threads.getMessage(r.messageId);
+            line.answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
           }
-          const m = await store.threads.getMessage(r.messageId);
-          const answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
-          lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws, answer }));
+          lines.push(JSON.stringify(line));
         }
         if (page.length < 500) break;
         after = page.at(-1)!.seq;

@@ -1,11 +1,12 @@
 // SQLite thread writes: appends in the group commit; claims and delivery marks that move the page version.
 
-import { ServiceError } from '@screen-service/registry/kernel';
+import { newTimedId, ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
   NewScreen,
   PageVersion,
+  ReceiptBuilder,
   ReceiptLink,
   ThreadKey,
   ThreadRepository,
@@ -15,6 +16,7 @@ import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 import { preparePushRows } from './sqlite-push.js';
+import { prepareBatchInsert } from './sqlite-receipts.js';
 
 type Row = Record<string, unknown>;
 
@@ -116,9 +118,10 @@ export function createThreadAppends(
     'SELECT seq, hash FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
   );
   const insertReceipt = db.prepare(
-    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at, batch_id, batch_index)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertBatch = prepareBatchInsert(db);
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -126,6 +129,65 @@ export function createThreadAppends(
   const attachPhoto = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const attachPhotos = (messageId: string, ids: readonly string[] | undefined) => {
     for (const id of ids ?? []) attachPhoto.run(messageId, id);
+  };
+
+  /**
+   * Writes the receipt of `message` (ADR 0294): format 2 when the builder makes leaves, its leaf added to the
+   * flush's batch, which signs its root once as the flush's last statements (a write outside a flush signs a
+   * one-leaf batch at once); else format 1, signed by the builder.
+   */
+  const writeReceipt = (message: MessageRecord, last: ReceiptLink | null, receiptOf: ReceiptBuilder) => {
+    const { leaf, signBatch } = receiptOf;
+    if (!leaf || !signBatch) {
+      const r = receiptOf(message, last);
+      insertReceipt.run(
+        r.id,
+        r.userId,
+        r.agentId,
+        r.seq,
+        r.messageId,
+        r.kid,
+        r.jws,
+        r.hash,
+        r.createdAt,
+        null,
+        null,
+      );
+      return r;
+    }
+    const r = leaf(message, last);
+    const batch = commits.batch('receipt-batch', () => flushBatch(signBatch));
+    const id = batch?.id ?? newTimedId('rcb_', r.createdAt);
+    const index = batch?.leaves.length ?? 0;
+    insertReceipt.run(
+      r.id,
+      r.userId,
+      r.agentId,
+      r.seq,
+      r.messageId,
+      r.kid,
+      r.jws,
+      r.hash,
+      r.createdAt,
+      id,
+      index,
+    );
+    if (batch) batch.leaves.push(r.hash);
+    else insertBatch(signBatch(id, [r.hash]));
+    return r;
+  };
+  /** A flush's batch: the leaves its writes add, in order, signed and written once as the flush ends. */
+  const flushBatch = (signBatch: NonNullable<ReceiptBuilder['signBatch']>) => {
+    const leaves: string[] = [];
+    const id = newTimedId('rcb_', Date.now());
+    return {
+      id,
+      leaves,
+      end() {
+        // Every write that made a leaf may have failed alone (its savepoint rolled back): nothing to sign.
+        if (leaves.length > 0) insertBatch(signBatch(id, leaves));
+      },
+    };
   };
 
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
@@ -174,8 +236,7 @@ export function createThreadAppends(
           let last = memo?.get(key) as ReceiptLink | null | undefined;
           if (last === undefined)
             last = (lastReceipt.get(m.agentId, m.userId) as ReceiptLink | undefined) ?? null;
-          const r = receiptOf(message, last);
-          insertReceipt.run(r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt);
+          const r = writeReceipt(message, last, receiptOf);
           // Last: a write that threw before this keeps nothing.
           memo?.set(key, { seq: r.seq, hash: r.hash });
           return message;
