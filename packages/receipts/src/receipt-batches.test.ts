@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldPath, merklePath, merkleRoot } from './receipt-batches.js';
-import { sha256 } from './receipt-crypto.js';
+import { newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
+import { verifyReceipts } from './receipt-verify.js';
 
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => sha256(`leaf ${i}`));
 
@@ -33,5 +34,24 @@ describe('the Merkle tree of a flush (ADR 0294)', () => {
     expect(foldPath(a!, [{ left: 'x', right: 'y' }])).toBeNull();
     expect(foldPath(a!, [{ up: 'x' }])).toBeNull();
     expect(() => merkleRoot([])).toThrow(/at least one leaf/);
+  });
+});
+
+describe('verifying format 2 without a store', () => {
+  it('a batch root passed off as a format-1 receipt is refused by line', () => {
+    const secret = new TextEncoder().encode('a-service-secret-of-enough-bytes!');
+    const made = newSigningKey(secret);
+    const key = unsealKey(secret, made.kid, made.sealedPrivate);
+    const root = signCompact(
+      key,
+      made.kid,
+      { v: 2, iss: 'x', root: sha256('r'), iat: 1 },
+      'svc-receipt-root+jws',
+    );
+    expect(verifyReceipts(JSON.stringify({ seq: 1, receipt: root }), { keys: [made.publicJwk] })).toEqual({
+      receipts: 1,
+      verified: 0,
+      problems: [{ line: 1, seq: null, message: 'a batch root on this line, not a receipt' }],
+    });
   });
 });

@@ -129,6 +129,8 @@ function readFormat1(row: ExportLine, check: SignatureCheck): Read {
   const jws = typeof row.receipt === 'string' ? row.receipt : '';
   const decoded = decodeCompact(jws);
   if (!decoded) return { unreadable: 'no receipt on this line (expected {"receipt": "<JWS>", ...})' };
+  // A batch root is signed by the same key, but it is no receipt: it names no answer and no place in a chain.
+  if (decoded.header.typ === ROOT_TYP) return { unreadable: 'a batch root on this line, not a receipt' };
   const bad = check(jws);
   const problems = !bad
     ? []
