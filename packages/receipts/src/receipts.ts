@@ -300,12 +300,12 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         const thread = { agentId: m.agentId, userId: m.userId };
         return { id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
       };
-      const signBatch = (id: string, leaves: string[]): ReceiptBatchRecord => {
+      const signBatch = (leaves: string[]): ReceiptBatchRecord => {
         const root = merkleRoot(leaves);
         const at = now();
         const iat = Math.floor(at / 1000);
         const jws = signCompact(key, kid, { v: 2, iss: o.issuer, root, iat }, ROOT_TYP);
-        return { id, kid, root, jws, leaves, createdAt: at };
+        return { kid, root, jws, leaves, createdAt: at };
       };
       const builder: ReceiptSigner['builder'] = (screen, who, presigned) => {
         const build: ReceiptBuilder = (m, last) => signed(screen, who, presigned, m, last);
@@ -350,8 +350,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
           }
           // A transaction's answer is a batch of its own: a one-leaf tree, its root the leaf.
           const record = leaf(drawn, who, m, last);
-          const batch = signBatch(newTimedId('rcb_', now(), random), [record.hash]);
-          record.batch = { id: batch.id, index: 0, signed: batch };
+          record.batch = { index: 0, signed: signBatch([record.hash]) };
           await tx.receipts.append(record);
           return record;
         },

@@ -5,12 +5,13 @@
  * The batch columns of a receipt (null on format 1) and the batches: the root's JWS and the leaves in tree
  * order (a receipt's path is read from them at export). A batch holds no account's data beyond salted leaf
  * hashes, and stays when a thread's receipts go: another thread's receipts of the same flush need its leaves.
+ * The id is the rowid (one b-tree, appended to: a text key would add an index, and a page to every commit).
  */
 export const SCHEMA_V27_RECEIPT_BATCHES = `
-ALTER TABLE answer_receipts ADD COLUMN batch_id TEXT;
+ALTER TABLE answer_receipts ADD COLUMN batch_id INTEGER;
 ALTER TABLE answer_receipts ADD COLUMN batch_index INTEGER;
 CREATE TABLE receipt_batches (
-  id TEXT PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
   kid TEXT NOT NULL,
   root TEXT NOT NULL,
   jws TEXT NOT NULL,

@@ -10,14 +10,16 @@ import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 
-/** Prepares the batch insert (ADR 0294): a flush's signed root and its leaves, once per flush. */
-export function prepareBatchInsert(db: SqliteDb): (b: ReceiptBatchRecord) => void {
+/**
+ * Prepares the batch insert (ADR 0294): a flush's signed root and its leaves, once per flush, as number `id`
+ * (null: the next rowid). Returns the batch's number.
+ */
+export function prepareBatchInsert(db: SqliteDb): (b: ReceiptBatchRecord, id: number | null) => number {
   const insert = db.prepare(
     'INSERT INTO receipt_batches (id, kid, root, jws, leaves, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  return (b) => {
-    insert.run(b.id, b.kid, b.root, b.jws, JSON.stringify(b.leaves), b.createdAt);
-  };
+  return (b, id) =>
+    Number(insert.run(id, b.kid, b.root, b.jws, JSON.stringify(b.leaves), b.createdAt).lastInsertRowid);
 }
 
 /** A receipt row with its batch joined (`batch_*`, null on format 1): reads give a receipt with its proof. */
@@ -33,6 +35,8 @@ export function createSqliteReceipts(db: SqliteDb): ReceiptRepository {
   const insertBatch = prepareBatchInsert(db);
   const append = db.transaction((r: Parameters<ReceiptRepository['append']>[0]) => {
     const { batch } = r;
+    // A receipt that carries its batch (a one-leaf batch of a transaction's answer) writes it first.
+    const id = batch?.signed ? insertBatch(batch.signed, null) : (batch?.id ?? null);
     insert.run(
       r.id,
       r.userId,
@@ -43,10 +47,9 @@ export function createSqliteReceipts(db: SqliteDb): ReceiptRepository {
       r.jws,
       r.hash,
       r.createdAt,
-      batch?.id ?? null,
+      id,
       batch?.index ?? null,
     );
-    if (batch?.signed) insertBatch(batch.signed);
   });
   const last = db.prepare(`${JOINED} WHERE r.agent_id = ? AND r.user_id = ? ORDER BY r.seq DESC LIMIT 1`);
   const byThread = db.prepare(

@@ -1,6 +1,6 @@
 // SQLite thread writes: appends in the group commit; claims and delivery marks that move the page version.
 
-import { newTimedId, ServiceError } from '@screen-service/registry/kernel';
+import { ServiceError } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
   NewMessage,
@@ -122,6 +122,7 @@ export function createThreadAppends(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertBatch = prepareBatchInsert(db);
+  const nextBatch = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM receipt_batches');
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -138,54 +139,32 @@ export function createThreadAppends(
    */
   const writeReceipt = (message: MessageRecord, last: ReceiptLink | null, receiptOf: ReceiptBuilder) => {
     const { leaf, signBatch } = receiptOf;
-    if (!leaf || !signBatch) {
-      const r = receiptOf(message, last);
-      insertReceipt.run(
-        r.id,
-        r.userId,
-        r.agentId,
-        r.seq,
-        r.messageId,
-        r.kid,
-        r.jws,
-        r.hash,
-        r.createdAt,
-        null,
-        null,
-      );
-      return r;
+    const r = leaf && signBatch ? leaf(message, last) : receiptOf(message, last);
+    let batch: { id: number; leaves: string[] } | null = null;
+    if (leaf && signBatch) {
+      // Alone (no flush): a one-leaf batch, signed and written at once.
+      batch = commits.batch('receipt-batch', () => flushBatch(signBatch)) ?? {
+        id: insertBatch(signBatch([r.hash]), null),
+        leaves: [],
+      };
     }
-    const r = leaf(message, last);
-    const batch = commits.batch('receipt-batch', () => flushBatch(signBatch));
-    const id = batch?.id ?? newTimedId('rcb_', r.createdAt);
-    const index = batch?.leaves.length ?? 0;
-    insertReceipt.run(
-      r.id,
-      r.userId,
-      r.agentId,
-      r.seq,
-      r.messageId,
-      r.kid,
-      r.jws,
-      r.hash,
-      r.createdAt,
-      id,
-      index,
-    );
-    if (batch) batch.leaves.push(r.hash);
-    else insertBatch(signBatch(id, [r.hash]));
+    const { id, userId, agentId, seq, messageId, kid, jws, hash, createdAt } = r;
+    const at = batch?.leaves.length ?? null;
+    insertReceipt.run(id, userId, agentId, seq, messageId, kid, jws, hash, createdAt, batch?.id ?? null, at);
+    batch?.leaves.push(r.hash);
     return r;
   };
   /** A flush's batch: the leaves its writes add, in order, signed and written once as the flush ends. */
   const flushBatch = (signBatch: NonNullable<ReceiptBuilder['signBatch']>) => {
     const leaves: string[] = [];
-    const id = newTimedId('rcb_', Date.now());
+    // The number its row will take: the flush holds the write lock from BEGIN, so nobody else takes it.
+    const id = (nextBatch.get() as { id: number }).id;
     return {
       id,
       leaves,
       end() {
         // Every write that made a leaf may have failed alone (its savepoint rolled back): nothing to sign.
-        if (leaves.length > 0) insertBatch(signBatch(id, leaves));
+        if (leaves.length > 0) insertBatch(signBatch(leaves), id);
       },
     };
   };

@@ -25,10 +25,11 @@ export interface ReceiptRecord {
   hash: string;
   createdAt: number;
   /**
-   * Format 2 only (absent on format 1): the flush's batch and this leaf's index among its leaves. Reads join
-   * the batch's signed root (`signed`); a write that carries `signed` writes the batch with the receipt.
+   * Format 2 only (absent on format 1): the flush's batch (numbered by the store) and this leaf's index among
+   * its leaves. Reads join the batch's signed root (`signed`); a write that carries `signed` writes the batch
+   * with the receipt, numbered then (no `id` needed).
    */
-  batch?: { id: string; index: number; signed?: ReceiptBatchRecord };
+  batch?: { id?: number; index: number; signed?: ReceiptBatchRecord };
 }
 
 /**
@@ -36,7 +37,6 @@ export interface ReceiptRecord {
  * them, signed once (a compact JWS with payload `{v: 2, iss, root, iat}`).
  */
 export interface ReceiptBatchRecord {
-  id: string;
   kid: string;
   root: string;
   jws: string;
@@ -55,8 +55,8 @@ export interface ReceiptBuilder {
   (row: MessageRecord, last: ReceiptLink | null): ReceiptRecord;
   /** The unsigned format-2 receipt of `row` after `last` (its `batch` is left for the store to set). */
   leaf?: (row: MessageRecord, last: ReceiptLink | null) => ReceiptRecord;
-  /** Builds the Merkle root over `leaves` and signs it: the batch, with the id the store chose. */
-  signBatch?: (id: string, leaves: string[]) => ReceiptBatchRecord;
+  /** Builds the Merkle root over `leaves` and signs it: the batch. */
+  signBatch?: (leaves: string[]) => ReceiptBatchRecord;
 }
 
 /** What the next receipt of a thread links to: its newest receipt's seq and hash. */
@@ -108,16 +108,15 @@ export function toReceipt(r: Row): ReceiptRecord {
     jws: r.jws as string,
     hash: r.hash as string,
     createdAt: Number(r.created_at),
-    ...(typeof r.batch_id === 'string' ? { batch: batchOf(r) } : {}),
+    ...(r.batch_id !== null && r.batch_id !== undefined ? { batch: batchOf(r) } : {}),
   };
 }
 
 /** A format-2 row's batch: its id and index, and the batch row when the read joined it (`batch_*`). */
 function batchOf(r: Row): NonNullable<ReceiptRecord['batch']> {
-  const at = { id: r.batch_id as string, index: Number(r.batch_index) };
+  const at = { id: Number(r.batch_id), index: Number(r.batch_index) };
   if (typeof r.batch_jws !== 'string') return at;
   const signed: ReceiptBatchRecord = {
-    id: at.id,
     kid: r.batch_kid as string,
     root: r.batch_root as string,
     jws: r.batch_jws,
