@@ -26,16 +26,19 @@ async function setup() {
   return { receipts, threads };
 }
 
-const tap = (k: ThreadKey, body: string, over: Partial<NewMessage> = {}): NewMessage => ({
-  id: newId('msg_'),
-  ...k,
-  sender: 'person',
-  kind: 'tap',
-  body,
-  meta: { event: { choice: body } },
-  createdAt: (clock += 1000),
-  ...over,
-});
+function tap(k: ThreadKey, body: string, over: Partial<NewMessage> = {}): NewMessage {
+  clock += 1000;
+  return {
+    id: newId('msg_'),
+    ...k,
+    sender: 'person',
+    kind: 'tap',
+    body,
+    meta: { event: { choice: body } },
+    createdAt: clock,
+    ...over,
+  };
+}
 
 /** Answers `bodies` on each of `threads`, every one asked in the same turn: one flush of the group commit. */
 async function flush(receipts: Receipts, threads: ThreadKey[], bodies: string[], asV1 = false) {
