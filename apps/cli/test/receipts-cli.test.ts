@@ -109,25 +109,22 @@ describe('svc receipts', () => {
       1,
       `${cut}:2: receipt 3: receipt 2 is missing from the chain (deleted)`,
     ]);
-    const first = JSON.parse(lines[0]!) as { receipt: string };
-    const [h, p, s] = first.receipt.split('.');
-    const payload = Buffer.from(p!, 'base64url')
-      .toString()
-      .replace('"decided_by":"person"', '"decided_by":"default"');
+    // A receipt of format 2 (ADR 0294): its payload is on the line; edited, its leaf no longer leads to the
+    // root its batch signed.
+    const first = JSON.parse(lines[0]!) as { v: number; receipt: Record<string, unknown> };
+    expect(first.v).toBe(2);
     const edited = path.join(dir, 'edited.jsonl');
     fs.writeFileSync(
       edited,
       [
-        JSON.stringify({ ...first, receipt: `${h}.${Buffer.from(payload).toString('base64url')}.${s}` }),
+        JSON.stringify({ ...first, receipt: { ...first.receipt, decided_by: 'default' } }),
         ...lines.slice(1),
       ].join('\n'),
     );
     r = await verify(edited, good.jwks);
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n')[0]).toMatch(
-      new RegExp(
-        `^${edited}:1: receipt 1: the signature does not verify with key "\\S+": this receipt was altered$`,
-      ),
+    expect(r.stdout.split('\n')[0]).toBe(
+      `${edited}:1: receipt 1: the receipt and its path do not lead to its batch's signed root: the receipt or its path was altered`,
     );
   });
 
@@ -158,7 +155,7 @@ describe('svc receipts', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^${after.file}:4: receipt 4: signed with key "\\S+", which is not among the published keys\\n3 of 4 receipts verified; 1 problem\\(s\\)\\.\\n$`,
+        `^${after.file}:4: receipt 4: its batch root is signed with key "\\S+", which is not among the published keys\\n3 of 4 receipts verified; 1 problem\\(s\\)\\.\\n$`,
       ),
     );
   });

@@ -25,8 +25,14 @@ afterAll(async () => {
 });
 
 /** The payload of a compact JWS, decoded. */
-const payloadOf = (jws: string) =>
-  JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+// A receipt's payload: format 2's proof carries it as JSON (ADR 0294), format 1 inside its compact JWS.
+const payloadOf = (receipt: string) =>
+  (receipt.startsWith('{')
+    ? (JSON.parse(receipt) as { receipt: unknown }).receipt
+    : JSON.parse(Buffer.from(receipt.split('.')[1]!, 'base64url').toString('utf8'))) as Record<
+    string,
+    unknown
+  >;
 
 describe('a withdrawn screen on the phone', () => {
   it('says "Withdrawn", takes no taps, and still says so after a reload', async () => {

@@ -70,9 +70,13 @@ export function splitReceiptLines(lines: string): { lines: string; refused: Line
   return { lines: source.join('\n'), refused, reads };
 }
 
-/** Reads the payload of a compact JWS (the receipt was signed by this service; the chain is `verify`'s job). */
+/**
+ * Reads a receipt's payload (it was signed by this service; the chain is `verify`'s job): format 1's compact
+ * JWS, or format 2's payload, stored as canonical JSON (ADR 0294).
+ */
 function payloadOf(jws: string): Record<string, unknown> {
   try {
+    if (jws.startsWith('{')) return JSON.parse(jws) as Record<string, unknown>;
     const part = jws.split('.')[1] ?? '';
     return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
   } catch {

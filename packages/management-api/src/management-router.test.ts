@@ -176,7 +176,9 @@ describe('POST svc-agents (real HTTP, real SQLite)', () => {
     expect(byToken.status).toBe(200);
     const line = JSON.parse(String(byToken.body.receipts).trim()) as Json;
     expect(line.seq).toBe(1);
-    expect(line.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // Format 2 (ADR 0294): the payload, its path and its batch's signed root (a compact JWS).
+    expect(line).toMatchObject({ v: 2, receipt: { seq: 1, v: 2 }, path: [] });
+    expect(line.batch).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect('answer' in line).toBe(false);
     const byApp = await post({ action: 'receipts', agent_id: agent.id }, app);
     expect((JSON.parse(String(byApp.body.receipts).trim()) as Json).answer.event.value).toBe('Yes');

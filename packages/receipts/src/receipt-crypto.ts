@@ -46,20 +46,29 @@ const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 /** Protected headers by kid, already encoded: the same few bytes for every receipt a key signs. */
 const headers = new Map<string, string>();
 
-/** The protected header of a receipt signed with `kid`, base64url-encoded. */
-export function jwsHeader(kid: string): string {
-  let header = headers.get(kid);
+/**
+ * The protected header of a JWS signed with `kid`, base64url-encoded: a receipt's (format 1), or with `typ`
+ * another kind (a batch root's, ADR 0294).
+ */
+export function jwsHeader(kid: string, typ = 'svc-receipt+jws'): string {
+  const cacheKey = `${typ} ${kid}`;
+  let header = headers.get(cacheKey);
   if (header === undefined) {
-    header = b64(canonicalJson({ alg: 'EdDSA', kid, typ: 'svc-receipt+jws' }));
+    header = b64(canonicalJson({ alg: 'EdDSA', kid, typ }));
     if (headers.size > 64) headers.clear();
-    headers.set(kid, header);
+    headers.set(cacheKey, header);
   }
   return header;
 }
 
-/** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` in the protected header. */
-export function signCompact(key: KeyObject, kid: string, payload: Record<string, unknown>): string {
-  const input = `${jwsHeader(kid)}.${b64(canonicalJson(payload))}`;
+/** A compact JWS over `payload`, EdDSA (Ed25519), with `kid` (and `typ`, when given) in the protected header. */
+export function signCompact(
+  key: KeyObject,
+  kid: string,
+  payload: Record<string, unknown>,
+  typ?: string,
+): string {
+  const input = `${jwsHeader(kid, typ)}.${b64(canonicalJson(payload))}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 

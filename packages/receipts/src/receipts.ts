@@ -1,10 +1,9 @@
-// Receipts of answers (issue 40, ADR 0261): each answer row gets a JWS signed by the service, chained per
-// thread, written in the answer's own transaction; the keys are published as a JWKS and rotate; a thread's
-// receipts export as JSON Lines with each answer as it is stored now, for `svc receipts verify`.
+// Receipts of answers (issue 40, ADR 0261, 0294): each answer row gets a receipt signed by the service, chained
+// per thread, written in the answer's own write (format 2: a flush's receipts signed once); the keys are
+// published as a JWKS and rotate; a thread's receipts export as JSON Lines, for `svc receipts verify`.
 
 import type { KeyObject } from 'node:crypto';
 import {
-  isoTime,
   newTimedId,
   type Random,
   ServiceError,
@@ -13,23 +12,32 @@ import {
 } from '@screen-service/registry/kernel';
 import type {
   MessageRecord,
-  ReceiptLink,
+  ReceiptBuilder,
   ReceiptRecord,
   Repositories,
   ScreenRecord,
   Store,
   ThreadKey,
 } from '@screen-service/registry/model';
-import { canonicalJson, jwsHeader, newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
-import { createOffThreadSigner, type OffThreadSigner, type Presigned } from './receipt-worker.js';
+import { proofOf } from './receipt-batches.js';
+import { canonicalJson, jwsHeader, newSigningKey, sha256, unsealKey } from './receipt-crypto.js';
+import {
+  type AnswerRow,
+  answerOf,
+  type PresignedReceipt,
+  type ReceiptWho,
+  receiptFormats,
+} from './receipt-formats.js';
+import { createOffThreadSigner, type OffThreadSigner } from './receipt-worker.js';
 
-/** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
-export interface ReceiptWho {
-  /** Who decided, when not the thread's person: a holder answering an ask offered to them (ADR 0280). */
-  user?: string | null;
-  session?: string | null;
-  device?: string | null;
-}
+export {
+  type AnswerRow,
+  answerOf,
+  decidedBy,
+  howOf,
+  type PresignedReceipt,
+  type ReceiptWho,
+} from './receipt-formats.js';
 
 /** Options of {@link createReceipts}. */
 export interface ReceiptsOptions {
@@ -49,48 +57,6 @@ export interface ReceiptsOptions {
    * it on only where a core is free for the worker.
    */
   offThread?: boolean;
-}
-
-/** An answer row as its receipt covers it (a row about to be written, or written). */
-export type AnswerRow = Pick<MessageRecord, 'id' | 'agentId' | 'userId' | 'body' | 'createdAt'> & {
-  screenId?: string | null;
-  meta?: Record<string, unknown>;
-};
-
-/** The answer as a receipt's digest covers it (and as an export line carries it). */
-export function answerOf(m: AnswerRow): Record<string, unknown> {
-  return {
-    id: m.id,
-    screen_id: m.screenId ?? null,
-    body: m.body,
-    event: m.meta?.event ?? null,
-    via: m.meta?.via ?? null,
-    at: isoTime(m.createdAt),
-  };
-}
-
-/** How an answer was given, for the receipt: what its row's `via` says (a phone tap when it says nothing). */
-export function howOf(m: AnswerRow): string {
-  const via = m.meta?.via;
-  if (via === undefined || via === null || via === 'app') return 'tap';
-  return via === 'mcp-app' ? 'in-chat' : String(via);
-}
-
-/**
- * Who decided, for the receipt: `default` (the deadline), `agent` (it withdrew the screen, ADR 0279),
- * `escalation`, or else the person.
- */
-export function decidedBy(m: AnswerRow): string {
-  const d = m.meta?.decided_by;
-  return d === 'default' || d === 'agent' || d === 'escalation' ? d : 'person';
-}
-
-/** A receipt signed ahead of its answer's write (`presign`): its id, link and JWS. */
-export type PresignedReceipt = Presigned & { id: string };
-
-/** Whether two chain links are the same (both absent: the thread has no receipt yet). */
-function sameLink(a: ReceiptLink | null, b: ReceiptLink | null): boolean {
-  return a === null || b === null ? a === b : a.seq === b.seq && a.hash === b.hash;
 }
 
 /** A signer ready to sign synchronously inside a write (its key read and unsealed before). */
@@ -122,12 +88,15 @@ export interface ReceiptSigner {
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
   ): Promise<PresignedReceipt | null>;
-  /** What `threads.appendSigned` takes: builds and signs the receipt of a row from the thread's newest. */
+  /**
+   * What `threads.appendSigned` takes: builds the receipt of a row from the thread's newest, format 1 signed
+   * at once, or (no `presigned` given) format 2, its leaf signed with its flush's (ADR 0294).
+   */
   builder(
     screen: { id: string; digest: string | null } | null,
     who: ReceiptWho,
     presigned?: PresignedReceipt | null,
-  ): (m: MessageRecord, last: ReceiptLink | null) => ReceiptRecord;
+  ): ReceiptBuilder;
 }
 
 /** The receipts of a service: the signer, the published keys, rotation and export. */
@@ -144,7 +113,9 @@ export interface Receipts {
    */
   refresh(): void;
   /**
-   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null.
+   * The thread's receipts as JSON Lines: `{seq, receipt, answer}` per line, the answer as stored now or null;
+   * a format-2 line also carries `v: 2`, its `path` and its `batch` (the root's JWS), and its `receipt` is
+   * the payload itself (ADR 0294).
    * With `answers: false` (a management token, which never reads messages) the lines carry no `answer`.
    */
   exportThread(key: ThreadKey, options?: { answers?: boolean }): Promise<string>;
@@ -227,41 +198,21 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   return {
     async signer() {
       const { kid, key } = await currentKey();
-      // Everything but the chain link (seq, prev) and the answer's digest, which are filled in where it is signed.
-      const unsigned = (
-        m: AnswerRow,
-        screen: { id: string; digest: string | null } | null,
-        who: ReceiptWho,
-        id: string,
-      ) => ({
-        v: 1,
-        iss: o.issuer,
-        jti: id,
-        thread: { agent: m.agentId, user: m.userId },
-        at: isoTime(m.createdAt),
-        who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
-        how: howOf(m),
-        decided_by: decidedBy(m),
-        ...(typeof m.meta?.step === 'string' ? { step: m.meta.step } : {}),
-        answer: { id: m.id } as Record<string, unknown>,
-        screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
+      const { unsigned, signed, leaf, signBatch } = receiptFormats({
+        issuer: o.issuer,
+        kid,
+        key,
+        now,
+        random,
+        off,
       });
-      const builder: ReceiptSigner['builder'] = (screen, who, presigned) => (m, last) => {
-        const thread = { agentId: m.agentId, userId: m.userId };
-        const threadKey = `${m.agentId}|${m.userId}`;
-        if (presigned && sameLink(presigned.after, last)) {
-          const { seq, jws, hash } = presigned;
-          return { id: presigned.id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
-        }
-        const seq = (last?.seq ?? 0) + 1;
-        const id = newTimedId('rcp_', now(), random);
-        const payload = unsigned(m, screen, who, id);
-        payload.answer.sha256 = sha256(canonicalJson(answerOf(m)));
-        const jws = signCompact(key, kid, { ...payload, seq, prev: last?.hash ?? null });
-        const hash = sha256(jws);
-        // Receipts signed ahead for this thread now link to a stale newest: they are signed again in their write.
-        off?.setTip(threadKey, { seq, hash });
-        return { id, ...thread, seq, messageId: m.id, kid, jws, hash, createdAt: now() };
+      const builder: ReceiptSigner['builder'] = (screen, who, presigned) => {
+        const build: ReceiptBuilder = (m, last) => signed(screen, who, presigned, m, last);
+        // A receipt signed ahead in the worker (ADR 0288) is format 1: a store uses it as it is.
+        if (presigned) return build;
+        build.leaf = (m, last) => leaf(screen, who, m, last);
+        build.signBatch = signBatch;
+        return build;
       };
       return {
         builder,
@@ -290,7 +241,15 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         async write(tx, m, screen, who) {
           const digest = await screenDigest(tx, screen);
           const last = await tx.receipts.last({ agentId: m.agentId, userId: m.userId });
-          const record = builder(screen ? { id: screen.id, digest } : null, who)(m, last);
+          const drawn = screen ? { id: screen.id, digest } : null;
+          if (!tx.receipts.keepsBatches) {
+            const record = signed(drawn, who, null, m, last);
+            await tx.receipts.append(record);
+            return record;
+          }
+          // A transaction's answer is a batch of its own: a one-leaf tree, its root the leaf.
+          const record = leaf(drawn, who, m, last);
+          record.batch = { index: 0, signed: signBatch([record.hash]) };
           await tx.receipts.append(record);
           return record;
         },
@@ -318,13 +277,16 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
       for (let after = 0; ; ) {
         const page = await store.receipts.listByThread(key, after, 500);
         for (const r of page) {
-          if (!withAnswers) {
-            lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws }));
-            continue;
+          // Format 2 carries its proof: the payload, its path and the batch root's JWS (ADR 0294).
+          const proof = proofOf(r);
+          const line: Record<string, unknown> = proof
+            ? { seq: r.seq, ...proof }
+            : { seq: r.seq, receipt: r.jws };
+          if (withAnswers) {
+            const m = await store.threads.getMessage(r.messageId);
+            line.answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
           }
-          const m = await store.threads.getMessage(r.messageId);
-          const answer = m && m.agentId === key.agentId && m.userId === key.userId ? answerOf(m) : null;
-          lines.push(JSON.stringify({ seq: r.seq, receipt: r.jws, answer }));
+          lines.push(JSON.stringify(line));
         }
         if (page.length < 500) break;
         after = page.at(-1)!.seq;

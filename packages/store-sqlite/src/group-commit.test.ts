@@ -52,6 +52,39 @@ describe('createGroupCommit', () => {
     expect(rows()).toEqual(['a', 'b']);
   });
 
+  it("a flush's batch (ADR 0294) gathers its pass's writes and ends once, before COMMIT; a failing write's part is not in it", async () => {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    const ended: string[][] = [];
+    const put = (v: string) =>
+      commits.run(() => {
+        const b = commits.batch('test', () => {
+          const items: string[] = [];
+          const end = () => {
+            ended.push([...items]);
+            insert.run(`end:${items.join(',')}`);
+          };
+          return { items, end };
+        });
+        insert.run(v);
+        b?.items.push(v);
+        return b !== null;
+      });
+    const results = await Promise.allSettled([put('a'), put('a'), put('b')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The plain pass threw before its end and rolled back; the isolated pass's batch holds the two kept.
+    expect(ended).toEqual([['a', 'b']]);
+    expect(rows()).toEqual(['a', 'b', 'end:a,b']);
+    // Outside a flush (inside a transaction already open) there is no batch: the write works alone.
+    let alone: boolean | undefined;
+    t.db.transaction(() => {
+      void commits.run(() => {
+        alone = commits.batch('test', () => ({ end: () => {} })) === null;
+      });
+    })();
+    expect(alone).toBe(true);
+  });
+
   it('a failed commit rejects every write of the batch and stores none', async () => {
     const { put, rows } = setup();
     // A deferred foreign key fails at COMMIT, after every statement of the batch ran.

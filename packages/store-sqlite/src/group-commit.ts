@@ -42,10 +42,22 @@ export interface GroupCommit {
    * changes a fact kept here must update it; only writes of this group commit may keep one.
    */
   memo(): Map<string, unknown> | null;
+  /**
+   * What the writes of one pass of a flush without bodies gather under `key` (ADR 0294: the flush's receipt
+   * leaves), made by `start` at the first write that asks; its `end` runs as the pass's last statements before
+   * COMMIT, after every write. A pass that rolls back takes it along; the next pass starts afresh. Null where
+   * {@link memo} is null: the write then does alone what `end` would do.
+   */
+  batch<S extends FlushBatch>(key: string, start: () => S): S | null;
+}
+
+/** A flush's gathered state: `end` runs once, as the pass's last statements before COMMIT. */
+export interface FlushBatch {
+  end(): void;
 }
 
 /** How a repository runs its writes: through the group commit, or at once inside a transaction body. */
-export type WriteRunner = Pick<GroupCommit, 'run' | 'memo'>;
+export type WriteRunner = Pick<GroupCommit, 'run' | 'memo' | 'batch'>;
 
 /** The writes of a transaction body's `tx`: run at once, in the body's open transaction (they keep no memo). */
 export const INLINE_WRITES: WriteRunner = {
@@ -57,6 +69,7 @@ export const INLINE_WRITES: WriteRunner = {
     }
   },
   memo: () => null,
+  batch: () => null,
 };
 
 const SHARED = new WeakMap<SqliteDb, GroupCommit>();
@@ -340,6 +353,9 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
       }
     },
     memo: () => memo.open(),
+    batch<S extends FlushBatch>(key: string, start: () => S): S | null {
+      return memo.batch(key, start);
+    },
   };
 }
 
@@ -363,6 +379,8 @@ function createMemo(db: SqliteDb) {
   /** Where this flush leaves it, read before its COMMIT (no other connection can commit in between). */
   let sealed: string | null = null;
   let live = false;
+  /** What this pass's writes gather (ADR 0294), ended just before its seal. */
+  const batches = new Map<string, FlushBatch>();
   return {
     /**
      * At the start of a flush's transaction (write lock held, so no commit of another can come after it).
@@ -373,17 +391,23 @@ function createMemo(db: SqliteDb) {
       if (where() !== mark || kept.size > 10_000) kept.clear();
       mark = null;
       sealed = null;
+      batches.clear();
       live = true;
     },
     /**
-     * The flush's last statement before COMMIT. Read after the COMMIT instead, a commit another process made
+     * The flush's last statements before COMMIT: the gathered batches end, then the mark is read. Read after the COMMIT instead, a commit another process made
      * in between would be taken as this flush's own, and the memo trusted past it.
      */
     seal() {
+      // Cleared first: a batch whose end throws rolls the pass back, and the next pass gathers anew.
+      const ending = [...batches.values()];
+      batches.clear();
+      for (const b of ending) b.end();
       sealed = where();
     },
     leave() {
       live = false;
+      batches.clear();
     },
     /** After the flush committed: what it kept holds as of its seal. */
     committed() {
@@ -394,5 +418,14 @@ function createMemo(db: SqliteDb) {
       mark = null;
     },
     open: () => (live ? kept : null),
+    batch<S extends FlushBatch>(key: string, start: () => S): S | null {
+      if (!live) return null;
+      let b = batches.get(key) as S | undefined;
+      if (b === undefined) {
+        b = start();
+        batches.set(key, b);
+      }
+      return b;
+    },
   };
 }

@@ -8,6 +8,7 @@ import { SCHEMA_V24_ANSWER_KEYS } from './migrations-answer-keys.js';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V26_PHOTO_KEYS } from './migrations-photo-keys.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
+import { SCHEMA_V27_RECEIPT_BATCHES } from './migrations-receipt-batches.js';
 import { SCHEMA_V23_TASKS } from './migrations-tasks.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
 import { SCHEMA_V25_WITHDRAWN_SCREENS } from './migrations-withdraw.js';
@@ -354,6 +355,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 24, name: 'answer-keys', sql: SCHEMA_V24_ANSWER_KEYS },
   { version: 25, name: 'withdrawn-screens', sql: SCHEMA_V25_WITHDRAWN_SCREENS },
   { version: 26, name: 'photo-keys', sql: SCHEMA_V26_PHOTO_KEYS },
+  { version: 27, name: 'receipt-batches', sql: SCHEMA_V27_RECEIPT_BATCHES },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */

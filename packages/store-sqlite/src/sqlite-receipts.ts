@@ -1,23 +1,62 @@
-// SQLite receipts of answers and their signing keys (ADR 0261).
+// SQLite receipts of answers and their signing keys (ADR 0261), and the batches of format 2 (ADR 0294).
 
-import { type ReceiptRepository, toReceipt, toReceiptKey } from '@screen-service/registry/model';
+import {
+  type ReceiptBatchRecord,
+  type ReceiptRepository,
+  toReceipt,
+  toReceiptKey,
+} from '@screen-service/registry/model';
 import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 
+/**
+ * Prepares the batch insert (ADR 0294): a flush's signed root and its leaves, once per flush, as number `id`
+ * (null: the next rowid). Returns the batch's number.
+ */
+export function prepareBatchInsert(db: SqliteDb): (b: ReceiptBatchRecord, id: number | null) => number {
+  const insert = db.prepare(
+    'INSERT INTO receipt_batches (id, kid, root, jws, leaves, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  return (b, id) =>
+    Number(insert.run(id, b.kid, b.root, b.jws, JSON.stringify(b.leaves), b.createdAt).lastInsertRowid);
+}
+
+/** A receipt row with its batch joined (`batch_*`, null on format 1): reads give a receipt with its proof. */
+const JOINED = `SELECT r.*, b.kid AS batch_kid, b.root AS batch_root, b.jws AS batch_jws, b.leaves AS batch_leaves,
+  b.created_at AS batch_created_at FROM answer_receipts r LEFT JOIN receipt_batches b ON b.id = r.batch_id`;
+
+/** The SQLite receipts repository (it keeps format 2's batches). */
 export function createSqliteReceipts(db: SqliteDb): ReceiptRepository {
   const insert = db.prepare(
-    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
-     VALUES (@id, @userId, @agentId, @seq, @messageId, @kid, @jws, @hash, @createdAt)`,
+    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at, batch_id, batch_index)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const last = db.prepare(
-    'SELECT * FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
-  );
+  const insertBatch = prepareBatchInsert(db);
+  const append = db.transaction((r: Parameters<ReceiptRepository['append']>[0]) => {
+    const { batch } = r;
+    // A receipt that carries its batch (a one-leaf batch of a transaction's answer) writes it first.
+    const id = batch?.signed ? insertBatch(batch.signed, null) : (batch?.id ?? null);
+    insert.run(
+      r.id,
+      r.userId,
+      r.agentId,
+      r.seq,
+      r.messageId,
+      r.kid,
+      r.jws,
+      r.hash,
+      r.createdAt,
+      id,
+      batch?.index ?? null,
+    );
+  });
+  const last = db.prepare(`${JOINED} WHERE r.agent_id = ? AND r.user_id = ? ORDER BY r.seq DESC LIMIT 1`);
   const byThread = db.prepare(
-    'SELECT * FROM answer_receipts WHERE agent_id = ? AND user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    `${JOINED} WHERE r.agent_id = ? AND r.user_id = ? AND r.seq > ? ORDER BY r.seq LIMIT ?`,
   );
   const byMessages = db.prepare(
-    'SELECT * FROM answer_receipts WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY seq',
+    `${JOINED} WHERE r.message_id IN (SELECT value FROM json_each(?)) ORDER BY r.seq`,
   );
   const retire = db.prepare('UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL');
   const addKey = db.prepare(
@@ -30,8 +69,9 @@ export function createSqliteReceipts(db: SqliteDb): ReceiptRepository {
   });
   const keys = db.prepare('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC');
   return {
+    keepsBatches: true,
     async append(r) {
-      insert.run(r);
+      append(r);
     },
     async last(k) {
       const r = last.get(k.agentId, k.userId) as Row | undefined;

@@ -6,6 +6,7 @@ import type {
   NewMessage,
   NewScreen,
   PageVersion,
+  ReceiptBuilder,
   ReceiptLink,
   ThreadKey,
   ThreadRepository,
@@ -15,6 +16,7 @@ import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 import { preparePushRows } from './sqlite-push.js';
+import { prepareBatchInsert } from './sqlite-receipts.js';
 
 type Row = Record<string, unknown>;
 
@@ -116,9 +118,11 @@ export function createThreadAppends(
     'SELECT seq, hash FROM answer_receipts WHERE agent_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1',
   );
   const insertReceipt = db.prepare(
-    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at, batch_id, batch_index)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertBatch = prepareBatchInsert(db);
+  const nextBatch = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM receipt_batches');
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -126,6 +130,43 @@ export function createThreadAppends(
   const attachPhoto = db.prepare('UPDATE photos SET message_id = ? WHERE id = ? AND message_id IS NULL');
   const attachPhotos = (messageId: string, ids: readonly string[] | undefined) => {
     for (const id of ids ?? []) attachPhoto.run(messageId, id);
+  };
+
+  /**
+   * Writes the receipt of `message` (ADR 0294): format 2 when the builder makes leaves, its leaf added to the
+   * flush's batch, which signs its root once as the flush's last statements (a write outside a flush signs a
+   * one-leaf batch at once); else format 1, signed by the builder.
+   */
+  const writeReceipt = (message: MessageRecord, last: ReceiptLink | null, receiptOf: ReceiptBuilder) => {
+    const { leaf, signBatch } = receiptOf;
+    const r = leaf && signBatch ? leaf(message, last) : receiptOf(message, last);
+    let batch: { id: number; leaves: string[] } | null = null;
+    if (leaf && signBatch) {
+      // Alone (no flush): a one-leaf batch, signed and written at once.
+      batch = commits.batch('receipt-batch', () => flushBatch(signBatch)) ?? {
+        id: insertBatch(signBatch([r.hash]), null),
+        leaves: [],
+      };
+    }
+    const { id, userId, agentId, seq, messageId, kid, jws, hash, createdAt } = r;
+    const at = batch?.leaves.length ?? null;
+    insertReceipt.run(id, userId, agentId, seq, messageId, kid, jws, hash, createdAt, batch?.id ?? null, at);
+    batch?.leaves.push(r.hash);
+    return r;
+  };
+  /** A flush's batch: the leaves its writes add, in order, signed and written once as the flush ends. */
+  const flushBatch = (signBatch: NonNullable<ReceiptBuilder['signBatch']>) => {
+    const leaves: string[] = [];
+    // The number its row will take: the flush holds the write lock from BEGIN, so nobody else takes it.
+    const id = (nextBatch.get() as { id: number }).id;
+    return {
+      id,
+      leaves,
+      end() {
+        // Every write that made a leaf may have failed alone (its savepoint rolled back): nothing to sign.
+        if (leaves.length > 0) insertBatch(signBatch(leaves), id);
+      },
+    };
   };
 
   // Plain functions, not transactions of their own: the group commit runs them inside its transaction
@@ -174,8 +215,7 @@ export function createThreadAppends(
           let last = memo?.get(key) as ReceiptLink | null | undefined;
           if (last === undefined)
             last = (lastReceipt.get(m.agentId, m.userId) as ReceiptLink | undefined) ?? null;
-          const r = receiptOf(message, last);
-          insertReceipt.run(r.id, r.userId, r.agentId, r.seq, r.messageId, r.kid, r.jws, r.hash, r.createdAt);
+          const r = writeReceipt(message, last, receiptOf);
           // Last: a write that threw before this keeps nothing.
           memo?.set(key, { seq: r.seq, hash: r.hash });
           return message;

@@ -14,12 +14,14 @@ Usage:
   svc receipts rotate-key                 sign new receipts with a new key (the old one stays published)
 
 FILE is what the person's API (GET .../agents/<id>/receipts) or the management API (action "receipts")
-exports: one {"seq", "receipt", "answer"} per line. JWKS is the service's published keys saved to a file
-(GET .../svc-app/receipt-keys). verify checks every signature against those keys, that the chain has no
-gap and no altered link, and that each answer as stored is the one that was signed; it names each problem
-by line: an altered receipt, a deleted receipt, a changed answer, an answer no longer stored, a key that is
-not published. Exit codes: 0 every receipt checks, 1 a problem was found, 2 usage (a file missing or not
-JSON).`;
+exports: one {"seq", "receipt", "answer"} per line; a receipt of format 2 also carries "v": 2, its "path"
+and its "batch" (the signed root of the answers written with it). JWKS is the service's published keys
+saved to a file (GET .../svc-app/receipt-keys). verify checks every signature against those keys, that
+each format-2 receipt's path leads to its batch's signed root, that the chain has no gap and no altered
+link (it may switch format at one receipt), and that each answer as stored is the one that was signed; it
+names each problem by line: an altered receipt, path or batch, a deleted receipt, a changed answer, an
+answer no longer stored, a key that is not published. Exit codes: 0 every receipt checks, 1 a problem was
+found, 2 usage (a file missing or not JSON).`;
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 

@@ -3,7 +3,7 @@
 // notification); the agent reads the answer marked `decided_by: escalation`; the receipt says so.
 
 import { staleBody } from '@screen-service/push';
-import { decodeCompact } from '@screen-service/receipts';
+import { receiptPayload } from '@screen-service/receipts';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, seedGrant, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -111,7 +111,7 @@ describe('an ask offered to the holders of a shared agent', () => {
     const landed = own.find((m) => m.meta.via === 'escalation');
     expect(landed?.meta.by_name).toBe((await core.store.users.findById(ana))!.email);
     expect(JSON.stringify(answers[0])).not.toContain('by_name');
-    expect(decodeCompact(answers[0]!.receipt!)!.payload).toMatchObject({
+    expect(receiptPayload(answers[0]!.receipt!)!).toMatchObject({
       how: 'escalation',
       decided_by: 'escalation',
       who: { user: ana },

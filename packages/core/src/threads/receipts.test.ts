@@ -1,4 +1,4 @@
-import { decodeCompact, verifyReceipts } from '@screen-service/receipts';
+import { decodeCompact, receiptPayload, verifyReceipts } from '@screen-service/receipts';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { createTestCore, seedConnection, seedUser, type TestCore } from '@screen-service/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -131,7 +131,7 @@ describe('receipts', () => {
     core.advance(60_000);
     await core.deadlines.sweep();
     const [decided] = (await core.threadOps.answers(principal, { screen_id: shown.screen_id })).answers;
-    expect(decodeCompact(decided!.receipt!)!.payload).toMatchObject({
+    expect(receiptPayload(decided!.receipt!)!).toMatchObject({
       how: 'default',
       decided_by: 'default',
       step: 'deadline',

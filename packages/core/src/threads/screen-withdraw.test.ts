@@ -3,7 +3,7 @@
 // the tap path still settles a screen's notices; a receipt names the device that tapped.
 
 import { staleBody } from '@screen-service/push';
-import { decodeCompact, verifyReceipts } from '@screen-service/receipts';
+import { receiptPayload, verifyReceipts } from '@screen-service/receipts';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { hashSecret } from '@screen-service/registry/kernel';
 import type { PushNoticeRecord } from '@screen-service/registry/model';
@@ -104,7 +104,7 @@ describe('withdrawing a screen', () => {
     const lines = await core.receipts.exportThread({ agentId, userId });
     const receipts = lines.trim().split('\n');
     expect(receipts).toHaveLength(1);
-    expect(decodeCompact(JSON.parse(receipts[0]!).receipt)!.payload).toMatchObject({
+    expect(receiptPayload(receipts[0]!)!).toMatchObject({
       how: 'withdraw',
       decided_by: 'agent',
       screen: { id: shown.screen_id },
@@ -188,7 +188,7 @@ describe('the tap path', () => {
     await notify(second);
     await core.notificationAnswers.answer({ token: TOKEN, screen_id: second.screen_id, value: 'Salad' });
     const { answers } = await core.threadOps.answers(principal, {});
-    const who = answers.map((a) => decodeCompact(a.receipt!)!.payload.who);
+    const who = answers.map((a) => receiptPayload(a.receipt!)!.who);
     expect(who).toEqual([
       { user: userId, session: 'fam_1', device: 'd-tablet' },
       { user: userId, session: null, device: 'd-phone' },

@@ -2,7 +2,7 @@
 
 import type { ScreenWrites } from '@screen-service/agent-tables';
 import { shouldBuzz } from '@screen-service/push';
-import type { Receipts, ReceiptWho } from '@screen-service/receipts';
+import { type Receipts, type ReceiptWho, receiptText } from '@screen-service/receipts';
 import type { Notifier } from '@screen-service/registry/kernel';
 import { isoTime, newTimedId, type Random, systemClock, systemRandom } from '@screen-service/registry/kernel';
 import type {
@@ -79,7 +79,10 @@ export interface Answer {
   by?: string;
   /** The step of the deadline's ladder that decided (`deadline`). */
   step?: string;
-  /** The service's signed receipt of this answer (a compact JWS, ADR 0261), when it has one. */
+  /**
+   * The service's signed receipt of this answer, when it has one: a compact JWS (format 1, ADR 0261), or the
+   * JSON of `{v: 2, receipt, path, batch}` (format 2, ADR 0294).
+   */
   receipt?: string;
   /** Where a tap was made: `app`, `mcp-app` (an in-chat view) or `notification` (an action, issue 39). */
   via?: string;
@@ -442,7 +445,10 @@ async function answersOf(
   }
   const links = photoLinks && photos.length > 0 ? await photoLinks(photos) : [];
   const taps = rows.filter((r) => r.kind === 'tap').map((r) => r.id);
-  const receipts = new Map((await store.receipts.listByMessages(taps)).map((r) => [r.messageId, r.jws]));
+  // A receipt as text: format 1's JWS, or format 2's proof as JSON (ADR 0294).
+  const receipts = new Map(
+    (await store.receipts.listByMessages(taps)).map((r) => [r.messageId, receiptText(r)]),
+  );
   const linkOf = new Map(photos.map((p, i) => [p.id, links[i]]));
   return rows.map((r) => ({
     id: r.id,

@@ -13,6 +13,8 @@ export {
   toOffer,
 } from './deadline-repository.js';
 export {
+  type ReceiptBatchRecord,
+  type ReceiptBuilder,
   type ReceiptKeyRecord,
   type ReceiptLink,
   type ReceiptRecord,

@@ -1,6 +1,6 @@
 // The repositories of what happens in a thread: its rows and screens, push subscriptions and the push
 // outbox, photos. Storage only: the rules decide what to write (ADR 0241).
-import type { ReceiptLink, ReceiptRecord } from './receipt-repository.js';
+import type { ReceiptBuilder } from './receipt-repository.js';
 import type {
   MessageRecord,
   PhotoRecord,
@@ -118,13 +118,11 @@ export interface ThreadRepository {
   /**
    * Inserts an answer row (as {@link append}) and its receipt in one write (ADR 0261): `receiptOf` builds
    * the receipt from the written row and the thread's newest receipt's link (its seq and hash); it runs synchronously inside the
-   * write and has no effect of its own. A receipt that takes a seq already taken fails the whole write.
+   * write and has no effect of its own. A receipt that takes a seq already taken fails the whole write. A store
+   * that keeps batches (`receipts.keepsBatches`) writes format 2 with `receiptOf.leaf` and signs a flush's
+   * leaves together with `receiptOf.signBatch` (ADR 0294).
    */
-  appendSigned(
-    message: NewMessage,
-    version: PageVersion,
-    receiptOf: (row: MessageRecord, last: ReceiptLink | null) => ReceiptRecord,
-  ): Promise<MessageRecord>;
+  appendSigned(message: NewMessage, version: PageVersion, receiptOf: ReceiptBuilder): Promise<MessageRecord>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
   listScreens(ids: string[]): Promise<ScreenRecord[]>;

@@ -1,5 +1,5 @@
 // Conformance cases: receipts of answers (ADR 0261): a chain per thread, one receipt per seq, keys rotate.
-import type { ReceiptRecord, Store } from '@screen-service/registry/model';
+import type { ReceiptBuilder, ReceiptRecord, Store } from '@screen-service/registry/model';
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures, outcome } from './fixtures.js';
@@ -80,6 +80,83 @@ export const receiptCases: ConformanceCase[] = [
       );
       expect(failed).not.toBe('ok');
       expect((await store.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual(['tap']);
+    },
+  ),
+  c(
+    ['threads.appendSigned', 'receipts.append', 'receipts.listByThread', 'receipts.listByMessages'],
+    'format 2 (ADR 0294): a store that keeps batches signs the answers written together once and joins the batch on reads; others write format 1',
+    async (store) => {
+      const a = await thread(store, 'fa');
+      const b = await thread(store, 'fb');
+      const signed: string[][] = [];
+      const builder: ReceiptBuilder = (m, last) =>
+        receipt({ agentId: m.agentId, userId: m.userId }, (last?.seq ?? 0) + 1, {
+          id: `rcp_${m.id}`,
+          messageId: m.id,
+        });
+      builder.leaf = (m, last) => ({
+        ...receipt({ agentId: m.agentId, userId: m.userId }, (last?.seq ?? 0) + 1, {
+          id: `rcp_${m.id}`,
+          messageId: m.id,
+        }),
+        jws: `{"m":"${m.id}"}`,
+        hash: `leaf_${m.id}`,
+      });
+      builder.signBatch = (leaves) => {
+        signed.push([...leaves]);
+        return {
+          kid: 'k1',
+          root: `root(${leaves.join(',')})`,
+          jws: `h.root${signed.length}.s`,
+          leaves,
+          createdAt: 7,
+        };
+      };
+      const tap = (k: typeof a) =>
+        store.threads.appendSigned(
+          { ...k.f.message(k.key, 'person', 'tap'), kind: 'tap' },
+          k.f.version(),
+          builder,
+        );
+      // Asked in one turn: one write each, and on SQLite one flush.
+      const rows = await Promise.all([tap(a), tap(b), tap(a)]);
+      const listed = [
+        ...(await store.receipts.listByThread(a.key, 0, 10)),
+        ...(await store.receipts.listByThread(b.key, 0, 10)),
+      ];
+      if (!store.receipts.keepsBatches) {
+        expect(signed).toEqual([]);
+        expect(listed.map((r) => [r.seq, r.jws, r.batch])).toEqual([
+          [1, 'h.p1.s', undefined],
+          [2, 'h.p2.s', undefined],
+          [1, 'h.p1.s', undefined],
+        ]);
+        return;
+      }
+      expect(signed).toEqual([rows.map((r) => `leaf_${r.id}`)]);
+      expect(listed.map((r) => [r.seq, r.hash, r.batch?.index])).toEqual([
+        [1, `leaf_${rows[0]!.id}`, 0],
+        [2, `leaf_${rows[2]!.id}`, 2],
+        [1, `leaf_${rows[1]!.id}`, 1],
+      ]);
+      expect(listed[0]!.batch?.signed).toMatchObject({ jws: 'h.root1.s', leaves: signed[0], kid: 'k1' });
+      expect((await store.receipts.listByMessages([rows[1]!.id]))[0]?.batch?.signed?.root).toBe(
+        `root(${signed[0]!.join(',')})`,
+      );
+      // A receipt written alone (a transaction's) carries its one-leaf batch.
+      const one = {
+        kid: 'k2',
+        root: 'leaf_x',
+        jws: 'h.one.s',
+        leaves: ['leaf_x'],
+        createdAt: 9,
+      };
+      await store.transaction(async (tx) => {
+        await tx.receipts.append(receipt(b.key, 2, { hash: 'leaf_x', batch: { index: 0, signed: one } }));
+      });
+      const alone = (await store.receipts.last(b.key))?.batch;
+      expect(alone).toEqual({ id: expect.any(Number), index: 0, signed: one });
+      expect(alone?.id).not.toBe(listed[0]!.batch?.id);
     },
   ),
   c(
