@@ -2,52 +2,40 @@
 // in a screen's own photo field while offline waits on the phone, survives a reload and reaches the agent once
 // with its photo, stored once; a photo upload whose response was lost is stored once; a queued answer is sent
 // by the service worker's Background Sync (dispatched through the DevTools protocol) with no page open.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
-import { dropFirstPostAnswer, freePort, networkGate } from './network-gate.js';
+import type { McpAgent } from './mcp-agent.js';
+import { dropFirstPostAnswer } from './network-gate.js';
+import {
+  type OfflinePhone,
+  picture as pictureOf,
+  signUpAndPair,
+  startOfflinePhone,
+} from './offline-phone.js';
 import { shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
-import { startService } from './server.js';
 import { screenOf } from './two-devices.js';
 
-let service: Awaited<ReturnType<typeof startService>>;
-let url: string;
-let direct: string;
-let browser: Chromium;
+let phone: OfflinePhone;
 let page: Page;
 let agent: McpAgent;
 let threadUrl: string;
 let userId: string;
-let gate: ReturnType<typeof networkGate>;
-const profile = mkdtempSync(join(tmpdir(), 'svc-offline-photos-'));
 
 /** A small picture with colour (a shade per call: each photo is other bytes). */
 let shade = 0;
-function picture(): Buffer {
-  const png = new PNG({ width: 96, height: 64 });
-  shade += 20;
-  for (let i = 0; i < png.data.length; i += 4) png.data.set([shade, 120 + ((i / 4) % 96), 200, 255], i);
-  return PNG.sync.write(png);
-}
+const picture = () => pictureOf((shade += 20));
 
 /** The person's photo rows, read through the service's own store (not through the phone). */
 async function photoRows(): Promise<{ id: string; messageId: string | null }[]> {
-  const { store } = service.services as unknown as {
+  const { store } = phone.service.services as unknown as {
     store: { photos: { listByUser(id: string): Promise<{ id: string; messageId: string | null }[]> } };
   };
   return store.photos.listByUser(userId);
 }
 
-async function network(on: boolean): Promise<void> {
-  gate.set(on);
-  await browser.context.setOffline(!on);
-}
+const network = (on: boolean) => phone.network(on);
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 const pending = () => page.locator('.pending-list li');
@@ -61,29 +49,13 @@ async function sendPhoto(text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  gate = networkGate(port);
-  url = `http://127.0.0.1:${await gate.listen()}`;
-  direct = `http://127.0.0.1:${port}`;
-  service = await startService({ port, baseUrl: url });
-  browser = await launchChromium({ dir: profile });
-  page = await browser.context.newPage();
-  await page.goto(url);
-  await page.getByLabel('Email').fill('photos@example.com');
-  await page.getByLabel(/^Password/).fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('link', { name: '+ Add an agent' }).click();
-  await page.getByLabel(/Name it after/).fill('Gardener');
-  await page.getByRole('button', { name: 'Get a pairing code' }).click();
-  const code = await page.locator('output.code').getAttribute('data-code');
-  const res = await fetch(`${direct}/functions/v1/svc-connect`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'pair', code, remote_ref: 'garden', kind: 'mcp', host_name: 'Laptop' }),
-  });
-  agent = await connectMcpAgent(direct, ((await res.json()) as { connector_token: string }).connector_token);
-  await page.getByRole('link', { name: 'Open the thread' }).click();
-  threadUrl = page.url();
+  phone = await startOfflinePhone('offline-photos');
+  page = await phone.browser.context.newPage();
+  ({ agent, threadUrl } = await signUpAndPair(phone, page, {
+    email: 'photos@example.com',
+    agentName: 'Gardener',
+    remoteRef: 'garden',
+  }));
   userId = await page.evaluate(
     () => (JSON.parse(localStorage.getItem('svc-app-session') ?? '{}') as { user: { id: string } }).user.id,
   );
@@ -93,10 +65,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  rmSync(profile, { recursive: true, force: true });
-  await service?.dispose();
-  await gate?.close();
+  await phone?.close();
 });
 
 describe("the phone offline: a screen's photo field and Background Sync", () => {
@@ -136,7 +105,7 @@ describe("the phone offline: a screen's photo field and Background Sync", () => 
     await agent.show('photo@receipt "The receipt, please"', 'Receipt');
     await poll(() => screenOf(page, 'Receipt').getByText('Take or choose a photo').count()).toBe(1);
     // The upload reaches the service and is stored; its answer never comes back to the phone.
-    const lose = await dropFirstPostAnswer(browser.context, page, '*/svc-app/agents/*/photos');
+    const lose = await dropFirstPostAnswer(phone.browser.context, page, '*/svc-app/agents/*/photos');
     const before = (await photoRows()).length;
     await sendPhoto('Receipt');
     await poll(() => lose.dropped()).toBe(1);
@@ -158,23 +127,23 @@ describe("the phone offline: a screen's photo field and Background Sync", () => 
     await poll(() => pending().count()).toBe(1);
     // No page of the app is left to send it: only the service worker can. (Chromium also fires the worker's
     // `sync` by itself when its offline emulation ends; either way the worker's handler sends it, once.)
-    const blank = await browser.context.newPage();
+    const blank = await phone.browser.context.newPage();
     await page.close();
     await network(true);
     // The DevTools protocol names the worker's registration, then fires its `sync` event as the browser would.
-    const cdp: CDPSession = await browser.context.newCDPSession(blank);
+    const cdp: CDPSession = await phone.browser.context.newCDPSession(blank);
     const registration = new Promise<string>((resolve) => {
       cdp.on(
         'ServiceWorker.workerRegistrationUpdated',
         (e: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
-          const mine = e.registrations.find((r) => r.scopeURL.startsWith(url) && !r.isDeleted);
+          const mine = e.registrations.find((r) => r.scopeURL.startsWith(phone.url) && !r.isDeleted);
           if (mine) resolve(mine.registrationId);
         },
       );
     });
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.dispatchSyncEvent', {
-      origin: url,
+      origin: phone.url,
       registrationId: await registration,
       tag: 'svc-outbox',
       lastChance: false,

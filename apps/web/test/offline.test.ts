@@ -2,94 +2,49 @@
 // from the device with its photo and chart; a tap, a reply and a photo made offline survive a reload and a
 // browser restart and reach the agent once each, in order; a dropped response makes no duplicate; a queued tap
 // on a screen that expired meanwhile says "Not delivered" and why; sign-out leaves nothing behind.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
-import { dropFirstPostAnswer, freePort, networkGate } from './network-gate.js';
+import type { McpAgent } from './mcp-agent.js';
+import { dropFirstPostAnswer } from './network-gate.js';
+import { type OfflinePhone, picture, signUpAndPair, startOfflinePhone } from './offline-phone.js';
 import { shoot } from './screenshot.js';
 import { screenshotDir } from './screenshot-dir.js';
-import { startService } from './server.js';
 import { bars, screenOf } from './two-devices.js';
 
 let skew = 0;
-let service: Awaited<ReturnType<typeof startService>>;
-let url: string;
-/** The service itself, as the AI app reaches it (not through the phone's network). */
-let direct: string;
-let browser: Chromium;
+let phone: OfflinePhone;
 let page: Page;
 let agent: McpAgent;
 let threadUrl: string;
-const profile = mkdtempSync(join(tmpdir(), 'svc-offline-profile-'));
 
-/** A small picture with colour, so a screenshot shows it. */
-function picture(): Buffer {
-  const png = new PNG({ width: 96, height: 64 });
-  for (let i = 0; i < png.data.length; i += 4) png.data.set([40, 120 + ((i / 4) % 96), 200, 255], i);
-  return PNG.sync.write(png);
-}
-
-let gate: ReturnType<typeof networkGate>;
-
-/** The phone goes offline (or back): the browser's own offline state, and the gate for everything else. */
-async function network(on: boolean): Promise<void> {
-  gate.set(on);
-  await browser.context.setOffline(!on);
-}
-
+const network = (on: boolean) => phone.network(on);
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 const pending = () => page.locator('.pending-list li');
 const offlineNote = () => page.locator('.offline-note');
 
 async function open(): Promise<void> {
-  page = await browser.context.newPage();
+  page = await phone.browser.context.newPage();
   page.on('dialog', (d) => void d.accept());
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  gate = networkGate(port);
-  url = `http://127.0.0.1:${await gate.listen()}`;
-  direct = `http://127.0.0.1:${port}`;
   // The service's links (photos) name the gate: the phone reaches everything through it.
-  service = await startService({ port, baseUrl: url }, { now: () => Date.now() + skew });
-  browser = await launchChromium({ dir: profile });
+  phone = await startOfflinePhone('offline-profile', { now: () => Date.now() + skew });
   await open();
 });
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  rmSync(profile, { recursive: true, force: true });
-  await service?.dispose();
-  await gate?.close();
+  await phone?.close();
 });
 
 describe('the phone offline', () => {
   it('reads a thread with its photo and chart from the device, and says it is offline', async () => {
-    await page.goto(url);
-    await page.getByLabel('Email').fill('offline@example.com');
-    await page.getByLabel(/^Password/).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('link', { name: '+ Add an agent' }).click();
-    await page.getByLabel(/Name it after/).fill('Cook');
-    await page.getByRole('button', { name: 'Get a pairing code' }).click();
-    const code = await page.locator('output.code').getAttribute('data-code');
-    const res = await fetch(`${direct}/functions/v1/svc-connect`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pair', code, remote_ref: 'cook', kind: 'mcp', host_name: 'Laptop' }),
-    });
-    agent = await connectMcpAgent(
-      direct,
-      ((await res.json()) as { connector_token: string }).connector_token,
-    );
-    await page.getByRole('link', { name: 'Open the thread' }).click();
-    threadUrl = page.url();
+    ({ agent, threadUrl } = await signUpAndPair(phone, page, {
+      email: 'offline@example.com',
+      agentName: 'Cook',
+      remoteRef: 'cook',
+    }));
     await agent.tables(
       'table create meals dish:text kcal:number\nput meals mon dish=Soup kcal=300\nput meals tue dish=Pasta kcal=700',
     );
@@ -143,8 +98,7 @@ describe('the phone offline', () => {
 
     await page.reload();
     await poll(() => pending().count()).toBe(3);
-    await browser.close();
-    browser = await launchChromium({ dir: profile });
+    await phone.restartBrowser();
     await network(false);
     await open();
     await page.goto(threadUrl);
@@ -169,7 +123,7 @@ describe('the phone offline', () => {
   it('a reply whose response was lost on the way back is resent with its key and written once', async () => {
     // The request reaches the service and is written; its answer never comes back to the phone. (A route
     // of Playwright does not see requests a service worker passed on; the DevTools protocol's Fetch does.)
-    const lose = await dropFirstPostAnswer(browser.context, page, '*/svc-app/agents/*/messages');
+    const lose = await dropFirstPostAnswer(phone.browser.context, page, '*/svc-app/agents/*/messages');
     await page.getByLabel('Message', { exact: true }).fill('Lost on the way back');
     await page.getByLabel('Message', { exact: true }).press('Enter');
     await poll(() => lose.dropped()).toBe(1);
@@ -221,7 +175,7 @@ describe('the phone offline', () => {
     // The person's own cache: the prefix and a hash of the user id (ADR 0278, amended).
     expect(before.caches.filter((k) => /^svc-device-v1-[0-9a-f]{32}$/.test(k))).toHaveLength(1);
     // Signed out while still offline: nothing the phone kept may wait for the network to go.
-    await page.goto(`${url}/#/`);
+    await page.goto(`${phone.url}/#/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').waitFor();
     const after = await kept();
@@ -245,7 +199,7 @@ describe('the phone offline', () => {
     // still keeps the first person's reads, their answer not sent yet and their token.
     await page.evaluate(() => localStorage.removeItem('svc-app-session'));
     // Every answer the page sends from here on, with whose token.
-    const cdp = await browser.context.newCDPSession(page);
+    const cdp = await phone.browser.context.newCDPSession(page);
     const senders: string[] = [];
     cdp.on(
       'Fetch.requestPaused',
@@ -261,7 +215,7 @@ describe('the phone offline', () => {
       ),
     });
     await network(true);
-    await page.goto(`${url}/#/`);
+    await page.goto(`${phone.url}/#/`);
     await page.getByLabel('Email').fill('second@example.com');
     await page.getByLabel(/^Password/).fill('another horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -297,7 +251,7 @@ describe('the phone offline', () => {
     expect(await page.locator('.thread').first().textContent()).not.toContain('My plant');
     expect(await pending().count()).toBe(0);
     await network(true);
-    await page.goto(`${url}/#/`);
+    await page.goto(`${phone.url}/#/`);
     await page.getByRole('link', { name: '+ Add an agent' }).waitFor();
     // Whatever was sent, none of it went with the second person's token.
     const second = await page.evaluate(

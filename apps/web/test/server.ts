@@ -1,9 +1,9 @@
 // Starts the real service (apps/server, built) in this process on 127.0.0.1 with a temp data dir.
 // It is imported by path, not as a package: apps/server depends on apps/web, so a package link back would be a cycle.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../config/free-port.js';
 
 export interface Principal {
   userId: string;
@@ -34,12 +34,7 @@ export async function startService(
     startServer(config: unknown, logger?: unknown, options?: ServiceOptions): Promise<Running>;
   };
   // A real port up front, so the base URL (and signed photo links) name it.
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address() as { port: number };
-      probe.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const running = await startServer(
     {
       port,
