@@ -1,6 +1,6 @@
 // The set-up the offline browser tests share: the real service behind a network gate (the phone reaches it
 // only through the gate), Chromium with its own profile, the switch between online and offline, a person
-// signed up with an agent paired over MCP, and a picture to send.
+// signed up with an agent paired over MCP (`pairInApp`), and a picture to send.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { PNG } from 'pngjs';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
 import { freePort, networkGate } from './network-gate.js';
+import { pairInApp } from './pair-in-app.js';
 import { type ServiceOptions, startService } from './server.js';
 
 /** The service, its gate and the browser of one offline test file. */
@@ -60,37 +61,16 @@ export async function startOfflinePhone(name: string, options: ServiceOptions = 
 }
 
 /**
- * Signs a person up on `page`, adds an agent named `agentName`, pairs it over MCP as the AI app would
- * (`remoteRef`) and opens its thread: the agent and the thread's URL.
+ * Signs a person up on `page` (through the gate), adds an agent named `agentName`, pairs it over MCP as the AI
+ * app would (reaching the service directly) and opens its thread: the agent and the thread's URL.
  */
 export async function signUpAndPair(
   phone: OfflinePhone,
   page: Page,
-  who: { email: string; agentName: string; remoteRef: string },
+  who: { email: string; agentName: string },
 ): Promise<{ agent: McpAgent; threadUrl: string }> {
-  await page.goto(phone.url);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel(/^Password/).fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('link', { name: '+ Add an agent' }).click();
-  await page.getByLabel(/Name it after/).fill(who.agentName);
-  await page.getByRole('button', { name: 'Get a pairing code' }).click();
-  const code = await page.locator('output.code').getAttribute('data-code');
-  const res = await fetch(`${phone.direct}/functions/v1/svc-connect`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      action: 'pair',
-      code,
-      remote_ref: who.remoteRef,
-      kind: 'mcp',
-      host_name: 'Laptop',
-    }),
-  });
-  const agent = await connectMcpAgent(
-    phone.direct,
-    ((await res.json()) as { connector_token: string }).connector_token,
-  );
+  const token = await pairInApp(page, phone.url, who.email, who.agentName, phone.direct);
+  const agent = await connectMcpAgent(phone.direct, token);
   await page.getByRole('link', { name: 'Open the thread' }).click();
   return { agent, threadUrl: page.url() };
 }

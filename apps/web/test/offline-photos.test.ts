@@ -54,7 +54,6 @@ beforeAll(async () => {
   ({ agent, threadUrl } = await signUpAndPair(phone, page, {
     email: 'photos@example.com',
     agentName: 'Gardener',
-    remoteRef: 'garden',
   }));
   userId = await page.evaluate(
     () => (JSON.parse(localStorage.getItem('svc-app-session') ?? '{}') as { user: { id: string } }).user.id,

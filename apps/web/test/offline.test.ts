@@ -43,7 +43,6 @@ describe('the phone offline', () => {
     ({ agent, threadUrl } = await signUpAndPair(phone, page, {
       email: 'offline@example.com',
       agentName: 'Cook',
-      remoteRef: 'cook',
     }));
     await agent.tables(
       'table create meals dish:text kcal:number\nput meals mon dish=Soup kcal=300\nput meals tue dish=Pasta kcal=700',

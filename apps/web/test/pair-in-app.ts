@@ -3,7 +3,8 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Signs up in the app at `baseUrl` as `email`, adds an agent named `agentName` and pairs an MCP host to it.
+ * Signs up in the app at `baseUrl` as `email`, adds an agent named `agentName` and pairs an MCP host to it;
+ * the host reaches the service at `hostUrl` (default `baseUrl`; another address when the phone's is a gate).
  *
  * @example
  * ```ts
@@ -16,6 +17,7 @@ export async function pairInApp(
   baseUrl: string,
   email: string,
   agentName: string,
+  hostUrl = baseUrl,
 ): Promise<string> {
   await page.goto(baseUrl);
   await page.getByLabel('Email').fill(email);
@@ -26,7 +28,7 @@ export async function pairInApp(
   await page.getByRole('button', { name: 'Get a pairing code' }).click();
   const code = await page.locator('output.code').getAttribute('data-code');
   const remoteRef = agentName.toLowerCase().replace(/\W+/g, '-');
-  const res = await fetch(`${baseUrl}/functions/v1/svc-connect`, {
+  const res = await fetch(`${hostUrl}/functions/v1/svc-connect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ action: 'pair', code, remote_ref: remoteRef, kind: 'mcp', host_name: 'Laptop' }),
