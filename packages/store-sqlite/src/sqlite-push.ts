@@ -72,13 +72,12 @@ function prepareNotices(db: SqliteDb) {
      ORDER BY n.id`,
   );
   const close = db.prepare('UPDATE push_notices SET closed_at = ? WHERE screen_id = ? AND closed_at IS NULL');
-  const anyOpen = db.prepare('SELECT 1 FROM push_notices WHERE screen_id = ? AND closed_at IS NULL LIMIT 1');
   const stale = db.prepare(
     `INSERT INTO push_outbox (id, user_id, agent_id, subscription_id, kind, message_id, created_at, next_at)
      SELECT ? || '.' || (j.key + 1), s.user_id, ?, s.id, 'stale', ?, ?, ?
      FROM json_each(?) j JOIN push_subscriptions s ON s.id = j.value AND s.user_id = ?`,
   );
-  return { insert, prune, find, use, shown, close, anyOpen, stale };
+  return { insert, prune, find, use, shown, close, stale };
 }
 
 /** The person's attention settings and presence (issue 39, ADR 0258). */
@@ -209,9 +208,6 @@ export function createSqlitePush(db: SqliteDb, commits: WriteRunner = groupCommi
         notices.close.run(at, screenId);
         return open;
       });
-    },
-    async hasOpenNotices(screenId) {
-      return notices.anyOpen.get(screenId) !== undefined;
     },
     async getSettings(userId) {
       const r = attention.get.get(userId) as Row | undefined;

@@ -173,7 +173,7 @@ describe('the tap path', () => {
       devices: ['d-laptop', 'd-phone'],
       bodies: ['Answered in the app: Soup', 'Answered in the app: Soup'],
     });
-    expect(await core.store.push.hasOpenNotices(shown.screen_id)).toBe(false);
+    expect((await core.store.deadlines.stakes(shown.screen_id)).openNotice).toBe(false);
   });
 
   it("names the device in the receipt: the app's own id, or the notification's device", async () => {

@@ -239,11 +239,6 @@ export interface PushRepository {
    * the newest notification of their device for the thread: the ones a device still shows.
    */
   closeNotices(screenId: string, at: number): Promise<PushNoticeRecord[]>;
-  /**
-   * Whether the screen has a notice not yet closed: a tap that answers it must close them in its own
-   * transaction; a screen without one takes the answer's single group-commit write (issue 40's tap path).
-   */
-  hasOpenNotices(screenId: string): Promise<boolean>;
   /** The person's attention settings, or null for the defaults. */
   getSettings(userId: string): Promise<PushSettingsRecord | null>;
   /** Writes the person's attention settings (whole). */

@@ -71,7 +71,7 @@ export const noticeCases: ConformanceCase[] = [
     },
   ),
   c(
-    ['push.closeNotices', 'push.enqueueStale', 'push.hasOpenNotices'],
+    ['push.closeNotices', 'push.enqueueStale', 'deadlines.stakes'],
     "closing a screen's notices returns the devices still showing it; stale rows go to those devices",
     async (store) => {
       const { notice, key, shown, f } = await withScreen(store);
@@ -82,9 +82,9 @@ export const noticeCases: ConformanceCase[] = [
       await store.push.saveNotice(
         notice('pn_4', 'psub_tablet', { screenId: null, tokenHash: null, createdAt: 25 }),
       );
-      expect(await store.push.hasOpenNotices('scr_1')).toBe(true);
+      expect((await store.deadlines.stakes('scr_1')).openNotice).toBe(true);
       const closed = await store.push.closeNotices('scr_1', 40);
-      expect(await store.push.hasOpenNotices('scr_1')).toBe(false);
+      expect((await store.deadlines.stakes('scr_1')).openNotice).toBe(false);
       expect(closed.map((n) => [n.id, n.subscriptionId, n.closedAt])).toEqual([
         ['pn_1', 'psub_phone', 40],
         ['pn_2', 'psub_laptop', 40],

@@ -165,13 +165,6 @@ export function createPgPush(db: PgDb): PushRepository {
         .map((r) => toPushNotice(r))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
-    async hasOpenNotices(screenId) {
-      const r = await db.one(
-        'SELECT 1 AS x FROM push_notices WHERE screen_id = $1 AND closed_at IS NULL LIMIT 1',
-        [screenId],
-      );
-      return r !== null && r !== undefined;
-    },
     async getSettings(userId) {
       const r = await db.one('SELECT * FROM push_settings WHERE user_id = $1', [userId]);
       return r ? toPushSettings(r) : null;
