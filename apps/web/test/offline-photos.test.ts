@@ -25,7 +25,10 @@ let userId: string;
 
 /** A small picture with colour (a shade per call: each photo is other bytes). */
 let shade = 0;
-const picture = () => pictureOf((shade += 20));
+function picture(): Buffer {
+  shade += 20;
+  return pictureOf(shade);
+}
 
 /** The person's photo rows, read through the service's own store (not through the phone). */
 async function photoRows(): Promise<{ id: string; messageId: string | null }[]> {
