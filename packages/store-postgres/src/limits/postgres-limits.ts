@@ -1,6 +1,6 @@
 // Rate buckets and failure throttles in PostgreSQL, exact across instances: each take is one atomic
 // statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) under the row's lock; takes of one key that
-// arrive while its statement is on its way go out together in the next one (ADR 0291).
+// arrive while its statement is on its way go out together in the next one (ADRs 0291, 0296).
 import {
   type FailureThrottle,
   type FailureThrottleOptions,
@@ -12,6 +12,10 @@ import {
   retryAfterS,
 } from '@screen-service/registry/kernel';
 import type pg from 'pg';
+import { type Outcome, settle, whileBusy } from '../store/while-busy.js';
+
+/** At most this many takes of one key in one statement. */
+const MAX_TAKES = 256;
 
 /** Options of {@link createPostgresLimits}. */
 export interface PostgresLimitsOptions {
@@ -64,55 +68,33 @@ function rateLimiter(pool: pg.Pool, sweepMs: number, name: string, options: Rate
     const row = r.rows[0]!;
     return row.granted ? { ok: true } : { ok: false, retryAfterS: retryAfterS(cost, row.tokens, perMs) };
   }
-  // Takes of a key waiting for its statement on the way: the next statement takes them all at once. When
-  // the bucket cannot give them all, each is taken alone, in order, so the edge of the limit stays exact.
-  type Waiting = { cost: number; done: (d: RateDecision | Promise<RateDecision>) => void };
-  const waiting = new Map<string, Waiting[]>();
-  // One turn of the event loop before each statement: takes of the same turn, and callers the last statement
-  // answered that take again at once, go together (ADR 0296).
-  const nextTurn = (key: string) =>
-    new Promise<Waiting[] | undefined>((resolve) => setImmediate(() => resolve(waiting.get(key))));
-  async function drain(key: string): Promise<void> {
-    for (let batch = await nextTurn(key); batch && batch.length > 0; batch = await nextTurn(key)) {
-      waiting.set(key, []);
-      const all =
-        batch.length > 1
-          ? takeNow(
-              key,
-              batch.reduce((n, b) => n + b.cost, 0),
-            )
-          : null;
-      const together = await all?.catch(() => null);
+  // Takes of a key that come while its statement is on its way (or in one turn) go in the next statement
+  // together (ADR 0296). When the bucket cannot give them all, each is taken alone, in order, so the edge of
+  // the limit stays exact; once one is refused, the rest of the batch (no cheaper) is refused with it.
+  const take = whileBusy<number, RateDecision>({
+    max: MAX_TAKES,
+    one: (cost, key) => takeNow(key, cost),
+    async many(costs, key) {
+      const together = await takeNow(
+        key,
+        costs.reduce((n, c) => n + c, 0),
+      ).catch(() => null);
+      if (together?.ok) return costs.map(() => ({ ok: true, value: together }));
+      const outcomes: Outcome<RateDecision>[] = [];
       let refused: { d: RateDecision; cost: number } | null = null;
-      for (const b of batch) {
-        if (together?.ok) {
-          b.done({ ok: true });
+      for (const cost of costs) {
+        if (refused && cost >= refused.cost) {
+          outcomes.push({ ok: true, value: refused.d });
           continue;
         }
-        // Once the bucket refused one, the rest of this batch (no cheaper) is refused with it, not asked again.
-        if (refused && b.cost >= refused.cost) {
-          b.done(refused.d);
-          continue;
-        }
-        const alone = takeNow(key, b.cost);
-        b.done(alone);
-        const d = await alone.catch(() => null);
-        if (d && !d.ok) refused = { d, cost: b.cost };
+        const alone = await settle(() => takeNow(key, cost));
+        outcomes.push(alone);
+        if (alone.ok && !alone.value.ok) refused = { d: alone.value, cost };
       }
-    }
-    waiting.delete(key);
-  }
-  return {
-    take(key, cost = 1): Promise<RateDecision> {
-      return new Promise<RateDecision>((resolve) => {
-        const queued = waiting.get(key);
-        const entry = { cost, done: resolve };
-        if (queued) return void queued.push(entry);
-        waiting.set(key, [entry]);
-        void drain(key);
-      });
+      return outcomes;
     },
-  };
+  });
+  return { take: (key, cost = 1) => take(key, cost) };
 }
 
 function failureThrottle(

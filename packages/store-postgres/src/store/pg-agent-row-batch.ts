@@ -2,20 +2,10 @@
 // concurrent writers of one thread meet on its state row (the page version), so one statement each queues them
 // on that row's lock; one statement for all of them takes it once.
 
-import {
-  AgentRowRefused,
-  type AgentRowWrite,
-  type MessageRecord,
-  type ScreenRecord,
-  screenOfRow,
-  toMessage,
-} from '@screen-service/registry/model';
-import { insertWithPush } from './pg-agent-rows.js';
+import { AgentRowRefused, type AgentRowWrite } from '@screen-service/registry/model';
+import { type AgentRowResult, agentRowResult, insertWithPush } from './pg-agent-rows.js';
 import type { Queryable, Row } from './pg-db.js';
-import { type Outcome, whileBusy } from './while-busy.js';
-
-/** What an agent row's write gives back (as `ThreadRepository.appendWithPush`). */
-export type AgentRowResult = { message: MessageRecord; screen: ScreenRecord | null; pushed: boolean };
+import { settle, whileBusy } from './while-busy.js';
 
 /** At most this many rows in one statement; more waiting go in the next. */
 const MAX_ROWS = 64;
@@ -99,16 +89,6 @@ function batchValues(rows: AgentRowWrite[]): unknown[] {
 const batchable = (w: AgentRowWrite) =>
   w.message.sender !== 'person' && (w.message.photoIds?.length ?? 0) === 0;
 
-/** The result of `w` from its row the batch returned. */
-function resultOf(w: AgentRowWrite, row: Row): AgentRowResult {
-  const message = toMessage(row);
-  return {
-    message,
-    screen: w.screen ? screenOfRow(w.screen, message) : null,
-    pushed: row.svc_pushed === true,
-  };
-}
-
 /**
  * Writes agent rows as `insertWithPush` does, one statement at a time per thread: a row that comes while a
  * statement of its thread is on its way waits, and the rows waiting go out together when it returns. A batch
@@ -124,26 +104,19 @@ export function createAgentRowWriter(q: Queryable): (w: AgentRowWrite) => Promis
       try {
         written = (await q.query(BATCH_SQL, batchValues(rows))).rows;
       } catch {
-        const outcomes: Outcome<AgentRowResult>[] = [];
+        const outcomes = [];
         for (const w of rows) outcomes.push(await settle(() => insertWithPush(q, w)));
         return outcomes;
       }
       const byId = new Map(written.map((r) => [String(r.id), r]));
       return rows.map((w) => {
         const row = byId.get(w.message.id);
-        return row ? { ok: true, value: resultOf(w, row) } : { ok: false, error: new AgentRowRefused() };
+        return row
+          ? { ok: true, value: agentRowResult(w, row) }
+          : { ok: false, error: new AgentRowRefused() };
       });
     },
   });
   return (w) =>
     batchable(w) ? write(`${w.message.agentId}\u0000${w.message.userId}`, w) : insertWithPush(q, w);
-}
-
-/** `f`'s value or error, as an outcome. */
-async function settle<R>(f: () => Promise<R>): Promise<Outcome<R>> {
-  try {
-    return { ok: true, value: await f() };
-  } catch (error) {
-    return { ok: false, error };
-  }
 }

@@ -10,7 +10,7 @@ import {
   screenOfRow,
   toMessage,
 } from '@screen-service/registry/model';
-import { first, type Queryable } from './pg-db.js';
+import { first, type Queryable, type Row } from './pg-db.js';
 import { insertMessageSql, messageValues } from './pg-threads.js';
 
 /**
@@ -71,10 +71,7 @@ function rowSql(person: boolean, screen: boolean, gated: boolean): string {
  * An agent row, its screen when it has one, and its buzz, in one statement (one round trip, no BEGIN); with
  * `servedBy`, guarded in it (ADR 0291): refused, nothing is written and {@link AgentRowRefused} is thrown.
  */
-export async function insertWithPush(
-  q: Queryable,
-  w: AgentRowWrite,
-): Promise<{ message: MessageRecord; screen: ScreenRecord | null; pushed: boolean }> {
+export async function insertWithPush(q: Queryable, w: AgentRowWrite): Promise<AgentRowResult> {
   const m = w.screen ? { ...w.message, screenId: w.screen.id } : w.message;
   const values: unknown[] = [
     ...messageValues(m, w.version),
@@ -91,11 +88,18 @@ export async function insertWithPush(
   const row = await first(q, sql, values);
   // No row: the gate held it back.
   if (!row) throw new AgentRowRefused();
+  return agentRowResult(w, row);
+}
+
+/** What an agent row's write gives back (as `ThreadRepository.appendWithPush`). */
+export type AgentRowResult = { message: MessageRecord; screen: ScreenRecord | null; pushed: boolean };
+
+/** The result of `w` from its written row (with `svc_pushed`), as one statement or a batch returns it. */
+export function agentRowResult(w: AgentRowWrite, row: Row): AgentRowResult {
   const message = toMessage(row);
-  const s = w.screen;
   return {
     message,
-    screen: s ? screenOfRow(s, message) : null,
+    screen: w.screen ? screenOfRow(w.screen, message) : null,
     pushed: row.svc_pushed === true,
   };
 }

@@ -5,11 +5,20 @@
 /** One call's outcome inside a batch: its value, or its own error. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/** `f`'s value or error, as an outcome. */
+export async function settle<R>(f: () => Promise<R>): Promise<Outcome<R>> {
+  try {
+    return { ok: true, value: await f() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 export interface WhileBusyOptions<T, R> {
-  /** One call alone (a batch of one). */
-  one(item: T): Promise<R>;
-  /** Several calls of one key in one statement: an outcome for each, in their order. */
-  many(items: T[]): Promise<Outcome<R>[]>;
+  /** One call of `key` alone (a batch of one). */
+  one(item: T, key: string): Promise<R>;
+  /** Several calls of `key` in one statement: an outcome for each, in their order. */
+  many(items: T[], key: string): Promise<Outcome<R>[]>;
   /** At most this many calls in one batch (more go in the next). */
   max: number;
 }
@@ -33,11 +42,14 @@ export function whileBusy<T, R>(options: WhileBusyOptions<T, R>): (key: string, 
         if (queue.length === 0) waiting.delete(key);
         if (batch.length === 1) {
           const b = batch[0]!;
-          await options.one(b.item).then(b.resolve, b.reject);
+          await options.one(b.item, key).then(b.resolve, b.reject);
           continue;
         }
         try {
-          const outcomes = await options.many(batch.map((b) => b.item));
+          const outcomes = await options.many(
+            batch.map((b) => b.item),
+            key,
+          );
           batch.forEach((b, i) => {
             const o = outcomes[i];
             if (o?.ok) b.resolve(o.value);
