@@ -43,6 +43,25 @@ const personTap = (screenId: string, id: string, value: unknown) =>
 const personSay = (agentId: string, text: string) =>
   createThreadCore({ store: h.store, notifier }).appendPersonText(userId, agentId, text);
 
+/**
+ * Resolves once the next `claimAnswers` returned: a wait started before it is then parked (its first claim,
+ * with its connection check, is behind it), not still on its way to its first check.
+ */
+function nextClaimDone(): Promise<void> {
+  const threads = h.store.threads;
+  const claim = threads.claimAnswers;
+  return new Promise((resolve) => {
+    threads.claimAnswers = async (...args) => {
+      threads.claimAnswers = claim;
+      try {
+        return await claim.apply(threads, args);
+      } finally {
+        resolve();
+      }
+    };
+  });
+}
+
 async function rejects(p: Promise<unknown>, code: string) {
   const err = await p.then(
     () => null,
@@ -159,8 +178,9 @@ describe('tap', () => {
 
 describe('answers', () => {
   it('a wait of a connection removed meanwhile ends refused and leaves the next message unclaimed', async () => {
+    const parked = nextClaimDone();
     const waiting = ops.answers(principal, { wait: 5 });
-    await new Promise((r) => setTimeout(r, 20));
+    await parked;
     await h.store.connectors.revoke(principal.connectorId, Date.now());
     await personSay(agentIds[0]!, 'sent after the removal');
     await rejects(waiting, 'CONNECTOR_REVOKED');
@@ -169,8 +189,9 @@ describe('answers', () => {
 
   it('a wait of a connection removed meanwhile ends at the removal, not at its timeout (issue 46)', async () => {
     const started = Date.now();
+    const parked = nextClaimDone();
     const waiting = ops.answers(principal, { wait: 25 });
-    await new Promise((r) => setTimeout(r, 20));
+    await parked;
     // What removing a connection in the app does: revoke it, then publish `agents` for the person.
     await h.store.connectors.revoke(principal.connectorId, Date.now());
     notifier.publish({ type: 'agents', userId });
