@@ -36,8 +36,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       `Build the server first: npx nx run @screen-service/server:build (${SERVER_MAIN} is missing)`,
     );
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-process-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  let port = await freePort();
+  let base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let tail = '';
   const spawnOnce = async () => {
@@ -77,7 +77,19 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     c.kill(signal);
     await exited;
   };
-  await spawnOnce();
+  // A free port is only free until someone binds it: when another test's process took it first, the first
+  // start picks another (a restart keeps the port the service was reached at).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await spawnOnce();
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !/already in use/.test(tail)) throw err;
+      tail = '';
+      port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+    }
+  }
   return {
     base,
     mcpUrl: `${base}${MCP}`,
