@@ -1,9 +1,10 @@
 // Group commit on a real SQLite file: shared commits, a failing write rolled back alone, a failed commit.
 
 import { AsyncResource } from 'node:async_hooks';
+import { setImmediate as turn } from 'node:timers/promises';
 import { createTestStore, type TestStore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGroupCommit } from './group-commit.js';
+import { createGroupCommit, WAIT_BELOW, WAIT_TURNS } from './group-commit.js';
 
 let t: TestStore;
 afterEach(() => t?.close());
@@ -159,6 +160,60 @@ describe('createGroupCommit', () => {
     })();
     await expect(pending).rejects.toThrow('boom');
     expect(rows()).toEqual(['outer']);
+  });
+});
+
+describe('a flush waits while writes keep coming (ADR 0297)', () => {
+  /** Writes that note which flush's batch they landed in: `flushes` lists each flush's writes. */
+  function flushTracking() {
+    const { commits, rows } = setup();
+    const insert = t.db.prepare('INSERT INTO g (v) VALUES (?)');
+    const flushes: string[][] = [];
+    const put = (v: string) =>
+      commits.run(() => {
+        const b = commits.batch('flush', () => {
+          const items: string[] = [];
+          return { items, end: () => flushes.push(items) };
+        });
+        insert.run(v);
+        b?.items.push(v);
+      });
+    return { put, rows, flushes };
+  }
+
+  it('writes that come turn after turn share one commit, up to WAIT_TURNS more turns', async () => {
+    const { put, rows, flushes } = flushTracking();
+    const written = [put('w0'), put('w1')];
+    for (let i = 2; i < 10; i++) {
+      await turn();
+      written.push(put(`w${i}`));
+    }
+    await Promise.all(written);
+    expect(rows()).toEqual(Array.from({ length: 10 }, (_, i) => `w${i}`));
+    // The first turn's two writes, then one more for each turn the flush waited: no more than WAIT_TURNS.
+    expect(flushes[0]).toEqual(Array.from({ length: 2 + WAIT_TURNS }, (_, i) => `w${i}`));
+    expect(flushes.flat()).toEqual(rows());
+  });
+
+  it('a lone write is committed at the first turn: waiting costs nothing when nothing else comes', async () => {
+    const { put, flushes } = flushTracking();
+    let committed = false;
+    void put('alone').then(() => {
+      committed = true;
+    });
+    await turn();
+    expect(committed).toBe(true);
+    expect(flushes).toEqual([['alone']]);
+  });
+
+  it('a batch of WAIT_BELOW writes is flushed at once, without waiting for more', async () => {
+    const { put, flushes } = flushTracking();
+    const written = Array.from({ length: WAIT_BELOW }, (_, i) => put(`b${i}`));
+    // Writes of the next turn: they would join a batch that waited.
+    await turn();
+    const late = put('late');
+    await Promise.all([...written, late]);
+    expect(flushes.map((f) => f.length)).toEqual([WAIT_BELOW, 1]);
   });
 });
 

@@ -1,5 +1,5 @@
 // Group commit: thread writes and transaction bodies asked for in the same event-loop turn share one
-// transaction (ADR 0205, 0212, 0241).
+// transaction (ADR 0205, 0212, 0241); while requests keep coming it waits a few turns for them (ADR 0297).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { clearImmediate, setImmediate } from 'node:timers';
 import { StoreTransactionError } from '@screen-service/registry/model';
@@ -75,6 +75,15 @@ export const INLINE_WRITES: WriteRunner = {
 const SHARED = new WeakMap<SqliteDb, GroupCommit>();
 
 /**
+ * How many turns of the event loop a flush waits at most while each one brings more writes (ADR 0297). Under
+ * the tap benchmark's sixteen callers one wait grew batches from 9 to 14 writes and took a tenth off each
+ * write's CPU; three reached it under every load tried, and more gained nothing.
+ */
+export const WAIT_TURNS = 3;
+/** A batch this large already shares its commit widely: it is flushed without waiting for more. */
+export const WAIT_BELOW = 256;
+
+/**
  * The group commit every repository of `db` shares, so a turn's message writes and the push sender's
  * settles go out in one commit.
  *
@@ -139,7 +148,8 @@ function newBodyFlush(): BodyFlush {
  * A commit writes every page it touched to the write-ahead log: one per table and index a row lands in, about
  * a dozen for a screen and its push intent, most of the cost of a write. Writes queued while the event loop
  * serves a burst of requests are flushed together after that turn's I/O callbacks (setImmediate), so they
- * share those pages and one commit. The batch first runs with no savepoint per write (ADR 0212); only when
+ * share those pages and one commit; while each turn brings more, the flush waits up to {@link WAIT_TURNS}
+ * turns for them (ADR 0297). The batch first runs with no savepoint per write (ADR 0212); only when
  * a write throws is it rolled back and run again with a savepoint per write, so that write fails alone.
  * Inside a transaction already open on `db`, a write runs at once in it, in its own savepoint.
  *
@@ -298,8 +308,22 @@ export function createGroupCommit(db: SqliteDb): GroupCommit {
   function schedule() {
     if (scheduled) return;
     scheduled = true;
+    // While requests keep coming, the flush waits for them (ADR 0297): a turn that queued more writes than
+    // the one before defers it by one more turn, at most WAIT_TURNS turns and while the batch is under
+    // WAIT_BELOW. A lone write (nothing came after it) is flushed at the first turn, as before.
+    let seen = queue.length;
+    let waited = 0;
+    const tick = () => {
+      if (waited < WAIT_TURNS && queue.length > seen && queue.length < WAIT_BELOW) {
+        waited++;
+        seen = queue.length;
+        setImmediate(tick);
+        return;
+      }
+      void lock.run(flush);
+    };
     // setImmediate from node:timers: a test's fake global timers must not hold writes back.
-    setImmediate(() => void lock.run(flush));
+    setImmediate(tick);
   }
 
   const inBody = () => open !== null && bodies.getStore() === open;
