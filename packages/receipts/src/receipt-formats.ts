@@ -29,13 +29,14 @@ export type AnswerRow = Pick<MessageRecord, 'id' | 'agentId' | 'userId' | 'body'
 
 /** The answer as a receipt's digest covers it (and as an export line carries it). */
 export function answerOf(m: AnswerRow): Record<string, unknown> {
+  // Keys in sorted order, as in every object built here: canonicalJson then writes it at JSON.stringify's speed.
   return {
-    id: m.id,
-    screen_id: m.screenId ?? null,
+    at: isoTime(m.createdAt),
     body: m.body,
     event: m.meta?.event ?? null,
+    id: m.id,
+    screen_id: m.screenId ?? null,
     via: m.meta?.via ?? null,
-    at: isoTime(m.createdAt),
   };
 }
 
@@ -84,17 +85,17 @@ export function receiptFormats(o: FormatOptions) {
     who: ReceiptWho,
     id: string,
   ) => ({
-    v: 1,
+    answer: { id: m.id } as Record<string, unknown>,
+    at: isoTime(m.createdAt),
+    decided_by: decidedBy(m),
+    how: howOf(m),
     iss: o.issuer,
     jti: id,
-    thread: { agent: m.agentId, user: m.userId },
-    at: isoTime(m.createdAt),
-    who: { user: who.user ?? m.userId, session: who.session ?? null, device: who.device ?? null },
-    how: howOf(m),
-    decided_by: decidedBy(m),
-    ...(typeof m.meta?.step === 'string' ? { step: m.meta.step } : {}),
-    answer: { id: m.id } as Record<string, unknown>,
     screen: { id: screen?.id ?? null, sha256: screen?.digest ?? null },
+    ...(typeof m.meta?.step === 'string' ? { step: m.meta.step } : {}),
+    thread: { agent: m.agentId, user: m.userId },
+    v: 1,
+    who: { device: who.device ?? null, session: who.session ?? null, user: who.user ?? m.userId },
   });
   // Format 1 (ADR 0261): signed on its own; what stores without batches write, and a presigned receipt.
   const signed = (
@@ -129,13 +130,26 @@ export function receiptFormats(o: FormatOptions) {
   ): ReceiptRecord => {
     const seq = (last?.seq ?? 0) + 1;
     const id = newTimedId('rcp_', now(), random);
-    const payload: Record<string, unknown> = unsigned(m, screen, who, id);
-    (payload.answer as Record<string, unknown>).sha256 = sha256(canonicalJson(answerOf(m)));
-    payload.v = 2;
-    payload.seq = seq;
-    payload.prev = last?.hash ?? null;
-    // Fresh from the system's pool whatever `random` is: a guessable salt would not hide a sibling leaf.
-    payload.salt = Buffer.from(systemRandom.bytes(16)).toString('base64url');
+    const { step, ...u } = unsigned(m, screen, who, id);
+    u.answer.sha256 = sha256(canonicalJson(answerOf(m)));
+    // Keys in sorted order (canonicalJson's fast path), the chain link and the salt in their places.
+    const payload = {
+      answer: u.answer,
+      at: u.at,
+      decided_by: u.decided_by,
+      how: u.how,
+      iss: u.iss,
+      jti: u.jti,
+      prev: last?.hash ?? null,
+      // Fresh from the system's pool whatever `random` is: a guessable salt would not hide a sibling leaf.
+      salt: Buffer.from(systemRandom.bytes(16)).toString('base64url'),
+      screen: u.screen,
+      seq,
+      ...(step === undefined ? {} : { step }),
+      thread: u.thread,
+      v: 2,
+      who: u.who,
+    };
     const jws = canonicalJson(payload);
     const hash = sha256(jws);
     off?.setTip(`${m.agentId}|${m.userId}`, { seq, hash });
@@ -146,7 +160,7 @@ export function receiptFormats(o: FormatOptions) {
     const root = merkleRoot(leaves);
     const at = now();
     const iat = Math.floor(at / 1000);
-    const jws = signCompact(key, kid, { v: 2, iss: o.issuer, root, iat }, ROOT_TYP);
+    const jws = signCompact(key, kid, { iat, iss: o.issuer, root, v: 2 }, ROOT_TYP);
     return { kid, root, jws, leaves, createdAt: at };
   };
   return { unsigned, signed, leaf, signBatch };

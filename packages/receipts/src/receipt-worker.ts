@@ -4,7 +4,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { ReceiptLink } from '@screen-service/registry/model';
-import { canonicalJson } from './receipt-crypto.js';
+import { sortedJson } from './receipt-crypto.js';
 
 /** A receipt signed ahead of its answer's write, against the link it expects to follow. */
 export interface Presigned {
@@ -23,13 +23,13 @@ export interface Unsigned {
 }
 
 /**
- * The worker's program. `canonical` is the same function the main thread uses (its source is copied in), so
- * both sign the same bytes. A group is one thread's receipts in chain order: each links to the one before.
+ * The worker's program. `canonical` is canonical JSON's definition (its source is copied in; the main
+ * thread's faster path writes the same bytes), so both sign the same bytes. A group is one thread's receipts in chain order: each links to the one before.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { sign, createHash } = require('node:crypto');
-const canonical = ${canonicalJson.toString()};
+const canonical = ${sortedJson.toString()};
 const hash = (text) => createHash('sha256').update(text, 'utf8').digest('base64url');
 const keys = new Map();
 parentPort.on('message', (m) => {
