@@ -10,17 +10,31 @@ import type { SqliteDb } from './rows.js';
 
 type Row = Record<string, unknown>;
 
+/**
+ * An answer's stakes (`deadlines.stakes`): the screen's deadline state and whether it has an open notice, in
+ * one statement; also read inside an answer's write (`threads.appendSigned` with `settles`, ADR 0299).
+ */
+export function prepareStakes(db: SqliteDb): (screenId: string) => AnswerStakes {
+  const read = db.prepare(
+    `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = ?) AS deadline,
+            EXISTS (SELECT 1 FROM push_notices WHERE screen_id = ? AND closed_at IS NULL) AS open_notice`,
+  );
+  return (screenId) => {
+    const r = read.get(screenId, screenId) as {
+      deadline: AnswerStakes['deadline'] | null;
+      open_notice: number;
+    };
+    return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === 1 };
+  };
+}
+
 export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
   const insert = db.prepare(
     `INSERT INTO screen_deadlines (screen_id, user_id, agent_id, due_at, next_at, step, plan, created_at)
      VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const get = db.prepare('SELECT * FROM screen_deadlines WHERE screen_id = ?');
-  // One statement for the two facts a tap's write depends on (two reads cost two statements' overhead).
-  const stakes = db.prepare(
-    `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = ?) AS deadline,
-            EXISTS (SELECT 1 FROM push_notices WHERE screen_id = ? AND closed_at IS NULL) AS open_notice`,
-  );
+  const stakes = prepareStakes(db);
   const due = db.prepare(
     `SELECT * FROM screen_deadlines WHERE settled_at IS NULL AND next_at <= ?
      ORDER BY next_at, screen_id LIMIT ?`,
@@ -64,11 +78,7 @@ export function createSqliteDeadlines(db: SqliteDb): DeadlineRepository {
       return r ? toDeadline(r) : null;
     },
     async stakes(screenId) {
-      const r = stakes.get(screenId, screenId) as {
-        deadline: AnswerStakes['deadline'] | null;
-        open_notice: number;
-      };
-      return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === 1 };
+      return stakes(screenId);
     },
     async due(at, limit) {
       return (due.all(at, limit) as Row[]).map(toDeadline);

@@ -15,6 +15,7 @@ import { AgentRowRefused, constraintErrors, screenOfRow, toMessage } from '@scre
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
+import { prepareStakes } from './sqlite-deadlines.js';
 import { preparePushRows } from './sqlite-push.js';
 import { prepareBatchInsert } from './sqlite-receipts.js';
 
@@ -122,6 +123,7 @@ export function createThreadAppends(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertBatch = prepareBatchInsert(db);
+  const stakesOf = prepareStakes(db);
   const nextBatch = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM receipt_batches');
   const insertScreen = db.prepare(
     `INSERT INTO screens (id, user_id, agent_id, message_id, message_seq, lines, ops, taps, created_at)
@@ -204,11 +206,13 @@ export function createThreadAppends(
         throw idemTaken(err, m);
       }
     },
-    async appendSigned(m, version, receiptOf) {
+    async appendSigned(m, version, receiptOf, settles) {
       try {
-        // One write of the group commit: the row, the thread's newest receipt link (kept in the group
-        // commit's memo from the thread's last answer, else read), the next one written.
+        // One write of the group commit: the screen's stakes when asked (ADR 0299), the row, the thread's
+        // newest receipt link (kept in the group commit's memo from the thread's last answer, else read), the
+        // next one written.
         return await commits.run(() => {
+          if (settles && m.screenId && settles(stakesOf(m.screenId))) return null;
           const message = appendText(m, version);
           const memo = commits.memo();
           const key = `receipt-link\u0000${m.agentId}\u0000${m.userId}`;

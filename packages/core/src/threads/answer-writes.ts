@@ -4,7 +4,13 @@
 
 import type { ReceiptSigner, ReceiptWho } from '@screen-service/receipts';
 import { ServiceError } from '@screen-service/registry/kernel';
-import type { MessageRecord, NewMessage, ScreenRecord, Store } from '@screen-service/registry/model';
+import type {
+  AnswerStakes,
+  MessageRecord,
+  NewMessage,
+  ScreenRecord,
+  Store,
+} from '@screen-service/registry/model';
 import type { ScreenLinesPort } from '@screen-service/screen-rules';
 import { hasOffers, settleOffersIn } from './deadline-offers.js';
 import { checkDeadlineTap } from './deadline-taps.js';
@@ -41,11 +47,9 @@ export interface AnswerWritten {
  * Writes a tap that answers. Most screens carry nothing to settle (no deadline pending, no withdraw, no
  * notification token open): their answer and its receipt are one write of the group commit
  * (`threads.appendSigned`), about half the cost of a transaction (issue 40's tap-path benchmark), its receipt
- * signed beforehand in a worker thread (ADR 0288). A screen
- * that has any of those, or a tap from a notification, takes {@link writeAnswerTx}.
- *
- * The read that chooses (one statement, ADR 0290) is taken before the write: a notice saved or a withdraw
- * committed between it and the write is not seen by this tap (it was sent before either happened), ADR 0279.
+ * signed beforehand in a worker thread when one is configured (ADR 0288). That write reads the screen's
+ * stakes first, in its own transaction, and writes nothing when the answer settles something (ADR 0299):
+ * such an answer, or a tap from a notification, takes {@link writeAnswerTx}.
  */
 export async function writeAnswer(
   store: Store,
@@ -53,10 +57,12 @@ export async function writeAnswer(
   row: NewMessage,
   o: AnswerWrite,
 ): Promise<AnswerWritten> {
-  if (o.notice || (await answerNeedsTx(store, screen.id))) {
-    return chainRetry(() => writeAnswerTx(store, screen, row, o));
+  const tx = () => chainRetry(() => writeAnswerTx(store, screen, row, o));
+  if (o.notice) return tx();
+  if (!o.signer) {
+    if (settlesSomething(await store.deadlines.stakes(screen.id))) return tx();
+    return { message: await store.threads.append(row, o.version), stale: 0, also: [] };
   }
-  if (!o.signer) return { message: await store.threads.append(row, o.version), stale: 0, also: [] };
   const { signer } = o;
   const drawn = { id: screen.id, digest: await signer.digest(store, screen) };
   // Signed in the worker thread, with the answers of the same turn, against the chain's newest link; the
@@ -66,14 +72,13 @@ export async function writeAnswer(
     const receiptOf = signer.builder(drawn, o.who, presigned);
     // A retry follows a link another instance wrote: the presigned one is stale, sign in the write.
     presigned = null;
-    return store.threads.appendSigned(row, o.version, receiptOf);
+    return store.threads.appendSigned(row, o.version, receiptOf, settlesSomething);
   });
-  return { message, stale: 0, also: [] };
+  return message ? { message, stale: 0, also: [] } : tx();
 }
 
-/** Whether an answer to this screen settles something: a deadline not yet answered, a withdraw, a notice. */
-async function answerNeedsTx(store: Store, screenId: string): Promise<boolean> {
-  const { deadline, openNotice } = await store.deadlines.stakes(screenId);
+/** Whether an answer with these stakes settles something: a deadline not yet answered, a withdraw, a notice. */
+function settlesSomething({ deadline, openNotice }: AnswerStakes): boolean {
   return openNotice || (deadline !== 'none' && deadline !== 'answered');
 }
 

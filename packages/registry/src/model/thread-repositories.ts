@@ -1,5 +1,6 @@
 // The repositories of what happens in a thread: its rows and screens, push subscriptions and the push
 // outbox, photos. Storage only: the rules decide what to write (ADR 0241).
+import type { AnswerStakes } from './deadline-repository.js';
 import type { ReceiptBuilder } from './receipt-repository.js';
 import type {
   MessageRecord,
@@ -121,8 +122,18 @@ export interface ThreadRepository {
    * write and has no effect of its own. A receipt that takes a seq already taken fails the whole write. A store
    * that keeps batches (`receipts.keepsBatches`) writes format 2 with `receiptOf.leaf` and signs a flush's
    * leaves together with `receiptOf.signBatch` (ADR 0294).
+   *
+   * With `settles` (ADR 0299), the write first reads the stakes of the row's screen as
+   * `deadlines.stakes` reads them, in the same transaction, and when `settles(stakes)` says the answer settles
+   * something (a deadline, a withdraw, a notification's token) writes nothing and answers null: the rules
+   * then write it in a transaction that settles them. Without `settles` it never answers null.
    */
-  appendSigned(message: NewMessage, version: PageVersion, receiptOf: ReceiptBuilder): Promise<MessageRecord>;
+  appendSigned(
+    message: NewMessage,
+    version: PageVersion,
+    receiptOf: ReceiptBuilder,
+    settles?: (stakes: AnswerStakes) => boolean,
+  ): Promise<MessageRecord | null>;
   getScreen(id: string): Promise<ScreenRecord | null>;
   /** Screens by id (missing ids are left out). */
   listScreens(ids: string[]): Promise<ScreenRecord[]>;

@@ -70,8 +70,8 @@ export const receiptCases: ConformanceCase[] = [
         },
       );
       expect(seen).toEqual([1]);
-      expect(await store.receipts.last(key)).toMatchObject({ seq: 2, messageId: row.id });
-      expect((await store.threads.getMessage(row.id))?.body).toBe('tap');
+      expect(await store.receipts.last(key)).toMatchObject({ seq: 2, messageId: row?.id });
+      expect((await store.threads.getMessage(row!.id))?.body).toBe('tap');
       // A receipt that takes a seq already taken fails the write: neither the row nor the receipt is kept.
       const failed = await outcome(
         store.threads.appendSigned({ ...f.message(key, 'person', 'again'), kind: 'tap' }, f.version(), (m) =>
@@ -80,6 +80,55 @@ export const receiptCases: ConformanceCase[] = [
       );
       expect(failed).not.toBe('ok');
       expect((await store.threads.page({ ...key, limit: 10 })).map((m) => m.body)).toEqual(['tap']);
+    },
+  ),
+  c(
+    ['threads.appendSigned', 'deadlines.stakes'],
+    "an answer's write with `settles` (ADR 0299): it reads the screen's stakes in its transaction and writes nothing when they settle something",
+    async (store) => {
+      const { f, key } = await thread(store, 'stakes');
+      const screen = (id: string) =>
+        store.threads.appendScreen(
+          { ...f.message(key), kind: 'screen', body: 'x', screenId: id },
+          { id, lines: 'confirm "Go?"', ops: [], taps: [{ id: 'n1', preset: 'confirm' }] },
+          f.version(),
+        );
+      await screen('scr_free');
+      await screen('scr_due');
+      await store.deadlines.create({
+        screenId: 'scr_due',
+        ...key,
+        dueAt: 800,
+        nextAt: 800,
+        plan: {},
+        createdAt: 1,
+      });
+      const seen: unknown[] = [];
+      const settles = (s: { deadline: string; openNotice: boolean }) => {
+        seen.push(s);
+        return s.deadline === 'pending';
+      };
+      const answer = (screenId: string, body: string) =>
+        store.threads.appendSigned(
+          { ...f.message(key, 'person', body), kind: 'tap', screenId },
+          f.version(),
+          (m, last) => receipt(key, (last?.seq ?? 0) + 1, { id: `rcp_${m.id}`, messageId: m.id }),
+          settles,
+        );
+      // The deadline is pending: nothing written, neither the row nor its receipt.
+      expect(await answer('scr_due', 'late')).toBeNull();
+      // Nothing at stake: written, with its receipt.
+      const free = await answer('scr_free', 'free');
+      expect(free?.body).toBe('free');
+      expect(seen).toEqual([
+        { deadline: 'pending', openNotice: false },
+        { deadline: 'none', openNotice: false },
+      ]);
+      expect((await store.threads.page({ ...key, limit: 10 })).map((m) => m.body)).not.toContain('late');
+      expect((await store.receipts.listByThread(key, 0, 10)).map((r) => r.messageId)).toEqual([free?.id]);
+      // Settled: the same screen's answer is written.
+      await store.deadlines.settle('scr_due', 50, 'answered');
+      expect((await answer('scr_due', 'after'))?.body).toBe('after');
     },
   ),
   c(
@@ -133,7 +182,7 @@ export const receiptCases: ConformanceCase[] = [
         ]);
         return;
       }
-      expect(signed).toEqual([rows.map((r) => `leaf_${r.id}`)]);
+      expect(signed).toEqual([rows.map((r) => `leaf_${r!.id}`)]);
       expect(listed.map((r) => [r.seq, r.hash, r.batch?.index])).toEqual([
         [1, `leaf_${rows[0]!.id}`, 0],
         [2, `leaf_${rows[2]!.id}`, 2],

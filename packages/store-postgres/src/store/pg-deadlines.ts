@@ -7,7 +7,21 @@ import {
   toDeadline,
   toOffer,
 } from '@screen-service/registry/model';
-import type { PgDb } from './pg-db.js';
+import { first, type PgDb, type Queryable } from './pg-db.js';
+
+/**
+ * An answer's stakes (`deadlines.stakes`): the screen's deadline state and whether it has an open notice, in
+ * one round trip; also read inside an answer's write (`threads.appendSigned` with `settles`, ADR 0299).
+ */
+export async function readStakes(q: Queryable, screenId: string): Promise<AnswerStakes> {
+  const r = (await first(
+    q,
+    `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = $1) AS deadline,
+            EXISTS (SELECT 1 FROM push_notices WHERE screen_id = $1 AND closed_at IS NULL) AS open_notice`,
+    [screenId],
+  )) as { deadline: AnswerStakes['deadline'] | null; open_notice: boolean };
+  return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === true };
+}
 
 export function createPgDeadlines(db: PgDb): DeadlineRepository {
   return {
@@ -46,15 +60,7 @@ export function createPgDeadlines(db: PgDb): DeadlineRepository {
       const r = await db.one('SELECT * FROM screen_deadlines WHERE screen_id = $1', [screenId]);
       return r ? toDeadline(r) : null;
     },
-    async stakes(screenId) {
-      // One round trip for the two facts a tap's write depends on.
-      const r = (await db.one(
-        `SELECT (SELECT COALESCE(outcome, 'pending') FROM screen_deadlines WHERE screen_id = $1) AS deadline,
-                EXISTS (SELECT 1 FROM push_notices WHERE screen_id = $1 AND closed_at IS NULL) AS open_notice`,
-        [screenId],
-      )) as { deadline: AnswerStakes['deadline'] | null; open_notice: boolean };
-      return { deadline: r.deadline ?? 'none', openNotice: r.open_notice === true };
-    },
+    stakes: (screenId) => readStakes(db, screenId),
     async due(at, limit) {
       const rows = await db.all(
         `SELECT * FROM screen_deadlines WHERE settled_at IS NULL AND next_at <= $1

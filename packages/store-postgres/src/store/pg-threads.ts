@@ -15,6 +15,7 @@ import { constraintErrors, num, screenOfRow, toMessage, toScreen } from '@screen
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { createAgentRowWriter } from './pg-agent-row-batch.js';
 import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import { readStakes } from './pg-deadlines.js';
 
 /**
  * The stream lock key of an insert ($3 agent id): the agent's connection, hashed to 64 bits, or the agent
@@ -163,9 +164,11 @@ export function createPgThreads(db: PgDb): ThreadRepository {
         throw idemTaken(err, m);
       }
     },
-    async appendSigned(m, version, receiptOf) {
+    async appendSigned(m, version, receiptOf, settles) {
       try {
         return await db.tx(async (q) => {
+          // The screen's stakes in the answer's own transaction (ADR 0299): settled ones go the rules' way.
+          if (settles && m.screenId && settles(await readStakes(q, m.screenId))) return null;
           const message = await insertMessage(q, m, version);
           const last = await first(
             q,
