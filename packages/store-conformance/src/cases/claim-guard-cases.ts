@@ -50,8 +50,8 @@ export const claimGuardCases: ConformanceCase[] = [
         });
       const say = (body: string) => store.threads.append(f.message(key, 'person', body), f.version());
       await store.threads.markRead(key, 0, f.version());
-      const version = (await store.threads.getState(key)).pageVersion;
       await say('p1');
+      const version = (await store.threads.getState(key)).pageVersion;
       // Each connection the rule does not call live claims nothing: the row stays, the page stays.
       for (const [state, id] of Object.entries(notLive)) {
         expect(await stateOf(store, id), 'the fixture is in the state it is named for').toBe(state);
