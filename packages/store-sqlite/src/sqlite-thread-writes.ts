@@ -340,7 +340,8 @@ export function createThreadMarks(
     const rows = (
       guard ? guardedClaim.all({ ...params, connectorId: guard.connectorId }) : claim.all(params)
     ) as Row[];
-    if (guard && rows.length === 0) refuseUnlessLive(gateFacts.get({ connectorId: guard.connectorId }) as Row);
+    if (guard && rows.length === 0)
+      refuseUnlessLive(gateFacts.get({ connectorId: guard.connectorId }) as Row);
     moveIf(rows.length, q, q.version);
     return rows.map(toMessage);
   });

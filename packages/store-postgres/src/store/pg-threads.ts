@@ -172,6 +172,23 @@ const GUARDED_CLAIM_SQL = `WITH g AS (
 ), ${claimSql(' AND (SELECT svc_live FROM g)')}
 SELECT c.*, g.* FROM g LEFT JOIN c ON true`;
 
+/** `ThreadRepository.claimAnswers`: one statement, guarded when `k.guard` is given (ADR 0298). */
+async function claimAnswers(
+  db: PgDb,
+  k: Parameters<ThreadRepository['claimAnswers']>[0],
+): Promise<MessageRecord[]> {
+  const values = [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version];
+  if (!k.guard) return (await db.all(CLAIM_SQL, values)).map(toMessage).sort(bySeq);
+  const rows = await db.all(GUARDED_CLAIM_SQL, [...values, k.guard.connectorId]);
+  // One row at least (the gate's, joined to each claimed row): no claimed row has a null id.
+  const gate = rows[0];
+  if (gate && gate.svc_live !== true) throw claimRefused(gate);
+  return rows
+    .filter((r) => r.id !== null)
+    .map(toMessage)
+    .sort(bySeq);
+}
+
 /** The refusal of a guarded claim, with what its gate read. */
 function claimRefused(r: Row): ClaimRefused {
   return new ClaimRefused(
@@ -260,18 +277,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       const r = await db.one('SELECT * FROM messages WHERE id = $1', [id]);
       return r ? toMessage(r) : null;
     },
-    async claimAnswers(k) {
-      const values = [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version];
-      if (!k.guard) return (await db.all(CLAIM_SQL, values)).map(toMessage).sort(bySeq);
-      const rows = await db.all(GUARDED_CLAIM_SQL, [...values, k.guard.connectorId]);
-      // One row at least (the gate's, joined to each claimed row): no claimed row has a null id.
-      const gate = rows[0];
-      if (gate && gate.svc_live !== true) throw claimRefused(gate);
-      return rows
-        .filter((r) => r.id !== null)
-        .map(toMessage)
-        .sort(bySeq);
-    },
+    claimAnswers: (k) => claimAnswers(db, k),
     countUnhandled(k) {
       return countUnhandled(k);
     },
