@@ -7,6 +7,7 @@ import { accountCases } from './cases/account-cases.js';
 import { agentCases } from './cases/agent-cases.js';
 import { answerKeyCases } from './cases/answer-key-cases.js';
 import { type ConformanceCase, coveredMethods, repositoryMethods } from './cases/cases.js';
+import { claimGuardCases } from './cases/claim-guard-cases.js';
 import { deadlineCases } from './cases/deadline-cases.js';
 import { housekeepingCases } from './cases/housekeeping-cases.js';
 import { noticeCases } from './cases/notice-cases.js';
@@ -37,6 +38,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...registryCases,
   ...threadCases,
   ...threadReadCases,
+  ...claimGuardCases,
   ...answerKeyCases,
   ...photoKeyCases,
   ...pushCases,

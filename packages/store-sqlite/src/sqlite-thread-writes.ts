@@ -11,7 +11,13 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import { AgentRowRefused, constraintErrors, screenOfRow, toMessage } from '@screen-service/registry/model';
+import {
+  AgentRowRefused,
+  ClaimRefused,
+  constraintErrors,
+  screenOfRow,
+  toMessage,
+} from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
@@ -268,6 +274,25 @@ export function createThreadAppends(
 }
 
 /**
+ * The gate of a guarded claim (ADR 0298), parameter `@connectorId`: a row when the connector exists, is not
+ * revoked or suspended, and its account exists and is not suspended. It mirrors `connectionState(connector,
+ * user) === 'live'` (registry's hosts/connection-live.ts); the conformance case "claimAnswers with a guard"
+ * pins the two together.
+ */
+const LIVE_CONNECTION = `SELECT 1 FROM connectors k JOIN users u ON u.id = k.user_id
+  WHERE k.id = @connectorId AND k.revoked_at IS NULL AND k.suspended_at IS NULL AND u.suspended_at IS NULL`;
+
+/** Throws {@link ClaimRefused} with what the gate read, unless it found the connection live. */
+function refuseUnlessLive(r: Row): void {
+  if (r.live === 1) return;
+  const at = (v: unknown) => (v === null ? null : Number(v));
+  throw new ClaimRefused(
+    r.connector_id === null ? null : { revokedAt: at(r.revoked_at), suspendedAt: at(r.suspended_at) },
+    r.account_id === null ? null : { suspendedAt: at(r.account_suspended_at) },
+  );
+}
+
+/**
  * Claims and delivery marks: each is a row update and its version move in one transaction (a savepoint
  * inside one already open); the page moves only when a row changed.
  */
@@ -276,13 +301,22 @@ export function createThreadMarks(
   movePage: PageMove,
 ): Pick<ThreadRepository, 'claimAnswers' | 'markDelivered' | 'markRowsDelivered' | 'markRowsHandled'> {
   // One statement: SQLite runs it atomically, so concurrent callers never claim the same row.
-  const claim = db.prepare(
+  const claimSql = (guard: string) =>
     `UPDATE messages SET handled_at = @at
      WHERE seq IN (
        SELECT seq FROM messages
        WHERE agent_id = @agentId AND user_id = @userId AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq
-       ORDER BY seq LIMIT @limit)
-     RETURNING *`,
+       ORDER BY seq LIMIT @limit)${guard}
+     RETURNING *`;
+  const claim = db.prepare(claimSql(''));
+  // A guarded claim (ADR 0298): the gate is in the claim's own statement.
+  const guardedClaim = db.prepare(claimSql(` AND EXISTS (${LIVE_CONNECTION})`));
+  // What the gate read, when a guarded claim took nothing (in the same transaction, so the same state).
+  const gateFacts = db.prepare(
+    `SELECT EXISTS (${LIVE_CONNECTION}) AS live, k.id AS connector_id, k.revoked_at, k.suspended_at,
+       u.id AS account_id,
+       u.suspended_at AS account_suspended_at
+     FROM (SELECT 1) AS one LEFT JOIN connectors k ON k.id = @connectorId LEFT JOIN users u ON u.id = k.user_id`,
   );
   const markDelivered = db.prepare(
     `UPDATE messages SET delivered_at = ?
@@ -305,10 +339,15 @@ export function createThreadMarks(
 
   type Claim = Parameters<ThreadRepository['claimAnswers']>[0];
   const claimAll = db.transaction((q: Claim) => {
-    const { agentId, userId, afterSeq, limit, at } = q;
-    const rows = (claim.all({ agentId, userId, afterSeq, limit, at }) as Row[]).map(toMessage);
+    const { agentId, userId, afterSeq, limit, at, guard } = q;
+    const params = { agentId, userId, afterSeq, limit, at };
+    const rows = (
+      guard ? guardedClaim.all({ ...params, connectorId: guard.connectorId }) : claim.all(params)
+    ) as Row[];
+    if (guard && rows.length === 0)
+      refuseUnlessLive(gateFacts.get({ connectorId: guard.connectorId }) as Row);
     moveIf(rows.length, q, q.version);
-    return rows;
+    return rows.map(toMessage);
   });
   const deliverUpTo = db.transaction((k: ThreadKey, upToSeq: number, at: number, version: PageVersion) => {
     moveIf(markDelivered.run(at, k.agentId, k.userId, upToSeq).changes, k, version);

@@ -82,6 +82,24 @@ describe('answer tasks', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
   });
 
+  it('a task whose connection is removed after its check and before its claim claims nothing (ADR 0298)', async () => {
+    const task = await ops.tasks.start(principal, {});
+    // Right before the claim's transaction runs (the check already passed): removed in the app, then a message.
+    const transaction = h.store.transaction;
+    let raced = false;
+    h.store.transaction = (async (fn: Parameters<typeof transaction>[0]) => {
+      h.store.transaction = transaction;
+      await h.store.connectors.revoke(principal.connectorId, clock);
+      await personSay(agentIds[0]!, 'sent after the removal');
+      raced = true;
+      return transaction.call(h.store, fn);
+    }) as typeof transaction;
+    expect(await code(ops.tasks.get(principal, task.id))).toBe('CONNECTOR_REVOKED');
+    expect(raced).toBe(true);
+    expect((await h.store.tasks.get(task.id))?.status).toBe('working');
+    expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
+  });
+
   it('a cancelled task claims nothing after', async () => {
     const task = await ops.tasks.start(principal, {});
     expect((await ops.tasks.cancel(principal, task.id)).status).toBe('cancelled');

@@ -5,6 +5,7 @@ import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/a
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, AnswerTaskRecord, MessageRecord, Store } from '@screen-service/registry/model';
+import { claimWhileLive } from './claim-guard.js';
 import type { Answer } from './thread-core.js';
 
 /** How long a task lives (a day) and how often a client should poll it (2 s), unless the server says else. */
@@ -132,6 +133,7 @@ export function createAnswerTasks(deps: AnswerTaskDeps): AnswerTasks {
       const task = await tx.tasks.get(id, { forUpdate: true });
       if (task?.status !== 'working') return task;
       const at = deps.now();
+      // Guarded (ADR 0298): claimed only while the task's connection is live at the claim itself.
       const rows = await tx.threads.claimAnswers({
         agentId: task.agentId,
         userId: task.userId,
@@ -139,6 +141,7 @@ export function createAnswerTasks(deps: AnswerTaskDeps): AnswerTasks {
         limit: deps.limit,
         at,
         version: deps.pageVersion(),
+        guard: { connectorId: task.connectorId },
       });
       if (rows.length === 0) return task;
       const ids = rows.map((r) => r.id);
@@ -177,9 +180,10 @@ export function createAnswerTasks(deps: AnswerTaskDeps): AnswerTasks {
     async get(p, id) {
       const task = await own(p, id);
       if (task.status !== 'working') return view(task);
-      // A connection removed while its task waits must not take (and so hide) what the person sends next.
+      // A connection removed while its task waits must not take (and so hide) what the person sends next:
+      // the check answers early, the claim's guard (ADR 0298) holds at the claim itself.
       await deps.assertStillLive(p);
-      return view((await claimInto(task.id)) ?? task);
+      return view((await claimWhileLive(() => claimInto(task.id))) ?? task);
     },
     async cancel(p, id) {
       const task = await own(p, id);

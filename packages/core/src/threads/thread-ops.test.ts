@@ -187,6 +187,44 @@ describe('answers', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
   });
 
+  it('a connection removed after its check passed and before its claim ran claims nothing (ADR 0298)', async () => {
+    // Right before the claim's statement runs (the connection's check already passed): the person removes
+    // the connection in the app and writes.
+    const threads = h.store.threads;
+    const claim = threads.claimAnswers;
+    let raced = false;
+    threads.claimAnswers = async (...args) => {
+      threads.claimAnswers = claim;
+      await h.store.connectors.revoke(principal.connectorId, Date.now());
+      await personSay(agentIds[0]!, 'sent after the removal');
+      raced = true;
+      return claim.apply(threads, args);
+    };
+    await rejects(ops.answers(principal, {}), 'CONNECTOR_REVOKED');
+    expect(raced).toBe(true);
+    expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
+    // The message waits for the connection that serves the agent next.
+    const next = await seedConnection(h.store, userId, []);
+    await h.store.agents.addConnection(agentIds[0]!, next.connector.id, userId, Date.now());
+    const nextPrincipal = await createConnectionAuth({ store: h.store }).verify(next.token);
+    const got = await ops.answers(nextPrincipal, { agent: 'coach' });
+    expect(got.answers.map((a) => a.text)).toEqual(['sent after the removal']);
+  });
+
+  it('a connection suspended after its check passed and before its claim ran claims nothing', async () => {
+    const threads = h.store.threads;
+    const claim = threads.claimAnswers;
+    threads.claimAnswers = async (...args) => {
+      threads.claimAnswers = claim;
+      await personSay(agentIds[0]!, 'sent while suspended');
+      // What an operator's suspension leaves in the store (no repository method sets it).
+      await h.inspect!.update('connectors', { suspended_at: Date.now() }, { id: principal.connectorId });
+      return claim.apply(threads, args);
+    };
+    await rejects(ops.answers(principal, {}), 'SUSPENDED');
+    expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
+  });
+
   it('a wait of a connection removed meanwhile ends at the removal, not at its timeout (issue 46)', async () => {
     const started = Date.now();
     const parked = nextClaimDone();

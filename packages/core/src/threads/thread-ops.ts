@@ -11,6 +11,7 @@ import type { DeadlineInput, DeadlinePlan } from '@screen-service/screen-rules';
 import { defaultScreenLines, requireText } from '@screen-service/screen-rules';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
+import { claimWhileLive, notLiveError } from './claim-guard.js';
 import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type ShowContext, showScreen } from './show-screen.js';
@@ -167,11 +168,8 @@ export function createThreadOps(
       store.connectors.get(p.connectorId),
       store.users.findById(p.userId),
     ]);
-    const state = connectionState(connector, user);
-    if (state === 'revoked' || state === 'missing') {
-      throw new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
-    }
-    if (state !== 'live') throw new ServiceError('SUSPENDED', 'This connection or account is suspended.');
+    const refused = notLiveError(connectionState(connector, user));
+    if (refused) throw refused;
   };
   // A guarded row (ADR 0291) picks its agent from the list this process last read; its statement checks it.
   const kept = keptServedAgents(notifier, served);
@@ -250,17 +248,21 @@ export function createThreadOps(
         waitMs: wait * 1000,
         now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
-        // A connection removed while it waits must not take (and so hide) what the person sends next.
+        // A connection removed while it waits must not take (and so hide) what the person sends next: the
+        // check gives a clear error early, the claim's guard (ADR 0298) holds at the claim itself.
         claim: async () => {
           await assertStillLive(p);
           if (read) return read(afterSeq);
-          return store.threads.claimAnswers({
-            ...key,
-            afterSeq,
-            limit: MAX_ANSWERS,
-            at: core.now(),
-            version: core.pageVersion(),
-          });
+          return claimWhileLive(() =>
+            store.threads.claimAnswers({
+              ...key,
+              afterSeq,
+              limit: MAX_ANSWERS,
+              at: core.now(),
+              version: core.pageVersion(),
+              guard: { connectorId: p.connectorId },
+            }),
+          );
         },
       });
       const answers = await core.toAnswers(rows);

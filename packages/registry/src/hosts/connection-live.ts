@@ -15,7 +15,9 @@ export type ConnectionState =
 /**
  * The state of a connection (a paired host or an OAuth approval) and, when given, its account: live only
  * when the connector exists, was not removed in the app, and neither it nor the account is suspended.
- * Pass `user` as `undefined` to judge the connector alone (the agent list does).
+ * Pass `user` as `undefined` to judge the connector alone (the agent list does). A guarded claim of answers
+ * (`ClaimGuard`, ADR 0298) asks the same question in SQL, in each store's claim statement: change this rule
+ * and those statements together (the conformance case "claimAnswers with a guard" pins them to it).
  *
  * @example
  * ```ts
@@ -23,7 +25,7 @@ export type ConnectionState =
  * ```
  */
 export function connectionState(
-  connector: ConnectorRecord | null | undefined,
+  connector: Pick<ConnectorRecord, 'revokedAt' | 'suspendedAt'> | null | undefined,
   user?: Pick<UserRecord, 'suspendedAt'> | null,
 ): ConnectionState {
   if (!connector) return 'missing';

@@ -129,6 +129,8 @@ export {
 export {
   AgentRowRefused,
   type AgentRowWrite,
+  type ClaimGuard,
+  ClaimRefused,
   type NewMessage,
   type NewScreen,
   type PageVersion,

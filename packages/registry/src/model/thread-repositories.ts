@@ -3,6 +3,7 @@
 import type { AnswerStakes } from './deadline-repository.js';
 import type { ReceiptBuilder } from './receipt-repository.js';
 import type {
+  ConnectorRecord,
   MessageRecord,
   PhotoRecord,
   PushDeliveryRecord,
@@ -12,6 +13,7 @@ import type {
   PushSubscriptionRecord,
   ScreenRecord,
   ThreadStateRecord,
+  UserRecord,
 } from './records.js';
 
 /** A thread is keyed by (agent, user): the owner's thread today, a grant holder's later. */
@@ -80,6 +82,36 @@ export class AgentRowRefused extends Error {
   }
 }
 
+/**
+ * The connection a claim is made for (`ThreadRepository.claimAnswers`, ADR 0298). The claim's own statement
+ * checks it: it claims only while connector `connectorId` exists, is not revoked and not suspended, and its
+ * account exists and is not suspended (what `connectionState` of `@screen-service/registry/hosts` calls
+ * `live`), else it claims nothing and the store throws {@link ClaimRefused}. A check before the claim cannot
+ * do this: the connection can be removed, and the person write again, between the check and the claim.
+ */
+export interface ClaimGuard {
+  connectorId: string;
+}
+
+/**
+ * A guarded claim that claimed nothing because its connection was not live at the claim (ADR 0298). It
+ * carries what the claim's statement read, so the rules judge it with `connectionState(connector, account)`:
+ * `connector` is null when the connector row is gone, `account` when its user row is.
+ */
+export class ClaimRefused extends Error {
+  readonly connector: Pick<ConnectorRecord, 'revokedAt' | 'suspendedAt'> | null;
+  readonly account: Pick<UserRecord, 'suspendedAt'> | null;
+  constructor(
+    connector: Pick<ConnectorRecord, 'revokedAt' | 'suspendedAt'> | null,
+    account: Pick<UserRecord, 'suspendedAt'> | null,
+  ) {
+    super('answers not claimed: the claiming connection is not live');
+    this.name = 'ClaimRefused';
+    this.connector = connector;
+    this.account = account;
+  }
+}
+
 export interface ThreadPageQuery extends ThreadKey {
   /** Only rows with seq below this (older page); absent for the newest page. */
   beforeSeq?: number;
@@ -140,10 +172,18 @@ export interface ThreadRepository {
   getMessage(id: string): Promise<MessageRecord | null>;
   /**
    * Atomically marks up to `limit` unhandled person rows (oldest first, seq above `afterSeq`) handled
-   * and returns them. Two concurrent callers never receive the same row.
+   * and returns them. Two concurrent callers never receive the same row. With `guard`, the same statement
+   * claims only while the guard's connection is live, else nothing is claimed and {@link ClaimRefused} is
+   * thrown (ADR 0298); a store must honour it in the claim itself, not in a read before it.
    */
   claimAnswers(
-    query: ThreadKey & { afterSeq: number; limit: number; at: number; version: PageVersion },
+    query: ThreadKey & {
+      afterSeq: number;
+      limit: number;
+      at: number;
+      version: PageVersion;
+      guard?: ClaimGuard;
+    },
   ): Promise<MessageRecord[]>;
   countUnhandled(key: ThreadKey): Promise<number>;
   /** Newest first. */

@@ -11,10 +11,17 @@ import type {
   ThreadRepository,
   ThreadStateRecord,
 } from '@screen-service/registry/model';
-import { constraintErrors, num, screenOfRow, toMessage, toScreen } from '@screen-service/registry/model';
+import {
+  ClaimRefused,
+  constraintErrors,
+  num,
+  screenOfRow,
+  toMessage,
+  toScreen,
+} from '@screen-service/registry/model';
 import { batchedUnhandledCounts } from './batched-reads.js';
 import { createAgentRowWriter } from './pg-agent-row-batch.js';
-import { first, isUniqueViolation, type PgDb, type Queryable } from './pg-db.js';
+import { first, isUniqueViolation, type PgDb, type Queryable, type Row } from './pg-db.js';
 import { readStakes } from './pg-deadlines.js';
 
 /**
@@ -133,6 +140,66 @@ const MOVE_IF_ANY = (rows: string, version: string, agent: string, user: string)
   `v AS (UPDATE thread_state SET page_version = ${version}::bigint
          WHERE agent_id = ${agent} AND user_id = ${user} AND EXISTS (SELECT 1 FROM ${rows}))`;
 
+/**
+ * The claim of svc_answers: SKIP LOCKED, so a second claimer passes over rows the first holds and takes the
+ * next ones; a row handled meanwhile fails the re-check under its lock and is left out. `gate` is a condition
+ * the update also needs (a guarded claim's, ADR 0298).
+ */
+const claimSql = (gate: string) => `c AS (
+  UPDATE messages SET handled_at = $1
+  WHERE handled_at IS NULL${gate} AND seq IN (
+    SELECT seq FROM messages
+    WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL AND seq > $4
+    ORDER BY seq LIMIT $5
+    FOR UPDATE SKIP LOCKED)
+  RETURNING *
+), ${MOVE_IF_ANY('c', '$6', '$2', '$3')}`;
+
+const CLAIM_SQL = `WITH ${claimSql('')} SELECT * FROM c`;
+
+/**
+ * A guarded claim (ADR 0298), the claiming connector $7: the gate `g` reads the connector and its account in
+ * the claim's own statement (its snapshot: a row written after a removal committed is never seen without the
+ * removal), and the update runs only when `svc_live`. `svc_live` mirrors `connectionState(connector, user)
+ * === 'live'` (registry's hosts/connection-live.ts); the conformance case "claimAnswers with a guard" pins the
+ * two together. The gate's row is returned joined to the claimed rows (once, with nulls, when none).
+ */
+const GUARDED_CLAIM_SQL = `WITH g AS (
+  SELECT k.id AS svc_connector_id, k.revoked_at AS svc_revoked_at, k.suspended_at AS svc_suspended_at,
+    u.id AS svc_account_id, u.suspended_at AS svc_account_suspended_at,
+    (k.id IS NOT NULL AND k.revoked_at IS NULL AND k.suspended_at IS NULL
+      AND u.id IS NOT NULL AND u.suspended_at IS NULL) AS svc_live
+  FROM (SELECT 1) AS one LEFT JOIN connectors k ON k.id = $7::text LEFT JOIN users u ON u.id = k.user_id
+), ${claimSql(' AND (SELECT svc_live FROM g)')}
+SELECT c.*, g.* FROM g LEFT JOIN c ON true`;
+
+/** `ThreadRepository.claimAnswers`: one statement, guarded when `k.guard` is given (ADR 0298). */
+async function claimAnswers(
+  db: PgDb,
+  k: Parameters<ThreadRepository['claimAnswers']>[0],
+): Promise<MessageRecord[]> {
+  const values = [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version];
+  if (!k.guard) return (await db.all(CLAIM_SQL, values)).map(toMessage).sort(bySeq);
+  const rows = await db.all(GUARDED_CLAIM_SQL, [...values, k.guard.connectorId]);
+  // One row at least (the gate's, joined to each claimed row): no claimed row has a null id.
+  const gate = rows[0];
+  if (gate && gate.svc_live !== true) throw claimRefused(gate);
+  return rows
+    .filter((r) => r.id !== null)
+    .map(toMessage)
+    .sort(bySeq);
+}
+
+/** The refusal of a guarded claim, with what its gate read. */
+function claimRefused(r: Row): ClaimRefused {
+  return new ClaimRefused(
+    r.svc_connector_id === null
+      ? null
+      : { revokedAt: num(r.svc_revoked_at), suspendedAt: num(r.svc_suspended_at) },
+    r.svc_account_id === null ? null : { suspendedAt: num(r.svc_account_suspended_at) },
+  );
+}
+
 /** The rows written under an idempotency key: a host's reply (per connection), a person's answer (per person). */
 function keyReads(db: PgDb): Pick<ThreadRepository, 'findByIdemKey' | 'findPersonAnswer'> {
   return {
@@ -213,24 +280,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       const r = await db.one('SELECT * FROM messages WHERE id = $1', [id]);
       return r ? toMessage(r) : null;
     },
-    async claimAnswers(k) {
-      // SKIP LOCKED: a second claimer passes over rows the first holds and takes the next ones; a row
-      // handled meanwhile fails the re-check under its lock and is left out.
-      const rows = await db.all(
-        `WITH c AS (
-           UPDATE messages SET handled_at = $1
-           WHERE handled_at IS NULL AND seq IN (
-             SELECT seq FROM messages
-             WHERE agent_id = $2 AND user_id = $3 AND sender = 'person' AND handled_at IS NULL AND seq > $4
-             ORDER BY seq LIMIT $5
-             FOR UPDATE SKIP LOCKED)
-           RETURNING *
-         ), ${MOVE_IF_ANY('c', '$6', '$2', '$3')}
-         SELECT * FROM c`,
-        [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version],
-      );
-      return rows.map(toMessage).sort(bySeq);
-    },
+    claimAnswers: (k) => claimAnswers(db, k),
     countUnhandled(k) {
       return countUnhandled(k);
     },

@@ -1,0 +1,43 @@
+// Whether a connection may still take the person's answers: the check before a wait and the guarded claim
+// (ADR 0298) answer with the same errors.
+import { type ConnectionState, connectionState } from '@screen-service/registry/hosts';
+import { ServiceError } from '@screen-service/registry/kernel';
+import { ClaimRefused } from '@screen-service/registry/model';
+
+/**
+ * The error a connection in `state` gets when it asks for answers: `CONNECTOR_REVOKED` when it was removed
+ * (or is gone), `SUSPENDED` when it or its account is suspended (or the account is gone); null when live.
+ *
+ * @example
+ * ```ts
+ * const err = notLiveError(connectionState(connector, user));
+ * if (err) throw err;
+ * ```
+ */
+export function notLiveError(state: ConnectionState): ServiceError | null {
+  if (state === 'live') return null;
+  if (state === 'revoked' || state === 'missing') {
+    return new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
+  }
+  return new ServiceError('SUSPENDED', 'This connection or account is suspended.');
+}
+
+/**
+ * Runs a guarded claim (`claimAnswers` with a `guard`) and answers its refusal as the check before a wait
+ * would have: the store's {@link ClaimRefused} carries what the claim read, judged by `connectionState`.
+ *
+ * @example
+ * ```ts
+ * const rows = await claimWhileLive(() => store.threads.claimAnswers({ ...key, guard: { connectorId } }));
+ * ```
+ */
+export async function claimWhileLive<T>(claim: () => Promise<T>): Promise<T> {
+  try {
+    return await claim();
+  } catch (err) {
+    if (!(err instanceof ClaimRefused)) throw err;
+    // A refusal whose facts read live would mean the store's gate and connectionState disagree: the
+    // refusal stands (nothing was claimed) and is reported as what it is.
+    throw notLiveError(connectionState(err.connector, err.account)) ?? err;
+  }
+}
