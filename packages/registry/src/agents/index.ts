@@ -40,6 +40,7 @@ export {
   sessionKey,
   sharedAgentRefusal,
   threadAccess,
+  threadGrant,
 } from './shared-access.js';
 export { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 export { previewOf } from './thread-preview.js';
