@@ -17,7 +17,6 @@ type Row = Record<string, unknown>;
 
 export function createSqliteAgents(db: SqliteDb): AgentRepository {
   const byId = db.prepare('SELECT * FROM agents WHERE id = ?');
-  const ownerOf = db.prepare('SELECT user_id FROM agents WHERE id = ?').pluck();
   const byUser = db.prepare('SELECT * FROM agents WHERE user_id = ? ORDER BY sort, created_at, id');
   // The agents a connection serves: those it is the primary connection of, and those bound to it as an
   // extra connection (agent_connections, ADR 0091).
@@ -112,9 +111,6 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
     },
     async get(id) {
       return get(id);
-    },
-    async ownerOf(id) {
-      return (ownerOf.get(id) as string | undefined) ?? null;
     },
     async listByUser(userId) {
       return (byUser.all(userId) as Row[]).map(toAgent);

@@ -3,7 +3,7 @@
 
 import { PRESENCE_TTL_MS } from '@screen-service/push';
 import type { ReceiptWho } from '@screen-service/receipts';
-import { hasMention, isOwnerOnlyTap, threadGrant } from '@screen-service/registry/agents';
+import { hasMention, isOwnerOnlyTap, threadAccess } from '@screen-service/registry/agents';
 import { newId as defaultNewId, ServiceError, systemRandom } from '@screen-service/registry/kernel';
 import type { MessageRecord, PhotoRecord } from '@screen-service/registry/model';
 import { requireText } from '@screen-service/screen-rules';
@@ -105,7 +105,7 @@ export function createPersonThreads(
   const newId = deps.newId ?? ((prefix: string) => defaultNewId(prefix, deps.random ?? systemRandom));
 
   // The owner's thread, or a grant holder's own thread of the agent (keyed by (agent, holder)).
-  const own = (userId: string, agentId: string) => threadGrant(store, userId, agentId);
+  const own = (userId: string, agentId: string) => threadAccess(store, userId, agentId);
 
   async function photoIds(userId: string, agentId: string, value: unknown): Promise<string[]> {
     if (value === undefined || value === null) return [];

@@ -40,7 +40,6 @@ export {
   sessionKey,
   sharedAgentRefusal,
   threadAccess,
-  threadGrant,
 } from './shared-access.js';
 export { grantedView, ownedFields, type SharedFields } from './shared-rows.js';
 export { previewOf } from './thread-preview.js';

@@ -38,21 +38,6 @@ export async function threadAccess(store: Store, userId: string, agentId: string
   throw new ServiceError('AGENT_NOT_FOUND', `No agent ${agentId} in your account.`, { field: 'agent_id' });
 }
 
-/**
- * {@link threadAccess} for a caller that needs only the grant (the person's thread calls: a tap, a reply, the
- * read mark): the owner's own agent is one narrow read (`agents.ownerOf`); anyone else takes the whole check,
- * with its messages.
- */
-export async function threadGrant(
-  store: Store,
-  userId: string,
-  agentId: string,
-): Promise<{ grant: GrantRecord | null }> {
-  if ((await store.agents.ownerOf(agentId)) === userId) return { grant: null };
-  const { grant } = await threadAccess(store, userId, agentId);
-  return { grant };
-}
-
 /** Refuses a setting a holder may not change (rename, look, default, delete, pair): `SHARED_AGENT`. */
 export function sharedAgentRefusal(what: string): ServiceError {
   return new ServiceError(

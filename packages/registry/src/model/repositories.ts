@@ -119,11 +119,6 @@ export interface AgentRepository {
   create(agent: NewAgent): Promise<AgentRecord>;
   /** With `forUpdate`, the agent's row is locked (a decision on its client-safe verdict, its binding). */
   get(id: string, options?: ReadOptions): Promise<AgentRecord | null>;
-  /**
-   * The id of the agent's owner, or null when there is no such agent: the one column an access check needs
-   * (a whole agent is many columns, several of them JSON to parse).
-   */
-  ownerOf(id: string): Promise<string | null>;
   /** The user's agents by `sort`, then creation. */
   listByUser(userId: string): Promise<AgentRecord[]>;
   /** Agents a connection serves (its own, and those bound to it as an extra connection), default first, then by `sort`. */

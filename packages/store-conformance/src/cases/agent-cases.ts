@@ -10,22 +10,6 @@ const defaults = async (store: Store, userId: string) =>
 
 export const agentCases: ConformanceCase[] = [
   c(
-    ['agents.ownerOf', 'agents.delete'],
-    "an agent's owner in one narrow read: the owner's id, null for no such agent or a deleted one",
-    async (store) => {
-      const f = fixtures(store);
-      const owner = await f.user();
-      const other = await f.user();
-      const a = await f.agent(owner.id, 'mine');
-      const b = await f.agent(other.id, 'theirs');
-      expect(await store.agents.ownerOf(a.id)).toBe(owner.id);
-      expect(await store.agents.ownerOf(b.id)).toBe(other.id);
-      expect(await store.agents.ownerOf('agt_none')).toBeNull();
-      await store.agents.delete(a.id);
-      expect(await store.agents.ownerOf(a.id)).toBeNull();
-    },
-  ),
-  c(
     [
       'agents.create',
       'agents.get',

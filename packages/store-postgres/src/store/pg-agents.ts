@@ -74,12 +74,6 @@ export function createPgAgents(db: PgDb): AgentRepository {
     async get(id, options) {
       return getAgent(db, id, options);
     },
-    async ownerOf(id) {
-      const r = (await db.one('SELECT user_id FROM agents WHERE id = $1', [id])) as
-        | { user_id: string }
-        | undefined;
-      return r ? r.user_id : null;
-    },
     async listByUser(userId) {
       return (await db.all(`SELECT * FROM agents WHERE user_id = $1 ${USER_ORDER}`, [userId])).map(toAgent);
     },
