@@ -1,7 +1,7 @@
 // Credentials end at once everywhere: a revoke, by this server or by another process on the same SQLite file
 // (`svc`, while the server runs), refuses the very next request, after earlier requests passed (the guard
-// for any memory of live sign-ins: ADR 0290 measured one and left it out). SQLite only: the second
-// connection is the point.
+// for any memory of live sign-ins: ADR 0300 keeps one for the rest of a turn of the event loop only).
+// SQLite only: the second connection is the point.
 import { createSqliteStore, openServiceDatabase } from '@screen-service/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './harness.js';
