@@ -39,8 +39,15 @@ function start(args: string[]) {
   child.stderr!.on('data', (c) => {
     out.stderr += c;
   });
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, out, exit };
+  // How it ended: its code, or the signal that ended it (named in a failing assertion, with what it said).
+  const ended: { signal: NodeJS.Signals | null } = { signal: null };
+  const exit = new Promise<number | null>((r) =>
+    child.on('exit', (code, signal) => {
+      ended.signal = signal;
+      r(code);
+    }),
+  );
+  return { child, out, exit, ended };
 }
 async function run(args: string[]) {
   const p = start(args);
@@ -165,7 +172,8 @@ describe('svc host', () => {
     // and exits 0 instead of dying on the second copy.
     again.child.kill('SIGINT');
     again.child.kill('SIGINT');
-    expect(await again.exit).toBe(0);
+    const code = await again.exit;
+    expect({ code, signal: again.ended.signal, stderr: again.out.stderr }).toMatchObject({ code: 0 });
     expect(again.out.stderr).toMatch(/svc host: stopped\.\n$/);
 
     // Removing the host in the app stops the echo host with exit code 3.
