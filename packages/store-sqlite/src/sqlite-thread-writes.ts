@@ -11,17 +11,12 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import {
-  AgentRowRefused,
-  constraintErrors,
-  screenOfRow,
-  toMessage,
-} from '@screen-service/registry/model';
+import { AgentRowRefused, constraintErrors, screenOfRow, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
-import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
 import { prepareStakes } from './sqlite-deadlines.js';
+import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
 import { preparePushRows } from './sqlite-push.js';
 import { prepareBatchInsert } from './sqlite-receipts.js';
 

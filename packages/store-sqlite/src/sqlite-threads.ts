@@ -121,9 +121,9 @@ function createThreadReads(db: SqliteDb): ThreadReads {
       if (q.agentIds.length === 0) return [];
       if (q.guard) return readGuarded(q, q.guard.connectorId);
       const { userId, afterSeq, limit } = q;
-      return (pendingForHost.all({ userId, afterSeq, limit, agentIds: JSON.stringify(q.agentIds) }) as Row[]).map(
-        toMessage,
-      );
+      return (
+        pendingForHost.all({ userId, afterSeq, limit, agentIds: JSON.stringify(q.agentIds) }) as Row[]
+      ).map(toMessage);
     },
     async listPushIntents(userId) {
       return (listPush.all(userId) as Row[]).map((r) => ({

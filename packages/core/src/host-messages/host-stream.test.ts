@@ -61,7 +61,10 @@ describe('host stream', () => {
     const sent: string[] = [];
     const opened = core.hostTransport.open(host, { send: (m) => sent.push(m.text ?? ''), end: () => {} });
     const err = await opened.then(
-      (close) => (close(), null),
+      (close) => {
+        close();
+        return null;
+      },
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ServiceError);

@@ -11,7 +11,7 @@ import type { DeadlineInput, DeadlinePlan } from '@screen-service/screen-rules';
 import { defaultScreenLines, requireText } from '@screen-service/screen-rules';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
-import { whileLive, notLiveError } from './claim-guard.js';
+import { notLiveError, whileLive } from './claim-guard.js';
 import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type ShowContext, showScreen } from './show-screen.js';
