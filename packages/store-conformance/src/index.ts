@@ -14,6 +14,7 @@ import { noticeCases } from './cases/notice-cases.js';
 import { oauthCases } from './cases/oauth-cases.js';
 import { photoKeyCases } from './cases/photo-key-cases.js';
 import { pushCases } from './cases/push-cases.js';
+import { readGuardCases } from './cases/read-guard-cases.js';
 import { receiptCases } from './cases/receipt-cases.js';
 import { registryCases } from './cases/registry-cases.js';
 import { relayCases } from './cases/relay-cases.js';
@@ -39,6 +40,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...threadCases,
   ...threadReadCases,
   ...claimGuardCases,
+  ...readGuardCases,
   ...answerKeyCases,
   ...photoKeyCases,
   ...pushCases,

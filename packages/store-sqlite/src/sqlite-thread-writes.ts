@@ -11,17 +11,12 @@ import type {
   ThreadKey,
   ThreadRepository,
 } from '@screen-service/registry/model';
-import {
-  AgentRowRefused,
-  ClaimRefused,
-  constraintErrors,
-  screenOfRow,
-  toMessage,
-} from '@screen-service/registry/model';
+import { AgentRowRefused, constraintErrors, screenOfRow, toMessage } from '@screen-service/registry/model';
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 import { prepareStakes } from './sqlite-deadlines.js';
+import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
 import { preparePushRows } from './sqlite-push.js';
 import { prepareBatchInsert } from './sqlite-receipts.js';
 
@@ -274,25 +269,6 @@ export function createThreadAppends(
 }
 
 /**
- * The gate of a guarded claim (ADR 0298), parameter `@connectorId`: a row when the connector exists, is not
- * revoked or suspended, and its account exists and is not suspended. It mirrors `connectionState(connector,
- * user) === 'live'` (registry's hosts/connection-live.ts); the conformance case "claimAnswers with a guard"
- * pins the two together.
- */
-const LIVE_CONNECTION = `SELECT 1 FROM connectors k JOIN users u ON u.id = k.user_id
-  WHERE k.id = @connectorId AND k.revoked_at IS NULL AND k.suspended_at IS NULL AND u.suspended_at IS NULL`;
-
-/** Throws {@link ClaimRefused} with what the gate read, unless it found the connection live. */
-function refuseUnlessLive(r: Row): void {
-  if (r.live === 1) return;
-  const at = (v: unknown) => (v === null ? null : Number(v));
-  throw new ClaimRefused(
-    r.connector_id === null ? null : { revokedAt: at(r.revoked_at), suspendedAt: at(r.suspended_at) },
-    r.account_id === null ? null : { suspendedAt: at(r.account_suspended_at) },
-  );
-}
-
-/**
  * Claims and delivery marks: each is a row update and its version move in one transaction (a savepoint
  * inside one already open); the page moves only when a row changed.
  */
@@ -312,12 +288,7 @@ export function createThreadMarks(
   // A guarded claim (ADR 0298): the gate is in the claim's own statement.
   const guardedClaim = db.prepare(claimSql(` AND EXISTS (${LIVE_CONNECTION})`));
   // What the gate read, when a guarded claim took nothing (in the same transaction, so the same state).
-  const gateFacts = db.prepare(
-    `SELECT EXISTS (${LIVE_CONNECTION}) AS live, k.id AS connector_id, k.revoked_at, k.suspended_at,
-       u.id AS account_id,
-       u.suspended_at AS account_suspended_at
-     FROM (SELECT 1) AS one LEFT JOIN connectors k ON k.id = @connectorId LEFT JOIN users u ON u.id = k.user_id`,
-  );
+  const gateFacts = db.prepare(GATE_FACTS);
   const markDelivered = db.prepare(
     `UPDATE messages SET delivered_at = ?
      WHERE agent_id = ? AND user_id = ? AND sender = 'agent' AND delivered_at IS NULL AND seq <= ?`,

@@ -9,6 +9,7 @@ import type {
 import { toMessage, toScreen } from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
+import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
 import { preparePageReader } from './sqlite-page.js';
 import { createThreadAppends, createThreadMarks, preparePageMove } from './sqlite-thread-writes.js';
 
@@ -56,12 +57,24 @@ function createThreadReads(db: SqliteDb): ThreadReads {
     "SELECT * FROM messages WHERE user_id = ? AND idem_key = ? AND sender = 'person'",
   );
   // One statement per call whatever the number of agents: the ids travel as one JSON parameter.
-  const pendingForHost = db.prepare(
+  const pendingSql = (gate: string) =>
     `SELECT * FROM messages
      WHERE user_id = @userId AND agent_id IN (SELECT value FROM json_each(@agentIds))
-       AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq
-     ORDER BY seq LIMIT @limit`,
-  );
+       AND sender = 'person' AND handled_at IS NULL AND seq > @afterSeq${gate}
+     ORDER BY seq LIMIT @limit`;
+  const pendingForHost = db.prepare(pendingSql(''));
+  // A guarded read (ADR 0301): the claim's gate (ADR 0298) in the read's own statement; when it returns no
+  // row, the same transaction reads the gate's facts to tell a refusal from nothing owed.
+  const guardedPending = db.prepare(pendingSql(` AND EXISTS (${LIVE_CONNECTION})`));
+  const gateFacts = db.prepare(GATE_FACTS);
+  type Pending = Parameters<ThreadRepository['pendingForHost']>[0];
+  const readGuarded = db.transaction((q: Pending, connectorId: string) => {
+    const { userId, afterSeq, limit } = q;
+    const params = { userId, afterSeq, limit, agentIds: JSON.stringify(q.agentIds), connectorId };
+    const rows = guardedPending.all(params) as Row[];
+    if (rows.length === 0) refuseUnlessLive(gateFacts.get({ connectorId }) as Row, 'read');
+    return rows.map(toMessage);
+  });
   const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');
 
   return {
@@ -106,7 +119,11 @@ function createThreadReads(db: SqliteDb): ThreadReads {
     },
     async pendingForHost(q) {
       if (q.agentIds.length === 0) return [];
-      return (pendingForHost.all({ ...q, agentIds: JSON.stringify(q.agentIds) }) as Row[]).map(toMessage);
+      if (q.guard) return readGuarded(q, q.guard.connectorId);
+      const { userId, afterSeq, limit } = q;
+      return (
+        pendingForHost.all({ userId, afterSeq, limit, agentIds: JSON.stringify(q.agentIds) }) as Row[]
+      ).map(toMessage);
     },
     async listPushIntents(userId) {
       return (listPush.all(userId) as Row[]).map((r) => ({

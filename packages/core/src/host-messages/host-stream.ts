@@ -3,7 +3,14 @@
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { connectionState } from '@screen-service/registry/hosts';
 import type { Notifier } from '@screen-service/registry/kernel';
-import type { AgentRecord, GrantRecord, MessageRecord, Store } from '@screen-service/registry/model';
+import {
+  type AgentRecord,
+  ClaimRefused,
+  type GrantRecord,
+  type MessageRecord,
+  type Store,
+} from '@screen-service/registry/model';
+import { whileLive } from '../threads/claim-guard.js';
 import type { HostMessage, HostStreamHandlers, StreamEnd } from './host-transport.js';
 
 /** Rows read per page when a stream replays what it owes. */
@@ -31,16 +38,19 @@ async function sharedThreads(
   return new Map(grants.map((g) => [`${g.agentId}~${g.userId}`, g]));
 }
 
-/** What the owner's thread and each shared thread owe after `after`, merged so rows leave in seq order. */
+/**
+ * What the owner's thread and each shared thread owe after `after`, merged so rows leave in seq order. Each
+ * read is guarded by the stream's connection (ADR 0301): refused, it throws {@link ClaimRefused}.
+ */
 async function owedAfter(
   store: Store,
-  userId: string,
+  p: ConnectionPrincipal,
   agents: Map<string, AgentRecord>,
   shared: Map<string, GrantRecord>,
   after: number,
   ended: () => boolean,
 ): Promise<MessageRecord[]> {
-  const threads = new Map<string, string[]>([[userId, [...agents.keys()]]]);
+  const threads = new Map<string, string[]>([[p.userId, [...agents.keys()]]]);
   for (const g of shared.values()) threads.set(g.userId, [...(threads.get(g.userId) ?? []), g.agentId]);
   const owed: MessageRecord[] = [];
   for (const [u, agentIds] of threads) {
@@ -51,6 +61,7 @@ async function owedAfter(
         agentIds,
         afterSeq: from,
         limit: REPLAY_PAGE,
+        guard: { connectorId: p.connectorId },
       });
       owed.push(...page);
       if (page.length < REPLAY_PAGE || ended()) break;
@@ -92,7 +103,7 @@ export async function openHostStream(
   // A row of the owner's thread, or of a shared thread served now.
   const allowed = (r: MessageRecord) =>
     agents.has(r.agentId) && (r.userId === p.userId || shared.has(`${r.agentId}~${r.userId}`));
-  const owed = (after: number) => owedAfter(store, p.userId, agents, shared, after, () => ended);
+  const owed = (after: number) => owedAfter(store, p, agents, shared, after, () => ended);
   const deliver = async (rows: MessageRecord[]) => {
     const fresh = rows.filter((r) => r.seq > cursor && allowed(r)).sort((a, b) => a.seq - b.seq);
     if (fresh.length === 0 || ended) return;
@@ -102,9 +113,12 @@ export async function openHostStream(
       handlers.send(m);
     }
   };
-  // Events are handled one after another so rows leave in seq order.
+  // Events are handled one after another so rows leave in seq order. A read refused because the connection
+  // is no longer live (ADR 0301) ends the stream as a removal does; it sent nothing of that read.
   const queue = (task: () => Promise<void>) => {
-    chain = chain.then(task).catch(() => {});
+    chain = chain.then(task).catch((err: unknown) => {
+      if (err instanceof ClaimRefused) finish('revoked');
+    });
   };
   // A live row is a wake-up: what is owed after the cursor is read back and sent in seq order. Events
   // from other instances can arrive out of seq order (seq n+1's before seq n's); the store commits one
@@ -146,6 +160,7 @@ export async function openHostStream(
             agentIds: [g.agentId],
             afterSeq: 0,
             limit: REPLAY_PAGE,
+            guard: { connectorId: p.connectorId },
           });
           for (const m of await toHostMessages(pending, agents)) {
             if (ended) return;
@@ -183,7 +198,8 @@ export async function openHostStream(
     options.shutdown?.removeEventListener('abort', onShutdown);
   }
   try {
-    await deliver(await owed(cursor));
+    // Refused at the replay: the opener gets what the check before a wait would answer.
+    await deliver(await whileLive(() => owed(cursor)));
     replaying = false;
     // Rows written during the replay: read back after their events, like live ones.
     if (held.splice(0).length > 0) pull();

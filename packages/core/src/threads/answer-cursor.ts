@@ -4,6 +4,7 @@
 // connection is returned again to the next call, which still holds the older cursor.
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { MessageRecord, Store, ThreadKey } from '@screen-service/registry/model';
+import { whileLive } from './claim-guard.js';
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 
@@ -29,10 +30,14 @@ export function readAnswersCursor(cursor: string, max: number): string[] {
 /**
  * Acknowledges the rows `cursor` names (marks them handled, in this thread only: a forged cursor reaches no
  * other thread) and returns a reader of the thread's rows still unacknowledged after `afterSeq`, for the wait.
+ * The reader reads only while connector `connectorId` is live, in the read's own statement (ADR 0301): a
+ * connection removed after its check never sees what the person wrote after the removal. The acknowledgement
+ * needs no guard: it names rows by id, and a connection learns ids only from reads it was allowed.
  */
 export async function acknowledgeAnswers(o: {
   store: Store;
   key: ThreadKey;
+  connectorId: string;
   cursor: string;
   limit: number;
   at: number;
@@ -41,10 +46,13 @@ export async function acknowledgeAnswers(o: {
   const ids = readAnswersCursor(o.cursor, o.limit);
   if (ids.length > 0) await o.store.threads.markRowsHandled(o.key, ids, o.at, o.version);
   return (afterSeq) =>
-    o.store.threads.pendingForHost({
-      userId: o.key.userId,
-      agentIds: [o.key.agentId],
-      afterSeq,
-      limit: o.limit,
-    });
+    whileLive(() =>
+      o.store.threads.pendingForHost({
+        userId: o.key.userId,
+        agentIds: [o.key.agentId],
+        afterSeq,
+        limit: o.limit,
+        guard: { connectorId: o.connectorId },
+      }),
+    );
 }

@@ -123,6 +123,38 @@ describe('the resumable wait (cursor)', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(0);
   });
 
+  it('a connection removed after its check passed and before its read ran sees nothing (ADR 0301)', async () => {
+    // Right before the cursor's read runs (the connection's check already passed): the person removes the
+    // connection in the app and writes.
+    const threads = h.store.threads;
+    const pending = threads.pendingForHost;
+    let raced = false;
+    threads.pendingForHost = async (...args) => {
+      threads.pendingForHost = pending;
+      await h.store.connectors.revoke(principal.connectorId, clock);
+      await personSay(agentIds[0]!, 'sent after the removal');
+      raced = true;
+      return pending.apply(threads, args);
+    };
+    expect(await code(ops.answers(principal, { cursor: '' }))).toBe('CONNECTOR_REVOKED');
+    expect(raced).toBe(true);
+    // Not seen, and not taken: the message waits for the connection that serves the agent next.
+    expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
+  });
+
+  it('a connection suspended after its check passed and before its read ran sees nothing', async () => {
+    const threads = h.store.threads;
+    const pending = threads.pendingForHost;
+    threads.pendingForHost = async (...args) => {
+      threads.pendingForHost = pending;
+      await personSay(agentIds[0]!, 'sent while suspended');
+      // What an operator's suspension leaves in the store (no repository method sets it).
+      await h.inspect!.update('connectors', { suspended_at: clock }, { id: principal.connectorId });
+      return pending.apply(threads, args);
+    };
+    expect(await code(ops.answers(principal, { cursor: '' }))).toBe('SUSPENDED');
+  });
+
   it("a cursor acknowledges only its own thread's rows, and a malformed one is refused", async () => {
     await personSay(agentIds[1]!, "cook's");
     const cooks = await ops.answers(principal, { agent: 'cook', cursor: '' });

@@ -5,7 +5,7 @@ import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/a
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, AnswerTaskRecord, MessageRecord, Store } from '@screen-service/registry/model';
-import { claimWhileLive } from './claim-guard.js';
+import { whileLive } from './claim-guard.js';
 import type { Answer } from './thread-core.js';
 
 /** How long a task lives (a day) and how often a client should poll it (2 s), unless the server says else. */
@@ -183,7 +183,7 @@ export function createAnswerTasks(deps: AnswerTaskDeps): AnswerTasks {
       // A connection removed while its task waits must not take (and so hide) what the person sends next:
       // the check answers early, the claim's guard (ADR 0298) holds at the claim itself.
       await deps.assertStillLive(p);
-      return view((await claimWhileLive(() => claimInto(task.id))) ?? task);
+      return view((await whileLive(() => claimInto(task.id))) ?? task);
     },
     async cancel(p, id) {
       const task = await own(p, id);

@@ -1,5 +1,5 @@
-// Whether a connection may still take the person's answers: the check before a wait and the guarded claim
-// (ADR 0298) answer with the same errors.
+// Whether a connection may still take or see the person's answers: the check before a wait, the guarded claim
+// (ADR 0298) and the guarded read (ADR 0301) answer with the same errors.
 import { type ConnectionState, connectionState } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import { ClaimRefused } from '@screen-service/registry/model';
@@ -23,21 +23,22 @@ export function notLiveError(state: ConnectionState): ServiceError | null {
 }
 
 /**
- * Runs a guarded claim (`claimAnswers` with a `guard`) and answers its refusal as the check before a wait
- * would have: the store's {@link ClaimRefused} carries what the claim read, judged by `connectionState`.
+ * Runs a guarded claim (`claimAnswers` with a `guard`, ADR 0298) or guarded read (`pendingForHost` with a
+ * `guard`, ADR 0301) and answers its refusal as the check before a wait would have: the store's
+ * {@link ClaimRefused} carries what the statement read, judged by `connectionState`.
  *
  * @example
  * ```ts
- * const rows = await claimWhileLive(() => store.threads.claimAnswers({ ...key, guard: { connectorId } }));
+ * const rows = await whileLive(() => store.threads.claimAnswers({ ...key, guard: { connectorId } }));
  * ```
  */
-export async function claimWhileLive<T>(claim: () => Promise<T>): Promise<T> {
+export async function whileLive<T>(act: () => Promise<T>): Promise<T> {
   try {
-    return await claim();
+    return await act();
   } catch (err) {
     if (!(err instanceof ClaimRefused)) throw err;
     // A refusal whose facts read live would mean the store's gate and connectionState disagree: the
-    // refusal stands (nothing was claimed) and is reported as what it is.
+    // refusal stands (nothing was claimed or read) and is reported as what it is.
     throw notLiveError(connectionState(err.connector, err.account)) ?? err;
   }
 }

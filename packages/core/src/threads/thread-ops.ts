@@ -11,7 +11,7 @@ import type { DeadlineInput, DeadlinePlan } from '@screen-service/screen-rules';
 import { defaultScreenLines, requireText } from '@screen-service/screen-rules';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
-import { claimWhileLive, notLiveError } from './claim-guard.js';
+import { notLiveError, whileLive } from './claim-guard.js';
 import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type ShowContext, showScreen } from './show-screen.js';
@@ -237,6 +237,7 @@ export function createThreadOps(
           : await acknowledgeAnswers({
               store,
               key,
+              connectorId: p.connectorId,
               cursor: input.cursor,
               limit: MAX_ANSWERS,
               at: core.now(),
@@ -248,12 +249,13 @@ export function createThreadOps(
         waitMs: wait * 1000,
         now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
-        // A connection removed while it waits must not take (and so hide) what the person sends next: the
-        // check gives a clear error early, the claim's guard (ADR 0298) holds at the claim itself.
+        // A connection removed while it waits must not take (and so hide) what the person sends next, nor
+        // see it: the check gives a clear error early, the guard of the claim (ADR 0298) or of the cursor's
+        // read (ADR 0301) holds in that statement itself.
         claim: async () => {
           await assertStillLive(p);
           if (read) return read(afterSeq);
-          return claimWhileLive(() =>
+          return whileLive(() =>
             store.threads.claimAnswers({
               ...key,
               afterSeq,

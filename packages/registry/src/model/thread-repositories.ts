@@ -83,32 +83,41 @@ export class AgentRowRefused extends Error {
 }
 
 /**
- * The connection a claim is made for (`ThreadRepository.claimAnswers`, ADR 0298). The claim's own statement
- * checks it: it claims only while connector `connectorId` exists, is not revoked and not suspended, and its
- * account exists and is not suspended (what `connectionState` of `@screen-service/registry/hosts` calls
- * `live`), else it claims nothing and the store throws {@link ClaimRefused}. A check before the claim cannot
- * do this: the connection can be removed, and the person write again, between the check and the claim.
+ * The connection a claim or a read of the person's answers is made for (`ThreadRepository.claimAnswers`, ADR
+ * 0298; `pendingForHost`, ADR 0301). The statement itself checks it: it claims or reads only while connector
+ * `connectorId` exists, is not revoked and not suspended, and its account exists and is not suspended (what
+ * `connectionState` of `@screen-service/registry/hosts` calls `live`), else it returns nothing and the store
+ * throws {@link ClaimRefused}. A check before the statement cannot do this: the connection can be removed,
+ * and the person write again, between the check and the statement.
  */
 export interface ClaimGuard {
   connectorId: string;
 }
 
 /**
- * A guarded claim that claimed nothing because its connection was not live at the claim (ADR 0298). It
- * carries what the claim's statement read, so the rules judge it with `connectionState(connector, account)`:
- * `connector` is null when the connector row is gone, `account` when its user row is.
+ * A guarded claim (ADR 0298) or guarded read (ADR 0301) of the person's answers that returned nothing because
+ * its connection was not live when its statement ran. It carries what the statement read, so the rules judge
+ * it with `connectionState(connector, account)`: `connector` is null when the connector row is gone, `account`
+ * when its user row is. `act` says which statement was refused; both are answered alike.
  */
 export class ClaimRefused extends Error {
   readonly connector: Pick<ConnectorRecord, 'revokedAt' | 'suspendedAt'> | null;
   readonly account: Pick<UserRecord, 'suspendedAt'> | null;
+  readonly act: 'claim' | 'read';
   constructor(
     connector: Pick<ConnectorRecord, 'revokedAt' | 'suspendedAt'> | null,
     account: Pick<UserRecord, 'suspendedAt'> | null,
+    act: 'claim' | 'read' = 'claim',
   ) {
-    super('answers not claimed: the claiming connection is not live');
+    super(
+      act === 'claim'
+        ? 'answers not claimed: the claiming connection is not live'
+        : 'answers not read: the reading connection is not live',
+    );
     this.name = 'ClaimRefused';
     this.connector = connector;
     this.account = account;
+    this.act = act;
   }
 }
 
@@ -211,13 +220,16 @@ export interface ThreadRepository {
   findPersonAnswer(userId: string, idemKey: string): Promise<MessageRecord | null>;
   /**
    * Unhandled person rows of one user in any of `agentIds`' threads with seq above `afterSeq`, oldest first
-   * (what a host's message stream owes it).
+   * (what a host's message stream owes it). With `guard`, the same statement reads only while the guard's
+   * connection is live, else nothing is returned and {@link ClaimRefused} (`act: 'read'`) is thrown (ADR
+   * 0301); a store must honour it in the read itself, not in a read before it.
    */
   pendingForHost(query: {
     userId: string;
     agentIds: string[];
     afterSeq: number;
     limit: number;
+    guard?: ClaimGuard;
   }): Promise<MessageRecord[]>;
   /** Marks these person rows of the thread delivered (once); returns the rows that are in the thread. */
   markRowsDelivered(

@@ -6,18 +6,25 @@ import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
 import { fixtures } from './fixtures.js';
 
-/** What a claim ended with: the refusal judged by `connectionState`, or the bodies it claimed. */
-async function outcomeOf(claim: Promise<{ body: string }[]>): Promise<string> {
+/**
+ * What a guarded claim (or, with `act` 'read', a guarded read) ended with: the refusal judged by
+ * `connectionState`, or the bodies it returned. A refusal must name the statement refused.
+ */
+export async function outcomeOf(
+  claim: Promise<{ body: string }[]>,
+  act: 'claim' | 'read' = 'claim',
+): Promise<string> {
   try {
-    return `claimed ${(await claim).map((m) => m.body).join(',')}`;
+    return `${act === 'claim' ? 'claimed' : 'read'} ${(await claim).map((m) => m.body).join(',')}`;
   } catch (err) {
     if (!(err instanceof ClaimRefused)) throw err;
+    expect(err.act).toBe(act);
     return `refused ${connectionState(err.connector, err.account)}`;
   }
 }
 
 /** The state `connectionState` gives the connector now, from the store's own reads of it and its account. */
-async function stateOf(store: Store, connectorId: string): Promise<string> {
+export async function stateOf(store: Store, connectorId: string): Promise<string> {
   const k = await store.connectors.get(connectorId);
   return connectionState(k, k ? await store.users.findById(k.userId) : null);
 }

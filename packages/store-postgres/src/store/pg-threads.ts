@@ -158,20 +158,58 @@ const claimSql = (gate: string) => `c AS (
 const CLAIM_SQL = `WITH ${claimSql('')} SELECT * FROM c`;
 
 /**
- * A guarded claim (ADR 0298), the claiming connector $7: the gate `g` reads the connector and its account in
- * the claim's own statement (its snapshot: a row written after a removal committed is never seen without the
- * removal), and the update runs only when `svc_live`. `svc_live` mirrors `connectionState(connector, user)
- * === 'live'` (registry's hosts/connection-live.ts); the conformance case "claimAnswers with a guard" pins the
- * two together. The gate's row is returned joined to the claimed rows (once, with nulls, when none).
+ * The gate CTE `g` of a guarded claim (ADR 0298) or read (ADR 0301), the connector parameter `connector`: it
+ * reads the connector and its account in the guarded statement itself (its snapshot: a row written after a
+ * removal committed is never seen without the removal), and the statement acts only when `svc_live`.
+ * `svc_live` mirrors `connectionState(connector, user) === 'live'` (registry's hosts/connection-live.ts); the
+ * conformance cases "claimAnswers with a guard" and "pendingForHost with a guard" pin the two together.
  */
-const GUARDED_CLAIM_SQL = `WITH g AS (
+const liveGateSql = (connector: string) => `g AS (
   SELECT k.id AS svc_connector_id, k.revoked_at AS svc_revoked_at, k.suspended_at AS svc_suspended_at,
     u.id AS svc_account_id, u.suspended_at AS svc_account_suspended_at,
     (k.id IS NOT NULL AND k.revoked_at IS NULL AND k.suspended_at IS NULL
       AND u.id IS NOT NULL AND u.suspended_at IS NULL) AS svc_live
-  FROM (SELECT 1) AS one LEFT JOIN connectors k ON k.id = $7::text LEFT JOIN users u ON u.id = k.user_id
-), ${claimSql(' AND (SELECT svc_live FROM g)')}
+  FROM (SELECT 1) AS one LEFT JOIN connectors k ON k.id = ${connector}::text LEFT JOIN users u ON u.id = k.user_id
+)`;
+
+/**
+ * A guarded claim (ADR 0298), the claiming connector $7: the update runs only when the gate says `svc_live`.
+ * The gate's row is returned joined to the claimed rows (once, with nulls, when none).
+ */
+const GUARDED_CLAIM_SQL = `WITH ${liveGateSql('$7')}, ${claimSql(' AND (SELECT svc_live FROM g)')}
 SELECT c.*, g.* FROM g LEFT JOIN c ON true`;
+
+/** The read of `pendingForHost`; `gate` is a condition it also needs (a guarded read's, ADR 0301). */
+const pendingSql = (gate: string) => `SELECT * FROM messages
+  WHERE user_id = $1 AND agent_id = ANY($2::text[])
+    AND sender = 'person' AND handled_at IS NULL AND seq > $3${gate}
+  ORDER BY seq LIMIT $4`;
+
+const PENDING_SQL = pendingSql('');
+
+/**
+ * A guarded read (ADR 0301), the reading connector $5: the claim's gate in the read's own statement, its row
+ * joined to the rows read (once, with nulls, when none), so a refusal costs no second round trip.
+ */
+const GUARDED_PENDING_SQL = `WITH ${liveGateSql('$5')}, r AS (${pendingSql(' AND (SELECT svc_live FROM g)')})
+SELECT r.*, g.* FROM g LEFT JOIN r ON true`;
+
+/** `ThreadRepository.pendingForHost`: one statement, guarded when `q.guard` is given (ADR 0301). */
+async function pendingForHost(
+  db: PgDb,
+  q: Parameters<ThreadRepository['pendingForHost']>[0],
+): Promise<MessageRecord[]> {
+  if (q.agentIds.length === 0) return [];
+  const values = [q.userId, q.agentIds, q.afterSeq, q.limit];
+  if (!q.guard) return (await db.all(PENDING_SQL, values)).map(toMessage);
+  const rows = await db.all(GUARDED_PENDING_SQL, [...values, q.guard.connectorId]);
+  const gate = rows[0];
+  if (gate && gate.svc_live !== true) throw claimRefused(gate, 'read');
+  return rows
+    .filter((r) => r.id !== null)
+    .map(toMessage)
+    .sort(bySeq);
+}
 
 /** `ThreadRepository.claimAnswers`: one statement, guarded when `k.guard` is given (ADR 0298). */
 async function claimAnswers(
@@ -190,13 +228,14 @@ async function claimAnswers(
     .sort(bySeq);
 }
 
-/** The refusal of a guarded claim, with what its gate read. */
-function claimRefused(r: Row): ClaimRefused {
+/** The refusal of a guarded claim (or read), with what its gate read. */
+function claimRefused(r: Row, act: 'claim' | 'read' = 'claim'): ClaimRefused {
   return new ClaimRefused(
     r.svc_connector_id === null
       ? null
       : { revokedAt: num(r.svc_revoked_at), suspendedAt: num(r.svc_suspended_at) },
     r.svc_account_id === null ? null : { suspendedAt: num(r.svc_account_suspended_at) },
+    act,
   );
 }
 
@@ -375,17 +414,7 @@ export function createPgThreads(db: PgDb): ThreadRepository {
       );
     },
     ...keyReads(db),
-    async pendingForHost(q) {
-      if (q.agentIds.length === 0) return [];
-      const rows = await db.all(
-        `SELECT * FROM messages
-         WHERE user_id = $1 AND agent_id = ANY($2::text[])
-           AND sender = 'person' AND handled_at IS NULL AND seq > $3
-         ORDER BY seq LIMIT $4`,
-        [q.userId, q.agentIds, q.afterSeq, q.limit],
-      );
-      return rows.map(toMessage);
-    },
+    pendingForHost: (q) => pendingForHost(db, q),
     async markRowsDelivered(k, ids, at, version) {
       // Rows matched (delivered now or before) move the page, as every update of them always did.
       const rows = await db.all(
