@@ -23,6 +23,20 @@ export async function outcomeOf(
   }
 }
 
+/**
+ * One connector of `userId` in each state that is not live (a suspended account's is made with its own
+ * account): what a guarded claim or read must refuse, by the state it must be refused as.
+ */
+export async function notLiveConnectors(f: ReturnType<typeof fixtures>, userId: string) {
+  const suspendedAccount = await f.user({ suspendedAt: 3 });
+  return {
+    missing: 'con_gone',
+    revoked: (await f.connector(userId, { revokedAt: 2 })).id,
+    suspended: (await f.connector(userId, { suspendedAt: 2 })).id,
+    account_suspended: (await f.connector(suspendedAccount.id)).id,
+  };
+}
+
 /** The state `connectionState` gives the connector now, from the store's own reads of it and its account. */
 export async function stateOf(store: Store, connectorId: string): Promise<string> {
   const k = await store.connectors.get(connectorId);
@@ -39,13 +53,7 @@ export const claimGuardCases: ConformanceCase[] = [
       const a = await f.agent(u.id, 'a');
       const key = { agentId: a.id, userId: u.id };
       const live = await f.connector(u.id);
-      const suspendedAccount = await f.user({ suspendedAt: 3 });
-      const notLive = {
-        missing: 'con_gone',
-        revoked: (await f.connector(u.id, { revokedAt: 2 })).id,
-        suspended: (await f.connector(u.id, { suspendedAt: 2 })).id,
-        account_suspended: (await f.connector(suspendedAccount.id)).id,
-      };
+      const notLive = await notLiveConnectors(f, u.id);
       const claim = (connectorId?: string) =>
         store.threads.claimAnswers({
           ...key,

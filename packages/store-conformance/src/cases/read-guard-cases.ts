@@ -2,7 +2,7 @@
 // its connection is live, as the rules' `connectionState` judges it, with the same gate as the guarded claim.
 import { expect } from 'vitest';
 import { type ConformanceCase, conformanceCase as c } from './cases.js';
-import { outcomeOf, stateOf } from './claim-guard-cases.js';
+import { notLiveConnectors, outcomeOf, stateOf } from './claim-guard-cases.js';
 import { fixtures } from './fixtures.js';
 
 export const readGuardCases: ConformanceCase[] = [
@@ -15,13 +15,7 @@ export const readGuardCases: ConformanceCase[] = [
       const a = await f.agent(u.id, 'a');
       const b = await f.agent(u.id, 'b');
       const live = await f.connector(u.id);
-      const suspendedAccount = await f.user({ suspendedAt: 3 });
-      const notLive = {
-        missing: 'con_gone',
-        revoked: (await f.connector(u.id, { revokedAt: 2 })).id,
-        suspended: (await f.connector(u.id, { suspendedAt: 2 })).id,
-        account_suspended: (await f.connector(suspendedAccount.id)).id,
-      };
+      const notLive = await notLiveConnectors(f, u.id);
       const read = (connectorId?: string, afterSeq = 0) =>
         outcomeOf(
           store.threads.pendingForHost({
