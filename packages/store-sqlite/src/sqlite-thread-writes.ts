@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import type { WriteRunner } from './group-commit.js';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
 import { prepareStakes } from './sqlite-deadlines.js';
-import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
+import { LIVE_CONNECTION, prepareLiveGate } from './sqlite-live-gate.js';
 import { preparePushRows } from './sqlite-push.js';
 import { prepareBatchInsert } from './sqlite-receipts.js';
 
@@ -287,8 +287,8 @@ export function createThreadMarks(
   const claim = db.prepare(claimSql(''));
   // A guarded claim (ADR 0298): the gate is in the claim's own statement.
   const guardedClaim = db.prepare(claimSql(` AND EXISTS (${LIVE_CONNECTION})`));
-  // What the gate read, when a guarded claim took nothing (in the same transaction, so the same state).
-  const gateFacts = db.prepare(GATE_FACTS);
+  // When a guarded claim took nothing: refused, with what the gate read, unless the connection is live.
+  const refuseUnlessLive = prepareLiveGate(db);
   const markDelivered = db.prepare(
     `UPDATE messages SET delivered_at = ?
      WHERE agent_id = ? AND user_id = ? AND sender = 'agent' AND delivered_at IS NULL AND seq <= ?`,
@@ -315,8 +315,7 @@ export function createThreadMarks(
     const rows = (
       guard ? guardedClaim.all({ ...params, connectorId: guard.connectorId }) : claim.all(params)
     ) as Row[];
-    if (guard && rows.length === 0)
-      refuseUnlessLive(gateFacts.get({ connectorId: guard.connectorId }) as Row);
+    if (guard && rows.length === 0) refuseUnlessLive(guard.connectorId, 'claim');
     moveIf(rows.length, q, q.version);
     return rows.map(toMessage);
   });

@@ -9,7 +9,7 @@ import type {
 import { toMessage, toScreen } from '@screen-service/registry/model';
 import { groupCommitOf, type WriteRunner } from './group-commit.js';
 import type { SqliteDb } from './rows.js';
-import { GATE_FACTS, LIVE_CONNECTION, refuseUnlessLive } from './sqlite-live-gate.js';
+import { LIVE_CONNECTION, prepareLiveGate } from './sqlite-live-gate.js';
 import { preparePageReader } from './sqlite-page.js';
 import { createThreadAppends, createThreadMarks, preparePageMove } from './sqlite-thread-writes.js';
 
@@ -66,13 +66,13 @@ function createThreadReads(db: SqliteDb): ThreadReads {
   // A guarded read (ADR 0301): the claim's gate (ADR 0298) in the read's own statement; when it returns no
   // row, the same transaction reads the gate's facts to tell a refusal from nothing owed.
   const guardedPending = db.prepare(pendingSql(` AND EXISTS (${LIVE_CONNECTION})`));
-  const gateFacts = db.prepare(GATE_FACTS);
+  const refuseUnlessLive = prepareLiveGate(db);
   type Pending = Parameters<ThreadRepository['pendingForHost']>[0];
   const readGuarded = db.transaction((q: Pending, connectorId: string) => {
     const { userId, afterSeq, limit } = q;
     const params = { userId, afterSeq, limit, agentIds: JSON.stringify(q.agentIds), connectorId };
     const rows = guardedPending.all(params) as Row[];
-    if (rows.length === 0) refuseUnlessLive(gateFacts.get({ connectorId }) as Row, 'read');
+    if (rows.length === 0) refuseUnlessLive(connectorId, 'read');
     return rows.map(toMessage);
   });
   const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');

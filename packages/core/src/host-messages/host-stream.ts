@@ -198,7 +198,7 @@ export async function openHostStream(
     options.shutdown?.removeEventListener('abort', onShutdown);
   }
   try {
-    // Refused at the replay: the opener gets what the check before a wait would answer.
+    // Refused at the replay: the opener gets CONNECTOR_REVOKED or SUSPENDED, nothing sent.
     await deliver(await whileLive(() => owed(cursor)));
     replaying = false;
     // Rows written during the replay: read back after their events, like live ones.

@@ -123,7 +123,7 @@ describe('the resumable wait (cursor)', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(0);
   });
 
-  it('a connection removed after its check passed and before its read ran sees nothing (ADR 0301)', async () => {
+  it('a connection removed right before its read ran sees nothing (ADR 0301)', async () => {
     // Right before the cursor's read runs (the connection's check already passed): the person removes the
     // connection in the app and writes.
     const threads = h.store.threads;
@@ -142,7 +142,7 @@ describe('the resumable wait (cursor)', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
   });
 
-  it('a connection suspended after its check passed and before its read ran sees nothing', async () => {
+  it('a connection suspended right before its read ran sees nothing', async () => {
     const threads = h.store.threads;
     const pending = threads.pendingForHost;
     threads.pendingForHost = async (...args) => {

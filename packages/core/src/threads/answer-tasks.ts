@@ -46,8 +46,6 @@ export interface AnswerTaskDeps {
     agent: AgentRecord;
     afterSeq: number;
   }>;
-  /** Refuses a revoked or suspended connection, as a waiting `answers` call does before each claim. */
-  assertStillLive(p: ConnectionPrincipal): Promise<void>;
   toAnswers(rows: MessageRecord[]): Promise<Answer[]>;
   /** Answers one task claims at most (as one `answers` call). */
   limit: number;
@@ -181,8 +179,7 @@ export function createAnswerTasks(deps: AnswerTaskDeps): AnswerTasks {
       const task = await own(p, id);
       if (task.status !== 'working') return view(task);
       // A connection removed while its task waits must not take (and so hide) what the person sends next:
-      // the check answers early, the claim's guard (ADR 0298) holds at the claim itself.
-      await deps.assertStillLive(p);
+      // the claim's guard (ADR 0298) checks it at the claim itself.
       return view((await whileLive(() => claimInto(task.id))) ?? task);
     },
     async cancel(p, id) {

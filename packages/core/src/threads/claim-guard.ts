@@ -1,5 +1,5 @@
-// Whether a connection may still take or see the person's answers: the check before a wait, the guarded claim
-// (ADR 0298) and the guarded read (ADR 0301) answer with the same errors.
+// Whether a connection may still take or see the person's answers: the guarded claim (ADR 0298) and the
+// guarded read (ADR 0301) answer a refusal with the errors a connection that is not live gets.
 import { type ConnectionState, connectionState } from '@screen-service/registry/hosts';
 import { ServiceError } from '@screen-service/registry/kernel';
 import { ClaimRefused } from '@screen-service/registry/model';
@@ -7,14 +7,8 @@ import { ClaimRefused } from '@screen-service/registry/model';
 /**
  * The error a connection in `state` gets when it asks for answers: `CONNECTOR_REVOKED` when it was removed
  * (or is gone), `SUSPENDED` when it or its account is suspended (or the account is gone); null when live.
- *
- * @example
- * ```ts
- * const err = notLiveError(connectionState(connector, user));
- * if (err) throw err;
- * ```
  */
-export function notLiveError(state: ConnectionState): ServiceError | null {
+function notLiveError(state: ConnectionState): ServiceError | null {
   if (state === 'live') return null;
   if (state === 'revoked' || state === 'missing') {
     return new ServiceError('CONNECTOR_REVOKED', 'This connection was removed in the app while it waited.');
@@ -24,7 +18,7 @@ export function notLiveError(state: ConnectionState): ServiceError | null {
 
 /**
  * Runs a guarded claim (`claimAnswers` with a `guard`, ADR 0298) or guarded read (`pendingForHost` with a
- * `guard`, ADR 0301) and answers its refusal as the check before a wait would have: the store's
+ * `guard`, ADR 0301) and answers its refusal (`CONNECTOR_REVOKED` or `SUSPENDED`): the store's
  * {@link ClaimRefused} carries what the statement read, judged by `connectionState`.
  *
  * @example

@@ -187,8 +187,8 @@ describe('answers', () => {
     expect(await h.store.threads.countUnhandled({ agentId: agentIds[0]!, userId })).toBe(1);
   });
 
-  it('a connection removed after its check passed and before its claim ran claims nothing (ADR 0298)', async () => {
-    // Right before the claim's statement runs (the connection's check already passed): the person removes
+  it('a connection removed right before its claim ran claims nothing (ADR 0298)', async () => {
+    // Right before the claim's statement runs (after the wait found the connection's agent): the person removes
     // the connection in the app and writes.
     const threads = h.store.threads;
     const claim = threads.claimAnswers;
@@ -211,7 +211,7 @@ describe('answers', () => {
     expect(got.answers.map((a) => a.text)).toEqual(['sent after the removal']);
   });
 
-  it('a connection suspended after its check passed and before its claim ran claims nothing', async () => {
+  it('a connection suspended right before its claim ran claims nothing', async () => {
     const threads = h.store.threads;
     const claim = threads.claimAnswers;
     threads.claimAnswers = async (...args) => {

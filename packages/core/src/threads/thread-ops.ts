@@ -4,14 +4,13 @@
 import type { PendingView, RefusedLine } from '@screen-service/agent-tables';
 import { type AgentRef, pickAgent, toAgentRef } from '@screen-service/registry/agents';
 import type { ConnectionPrincipal } from '@screen-service/registry/hosts';
-import { connectionState } from '@screen-service/registry/hosts';
 import { type RateLimiter, ServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord, ScreenTap } from '@screen-service/registry/model';
 import type { DeadlineInput, DeadlinePlan } from '@screen-service/screen-rules';
 import { defaultScreenLines, requireText } from '@screen-service/screen-rules';
 import { acknowledgeAnswers, answersCursor } from './answer-cursor.js';
 import { type AnswerTasks, createAnswerTasks, resolveAnswersTarget } from './answer-tasks.js';
-import { notLiveError, whileLive } from './claim-guard.js';
+import { whileLive } from './claim-guard.js';
 import { countHostWrite, keptServedAgents, type RowGuard, writeGuarded } from './host-rows.js';
 import type { WithdrawResult } from './screen-withdraw.js';
 import { type ShowContext, showScreen } from './show-screen.js';
@@ -162,15 +161,6 @@ export function createThreadOps(
 
   const served = async (p: ConnectionPrincipal) =>
     (await store.agents.listByConnector(p.connectorId)).filter((a) => a.userId === p.userId);
-  const assertStillLive = async (p: ConnectionPrincipal) => {
-    // Read together: on PostgreSQL two pooled connections answer at once instead of one after the other.
-    const [connector, user] = await Promise.all([
-      store.connectors.get(p.connectorId),
-      store.users.findById(p.userId),
-    ]);
-    const refused = notLiveError(connectionState(connector, user));
-    if (refused) throw refused;
-  };
   // A guarded row (ADR 0291) picks its agent from the list this process last read; its statement checks it.
   const kept = keptServedAgents(notifier, served);
   const agentFor = async (p: ConnectionPrincipal, ref: string | undefined, guarded = false) =>
@@ -209,7 +199,6 @@ export function createThreadOps(
     newId: core.newId,
     pageVersion: core.pageVersion,
     target: answersTarget,
-    assertStillLive,
     toAnswers: (rows) => core.toAnswers(rows),
     limit: MAX_ANSWERS,
   });
@@ -250,10 +239,9 @@ export function createThreadOps(
         now: core.now,
         signal: anySignal(input.signal, deps.shutdown),
         // A connection removed while it waits must not take (and so hide) what the person sends next, nor
-        // see it: the check gives a clear error early, the guard of the claim (ADR 0298) or of the cursor's
-        // read (ADR 0301) holds in that statement itself.
+        // see it: the guard of the claim (ADR 0298) or of the cursor's read (ADR 0301) checks it in that
+        // statement itself, and a refusal answers CONNECTOR_REVOKED or SUSPENDED (`whileLive`).
         claim: async () => {
-          await assertStillLive(p);
           if (read) return read(afterSeq);
           return whileLive(() =>
             store.threads.claimAnswers({

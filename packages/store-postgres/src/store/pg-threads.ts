@@ -202,13 +202,7 @@ async function pendingForHost(
   if (q.agentIds.length === 0) return [];
   const values = [q.userId, q.agentIds, q.afterSeq, q.limit];
   if (!q.guard) return (await db.all(PENDING_SQL, values)).map(toMessage);
-  const rows = await db.all(GUARDED_PENDING_SQL, [...values, q.guard.connectorId]);
-  const gate = rows[0];
-  if (gate && gate.svc_live !== true) throw claimRefused(gate, 'read');
-  return rows
-    .filter((r) => r.id !== null)
-    .map(toMessage)
-    .sort(bySeq);
+  return gated(await db.all(GUARDED_PENDING_SQL, [...values, q.guard.connectorId]), 'read');
 }
 
 /** `ThreadRepository.claimAnswers`: one statement, guarded when `k.guard` is given (ADR 0298). */
@@ -218,10 +212,16 @@ async function claimAnswers(
 ): Promise<MessageRecord[]> {
   const values = [k.at, k.agentId, k.userId, k.afterSeq, k.limit, k.version];
   if (!k.guard) return (await db.all(CLAIM_SQL, values)).map(toMessage).sort(bySeq);
-  const rows = await db.all(GUARDED_CLAIM_SQL, [...values, k.guard.connectorId]);
-  // One row at least (the gate's, joined to each claimed row): no claimed row has a null id.
+  return gated(await db.all(GUARDED_CLAIM_SQL, [...values, k.guard.connectorId]), 'claim');
+}
+
+/**
+ * The rows of a guarded statement: one row at least (the gate's, joined to each row claimed or read; once,
+ * with nulls, when none), so a refusal is known without a second round trip; no real row has a null id.
+ */
+function gated(rows: Row[], act: 'claim' | 'read'): MessageRecord[] {
   const gate = rows[0];
-  if (gate && gate.svc_live !== true) throw claimRefused(gate);
+  if (gate && gate.svc_live !== true) throw claimRefused(gate, act);
   return rows
     .filter((r) => r.id !== null)
     .map(toMessage)
@@ -229,7 +229,7 @@ async function claimAnswers(
 }
 
 /** The refusal of a guarded claim (or read), with what its gate read. */
-function claimRefused(r: Row, act: 'claim' | 'read' = 'claim'): ClaimRefused {
+function claimRefused(r: Row, act: 'claim' | 'read'): ClaimRefused {
   return new ClaimRefused(
     r.svc_connector_id === null
       ? null
