@@ -140,9 +140,18 @@ describe('the thread in a 390×844 window', () => {
   });
 
   it('shows a "new" pill instead of moving the list when the person has scrolled up', async () => {
-    await page.evaluate(() => {
-      document.querySelector('.thread')!.scrollTop = 0;
-    });
+    // The app learns the person scrolled up from the scroll event, dispatched at a later frame: wait for it
+    // (the app's listener, added first, has run when ours does) before an arrival, or the arrival may come
+    // first and be followed.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const list = document.querySelector('.thread')!;
+          if (list.scrollTop === 0) return resolve();
+          list.addEventListener('scroll', () => resolve(), { once: true });
+          list.scrollTop = 0;
+        }),
+    );
     await expect.poll(async () => (await layout(page)).lastTop > (await layout(page)).composerTop).toBe(true);
     const before = await screenCount(page);
     await agent.show('choose@more "One more?" Yes|No');
