@@ -173,7 +173,7 @@ describe('svc host', () => {
     again.child.kill('SIGINT');
     again.child.kill('SIGINT');
     const code = await again.exit;
-    expect({ code, signal: again.ended.signal, stderr: again.out.stderr }).toMatchObject({ code: 0 });
+    expect(code, `ended by ${again.ended.signal}; it printed: ${again.out.stderr}`).toBe(0);
     expect(again.out.stderr).toMatch(/svc host: stopped\.\n$/);
 
     // Removing the host in the app stops the echo host with exit code 3.
