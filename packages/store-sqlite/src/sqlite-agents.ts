@@ -12,6 +12,7 @@ import {
   toAgentSummary,
 } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
+import { turnRowsOf } from './turn-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -58,10 +59,13 @@ export function createSqliteAgents(db: SqliteDb): AgentRepository {
   );
   const setSort = db.prepare('UPDATE agents SET sort = ?, updated_at = ? WHERE id = ? AND user_id = ?');
 
-  const get = (id: string): AgentRecord | null => {
+  const read = (id: string): AgentRecord | null => {
     const r = byId.get(id) as Row | undefined;
     return r ? toAgent(r) : null;
   };
+  // A burst of one thread's requests reads its agent once per turn (ADR 0302).
+  const kept = turnRowsOf<AgentRecord>(db, 'agents');
+  const get = (id: string): AgentRecord | null => kept.get(id, read);
   const { handleTaken, profileAlreadyAdded } = constraintErrors;
 
   const create = (a: NewAgent): AgentRecord => {

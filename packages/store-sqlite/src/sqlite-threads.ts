@@ -12,6 +12,7 @@ import type { SqliteDb } from './rows.js';
 import { LIVE_CONNECTION, prepareLiveGate } from './sqlite-live-gate.js';
 import { preparePageReader } from './sqlite-page.js';
 import { createThreadAppends, createThreadMarks, preparePageMove } from './sqlite-thread-writes.js';
+import { turnRowsOf } from './turn-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -76,11 +77,16 @@ function createThreadReads(db: SqliteDb): ThreadReads {
     return rows.map(toMessage);
   });
   const listPush = db.prepare('SELECT * FROM push_intents WHERE user_id = ? ORDER BY created_at, id');
+  const readScreen = (id: string) => {
+    const r = getScreen.get(id) as Row | undefined;
+    return r ? toScreen(r) : null;
+  };
+  // A burst of taps on one screen reads it once per turn (ADR 0302).
+  const keptScreens = turnRowsOf<ReturnType<typeof toScreen>>(db, 'screens');
 
   return {
     async getScreen(id) {
-      const r = getScreen.get(id) as Row | undefined;
-      return r ? toScreen(r) : null;
+      return keptScreens.get(id, readScreen);
     },
     async listScreens(ids) {
       if (ids.length === 0) return [];
