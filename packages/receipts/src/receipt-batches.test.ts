@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { foldPath, merklePath, merkleRoot } from './receipt-batches.js';
 import { newSigningKey, sha256, signCompact, unsealKey } from './receipt-crypto.js';
@@ -20,6 +21,19 @@ describe('the Merkle tree of a flush (ADR 0294)', () => {
     // One leaf: the root is the leaf and the path is empty.
     expect(merkleRoot(leaves(1))).toBe(leaves(1)[0]);
     expect(merklePath(leaves(1), 0)).toEqual([]);
+  });
+
+  it('an inner node is SHA-256 of 0x01 and its children’s 32 bytes, whatever text the children are', () => {
+    const parent = (l: string, r: string) =>
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from([1]), Buffer.from(l, 'base64url'), Buffer.from(r, 'base64url')]))
+        .digest('base64url');
+    const [a, b, c] = leaves(3);
+    expect(merkleRoot([a!, b!])).toBe(parent(a!, b!));
+    expect(merkleRoot([a!, b!, c!])).toBe(parent(parent(a!, b!), c!));
+    // Not a hash's text (a path read from a file): hashed as it decodes, like any other.
+    expect(foldPath(a!, [{ right: 'short' }])).toBe(parent(a!, 'short'));
+    expect(foldPath(a!, [{ left: `${b!}=` }])).toBe(parent(`${b!}=`, a!));
   });
 
   it('an inner node is not a leaf: two leaves never hash to their parent as one leaf would', () => {

@@ -1,7 +1,7 @@
 // Receipts format 2 (ADR 0294): a salted leaf per answer, chained by `prev`, and one signature per flush over
 // the Merkle root of its leaves; a receipt proves itself with its path from leaf to root.
 
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { ReceiptBatchRecord, ReceiptRecord } from '@screen-service/registry/model';
 
 /** The protected header's `typ` of a batch root's JWS (a receipt of format 1 says `svc-receipt+jws`). */
@@ -12,9 +12,18 @@ export type PathStep = { left: string } | { right: string };
 
 /** The byte that starts an inner node's preimage; a leaf's preimage is canonical JSON (starts with `{`). */
 const NODE = Buffer.from([1]);
+/** An inner node's preimage, reused: 0x01 and two 32-byte children (a flush hashes one per pair of leaves). */
+const PAIR = Buffer.alloc(65, 1);
 
 /** An inner node: SHA-256 of 0x01, the left child's 32 bytes and the right's, base64url. */
 function node(left: string, right: string): string {
+  // A child is a SHA-256 in base64url (43 characters): decoded into the reused preimage, hashed in one call.
+  if (left.length === 43 && right.length === 43) {
+    const l = PAIR.write(left, 1, 32, 'base64url');
+    const r = PAIR.write(right, 33, 32, 'base64url');
+    if (l === 32 && r === 32) return hash('sha256', PAIR, 'base64url');
+  }
+  // Anything else (a path read from a file may hold any text): the same preimage, built as it decodes.
   return createHash('sha256')
     .update(NODE)
     .update(Buffer.from(left, 'base64url'))
