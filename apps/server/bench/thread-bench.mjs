@@ -2,7 +2,8 @@
 // Node HTTP JSON handler measured in the same run, in alternating slices (a load spike on a shared machine
 // falls on both). Servers run in child processes; the load runs here. Goal (issue 21): each >= 30%.
 // Each line also gives the server CPU per request of both (asked over IPC around every slice): on a shared
-// machine CPU per request barely moves where throughput swings with every other process ("CPU ratio").
+// machine CPU per request barely moves where throughput swings with every other process ("CPU ratio"). The
+// service's main-thread CPU per request comes last: one event loop, it is what bounds the throughput.
 // Run: npm run bench -w apps/server (builds first). Never part of `npm test`.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
