@@ -31,8 +31,8 @@ const KEEPERS = new WeakMap<SqliteDb, Keeper>();
 const FORGET_FN = 'svc_turn_rows_forget';
 
 function keeperOf(db: SqliteDb): Keeper {
-  let k = KEEPERS.get(db);
-  if (k) return k;
+  const known = KEEPERS.get(db);
+  if (known) return known;
   const keeper: Keeper = { kept: { agents: new Map(), screens: new Map() }, clearing: false };
   db.function(FORGET_FN, { deterministic: false, directOnly: true }, (table: unknown) => {
     keeper.kept[table as TurnTable]?.clear();
@@ -47,8 +47,7 @@ function keeperOf(db: SqliteDb): Keeper {
     }
   }
   KEEPERS.set(db, keeper);
-  k = keeper;
-  return k;
+  return keeper;
 }
 
 /**
