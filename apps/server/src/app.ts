@@ -20,6 +20,7 @@ import { type ServiceDb as Db, databaseHealth } from '@screen-service/store-sqli
 import { screenAppResource, securityHeaders, webRoot, webStaticOptions } from '@screen-service/web';
 import express from 'express';
 import type { Logger } from 'pino';
+import proxyAddr from 'proxy-addr';
 import type { ServerConfig } from './config.js';
 import { answerByPath } from './refusals.js';
 import { createServices, type Services } from './services.js';
@@ -70,19 +71,19 @@ export function createApp(deps: AppDeps): ServiceApp {
   const openapi = buildOpenApi(personRoutes, doc);
 
   // Every other route: the configured name only. The tool server checks its own Host.
-  app.use(hostGuard(config.baseUrl, { refuse: answerByPath }));
-  // The person's API first: the phone's requests (taps, replies, pages) are most of the traffic, and the
-  // mounts' prefixes are disjoint, so the order only saves the others' layer checks (ADR 0295).
-  app.use(
-    MOUNTS.app,
-    createPersonRouter({
-      services: personApiServices(svc, svc.oauth, svc.native, { imageCdn: config.imageCdn }),
-      checkResponses: config.checkResponses ?? false,
-      ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
-      shutdown: svc.stopping.signal,
-      onError: (err, req) => logger.error({ err, path: req.path }, 'request failed'),
-    }),
-  );
+  const namedHost = hostGuard(config.baseUrl, { refuse: answerByPath });
+  app.use(namedHost);
+  // The person's API: the phone's requests (taps, replies, pages) are most of the traffic. It is served by the
+  // listener below, before Express: its requests keep Node's own objects (ADR 0303).
+  const person = createPersonRouter({
+    services: personApiServices(svc, svc.oauth, svc.native, { imageCdn: config.imageCdn }),
+    checkResponses: config.checkResponses ?? false,
+    ...(config.guards?.streamsPerAccount ? { streamsPerAccount: config.guards.streamsPerAccount } : {}),
+    shutdown: svc.stopping.signal,
+    onError: (err, req) => logger.error({ err, path: req.url }, 'request failed'),
+    // Express's own rule for req.ip: forwarded addresses count only from the trusted proxies (SVC_TRUST_PROXY).
+    clientAddr: (req) => proxyAddr(req, app.get('trust proxy fn')),
+  });
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   const listener = createServiceListener({
     steps,
     routes: { [MOUNTS.mcp]: mcp },
+    prefixes: { [MOUNTS.app]: (req, res, next) => namedHost(req, res, () => person(req, res, next)) },
     fallback: app,
     onError: (err, req, res) => {
       logger.error({ err, path: req.url }, 'request failed');

@@ -66,6 +66,7 @@ export {
 export {
   createServiceListener,
   type NodeHandler,
+  type PrefixHandler,
   type ServiceListenerOptions,
   type Step,
 } from './service-listener.js';

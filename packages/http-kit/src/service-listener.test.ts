@@ -3,7 +3,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { createServiceListener, type NodeHandler, type Step } from './service-listener.js';
+import {
+  createServiceListener,
+  type NodeHandler,
+  type PrefixHandler,
+  type Step,
+} from './service-listener.js';
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -15,13 +20,21 @@ const mark =
     next();
   };
 
+/** The prefix handler of these tests: answers `/known...` with the URL it saw, hands anything else on. */
+const api: PrefixHandler = (req, res, next) => {
+  if (req.url?.startsWith('/known')) res.end(`api ${req.url}`);
+  else if (req.url === '/broken') next(new Error('api failed'));
+  else next();
+};
+
 async function serve(steps: Step[], route: NodeHandler = (_req, res) => res.end('route')) {
   const failures: string[] = [];
   server = http.createServer(
     createServiceListener({
       steps,
       routes: { '/mcp': route },
-      fallback: (_req, res) => res.end('app'),
+      prefixes: { '/api/v1': api },
+      fallback: (req, res) => res.end(`app ${req.url}`),
       onError: (err, req, res) => {
         failures.push(`${req.url} ${(err as Error).message}`);
         res.statusCode = 500;
@@ -44,8 +57,25 @@ it('runs the steps once, in order, on every request, then the path handler or th
   expect(await call('GET', '/mcp')).toBe('200 route ab');
   expect(await call('POST', '/mcp?x=1')).toBe('200 route ab');
   expect(await call('POST', '/mcp/')).toBe('200 route ab');
-  expect(await call('POST', '/mcp/deeper')).toBe('200 app ab');
-  expect(await call('GET', '/other')).toBe('200 app ab');
+  expect(await call('POST', '/mcp/deeper')).toBe('200 app /mcp/deeper ab');
+  expect(await call('GET', '/other')).toBe('200 app /other ab');
+});
+
+it('a prefix handler sees the URL below its prefix; what it hands on reaches the app with the URL whole', async () => {
+  const { call, failures } = await serve([mark('a')]);
+  expect(await call('GET', '/api/v1/known/1?x=2')).toBe('200 api /known/1?x=2 a');
+  // Any letter case of the prefix, as a mounted Express router matched it.
+  expect(await call('GET', '/API/V1/known')).toBe('200 api /known a');
+  // The prefix alone, or with only a query, is its root.
+  expect(await call('GET', '/api/v1')).toBe('200 app /api/v1 a');
+  expect(await call('GET', '/api/v1?x=1')).toBe('200 app /api/v1?x=1 a');
+  // Handed on: the app sees the original URL.
+  expect(await call('GET', '/api/v1/unknown')).toBe('200 app /api/v1/unknown a');
+  // Only at a segment boundary: /api/v10 is not under /api/v1.
+  expect(await call('GET', '/api/v10/known')).toBe('200 app /api/v10/known a');
+  // next(err) is answered as an error.
+  expect(await call('GET', '/api/v1/broken')).toBe('500 failed a');
+  expect(failures).toEqual(['/api/v1/broken api failed']);
 });
 
 it('stops at a step that answers; a step that throws or a handler that rejects is answered', async () => {

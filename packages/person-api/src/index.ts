@@ -1,6 +1,7 @@
 // @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
 // Every export here is public API.
 export { createJsonFallbacks } from './fallbacks.js';
+export { type PersonRequest, queryOf, sendRead } from './http-answers.js';
 export { JsonText } from './json-text.js';
 export {
   addNativeBody,
@@ -23,6 +24,7 @@ export {
 export {
   createPersonRouter,
   JSON_BODY_LIMIT,
+  type PersonHandler,
   type PersonRouterOptions,
   ResponseMismatchError,
   STREAMS_PER_ACCOUNT,

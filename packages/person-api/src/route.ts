@@ -2,10 +2,11 @@
 // query, path parameters and return value are typed from those schemas. The router, the OpenAPI document
 // and the isolation test all read the same list.
 
+import type { ServerResponse } from 'node:http';
 import type { AppPrincipal } from '@screen-service/registry/accounts';
 import { MOUNTS } from '@screen-service/registry/mounts';
-import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import type { PersonRequest } from './http-answers.js';
 import type { JsonText } from './json-text.js';
 import type { PersonApiServices } from './services.js';
 
@@ -33,12 +34,15 @@ export interface RouteContext<P extends string, B, Q, A extends RouteAuth> {
   params: Record<PathParamNames<P>, string>;
   query: Out<Q>;
   body: Out<B>;
-  req: Request;
-  res: Response;
+  /** Node's request (ADR 0303: no Express object on the person's API). */
+  req: PersonRequest;
+  res: ServerResponse;
   /** Aborted when the server begins shutting down: streams end at once. */
   shutdown: AbortSignal;
   /** Checks the request's sign-in again (a long-lived answer such as the stream asks before each event). */
   stillSignedIn: () => Promise<boolean>;
+  /** The caller's address for throttles: forwarded addresses count only from the server's trusted proxies. */
+  clientAddr: () => string;
 }
 
 /** An optional request header of a route, as the OpenAPI document states it. */
@@ -100,10 +104,11 @@ export interface RouteDef {
     params: Record<string, string>;
     query: unknown;
     body: unknown;
-    req: Request;
-    res: Response;
+    req: PersonRequest;
+    res: ServerResponse;
     shutdown: AbortSignal;
     stillSignedIn: () => Promise<boolean>;
+    clientAddr: () => string;
   }): Promise<unknown> | unknown;
 }
 

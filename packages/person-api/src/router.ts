@@ -1,10 +1,12 @@
 // Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken, readJsonBody, sendHttpError } from '@screen-service/http-kit';
 import type { AppPrincipal } from '@screen-service/registry/accounts';
 import { ServiceError } from '@screen-service/registry/kernel';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
+import express from 'express';
 import type { z } from 'zod';
+import { type PersonRequest, queryOf, sendRead } from './http-answers.js';
 import { JsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
 import { RouteTable } from './route-table.js';
@@ -19,7 +21,12 @@ export interface PersonRouterOptions {
   /** Aborted when the server begins shutting down: live streams end at once. */
   shutdown?: AbortSignal;
   /** Called with unexpected errors (answered 500 with a generic message). */
-  onError?: (err: unknown, req: Request) => void;
+  onError?: (err: unknown, req: IncomingMessage) => void;
+  /**
+   * The caller's address for the sign-in throttles (ADR 0303): the server's rule for forwarded addresses (its
+   * trusted proxies). Default: the socket's peer, never a forwarded header.
+   */
+  clientAddr?: (req: IncomingMessage) => string;
   /** The table to serve; default every route of the API. */
   routes?: readonly RouteDef[];
   /**
@@ -55,13 +62,14 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: 'body' |
   throw new ServiceError('INVALID_INPUT', `${field}: ${issue.message}`, { field });
 }
 
-function accessToken(req: Request, inQuery: boolean): string | null {
+function accessToken(req: IncomingMessage, inQuery: boolean): string | null {
   const header = req.headers.authorization;
   if (header) return bearerToken(header);
   // EventSource cannot set headers, so the stream (only) also takes ?access_token=: anywhere else a token
   // in the URL would end up in logs, history and Referer headers.
-  if (inQuery && typeof req.query.access_token === 'string') return req.query.access_token;
-  if (req.query.access_token !== undefined) {
+  const query = queryOf(req);
+  if (inQuery && typeof query.access_token === 'string') return query.access_token;
+  if (query.access_token !== undefined) {
     throw new ServiceError(
       'UNAUTHORIZED',
       'Send the access token as Authorization: Bearer <access_token>; only GET /stream takes ?access_token=.',
@@ -71,7 +79,7 @@ function accessToken(req: Request, inQuery: boolean): string | null {
 }
 
 /** Express's answer to OPTIONS on a known path: 200, the methods in `Allow` and as the text body. */
-function sendAllow(res: express.Response, allow: string): void {
+function sendAllow(res: ServerResponse, allow: string): void {
   res.setHeader('Allow', allow);
   res.setHeader('Content-Length', Buffer.byteLength(allow));
   res.setHeader('Content-Type', 'text/plain');
@@ -79,31 +87,43 @@ function sendAllow(res: express.Response, allow: string): void {
 }
 
 /**
- * The person's API as an Express router; mount it at `/functions/v1/svc-app`.
+ * A handler of the person's API on Node's own request and response (ADR 0303): the server calls it for every
+ * path under `/functions/v1/svc-app` with `req.url` relative to that prefix, and `next()` when no route matched
+ * (the caller answers its JSON 404). It is also Express middleware: `app.use(prefix, handler)` serves the same.
+ */
+export type PersonHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
+
+/**
+ * The person's API; mount it at `/functions/v1/svc-app`. No Express object is on its path: a request keeps Node's
+ * own shape, which made the tap path about 6% cheaper on the event loop (ADR 0303).
  *
  * @example
  * ```ts
  * app.use(API_PREFIX, createPersonRouter({ services, shutdown: stopping.signal, onError: log }));
  * ```
  */
-export function createPersonRouter(options: PersonRouterOptions): Router {
+export function createPersonRouter(options: PersonRouterOptions): PersonHandler {
   const { services } = options;
   const routes = options.routes ?? personRoutes;
   const shutdown = options.shutdown ?? new AbortController().signal;
-  const router = express.Router();
   // JSON bodies are read by the one JSON reader of every adapter (http-kit, ADR 0242); photos come as bytes.
   const image = express.raw({ type: () => true, limit: services.photos.maxBytes });
   const streamsPerAccount = options.streamsPerAccount ?? STREAMS_PER_ACCOUNT;
   const openStreams = new Map<string, number>();
-  // Only the photo parser (Express's raw) fails with a body parser's error, which names this limit.
+  // Only the photo parser (body-parser's raw) fails with a body parser's error, which names this limit.
   const bodyLimit = `${Math.round(services.photos.maxBytes / 1024 / 1024)} MB`;
+  const clientAddr = options.clientAddr ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown');
 
-  const send = (req: Request, res: express.Response, err: unknown) => {
+  const send = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
     if (sendHttpError(res, err, { bodyLimit }).status >= 500) options.onError?.(err, req);
   };
 
   /** Counts an open stream against its account until the answer closes; refuses one past the cap. */
-  const holdStream = (userId: string, res: express.Response) => {
+  const holdStream = (userId: string, res: ServerResponse) => {
     const open = openStreams.get(userId) ?? 0;
     if (open >= streamsPerAccount) {
       throw new ServiceError(
@@ -123,11 +143,13 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   const compiled = (route: RouteDef) => {
     const answer = answerer(route);
     if (route.raw?.request) {
-      return (req: Request, res: express.Response) =>
-        image(req, res, (err?: unknown) => (err ? send(req, res, err) : answer(req, res)));
+      return (req: PersonRequest, res: ServerResponse) =>
+        image(req as express.Request, res as express.Response, (err?: unknown) =>
+          err ? send(req, res, err) : answer(req, res),
+        );
     }
     if (!route.body) return answer;
-    return (req: Request, res: express.Response) => {
+    return (req: PersonRequest, res: ServerResponse) => {
       readJsonBody(req, { limit: JSON_BODY_LIMIT }).then(
         (body) => {
           req.body = body;
@@ -139,7 +161,7 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
   };
 
   /** The route's handler between auth and the answer, as before the table (ADR 0295 changed the lookup). */
-  const answerer = (route: RouteDef) => async (req: Request, res: express.Response) => {
+  const answerer = (route: RouteDef) => async (req: PersonRequest, res: ServerResponse) => {
     try {
       const token = route.auth === 'user' ? accessToken(req, route.tokenInQuery === true) : null;
       const user: AppPrincipal | undefined =
@@ -153,69 +175,62 @@ export function createPersonRouter(options: PersonRouterOptions): Router {
       const result = await route.handler({
         services,
         user,
-        params: req.params as Record<string, string>,
-        query: validate(route.query, req.query, 'query'),
+        params: req.params ?? {},
+        query: validate(route.query, queryOf(req), 'query'),
         body: route.raw?.request ? req.body : validate(route.body, req.body, 'body'),
         req,
         res,
         shutdown,
         stillSignedIn,
+        clientAddr: () => clientAddr(req),
       });
       if (res.headersSent) return;
-      if (route.response && !route.raw?.response) writeAnswer(route, result, res);
-      else res.status(route.status ?? 204).end();
+      if (route.response && !route.raw?.response) writeAnswer(route, result, req, res);
+      else {
+        res.statusCode = route.status ?? 204;
+        res.end();
+      }
     } catch (err) {
       send(req, res, err);
     }
   };
 
-  const writeAnswer = (route: RouteDef, result: unknown, res: express.Response) => {
+  const writeAnswer = (route: RouteDef, result: unknown, req: IncomingMessage, res: ServerResponse) => {
     const text = result instanceof JsonText ? result.text : undefined;
     if (options.checkResponses) {
       const checked = route.response!.safeParse(text === undefined ? result : JSON.parse(text));
       if (!checked.success) throw new ResponseMismatchError(route, checked.error.issues);
     }
     const status = route.status ?? 200;
-    // The answer to a change (POST, PUT, PATCH, DELETE) is written as it is: no ETag (nobody
-    // revalidates a change's answer; Express would hash every one), the same type and body.
-    const written = route.method === 'get' ? undefined : (text ?? JSON.stringify(result));
-    if (written !== undefined) {
+    const written = text ?? JSON.stringify(result);
+    // The answer to a change (POST, PUT, PATCH, DELETE) is written as it is: no ETag (nobody revalidates a
+    // change's answer; hashing every one would cost), the same type and body.
+    if (route.method !== 'get') {
       res.statusCode = status;
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', Buffer.byteLength(written));
       res.end(written);
     }
-    // A read goes out as res.json would send it (same content type and charset, an ETag for 304s).
-    else if (text === undefined) res.status(status).json(result);
-    else res.status(status).type('application/json').send(text);
+    // A read: an ETag, and 304 to a client whose copy is still current.
+    else sendRead(req, res, status, 'application/json', written);
   };
 
   // One lookup per request in a table built here once (ADR 0295): every route of the API goes through it.
   const table = new RouteTable(routes.map((r) => ({ method: r.method, path: r.path, value: compiled(r) })));
-  const dispatch: RequestHandler = (req, res, next) => {
+  return (req, res, next) => {
     let found: ReturnType<typeof table.match>;
     try {
-      found = table.match(req.method, req.url);
+      found = table.match(req.method ?? 'GET', req.url ?? '/');
+      if (found.kind === 'route') {
+        (req as PersonRequest).params = found.params;
+        found.value(req, res);
+      }
+      // OPTIONS on a known path lists its methods (as Express's router did); any other miss is the caller's
+      // (the service's JSON 404).
+      else if (found.kind === 'other-methods' && req.method === 'OPTIONS') sendAllow(res, found.allow);
+      else next();
     } catch (err) {
       send(req, res, err);
-      return;
     }
-    if (found.kind === 'route') {
-      req.params = found.params;
-      found.value(req, res);
-    }
-    // As Express's router did: OPTIONS on a known path lists its methods; any other miss falls through
-    // (to the service's JSON 404).
-    else if (found.kind === 'other-methods' && req.method === 'OPTIONS') sendAllow(res, found.allow);
-    else next();
   };
-  router.use(dispatch);
-
-  // The readers' refusals are sent where they happen; anything thrown out of the dispatch itself (Express
-  // passes it on) gets the same shape here.
-  const parserErrors: ErrorRequestHandler = (err, req, res, _next) => {
-    send(req, res, err);
-  };
-  router.use(parserErrors);
-  return router;
 }

@@ -1,7 +1,8 @@
 // GET /stream: Server-Sent Events of the person's threads, so the app redraws without polling.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime, isoTimeOrNull, type Notifier } from '@screen-service/registry/kernel';
 import type { MessageRecord } from '@screen-service/registry/model';
-import type { Request, Response } from 'express';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const STREAM_KEEPALIVE_MS = 25_000;
@@ -16,8 +17,8 @@ export const STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
 export interface ThreadStreamOptions {
   notifier: Pick<Notifier, 'subscribe'>;
   userId: string;
-  req: Request;
-  res: Response;
+  req: IncomingMessage;
+  res: ServerResponse;
   shutdown: AbortSignal;
   /**
    * Asked before each event and at each keep-alive: false once the sign-in ended (signed out, token
@@ -42,7 +43,7 @@ export function openThreadStream(options: ThreadStreamOptions): void {
   const { notifier, userId, req, res, shutdown } = options;
   const stillSignedIn = options.stillSignedIn ?? (async () => true);
   const maxBuffered = options.maxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES;
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache, no-transform');
   res.setHeader('x-accel-buffering', 'no');

@@ -1,10 +1,6 @@
 // Accounts: sign up, sign in, refresh, sign out, the account's own view and its deletion.
-import type { Request } from 'express';
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
-
-/** The caller's address for the throttles (Express `trust proxy` decides whether a forwarded one counts). */
-const clientAddr = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export const authRoutes = [
   defineRoute({
@@ -15,7 +11,8 @@ export const authRoutes = [
     body: s.credentialsBody,
     response: s.sessionTokens,
     status: 201,
-    handler: ({ services, body, req }) => services.accounts.signUp({ ...body, clientAddr: clientAddr(req) }),
+    handler: ({ services, body, clientAddr }) =>
+      services.accounts.signUp({ ...body, clientAddr: clientAddr() }),
   }),
   defineRoute({
     method: 'post',
@@ -24,7 +21,8 @@ export const authRoutes = [
     auth: 'none',
     body: s.credentialsBody,
     response: s.sessionTokens,
-    handler: ({ services, body, req }) => services.accounts.signIn({ ...body, clientAddr: clientAddr(req) }),
+    handler: ({ services, body, clientAddr }) =>
+      services.accounts.signIn({ ...body, clientAddr: clientAddr() }),
   }),
   defineRoute({
     method: 'post',

@@ -1,4 +1,5 @@
 // One agent's thread: read a page, send text, tap, presence and read marks.
+import { sendRead } from '../http-answers.js';
 import { JsonText } from '../json-text.js';
 import { defineRoute } from '../route.js';
 import * as s from '../schemas.js';
@@ -46,9 +47,9 @@ export const threadRoutes = [
     summary: "Export the thread's signed receipts as JSON Lines (verify with `svc receipts verify`)",
     auth: 'user',
     raw: { response: 'application/jsonl' },
-    handler: async ({ services, user, params, res }) => {
+    handler: async ({ services, user, params, req, res }) => {
       const text = await services.threads.receipts(user.userId, params.agentId);
-      res.status(200).type('application/jsonl').set('cache-control', 'no-store').send(text);
+      sendRead(req, res, 200, 'application/jsonl', text, { 'cache-control': 'no-store' });
       return undefined;
     },
   }),
@@ -58,13 +59,11 @@ export const threadRoutes = [
     summary: 'The public keys that sign receipts (a JWKS; retired keys stay listed)',
     auth: 'none',
     raw: { response: 'application/jwk-set+json' },
-    handler: async ({ services, res }) => {
+    handler: async ({ services, req, res }) => {
       const jwks = services.receiptKeys ? await services.receiptKeys() : { keys: [] };
-      res
-        .status(200)
-        .type('application/jwk-set+json')
-        .set('cache-control', 'max-age=300')
-        .send(JSON.stringify(jwks));
+      sendRead(req, res, 200, 'application/jwk-set+json', JSON.stringify(jwks), {
+        'cache-control': 'max-age=300',
+      });
       return undefined;
     },
   }),
