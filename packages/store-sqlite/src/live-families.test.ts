@@ -1,5 +1,6 @@
-// A sign-in family found live is kept for the rest of its turn of the event loop, on a real SQLite file:
-// a revoke or a deletion through the store ends it at once, another process's revoke from the next turn.
+// A sign-in family found live is kept while nothing changed app_sessions (ADRs 0300, 0304), on a real SQLite
+// file: a revoke or a deletion by this connection (the store's, or raw SQL) ends it at once, another process's
+// revoke from the next turn.
 import { setImmediate as turn } from 'node:timers/promises';
 import { createTestStore, type TestStore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ async function signedIn(family = 'fam_1', userId = 'usr_1', expiresAt = Date.now
   return store;
 }
 
-describe('familyLive keeps a live family for the rest of its turn', () => {
+describe('familyLive keeps a live family while nothing changed it', () => {
   it('a revoke of the family through the store ends it at once, in the same turn', async () => {
     const store = await signedIn();
     expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(true);
@@ -62,6 +63,26 @@ describe('familyLive keeps a live family for the rest of its turn', () => {
     cli.close();
     // Same turn: the answer the first statement gave (one statement per family and turn).
     expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(true);
+    await turn();
+    expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(false);
+  });
+
+  it('a family kept across turns ends at once when this connection revokes it in plain SQL', async () => {
+    const store = await signedIn();
+    expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(true);
+    await turn();
+    expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(true);
+    t.db.prepare('UPDATE app_sessions SET revoked_at = ? WHERE family_id = ?').run(Date.now(), 'fam_1');
+    expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(false);
+  });
+
+  it('another connection’s revoke in a later turn is seen at that turn’s first check', async () => {
+    const store = await signedIn();
+    expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(true);
+    await turn();
+    const cli = new (t.db.constructor as new (f: string) => typeof t.db)(t.file);
+    cli.prepare('UPDATE app_sessions SET revoked_at = ? WHERE family_id = ?').run(Date.now(), 'fam_1');
+    cli.close();
     await turn();
     expect(await store.sessions.familyLive('fam_1', Date.now())).toBe(false);
   });

@@ -1,6 +1,5 @@
 // SQLite users and app sessions.
 
-import { setImmediate } from 'node:timers';
 import {
   constraintErrors,
   type SessionRecord,
@@ -10,48 +9,9 @@ import {
   type UserRepository,
 } from '@screen-service/registry/model';
 import { isUniqueViolation, type SqliteDb } from './rows.js';
-
-/**
- * The sign-in families found live in this turn of the event loop, with when the session that showed it
- * expires: every request of a burst checks its family (`familyLive`, on every request of the person's API),
- * and one statement per turn and family does. Forgotten at the turn's end, and at once when this connection
- * revokes a family or a user's sessions or deletes a user; another process's revoke (the CLI) is seen from
- * the next turn. Only a live answer is kept: a family found ended is read again.
- */
-interface LiveFamilies {
-  get(familyId: string): number | undefined;
-  set(familyId: string, until: number): void;
-  forget(): void;
-}
-
-const LIVE_FAMILIES = new WeakMap<SqliteDb, LiveFamilies>();
-
-function liveFamiliesOf(db: SqliteDb): LiveFamilies {
-  let memo = LIVE_FAMILIES.get(db);
-  if (!memo) {
-    const kept = new Map<string, number>();
-    let clearing = false;
-    memo = {
-      get: (familyId) => kept.get(familyId),
-      set(familyId, until) {
-        kept.set(familyId, until);
-        if (clearing) return;
-        clearing = true;
-        // setImmediate from node:timers: a test's fake global timers must not keep a revoke unseen.
-        setImmediate(() => {
-          clearing = false;
-          kept.clear();
-        });
-      },
-      forget: () => kept.clear(),
-    };
-    LIVE_FAMILIES.set(db, memo);
-  }
-  return memo;
-}
+import { turnKeepOf } from './turn-rows.js';
 
 export function createSqliteUsers(db: SqliteDb): UserRepository {
-  const liveFamilies = liveFamiliesOf(db);
   const insert = db.prepare(
     'INSERT INTO users (id, email, password_hash, first_name, created_at, suspended_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -86,8 +46,7 @@ export function createSqliteUsers(db: SqliteDb): UserRepository {
       return r ? toUser(r) : null;
     },
     async delete(id) {
-      // Its sessions go with it (ON DELETE CASCADE): no family of it may still be taken as live.
-      liveFamilies.forget();
+      // Its sessions go with it (ON DELETE CASCADE): the cascade's deletes forget every kept family (ADR 0304).
       return del.run(id).changes > 0;
     },
     async getTimeZone(id) {
@@ -117,7 +76,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
       'SELECT expires_at FROM app_sessions WHERE family_id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1',
     )
     .pluck();
-  const liveFamilies = liveFamiliesOf(db);
+  // A family found live is kept with its session's expiry; any write of this connection to app_sessions forgets
+  // them all, another connection's commit is seen from the next turn (ADRs 0300, 0304).
+  const liveFamilies = turnKeepOf<number>(db, 'app_sessions');
   const revokeUser = db.prepare(
     'UPDATE app_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
   );
@@ -139,11 +100,9 @@ export function createSqliteSessions(db: SqliteDb): SessionRepository {
       return rotate(usedId, next, at);
     },
     async revokeFamily(familyId, at) {
-      liveFamilies.forget();
       revokeFamily.run(at, familyId);
     },
     async revokeUser(userId, at) {
-      liveFamilies.forget();
       revokeUser.run(at, userId);
     },
     async familyLive(familyId, at) {

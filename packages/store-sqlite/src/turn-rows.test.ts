@@ -1,6 +1,6 @@
-// An agent or a screen read by id is kept for the rest of its turn of the event loop (ADR 0302), on a real
-// SQLite file: any write of this connection to the row's table forgets it at once, another connection's from the
-// next turn; reads inside a transaction neither use nor fill the keep.
+// An agent or a screen read by id is kept while nothing changed it (ADRs 0302, 0304), on a real SQLite file: any
+// write of this connection to the row's table forgets it at once, another connection's commit from the next turn
+// (one data_version look per turn); reads inside a transaction neither use nor fill the keep.
 import { setImmediate as turn } from 'node:timers/promises';
 import { createTestStore, seedAgent, seedUser, type TestStore } from '@screen-service/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +36,24 @@ function otherConnection() {
   return new (t.db.constructor as new (f: string) => typeof t.db)(t.file);
 }
 
-describe('an agent read is kept for the rest of its turn', () => {
+describe('an agent read is kept while nothing changed it', () => {
+  it('kept into later turns: the same record, not read again, while no connection wrote', async () => {
+    const { store, agent } = await withAgent();
+    const first = await store.agents.get(agent.id);
+    await turn();
+    await turn();
+    expect(await store.agents.get(agent.id)).toBe(first);
+    // Another connection's commit, to any table, moves data_version: the next turn reads afresh.
+    const cli = otherConnection();
+    cli.prepare('UPDATE users SET first_name = ? WHERE id = ?').run('Ann', agent.userId);
+    cli.close();
+    expect(await store.agents.get(agent.id)).toBe(first);
+    await turn();
+    const again = await store.agents.get(agent.id);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
   it('another connection’s change is seen from the next turn; within the turn the first read stands', async () => {
     const { store, agent } = await withAgent();
     expect((await store.agents.get(agent.id))?.name).toBe('Before');
@@ -96,7 +113,7 @@ describe('an agent read is kept for the rest of its turn', () => {
   });
 });
 
-describe('a screen read is kept for the rest of its turn', () => {
+describe('a screen read is kept while nothing changed it', () => {
   it('kept within the turn against another connection, forgotten when this connection deletes it', async () => {
     const { store, user, agent } = await withAgent();
     addScreen(agent.id, user.id);

@@ -1,30 +1,45 @@
-// Rows read by id in this turn of the event loop, kept for the rest of the turn (ADR 0302).
+// Rows read by id, kept while nothing changed them (ADRs 0302, 0304): this connection's own writes forget them at
+// once (temporary triggers), another connection's commit is seen by one `data_version` look per turn.
 import { setImmediate } from 'node:timers';
 import type { SqliteDb } from './rows.js';
 
-/** The tables whose rows are kept for a turn. */
-export type TurnTable = 'agents' | 'screens';
+/** The tables whose rows are kept: agents, screens, and sign-in families found live (`app_sessions`). */
+export type TurnTable = 'agents' | 'screens' | 'app_sessions';
 
 /**
- * A burst of requests for one thread (a person's taps, a host's calls) reads the same agent and the same screen
- * once per request; this keeps what one request read for the requests later in the same turn.
+ * What a repository keeps of `table` on one connection.
  *
- * Exact for this connection: a temporary trigger on the table forgets every kept row of it as soon as any
- * statement of this connection updates or deletes a row there (a repository's write, a cascade, a transaction
- * body, raw SQL), before that statement returns. Another connection's commit (the CLI, a second process) is seen
- * from the next turn: the kept rows are forgotten at the turn's check phase, so nothing read here outlives the
- * turn it was read in. Only rows read outside a transaction are kept and only such reads use them: a read inside
- * a transaction sees that transaction's own writes, which may still roll back. Nothing absent is kept (an insert
- * needs no trigger). A kept value is frozen: every reader of the turn gets the same object.
+ * - Exact for this connection: a temporary trigger on the table forgets all it keeps as soon as any statement of
+ *   this connection updates or deletes a row there (a repository's write, a cascade, a transaction body, raw SQL),
+ *   before that statement returns. An insert needs no trigger: nothing absent is kept.
+ * - Another connection's commit (the CLI, a second process) is seen from the next turn of the event loop: the
+ *   first use in a turn reads `PRAGMA data_version`, and everything kept is forgotten when it moved.
+ * - Inside a transaction nothing is used or kept: a read there sees the transaction's own writes, which may still
+ *   roll back.
  */
+export interface TurnKeep<T> {
+  /** What is kept for `id`; undefined when nothing is (or inside a transaction). */
+  get(id: string): T | undefined;
+  /** Keeps `value` for `id` (nothing, inside a transaction). */
+  set(id: string, value: T): void;
+}
+
+/** Rows kept by id, frozen: every reader gets the same object. */
 export interface TurnRows<T> {
-  /** The row's record: kept from earlier in this turn, or read (and kept) by `read`; null when there is none. */
+  /** The row's record: kept, or read (and kept) by `read`; null when there is none. */
   get(id: string, read: (id: string) => T | null): T | null;
 }
 
+/** Kept entries per table at most: a larger keep starts again empty (a forgotten row is only read again). */
+export const MAX_KEPT = 4096;
+
 interface Keeper {
   kept: Record<TurnTable, Map<string, unknown>>;
-  clearing: boolean;
+  /** `data_version` at the last look; null before the first. */
+  version: number | null;
+  /** Whether this turn looked already. */
+  looked: boolean;
+  look(): void;
 }
 
 const KEEPERS = new WeakMap<SqliteDb, Keeper>();
@@ -33,7 +48,24 @@ const FORGET_FN = 'svc_turn_rows_forget';
 function keeperOf(db: SqliteDb): Keeper {
   const known = KEEPERS.get(db);
   if (known) return known;
-  const keeper: Keeper = { kept: { agents: new Map(), screens: new Map() }, clearing: false };
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const keeper: Keeper = {
+    kept: { agents: new Map(), screens: new Map(), app_sessions: new Map() },
+    version: null,
+    looked: false,
+    look() {
+      if (keeper.looked) return;
+      keeper.looked = true;
+      // setImmediate from node:timers: a test's fake global timers must not keep another process's change unseen.
+      setImmediate(() => {
+        keeper.looked = false;
+      });
+      const version = dataVersion.get() as number;
+      if (version === keeper.version) return;
+      keeper.version = version;
+      for (const map of Object.values(keeper.kept)) map.clear();
+    },
+  };
   db.function(FORGET_FN, { deterministic: false, directOnly: true }, (table: unknown) => {
     keeper.kept[table as TurnTable]?.clear();
     return null;
@@ -51,7 +83,35 @@ function keeperOf(db: SqliteDb): Keeper {
 }
 
 /**
- * The rows of `table` kept for this turn on `db` (one keep per connection and table).
+ * What `table` keeps on `db` (one keep per connection and table).
+ *
+ * @example
+ * ```ts
+ * const families = turnKeepOf<number>(db, 'app_sessions');
+ * if ((families.get(familyId) ?? 0) > now) return true;
+ * ```
+ */
+export function turnKeepOf<T>(db: SqliteDb, table: TurnTable): TurnKeep<T> {
+  const keeper = keeperOf(db);
+  const kept = keeper.kept[table] as Map<string, T>;
+  return {
+    get(id) {
+      if (db.inTransaction) return undefined;
+      keeper.look();
+      return kept.get(id);
+    },
+    set(id, value) {
+      if (db.inTransaction) return;
+      keeper.look();
+      if (kept.size >= MAX_KEPT) kept.clear();
+      kept.set(id, value);
+    },
+  };
+}
+
+/**
+ * Rows of `table` read by id through the keep: a burst of one thread's requests, and its next ones while nothing
+ * changed, read its agent and its screen once.
  *
  * @example
  * ```ts
@@ -65,21 +125,14 @@ export function turnRowsOf<T>(db: SqliteDb, table: TurnTable): TurnRows<T> {
   return {
     get(id, read) {
       if (db.inTransaction) return read(id);
+      keeper.look();
       const hit = kept.get(id);
       if (hit !== undefined) return hit;
       const value = read(id);
       if (value === null) return null;
       deepFreeze(value);
+      if (kept.size >= MAX_KEPT) kept.clear();
       kept.set(id, value);
-      if (!keeper.clearing) {
-        keeper.clearing = true;
-        // setImmediate from node:timers: a test's fake global timers must not keep another process's change unseen.
-        setImmediate(() => {
-          keeper.clearing = false;
-          keeper.kept.agents.clear();
-          keeper.kept.screens.clear();
-        });
-      }
       return value;
     },
   };
