@@ -1,4 +1,5 @@
-// @screen-service/person-api: the person's API (what the phone app calls) as an Express router.
+// @screen-service/person-api: the person's API (what the phone app calls) as a handler on Node's own request
+// objects, also usable as Express middleware (ADR 0303).
 // Every export here is public API.
 export { createJsonFallbacks } from './fallbacks.js';
 export { type PersonRequest, queryOf, sendRead } from './http-answers.js';

@@ -1,4 +1,5 @@
-// Builds the Express router of the person's API from the route table: auth, zod validation, error mapping.
+// Builds the handler of the person's API from the route table on Node's own request objects (ADR 0303): auth, zod
+// validation, error mapping.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken, readJsonBody, sendHttpError } from '@screen-service/http-kit';

@@ -103,8 +103,7 @@ export function turnKeepOf<T>(db: SqliteDb, table: TurnTable): TurnKeep<T> {
     set(id, value) {
       if (db.inTransaction) return;
       keeper.look();
-      if (kept.size >= MAX_KEPT) kept.clear();
-      kept.set(id, value);
+      keepIn(kept, id, value);
     },
   };
 }
@@ -131,11 +130,16 @@ export function turnRowsOf<T>(db: SqliteDb, table: TurnTable): TurnRows<T> {
       const value = read(id);
       if (value === null) return null;
       deepFreeze(value);
-      if (kept.size >= MAX_KEPT) kept.clear();
-      kept.set(id, value);
+      keepIn(kept, id, value);
       return value;
     },
   };
+}
+
+/** Keeps `value` under `id`; a keep at {@link MAX_KEPT} entries starts again empty (forgetting only costs a read). */
+function keepIn<T>(kept: Map<string, T>, id: string, value: T): void {
+  if (kept.size >= MAX_KEPT) kept.clear();
+  kept.set(id, value);
 }
 
 function deepFreeze(value: unknown): void {
