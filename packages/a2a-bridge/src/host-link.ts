@@ -257,18 +257,23 @@ export class HostServiceLink implements ServiceLink {
       idempotency_key: `a2a.${post.id}`.slice(0, 128),
       ...(ids.length > 0 ? { turn: ids } : {}),
     };
+    const screen = { ...request, text: clip(body), ...(split.lines ? { lines: split.lines } : {}) };
     try {
-      await this.client.reply({
-        ...request,
-        text: clip(body),
-        ...(split.lines ? { lines: split.lines } : {}),
-        // A deadline belongs to the screen: it goes only with one (ADR 0260).
-        ...(split.lines && post.meta.deadline ? { deadline: post.meta.deadline } : {}),
-      });
+      // A deadline belongs to the screen: it goes only with one (ADR 0260).
+      await this.client.reply(
+        split.lines && post.meta.deadline ? { ...screen, deadline: post.meta.deadline } : screen,
+      );
     } catch (error) {
-      // A screen the service refuses still reaches the person, as the agent wrote it.
-      if (!(error instanceof HostApiError) || error.code !== 'invalid_lines') throw error;
-      await this.client.reply({ ...request, text: clip(text) });
+      if (!(error instanceof HostApiError)) throw error;
+      if (error.code.startsWith('invalid_deadline') && split.lines) {
+        // A deadline the service refuses: nothing of that reply was written, so the screen goes again
+        // without it, open, and the agent reads why with its next turn (ADR 0305).
+        failed = [...failed, { error: `Your deadline was not set: ${error.message}`, code: error.code }];
+        await this.replyScreen(screen, text);
+      } else if (error.code === 'invalid_lines') {
+        // A screen the service refuses still reaches the person, as the agent wrote it.
+        await this.client.reply({ ...request, text: clip(text) });
+      } else throw error;
     }
     const notesId = saved.notes ? localId('note', JSON.stringify(saved.notes)) : undefined;
     const unchanged =
@@ -287,6 +292,17 @@ export class HostServiceLink implements ServiceLink {
         return kept;
       });
     this.markHandled(agentId, ids);
+  }
+
+  /** Sends `screen`; refused lines go as the agent's words (`text`) instead. */
+  private async replyScreen(screen: Parameters<HostClient['reply']>[0], text: string): Promise<void> {
+    try {
+      await this.client.reply(screen);
+    } catch (error) {
+      if (!(error instanceof HostApiError) || error.code !== 'invalid_lines') throw error;
+      const { lines: _lines, ...words } = screen;
+      await this.client.reply({ ...words, text: clip(text) });
+    }
   }
 
   private markHandled(agentId: string, ids: string[]): void {

@@ -2,6 +2,7 @@
 
 import type { ReplyReadResult, ReplyTextResult } from '@screen-service/agent-tables';
 import { type ConnectionPrincipal, MAX_TURN_ROWS } from '@screen-service/registry/hosts';
+import { isServiceError } from '@screen-service/registry/kernel';
 import type { AgentRecord } from '@screen-service/registry/model';
 import { parse } from '@screen-service/screen-lines';
 import { ModelError } from './errors.js';
@@ -47,26 +48,53 @@ export function nativePrincipal(agent: AgentRecord): ConnectionPrincipal {
 }
 
 /**
- * The words and screen of a reply from the model's answer. Refused writes and a screen that did not parse
- * go into `notes`, for the model's next turn; the person still reads the words.
+ * The words, screen and deadline of a reply from the model's answer. Refused writes, a screen that did not
+ * parse and a deadline without a screen go into `notes`, for the model's next turn; the person still reads
+ * the words.
  */
-function replyBody(answer: ReplyTextResult, notes: string[]): { text: string; screen: string | undefined } {
+function replyBody(
+  answer: ReplyTextResult,
+  notes: string[],
+): { text: string; screen: string | undefined; deadline: unknown } {
   for (const e of answer.events) notes.push(`[svc] refused: ${JSON.stringify(e)}`);
-  const { prose, lines } = splitScreen(answer.text);
-  let text = prose;
+  const split = splitScreen(answer.text);
+  let text = split.prose;
   let screen: string | undefined;
-  if (lines !== '') {
-    const parsed = parse(lines);
+  if (split.lines !== '') {
+    const parsed = parse(split.lines);
     const drawable = parsed.ops.some((op) => op.op !== 'table' && op.op !== 'put');
     if (parsed.errors.length > 0) {
       notes.push(
         `[svc] Your last screen was not shown: ${parsed.errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')}`,
       );
-      if (text === '') text = lines;
-    } else if (drawable) screen = lines;
+      if (text === '') text = split.lines;
+    } else if (drawable) screen = split.lines;
   }
   if (text === '' && screen === undefined) text = '…';
-  return { text, screen };
+  let deadline: unknown;
+  if (split.deadline !== null) {
+    if (screen === undefined) notes.push('[svc] Your deadline was not set: a deadline goes with a screen.');
+    else deadline = deadlineOf(split.deadline, notes);
+  }
+  return { text, screen, deadline };
+}
+
+/**
+ * A `deadline` block's text as `svc_show` takes the argument (ADR 0305): a JSON object, or a bare duration
+ * (`10m`); undefined, with a note for the model, when it is neither. The core's rule checks what it says.
+ */
+function deadlineOf(text: string, notes: string[]): unknown {
+  if (!text.startsWith('{')) {
+    if (/^\S+$/.test(text)) return text;
+    notes.push('[svc] Your deadline was not set: write it as {"in": "10m", "default": {...}} or a duration.');
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    notes.push(`[svc] Your deadline was not set: it is not JSON (${(err as Error).message}).`);
+    return undefined;
+  }
 }
 
 /**
@@ -108,14 +136,27 @@ export function createTurn(
     answer: ReplyTextResult,
     r: ThreadRun,
   ) {
-    const { text, screen } = replyBody(answer, r.notes);
-    await hostTransport.reply(p, {
+    const { text, screen, deadline } = replyBody(answer, r.notes);
+    const input = {
       agent_id: agent.id,
       idempotency_key: key,
       ...(text !== '' ? { text } : {}),
       ...(screen !== undefined ? { lines: screen } : {}),
       turn: ids,
-    });
+    };
+    if (deadline === undefined) {
+      await hostTransport.reply(p, input);
+      return;
+    }
+    try {
+      await hostTransport.reply(p, { ...input, deadline });
+    } catch (err) {
+      // A deadline the core refused (it names the field): the screen is shown without it, nothing was written
+      // by the refused reply, and the model reads why at its next turn.
+      if (!isServiceError(err, 'INVALID_INPUT') || !err.field?.startsWith('deadline')) throw err;
+      r.notes.push(`[svc] Your deadline was not set: ${err.message}`);
+      await hostTransport.reply(p, input);
+    }
   }
 
   async function failed(p: ConnectionPrincipal, agent: AgentRecord, key: string, err: unknown, r: ThreadRun) {

@@ -63,6 +63,7 @@ describe('splitScreen', () => {
     expect(splitScreen('Hi\n```svc\nnote "x"\n```\n```js\nx()\n```')).toEqual({
       prose: 'Hi\n```js\nx()\n```',
       lines: 'note "x"',
+      deadline: null,
     });
   });
 });

@@ -11,6 +11,7 @@ export const REPLY_RULES = [
   'Reply in plain words. To show a screen (a choice, a check-in, a form, a chart...), put Screen Lines in a fenced ```svc block in your reply.',
   'Table lines (table create, put, query) go in the same ```svc block; a reply of only query lines is a read: the rows come back to you before the person sees anything.',
   'When the person taps a screen, their tap arrives as a line starting with [svc].',
+  'To give a screen a deadline, add a fenced ```deadline block after it holding {"in": "10m", "default": {"lunch": "Soup"}}: `in` a duration (90s, 10m, 2h, 1d) or `at` an ISO time with its zone, `default` the answer chosen for each tap id when nobody answers in time (or "none": the screen just expires), and optionally `escalate`: [{"at": "50%", "do": "remind"}]. A default arrives as the person\'s tap, marked "decided by default".',
 ].join('\n');
 
 /**
@@ -34,11 +35,19 @@ export function systemPrompt(input: {
     .join('\n\n');
 }
 
+/** Who decided a tap the person did not make (ADR 0260, 0279, 0280): the model must not take it for theirs. */
+function decidedNote(row: MessageRecord): string {
+  const by = row.meta.decided_by;
+  if (by === 'default') return ' (decided by default: nobody answered by the deadline)';
+  if (by === 'escalation') return ' (decided by a holder the ask was offered to)';
+  return '';
+}
+
 function rowText(row: MessageRecord): { role: 'user' | 'assistant'; content: string } | null {
   if (row.sender === 'person') {
     const tables = typeof row.meta.tables === 'string' ? `${row.meta.tables}\n` : '';
     const photos = Array.isArray(row.meta.photos) ? ` [${row.meta.photos.length} photo(s) attached]` : '';
-    return { role: 'user', content: `${tables}${row.body}${photos}` };
+    return { role: 'user', content: `${tables}${row.body}${photos}${decidedNote(row)}` };
   }
   // The tables' Delete / Keep cards are the service's, not the agent's words.
   if (row.meta.tables_pending !== undefined) return null;
@@ -105,29 +114,50 @@ export function buildMessages(input: {
   return out;
 }
 
-/** Takes a saved reply apart: the prose, and the Screen Lines of its fenced `svc` blocks. */
-export function splitScreen(text: string): { prose: string; lines: string } {
+/** A reply taken apart by {@link splitScreen}. */
+export interface SplitScreen {
+  prose: string;
+  /** The Screen Lines of its fenced `svc` blocks ('' when none). */
+  lines: string;
+  /**
+   * The text of its last fenced `deadline` block (ADR 0305): the screen's deadline, as `svc_show` takes it
+   * (JSON, or a bare duration); null when there is none.
+   */
+  deadline: string | null;
+}
+
+/** Takes a saved reply apart: the prose, the Screen Lines of its fenced `svc` blocks, its `deadline` block. */
+export function splitScreen(text: string): SplitScreen {
   const prose: string[] = [];
   const lines: string[] = [];
-  let inSvc = false;
-  let inOther = false;
+  let deadline: string[] | null = null;
+  let block: 'svc' | 'deadline' | 'other' | null = null;
   for (const line of text.split(/\r?\n/)) {
     const fence = /^\s*```\s*([A-Za-z0-9_-]*)\s*$/.exec(line);
-    if (fence && !inSvc && !inOther) {
-      if (fence[1]?.toLowerCase() === 'svc') inSvc = true;
-      else {
-        inOther = true;
+    if (fence && block === null) {
+      const info = fence[1]?.toLowerCase();
+      if (info === 'svc') block = 'svc';
+      else if (info === 'deadline') {
+        block = 'deadline';
+        deadline = [];
+      } else {
+        block = 'other';
         prose.push(line);
       }
       continue;
     }
     if (fence && fence[1] === '') {
-      if (inOther) prose.push(line);
-      inSvc = false;
-      inOther = false;
+      if (block === 'other') prose.push(line);
+      block = null;
       continue;
     }
-    (inSvc ? lines : prose).push(line);
+    if (block === 'svc') lines.push(line);
+    else if (block === 'deadline') deadline!.push(line);
+    else prose.push(line);
   }
-  return { prose: prose.join('\n').trim(), lines: lines.filter((l) => l.trim() !== '').join('\n') };
+  return {
+    prose: prose.join('\n').trim(),
+    lines: lines.filter((l) => l.trim() !== '').join('\n'),
+    deadline: deadline === null ? null : deadline.join('\n').trim(),
+  };
 }

@@ -86,6 +86,8 @@ export interface ReplyResult {
    * deletes waiting for the person's tap. Only on the call that wrote the screen.
    */
   tables?: ShowResult['tables'];
+  /** The screen's deadline as the service keeps it (ADR 0260: `due`, `defaults`, `escalate`), when it has one. */
+  deadline?: Record<string, unknown>;
 }
 
 export interface HostTransport {
@@ -116,9 +118,15 @@ export function scopedIdemKey(agentId: string, userId: string, key: string): str
 }
 
 /** What a reply said (text, lines, the rows it answers): a replay must say the same, or it is refused. */
-export function replyFingerprint(input: { text?: unknown; lines?: unknown }, turn: string[]): string {
-  const said = JSON.stringify([input.text ?? null, input.lines ?? null, turn]);
-  return createHash('sha256').update(said).digest('base64url').slice(0, 22);
+export function replyFingerprint(
+  input: { text?: unknown; lines?: unknown; deadline?: unknown },
+  turn: string[],
+): string {
+  const said: unknown[] = [input.text ?? null, input.lines ?? null, turn];
+  // The deadline is part of the ask (ADR 0260): a resend that changes it is another answer. A reply without
+  // one keeps the fingerprint replies always had, so keys written before still replay.
+  if (input.deadline !== undefined) said.push(input.deadline);
+  return createHash('sha256').update(JSON.stringify(said)).digest('base64url').slice(0, 22);
 }
 
 /** A replay's body must match what the key first wrote (rows stored before fingerprints always match). */
@@ -263,12 +271,16 @@ export function createHostTransport(options: HostTransportOptions): HostTranspor
       notifier.publish({ type: 'working', userId: key.userId, agentId: key.agentId, until: null });
     }
     const screen = m.screenId ? await store.threads.getScreen(m.screenId) : null;
+    const deadline = m.meta.deadline;
     return {
       message_id: m.id,
       screen_id: m.screenId,
       tap_ids: screen ? screen.taps.map((t) => t.id) : [],
       replayed,
       handled,
+      ...(deadline !== null && typeof deadline === 'object'
+        ? { deadline: deadline as Record<string, unknown> }
+        : {}),
     };
   }
 
