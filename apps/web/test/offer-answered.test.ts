@@ -1,10 +1,12 @@
 // An ask offered to a shared agent's holder (ADR 0280) on the phones: the holder answers the offered screen;
 // the owner's thread says "Answered by <holder>" under the ask, live and after a reload, and the holder's says
 // "Answered by you". Real service (the deadline's step moved on by its clock), real MCP client, real Chromium.
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.js';
+import { screenshotDir } from './screenshot-dir.js';
 import { startService } from './server.js';
 
 let skew = 0;
@@ -21,7 +23,7 @@ interface StoreSide {
 
 beforeAll(async () => {
   service = await startService({}, { now: () => Date.now() + skew });
-  ownerBrowser = await launchChromium();
+  ownerBrowser = await launchChromium({ viewport: { width: 390, height: 844 } });
   holderBrowser = await launchChromium();
 });
 afterAll(async () => {
@@ -100,6 +102,7 @@ describe('an ask a holder answered', () => {
     // The owner's thread hears it live, and names her (no first name given: her email).
     const note = owner.locator('.svc-deadline');
     await expect.poll(() => note.textContent(), { timeout: 10_000 }).toBe('Answered by bea@example.com');
+    await owner.screenshot({ path: join(screenshotDir, 'offer-answered-by-holder.png') });
     const [answer] = await agent.answers((shown.structuredContent as { screen_id: string }).screen_id);
     expect(answer).toMatchObject({ event: { value: 'Salad', decided_by: 'escalation', by: beaId } });
 
