@@ -112,6 +112,7 @@ interface BuzzPayload {
   screen_id?: string;
   actions?: BuzzAction[];
   answer?: { url: string; token: string; expires_at: string };
+  urgent?: boolean;
 }
 /** What a notification keeps for its click: where it opens, and how its actions answer. */
 interface NoticeData {
@@ -150,8 +151,18 @@ function fitActions(actions: BuzzAction[] | undefined): BuzzAction[] {
   return actions && actions.length > 0 && actions.length <= max ? actions : [];
 }
 
-/** Shows (or replaces, by tag) a notification; `quiet` ones never alert and carry no actions. */
-function show(title: string, body: string, tag: string, data: NoticeData, alert: boolean): Promise<void> {
+/**
+ * Shows (or replaces, by tag) a notification; `quiet` ones never alert and carry no actions; an `urgent` one
+ * (time-sensitive, ADR 0306) stays on screen until the person acts on it.
+ */
+function show(
+  title: string,
+  body: string,
+  tag: string,
+  data: NoticeData,
+  alert: boolean,
+  urgent = false,
+): Promise<void> {
   const actions = data.answer ? fitActions(data.actions) : [];
   return self.registration.showNotification(title, {
     body,
@@ -159,6 +170,7 @@ function show(title: string, body: string, tag: string, data: NoticeData, alert:
     // A fresh buzz alerts again; an update (a collapsed burst, a "Sent", a stale screen) replaces quietly.
     renotify: alert,
     silent: !alert,
+    requireInteraction: urgent && alert,
     // A PNG: Android draws no SVG in a notification.
     icon: ICON(),
     actions: actions.map((a) => ({ action: a.action, title: a.title })),
@@ -201,7 +213,10 @@ self.addEventListener('push', (event) => {
     ...(push.answer ? { answer: push.answer } : {}),
   };
   const tag = push.tag ?? `thread-${push.agent_id}`;
-  event.waitUntil(show(push.title ?? 'Screen Service', push.body ?? '', tag, data, (push.count ?? 1) === 1));
+  const alert = (push.count ?? 1) === 1;
+  event.waitUntil(
+    show(push.title ?? 'Screen Service', push.body ?? '', tag, data, alert, push.urgent === true),
+  );
 });
 
 /** Opens the notification's thread: in an open window of the app when there is one, else a new window. */

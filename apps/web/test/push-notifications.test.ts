@@ -252,6 +252,23 @@ describe('the service worker', () => {
       count: 3,
     });
     await expect.poll(() => notifications(page)).toEqual([{ title: 'Juniper', body: 'Done (+2 more)', tag }]);
+    // A time-sensitive ask (an urgent deadline step, ADR 0306) stays on screen until acted on; others do not.
+    const kept = () =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        return (await reg.getNotifications()).map((n) => [n.body, n.requireInteraction]);
+      });
+    expect(await kept()).toEqual([['Done (+2 more)', false]]);
+    await deliver({
+      kind: 'message',
+      agent_id: agentId,
+      title: 'Juniper',
+      body: '2 min left: Lunch?',
+      tag,
+      count: 1,
+      urgent: true,
+    });
+    await expect.poll(kept).toEqual([['2 min left: Lunch?', true]]);
   });
 
   it('the silent revoked push shows nothing and tells the open app to refresh', async () => {

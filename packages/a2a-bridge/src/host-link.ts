@@ -258,20 +258,30 @@ export class HostServiceLink implements ServiceLink {
       ...(ids.length > 0 ? { turn: ids } : {}),
     };
     const screen = { ...request, text: clip(body), ...(split.lines ? { lines: split.lines } : {}) };
+    const { deadline } = post.meta;
+    // A deadline the service does not keep: the agent reads why with its next turn (ADR 0305).
+    const notSet = (why: string, code: string) => {
+      failed = [...failed, { error: `Your deadline was not set: ${why}`, code }];
+    };
+    // A deadline belongs to the screen: it goes only with one (ADR 0260).
+    if (deadline && !split.lines) notSet('a deadline goes with a screen.', 'deadline_without_screen');
     try {
-      // A deadline belongs to the screen: it goes only with one (ADR 0260).
-      await this.client.reply(
-        split.lines && post.meta.deadline ? { ...screen, deadline: post.meta.deadline } : screen,
-      );
+      await this.client.reply(split.lines && deadline ? { ...screen, deadline } : screen);
     } catch (error) {
       if (!(error instanceof HostApiError)) throw error;
-      if (error.code.startsWith('invalid_deadline') && split.lines) {
-        // A deadline the service refuses: nothing of that reply was written, so the screen goes again
-        // without it, open, and the agent reads why with its next turn (ADR 0305).
-        failed = [...failed, { error: `Your deadline was not set: ${error.message}`, code: error.code }];
+      const refused = error.code.startsWith('invalid_deadline');
+      // `conflict` with a deadline: an earlier attempt of this post (its answer lost) was refused the deadline and
+      // then written without it; the key holds that screen, which the resend below replays.
+      if (split.lines && deadline && (refused || error.code === 'conflict')) {
+        // Nothing of the refused reply was written: the screen goes again without the deadline, open.
+        notSet(
+          refused ? error.message : 'the service refused it; the screen was shown without it.',
+          error.code,
+        );
         await this.replyScreen(screen, text);
       } else if (error.code === 'invalid_lines') {
         // A screen the service refuses still reaches the person, as the agent wrote it.
+        if (deadline) notSet(`its screen was refused (${error.message})`, error.code);
         await this.client.reply({ ...request, text: clip(text) });
       } else throw error;
     }

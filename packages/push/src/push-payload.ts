@@ -57,7 +57,10 @@ export interface LoadedRow {
   actions: ScreenActions | null;
   /** The row asks something (a screen that takes an answer): it never counts against the budget. */
   actionable: boolean;
-  /** The agent marked it urgent: it may break through quiet hours when the person allows it. */
+  /**
+   * Urgent now ({@link urgentNow}): the agent marked it so, or its deadline's `urgent` step has come. It may
+   * break through quiet hours when the person allows it, and the device keeps it on screen.
+   */
   urgent: boolean;
 }
 
@@ -76,7 +79,31 @@ export async function loadRow(
     group.kind === 'message' && message.screenId ? await ctx.store.threads.getScreen(message.screenId) : null;
   const actions = screen ? screenActions(screen) : null;
   const asks = screen?.taps.some((t) => catalog[t.preset]?.events.some((e) => !e.quiet)) === true;
-  return { agent, message, screen, actions, actionable: asks, urgent: message.meta.urgent === true };
+  return { agent, message, screen, actions, actionable: asks, urgent: urgentNow(message, ctx.now()) };
+}
+
+/**
+ * Whether a row is urgent at `now`: the agent marked it so (issue 39), or it is an ask whose deadline's
+ * `urgent` step has come while the deadline has not (ADR 0306: the time-sensitive buzz near the end).
+ */
+export function urgentNow(message: MessageRecord, now: number): boolean {
+  if (message.meta.urgent === true) return true;
+  const plan = message.meta.deadline as { due?: unknown; steps?: unknown } | undefined;
+  const dueAt = typeof plan?.due === 'string' ? Date.parse(plan.due) : Number.NaN;
+  if (!(now < dueAt) || !Array.isArray(plan?.steps)) return false;
+  return (plan.steps as { at?: unknown; do?: unknown }[]).some(
+    (step) => step?.do === 'urgent' && typeof step.at === 'number' && step.at <= now,
+  );
+}
+
+/** What is left of an urgent ask's time, for its notification (`2 min left`); null without a deadline. */
+export function timeLeftText(message: MessageRecord, now: number): string | null {
+  const due = (message.meta.deadline as { due?: unknown } | undefined)?.due;
+  const left = (typeof due === 'string' ? Date.parse(due) : Number.NaN) - now;
+  if (!(left > 0)) return null;
+  if (left < 60_000) return 'Under a minute left';
+  if (left < 2 * 3_600_000) return `${Math.ceil(left / 60_000)} min left`;
+  return `${Math.floor(left / 3_600_000)} h left`;
 }
 
 /** The request that announces a group to its device, or null when there is nothing to announce. */
@@ -116,11 +143,14 @@ export async function payloadFor(
       topic,
     };
   }
+  const body = notificationBody(message, screen, group.rows.length);
+  const left = row.urgent && screen ? timeLeftText(message, ctx.now()) : null;
   const payload: PushPayload = {
     kind: 'message',
     agent_id: agent.id,
     title: agent.name,
-    body: notificationBody(message, screen, group.rows.length),
+    body: left ? `${left}: ${body}` : body,
+    ...(row.urgent ? { urgent: true as const } : {}),
     tag: threadTag(agent.id),
     url: threadUrl(ctx.appUrl, agent.id, screen?.id),
     count: group.rows.length,

@@ -64,6 +64,11 @@ export type PushPayload =
       actions?: { action: string; title: string; value: string | number | boolean }[];
       /** How to answer with an action: POST `url` with `{token, screen_id, value}` (the token works once). */
       answer?: { url: string; token: string; expires_at: string };
+      /**
+       * Time-sensitive (ADR 0306): the agent marked the ask urgent, or its deadline's `urgent` step came (the
+       * body then starts with the time left). The device keeps the notification until the person acts on it.
+       */
+      urgent?: true;
     }
   /** The quiet replacement of a notification whose screen was answered elsewhere (same tag, no alert). */
   | {

@@ -143,6 +143,58 @@ describe('attention', () => {
     expect(urgency).toEqual({ 'Now?': 'high', fyi: 'normal' });
   });
 
+  it("a deadline's urgent step is the time-sensitive buzz near the end; its reminder is not (ADR 0306)", async () => {
+    const sender = core.createPushSender(transport);
+    await core.push.saveSettings(userId, {
+      quiet_hours: { start: '22:00', end: '07:00' },
+      allow_urgent: true,
+    });
+    const payloads = (kind = 'message') =>
+      ps.received
+        .filter((r) => r.subscriber === phone.id)
+        .map((r) => r.payload as { kind: string; body: string; urgent?: boolean })
+        .filter((p) => p.kind === kind);
+    await core.threadOps.show(principal, {
+      lines: 'choose@lunch "Lunch?" Soup|Salad',
+      deadline: {
+        in: '20m',
+        default: { lunch: 'Soup' },
+        escalate: [
+          { at: '50%', do: 'remind' },
+          { at: '-2m', do: 'urgent' },
+        ],
+      },
+    });
+    // 23:30 in Berlin: the ask and its reminder wait for the end of quiet hours.
+    expect(await sender.tick()).toMatchObject({ sent: 0, deferred: 1 });
+    core.advance(10 * 60_000);
+    expect((await core.deadlines.sweep()).map((r) => r.step)).toEqual(['remind']);
+    await sender.tick();
+    expect(payloads()).toEqual([]);
+    // Two minutes before the end: the urgent step breaks through (allowed), saying how long is left.
+    core.advance(8 * 60_000);
+    expect((await core.deadlines.sweep()).map((r) => r.step)).toEqual(['urgent']);
+    await sender.tick();
+    expect(payloads()).toHaveLength(1);
+    expect(payloads()[0]).toMatchObject({ body: '2 min left: Lunch?', urgent: true });
+    // Not allowed: the urgent step waits like the rest, and nothing breaks through before the default lands.
+    await core.push.saveSettings(userId, {
+      quiet_hours: { start: '22:00', end: '07:00' },
+      allow_urgent: false,
+    });
+    await core.threadOps.show(principal, {
+      lines: 'confirm "Deploy?"',
+      agent: 'bob',
+      deadline: { in: '10m', escalate: [{ at: '-1m', do: 'urgent' }] },
+    });
+    core.advance(9 * 60_000);
+    // Lunch's deadline landed its default meanwhile: its urgent notification is replaced quietly.
+    expect((await core.deadlines.sweep()).map((r) => r.step)).toEqual(['deadline', 'urgent']);
+    await sender.tick();
+    expect(payloads()).toHaveLength(1);
+    expect(payloads('stale')).toMatchObject([{ body: expect.stringMatching(/Soup/) }]);
+  });
+
   it('refuses settings it cannot follow, naming the field', async () => {
     await expect(
       core.push.saveSettings(userId, { quiet_hours: { start: '25:00', end: '07:00' } }),
