@@ -10,17 +10,9 @@
 // It records what it receives: the person's words (`seen`) and each request's text and data parts (`received`).
 // Binds to 127.0.0.1 only.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Role, TaskState } from '@a2a-js/sdk';
-import {
-  type AgentExecutor,
-  DefaultRequestHandler,
-  type ExecutionEventBus,
-  InMemoryTaskStore,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import express from 'express';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { serveAgent } from './serve-agent.js';
 
 /** The screen the agent sends, as the fixtures send screens: a fenced `svc` block after the chat text. */
 export const SCREEN_LINES = 'choose@lunch "Lunch?" Soup|Salad';
@@ -164,48 +156,14 @@ function executor(seen: string[], received: DeadlineAgentReceived[]): AgentExecu
 export async function startDeadlineAgent(streaming = true) {
   const seen: string[] = [];
   const received: DeadlineAgentReceived[] = [];
-  const app = express();
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const card = {
-    name: 'Lunch',
-    description: 'Asks what you want for lunch, with a deadline',
-    supportedInterfaces: [
-      { url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-    ],
-    provider: undefined,
-    version: '1.0.0',
-    capabilities: { streaming, pushNotifications: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'lunch',
-        name: 'Lunch',
-        description: 'Asks what you want for lunch',
-        tags: [],
-        examples: [],
-        inputModes: [],
-        outputModes: [],
-        securityRequirements: [],
-      },
-    ],
-    signatures: [],
-  };
-  const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor(seen, received));
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  return {
-    url: base,
-    seen,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const served = await serveAgent(
+    {
+      name: 'Lunch',
+      description: 'Asks what you want for lunch, with a deadline',
+      skill: { id: 'lunch', name: 'Lunch', description: 'Asks what you want for lunch' },
+    },
+    executor(seen, received),
+    streaming,
+  );
+  return { ...served, seen, received };
 }

@@ -1,17 +1,9 @@
 // A real 1.0 A2A agent (@a2a-js/sdk) that keeps a shopping list in the person's tables through the bridge:
 // it writes and reads rows with a data part, answers with a screen, and answers the tap on it.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Role } from '@a2a-js/sdk';
-import {
-  type AgentExecutor,
-  DefaultRequestHandler,
-  type ExecutionEventBus,
-  InMemoryTaskStore,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import express from 'express';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { serveAgent } from './serve-agent.js';
 
 type Part10 = { content: { $case: 'text'; value: string } | { $case: 'data'; value: unknown } };
 
@@ -104,47 +96,13 @@ function executor(seen: TablesAgentSeen[]): AgentExecutor {
 /** Starts the agent on 127.0.0.1; `url` is what `svc-a2a pair --card` takes. */
 export async function startTablesAgent() {
   const seen: TablesAgentSeen[] = [];
-  const app = express();
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const card = {
-    name: 'Shopping',
-    description: 'Keeps a shopping list in your tables',
-    supportedInterfaces: [
-      { url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-    ],
-    provider: undefined,
-    version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'list',
-        name: 'Shopping list',
-        description: 'Remembers what to buy',
-        tags: [],
-        examples: [],
-        inputModes: [],
-        outputModes: [],
-        securityRequirements: [],
-      },
-    ],
-    signatures: [],
-  };
-  const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor(seen));
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  return {
-    url: base,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const served = await serveAgent(
+    {
+      name: 'Shopping',
+      description: 'Keeps a shopping list in your tables',
+      skill: { id: 'list', name: 'Shopping list', description: 'Remembers what to buy' },
+    },
+    executor(seen),
+  );
+  return { ...served, seen };
 }
