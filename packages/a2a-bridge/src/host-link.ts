@@ -298,7 +298,9 @@ export class HostServiceLink implements ServiceLink {
         kept.followUps = (s.followUps ?? []).filter((f) => !post.meta.turn.includes(f.row.id));
         if (kept.followUps.length === 0) delete kept.followUps;
         if (notesId && post.meta.turn.includes(notesId)) delete kept.notes;
-        if (failed.length > 0) kept.notes = { failed };
+        // Failures the agent was not told of yet stay: this answer's are added after them.
+        const untold = Array.isArray(kept.notes?.failed) ? (kept.notes.failed as unknown[]) : [];
+        if (failed.length > 0) kept.notes = { failed: [...untold, ...failed] };
         return kept;
       });
     this.markHandled(agentId, ids);

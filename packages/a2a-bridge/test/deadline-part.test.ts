@@ -244,7 +244,8 @@ describe('a real A2A agent with a deadline, through svc-a2a, on the live service
     timeout: 60_000,
   }, async () => {
     // The link on its own, as the outbox drives it: the same post twice, as the outbox resends a post whose
-    // answer it never saw. The second meets the key that holds the screen written without the deadline.
+    // answer it never saw. The second meets the key that holds the screen written without the deadline; the
+    // agent has had no turn between them, so the first's note is still untold and both are kept.
     const person = await signUpPerson(service.base, 'deadline-a2a-retry@example.com');
     const { agentId, code } = await person.addAgent('Lunch');
     const client = createHostClient({ url: service.base });
@@ -266,10 +267,14 @@ describe('a real A2A agent with a deadline, through svc-a2a, on the live service
     const screens = rows.filter((m) => m.kind === 'screen');
     expect(screens).toHaveLength(1);
     expect(screens[0]!.meta).not.toHaveProperty('deadline');
-    // The resend's refusal is what the agent's next turn reads (it replaces the first's, as a lost answer would).
+    // The agent's next turn reads both refusals in order: the first's reason, then the resend's.
     const notes = (await new StateFile(join(dir, 'state.json')).agent(agentId)).notes;
     expect(notes).toEqual({
       failed: [
+        {
+          error: expect.stringMatching(/^Your deadline was not set: deadline\.default\.lunch: /),
+          code: 'invalid_deadline_default_lunch',
+        },
         {
           error: 'Your deadline was not set: the service refused it; the screen was shown without it.',
           code: 'conflict',
