@@ -266,24 +266,21 @@ export class HostServiceLink implements ServiceLink {
     // A deadline belongs to the screen: it goes only with one (ADR 0260).
     if (deadline && !split.lines) notSet('a deadline goes with a screen.', 'deadline_without_screen');
     try {
-      await this.client.reply(split.lines && deadline ? { ...screen, deadline } : screen);
+      await this.replyScreen(split.lines && deadline ? { ...screen, deadline } : screen, text, (refusal) => {
+        if (deadline) notSet(`its screen was refused (${refusal.message})`, refusal.code);
+      });
     } catch (error) {
-      if (!(error instanceof HostApiError)) throw error;
-      const refused = error.code.startsWith('invalid_deadline');
+      const refused = error instanceof HostApiError && error.code.startsWith('invalid_deadline');
       // `conflict` with a deadline: an earlier attempt of this post (its answer lost) was refused the deadline and
       // then written without it; the key holds that screen, which the resend below replays.
-      if (split.lines && deadline && (refused || error.code === 'conflict')) {
-        // Nothing of the refused reply was written: the screen goes again without the deadline, open.
-        notSet(
-          refused ? error.message : 'the service refused it; the screen was shown without it.',
-          error.code,
-        );
-        await this.replyScreen(screen, text);
-      } else if (error.code === 'invalid_lines') {
-        // A screen the service refuses still reaches the person, as the agent wrote it.
-        if (deadline) notSet(`its screen was refused (${error.message})`, error.code);
-        await this.client.reply({ ...request, text: clip(text) });
-      } else throw error;
+      const conflict = error instanceof HostApiError && error.code === 'conflict';
+      if (!(split.lines && deadline && (refused || conflict))) throw error;
+      // Nothing of the refused reply was written: the screen goes again without the deadline, open.
+      notSet(
+        refused ? error.message : 'the service refused it; the screen was shown without it.',
+        error.code,
+      );
+      await this.replyScreen(screen, text);
     }
     const notesId = saved.notes ? localId('note', JSON.stringify(saved.notes)) : undefined;
     const unchanged =
@@ -306,13 +303,21 @@ export class HostServiceLink implements ServiceLink {
     this.markHandled(agentId, ids);
   }
 
-  /** Sends `screen`; refused lines go as the agent's words (`text`) instead. */
-  private async replyScreen(screen: Parameters<HostClient['reply']>[0], text: string): Promise<void> {
+  /**
+   * Sends `screen`. A screen the service refuses still reaches the person, as the agent wrote it: `text` goes
+   * as words instead, and `onRefused` hears why.
+   */
+  private async replyScreen(
+    screen: Parameters<HostClient['reply']>[0],
+    text: string,
+    onRefused?: (refusal: HostApiError) => void,
+  ): Promise<void> {
     try {
       await this.client.reply(screen);
     } catch (error) {
       if (!(error instanceof HostApiError) || error.code !== 'invalid_lines') throw error;
-      const { lines: _lines, ...words } = screen;
+      onRefused?.(error);
+      const { lines: _lines, deadline: _deadline, ...words } = screen;
       await this.client.reply({ ...words, text: clip(text) });
     }
   }

@@ -82,15 +82,20 @@ export async function loadRow(
   return { agent, message, screen, actions, actionable: asks, urgent: urgentNow(message, ctx.now()) };
 }
 
+/** When an ask's deadline falls (ms, from the plan in `meta.deadline`); NaN when it has none. */
+function dueAtOf(message: MessageRecord): number {
+  const due = (message.meta.deadline as { due?: unknown } | undefined)?.due;
+  return typeof due === 'string' ? Date.parse(due) : Number.NaN;
+}
+
 /**
  * Whether a row is urgent at `now`: the agent marked it so (issue 39), or it is an ask whose deadline's
  * `urgent` step has come while the deadline has not (ADR 0306: the time-sensitive buzz near the end).
  */
 export function urgentNow(message: MessageRecord, now: number): boolean {
   if (message.meta.urgent === true) return true;
-  const plan = message.meta.deadline as { due?: unknown; steps?: unknown } | undefined;
-  const dueAt = typeof plan?.due === 'string' ? Date.parse(plan.due) : Number.NaN;
-  if (!(now < dueAt) || !Array.isArray(plan?.steps)) return false;
+  const plan = message.meta.deadline as { steps?: unknown } | undefined;
+  if (!(now < dueAtOf(message)) || !Array.isArray(plan?.steps)) return false;
   return (plan.steps as { at?: unknown; do?: unknown }[]).some(
     (step) => step?.do === 'urgent' && typeof step.at === 'number' && step.at <= now,
   );
@@ -98,8 +103,7 @@ export function urgentNow(message: MessageRecord, now: number): boolean {
 
 /** What is left of an urgent ask's time, for its notification (`2 min left`); null without a deadline. */
 export function timeLeftText(message: MessageRecord, now: number): string | null {
-  const due = (message.meta.deadline as { due?: unknown } | undefined)?.due;
-  const left = (typeof due === 'string' ? Date.parse(due) : Number.NaN) - now;
+  const left = dueAtOf(message) - now;
   if (!(left > 0)) return null;
   if (left < 60_000) return 'Under a minute left';
   if (left < 2 * 3_600_000) return `${Math.ceil(left / 60_000)} min left`;
@@ -170,8 +174,7 @@ export async function payloadFor(
  * so its TTL ends there (0 once passed: delivered only to a device connected now); any other row 12 hours.
  */
 export function askTtlSeconds(message: MessageRecord, now: number): number {
-  const due = (message.meta.deadline as { due?: unknown } | undefined)?.due;
-  const dueAt = typeof due === 'string' ? Date.parse(due) : Number.NaN;
+  const dueAt = dueAtOf(message);
   if (!Number.isFinite(dueAt)) return MESSAGE_TTL_SECONDS;
   return Math.max(0, Math.min(MESSAGE_TTL_SECONDS, Math.ceil((dueAt - now) / 1000)));
 }
