@@ -2,7 +2,8 @@
 // every object's keys writes, for any value.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256 } from './receipt-crypto.js';
+import { canonicalJson, inKeyOrder, sha256 } from './receipt-crypto.js';
+import { answerOf } from './receipt-formats.js';
 
 /** The definition, written plainly: every object's keys sorted, undefined members left out. */
 function reference(value: unknown): string {
@@ -69,6 +70,35 @@ describe('canonicalJson', () => {
       { '': 1, a: 2 },
     ];
     for (const v of cases) expect(canonicalJson(v)).toBe(reference(v));
+  });
+
+  it('writes the same text for a copy with its keys put in order (inKeyOrder), for 5,000 generated values', () => {
+    const value = generator(7);
+    for (let i = 0; i < 5000; i++) {
+      const v = value(0);
+      expect(canonicalJson(inKeyOrder(v))).toBe(reference(v));
+    }
+  });
+
+  it('digests a tap the same whatever order its event came in, with the event in key order', () => {
+    const row = (event: Record<string, unknown>) => ({
+      id: 'msg_1',
+      agentId: 'agt_1',
+      userId: 'usr_1',
+      body: '[svc] pick choose choice=Yes',
+      createdAt: 0,
+      screenId: 'scr_1',
+      meta: { event, via: 'app' },
+    });
+    const event = { id: 'pick', preset: 'choose', value: 'Yes', screen: 'scr_1' };
+    const answer = answerOf(row(event));
+    expect(Object.keys(answer.event as object)).toEqual(['id', 'preset', 'screen', 'value']);
+    // The digest's text is the definition's, for the event as it came and in any other order.
+    expect(canonicalJson(answer)).toBe(reference({ ...answer, event }));
+    const reversed = answerOf(row({ screen: 'scr_1', value: 'Yes', preset: 'choose', id: 'pick' }));
+    expect(canonicalJson(reversed)).toBe(canonicalJson(answer));
+    // The row's own event is not touched.
+    expect(Object.keys(event)).toEqual(['id', 'preset', 'value', 'screen']);
   });
 
   it('sha256 is base64url SHA-256 of the UTF-8 text', () => {

@@ -75,6 +75,23 @@ export function sortedJson(value: unknown): string {
   return `${out}}`;
 }
 
+/**
+ * `value` with every plain object's keys in sorted order (a copy; anything else is kept as it is): canonical JSON
+ * of the copy is the same text as of `value`, and takes {@link canonicalJson}'s fast path. For a value made
+ * elsewhere and digested on the tap path: a tap's event comes in the view's key order (`id`, `preset`, `value`,
+ * `screen`), and sorting the whole answer key by key cost about twice the digest's time (1 us of 2).
+ */
+export function inKeyOrder(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(inKeyOrder);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj).sort()) out[k] = inKeyOrder(obj[k]);
+  return out;
+}
+
 /** SHA-256 of UTF-8 text, base64url. */
 export function sha256(text: string): string {
   return hash('sha256', text, 'base64url');

@@ -10,7 +10,7 @@ import type {
   ReceiptRecord,
 } from '@screen-service/registry/model';
 import { merkleRoot, ROOT_TYP } from './receipt-batches.js';
-import { canonicalJson, sha256, signCompact } from './receipt-crypto.js';
+import { canonicalJson, inKeyOrder, sha256, signCompact } from './receipt-crypto.js';
 import type { OffThreadSigner, Presigned } from './receipt-worker.js';
 
 /** Who answered, as far as the service knows: the person, and the sign-in and device it came through. */
@@ -33,7 +33,8 @@ export function answerOf(m: AnswerRow): Record<string, unknown> {
   return {
     at: isoTime(m.createdAt),
     body: m.body,
-    event: m.meta?.event ?? null,
+    // The one member not built here: the tap's event, in the view's key order.
+    event: inKeyOrder(m.meta?.event ?? null),
     id: m.id,
     screen_id: m.screenId ?? null,
     via: m.meta?.via ?? null,
