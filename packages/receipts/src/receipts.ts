@@ -143,6 +143,8 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
   const ttl = o.keyTtlMs ?? 60_000;
   const off: OffThreadSigner | null = o.offThread === true ? createOffThreadSigner() : null;
   let cached: { kid: string; key: KeyObject; at: number } | undefined;
+  /** The signer made for the key kept in `cached`: a new one only when that changes. */
+  let signerOf: { key: object; signer: ReceiptSigner } | undefined;
   // A screen's digest is taken at its first answer and kept: a screen never changes once shown, and the
   // reads it takes (its message, the agent's look) would otherwise cost every tap (issue 40's benchmark).
   const digests = new Map<string, string>();
@@ -197,7 +199,10 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
 
   return {
     async signer() {
-      const { kid, key } = await currentKey();
+      const current = await currentKey();
+      // One signer per key as kept (every answer asks for one): its builders are made once, not per answer.
+      if (signerOf?.key === current) return signerOf.signer;
+      const { kid, key } = current;
       const { unsigned, signed, leaf, signBatch } = receiptFormats({
         issuer: o.issuer,
         kid,
@@ -214,7 +219,7 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
         build.signBatch = signBatch;
         return build;
       };
-      return {
+      const signer: ReceiptSigner = {
         builder,
         digest: screenDigest,
         async presign(repos, row, screen, who) {
@@ -254,6 +259,8 @@ export function createReceipts(o: ReceiptsOptions): Receipts {
           return record;
         },
       };
+      signerOf = { key: current, signer };
+      return signer;
     },
     async jwks() {
       return { keys: (await store.receipts.listKeys()).map((k) => k.publicJwk) };
