@@ -8,7 +8,10 @@ import { SCHEMA_V24_ANSWER_KEYS } from './migrations-answer-keys.js';
 import { SCHEMA_V22_SCREEN_DEADLINES } from './migrations-deadlines.js';
 import { SCHEMA_V26_PHOTO_KEYS } from './migrations-photo-keys.js';
 import { SCHEMA_V21_PUSH_NOTICES } from './migrations-push-notices.js';
-import { SCHEMA_V27_RECEIPT_BATCHES } from './migrations-receipt-batches.js';
+import {
+  SCHEMA_V27_RECEIPT_BATCHES,
+  SCHEMA_V28_RECEIPT_BATCH_HOLDERS,
+} from './migrations-receipt-batches.js';
 import { SCHEMA_V23_TASKS } from './migrations-tasks.js';
 import { SCHEMA_V20_ACCOUNT_TIME_ZONE } from './migrations-time-zone.js';
 import { SCHEMA_V25_WITHDRAWN_SCREENS } from './migrations-withdraw.js';
@@ -356,6 +359,7 @@ export const coreMigrations: readonly CoreMigration[] = [
   { version: 25, name: 'withdrawn-screens', sql: SCHEMA_V25_WITHDRAWN_SCREENS },
   { version: 26, name: 'photo-keys', sql: SCHEMA_V26_PHOTO_KEYS },
   { version: 27, name: 'receipt-batches', sql: SCHEMA_V27_RECEIPT_BATCHES },
+  { version: 28, name: 'receipt-batch-holders', sql: SCHEMA_V28_RECEIPT_BATCH_HOLDERS },
 ];
 
 /** Every table these migrations make; the account-deletion test checks each holds no row of the user. */

@@ -1,10 +1,16 @@
 // Receipts of format 2 on a real SQLite file with real keys (ADR 0294): a flush's answers, of several threads
 // and accounts, are signed once; `verifyReceipts` checks them offline and names each kind of damage by line.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createReceipts, type Receipts, verifyReceipts } from '@screen-service/receipts';
 import { newId } from '@screen-service/registry/kernel';
 import type { NewMessage, ReceiptBuilder, ThreadKey } from '@screen-service/registry/model';
+import { runMigrations } from '@screen-service/tables-engine/migrations';
 import { createTestStore, seedAgent, seedUser, type TestStore } from '@screen-service/test-kit';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVICE_MIGRATIONS } from './service-database.js';
 
 let t: TestStore;
 afterEach(() => t?.close());
@@ -211,17 +217,107 @@ describe('receipts of format 2: one signature per flush', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const last = t.db
-      .prepare('SELECT leaves FROM receipt_batches ORDER BY created_at DESC, rowid DESC LIMIT 1')
+      .prepare('SELECT leaves, live FROM receipt_batches ORDER BY created_at DESC, rowid DESC LIMIT 1')
       .get() as {
       leaves: string;
+      live: number;
     };
     expect(JSON.parse(last.leaves)).toHaveLength(2);
+    // The count of receipts that need it is the leaves the second pass kept, not the writes it was given.
+    expect(last.live).toBe(2);
     const jwks = await receipts.jwks();
     expect(verifyReceipts(await receipts.exportThread(k), jwks)).toMatchObject({ receipts: 2, verified: 2 });
     expect(verifyReceipts(await receipts.exportThread(threads[2]!), jwks)).toMatchObject({
       receipts: 1,
       verified: 1,
     });
+  });
+});
+
+describe('a batch goes with the last receipt that needs it (ADR 0308)', () => {
+  /** Each batch's leaves and how many receipts still name it, oldest first. */
+  const held = () =>
+    (
+      t.db.prepare('SELECT leaves, live FROM receipt_batches ORDER BY id').all() as {
+        leaves: string;
+        live: number;
+      }[]
+    ).map((b) => [(JSON.parse(b.leaves) as string[]).length, b.live]);
+
+  it('stays while another thread needs it, and goes with the last one, by thread, agent or account deletion', async () => {
+    const { receipts, threads } = await setup();
+    const [a, b, c] = threads as [ThreadKey, ThreadKey, ThreadKey];
+    await flush(receipts, [a, b], ['Soup', 'Salad']);
+    await flush(receipts, [a], ['Tea']);
+    await flush(receipts, [c], ['Cake']);
+    expect(held()).toEqual([
+      [4, 4],
+      [1, 1],
+      [1, 1],
+    ]);
+
+    await t.store.threads.deleteThread(a);
+    // a's own batch went; the shared one stays for b's two receipts, which still verify against it.
+    expect(held()).toEqual([
+      [4, 2],
+      [1, 1],
+    ]);
+    const jwks = await receipts.jwks();
+    expect(verifyReceipts(await receipts.exportThread(b), jwks)).toEqual({
+      receipts: 2,
+      verified: 2,
+      problems: [],
+    });
+
+    // b's agent deleted: its receipts go by cascade, and the batch with the last of them.
+    expect(await t.store.agents.delete(b.agentId)).toBe(true);
+    expect(held()).toEqual([[1, 1]]);
+    // c's account deleted, the same way.
+    expect(await t.store.users.delete(c.userId)).toBe(true);
+    expect(held()).toEqual([]);
+
+    // a's thread (its agent and account are still there) answers again: a new batch, and it verifies.
+    await flush(receipts, [a], ['Tea again']);
+    expect(held()).toEqual([[1, 1]]);
+    expect(verifyReceipts(await receipts.exportThread(a), jwks)).toMatchObject({ verified: 1, problems: [] });
+  });
+
+  it('an upgrade counts the batches it finds and removes those no receipt names any more', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-batch-upgrade-'));
+    const db = new Database(path.join(dir, 'svc.sqlite'));
+    try {
+      // Only the receipt tables matter here: no accounts or agents behind the rows.
+      db.pragma('foreign_keys = OFF');
+      runMigrations(
+        db,
+        SERVICE_MIGRATIONS.filter((m) => m.version <= 27),
+      );
+      const batch = db.prepare(
+        "INSERT INTO receipt_batches (id, kid, root, jws, leaves, created_at) VALUES (?, 'k', 'r', 'j', '[]', 0)",
+      );
+      const receipt = db.prepare(
+        `INSERT INTO answer_receipts (id, user_id, agent_id, seq, message_id, kid, jws, hash, created_at, batch_id, batch_index)
+         VALUES (?, 'usr_1', 'agt_1', ?, ?, 'k', 'j', 'h', 0, ?, ?)`,
+      );
+      for (const id of [1, 2, 3]) batch.run(id);
+      receipt.run('rcp_1', 1, 'msg_1', 1, 0);
+      receipt.run('rcp_2', 2, 'msg_2', 1, 1);
+      receipt.run('rcp_3', 3, 'msg_3', 3, 0);
+      receipt.run('rcp_4', 4, 'msg_4', null, null);
+
+      runMigrations(db, SERVICE_MIGRATIONS);
+      const rows = () => db.prepare('SELECT id, live FROM receipt_batches ORDER BY id').all();
+      // Batch 2 was named by no receipt (its thread was deleted before the upgrade).
+      expect(rows()).toEqual([
+        { id: 1, live: 2 },
+        { id: 3, live: 1 },
+      ]);
+      db.prepare("DELETE FROM answer_receipts WHERE id IN ('rcp_3', 'rcp_4')").run();
+      expect(rows()).toEqual([{ id: 1, live: 2 }]);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -27,10 +27,12 @@ describe('openServiceDatabase', () => {
     const triggers = db
       .prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
       .all();
-    // Both run on deletes a cascade makes, which no rule sees: a photo's file queued for removal, and a
-    // deleted account's relay table rows (the engine's rows carry no foreign key).
+    // Each runs on deletes a cascade makes, which no rule sees: a photo's file queued for removal, a receipt
+    // batch no receipt names any more (ADR 0308), and a deleted account's relay table rows (the engine's rows
+    // carry no foreign key).
     expect(triggers).toEqual([
       { name: 'photos_queue_removal', tbl_name: 'photos' },
+      { name: 'receipt_batches_release', tbl_name: 'answer_receipts' },
       { name: 'users_delete_relay_tables', tbl_name: 'users' },
     ]);
     db.close();

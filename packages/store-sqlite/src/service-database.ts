@@ -16,7 +16,7 @@ export const DATABASE_FILE = 'svc.sqlite';
 
 /**
  * Every migration of the service database: version 1 (the service's own key/value table) and the core's
- * versions 2 to 49. Append only: a migration that shipped is never edited.
+ * versions from 2 on (`coreMigrations`). Append only: a migration that shipped is never edited.
  */
 export const SERVICE_MIGRATIONS: readonly Migration[] = [
   {

@@ -16,10 +16,14 @@ type Row = Record<string, unknown>;
  */
 export function prepareBatchInsert(db: SqliteDb): (b: ReceiptBatchRecord, id: number | null) => number {
   const insert = db.prepare(
-    'INSERT INTO receipt_batches (id, kid, root, jws, leaves, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO receipt_batches (id, kid, root, jws, leaves, created_at, live) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  // `live`: every leaf is a receipt written with the batch, in the same transaction (migration 28).
   return (b, id) =>
-    Number(insert.run(id, b.kid, b.root, b.jws, JSON.stringify(b.leaves), b.createdAt).lastInsertRowid);
+    Number(
+      insert.run(id, b.kid, b.root, b.jws, JSON.stringify(b.leaves), b.createdAt, b.leaves.length)
+        .lastInsertRowid,
+    );
 }
 
 /** A receipt row with its batch joined (`batch_*`, null on format 1): reads give a receipt with its proof. */
