@@ -15,3 +15,13 @@ CREATE TABLE receipt_batches (
   created_at BIGINT NOT NULL
 );
 `;
+
+/**
+ * Migration 16: the twin of SQLite's migration 28 (ADR 0308), so both schemas keep step: the count of the
+ * receipts that name a batch. PostgreSQL writes no batches yet (format 1 only), so the column stays unused here;
+ * when it signs batches, it writes the count with the batch and releases the batch with its last receipt, as
+ * SQLite's trigger does.
+ */
+export const RECEIPT_BATCH_HOLDERS_V16 = `
+ALTER TABLE receipt_batches ADD COLUMN live INTEGER NOT NULL DEFAULT 0;
+`;

@@ -9,7 +9,7 @@ import { ANSWER_KEYS_V11 } from './migrations-answer-keys.js';
 import { SCREEN_DEADLINES_V9 } from './migrations-deadlines.js';
 import { PHOTO_KEYS_V13 } from './migrations-photo-keys.js';
 import { PUSH_NOTICES_V8 } from './migrations-push-notices.js';
-import { RECEIPT_BATCHES_V15 } from './migrations-receipt-batches.js';
+import { RECEIPT_BATCH_HOLDERS_V16, RECEIPT_BATCHES_V15 } from './migrations-receipt-batches.js';
 import { TASKS_V10 } from './migrations-tasks.js';
 import { ACCOUNT_TIME_ZONE_V7 } from './migrations-time-zone.js';
 import { WITHDRAWN_SCREENS_V12 } from './migrations-withdraw.js';
@@ -155,6 +155,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 13, name: 'photo-keys', sql: PHOTO_KEYS_V13 },
   { version: 14, name: 'agent-row-keys', sql: AGENT_ROW_KEYS_V14 },
   { version: 15, name: 'receipt-batches', sql: RECEIPT_BATCHES_V15 },
+  { version: 16, name: 'receipt-batch-holders', sql: RECEIPT_BATCH_HOLDERS_V16 },
 ];
 
 /** Every table of the store that holds a user's rows (the account-deletion test checks each is empty). */
